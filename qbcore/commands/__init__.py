@@ -1,0 +1,1 @@
+"""One module per ``qbcore`` verb: NAME, HELP, configure(parser), run(args) -> int."""

@@ -1,0 +1,28 @@
+"""Errors that qbcore reports with bash's own position and wording."""
+
+
+class ShellSyntaxError(ValueError):
+    """Input that bash would reject while parsing.
+
+    ``offset`` is the byte offset into the UTF-8 input, ``line`` and
+    ``column`` are 1-based (column counts bytes), ``message`` is bash's wording,
+    e.g. "unexpected EOF while looking for matching `\\"'".
+    """
+
+    def __init__(self, message: str, offset: int, line: int, column: int):
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.message = message
+        self.offset = offset
+        self.line = line
+        self.column = column
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.offset, self.line, self.column))
+
+    def __eq__(self, other):
+        if not isinstance(other, ShellSyntaxError):
+            return NotImplemented
+        return (self.message, self.offset, self.line, self.column) == (
+            other.message, other.offset, other.line, other.column)
+
+    __hash__ = ValueError.__hash__

@@ -1,0 +1,64 @@
+"""Build qbcore, compiling qbcore._fastquote unless QBCORE_NO_EXTENSIONS is set.
+
+The variable is read through qbcore/_switch.py, the same function the package
+uses at import time. A failed compile does not fail the install: the package
+then runs on its pure-Python engine and says so when imported.
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+
+
+def _switch():
+    spec = importlib.util.spec_from_file_location("_qbcore_switch", HERE / "qbcore" / "_switch.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class OptionalBuildExt(build_ext):
+    """Compile the engine, but fall back to pure Python when no compiler works."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any build failure means "no extension"
+            self._warn(exc)
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            self._warn(exc)
+
+    @staticmethod
+    def _warn(exc):
+        sys.stderr.write(f"qbcore: could not compile the engine ({exc}); installing the pure-Python engine\n")
+
+
+def _extensions():
+    if _switch().extensions_disabled():
+        return []
+    from Cython.Build import cythonize
+    from setuptools import Extension
+
+    return cythonize(
+        [Extension("qbcore._fastquote", ["qbcore/_fastquote.pyx"])],
+        compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False,
+                             "cdivision": True, "initializedcheck": False},
+    )
+
+
+setup(
+    packages=["qbcore", "qbcore.commands", "qbcore.suite"],
+    package_dir={"qbcore": "qbcore", "qbcore.suite": "tasks"},
+    package_data={"qbcore": ["*.pyi", "*.pyx", "py.typed", "data/*"], "qbcore.suite": ["**/*"]},
+    ext_modules=_extensions(),
+    cmdclass={"build_ext": OptionalBuildExt},
+)

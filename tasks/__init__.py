@@ -1,0 +1,1 @@
+"""The QuoteBench-style task suite as data, installed as ``qbcore.suite``."""

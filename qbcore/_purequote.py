@@ -1,0 +1,772 @@
+"""The pure-Python lexing engine: the mode table of ``lexdef`` run by a Python loop.
+
+It is the fallback when the compiled engine is missing or disabled
+(QBCORE_NO_EXTENSIONS=1) and the reference the compiled engine is tested
+against; both follow the same table and the same actions, without recursion.
+"""
+
+from . import lexdef as D
+from .lexdef import A, F, K, M
+
+__all__ = ["lex", "Tokens"]
+
+_KINDS = D.KINDS
+_DISPATCH = D.DISPATCH
+_RULES = D.COMPILED_RULES
+_DEFAULTS = D.DEFAULTS
+_MERGING = D.MERGING_KINDS
+_META = D.META
+_PLAIN = D.PLAIN_WORD
+_NAME_START = D.NAME_START
+_NAME_CHAR = D.NAME_CHAR
+_DIGIT = D.DIGIT
+_COMMAND_FRAMES = D.COMMAND_FRAMES
+
+# frame slots
+_FT, _START, _DEPTH, _FLAGS, _ROLE, _EXPECT, _WSTART, _AUX, _AUX2, _AUX3, _AUX4 = range(11)
+
+_FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
+_WORD_ROLES_NEEDING_WORD = (D.ROLE_REDIR_TARGET, D.ROLE_HEREDOC, D.ROLE_HEREDOC_STRIP,
+                            D.ROLE_FOR_NAME, D.ROLE_CASE_WORD, D.ROLE_FUNC_NAME)
+
+
+class Tokens:
+    """The token stream: a sequence of (kind, start, end) in source order."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat=()):
+        self._flat = list(flat)
+
+    def __len__(self):
+        return len(self._flat) // 3
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        count = len(self._flat) // 3
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("token index out of range")
+        flat = self._flat
+        base = 3 * index
+        return (_KINDS[flat[base]], flat[base + 1], flat[base + 2])
+
+    def __iter__(self):
+        flat = self._flat
+        for base in range(0, len(flat), 3):
+            yield (_KINDS[flat[base]], flat[base + 1], flat[base + 2])
+
+    def __eq__(self, other):
+        if isinstance(other, Tokens):
+            return self._flat == other._flat
+        try:
+            return len(self) == len(other) and all(a == tuple(b) for a, b in zip(self, other))
+        except TypeError:
+            return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"Tokens({list(self)!r})"
+
+
+def lex(source):
+    """Lex bash source (str, or bytes taken as they are) into Tokens.
+
+    Raises ShellSyntaxError for input bash would reject while reading it.
+    """
+    return Tokens(_Lexer(D.source_bytes(source)).run())
+
+
+class _Lexer:
+    __slots__ = ("s", "n", "p", "limit", "toks", "stack", "pending", "nodparen")
+
+    def __init__(self, data):
+        self.s = data
+        self.n = len(data)
+        self.p = 0
+        self.limit = self.n
+        self.toks = []
+        self.stack = [self._command_frame(F.TOP, 0)]
+        self.pending = []       # here-documents waiting for the next newline
+        self.nodparen = -1      # a `((` here was already found not to be arithmetic
+
+    @staticmethod
+    def _command_frame(ftype, start):
+        return [ftype, start, 0, _FRESH, D.ROLE_NORMAL, D.EXPECT_NONE, 0, 0, 0, 0, 0]
+
+    @staticmethod
+    def _frame(ftype, start, aux=0, aux2=0):
+        return [ftype, start, 0, 0, 0, 0, 0, aux, aux2, 0, 0]
+
+    # ------------------------------------------------------------ output
+    def emit(self, kind, start, end):
+        toks = self.toks
+        if kind in _MERGING and toks and toks[-3] == kind and toks[-1] == start:
+            toks[-1] = end
+        else:
+            toks.append(kind)
+            toks.append(start)
+            toks.append(end)
+
+    def error(self, message, offset, at_eof=False):
+        return D.syntax_error(self.s, message, offset, at_eof)
+
+    # ------------------------------------------------------------ main loop
+    def run(self):
+        s = self.s
+        stack = self.stack
+        while True:
+            p = self.p
+            if p >= self.limit:
+                if self.at_limit():
+                    return self.toks
+                continue
+            frame = stack[-1]
+            ft = frame[_FT]
+            if ft in _COMMAND_FRAMES:
+                if frame[_FLAGS] & D.FL_IN_WORD:
+                    mode = M.CMD_WORD
+                elif ft == F.COND:
+                    mode = M.COND_START
+                else:
+                    mode = M.CMD_START
+            else:
+                mode = _FRAME_MODE[ft]
+            c = s[p]
+            for index in _DISPATCH[mode][c]:
+                classes, action, kind, arg = _RULES[index]
+                length = len(classes)
+                if p + length <= self.limit and all(
+                        s[p + i] in classes[i] for i in range(1, length)):
+                    break
+            else:
+                action, kind = _DEFAULTS[mode]
+                length = 0
+                arg = 0
+            _ACTIONS[action](self, frame, kind, length, arg)
+
+    # ------------------------------------------------------------ simple actions
+    def a_emit(self, frame, kind, length, arg):
+        p = self.p
+        if length == 0:  # the mode's default: the run of bytes without a rule
+            table = _DISPATCH[_mode_of(frame)]
+            s = self.s
+            end = p + 1
+            limit = self.limit
+            while end < limit and not table[s[end]]:
+                end += 1
+            self.emit(kind, p, end)
+            self.p = end
+        else:
+            self.emit(kind, p, p + length)
+            self.p = p + length
+
+    def a_escape(self, frame, kind, length, arg):
+        # `\` and the whole character after it (UTF-8 continuation bytes too)
+        s = self.s
+        end = self.p + 2
+        limit = self.limit
+        if s[end - 1] >= 0xC0:
+            while end < limit and 0x80 <= s[end] < 0xC0 and end - self.p < 5:
+                end += 1
+        self.emit(kind, self.p, end)
+        self.p = end
+
+    def a_var_name(self, frame, kind, length, arg):
+        s = self.s
+        end = self.p + 2
+        limit = self.limit
+        while end < limit and s[end] in _NAME_CHAR:
+            end += 1
+        self.emit(kind, self.p, end)
+        self.p = end
+
+    def a_sq(self, frame, kind, length, arg):
+        p = self.p
+        end = self.s.find(b"'", p + 1, self.limit)
+        if end < 0:
+            return self.unterminated(p, "'")
+        self.emit(kind, p, end + 1)
+        self.p = end + 1
+
+    def a_ansi(self, frame, kind, length, arg):
+        s = self.s
+        p = self.p
+        i = p + 2
+        limit = self.limit
+        while i < limit:
+            c = s[i]
+            if c == 0x27:
+                self.emit(kind, p, i + 1)
+                self.p = i + 1
+                return
+            i += 2 if c == 0x5C else 1
+        return self.unterminated(p, "'")
+
+    def a_backtick(self, frame, kind, length, arg):
+        # the body stays raw; a backslash protects the next byte from closing it
+        s = self.s
+        p = self.p
+        i = p + 1
+        limit = self.limit
+        while i < limit:
+            c = s[i]
+            if c == 0x60:
+                self.emit(K.BACKTICK_OPEN, p, p + 1)
+                if i > p + 1:
+                    self.emit(K.BACKTICK_BODY, p + 1, i)
+                self.emit(K.BACKTICK_CLOSE, i, i + 1)
+                self.p = i + 1
+                return
+            i += 2 if c == 0x5C else 1
+        return self.unterminated(p, "`")
+
+    def a_push(self, frame, kind, length, arg):
+        p = self.p
+        self.emit(kind, p, p + length)
+        self.stack.append(self._frame(arg, p))
+        self.p = p + length
+
+    def a_pop(self, frame, kind, length, arg):
+        p = self.p
+        self.emit(kind, p, p + length)
+        self.stack.pop()
+        self.p = p + length
+
+    def a_arith_open(self, frame, kind, length, arg):
+        p = self.p
+        if p == self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
+            return self.a_cmdsub(frame, K.CMDSUB_OPEN, 2, 0)
+        self.emit(kind, p, p + 3)
+        self.stack.append(self._frame(F.ARITH, p, D.ARITH_DOLLAR, len(self.toks) - 3))
+        self.p = p + 3
+
+    def a_arith_bracket(self, frame, kind, length, arg):
+        p = self.p
+        self.emit(kind, p, p + 2)
+        self.stack.append(self._frame(F.ARITH, p, D.ARITH_BRACKET))
+        self.p = p + 2
+
+    def a_cmdsub(self, frame, kind, length, arg):
+        p = self.p
+        self.emit(kind, p, p + 2)
+        self.stack.append(self._command_frame(F.CMDSUB, p))
+        self.p = p + 2
+
+    def a_procsub(self, frame, kind, length, arg):
+        p = self.p
+        self.emit(kind, p, p + 2)
+        self.stack.append(self._command_frame(F.PROCSUB, p))
+        self.p = p + 2
+
+    def a_paren_in(self, frame, kind, length, arg):
+        if frame[_FT] == F.ARITH and frame[_AUX] == D.ARITH_BRACKET:
+            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
+        frame[_DEPTH] += 1
+        self.a_emit(frame, kind, 1, 0)
+
+    def a_paren_out(self, frame, kind, length, arg):
+        p = self.p
+        if frame[_FT] == F.EXTPAT:
+            self.a_emit(frame, K.LIT, 1, 0)
+            if frame[_DEPTH]:
+                frame[_DEPTH] -= 1
+            else:
+                self.stack.pop()
+            return
+        if frame[_AUX] == D.ARITH_BRACKET:
+            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
+        if frame[_DEPTH]:
+            frame[_DEPTH] -= 1
+            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
+        if p + 1 < self.limit and self.s[p + 1] == 0x29:
+            closer = K.ARITH_CLOSE if frame[_AUX] == D.ARITH_DOLLAR else K.ARITH_CMD_CLOSE
+            self.emit(closer, p, p + 2)
+            self.stack.pop()
+            self.p = p + 2
+            if frame[_AUX] == D.ARITH_COMMAND:
+                parent = self.stack[-1]
+                parent[_FLAGS] = (parent[_FLAGS] | D.FL_RESERVED_OK | D.FL_NAME_SEEN) & ~D.FL_ASSIGN_OK
+            return
+        # A single `)` closes the first paren: this was `$( (…` or `( (…`,
+        # not arithmetic.  bash re-reads it that way; so do we.
+        del self.toks[frame[_AUX2]:]
+        del self.stack[-1]
+        self.nodparen = self.p = frame[_START]
+        if frame[_AUX] == D.ARITH_COMMAND:
+            parent = self.stack[-1]
+            self.emit(K.LPAREN, self.p, self.p + 1)
+            parent[_DEPTH] += 1
+            parent[_FLAGS] = _FRESH
+            self.p += 1
+
+    def a_brace_in(self, frame, kind, length, arg):
+        frame[_DEPTH] += 1
+        self.a_emit(frame, kind, 1, 0)
+
+    def a_brace_out(self, frame, kind, length, arg):
+        if frame[_DEPTH]:
+            frame[_DEPTH] -= 1
+            return self.a_emit(frame, K.PARAM_LIT, 1, 0)
+        self.a_pop(frame, kind, 1, 0)
+
+    def a_bracket_in(self, frame, kind, length, arg):
+        if frame[_AUX] == D.ARITH_BRACKET:
+            frame[_DEPTH] += 1
+        self.a_emit(frame, kind, 1, 0)
+
+    def a_bracket_out(self, frame, kind, length, arg):
+        if frame[_AUX] != D.ARITH_BRACKET or frame[_DEPTH]:
+            if frame[_AUX] == D.ARITH_BRACKET:
+                frame[_DEPTH] -= 1
+            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
+        self.a_pop(frame, kind, 1, 0)
+
+    # ------------------------------------------------------------ command context
+    def a_blanks(self, frame, kind, length, arg):
+        s = self.s
+        p = self.p + 1
+        limit = self.limit
+        while p < limit and s[p] in (0x20, 0x09):
+            p += 1
+        self.p = p
+
+    def a_comment(self, frame, kind, length, arg):
+        p = self.p
+        end = self.s.find(b"\n", p, self.limit)
+        if end < 0:
+            end = self.limit
+        self.emit(kind, p, end)
+        self.p = end
+
+    def need_word(self, frame, offset, text):
+        # a redirection, <<, for, case or function left without its word
+        if frame[_ROLE] in _WORD_ROLES_NEEDING_WORD:
+            raise self.error(D.unexpected_token(text), offset)
+
+    def a_newline(self, frame, kind, length, arg):
+        p = self.p
+        self.need_word(frame, p, "newline")
+        self.emit(kind, p, p + 1)
+        self.p = p + 1
+        if frame[_FT] in (F.COND, F.ARRAY):
+            frame[_FLAGS] &= D.FL_REGEX_NEXT
+        else:
+            frame[_FLAGS] = _FRESH
+        if self.pending:
+            self.next_heredoc()
+
+    def a_operator(self, frame, kind, length, arg):
+        s = self.s
+        p = self.p
+        end = p + length
+        ft = frame[_FT]
+        role = frame[_ROLE]
+        if kind == K.LPAREN:
+            if role == D.ROLE_FOR_NAME or (frame[_FLAGS] & D.FL_RESERVED_OK and p != self.nodparen):
+                if p + 1 < self.limit and s[p + 1] == 0x28:
+                    frame[_ROLE] = D.ROLE_NORMAL
+                    self.emit(K.ARITH_CMD_OPEN, p, p + 2)
+                    self.stack.append(self._frame(F.ARITH, p, D.ARITH_COMMAND, len(self.toks) - 3))
+                    self.p = p + 2
+                    return
+            self.need_word(frame, p, "(")
+            self.emit(K.LPAREN, p, end)
+            self.p = end
+            if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
+                return
+            frame[_DEPTH] += 1
+            frame[_FLAGS] = _FRESH
+            return
+        text = s[p:end].decode("latin-1")
+        self.need_word(frame, p, text)
+        if kind == K.RPAREN:
+            if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
+                self.emit(K.RPAREN, p, end)
+                frame[_AUX2] = D.CASE_BODY
+                frame[_FLAGS] = _FRESH
+            elif frame[_DEPTH]:
+                self.emit(K.RPAREN, p, end)
+                frame[_DEPTH] -= 1
+                frame[_FLAGS] = _FRESH | D.FL_NAME_SEEN
+            elif ft in (F.CMDSUB, F.PROCSUB):
+                if frame[_AUX] or frame[_EXPECT] != D.EXPECT_NONE:
+                    raise self.error(D.unexpected_token(")"), p)
+                self.emit(K.CMDSUB_CLOSE if ft == F.CMDSUB else K.PROCSUB_CLOSE, p, end)
+                self.stack.pop()
+            elif ft == F.ARRAY:
+                self.emit(K.RPAREN, p, end)
+                self.stack.pop()
+            else:
+                raise self.error(D.unexpected_token(")"), p)
+            self.p = end
+            return
+        self.emit(kind, p, end)
+        self.p = end
+        if kind == K.OP:
+            if text in (";;", ";&", ";;&"):
+                if ft != F.CASE or frame[_AUX2] != D.CASE_BODY or frame[_DEPTH]:
+                    raise self.error(D.unexpected_token(text), p)
+                frame[_AUX2] = D.CASE_PATTERN
+            if ft != F.COND and ft != F.ARRAY:
+                frame[_FLAGS] = _FRESH
+            frame[_EXPECT] = D.EXPECT_NONE
+        elif kind == K.REDIR:
+            frame[_ROLE] = D.ROLE_REDIR_TARGET
+            frame[_FLAGS] &= ~D.FL_RESERVED_OK
+        else:  # here-document operator
+            frame[_ROLE] = D.ROLE_HEREDOC_STRIP if text.endswith("-") else D.ROLE_HEREDOC
+            frame[_FLAGS] &= ~D.FL_RESERVED_OK
+
+    def a_cond_op(self, frame, kind, length, arg):
+        p = self.p
+        if frame[_FLAGS] & D.FL_REGEX_NEXT and self.s[p] == 0x28:
+            return self.a_word_begin(frame, 0, 0, 0)  # a regex may start with (
+        self.emit(kind, p, p + length)
+        self.p = p + length
+
+    def a_word_end(self, frame, kind, length, arg):
+        s = self.s
+        p = self.p
+        c = s[p]
+        if frame[_FT] == F.COND:
+            regex = frame[_FLAGS] & D.FL_REGEX_WORD
+            if c == 0x28 and (regex or s[p - 1] in D.EXTGLOB_PREFIX):
+                self.emit(K.LIT, p, p + 1)
+                self.stack.append(self._frame(F.EXTPAT, p))
+                self.p = p + 1
+                return
+            if c == 0x7C and regex:  # `|` is part of a =~ regex
+                self.emit(K.LIT, p, p + 1)
+                self.p = p + 1
+                return
+        self.finish_word(frame)
+
+    def finish_word(self, frame):
+        flags = frame[_FLAGS] & ~D.FL_IN_WORD
+        role = frame[_ROLE]
+        ft = frame[_FT]
+        if role == D.ROLE_NORMAL:
+            if ft == F.COND:
+                if flags & D.FL_REGEX_WORD:
+                    flags &= ~D.FL_REGEX_WORD
+                elif self.s[frame[_WSTART]:self.p] == b"=~":
+                    flags |= D.FL_REGEX_NEXT
+            elif ft == F.ARRAY or (ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN):
+                pass
+            elif flags & D.FL_WORD_ASSIGN:
+                flags &= ~(D.FL_WORD_ASSIGN | D.FL_RESERVED_OK)
+            elif not flags & D.FL_NAME_SEEN:
+                flags = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+                if self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS:
+                    flags |= D.FL_ASSIGN_OK
+        elif role in (D.ROLE_HEREDOC, D.ROLE_HEREDOC_STRIP):
+            delimiter, quoted = D.heredoc_delimiter(self.s[frame[_WSTART]:self.p])
+            self.pending.append((delimiter, role == D.ROLE_HEREDOC_STRIP, quoted))
+            frame[_ROLE] = D.ROLE_NORMAL
+        elif role == D.ROLE_REDIR_TARGET:
+            frame[_ROLE] = D.ROLE_NORMAL
+        elif role == D.ROLE_FOR_NAME:
+            frame[_ROLE] = D.ROLE_NORMAL
+            frame[_EXPECT] = D.EXPECT_FOR_IN
+        elif role == D.ROLE_CASE_WORD:
+            frame[_ROLE] = D.ROLE_NORMAL
+            frame[_EXPECT] = D.EXPECT_CASE_IN
+        elif role == D.ROLE_FUNC_NAME:
+            frame[_ROLE] = D.ROLE_NORMAL
+            flags |= D.FL_RESERVED_OK
+        frame[_FLAGS] = flags
+
+    def a_word_begin(self, frame, kind, length, arg):
+        s = self.s
+        p = self.p
+        limit = self.limit
+        ft = frame[_FT]
+        role = frame[_ROLE]
+        flags = frame[_FLAGS]
+        in_pattern = ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN
+        plain_context = ft != F.COND and ft != F.ARRAY and not in_pattern
+        c = s[p]
+        if role == D.ROLE_NORMAL and plain_context and (c in _DIGIT or c == 0x7B):
+            if self.fd_redirection(frame, p):
+                return
+        # reserved words: a whole word of plain characters
+        q = p
+        while q < limit and s[q] in _PLAIN:
+            q += 1
+        if q > p and (q == limit or s[q] in _META) and role == D.ROLE_NORMAL:
+            word = s[p:q]
+            if ft == F.COND:
+                if not flags & D.FL_REGEX_NEXT:
+                    if word == b"]]":
+                        self.emit(K.RESERVED, p, q)
+                        self.p = q
+                        self.stack.pop()
+                        parent = self.stack[-1]
+                        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(
+                            D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+                        return
+                    if word == b"!":
+                        self.emit(K.COND_OP, p, q)
+                        self.p = q
+                        return
+            elif self.reserved_word(frame, word, p, q, in_pattern):
+                return
+        if role == D.ROLE_NORMAL and flags & D.FL_ASSIGN_OK and plain_context and c in _NAME_START:
+            if self.assignment(frame, p):
+                return
+        frame[_WSTART] = p
+        if flags & D.FL_REGEX_NEXT:
+            flags = (flags & ~D.FL_REGEX_NEXT) | D.FL_REGEX_WORD
+        frame[_FLAGS] = flags | D.FL_IN_WORD
+
+    def fd_redirection(self, frame, p):
+        # `2>`, `10<&`, `{fd}>`: the prefix belongs to the redirection
+        s = self.s
+        limit = self.limit
+        q = p
+        if s[p] == 0x7B:
+            q = p + 1
+            if q >= limit or s[q] not in _NAME_START:
+                return False
+            while q < limit and s[q] in _NAME_CHAR:
+                q += 1
+            if q >= limit or s[q] != 0x7D:
+                return False
+            q += 1
+        else:
+            while q < limit and s[q] in _DIGIT:
+                q += 1
+        if q >= limit or s[q] not in (0x3C, 0x3E) or (q + 1 < limit and s[q + 1] == 0x28):
+            return False  # not a redirection, or a process substitution `2>(…)`
+        for kind, text in _REDIRECTIONS:
+            if s.startswith(text, q) and q + len(text) <= limit:
+                self.p = p
+                self.a_operator(frame, kind, q - p + len(text), 0)
+                return True
+        return False
+
+    def reserved_word(self, frame, word, p, q, in_pattern):
+        expect = frame[_EXPECT]
+        flags = frame[_FLAGS]
+        if expect == D.EXPECT_FOR_IN:
+            frame[_EXPECT] = D.EXPECT_NONE
+            if word == b"in" or word == b"do":
+                self.emit(K.RESERVED, p, q)
+                self.p = q
+                if word == b"do":
+                    frame[_FLAGS] = _FRESH
+                else:
+                    frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+                return True
+        elif expect == D.EXPECT_CASE_IN:
+            frame[_EXPECT] = D.EXPECT_NONE
+            if word == b"in":
+                self.emit(K.RESERVED, p, q)
+                self.p = q
+                case = self._command_frame(F.CASE, p)
+                case[_AUX2] = D.CASE_PATTERN
+                self.stack.append(case)
+                return True
+        if in_pattern:
+            if word == b"esac":
+                self.close_case(frame, p, q)
+                return True
+            return False
+        if not flags & D.FL_RESERVED_OK:
+            return False
+        effect = D.RESERVED_BYTES.get(word)
+        if effect is None or word == b"in" or word == b"]]":
+            return False
+        self.emit(K.RESERVED, p, q)
+        self.p = q
+        if word == b"esac":
+            if frame[_FT] != F.CASE:
+                raise self.error(D.unexpected_token("esac"), p)
+            self.close_case(frame, p, q, emitted=True)
+            return True
+        if effect & D.RW_OPEN:
+            frame[_AUX] += 1
+        if effect & D.RW_CLOSE:
+            frame[_AUX] -= 1
+            if frame[_AUX] < 0:
+                raise self.error(D.unexpected_token(word.decode("latin-1")), p)
+            frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+        elif effect & D.RW_START:
+            frame[_FLAGS] = _FRESH
+        elif effect & D.RW_COND:
+            frame[_FLAGS] = flags & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+            self.stack.append(self._command_frame(F.COND, p))
+            self.stack[-1][_FLAGS] = 0
+        else:
+            frame[_FLAGS] = flags & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+            if effect & D.RW_CASE:
+                frame[_ROLE] = D.ROLE_CASE_WORD
+            elif effect & D.RW_FOR:
+                frame[_ROLE] = D.ROLE_FOR_NAME
+            elif effect & D.RW_FUNCTION:
+                frame[_ROLE] = D.ROLE_FUNC_NAME
+        return True
+
+    def close_case(self, frame, p, q, emitted=False):
+        if not emitted:
+            self.emit(K.RESERVED, p, q)
+            self.p = q
+        if frame[_AUX] or frame[_DEPTH]:
+            raise self.error(D.unexpected_token("esac"), p)
+        self.stack.pop()
+        parent = self.stack[-1]
+        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+
+    def assignment(self, frame, p):
+        # name=, name+=, name[subscript]= at the start of an assignment word
+        s = self.s
+        limit = self.limit
+        q = p + 1
+        while q < limit and s[q] in _NAME_CHAR:
+            q += 1
+        if q < limit and s[q] == 0x5B:
+            # the subscript may hold blanks: bash reads it as a matched pair
+            depth = 0
+            r = q
+            while r < limit:
+                c = s[r]
+                if c == 0x5B:
+                    depth += 1
+                elif c == 0x5D:
+                    depth -= 1
+                    if not depth:
+                        break
+                elif c == 0x0A:
+                    return False
+                r += 1
+            if r >= limit:
+                return False
+            q = r + 1
+        if q < limit and s[q] == 0x2B:
+            q += 1
+        if q >= limit or s[q] != 0x3D:
+            return False
+        q += 1
+        self.emit(K.ASSIGN, p, q)
+        frame[_WSTART] = p
+        frame[_FLAGS] |= D.FL_IN_WORD | D.FL_WORD_ASSIGN
+        self.p = q
+        if q < limit and s[q] == 0x28:
+            self.emit(K.LPAREN, q, q + 1)
+            array = self._command_frame(F.ARRAY, q)
+            array[_FLAGS] = 0
+            self.stack.append(array)
+            self.p = q + 1
+        return True
+
+    # ------------------------------------------------------------ here-documents
+    def next_heredoc(self):
+        """Start the body of the first pending here-document at self.p."""
+        while self.pending:
+            delimiter, strip, quoted = self.pending.pop(0)
+            start = self.p
+            body_end, line_start, line_end = D.heredoc_extent(
+                self.s, start, self.limit, delimiter, strip)
+            if quoted or body_end == start:
+                if body_end > start:
+                    self.emit(K.HEREDOC_BODY, start, body_end)
+                self.p = body_end
+                self.heredoc_end(line_start, line_end)
+                continue
+            doc = self._frame(F.DOC, start, len(self.toks), self.limit)
+            doc[_AUX3] = line_start
+            doc[_AUX4] = line_end
+            doc[_ROLE] = self.pending  # here-documents still queued after this one
+            self.pending = []
+            self.stack.append(doc)
+            self.limit = body_end
+            return
+
+    def heredoc_end(self, line_start, line_end):
+        if line_start < 0:
+            return
+        self.emit(K.HEREDOC_END, line_start, line_end)
+        self.p = line_end
+        if line_end < self.limit and self.s[line_end] == 0x0A:
+            self.emit(K.NEWLINE, line_end, line_end + 1)
+            self.p = line_end + 1
+
+    def at_limit(self):
+        """Handle the end of the input or of a here-document body; True when done."""
+        stack = self.stack
+        frame = stack[-1]
+        ft = frame[_FT]
+        if ft in _COMMAND_FRAMES and frame[_FLAGS] & D.FL_IN_WORD:
+            self.finish_word(frame)
+            return False
+        if ft == F.DOC:
+            stack.pop()
+            self.limit = frame[_AUX2]
+            self.pending = frame[_ROLE]
+            self.heredoc_end(frame[_AUX3], frame[_AUX4])
+            if self.pending:
+                self.next_heredoc()
+            return False
+        if self.limit < self.n:
+            self.abandon_doc()
+            return False
+        if ft == F.TOP:
+            self.need_word(frame, self.n, "newline")
+            if frame[_DEPTH] or frame[_AUX] or frame[_EXPECT] != D.EXPECT_NONE:
+                raise self.error(D.UNEXPECTED_EOF, self.n, at_eof=True)
+            return True
+        raise self.unterminated_frame(frame)
+
+    def unterminated_frame(self, frame):
+        ft = frame[_FT]
+        start = frame[_START]
+        if ft == F.DQ:
+            return self.error(D.unterminated('"'), start)
+        if ft == F.PARAM:
+            return self.error(D.unterminated("}"), start)
+        if ft == F.ARITH:
+            return self.error(D.unterminated("]" if frame[_AUX] == D.ARITH_BRACKET else ")"), start)
+        if ft in (F.ARRAY, F.EXTPAT):
+            return self.error(D.unterminated(")"), start)
+        if ft == F.COND:
+            return self.error("unexpected EOF while looking for `]]'", start)
+        if ft == F.CASE:
+            return self.error(D.UNEXPECTED_EOF, self.n, at_eof=True)
+        return self.error(D.unterminated(")"), self.n, at_eof=True)  # $( <(
+
+    def unterminated(self, start, closer):
+        if self.limit < self.n:
+            return self.abandon_doc()
+        raise self.error(D.unterminated(closer), start)
+
+    def abandon_doc(self):
+        """An expansion in an unquoted here-document body runs past the body.
+
+        bash reads bodies as raw lines and expands them only at run time, so
+        the body is not a syntax error: it stays one literal token.
+        """
+        stack = self.stack
+        while stack[-1][_FT] != F.DOC:
+            stack.pop()
+        doc = stack[-1]
+        del self.toks[doc[_AUX]:]
+        self.emit(K.DOC_LIT, doc[_START], self.limit)
+        self.p = self.limit
+
+
+def _mode_of(frame):
+    ft = frame[_FT]
+    if ft in _COMMAND_FRAMES:
+        if frame[_FLAGS] & D.FL_IN_WORD:
+            return M.CMD_WORD
+        return M.COND_START if ft == F.COND else M.CMD_START
+    return _FRAME_MODE[ft]
+
+
+_FRAME_MODE = {F.DQ: M.DQ, F.PARAM: M.PARAM, F.ARITH: M.ARITH, F.DOC: M.DOC, F.EXTPAT: M.EXTPAT}
+_REDIRECTIONS = [(kind, text.encode()) for kind, text in D.REDIRECTIONS]
+_ACTIONS = [getattr(_Lexer, "a_" + name.lower()) for name in D.ACTIONS]

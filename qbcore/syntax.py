@@ -1,0 +1,1573 @@
+"""The bash syntax tree and the parser that builds it from qbcore.lex tokens.
+
+One job: turn the lexer's flat token stream into commands and words, so that
+expansion and evaluation work on structure and never re-read text. Every node
+carries the byte span (``start``, ``end``) of the source it came from.
+
+``parse`` raises ShellSyntaxError the way ``bash -n`` would; ``parse_prefix``
+never raises and says which top-level lines parsed before the error, because
+``bash -c`` reads and runs its script one complete line at a time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from .errors import ShellSyntaxError
+
+# ---------------------------------------------------------------- word parts
+
+
+@dataclass(frozen=True, slots=True)
+class Lit:
+    """Literal text; unquoted unless it sits inside DoubleQuoted or a heredoc body."""
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Escaped:
+    """A backslash-escaped character (``\\x`` unquoted, ``\\$`` in double quotes): ``char`` is quoted."""
+    char: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class SingleQuoted:
+    """``'…'``: ``text`` is the content without the quotes."""
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnsiC:
+    """``$'…'``: ``text`` is the decoded content (bash cuts it at a NUL)."""
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleQuoted:
+    """``"…"`` or ``$"…"`` (``locale``); ``parts`` are Lit, Escaped and expansions."""
+    parts: tuple
+    locale: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A parameter expansion, ``$x`` or ``${…}``.
+
+    ``name`` is the parameter (``x``, ``1``, ``@``, ``#``…); ``index`` the array
+    subscript text (``@``, ``*``, ``0``…) or None; ``length`` for ``${#x}``;
+    ``indirect`` for ``${!x}``; ``op`` is the operator (``:-``, ``#``, ``//``,
+    ``:`` for substrings, ``@Q``, ``^^``…) or None; ``arg`` and ``arg2`` are its
+    words (pattern and replacement, offset and length), already split.
+    """
+    name: str
+    index: Optional[str]
+    length: bool
+    indirect: bool
+    op: Optional[str]
+    arg: Optional["Word"]
+    arg2: Optional["Word"]
+    braced: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class CmdSub:
+    """``$(…)`` or backticks; ``script`` is the parsed body.
+
+    For backticks the body was re-parsed after removing the backslashes that
+    backticks treat as special, so the spans inside ``script`` are offsets into
+    ``script.source``, not into the outer source.
+    """
+    script: "Script"
+    backtick: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Arith:
+    """``$((…))`` or ``$[…]``: ``parts`` are Lit expression text and nested expansions."""
+    parts: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProcSub:
+    """``<(…)`` or ``>(…)``."""
+    direction: str
+    script: "Script"
+    start: int
+    end: int
+
+
+Part = Union[Lit, Escaped, SingleQuoted, AnsiC, DoubleQuoted, Param, CmdSub, Arith, ProcSub]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One shell word: adjacent parts with no blank between them."""
+    parts: tuple
+    start: int
+    end: int
+
+
+# ---------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, slots=True)
+class Heredoc:
+    """A here-document body attached to its ``<<`` redirection.
+
+    ``quoted`` means the delimiter had a quoted part: ``raw`` is then the exact
+    body and ``parts`` is empty; otherwise ``parts`` (Lit, Escaped, expansions)
+    is the body to expand with ``expand.document``. ``<<-`` tab stripping is
+    already applied to both.
+    """
+    delimiter: str
+    quoted: bool
+    strip_tabs: bool
+    raw: str
+    parts: tuple
+    terminated: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """``[fd]op target``; ``fd`` is the prefix (``2``, ``{name}``) or None."""
+    op: str
+    fd: Optional[str]
+    target: Optional[Word]
+    heredoc: Optional[Heredoc]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(…)``."""
+    name: str
+    index: Optional[str]
+    append: bool
+    value: Optional[Word]
+    array: Optional[tuple]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleCommand:
+    assignments: tuple
+    words: tuple
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline:
+    """``[time] [!] cmd | cmd |& cmd``; ``stderr[i]`` is True when link i is ``|&``."""
+    commands: tuple
+    negated: bool
+    timed: bool
+    stderr: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class AndOr:
+    """``p1 && p2 || p3``: ``ops[i]`` joins ``pipelines[i]`` and ``pipelines[i+1]``."""
+    pipelines: tuple
+    ops: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ListItem:
+    """One and/or list with its terminator: ``background`` for ``&``."""
+    command: AndOr
+    background: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    body: tuple
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Subshell:
+    body: tuple
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """``clauses`` is ((condition, body), …) for if and each elif."""
+    clauses: tuple
+    else_body: Optional[tuple]
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    condition: tuple
+    body: tuple
+    until: bool
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class For:
+    """``for name [in items]; do body; done``; ``items`` None means ``"$@"``. Also ``select``."""
+    name: str
+    items: Optional[tuple]
+    body: tuple
+    select: bool
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArithFor:
+    """``for ((init; test; step))``: each is an Arith (possibly with no parts)."""
+    init: Arith
+    test: Arith
+    step: Arith
+    body: tuple
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class CaseArm:
+    patterns: tuple
+    body: tuple
+    terminator: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    word: Word
+    arms: tuple
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class CondOp:
+    """An operator inside ``[[ ]]``: ``&&`` ``||`` ``!`` ``(`` ``)`` ``<`` ``>``."""
+    op: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cond:
+    """``[[ … ]]``: ``items`` are Words and CondOps in source order."""
+    items: tuple
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArithCommand:
+    """``(( … ))``."""
+    expr: Arith
+    redirects: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDef:
+    name: str
+    body: object
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Coproc:
+    name: Optional[str]
+    command: object
+    start: int
+    end: int
+
+
+Command = Union[SimpleCommand, Group, Subshell, If, While, For, ArithFor, Case, Cond,
+                ArithCommand, FunctionDef, Coproc]
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """What bash -c reads and runs in one go: the complete commands that end on one line."""
+    items: tuple
+    start: int
+    end: int
+    first_line: int
+    last_line: int
+
+
+class Script:
+    """A parsed script.
+
+    ``chunks`` are the top-level units in the order bash -c runs them;
+    ``body`` is all their list items. ``error`` is None for a script that
+    parsed completely; otherwise (``parse_prefix`` only) it is the
+    ShellSyntaxError and ``parsed_until`` the byte offset where the chunks
+    that ran before it end.
+    """
+
+    __slots__ = ("source", "chunks", "error", "parsed_until", "_newlines")
+
+    def __init__(self, source: str, chunks: tuple, error: Optional[ShellSyntaxError],
+                 parsed_until: int, newlines: list):
+        self.source = source
+        self.chunks = chunks
+        self.error = error
+        self.parsed_until = parsed_until
+        self._newlines = newlines
+
+    @property
+    def body(self) -> tuple:
+        return tuple(item for chunk in self.chunks for item in chunk.items)
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line number of a byte offset in ``source``."""
+        return bisect.bisect_right(self._newlines, offset - 1) + 1 if offset > 0 else 1
+
+    def text(self, node) -> str:
+        """The source text of a node (its span)."""
+        return self.source.encode("utf-8", "surrogateescape")[node.start:node.end].decode(
+            "utf-8", "surrogateescape")
+
+    def __repr__(self):
+        return f"Script(chunks={self.chunks!r}, error={self.error!r})"
+
+
+# ---------------------------------------------------------------- parser
+
+RESERVED = frozenset("if then elif else fi case esac for select while until do done in "
+                     "function time coproc ! { } [[ ]]".split())
+# Words that end a compound list: meeting one of them in command position is
+# either the expected closer or bash's "unexpected token".
+_CLOSERS = frozenset("then elif else fi do done esac } in".split())
+
+_WORD_PARTS = frozenset((
+    "lit", "escape", "line-cont", "sq", "ansi-sq", "dq-open", "locale-open", "var", "param-open",
+    "cmdsub-open", "backtick-open", "arith-open", "procsub-open", "assign"))
+
+_ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SPECIAL_PARAMS = "@*#?-$!0123456789"
+
+
+class _Failure(Exception):
+    """Internal: a syntax error found by the parser, turned into ShellSyntaxError."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+class _Parser:
+    def __init__(self, source: str, tokens, raw: bytes):
+        self.source = source
+        self.raw = raw
+        self.toks = [tuple(t) for t in tokens]
+        if not raw.endswith(b"\n"):
+            # bash -c ends the script with a newline of its own: a construct cut
+            # short by the end meets that newline first (`echo >` -> `newline')
+            self.toks.append(("newline", len(raw), len(raw)))
+        self.n = len(self.toks)
+        self.i = 0
+        self.pending_heredocs: list = []
+        self.heredocs: dict = {}
+
+    # -- token access ------------------------------------------------
+
+    def text(self, tok) -> str:
+        return self.raw[tok[1]:tok[2]].decode("utf-8", "surrogateescape")
+
+    def _skip_noise(self):
+        # Comments are always followed by a newline or the end; a line
+        # continuation that joins no word is a blank.
+        toks, i = self.toks, self.i
+        while i < self.n:
+            kind = toks[i][0]
+            if kind == "comment":
+                i += 1
+            elif kind == "line-cont" and not self._joins_word(i):
+                i += 1
+            else:
+                break
+        self.i = i
+
+    def _joins_word(self, i) -> bool:
+        toks = self.toks
+        j = i
+        while j + 1 < self.n and toks[j + 1][1] == toks[j][2]:
+            j += 1
+            if toks[j][0] != "line-cont":
+                return toks[j][0] in _WORD_PARTS
+        # a continuation glued to the end of a word belongs to that word
+        return i > 0 and toks[i - 1][2] == toks[i][1] and toks[i - 1][0] not in (
+            "op", "(", ")", "newline", "redir", "heredoc-op", "reserved", "cond-op")
+
+    def peek(self):
+        self._skip_noise()
+        return self.toks[self.i] if self.i < self.n else None
+
+    def kind(self):
+        tok = self.peek()
+        return tok[0] if tok else None
+
+    def take(self):
+        tok = self.peek()
+        self.i += 1
+        return tok
+
+    def fail(self, tok=None):
+        if tok is None:
+            tok = self.peek()
+        if tok is None:
+            raise _Failure("syntax error: unexpected end of file", len(self.raw))
+        text = "newline" if tok[0] == "newline" else self.text(tok)
+        raise _Failure(f"syntax error near unexpected token `{text}'", self._report_offset(tok))
+
+    def _report_offset(self, tok) -> int:
+        # bash reads the heredoc bodies of the line before it reports an error
+        # on that line, so the error lands on the last delimiter line
+        if not self.pending_heredocs:
+            return tok[1]
+        j = self.i
+        while j < self.n and self.toks[j][0] != "newline":
+            j += 1
+        remaining = len(self.pending_heredocs)
+        offset = tok[1]
+        while j < self.n and remaining:
+            if self.toks[j][0] == "heredoc-end":
+                remaining -= 1
+                offset = self.toks[j][1]
+            j += 1
+        return offset
+
+    def reserved(self) -> Optional[str]:
+        """The reserved word at the cursor, if the token here is one in command position."""
+        tok = self.peek()
+        if tok is None:
+            return None
+        if tok[0] == "reserved":
+            return self.text(tok)
+        if tok[0] == "lit":
+            text = self.text(tok)
+            if text in RESERVED and not self._adjacent_part(self.i):
+                return text
+        return None
+
+    def _adjacent_part(self, i) -> bool:
+        return i + 1 < self.n and self.toks[i + 1][1] == self.toks[i][2] and \
+            self.toks[i + 1][0] in _WORD_PARTS
+
+    def expect_reserved(self, word: str):
+        if self.reserved() != word:
+            self.fail()
+        return self.take()
+
+    def is_op(self, *ops) -> bool:
+        tok = self.peek()
+        return tok is not None and tok[0] == "op" and self.text(tok) in ops
+
+    # -- newlines and heredoc bodies ----------------------------------
+
+    def newline(self):
+        """Consume one newline token, then the bodies of the heredocs it completes."""
+        tok = self.take()
+        pending, self.pending_heredocs = self.pending_heredocs, []
+        for redirect in pending:
+            body = self._heredoc_body(redirect.op == "<<-", redirect.target)
+            # the body is only known once the line has ended; the node was
+            # built before, so it is completed in place (nothing else saw it yet)
+            object.__setattr__(redirect, "heredoc", body)
+        return tok
+
+    def linebreak(self):
+        while self.kind() == "newline":
+            self.newline()
+
+    def _heredoc_body(self, strip, delim_word):
+        delimiter, quoted = _delimiter(delim_word)
+        start = self.toks[self.i][1] if self.i < self.n else len(self.raw)
+        raw_parts, parts = [], []
+        terminated = False
+        end = start
+        while self.i < self.n:
+            tok = self.toks[self.i]
+            kind = tok[0]
+            if kind == "heredoc-end":
+                self.i += 1
+                terminated = True
+                # the delimiter line's own newline belongs to the body, not to the commands
+                if self.i < self.n and self.toks[self.i][0] == "newline" and \
+                        self.toks[self.i][1] == tok[2]:
+                    self.i += 1
+                break
+            if kind == "heredoc-body":
+                raw_parts.append(self.text(tok))
+                end = tok[2]
+                self.i += 1
+            elif kind == "doc-lit":
+                parts.append(Lit(self.text(tok), tok[1], tok[2]))
+                end = tok[2]
+                self.i += 1
+            elif kind == "doc-escape":
+                parts.append(Escaped(self.text(tok)[1:], tok[1], tok[2]))
+                end = tok[2]
+                self.i += 1
+            elif kind == "line-cont":
+                end = tok[2]
+                self.i += 1
+            elif kind in ("var", "param-open", "cmdsub-open", "backtick-open", "arith-open"):
+                part = self.part(quoted_context=True)
+                parts.append(part)
+                end = part.end
+            else:
+                break
+        raw = "".join(raw_parts)
+        if quoted:
+            if strip:
+                raw = re.sub(r"(?m)^\t+", "", raw)
+            parts = []
+        else:
+            raw = ""
+            if strip:
+                parts = _strip_doc_tabs(parts)
+        return Heredoc(delimiter, quoted, strip, raw, tuple(parts), terminated, start, end)
+
+    # -- lists ---------------------------------------------------------
+
+    def script_chunks(self, chunks: list):
+        """Top level: parse chunk after chunk; each ends at a newline or the end."""
+        while True:
+            self.linebreak()
+            tok = self.peek()
+            if tok is None:
+                return
+            start = tok[1]
+            items = self.line_items()
+            end = items[-1].end
+            end_offset = len(self.raw)
+            if self.kind() == "newline":
+                self.newline()
+                end_offset = self._end()
+            chunks.append((tuple(items), start, end, end_offset))
+
+    def line_items(self) -> list:
+        """The and/or lists of one line: `a; b & c` (separators included)."""
+        items = []
+        while True:
+            andor = self.and_or()
+            background = False
+            end = andor.end
+            if self.is_op(";", "&"):
+                sep = self.take()
+                background = self.text(sep) == "&"
+                end = sep[2]
+                items.append(ListItem(andor, background, andor.start, end))
+                tok = self.peek()
+                if tok is None or tok[0] == "newline":
+                    return items
+                continue
+            items.append(ListItem(andor, background, andor.start, end))
+            tok = self.peek()
+            if tok is None or tok[0] == "newline":
+                return items
+            self.fail()
+
+    def compound_list(self, closers: tuple) -> tuple:
+        """A list inside a compound command, ended by one of ``closers`` (not consumed)."""
+        items = []
+        self.linebreak()
+        while True:
+            tok = self.peek()
+            if tok is None:
+                self.fail()
+            word = self.reserved()
+            if word in closers or (tok[0] in (")", "cmdsub-close", "procsub-close") and ")" in closers):
+                break
+            if tok[0] == "op" and self.text(tok) in (";;", ";&", ";;&") and ";;" in closers:
+                break
+            andor = self.and_or()
+            background = False
+            end = andor.end
+            if self.is_op(";", "&"):
+                sep = self.take()
+                background = self.text(sep) == "&"
+                end = sep[2]
+                items.append(ListItem(andor, background, andor.start, end))
+                self.linebreak()
+                continue
+            items.append(ListItem(andor, background, andor.start, end))
+            if self.kind() == "newline":
+                self.linebreak()
+                continue
+            tok = self.peek()
+            word = self.reserved()
+            if tok is None:
+                self.fail()
+            if word in closers or tok[0] in (")", "cmdsub-close", "procsub-close") and ")" in closers:
+                break
+            if tok[0] == "op" and self.text(tok) in (";;", ";&", ";;&") and ";;" in closers:
+                break
+            self.fail()
+        if not items:
+            self.fail()
+        return tuple(items)
+
+    def and_or(self) -> AndOr:
+        pipelines = [self.pipeline()]
+        ops = []
+        while self.is_op("&&", "||"):
+            ops.append(self.text(self.take()))
+            self.linebreak()
+            pipelines.append(self.pipeline())
+        return AndOr(tuple(pipelines), tuple(ops), pipelines[0].start, pipelines[-1].end)
+
+    def pipeline(self) -> Pipeline:
+        start_tok = self.peek()
+        if start_tok is None:
+            self.fail()
+        timed = negated = False
+        if self.reserved() == "time":
+            self.take()
+            timed = True
+            tok = self.peek()
+            if tok is not None and tok[0] == "lit" and self.text(tok) == "-p" and \
+                    not self._adjacent_part(self.i):
+                self.take()
+        while self.reserved() == "!":
+            self.take()
+            negated = not negated
+        tok = self.peek()
+        if (timed or negated) and (tok is None or tok[0] == "newline" or
+                                   (tok[0] == "op" and self.text(tok) in (";", "&"))):
+            # bash accepts a bare `time` or `!` as a null pipeline
+            return Pipeline((), negated, timed, (), start_tok[1], start_tok[2])
+        commands = [self.command()]
+        stderr = []
+        while self.is_op("|", "|&"):
+            stderr.append(self.text(self.take()) == "|&")
+            self.linebreak()
+            commands.append(self.command())
+        return Pipeline(tuple(commands), negated, timed, tuple(stderr), start_tok[1], commands[-1].end)
+
+    # -- commands ------------------------------------------------------
+
+    def command(self):
+        tok = self.peek()
+        if tok is None:
+            self.fail()
+        word = self.reserved()
+        if word is not None:
+            method = {
+                "{": self.group, "if": self.if_clause, "while": self.while_clause,
+                "until": self.while_clause, "for": self.for_clause, "select": self.for_clause,
+                "case": self.case_clause, "[[": self.cond, "function": self.function_keyword,
+                "coproc": self.coproc,
+            }.get(word)
+            if method is None:
+                self.fail()
+            return method()
+        kind = tok[0]
+        if kind == "(":
+            return self.subshell()
+        if kind == "arith-cmd-open":
+            start = tok[1]
+            expr = self.arith_body("arith-cmd-open", "arith-cmd-close")
+            return ArithCommand(expr, self.redirects(), start, self._end())
+        return self.simple_command()
+
+    def _end(self) -> int:
+        return self.toks[self.i - 1][2] if self.i else 0
+
+    def redirects(self) -> tuple:
+        out = []
+        while True:
+            kind = self.kind()
+            if kind == "redir":
+                out.append(self.redirect())
+            elif kind == "heredoc-op":
+                out.append(self.heredoc_redirect())
+            else:
+                return tuple(out)
+
+    def redirect(self) -> Redirect:
+        tok = self.take()
+        op, fd = _split_redir(self.text(tok))
+        target = self.word()
+        if target is None:
+            self.fail()
+        return Redirect(op, fd, target, None, tok[1], target.end)
+
+    def heredoc_redirect(self) -> Redirect:
+        tok = self.take()
+        op, fd = _split_redir(self.text(tok))
+        delim = self.word()
+        if delim is None:
+            self.fail()
+        redirect = Redirect(op, fd, delim, None, tok[1], delim.end)
+        self.pending_heredocs.append(redirect)
+        return redirect
+
+    def simple_command(self) -> SimpleCommand:
+        assignments, words, redirects = [], [], []
+        start = self.peek()[1]
+        while True:
+            tok = self.peek()
+            if tok is None:
+                break
+            kind = tok[0]
+            if kind == "redir":
+                redirects.append(self.redirect())
+                continue
+            if kind == "heredoc-op":
+                redirects.append(self.heredoc_redirect())
+                continue
+            if kind not in _WORD_PARTS:
+                break
+            if not words:
+                assignment = self.assignment()
+                if assignment is not None:
+                    assignments.append(assignment)
+                    continue
+            word = self.word()
+            if word is None:
+                break
+            words.append(word)
+            if len(words) == 1 and not assignments and self.kind() == "(":
+                return self.function_def(word, start)
+        if not (assignments or words or redirects):
+            self.fail()
+        end = self._end()
+        return SimpleCommand(tuple(assignments), tuple(words), tuple(redirects), start, end)
+
+    def assignment(self) -> Optional[Assignment]:
+        tok = self.peek()
+        if tok[0] not in ("assign", "lit"):
+            return None
+        text = self.text(tok)
+        match = _ASSIGN_RE.match(text)
+        if not match:
+            return None
+        if tok[0] == "lit" and match.end() < len(text):
+            pass  # value continues in the same literal token
+        name, index, plus = match.group(1), match.group(2), match.group(3)
+        start = tok[1]
+        prefix_len = len(match.group(0).encode("utf-8", "surrogateescape"))
+        # Array assignment: `name=(` with the paren glued to the `=`.
+        if match.end() == len(text) and self.i + 1 < self.n and self.toks[self.i + 1][0] == "(" \
+                and self.toks[self.i + 1][1] == tok[2]:
+            self.i += 2
+            elements = []
+            while True:
+                self.linebreak()
+                kind = self.kind()
+                if kind == ")":
+                    close = self.take()
+                    break
+                if kind is None or kind not in _WORD_PARTS:
+                    self.fail()
+                elements.append(self.word())
+            return Assignment(name, index[1:-1] if index else None, bool(plus), None,
+                              tuple(elements), start, close[2])
+        word = self.word()
+        rest = _drop_prefix(word, prefix_len)
+        return Assignment(name, index[1:-1] if index else None, bool(plus), rest, None, start, word.end)
+
+    def function_def(self, name_word: Word, start: int) -> FunctionDef:
+        self.take()  # (
+        if self.kind() != ")":
+            self.fail()
+        self.take()
+        self.linebreak()
+        body = self.function_body()
+        name = "".join(p.text for p in name_word.parts if isinstance(p, Lit))
+        return FunctionDef(name, body, start, body.end)
+
+    def function_body(self):
+        word = self.reserved()
+        tok = self.peek()
+        if tok is None:
+            self.fail()
+        if word in ("{", "if", "while", "until", "for", "select", "case", "[[") or \
+                tok[0] in ("(", "arith-cmd-open"):
+            return self.command()
+        self.fail()
+
+    def function_keyword(self):
+        start = self.take()[1]
+        name_word = self.word()
+        if name_word is None:
+            self.fail()
+        name = "".join(getattr(p, "text", "") for p in name_word.parts)
+        if self.kind() == "(":
+            self.take()
+            if self.kind() != ")":
+                self.fail()
+            self.take()
+        self.linebreak()
+        body = self.function_body()
+        return FunctionDef(name, body, start, body.end)
+
+    def coproc(self):
+        start = self.take()[1]
+        name = None
+        tok = self.peek()
+        if tok is not None and tok[0] == "lit" and _NAME_RE.match(self.text(tok)) and \
+                not self._adjacent_part(self.i):
+            nxt = self.toks[self.i + 1] if self.i + 1 < self.n else None
+            if nxt is not None and nxt[0] == "reserved" and self.text(nxt) in ("{",) or \
+                    nxt is not None and nxt[0] in ("(",):
+                name = self.text(self.take())
+        command = self.command()
+        return Coproc(name, command, start, command.end)
+
+    def group(self) -> Group:
+        start = self.take()[1]
+        body = self.compound_list(("}",))
+        self.expect_reserved("}")
+        return Group(body, self.redirects(), start, self._end())
+
+    def subshell(self) -> Subshell:
+        start = self.take()[1]
+        body = self.compound_list((")",))
+        if self.kind() != ")":
+            self.fail()
+        self.take()
+        return Subshell(body, self.redirects(), start, self._end())
+
+    def if_clause(self) -> If:
+        start = self.take()[1]
+        clauses = []
+        cond = self.compound_list(("then",))
+        self.expect_reserved("then")
+        body = self.compound_list(("elif", "else", "fi"))
+        clauses.append((cond, body))
+        else_body = None
+        while True:
+            word = self.reserved()
+            if word == "elif":
+                self.take()
+                cond = self.compound_list(("then",))
+                self.expect_reserved("then")
+                body = self.compound_list(("elif", "else", "fi"))
+                clauses.append((cond, body))
+            elif word == "else":
+                self.take()
+                else_body = self.compound_list(("fi",))
+            else:
+                break
+        self.expect_reserved("fi")
+        return If(tuple(clauses), else_body, self.redirects(), start, self._end())
+
+    def while_clause(self) -> While:
+        tok = self.take()
+        until = self.text(tok) == "until"
+        cond = self.compound_list(("do",))
+        body = self.do_group()
+        return While(cond, body, until, self.redirects(), tok[1], self._end())
+
+    def do_group(self) -> tuple:
+        word = self.reserved()
+        if word == "{":
+            self.take()
+            body = self.compound_list(("}",))
+            self.expect_reserved("}")
+            return body
+        self.expect_reserved("do")
+        body = self.compound_list(("done",))
+        self.expect_reserved("done")
+        return body
+
+    def for_clause(self):
+        tok = self.take()
+        select = self.text(tok) == "select"
+        if self.kind() == "arith-cmd-open" and not select:
+            return self.arith_for(tok[1])
+        name_word = self.word()
+        if name_word is None:
+            self.fail()
+        # an invalid name (`for 1 in …`) is a runtime error in bash, not a syntax error
+        name = self.text((None, name_word.start, name_word.end))
+        items = None
+        self.linebreak()
+        if self.reserved() == "in":
+            self.take()
+            items = []
+            while True:
+                kind = self.kind()
+                if kind in _WORD_PARTS:
+                    items.append(self.word())
+                else:
+                    break
+            items = tuple(items)
+            if self.is_op(";"):
+                self.take()
+            elif self.kind() == "newline":
+                pass
+            else:
+                self.fail()
+            self.linebreak()
+        elif self.is_op(";"):
+            self.take()
+            self.linebreak()
+        body = self.do_group()
+        return For(name, items, body, select, self.redirects(), tok[1], self._end())
+
+    def arith_for(self, start) -> ArithFor:
+        expr = self.arith_body("arith-cmd-open", "arith-cmd-close")
+        pieces = _split_arith(expr)
+        if len(pieces) != 3:
+            raise _Failure("syntax error: arithmetic expression required", expr.start)
+        if self.is_op(";"):
+            self.take()
+        self.linebreak()
+        body = self.do_group()
+        return ArithFor(pieces[0], pieces[1], pieces[2], body, self.redirects(), start, self._end())
+
+    def case_clause(self) -> Case:
+        start = self.take()[1]
+        word = self.word()
+        if word is None:
+            self.fail()
+        self.linebreak()
+        self.expect_reserved("in")
+        self.linebreak()
+        arms = []
+        while self.reserved() != "esac":
+            tok = self.peek()
+            if tok is None:
+                self.fail()
+            arm_start = tok[1]
+            if tok[0] == "(":
+                self.take()
+            patterns = []
+            while True:
+                pattern = self.word()
+                if pattern is None:
+                    self.fail()
+                patterns.append(pattern)
+                if self.is_op("|"):
+                    self.take()
+                    continue
+                break
+            if self.kind() != ")":
+                self.fail()
+            self.take()
+            self.linebreak()
+            body = ()
+            if not (self.reserved() == "esac" or self.is_op(";;", ";&", ";;&")):
+                body = self.compound_list(("esac", ";;"))
+            terminator = ";;"
+            if self.is_op(";;", ";&", ";;&"):
+                terminator = self.text(self.take())
+                self.linebreak()
+                arms.append(CaseArm(tuple(patterns), body, terminator, arm_start, self._end()))
+                continue
+            arms.append(CaseArm(tuple(patterns), body, terminator, arm_start, self._end()))
+            if self.reserved() != "esac":
+                self.fail()
+        self.take()
+        return Case(word, tuple(arms), self.redirects(), start, self._end())
+
+    def cond(self) -> Cond:
+        start = self.take()[1]
+        items = []
+        while True:
+            tok = self.peek()
+            if tok is None:
+                self.fail()
+            if tok[0] == "reserved" and self.text(tok) == "]]" or \
+                    tok[0] == "lit" and self.text(tok) == "]]" and not self._adjacent_part(self.i):
+                self.take()
+                break
+            if tok[0] == "cond-op":
+                items.append(CondOp(self.text(tok), tok[1], tok[2]))
+                self.take()
+            elif tok[0] == "newline":
+                self.newline()
+            elif tok[0] in _WORD_PARTS:
+                items.append(self.word())
+            elif tok[0] in ("(", ")") or tok[0] == "op" and self.text(tok) in ("&&", "||"):
+                items.append(CondOp(self.text(tok), tok[1], tok[2]))
+                self.take()
+            elif tok[0] == "redir" and self.text(tok) in ("<", ">"):
+                items.append(CondOp(self.text(tok), tok[1], tok[2]))
+                self.take()
+            else:
+                self.fail()
+        return Cond(tuple(items), self.redirects(), start, self._end())
+
+    # -- words ---------------------------------------------------------
+
+    def word(self) -> Optional[Word]:
+        tok = self.peek()
+        if tok is None or tok[0] not in _WORD_PARTS:
+            return None
+        parts = []
+        start = tok[1]
+        end = start
+        while self.i < self.n:
+            tok = self.toks[self.i]
+            if tok[1] != end and parts or tok[0] not in _WORD_PARTS:
+                break
+            part = self.part(quoted_context=False)
+            if part is not None:
+                parts.append(part)
+            end = self._end()
+        return Word(_merge_lits(parts), start, end)
+
+    def part(self, quoted_context: bool):
+        """One word part at the cursor (consumes nested tokens up to its close)."""
+        tok = self.toks[self.i]
+        kind = tok[0]
+        text = self.text(tok)
+        if kind in ("lit", "assign", "dq-lit", "param-lit", "arith-lit", "doc-lit"):
+            self.i += 1
+            return Lit(text, tok[1], tok[2])
+        if kind == "escape" or kind == "dq-escape" or kind == "doc-escape":
+            self.i += 1
+            return Escaped(text[1:], tok[1], tok[2])
+        if kind == "line-cont":
+            self.i += 1
+            return None
+        if kind == "sq":
+            self.i += 1
+            return SingleQuoted(text[1:-1], tok[1], tok[2])
+        if kind == "ansi-sq":
+            self.i += 1
+            return AnsiC(decode_ansi_c(text[2:-1]), tok[1], tok[2])
+        if kind in ("dq-open", "locale-open"):
+            self.i += 1
+            parts = []
+            while True:
+                if self.i >= self.n:
+                    self.fail(None)
+                inner = self.toks[self.i]
+                if inner[0] == "dq-close":
+                    self.i += 1
+                    break
+                part = self.part(quoted_context=True)
+                if part is not None:
+                    parts.append(part)
+            return DoubleQuoted(tuple(_merge_lits(parts)), kind == "locale-open", tok[1], self._end())
+        if kind == "var":
+            self.i += 1
+            return Param(text[1:], None, False, False, None, None, None, False, tok[1], tok[2])
+        if kind == "param-open":
+            return self.param(quoted_context)
+        if kind == "cmdsub-open":
+            self.i += 1
+            script = self.nested_script("cmdsub-close")
+            return CmdSub(script, False, tok[1], self._end())
+        if kind == "procsub-open":
+            self.i += 1
+            script = self.nested_script("procsub-close")
+            return ProcSub(text[0], script, tok[1], self._end())
+        if kind == "backtick-open":
+            return self.backtick(quoted_context)
+        if kind == "arith-open":
+            return self.arith_body("arith-open", "arith-close")
+        self.fail(tok)
+
+    def nested_script(self, close_kind: str) -> "Script":
+        start = self.toks[self.i][1] if self.i < self.n else len(self.raw)
+        items = []
+        saved_pending, self.pending_heredocs = self.pending_heredocs, []
+        while True:
+            self.linebreak()
+            tok = self.peek()
+            if tok is None:
+                self.fail()
+            if tok[0] == close_kind:
+                break
+            andor = self.and_or()
+            background = False
+            end = andor.end
+            if self.is_op(";", "&"):
+                sep = self.take()
+                background = self.text(sep) == "&"
+                end = sep[2]
+            elif self.kind() not in ("newline", close_kind):
+                self.fail()
+            items.append(ListItem(andor, background, andor.start, end))
+        close = self.take()
+        self.pending_heredocs = saved_pending + self.pending_heredocs
+        chunk = Chunk(tuple(items), start, close[1], 0, 0)
+        return Script(self.source, (chunk,) if items else (), None, close[1], [])
+
+    def backtick(self, quoted_context: bool) -> CmdSub:
+        open_tok = self.toks[self.i]
+        self.i += 1
+        body = ""
+        if self.i < self.n and self.toks[self.i][0] == "backtick-body":
+            body = self.text(self.toks[self.i])
+            self.i += 1
+        if self.i >= self.n or self.toks[self.i][0] != "backtick-close":
+            self.fail(None)
+        self.i += 1
+        inner = unescape_backticks(body, quoted_context)
+        try:
+            script = parse(inner)
+        except ShellSyntaxError as exc:
+            raise _Failure(exc.message, open_tok[1]) from None
+        return CmdSub(script, True, open_tok[1], self._end())
+
+    def arith_body(self, open_kind: str, close_kind: str) -> Arith:
+        open_tok = self.toks[self.i]
+        self.i += 1
+        parts = []
+        while True:
+            if self.i >= self.n:
+                self.fail(None)
+            tok = self.toks[self.i]
+            if tok[0] == close_kind:
+                self.i += 1
+                break
+            part = self.part(quoted_context=True)
+            if part is not None:
+                parts.append(part)
+        return Arith(tuple(_merge_lits(parts)), open_tok[1], self._end())
+
+    def param(self, quoted_context: bool) -> Param:
+        open_tok = self.toks[self.i]
+        self.i += 1
+        items = []
+        while True:
+            if self.i >= self.n:
+                self.fail(None)
+            tok = self.toks[self.i]
+            if tok[0] == "param-close":
+                self.i += 1
+                break
+            if tok[0] == "param-lit":
+                items.append(Lit(self.text(tok), tok[1], tok[2]))
+                self.i += 1
+                continue
+            part = self.part(quoted_context)
+            if part is not None:
+                items.append(part)
+        try:
+            return _build_param(_merge_lits(items), open_tok[1], self._end())
+        except _BadSubstitution:
+            raise _Failure("bad substitution", open_tok[1]) from None
+
+
+# ---------------------------------------------------------------- helpers
+
+_REDIR_RE = re.compile(r"(\{[A-Za-z_][A-Za-z0-9_]*\}|[0-9]+)?(.*)\Z", re.S)
+
+
+def _split_redir(text: str):
+    match = _REDIR_RE.match(text)
+    return match.group(2), match.group(1)
+
+
+def _delimiter(word: Word):
+    """The heredoc delimiter (quotes removed) and whether any part was quoted."""
+    out, quoted = [], False
+    for part in word.parts:
+        if isinstance(part, Lit):
+            out.append(part.text)
+        elif isinstance(part, Escaped):
+            out.append(part.char)
+            quoted = True
+        elif isinstance(part, (SingleQuoted, AnsiC)):
+            # bash takes the delimiter text of $'…' literally, without decoding
+            out.append(part.text)
+            quoted = True
+        elif isinstance(part, DoubleQuoted):
+            quoted = True
+            for inner in part.parts:
+                out.append(getattr(inner, "text", None) or getattr(inner, "char", ""))
+        elif isinstance(part, Param) and not part.braced:
+            out.append("$" + part.name)
+        else:
+            out.append("")
+    return "".join(out), quoted
+
+
+def _strip_doc_tabs(parts: list) -> list:
+    out = []
+    at_line_start = True
+    for part in parts:
+        if isinstance(part, Lit):
+            text = part.text
+            pieces = text.split("\n")
+            stripped = []
+            for n, piece in enumerate(pieces):
+                if n > 0 or at_line_start:
+                    piece = piece.lstrip("\t")
+                stripped.append(piece)
+            new_text = "\n".join(stripped)
+            at_line_start = text.endswith("\n")
+            if new_text:
+                out.append(Lit(new_text, part.start, part.end))
+        else:
+            at_line_start = False
+            out.append(part)
+    return out
+
+
+def _merge_lits(parts: list) -> tuple:
+    return tuple(parts)
+
+
+def _drop_prefix(word: Word, nbytes: int) -> Word:
+    """The word without its first ``nbytes`` bytes (the ``name=`` of an assignment)."""
+    parts = list(word.parts)
+    while parts and nbytes > 0:
+        first = parts[0]
+        if not isinstance(first, Lit):
+            break
+        size = len(first.text.encode("utf-8", "surrogateescape"))
+        if size <= nbytes:
+            parts.pop(0)
+            nbytes -= size
+        else:
+            rest = first.text.encode("utf-8", "surrogateescape")[nbytes:].decode("utf-8", "surrogateescape")
+            parts[0] = Lit(rest, first.start + nbytes, first.end)
+            nbytes = 0
+    start = parts[0].start if parts else word.end
+    return Word(tuple(parts), start, word.end)
+
+
+def _split_arith(expr: Arith) -> list:
+    """Split ``init; test; step`` of an arithmetic for at top-level semicolons."""
+    pieces, current = [], []
+    start = expr.start
+    for part in expr.parts:
+        if isinstance(part, Lit) and ";" in part.text:
+            chunks = part.text.split(";")
+            for n, chunk in enumerate(chunks):
+                if chunk:
+                    current.append(Lit(chunk, part.start, part.end))
+                if n < len(chunks) - 1:
+                    pieces.append(Arith(tuple(current), start, part.end))
+                    current = []
+                    start = part.end
+        else:
+            current.append(part)
+    pieces.append(Arith(tuple(current), start, expr.end))
+    return pieces
+
+
+class _BadSubstitution(Exception):
+    pass
+
+
+_PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
+              "^^", "^", ",,", ",", "@", ":")
+
+
+def _build_param(items: tuple, start: int, end: int) -> Param:
+    """Interpret the contents of ``${…}``: name, subscript, and operator with its words."""
+    if not items or not isinstance(items[0], Lit):
+        raise _BadSubstitution()
+    head = items[0].text
+    rest_items = list(items[1:])
+    length = indirect = False
+    pos = 0
+    if head.startswith("#") and len(head) > 1 and head[1] not in "}" and not (
+            len(head) > 1 and head[1] in "-=?+" and len(head) == 2 and not rest_items) and \
+            _name_at(head, 1) is not None:
+        length, pos = True, 1
+    elif head.startswith("!") and len(head) > 1 and _name_at(head, 1) is not None:
+        indirect, pos = True, 1
+    name_len = _name_at(head, pos)
+    if name_len is None:
+        raise _BadSubstitution()
+    name = head[pos:pos + name_len]
+    pos += name_len
+    index = None
+    if pos < len(head) and head[pos] == "[":
+        close = head.find("]", pos)
+        if close < 0:
+            raise _BadSubstitution()
+        index = head[pos + 1:close]
+        pos = close + 1
+    tail = head[pos:]
+    if length:
+        if tail or rest_items:
+            raise _BadSubstitution()
+        return Param(name, index, True, False, None, None, None, True, start, end)
+    if indirect and tail in ("*", "@") and not rest_items and index is None:
+        # ${!prefix*} and ${!prefix@}: the names that start with prefix
+        return Param(name, None, False, True, "names" + tail, None, None, True, start, end)
+    if not tail and not rest_items:
+        return Param(name, index, False, indirect, None, None, None, True, start, end)
+    op = None
+    for candidate in _PARAM_OPS:
+        if tail.startswith(candidate):
+            op = candidate
+            break
+    if op is None:
+        raise _BadSubstitution()
+    arg_text = tail[len(op):]
+    arg_parts = ([Lit(arg_text, items[0].start, items[0].end)] if arg_text else []) + rest_items
+    if op == "@":
+        if rest_items or len(arg_text) != 1 or arg_text not in "QEPAKaUuLk":
+            raise _BadSubstitution()
+        return Param(name, index, False, indirect, "@" + arg_text, None, None, True, start, end)
+    arg2 = None
+    if op in ("/", "//", "/#", "/%"):
+        arg_parts, arg2_parts = _split_at(arg_parts, "/")
+        arg2 = Word(tuple(arg2_parts), start, end) if arg2_parts is not None else None
+    elif op == ":":
+        arg_parts, arg2_parts = _split_at(arg_parts, ":")
+        arg2 = Word(tuple(arg2_parts), start, end) if arg2_parts is not None else None
+    arg = Word(tuple(arg_parts), start, end)
+    return Param(name, index, False, indirect, op, arg, arg2, True, start, end)
+
+
+def _split_at(parts: list, sep: str):
+    """Split word parts at the first ``sep`` in a literal part (not after a backslash)."""
+    for n, part in enumerate(parts):
+        if isinstance(part, Lit):
+            pos = part.text.find(sep)
+            if pos >= 0:
+                before = part.text[:pos]
+                after = part.text[pos + 1:]
+                left = parts[:n] + ([Lit(before, part.start, part.end)] if before else [])
+                right = ([Lit(after, part.start, part.end)] if after else []) + parts[n + 1:]
+                return left, right
+    return parts, None
+
+
+def _name_at(text: str, pos: int) -> Optional[int]:
+    """Length of the parameter name starting at ``pos``, or None."""
+    if pos >= len(text):
+        return None
+    ch = text[pos]
+    if ch.isdigit():
+        end = pos
+        while end < len(text) and text[end].isdigit():
+            end += 1
+        return end - pos
+    if ch in "@*#?-$!":
+        return 1
+    match = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(text, pos)
+    return match.end() - pos if match else None
+
+
+_ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+                "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def decode_ansi_c(body: str) -> str:
+    """Decode the inside of ``$'…'`` as bash does (UTF-8 for ``\\u``; a NUL ends the string)."""
+    out = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        esc = body[i + 1]
+        i += 2
+        if esc in _ANSI_SIMPLE:
+            out.append(_ANSI_SIMPLE[esc])
+        elif esc in "01234567":
+            j = i - 1
+            digits = ""
+            while j < n and len(digits) < 3 and body[j] in "01234567":
+                digits += body[j]
+                j += 1
+            out.append(_byte_char(int(digits, 8) & 0xFF))
+            i = j
+        elif esc == "x":
+            digits = ""
+            while i < n and len(digits) < 2 and body[i] in "0123456789abcdefABCDEF":
+                digits += body[i]
+                i += 1
+            if digits:
+                out.append(_byte_char(int(digits, 16)))
+            else:
+                out.append("\\x")
+        elif esc in "uU":
+            limit = 4 if esc == "u" else 8
+            digits = ""
+            while i < n and len(digits) < limit and body[i] in "0123456789abcdefABCDEF":
+                digits += body[i]
+                i += 1
+            if digits:
+                value = int(digits, 16)
+                out.append(chr(value) if value < 0x110000 else "\\" + esc + digits)
+            else:
+                out.append("\\" + esc)
+        elif esc == "c" and i < n:
+            ctl = body[i]
+            i += 1
+            out.append(chr(ord(ctl.upper()) & 0x1F) if ctl != "?" else "\x7f")
+        else:
+            out.append("\\" + esc)
+    text = "".join(out)
+    cut = text.find("\0")
+    return text if cut < 0 else text[:cut]
+
+
+def _byte_char(value: int) -> str:
+    if value < 0x80:
+        return chr(value)
+    return bytes([value]).decode("utf-8", "surrogateescape")
+
+
+def unescape_backticks(body: str, in_double_quotes: bool) -> str:
+    """The backtick body bash re-parses: ``\\`` dropped before ``$``, backtick, ``\\`` (and ``"`` in quotes)."""
+    special = "$`\\\"" if in_double_quotes else "$`\\"
+    out = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch == "\\" and i + 1 < n and body[i + 1] in special:
+            out.append(body[i + 1])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def _lex(source: str):
+    from ._engine import lex
+    return lex(source)
+
+
+def _position(raw: bytes, offset: int):
+    offset = max(0, min(offset, len(raw)))
+    line = raw.count(b"\n", 0, offset) + 1
+    column = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+    return line, column
+
+
+def _syntax_error(raw: bytes, failure: "_Failure") -> ShellSyntaxError:
+    line, column = _position(raw, failure.offset)
+    if failure.offset >= len(raw) and failure.message.endswith("unexpected end of file"):
+        # bash -c ends the script with a newline of its own, then reports
+        # end of file on the line after it
+        line = raw.count(b"\n") + 1 + (0 if raw.endswith(b"\n") else 1)
+        column = 1
+    return ShellSyntaxError(failure.message, failure.offset, line, column)
+
+
+def _parse_tokens(source: str, raw: bytes, tokens):
+    parser = _Parser(source, tokens, raw)
+    chunks: list = []
+    failure = None
+    try:
+        parser.script_chunks(chunks)
+    except _Failure as exc:
+        failure = exc
+    # a heredoc whose line never ended (end of input) has an empty body, as in bash
+    for redirect in parser.pending_heredocs:
+        delimiter, quoted = _delimiter(redirect.target)
+        object.__setattr__(redirect, "heredoc", Heredoc(
+            delimiter, quoted, redirect.op == "<<-", "", (), False, redirect.end, redirect.end))
+    return chunks, failure
+
+
+def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int) -> Script:
+    newlines = [m.start() for m in re.finditer(b"\n", raw)]
+    script = Script(source, (), error, parsed_until, newlines)
+    script.chunks = tuple(
+        Chunk(items, start, end_offset, script.line_of(start), script.line_of(max(start, end_offset - 1)))
+        for items, start, end, end_offset in chunks)
+    return script
+
+
+def parse(source: str) -> Script:
+    """Parse a whole script; raises ShellSyntaxError with bash's wording, line and column."""
+    script = parse_prefix(source)
+    if script.error is not None:
+        raise script.error
+    return script
+
+
+def parse_prefix(source: str) -> Script:
+    """Parse as ``bash -c`` reads: the chunks before the first syntax error, and that error.
+
+    Never raises ShellSyntaxError: ``error`` carries it and ``chunks`` hold
+    the complete lines that bash would have run before reaching it.
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"parse expects str, not {type(source).__name__}")
+    raw = source.encode("utf-8", "surrogateescape")
+    try:
+        tokens = _lex(source)
+    except ShellSyntaxError as exc:
+        return _prefix_after_lex_error(source, raw, exc)
+    chunks, failure = _parse_tokens(source, raw, tokens)
+    if failure is None:
+        return _script(source, raw, chunks, None, len(raw))
+    error = _syntax_error(raw, failure)
+    until = chunks[-1][3] if chunks else 0
+    return _script(source, raw, chunks, error, until)
+
+
+def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) -> Script:
+    # The lexer reads the whole input; bash reads line by line, so the lines
+    # before the unterminated construct ran. They form the longest prefix that
+    # ends at a newline and parses completely on its own.
+    cut = raw.rfind(b"\n", 0, min(error.offset, len(raw)))
+    while cut >= 0:
+        prefix = raw[:cut + 1].decode("utf-8", "surrogateescape")
+        try:
+            tokens = _lex(prefix)
+        except ShellSyntaxError:
+            cut = raw.rfind(b"\n", 0, cut)
+            continue
+        chunks, failure = _parse_tokens(prefix, raw[:cut + 1], tokens)
+        if failure is None:
+            return _script(source, raw, chunks, error, cut + 1)
+        cut = raw.rfind(b"\n", 0, cut)
+    return _script(source, raw, [], error, 0)

@@ -19,9 +19,9 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 from . import transports
 from .transports import SCRIPT_PATH, HarnessError, Invocation
@@ -31,7 +31,6 @@ __all__ = ["Received", "ProbeResult", "ProbeError", "probe", "probe_many", "base
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 JOB_TIMEOUT_S = 10.0
 BATCH_SIZE = 400
-OUTPUT_KEPT = 64 * 1024
 
 
 class ProbeError(RuntimeError):
@@ -69,7 +68,8 @@ class ProbeResult:
     build a command at all (a JSON contract error, a shlex split error); then
     nothing ran. ``cwd`` and ``environ`` are the outer shell's working
     directory and complete exported environment, so a simulation can be given
-    exactly the same world.
+    exactly the same world (``cwd`` exists on the host, holding the fixture,
+    as long as the ``root`` given to ``probe_many`` does).
     """
 
     reply: str
@@ -108,16 +108,19 @@ class ProbeResult:
             return _text(first.stdin), ()
         if argv[0] == "-c":
             return (argv[1], argv[2:]) if len(argv) > 1 else None
-        if where == "file" and self.invocation is not None:
-            content = self.invocation.files.get(SCRIPT_PATH)
-            if content is not None and argv[0] in (SCRIPT_PATH, self._script_path):
-                return _text(content), argv[1:]
+        if where == "file" and self.invocation is not None and not argv[0].startswith("-"):
+            # the harness's one file (its path differs when the probe ran unsandboxed)
+            (content,) = self.invocation.files.values()
+            return _text(content), argv[1:]
         return None
-
-    _script_path: str = field(default=SCRIPT_PATH, repr=False, compare=False)
 
 
 # --- running batches --------------------------------------------------------
+
+# Inside the sandbox the control files live in its private /tmp, at a fixed
+# place, so every probe sees the same PATH.
+SANDBOX_CONTROL = "/tmp/qbcore-probe"
+
 
 def _real_bash() -> str:
     found = shutil.which("bash", path=SYSTEM_PATH)
@@ -139,146 +142,132 @@ class _Job:
     index: int
     reply: str
     transport: str
-    fixture: Mapping[str, bytes]
     invocation: Invocation | None = None
     harness_error: str | None = None
 
 
-def _install_bin(batch: str) -> str:
-    # copies, not the package's own files: inside the sandbox the package
-    # directory may not be readable by the unprivileged user
-    bin_dir = os.path.join(batch, "bin")
-    os.makedirs(bin_dir)
-    for source, name in (("recorder", "bash"), ("ssh", "ssh"), ("probe-batch", "probe-batch")):
-        target = os.path.join(bin_dir, name)
-        shutil.copyfile(transports.standin(source), target)
-        os.chmod(target, 0o755)
-    return bin_dir
+def _control_files() -> dict[str, bytes]:
+    """bin/bash (the recorder), bin/ssh (the stand-in) and the batch driver, by relative path."""
+    found = {}
+    for source, name in (("recorder", "bin/bash"), ("ssh", "bin/ssh"), ("probe-batch", "probe-batch")):
+        with open(transports.standin(source), "rb") as handle:
+            found[name] = handle.read()
+    return found
 
 
-def _job_spec(batch: str, bin_dir: str, job: _Job, sandboxed: bool, real_bash: str, timeout: float):
-    root = os.path.join(batch, "p", str(job.index))
-    work = os.path.join(root, "w")
-    os.makedirs(work)
-    os.makedirs(os.path.join(root, "rec"))
-    for rel, data in job.fixture.items():
-        path = os.path.join(work, rel)
-        if os.path.isabs(rel) or os.path.relpath(path, work).startswith(".."):
-            raise ValueError(f"fixture path {rel!r} leaves the working directory")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(data)
+def _job_spec(job: _Job, control: str, work: str, sandboxed: bool, real_bash: str, timeout: float) -> dict:
     inv = job.invocation
     argv, files = list(inv.argv), dict(inv.files)
     if not sandboxed and files:
         # without a private /tmp, parallel batches would race on the fixed path
-        private = os.path.join(root, "tmp", os.path.basename(SCRIPT_PATH))
+        private = os.path.join(control, "tmp", os.path.basename(SCRIPT_PATH))
         argv = [private if a == SCRIPT_PATH else a for a in argv]
         files = {private if p == SCRIPT_PATH else p: d for p, d in files.items()}
-    outer = transports.TRANSPORTS[job.transport].outer
-    if outer.startswith("bash"):
+    transport = transports.TRANSPORTS[job.transport]
+    bin_dir = os.path.join(control, "bin")
+    if transport.outer.startswith("bash"):
         executable = real_bash  # the outer shell runs for real; `bash` on PATH is the recorder
     else:
-        executable = shutil.which(argv[0], path=bin_dir) or argv[0]
+        executable = os.path.join(bin_dir, argv[0])
     return {
         "id": job.index, "argv": argv, "executable": executable,
         "env": base_environ(work, bin_dir),
         "stdin": base64.b64encode(inv.stdin).decode() if inv.stdin is not None else None,
         "files": {p: base64.b64encode(d).decode() for p, d in files.items()},
-        "passes": 1 if outer == "bash-twice" else 0,
+        "passes": 1 if transport.outer == "bash-twice" else 0,
+        "record_stdin": 1 if transport.inner == "stdin" else 0,
         "real_bash": real_bash, "timeout": timeout,
     }
 
 
-def _read(path: str, limit: int | None = None) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read() if limit is None else handle.read(limit)
-    except FileNotFoundError:
-        return b""
+def _write_fixture(work: str, fixture: Mapping[str, bytes]) -> None:
+    for rel, data in fixture.items():
+        path = os.path.normpath(os.path.join(work, rel))
+        if os.path.isabs(rel) or not path.startswith(work + os.sep):
+            raise ValueError(f"fixture path {rel!r} leaves the working directory")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
 
 
-def _received(rec: str) -> tuple[Received, ...]:
-    numbers = sorted(int(name[:-5]) for name in os.listdir(rec) if name.endswith(".argv"))
-    found = []
-    for n in numbers:
-        raw = _read(os.path.join(rec, f"{n}.argv"))
-        argv = tuple(_text(a) for a in raw.split(b"\0")[:-1]) if raw else ()
-        found.append(Received(argv, _read(os.path.join(rec, f"{n}.stdin")),
-                              _text(_read(os.path.join(rec, f"{n}.cwd")))))
-    return tuple(found)
+def _decode_received(entries) -> tuple[Received, ...]:
+    b = base64.b64decode
+    return tuple(Received(tuple(_text(b(a)) for a in e["argv"]), b(e["stdin"]), _text(b(e["cwd"])))
+                 for e in entries)
 
 
-def _run_batch(jobs: list[_Job], *, sandbox, timeout: float, keep: bool) -> list[ProbeResult]:
+def _run_batch(jobs: list[_Job], *, fixture, root, sandbox, timeout: float) -> list[ProbeResult]:
     sandboxed = sandbox is not None
-    batch = tempfile.mkdtemp(prefix="qbcore-probe-")
-    try:
-        bin_dir = _install_bin(batch)
-        real_bash = _real_bash()
-        runnable = [j for j in jobs if j.invocation is not None]
-        specs = [_job_spec(batch, bin_dir, j, sandboxed, real_bash, timeout) for j in runnable]
-        with open(os.path.join(batch, "jobs.json"), "w", encoding="utf-8") as handle:
-            json.dump(specs, handle)
+    batch = tempfile.mkdtemp(prefix="qbcore-probe-", dir=root)
+    work = os.path.join(batch, "w")
+    os.mkdir(work)
+    _write_fixture(work, fixture)
+    control = SANDBOX_CONTROL if sandboxed else os.path.join(batch, "control")
+    real_bash = _real_bash()
+    specs = [_job_spec(j, control, work, sandboxed, real_bash, timeout) for j in jobs if j.invocation]
+    outcome = {}
+    if specs:
+        files = {f"{control}/{name}": data for name, data in _control_files().items()}
+        files[f"{control}/jobs.json"] = json.dumps(specs).encode()
         python = shutil.which("python3", path=SYSTEM_PATH) or sys.executable
-        driver = [python, "-I", "-S", os.path.join(bin_dir, "probe-batch"), batch]
-        budget = 30.0 + timeout * max(1, len(specs)) if specs else 0.0
-        outcome = {}
-        if specs:
-            _execute(driver, batch, sandbox, budget)
-            try:
-                with open(os.path.join(batch, "results.json"), encoding="utf-8") as handle:
-                    outcome = {r["id"]: r for r in json.load(handle)}
-            except (FileNotFoundError, json.JSONDecodeError):
-                raise ProbeError(f"the probe batch in {batch} ended without results") from None
-        results = []
-        for job in jobs:
-            root = os.path.join(batch, "p", str(job.index))
-            work = os.path.join(root, "w")
-            if job.invocation is None:
-                results.append(ProbeResult(job.reply, job.transport, None, job.harness_error, (), None,
-                                           b"", b"", False, work, MappingProxyType(base_environ(work)),
-                                           sandboxed))
-                continue
-            done = outcome[job.index]
-            spec_env = base_environ(work, os.path.join(batch, "bin"))
-            results.append(ProbeResult(
-                job.reply, job.transport, job.invocation, None, _received(os.path.join(root, "rec")),
-                done["status"], _read(os.path.join(root, "stdout"), OUTPUT_KEPT),
-                _read(os.path.join(root, "stderr"), OUTPUT_KEPT), done["timed_out"], work,
-                MappingProxyType(spec_env), sandboxed,
-                _script_path=SCRIPT_PATH if sandboxed else os.path.join(root, "tmp",
-                                                                        os.path.basename(SCRIPT_PATH))))
-        return results
-    finally:
-        if not keep:
-            shutil.rmtree(batch, ignore_errors=True)
+        driver = [python, "-I", "-S", f"{control}/probe-batch", control, work]
+        budget = 30.0 + timeout * len(specs)
+        outcome = {r["id"]: r for r in _execute(driver, work, files, sandbox, budget)}
+    environ = MappingProxyType(base_environ(work, os.path.join(control, "bin")))
+    results = []
+    for job in jobs:
+        if job.invocation is None:
+            results.append(ProbeResult(job.reply, job.transport, None, job.harness_error, (), None, b"", b"",
+                                       False, work, environ, sandboxed))
+            continue
+        done = outcome[job.index]
+        results.append(ProbeResult(
+            job.reply, job.transport, job.invocation, None, _decode_received(done["received"]),
+            done["status"], base64.b64decode(done["stdout"]), base64.b64decode(done["stderr"]),
+            done["timed_out"], work, environ, sandboxed))
+    return results
 
 
-def _execute(driver: list[str], batch: str, sandbox, budget: float) -> None:
+def _execute(driver: list[str], work: str, files: Mapping[str, bytes], sandbox, budget: float) -> list[dict]:
     env = {"PATH": SYSTEM_PATH, "LC_ALL": "C", "LANG": "C"}
     if sandbox is None:
-        done = subprocess.run(driver, env=env, cwd=batch, stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=budget)
-        code, stderr = done.returncode, done.stderr
+        for path, data in files.items():
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.write(data)
+        try:
+            done = subprocess.run(driver, env=env, cwd=work, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=budget)
+        except subprocess.TimeoutExpired:
+            raise ProbeError(f"the probe batch exceeded {budget:.0f} s") from None
+        code, stdout, stderr = done.returncode, done.stdout, done.stderr
     else:
-        limits = sandbox.Limits(wall_s=budget)
-        done = sandbox.run(driver, workdir=batch, env=env, limits=limits)
-        code, stderr = done.exit_code, done.stderr
+        # the batch's results come back on stdout: allow for every job's capped output
+        limits = sandbox.Limits(wall_s=budget, output_bytes=256 << 20)
+        done = sandbox.run(driver, workdir=work, env=env, limits=limits, files=files)
         if done.timed_out:
             raise ProbeError(f"the probe batch exceeded {budget:.0f} s")
+        code, stdout, stderr = done.exit_code, done.stdout, done.stderr
     if code != 0:
         raise ProbeError(f"the probe batch failed with status {code}: {stderr[-2000:].decode(errors='replace')}")
+    try:
+        return json.loads(stdout)
+    except json.JSONDecodeError:
+        raise ProbeError(f"the probe batch returned no results: {stderr[-2000:].decode(errors='replace')}") from None
 
 
 def probe_many(items: Iterable[tuple[str, str]], *, fixture: Mapping[str, bytes] | None = None,
-               workers: int | None = None, timeout: float = JOB_TIMEOUT_S,
-               unsafe_no_sandbox: bool = False, keep: bool = False) -> list[ProbeResult]:
+               root: str | None = None, workers: int | None = None, timeout: float = JOB_TIMEOUT_S,
+               unsafe_no_sandbox: bool = False) -> list[ProbeResult]:
     """Probe every ``(reply, transport)`` pair; results in the same order.
 
-    Each probe gets a fresh working directory holding ``fixture`` (relative
-    paths to bytes). Batches run in a bubblewrap sandbox (``qbcore.sandbox``);
-    without one, ProbeError unless ``unsafe_no_sandbox`` — replies are
-    untrusted and a wrapped reply can leak commands into the outer shell.
+    Every probe starts in a working directory holding exactly ``fixture``
+    (relative paths to bytes). Batch directories are made under ``root`` and
+    kept there (a simulation of a result needs its ``cwd``); without ``root``
+    they are temporary and removed before returning. Batches run in a
+    bubblewrap sandbox (``qbcore.sandbox``); without one, ProbeError unless
+    ``unsafe_no_sandbox`` -- replies are untrusted, and a wrapped reply can
+    leak commands into the outer shell.
     """
     sandbox = _sandbox_module()
     if sandbox is not None and not sandbox.available():
@@ -289,7 +278,7 @@ def probe_many(items: Iterable[tuple[str, str]], *, fixture: Mapping[str, bytes]
     jobs = []
     for index, (reply, name) in enumerate(items):
         transports.get(name)
-        job = _Job(index, reply, name, dict(fixture or {}))
+        job = _Job(index, reply, name)
         try:
             job.invocation = transports.wrap(reply, name)
         except HarnessError as exc:
@@ -300,11 +289,17 @@ def probe_many(items: Iterable[tuple[str, str]], *, fixture: Mapping[str, bytes]
     workers = workers or os.cpu_count() or 1
     size = min(BATCH_SIZE, math.ceil(len(jobs) / workers))
     chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-    if len(chunks) == 1:
-        return _run_batch(chunks[0], sandbox=sandbox, timeout=timeout, keep=keep)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = pool.map(lambda c: _run_batch(c, sandbox=sandbox, timeout=timeout, keep=keep), chunks)
-        return [result for part in parts for result in part]
+    temporary = tempfile.mkdtemp(prefix="qbcore-probes-") if root is None else None
+    try:
+        run = lambda chunk: _run_batch(chunk, fixture=dict(fixture or {}), root=root or temporary,  # noqa: E731
+                                       sandbox=sandbox, timeout=timeout)
+        if len(chunks) == 1:
+            return run(chunks[0])
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return [result for part in pool.map(run, chunks) for result in part]
+    finally:
+        if temporary:
+            shutil.rmtree(temporary, ignore_errors=True)
 
 
 def probe(reply: str, transport: str, **options) -> ProbeResult:

@@ -1,0 +1,1054 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled lexing engine: the mode table of ``lexdef`` as C arrays and a typed byte loop.
+
+It runs the same rules and actions as ``_purequote`` (the reference it is
+tested against), over the UTF-8 bytes, with an explicit frame stack and the
+tokens kept in a C int array; tuples are only built when a token is read.
+"""
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memchr, memset
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+
+from . import lexdef as D
+
+cdef extern from "Python.h":
+    const char* PyUnicode_AsUTF8AndSize(object text, Py_ssize_t* size) except NULL
+
+__all__ = ["lex", "Tokens"]
+
+# ------------------------------------------------------------------ the table as C data
+cdef enum:
+    MAX_RULES = 256
+    NMODES = 8
+    INITIAL_FRAMES = 16
+    INITIAL_TOKENS = 32
+
+cdef int N_RULES = len(D.COMPILED_RULES)
+cdef unsigned char RULE_LEN[MAX_RULES]
+cdef int RULE_ACTION[MAX_RULES]
+cdef int RULE_KIND[MAX_RULES]
+cdef int RULE_ARG[MAX_RULES]
+cdef unsigned char RULE_CLASS[MAX_RULES][3][256]
+cdef int DISP_START[NMODES][256]
+cdef int DISP_COUNT[NMODES][256]
+cdef int DISP_LIST[MAX_RULES * 256]
+cdef int DEFAULT_ACTION[NMODES]
+cdef int DEFAULT_KIND[NMODES]
+cdef unsigned char IS_META[256]
+cdef unsigned char IS_PLAIN[256]
+cdef unsigned char IS_NAME_START[256]
+cdef unsigned char IS_NAME_CHAR[256]
+cdef unsigned char IS_DIGIT[256]
+cdef unsigned char IS_EXTGLOB[256]
+cdef unsigned char IS_MERGING[64]
+cdef unsigned char IS_COMMAND_FRAME[16]
+cdef int FRAME_MODE[16]
+
+
+cdef void _fill(unsigned char* table, object members):
+    cdef int i
+    for i in range(256):
+        table[i] = 1 if i in members else 0
+
+
+cdef int _build_tables() except -1:
+    cdef int r, j, b, mode, count, pos
+    if N_RULES > MAX_RULES or len(D.MODES) != NMODES:
+        raise RuntimeError("qbcore: lexer table larger than the compiled engine allows")
+    memset(RULE_CLASS, 0, sizeof(RULE_CLASS))
+    for r, (classes, action, kind, arg) in enumerate(D.COMPILED_RULES):
+        if len(classes) > 3:
+            raise RuntimeError("qbcore: a lexer rule is longer than 3 bytes")
+        RULE_LEN[r] = len(classes)
+        RULE_ACTION[r] = action
+        RULE_KIND[r] = kind
+        RULE_ARG[r] = arg
+        for j in range(len(classes)):
+            for b in classes[j]:
+                RULE_CLASS[r][j][b] = 1
+    pos = 0
+    for mode in range(NMODES):
+        for b in range(256):
+            entry = D.DISPATCH[mode][b]
+            DISP_START[mode][b] = pos
+            DISP_COUNT[mode][b] = len(entry)
+            for r in entry:
+                DISP_LIST[pos] = r
+                pos += 1
+        DEFAULT_ACTION[mode], DEFAULT_KIND[mode] = D.DEFAULTS[mode]
+    _fill(IS_META, D.META)
+    _fill(IS_PLAIN, D.PLAIN_WORD)
+    _fill(IS_NAME_START, D.NAME_START)
+    _fill(IS_NAME_CHAR, D.NAME_CHAR)
+    _fill(IS_DIGIT, D.DIGIT)
+    _fill(IS_EXTGLOB, D.EXTGLOB_PREFIX)
+    for b in range(64):
+        IS_MERGING[b] = 1 if b in D.MERGING_KINDS else 0
+    for b in range(16):
+        IS_COMMAND_FRAME[b] = 1 if b in D.COMMAND_FRAMES else 0
+        FRAME_MODE[b] = -1
+    FRAME_MODE[D.F.DQ] = D.M.DQ
+    FRAME_MODE[D.F.PARAM] = D.M.PARAM
+    FRAME_MODE[D.F.ARITH] = D.M.ARITH
+    FRAME_MODE[D.F.DOC] = D.M.DOC
+    FRAME_MODE[D.F.EXTPAT] = D.M.EXTPAT
+    return 0
+
+
+_build_tables()
+
+# ids copied from the table module so the two engines share one numbering
+cdef int A_EMIT = D.A.EMIT, A_ESCAPE = D.A.ESCAPE, A_VAR_NAME = D.A.VAR_NAME, A_SQ = D.A.SQ
+cdef int A_ANSI = D.A.ANSI, A_BACKTICK = D.A.BACKTICK, A_PUSH = D.A.PUSH, A_POP = D.A.POP
+cdef int A_ARITH_OPEN = D.A.ARITH_OPEN, A_ARITH_BRACKET = D.A.ARITH_BRACKET, A_CMDSUB = D.A.CMDSUB
+cdef int A_PROCSUB = D.A.PROCSUB, A_PAREN_IN = D.A.PAREN_IN, A_PAREN_OUT = D.A.PAREN_OUT
+cdef int A_BRACE_IN = D.A.BRACE_IN, A_BRACE_OUT = D.A.BRACE_OUT, A_BRACKET_IN = D.A.BRACKET_IN
+cdef int A_BRACKET_OUT = D.A.BRACKET_OUT, A_BLANKS = D.A.BLANKS, A_NEWLINE = D.A.NEWLINE
+cdef int A_COMMENT = D.A.COMMENT, A_OPERATOR = D.A.OPERATOR, A_WORD_BEGIN = D.A.WORD_BEGIN
+cdef int A_WORD_END = D.A.WORD_END, A_COND_OP = D.A.COND_OP
+
+cdef int K_LIT = D.K.LIT, K_ESCAPE = D.K.ESCAPE, K_VAR = D.K.VAR, K_BACKTICK_OPEN = D.K.BACKTICK_OPEN
+cdef int K_BACKTICK_BODY = D.K.BACKTICK_BODY, K_BACKTICK_CLOSE = D.K.BACKTICK_CLOSE
+cdef int K_ARITH_LIT = D.K.ARITH_LIT, K_ARITH_CLOSE = D.K.ARITH_CLOSE, K_ARITH_CMD_OPEN = D.K.ARITH_CMD_OPEN
+cdef int K_ARITH_CMD_CLOSE = D.K.ARITH_CMD_CLOSE, K_CMDSUB_OPEN = D.K.CMDSUB_OPEN
+cdef int K_CMDSUB_CLOSE = D.K.CMDSUB_CLOSE, K_PROCSUB_CLOSE = D.K.PROCSUB_CLOSE, K_PARAM_LIT = D.K.PARAM_LIT
+cdef int K_LPAREN = D.K.LPAREN, K_RPAREN = D.K.RPAREN, K_OP = D.K.OP, K_REDIR = D.K.REDIR
+cdef int K_HEREDOC_OP = D.K.HEREDOC_OP, K_HEREDOC_BODY = D.K.HEREDOC_BODY, K_HEREDOC_END = D.K.HEREDOC_END
+cdef int K_DOC_LIT = D.K.DOC_LIT, K_NEWLINE = D.K.NEWLINE, K_RESERVED = D.K.RESERVED, K_ASSIGN = D.K.ASSIGN
+cdef int K_COND_OP = D.K.COND_OP
+
+cdef int F_TOP = D.F.TOP, F_CMDSUB = D.F.CMDSUB, F_PROCSUB = D.F.PROCSUB, F_CASE = D.F.CASE
+cdef int F_COND = D.F.COND, F_ARRAY = D.F.ARRAY, F_DQ = D.F.DQ, F_PARAM = D.F.PARAM
+cdef int F_ARITH = D.F.ARITH, F_DOC = D.F.DOC, F_EXTPAT = D.F.EXTPAT
+cdef int M_CMD_START = D.M.CMD_START, M_CMD_WORD = D.M.CMD_WORD, M_COND_START = D.M.COND_START
+
+cdef int FL_IN_WORD = D.FL_IN_WORD, FL_RESERVED_OK = D.FL_RESERVED_OK, FL_ASSIGN_OK = D.FL_ASSIGN_OK
+cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
+cdef int FL_REGEX_NEXT = D.FL_REGEX_NEXT, FL_REGEX_WORD = D.FL_REGEX_WORD
+cdef int FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
+cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
+cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
+cdef int ROLE_FOR_NAME = D.ROLE_FOR_NAME, ROLE_CASE_WORD = D.ROLE_CASE_WORD, ROLE_FUNC_NAME = D.ROLE_FUNC_NAME
+cdef int EXPECT_NONE = D.EXPECT_NONE, EXPECT_FOR_IN = D.EXPECT_FOR_IN, EXPECT_CASE_IN = D.EXPECT_CASE_IN
+cdef int CASE_PATTERN = D.CASE_PATTERN, CASE_BODY = D.CASE_BODY
+cdef int ARITH_DOLLAR = D.ARITH_DOLLAR, ARITH_COMMAND = D.ARITH_COMMAND, ARITH_BRACKET = D.ARITH_BRACKET
+cdef int RW_START = D.RW_START, RW_OPEN = D.RW_OPEN, RW_CLOSE = D.RW_CLOSE, RW_CASE = D.RW_CASE
+cdef int RW_FOR = D.RW_FOR, RW_FUNCTION = D.RW_FUNCTION, RW_COND = D.RW_COND
+
+cdef tuple KIND_NAMES = D.KINDS
+cdef dict RESERVED = D.RESERVED_BYTES
+cdef frozenset DECLARATION = D.DECLARATION_BUILTINS
+cdef list REDIRECTIONS = [(kind, text.encode()) for kind, text in D.REDIRECTIONS]
+
+# ------------------------------------------------------------------ tokens
+
+cdef class Tokens:
+    """The token stream: a sequence of (kind, start, end) in source order."""
+
+    cdef int* data
+    cdef Py_ssize_t count
+
+    def __cinit__(self):
+        self.data = NULL
+        self.count = 0
+
+    def __dealloc__(self):
+        free(self.data)
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.count))]
+        i = index
+        if i < 0:
+            i += self.count
+        if i < 0 or i >= self.count:
+            raise IndexError("token index out of range")
+        return (KIND_NAMES[self.data[3 * i]], self.data[3 * i + 1], self.data[3 * i + 2])
+
+    def __iter__(self):
+        return _TokenIterator(self)
+
+    def __eq__(self, other):
+        cdef Tokens them
+        cdef Py_ssize_t i
+        if isinstance(other, Tokens):
+            them = <Tokens>other
+            if them.count != self.count:
+                return False
+            for i in range(3 * self.count):
+                if self.data[i] != them.data[i]:
+                    return False
+            return True
+        try:
+            if len(other) != self.count:
+                return False
+            for i, item in enumerate(other):
+                if tuple(item) != self[i]:
+                    return False
+            return True
+        except TypeError:
+            return NotImplemented
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"Tokens({list(self)!r})"
+
+
+cdef class _TokenIterator:
+    cdef Tokens tokens
+    cdef Py_ssize_t index
+
+    def __cinit__(self, Tokens tokens):
+        self.tokens = tokens
+        self.index = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef Py_ssize_t i = self.index
+        if i >= self.tokens.count:
+            raise StopIteration
+        self.index = i + 1
+        cdef int* d = self.tokens.data
+        return (KIND_NAMES[d[3 * i]], d[3 * i + 1], d[3 * i + 2])
+
+
+# ------------------------------------------------------------------ the engine
+
+cdef struct Frame:
+    int ft
+    int flags
+    int role
+    int expect
+    Py_ssize_t start
+    Py_ssize_t depth
+    Py_ssize_t wstart
+    Py_ssize_t aux
+    Py_ssize_t aux2
+    Py_ssize_t aux3
+    Py_ssize_t aux4
+
+
+
+def lex(source):
+    """Lex bash source (str, or bytes taken as they are) into Tokens.
+
+    Raises ShellSyntaxError for input bash would reject while reading it.
+    """
+    cdef Py_ssize_t size = 0
+    cdef const char* text
+    cdef object data
+    if type(source) is str:
+        try:
+            text = PyUnicode_AsUTF8AndSize(source, &size)
+            data = source
+        except UnicodeEncodeError:  # lone surrogates: lexdef decides their bytes
+            data = D.source_bytes(source)
+            text = PyBytes_AS_STRING(data)
+            size = PyBytes_GET_SIZE(data)
+    elif type(source) is bytes:
+        data = source
+        text = PyBytes_AS_STRING(data)
+        size = PyBytes_GET_SIZE(data)
+    else:
+        data = D.source_bytes(source)
+        text = PyBytes_AS_STRING(data)
+        size = PyBytes_GET_SIZE(data)
+    if size > 0x7FFFFFF0:
+        raise ValueError("qbcore: input larger than 2 GiB")
+    cdef _Lexer lexer = _Lexer.__new__(_Lexer)
+    lexer.owner = data
+    lexer.s = <const unsigned char*>text
+    lexer.n = size
+    lexer.limit = size
+    lexer.nodparen = -1
+    lexer.pending = []
+    lexer.stash = []
+    lexer.start()
+    lexer.run()
+    cdef Tokens tokens = Tokens.__new__(Tokens)
+    tokens.data = lexer.toks
+    tokens.count = lexer.ntok // 3
+    lexer.toks = NULL
+    return tokens
+
+
+cdef class _Lexer:
+    cdef object owner           # keeps the bytes behind `s` alive
+    cdef const unsigned char* s
+    cdef Py_ssize_t n, p, limit, nodparen
+    cdef int* toks
+    cdef Py_ssize_t ntok, tcap
+    cdef Frame* stack
+    cdef Py_ssize_t top, fcap   # stack[top] is the current frame
+    cdef list pending           # here-documents waiting for the next newline
+    cdef list stash             # the queue saved while a body is lexed
+
+    def __dealloc__(self):
+        free(self.toks)
+        free(self.stack)
+
+    cdef int start(self) except -1:
+        self.tcap = INITIAL_TOKENS * 3
+        self.toks = <int*>malloc(self.tcap * sizeof(int))
+        self.fcap = INITIAL_FRAMES
+        self.stack = <Frame*>malloc(self.fcap * sizeof(Frame))
+        if self.toks == NULL or self.stack == NULL:
+            raise MemoryError()
+        self.top = -1
+        self.push_command(F_TOP, 0)
+        return 0
+
+    # ------------------------------------------------------------ output and frames
+    cdef inline int emit(self, int kind, Py_ssize_t start, Py_ssize_t end) except -1:
+        cdef Py_ssize_t t = self.ntok
+        if IS_MERGING[kind] and t and self.toks[t - 3] == kind and self.toks[t - 1] == start:
+            self.toks[t - 1] = <int>end
+            return 0
+        if t + 3 > self.tcap:
+            self.grow_tokens()
+        self.toks[t] = kind
+        self.toks[t + 1] = <int>start
+        self.toks[t + 2] = <int>end
+        self.ntok = t + 3
+        return 0
+
+    cdef int grow_tokens(self) except -1:
+        cdef Py_ssize_t cap = self.tcap * 2
+        cdef int* grown = <int*>realloc(self.toks, cap * sizeof(int))
+        if grown == NULL:
+            raise MemoryError()
+        self.toks = grown
+        self.tcap = cap
+        return 0
+
+    cdef Frame* push(self, int ft, Py_ssize_t start) except NULL:
+        cdef Frame* grown
+        if self.top + 1 >= self.fcap:
+            grown = <Frame*>realloc(self.stack, 2 * self.fcap * sizeof(Frame))
+            if grown == NULL:
+                raise MemoryError()
+            self.stack = grown
+            self.fcap *= 2
+        self.top += 1
+        cdef Frame* f = &self.stack[self.top]
+        f.ft = ft
+        f.start = start
+        f.depth = 0
+        f.flags = 0
+        f.role = 0
+        f.expect = 0
+        f.wstart = 0
+        f.aux = 0
+        f.aux2 = 0
+        f.aux3 = 0
+        f.aux4 = 0
+        return f
+
+    cdef Frame* push_command(self, int ft, Py_ssize_t start) except NULL:
+        cdef Frame* f = self.push(ft, start)
+        f.flags = FRESH
+        f.role = ROLE_NORMAL
+        f.expect = EXPECT_NONE
+        return f
+
+    cdef object error(self, str message, Py_ssize_t offset, bint at_eof=False):
+        return D.syntax_error(self.data_bytes(), message, offset, at_eof)
+
+    cdef bytes data_bytes(self):
+        return (<const char*>self.s)[:self.n]
+
+    cdef inline int mode_of(self, Frame* f):
+        if IS_COMMAND_FRAME[f.ft]:
+            if f.flags & FL_IN_WORD:
+                return M_CMD_WORD
+            return M_COND_START if f.ft == F_COND else M_CMD_START
+        return FRAME_MODE[f.ft]
+
+    # ------------------------------------------------------------ main loop
+    cdef int run(self) except -1:
+        cdef const unsigned char* s = self.s
+        cdef Frame* f
+        cdef int mode, c, i, r, length, action, kind, arg, j, count, first
+        cdef bint ok
+        cdef Py_ssize_t p, end, limit
+        while True:
+            p = self.p
+            limit = self.limit
+            if p >= limit:
+                if self.at_limit():
+                    return 0
+                continue
+            f = &self.stack[self.top]
+            mode = self.mode_of(f)
+            c = s[p]
+            count = DISP_COUNT[mode][c]
+            first = DISP_START[mode][c]
+            action = -1
+            for i in range(count):
+                r = DISP_LIST[first + i]
+                length = RULE_LEN[r]
+                if p + length > limit:
+                    continue
+                ok = True
+                for j in range(1, length):
+                    if not RULE_CLASS[r][j][s[p + j]]:
+                        ok = False
+                        break
+                if ok:
+                    action = RULE_ACTION[r]
+                    kind = RULE_KIND[r]
+                    arg = RULE_ARG[r]
+                    break
+            if action == -1:
+                action = DEFAULT_ACTION[mode]
+                kind = DEFAULT_KIND[mode]
+                length = 0
+                arg = 0
+                if action == A_EMIT:
+                    # the run of bytes that have no rule in this mode
+                    end = p + 1
+                    while end < limit and not DISP_COUNT[mode][s[end]]:
+                        end += 1
+                    self.emit(kind, p, end)
+                    self.p = end
+                    continue
+            if action == A_EMIT:
+                self.emit(kind, p, p + length)
+                self.p = p + length
+            elif action == A_BLANKS:
+                end = p + 1
+                while end < limit and (s[end] == 32 or s[end] == 9):
+                    end += 1
+                self.p = end
+            elif action == A_WORD_BEGIN:
+                self.word_begin(f)
+            elif action == A_WORD_END:
+                self.word_end(f)
+            elif action == A_VAR_NAME:
+                end = p + 2
+                while end < limit and IS_NAME_CHAR[s[end]]:
+                    end += 1
+                self.emit(kind, p, end)
+                self.p = end
+            elif action == A_OPERATOR:
+                self.operator(f, kind, length)
+            elif action == A_NEWLINE:
+                self.newline(f, kind)
+            elif action == A_ESCAPE:
+                end = p + 2
+                if s[end - 1] >= 0xC0:
+                    while end < limit and 0x80 <= s[end] < 0xC0 and end - p < 5:
+                        end += 1
+                self.emit(kind, p, end)
+                self.p = end
+            elif action == A_SQ:
+                self.single_quote(kind)
+            elif action == A_PUSH:
+                self.emit(kind, p, p + length)
+                self.push(arg, p)
+                self.p = p + length
+            elif action == A_POP:
+                self.emit(kind, p, p + length)
+                self.top -= 1
+                self.p = p + length
+            elif action == A_CMDSUB or action == A_PROCSUB:
+                self.emit(kind, p, p + 2)
+                self.push_command(F_CMDSUB if action == A_CMDSUB else F_PROCSUB, p)
+                self.p = p + 2
+            elif action == A_BACKTICK:
+                self.backtick()
+            elif action == A_COMMENT:
+                end = p
+                while end < limit and s[end] != 10:
+                    end += 1
+                self.emit(kind, p, end)
+                self.p = end
+            elif action == A_ANSI:
+                self.ansi(kind)
+            elif action == A_ARITH_OPEN:
+                if p == self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
+                    self.emit(K_CMDSUB_OPEN, p, p + 2)
+                    self.push_command(F_CMDSUB, p)
+                    self.p = p + 2
+                else:
+                    self.emit(kind, p, p + 3)
+                    f = self.push(F_ARITH, p)
+                    f.aux = ARITH_DOLLAR
+                    f.aux2 = self.ntok - 3
+                    self.p = p + 3
+            elif action == A_ARITH_BRACKET:
+                self.emit(kind, p, p + 2)
+                f = self.push(F_ARITH, p)
+                f.aux = ARITH_BRACKET
+                self.p = p + 2
+            elif action == A_PAREN_IN:
+                if not (f.ft == F_ARITH and f.aux == ARITH_BRACKET):
+                    f.depth += 1
+                else:
+                    kind = K_ARITH_LIT
+                self.emit(kind, p, p + 1)
+                self.p = p + 1
+            elif action == A_PAREN_OUT:
+                self.paren_out(f)
+            elif action == A_BRACE_IN:
+                f.depth += 1
+                self.emit(kind, p, p + 1)
+                self.p = p + 1
+            elif action == A_BRACE_OUT:
+                if f.depth:
+                    f.depth -= 1
+                    self.emit(K_PARAM_LIT, p, p + 1)
+                else:
+                    self.emit(kind, p, p + 1)
+                    self.top -= 1
+                self.p = p + 1
+            elif action == A_BRACKET_IN:
+                if f.aux == ARITH_BRACKET:
+                    f.depth += 1
+                self.emit(kind, p, p + 1)
+                self.p = p + 1
+            elif action == A_BRACKET_OUT:
+                if f.aux != ARITH_BRACKET or f.depth:
+                    if f.aux == ARITH_BRACKET:
+                        f.depth -= 1
+                    self.emit(K_ARITH_LIT, p, p + 1)
+                else:
+                    self.emit(kind, p, p + 1)
+                    self.top -= 1
+                self.p = p + 1
+            elif action == A_COND_OP:
+                if f.flags & FL_REGEX_NEXT and s[p] == 40:
+                    self.word_begin(f)  # a regex may start with (
+                else:
+                    self.emit(kind, p, p + length)
+                    self.p = p + length
+            else:
+                raise RuntimeError(f"qbcore: unknown lexer action {action}")
+
+    # ------------------------------------------------------------ quotes
+    cdef int single_quote(self, int kind) except -1:
+        cdef Py_ssize_t p = self.p
+        cdef const unsigned char* hit = <const unsigned char*>memchr(self.s + p + 1, 39, self.limit - p - 1)
+        if hit == NULL:
+            return self.unterminated(p, "'")
+        cdef Py_ssize_t end = hit - self.s
+        self.emit(kind, p, end + 1)
+        self.p = end + 1
+        return 0
+
+    cdef int ansi(self, int kind) except -1:
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t p = self.p
+        cdef Py_ssize_t i = p + 2
+        while i < self.limit:
+            if s[i] == 39:
+                self.emit(kind, p, i + 1)
+                self.p = i + 1
+                return 0
+            i += 2 if s[i] == 92 else 1
+        return self.unterminated(p, "'")
+
+    cdef int backtick(self) except -1:
+        # the body stays raw; a backslash protects the next byte from closing it
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t p = self.p
+        cdef Py_ssize_t i = p + 1
+        while i < self.limit:
+            if s[i] == 96:
+                self.emit(K_BACKTICK_OPEN, p, p + 1)
+                if i > p + 1:
+                    self.emit(K_BACKTICK_BODY, p + 1, i)
+                self.emit(K_BACKTICK_CLOSE, i, i + 1)
+                self.p = i + 1
+                return 0
+            i += 2 if s[i] == 92 else 1
+        return self.unterminated(p, "`")
+
+    cdef int paren_out(self, Frame* f) except -1:
+        cdef Py_ssize_t p = self.p
+        cdef Frame* parent
+        cdef int flavour
+        if f.ft == F_EXTPAT:
+            self.emit(K_LIT, p, p + 1)
+            self.p = p + 1
+            if f.depth:
+                f.depth -= 1
+            else:
+                self.top -= 1
+            return 0
+        if f.aux == ARITH_BRACKET:
+            self.emit(K_ARITH_LIT, p, p + 1)
+            self.p = p + 1
+            return 0
+        if f.depth:
+            f.depth -= 1
+            self.emit(K_ARITH_LIT, p, p + 1)
+            self.p = p + 1
+            return 0
+        flavour = f.aux
+        if p + 1 < self.limit and self.s[p + 1] == 41:
+            self.emit(K_ARITH_CLOSE if flavour == ARITH_DOLLAR else K_ARITH_CMD_CLOSE, p, p + 2)
+            self.top -= 1
+            self.p = p + 2
+            if flavour == ARITH_COMMAND:
+                parent = &self.stack[self.top]
+                parent.flags = (parent.flags | FL_RESERVED_OK | FL_NAME_SEEN) & ~FL_ASSIGN_OK
+            return 0
+        # A single `)` closes the first paren: this was `$( (…` or `( (…`,
+        # not arithmetic.  bash re-reads it that way; so do we.
+        self.ntok = f.aux2
+        self.top -= 1
+        self.p = f.start
+        self.nodparen = f.start
+        if flavour == ARITH_COMMAND:
+            parent = &self.stack[self.top]
+            self.emit(K_LPAREN, self.p, self.p + 1)
+            parent.depth += 1
+            parent.flags = FRESH
+            self.p += 1
+        return 0
+
+    # ------------------------------------------------------------ command context
+    cdef int need_word(self, Frame* f, Py_ssize_t offset, str text) except -1:
+        # a redirection, <<, for, case or function left without its word
+        if f.role != ROLE_NORMAL:
+            raise self.error(D.unexpected_token(text), offset)
+        return 0
+
+    cdef int newline(self, Frame* f, int kind) except -1:
+        cdef Py_ssize_t p = self.p
+        self.need_word(f, p, "newline")
+        self.emit(kind, p, p + 1)
+        self.p = p + 1
+        if f.ft == F_COND or f.ft == F_ARRAY:
+            f.flags &= FL_REGEX_NEXT
+        else:
+            f.flags = FRESH
+        if self.pending:
+            self.next_heredoc()
+        return 0
+
+    cdef int operator(self, Frame* f, int kind, int length) except -1:
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t p = self.p
+        cdef Py_ssize_t end = p + length
+        cdef int ft = f.ft
+        if kind == K_LPAREN:
+            if f.role == ROLE_FOR_NAME or (f.flags & FL_RESERVED_OK and p != self.nodparen):
+                if p + 1 < self.limit and s[p + 1] == 40:
+                    f.role = ROLE_NORMAL
+                    self.emit(K_ARITH_CMD_OPEN, p, p + 2)
+                    f = self.push(F_ARITH, p)
+                    f.aux = ARITH_COMMAND
+                    f.aux2 = self.ntok - 3
+                    self.p = p + 2
+                    return 0
+            self.need_word(f, p, "(")
+            self.emit(K_LPAREN, p, end)
+            self.p = end
+            if ft == F_CASE and f.aux2 == CASE_PATTERN:
+                return 0
+            f.depth += 1
+            f.flags = FRESH
+            return 0
+        if f.role != ROLE_NORMAL:
+            self.need_word(f, p, (<const char*>s)[p:end].decode("latin-1"))
+        if kind == K_RPAREN:
+            if ft == F_CASE and f.aux2 == CASE_PATTERN:
+                self.emit(K_RPAREN, p, end)
+                f.aux2 = CASE_BODY
+                f.flags = FRESH
+            elif f.depth:
+                self.emit(K_RPAREN, p, end)
+                f.depth -= 1
+                f.flags = FRESH | FL_NAME_SEEN
+            elif ft == F_CMDSUB or ft == F_PROCSUB:
+                if f.aux or f.expect != EXPECT_NONE:
+                    raise self.error(D.unexpected_token(")"), p)
+                self.emit(K_CMDSUB_CLOSE if ft == F_CMDSUB else K_PROCSUB_CLOSE, p, end)
+                self.top -= 1
+            elif ft == F_ARRAY:
+                self.emit(K_RPAREN, p, end)
+                self.top -= 1
+            else:
+                raise self.error(D.unexpected_token(")"), p)
+            self.p = end
+            return 0
+        self.emit(kind, p, end)
+        self.p = end
+        if kind == K_OP:
+            if s[p] == 59 and length >= 2 and (s[p + 1] == 59 or s[p + 1] == 38):  # ;; ;& ;;&
+                if ft != F_CASE or f.aux2 != CASE_BODY or f.depth:
+                    raise self.error(D.unexpected_token((<const char*>s)[p:end].decode("latin-1")), p)
+                f.aux2 = CASE_PATTERN
+            if ft != F_COND and ft != F_ARRAY:
+                f.flags = FRESH
+            f.expect = EXPECT_NONE
+        elif kind == K_REDIR:
+            f.role = ROLE_REDIR_TARGET
+            f.flags &= ~FL_RESERVED_OK
+        else:  # here-document operator
+            f.role = ROLE_HEREDOC_STRIP if s[end - 1] == 45 else ROLE_HEREDOC
+            f.flags &= ~FL_RESERVED_OK
+        return 0
+
+    cdef int word_end(self, Frame* f) except -1:
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t p = self.p
+        cdef int c = s[p]
+        cdef int regex
+        if f.ft == F_COND:
+            regex = f.flags & FL_REGEX_WORD
+            if c == 40 and (regex or IS_EXTGLOB[s[p - 1]]):
+                self.emit(K_LIT, p, p + 1)
+                self.push(F_EXTPAT, p)
+                self.p = p + 1
+                return 0
+            if c == 124 and regex:  # `|` is part of a =~ regex
+                self.emit(K_LIT, p, p + 1)
+                self.p = p + 1
+                return 0
+        return self.finish_word(f)
+
+    cdef int finish_word(self, Frame* f) except -1:
+        cdef int flags = f.flags & ~FL_IN_WORD
+        cdef int role = f.role
+        cdef int ft = f.ft
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t ws = f.wstart
+        cdef Py_ssize_t p = self.p
+        if role == ROLE_NORMAL:
+            if ft == F_COND:
+                if flags & FL_REGEX_WORD:
+                    flags &= ~FL_REGEX_WORD
+                elif p - ws == 2 and s[ws] == 61 and s[ws + 1] == 126:  # =~
+                    flags |= FL_REGEX_NEXT
+            elif ft == F_ARRAY or (ft == F_CASE and f.aux2 == CASE_PATTERN):
+                pass
+            elif flags & FL_WORD_ASSIGN:
+                flags &= ~(FL_WORD_ASSIGN | FL_RESERVED_OK)
+            elif not flags & FL_NAME_SEEN:
+                flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+                if 5 <= p - ws <= 8 and (<const char*>s)[ws:p] in DECLARATION:
+                    flags |= FL_ASSIGN_OK
+        elif role == ROLE_HEREDOC or role == ROLE_HEREDOC_STRIP:
+            delimiter, quoted = D.heredoc_delimiter((<const char*>s)[ws:p])
+            self.pending.append((delimiter, role == ROLE_HEREDOC_STRIP, quoted))
+            f.role = ROLE_NORMAL
+        elif role == ROLE_REDIR_TARGET:
+            f.role = ROLE_NORMAL
+        elif role == ROLE_FOR_NAME:
+            f.role = ROLE_NORMAL
+            f.expect = EXPECT_FOR_IN
+        elif role == ROLE_CASE_WORD:
+            f.role = ROLE_NORMAL
+            f.expect = EXPECT_CASE_IN
+        elif role == ROLE_FUNC_NAME:
+            f.role = ROLE_NORMAL
+            flags |= FL_RESERVED_OK
+        f.flags = flags
+        return 0
+
+    cdef int word_begin(self, Frame* f) except -1:
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t p = self.p
+        cdef Py_ssize_t limit = self.limit
+        cdef Py_ssize_t q
+        cdef int ft = f.ft
+        cdef int role = f.role
+        cdef int flags = f.flags
+        cdef bint in_pattern = ft == F_CASE and f.aux2 == CASE_PATTERN
+        cdef bint plain_context = ft != F_COND and ft != F_ARRAY and not in_pattern
+        cdef int c = s[p]
+        cdef Frame* parent
+        if role == ROLE_NORMAL and plain_context and (IS_DIGIT[c] or c == 123):
+            if self.fd_redirection(f, p):
+                return 0
+        q = p
+        while q < limit and IS_PLAIN[s[q]]:
+            q += 1
+        if q > p and (q == limit or IS_META[s[q]]) and role == ROLE_NORMAL:
+            if ft == F_COND:
+                if not flags & FL_REGEX_NEXT:
+                    if q - p == 2 and s[p] == 93 and s[p + 1] == 93:  # ]]
+                        self.emit(K_RESERVED, p, q)
+                        self.p = q
+                        self.top -= 1
+                        parent = &self.stack[self.top]
+                        parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+                        return 0
+                    if q - p == 1 and c == 33:  # !
+                        self.emit(K_COND_OP, p, q)
+                        self.p = q
+                        return 0
+            elif f.expect != EXPECT_NONE or in_pattern or flags & FL_RESERVED_OK:
+                if self.reserved_word(f, (<const char*>s)[p:q], p, q, in_pattern):
+                    return 0
+                f = &self.stack[self.top]
+        if role == ROLE_NORMAL and f.flags & FL_ASSIGN_OK and plain_context and IS_NAME_START[c]:
+            if self.assignment(f, p):
+                return 0
+        flags = f.flags
+        f.wstart = p
+        if flags & FL_REGEX_NEXT:
+            flags = (flags & ~FL_REGEX_NEXT) | FL_REGEX_WORD
+        f.flags = flags | FL_IN_WORD
+        return 0
+
+    cdef bint fd_redirection(self, Frame* f, Py_ssize_t p) except -1:
+        # `2>`, `10<&`, `{fd}>`: the prefix belongs to the redirection
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t limit = self.limit
+        cdef Py_ssize_t q = p
+        if s[p] == 123:
+            q = p + 1
+            if q >= limit or not IS_NAME_START[s[q]]:
+                return False
+            while q < limit and IS_NAME_CHAR[s[q]]:
+                q += 1
+            if q >= limit or s[q] != 125:
+                return False
+            q += 1
+        else:
+            while q < limit and IS_DIGIT[s[q]]:
+                q += 1
+        if q >= limit or (s[q] != 60 and s[q] != 62) or (q + 1 < limit and s[q + 1] == 40):
+            return False  # not a redirection, or a process substitution `2>(…)`
+        cdef bytes rest = (<const char*>s)[q:min(q + 3, limit)]
+        for kind, text in REDIRECTIONS:
+            if rest.startswith(text):
+                self.p = p
+                self.operator(f, kind, q - p + len(text))
+                return True
+        return False
+
+    cdef bint reserved_word(self, Frame* f, bytes word, Py_ssize_t p, Py_ssize_t q,
+                            bint in_pattern) except -1:
+        cdef int flags = f.flags
+        cdef Frame* case
+        cdef int effect
+        if f.expect == EXPECT_FOR_IN:
+            f.expect = EXPECT_NONE
+            if word == b"in" or word == b"do":
+                self.emit(K_RESERVED, p, q)
+                self.p = q
+                if word == b"do":
+                    f.flags = FRESH
+                else:
+                    f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+                return True
+        elif f.expect == EXPECT_CASE_IN:
+            f.expect = EXPECT_NONE
+            if word == b"in":
+                self.emit(K_RESERVED, p, q)
+                self.p = q
+                case = self.push_command(F_CASE, p)
+                case.aux2 = CASE_PATTERN
+                return True
+        if in_pattern:
+            if word == b"esac":
+                self.emit(K_RESERVED, p, q)
+                self.p = q
+                self.close_case(f, p)
+                return True
+            return False
+        if not flags & FL_RESERVED_OK:
+            return False
+        found = RESERVED.get(word)
+        if found is None or word == b"in" or word == b"]]":
+            return False
+        effect = found
+        self.emit(K_RESERVED, p, q)
+        self.p = q
+        if word == b"esac":
+            if f.ft != F_CASE:
+                raise self.error(D.unexpected_token("esac"), p)
+            self.close_case(f, p)
+            return True
+        if effect & RW_OPEN:
+            f.aux += 1
+        if effect & RW_CLOSE:
+            f.aux -= 1
+            if f.aux < 0:
+                raise self.error(D.unexpected_token(word.decode("latin-1")), p)
+            f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+        elif effect & RW_START:
+            f.flags = FRESH
+        elif effect & RW_COND:
+            f.flags = flags & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+            self.push_command(F_COND, p).flags = 0
+        else:
+            f.flags = flags & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+            if effect & RW_CASE:
+                f.role = ROLE_CASE_WORD
+            elif effect & RW_FOR:
+                f.role = ROLE_FOR_NAME
+            elif effect & RW_FUNCTION:
+                f.role = ROLE_FUNC_NAME
+        return True
+
+    cdef int close_case(self, Frame* f, Py_ssize_t p) except -1:
+        if f.aux or f.depth:
+            raise self.error(D.unexpected_token("esac"), p)
+        self.top -= 1
+        cdef Frame* parent = &self.stack[self.top]
+        parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+        return 0
+
+    cdef bint assignment(self, Frame* f, Py_ssize_t p) except -1:
+        # name=, name+=, name[subscript]= at the start of an assignment word
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t limit = self.limit
+        cdef Py_ssize_t q = p + 1
+        cdef Py_ssize_t r, depth
+        cdef Frame* array
+        while q < limit and IS_NAME_CHAR[s[q]]:
+            q += 1
+        if q < limit and s[q] == 91:
+            # the subscript may hold blanks: bash reads it as a matched pair
+            depth = 0
+            r = q
+            while r < limit:
+                if s[r] == 91:
+                    depth += 1
+                elif s[r] == 93:
+                    depth -= 1
+                    if not depth:
+                        break
+                elif s[r] == 10:
+                    return False
+                r += 1
+            if r >= limit:
+                return False
+            q = r + 1
+        if q < limit and s[q] == 43:
+            q += 1
+        if q >= limit or s[q] != 61:
+            return False
+        q += 1
+        self.emit(K_ASSIGN, p, q)
+        f.wstart = p
+        f.flags |= FL_IN_WORD | FL_WORD_ASSIGN
+        self.p = q
+        if q < limit and s[q] == 40:
+            self.emit(K_LPAREN, q, q + 1)
+            array = self.push_command(F_ARRAY, q)
+            array.flags = 0
+            self.p = q + 1
+        return True
+
+    # ------------------------------------------------------------ here-documents
+    cdef int next_heredoc(self) except -1:
+        """Start the body of the first pending here-document at self.p."""
+        cdef Py_ssize_t start, body_end, line_start, line_end
+        cdef Frame* doc
+        while self.pending:
+            delimiter, strip, quoted = self.pending.pop(0)
+            start = self.p
+            body_end, line_start, line_end = D.heredoc_extent(
+                self.owner_bytes(), start, self.limit, delimiter, strip)
+            if quoted or body_end == start:
+                if body_end > start:
+                    self.emit(K_HEREDOC_BODY, start, body_end)
+                self.p = body_end
+                self.heredoc_end(line_start, line_end)
+                continue
+            doc = self.push(F_DOC, start)
+            doc.aux = self.ntok
+            doc.aux2 = self.limit
+            doc.aux3 = line_start
+            doc.aux4 = line_end
+            self.stash.append(self.pending)  # here-documents still queued after this one
+            self.pending = []
+            self.limit = body_end
+            return 0
+        return 0
+
+    cdef object owner_bytes(self):
+        if type(self.owner) is bytes:
+            return self.owner
+        self.owner = self.data_bytes()
+        return self.owner
+
+    cdef int heredoc_end(self, Py_ssize_t line_start, Py_ssize_t line_end) except -1:
+        if line_start < 0:
+            return 0
+        self.emit(K_HEREDOC_END, line_start, line_end)
+        self.p = line_end
+        if line_end < self.limit and self.s[line_end] == 10:
+            self.emit(K_NEWLINE, line_end, line_end + 1)
+            self.p = line_end + 1
+        return 0
+
+    cdef bint at_limit(self) except -1:
+        """Handle the end of the input or of a here-document body; True when done."""
+        cdef Frame* f = &self.stack[self.top]
+        cdef int ft = f.ft
+        if IS_COMMAND_FRAME[ft] and f.flags & FL_IN_WORD:
+            self.finish_word(f)
+            return False
+        if ft == F_DOC:
+            self.top -= 1
+            self.limit = f.aux2
+            self.pending = self.stash.pop()
+            self.heredoc_end(f.aux3, f.aux4)
+            if self.pending:
+                self.next_heredoc()
+            return False
+        if self.limit < self.n:
+            self.abandon_doc()
+            return False
+        if ft == F_TOP:
+            self.need_word(f, self.n, "newline")
+            if f.depth or f.aux or f.expect != EXPECT_NONE:
+                raise self.error(D.UNEXPECTED_EOF, self.n, True)
+            return True
+        raise self.unterminated_frame(f)
+
+    cdef object unterminated_frame(self, Frame* f):
+        cdef int ft = f.ft
+        cdef Py_ssize_t start = f.start
+        if ft == F_DQ:
+            return self.error(D.unterminated('"'), start)
+        if ft == F_PARAM:
+            return self.error(D.unterminated("}"), start)
+        if ft == F_ARITH:
+            return self.error(D.unterminated("]" if f.aux == ARITH_BRACKET else ")"), start)
+        if ft == F_ARRAY or ft == F_EXTPAT:
+            return self.error(D.unterminated(")"), start)
+        if ft == F_COND:
+            return self.error("unexpected EOF while looking for `]]'", start)
+        if ft == F_CASE:
+            return self.error(D.UNEXPECTED_EOF, self.n, True)
+        return self.error(D.unterminated(")"), self.n, True)  # $( <(
+
+    cdef int unterminated(self, Py_ssize_t start, str closer) except -1:
+        if self.limit < self.n:
+            return self.abandon_doc()
+        raise self.error(D.unterminated(closer), start)
+
+    cdef int abandon_doc(self) except -1:
+        """An expansion in an unquoted here-document body runs past the body.
+
+        bash reads bodies as raw lines and expands them only at run time, so
+        the body is not a syntax error: it stays one literal token.
+        """
+        while self.stack[self.top].ft != F_DOC:
+            self.top -= 1
+        cdef Frame* doc = &self.stack[self.top]
+        self.ntok = doc.aux
+        self.emit(K_DOC_LIT, doc.start, self.limit)
+        self.p = self.limit
+        return 0

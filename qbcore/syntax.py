@@ -417,6 +417,7 @@ class _Parser:
             self.toks.append(("newline", len(raw), len(raw)))
         self.n = len(self.toks)
         self.i = 0
+        self.newlines = [m.start() for m in re.finditer(b"\n", raw)]
         self.pending_heredocs: list = []
         self.heredocs: dict = {}
 
@@ -1140,7 +1141,7 @@ class _Parser:
         close = self.take()
         self.pending_heredocs = saved_pending + self.pending_heredocs
         chunk = Chunk(tuple(items), start, close[1], 0, 0)
-        return Script(self.source, (chunk,) if items else (), None, close[1], [])
+        return Script(self.source, (chunk,) if items else (), None, close[1], self.newlines)
 
     def backtick(self, quoted_context: bool) -> CmdSub:
         open_tok = self.toks[self.i]

@@ -70,7 +70,8 @@ def run(script: str, *, cwd: str, environ: Optional[Mapping[str, str]] = None, a
         flags: Iterable[str] = (), timeout: float = 20) -> Outcome:
     """``bash [flags] -c script args…`` with exactly ``environ`` (default: the executor's)."""
     environ = dict(executor_environ(cwd) if environ is None else environ)
-    proc = subprocess.run([BASH, *flags, "-c", script, *args], cwd=cwd, env=environ,
+    # argv[0] "bash", as when a shell finds bash on PATH: $0 and $_ say "bash"
+    proc = subprocess.run(["bash", *flags, "-c", script, *args], executable=BASH, cwd=cwd, env=environ,
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
     return Outcome(proc.stdout, proc.stderr, proc.returncode)
 

@@ -1,0 +1,1364 @@
+"""Static evaluation of a parsed script: what the shell would do, without running anything.
+
+One job: walk a script in execution order, as the outer shell of a transport
+would, and record every command it executes — expanded argv, assignments,
+redirections (files created or truncated), the command substitutions it ran —
+each marked exact or opaque. Builtins that change what later words expand to
+(assignment, export, cd, set, shift, unset, eval, functions) and the output
+builtins (echo, printf, pwd) are modelled; control flow is followed where it
+is statically decidable. Anything else is an executed command with unknown
+effects and an opaque exit status, never a guess.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from . import expand as X
+from . import syntax as S
+from .errors import ShellSyntaxError
+from .expand import Env, ExpansionError, Opaque
+
+# How far loops and function recursion are followed before the rest is opaque.
+LOOP_LIMIT = 10_000
+CALL_DEPTH = 100
+
+# Builtins whose only effect the model knows completely.
+MODELLED = frozenset(":", ) | frozenset(
+    "true false echo printf pwd cd export unset set shift exit eval local declare typeset readonly "
+    "break continue return".split())
+_DECLARATION = frozenset("export local declare typeset readonly".split())
+_CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
+
+
+@dataclass(frozen=True)
+class RedirectRecord:
+    """One redirection as performed: ``target`` is the expanded word (None for a heredoc),
+    ``path`` the file it names (None for fd duplication), ``creates``/``truncates`` say
+    what happens to that file; ``body`` is the heredoc or here-string text."""
+    op: str
+    fd: Optional[str]
+    target: Optional[str]
+    path: Optional[str]
+    creates: bool
+    truncates: bool
+    body: Optional[str]
+    exact: bool
+
+
+@dataclass(frozen=True)
+class SubstitutionRecord:
+    """A command substitution the shell ran while expanding (a side effect of its own)."""
+    text: str
+    stdout: Union[str, Opaque]
+    status: Union[int, Opaque]
+    commands: tuple
+
+
+@dataclass(frozen=True)
+class CommandRecord:
+    """One simple command as executed.
+
+    ``argv`` are the expanded fields (opaque parts shown as ``⟨name⟩``);
+    ``assignments`` (name, value) pairs; ``modelled`` is True when the model
+    knows the command's whole effect (a modelled builtin, an assignment, a
+    defined function); ``certain`` is False when it runs only under a
+    condition the model cannot decide; ``output`` is what it wrote to the
+    shell's stdout (str, Opaque, or None when nothing / redirected).
+    ``start``/``end`` are byte offsets into ``source`` and ``line`` its line.
+    """
+    argv: tuple
+    assignments: tuple
+    redirects: tuple
+    substitutions: tuple
+    opaque: tuple
+    modelled: bool
+    certain: bool
+    status: Union[int, Opaque]
+    output: Union[str, Opaque, None]
+    error: Optional[str]
+    text: str
+    start: int
+    end: int
+    line: int
+
+    @property
+    def exact(self) -> bool:
+        return not self.opaque
+
+
+@dataclass
+class Evaluation:
+    """What evaluating a script did.
+
+    ``commands`` in execution order; ``output`` the pieces written to stdout
+    (str or Opaque); ``status`` the exit status of the shell; ``exited`` when
+    ``exit``, an expansion error or ``set -e`` ended it early;
+    ``syntax_error`` the error bash -c stopped at (the chunks before it ran);
+    ``opaque`` every name not statically known; ``env`` the final state.
+    """
+    commands: list = field(default_factory=list)
+    output: list = field(default_factory=list)
+    status: Union[int, Opaque] = 0
+    exited: bool = False
+    syntax_error: Optional[ShellSyntaxError] = None
+    opaque: list = field(default_factory=list)
+    env: Optional[Env] = None
+
+    @property
+    def exact(self) -> bool:
+        return not self.opaque
+
+    @property
+    def stdout(self) -> Union[str, Opaque]:
+        """The whole stdout, or an Opaque when any part of it is unknown."""
+        unknown = [p for p in self.output if isinstance(p, Opaque)]
+        if unknown:
+            return Opaque(unknown[0].name)
+        return "".join(self.output)
+
+    @property
+    def files(self) -> tuple:
+        """Paths of files created or truncated, in order (once each)."""
+        seen = []
+        for command in self.commands:
+            for redirect in command.redirects:
+                if (redirect.creates or redirect.truncates) and redirect.path and redirect.path not in seen:
+                    seen.append(redirect.path)
+        return tuple(seen)
+
+
+class _Exit(Exception):
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+class _Break(Exception):
+    def __init__(self, levels: int, kind: str):
+        super().__init__(levels)
+        self.levels = levels
+        self.kind = kind
+
+
+class _Return(Exception):
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
+    """Evaluate ``script`` over ``env`` (changed in place; default: Env.default()).
+
+    Returns an Evaluation; a script with a syntax error (from parse_prefix)
+    is evaluated up to the chunk before the error, as bash -c does, and then
+    ends with status 2.
+    """
+    env = env if env is not None else Env.default()
+    result = Evaluation(env=env)
+    walker = _Walker(env, result, script)
+    try:
+        for chunk in script.chunks:
+            walker.items(chunk.items)
+        if script.error is not None:
+            result.syntax_error = script.error
+            result.status = 2
+            return result
+        result.status = env.status
+    except _Exit as done:
+        result.exited = True
+        result.status = done.status
+    except _Break:
+        result.status = env.status
+    except _Return as ret:
+        result.status = ret.status
+    return result
+
+
+def substitute(script: "S.Script", env: Env) -> X.Substitution:
+    """The static command-substitution hook: evaluate the body in a subshell (``env`` is
+    already a copy) and return its stdout, or an Opaque named after the substitution."""
+    result = Evaluation(env=env)
+    walker = _Walker(env, result, script)
+    try:
+        for chunk in script.chunks:
+            walker.items(chunk.items)
+        status = env.status
+    except _Exit as done:
+        status = done.status
+    except (_Break, _Return):
+        status = env.status
+    text = _script_text(script)
+    stdout = result.stdout
+    if isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
+        stdout = Opaque(f"$({text})")
+    if isinstance(status, Opaque):
+        status = Opaque(f"status of $({text})")
+    opaque = (stdout.name,) if isinstance(stdout, Opaque) else ()
+    return _Substitution(stdout, status, opaque, tuple(result.commands))
+
+
+@dataclass(frozen=True)
+class _Substitution(X.Substitution):
+    commands: tuple = ()
+
+
+def _script_text(script: "S.Script") -> str:
+    if not script.chunks:
+        return ""
+    raw = script.source.encode("utf-8", "surrogateescape")
+    return raw[script.chunks[0].start:script.chunks[-1].end].decode("utf-8", "surrogateescape").strip()
+
+
+class _Walker:
+    def __init__(self, env: Env, result: Evaluation, script: "S.Script", certain: bool = True,
+                 depth: int = 0):
+        self.env = env
+        self.result = result
+        self.script = script
+        self.raw = script.source.encode("utf-8", "surrogateescape")
+        self.certain = certain
+        self.depth = depth
+        self.errexit = False
+        self.stdout_redirected = 0
+        self._pending = None  # exit/break/return, raised once the command is recorded
+
+    def note(self, names):
+        for name in names:
+            if name not in self.result.opaque:
+                self.result.opaque.append(name)
+
+    def text(self, node) -> str:
+        return self.raw[node.start:node.end].decode("utf-8", "surrogateescape")
+
+    # -- lists ------------------------------------------------------------
+
+    def items(self, items):
+        for item in items:
+            self.item(item)
+
+    def item(self, item: "S.ListItem"):
+        if item.background:
+            # a background job runs in a subshell; its effects never come back
+            self.uncertain_copy(lambda walker: walker.and_or(item.command), certain=self.certain)
+            self.env.status = 0
+            self.env.last_bg = Opaque("$!")
+            return
+        self.and_or(item.command)
+
+    def and_or(self, node: "S.AndOr"):
+        self.pipeline(node.pipelines[0], checked=bool(node.ops))
+        for n, op in enumerate(node.ops):
+            status = self.env.status
+            last = n == len(node.ops) - 1
+            if isinstance(status, Opaque):
+                # whether the rest runs depends on a status the model cannot know
+                rest = node.pipelines[n + 1:]
+                self.uncertain_copy(lambda walker: [walker.pipeline(p, checked=True) for p in rest])
+                self.env.status = Opaque(status.name)
+                return
+            if (op == "&&") == (status == 0):
+                self.pipeline(node.pipelines[n + 1], checked=not last)
+
+    def pipeline(self, node: "S.Pipeline", checked: bool = False):
+        if not node.commands:
+            status = 0
+        elif len(node.commands) == 1:
+            self.command(node.commands[0])
+            status = self.env.status
+        else:
+            statuses = []
+            for n, command in enumerate(node.commands):
+                sub = self.env.copy()
+                walker = self.child(sub)
+                if n < len(node.commands) - 1:
+                    walker.stdout_redirected += 1  # its stdout feeds the pipe
+                try:
+                    walker.command(command)
+                except _Exit as done:
+                    sub.status = done.status
+                except (_Break, _Return):
+                    pass
+                statuses.append(sub.status)
+            status = statuses[-1]
+        if node.negated:
+            status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
+        self.env.status = status
+        if self.errexit and not checked and not node.negated:
+            if isinstance(status, Opaque):
+                self.note([f"set -e after {status.name}"])
+            elif status != 0:
+                raise _Exit(status)
+
+    def child(self, env: Env, certain: Optional[bool] = None) -> "_Walker":
+        walker = _Walker(env, self.result, self.script, self.certain if certain is None else certain,
+                         self.depth)
+        walker.errexit = self.errexit
+        walker.stdout_redirected = self.stdout_redirected
+        return walker
+
+    def uncertain_copy(self, run, certain: bool = False):
+        """Run something that may or may not happen on a copy; what it could change becomes opaque."""
+        sub = self.env.copy()
+        walker = self.child(sub, certain=certain)
+        try:
+            run(walker)
+        except (_Exit, _Break, _Return):
+            pass
+        if certain:
+            return
+        for name, var in sub.vars.items():
+            old = self.env.vars.get(name)
+            if old is None or old.value != var.value:
+                self.env.set(name, Opaque(f"${name} (set conditionally)"))
+        for name in list(self.env.vars):
+            if name not in sub.vars:
+                self.env.set(name, Opaque(f"${name} (unset conditionally)"))
+        if sub.positional != self.env.positional:
+            self.env.positional = [Opaque("positional parameters (changed conditionally)")]
+        if sub.cwd != self.env.cwd:
+            self.note(["working directory (changed conditionally)"])
+
+    # -- commands -----------------------------------------------------------
+
+    def command(self, node):
+        kind = type(node)
+        if kind is S.SimpleCommand:
+            return self.simple(node)
+        if kind is S.FunctionDef:
+            self.env.functions[node.name] = node.body
+            self.env.status = 0
+            return
+        redirects = getattr(node, "redirects", ())
+        records = self.redirections(redirects, node) if redirects else []
+        if records is None:
+            return
+        saved = self.stdout_redirected
+        if any(_redirects_stdout(r) for r in records):
+            self.stdout_redirected += 1
+        try:
+            self.compound(node)
+        finally:
+            self.stdout_redirected = saved
+
+    def compound(self, node):
+        kind = type(node)
+        env = self.env
+        if kind is S.Group:
+            self.items(node.body)
+        elif kind is S.Subshell:
+            sub = env.copy()
+            walker = self.child(sub)
+            try:
+                walker.items(node.body)
+            except _Exit as done:
+                sub.status = done.status
+            except (_Break, _Return):
+                pass
+            env.status = sub.status
+        elif kind is S.If:
+            self.if_clause(node)
+        elif kind is S.While:
+            self.while_loop(node)
+        elif kind is S.For:
+            self.for_loop(node)
+        elif kind is S.ArithFor:
+            self.arith_for(node)
+        elif kind is S.Case:
+            self.case(node)
+        elif kind is S.ArithCommand:
+            value = self.arith(node.expr)
+            env.status = Opaque(f"(({self.text(node.expr)}))") if isinstance(value, Opaque) else \
+                int(value == 0)
+        elif kind is S.Cond:
+            env.status = self.cond(node)
+        else:
+            self.unknown_compound(node)
+
+    def unknown_compound(self, node):
+        name = type(node).__name__.lower()
+        self.record(argv=(name,), node=node, modelled=False, status=Opaque(f"status of {name}"),
+                    output=None if self.stdout_redirected else Opaque(f"output of {name}"))
+
+    def arith(self, expr: "S.Arith"):
+        exp = X._Expander(self.env)
+        try:
+            text = exp.join_pieces(exp.parts(expr.parts, quoted=True))
+            if "⟨" in text:
+                self.note(exp.opaque)
+                return Opaque(text)
+            value = X._Arith(text, self.env, exp.opaque).run()
+        except ExpansionError as exc:
+            self.fatal(exc, expr)
+        self.note(exp.opaque)
+        return value
+
+    def fatal(self, exc: ExpansionError, node):
+        self.record(argv=(), node=node, modelled=True, status=exc.status, output=None, error=exc.message)
+        raise _Exit(exc.status)
+
+    def condition(self, body) -> Union[int, Opaque]:
+        saved = self.errexit
+        self.errexit = False  # set -e does not apply inside a condition
+        try:
+            self.items(body)
+        finally:
+            self.errexit = saved
+        return self.env.status
+
+    def if_clause(self, node: "S.If"):
+        for n, (cond, body) in enumerate(node.clauses):
+            status = self.condition(cond)
+            if isinstance(status, Opaque):
+                rest_clauses = node.clauses[n:]
+                # both ways are possible: everything after the condition is uncertain
+                self.uncertain_copy(lambda w: w.items(body))
+                for _, other in rest_clauses[1:]:
+                    self.uncertain_copy(lambda w, other=other: w.items(other))
+                if node.else_body:
+                    self.uncertain_copy(lambda w: w.items(node.else_body))
+                self.env.status = Opaque(f"status after if ({status.name})")
+                return
+            if status == 0:
+                self.items(body)
+                return
+        if node.else_body:
+            self.items(node.else_body)
+        else:
+            self.env.status = 0
+
+    def loop_body(self, body) -> bool:
+        """Run a loop body; False when the loop must stop (break)."""
+        try:
+            self.items(body)
+        except _Break as brk:
+            if brk.levels > 1:
+                raise _Break(brk.levels - 1, brk.kind) from None
+            return brk.kind == "continue"
+        return True
+
+    def while_loop(self, node: "S.While"):
+        last = 0
+        for _ in range(LOOP_LIMIT):
+            status = self.condition(node.condition)
+            if isinstance(status, Opaque):
+                self.uncertain_copy(lambda w: w.items(node.body))
+                self.env.status = Opaque(f"status after loop ({status.name})")
+                return
+            if (status == 0) == node.until:
+                self.env.status = last
+                return
+            if not self.loop_body(node.body):
+                return
+            last = self.env.status
+        self.note(["loop beyond the evaluation limit"])
+        self.env.status = Opaque("loop beyond the evaluation limit")
+
+    def for_loop(self, node: "S.For"):
+        if node.items is None:
+            values = list(self.env.positional)
+            opaque = ()
+        else:
+            try:
+                expansion = X.fields(node.items, self.env)
+            except ExpansionError as exc:
+                self.fatal(exc, node)
+            values, opaque = list(expansion.values), expansion.opaque
+        self.note(opaque)
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", node.name):
+            self.record(argv=("for",), node=node, modelled=True, status=1, output=None,
+                        error=f"`{node.name}': not a valid identifier")
+            self.env.status = 1
+            return
+        if node.select:
+            self.unknown_compound(node)
+            return
+        if opaque:
+            # the number of iterations is unknown: the body may run, with an unknown value
+            self.env.set(node.name, Opaque(f"${node.name} (loop over {', '.join(opaque)})"))
+            self.uncertain_copy(lambda w: w.items(node.body))
+            self.env.status = Opaque("status after loop")
+            return
+        self.env.status = 0
+        for value in values:
+            self.env.set(node.name, value)
+            if not self.loop_body(node.body):
+                return
+
+    def arith_for(self, node: "S.ArithFor"):
+        self.arith(node.init)
+        for _ in range(LOOP_LIMIT):
+            value = self.arith(node.test) if node.test.parts else 1
+            if isinstance(value, Opaque):
+                self.uncertain_copy(lambda w: w.items(node.body))
+                self.env.status = Opaque("status after loop")
+                return
+            if value == 0:
+                self.env.status = 0
+                return
+            if not self.loop_body(node.body):
+                return
+            self.arith(node.step)
+        self.note(["loop beyond the evaluation limit"])
+
+    def case(self, node: "S.Case"):
+        try:
+            word = X.literal(node.word, self.env, assignment=False)
+        except ExpansionError as exc:
+            self.fatal(exc, node)
+        self.env.status = 0
+        if not word.exact:
+            self.note(word.opaque)
+            for arm in node.arms:
+                self.uncertain_copy(lambda w, arm=arm: w.items(arm.body))
+            self.env.status = Opaque("status after case")
+            return
+        falling = False
+        for n, arm in enumerate(node.arms):
+            matched = falling
+            if not matched:
+                for pattern_word in arm.patterns:
+                    pattern = X.pattern(pattern_word, self.env)
+                    if pattern.opaque:
+                        self.note(pattern.opaque)
+                        for later in node.arms[n:]:
+                            self.uncertain_copy(lambda w, later=later: w.items(later.body))
+                        self.env.status = Opaque("status after case")
+                        return
+                    if pattern.matches(word.value):
+                        matched = True
+                        break
+            if not matched:
+                continue
+            self.env.status = 0
+            self.items(arm.body)
+            if arm.terminator == ";;":
+                return
+            falling = arm.terminator == ";&"
+        return
+
+    def cond(self, node: "S.Cond") -> Union[int, Opaque]:
+        items = list(node.items)
+        try:
+            value = _CondEval(self, items).run()
+        except _Unknown as unknown:
+            return Opaque(f"[[ {self.text(node)[2:-2].strip()} ]] ({unknown})")
+        except ExpansionError as exc:
+            self.fatal(exc, node)
+        return 0 if value else 1
+
+    # -- simple commands ------------------------------------------------------
+
+    def simple(self, node: "S.SimpleCommand"):
+        env = self.env
+        exp_names: list = []
+        substitutions: list = []
+        self.env.lineno = self.script.line_of(node.start)
+        try:
+            argv_result = self.expand_words(node.words, exp_names, substitutions)
+        except ExpansionError as exc:
+            self.fatal(exc, node)
+        argv = list(argv_result)
+        name = argv[0] if argv else None
+        # assignments are expanded after the words, left to right
+        assignments = []
+        try:
+            for assignment in node.assignments:
+                assignments.append(self.assignment_value(assignment, exp_names, substitutions))
+        except ExpansionError as exc:
+            self.fatal(exc, node)
+        redirects = self.redirections(node.redirects, node, exp_names, substitutions, record=False)
+        if redirects is None:
+            self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
+                        error="ambiguous redirect", assignments=assignments, opaque=exp_names,
+                        substitutions=substitutions)
+            env.status = 1
+            return
+        if name is None:
+            for (var, value, append, index) in assignments:
+                self.assign(var, value, append, index)
+            status = self.last_substitution_status(substitutions)
+            env.status = status
+            self.record(argv=(), node=node, modelled=True, status=status, output=None,
+                        assignments=assignments, redirects=redirects, opaque=exp_names,
+                        substitutions=substitutions)
+            return
+        stdout_away = self.stdout_redirected or any(_redirects_stdout(r) for r in redirects)
+        if any(isinstance(a, Opaque) for a in argv) or "⟨" in name:
+            self.record(argv=tuple(argv), node=node, modelled=False,
+                        status=Opaque(f"status of {name}"),
+                        output=None if stdout_away else Opaque(f"output of {name}"),
+                        assignments=assignments, redirects=redirects, opaque=exp_names,
+                        substitutions=substitutions)
+            env.status = Opaque(f"status of {name}")
+            return
+        # prefix assignments are visible to the command only
+        saved = {}
+        if assignments:
+            for (var, value, append, index) in assignments:
+                saved[var] = env.vars.get(var)
+                self.assign(var, value, append, index)
+        try:
+            outcome = self.run(name, argv, node, stdout_away)
+        finally:
+            for var, old in saved.items():
+                if old is None:
+                    env.vars.pop(var, None)
+                else:
+                    env.vars[var] = old
+        modelled, status, output, error = outcome
+        self.record(argv=tuple(argv), node=node, modelled=modelled, status=status,
+                    output=None if stdout_away else output, error=error, assignments=assignments,
+                    redirects=redirects, opaque=exp_names, substitutions=substitutions)
+        if output is not None and not stdout_away:
+            self.result.output.append(output)
+            if isinstance(output, Opaque):
+                self.note([output.name])
+        if isinstance(status, Opaque):
+            self.note([status.name]) if not modelled else None
+        env.status = status
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            raise pending
+
+    def last_substitution_status(self, substitutions):
+        if substitutions:
+            return substitutions[-1].status
+        return 0
+
+    def expand_words(self, words, names: list, substitutions: list) -> list:
+        """argv; declaration builtins take assignment-like arguments without splitting."""
+        out = []
+        exp = X._Expander(self.env)
+        declaration = False
+        for n, word in enumerate(words):
+            if declaration and X._looks_like_assignment(list(word.parts)):
+                text = exp.word_text(word, assignment=False)
+                parts = exp.tilde(list(word.parts), assignment_like=True)
+                pieces = exp.parts(parts, quoted=False)
+                out.append(exp.join_pieces(pieces))
+                del text
+            else:
+                for parts in X.brace_expand(word.parts):
+                    parts = exp.tilde(parts, assignment_like=X._looks_like_assignment(parts))
+                    pieces = exp.parts(parts, quoted=False)
+                    for chars in exp.split(pieces):
+                        out.extend(exp.glob(chars))
+            if n == 0 and out and out[0] in _DECLARATION:
+                declaration = True
+        self.collect(exp, names, substitutions)
+        return out
+
+    def collect(self, exp, names: list, substitutions: list):
+        for name in exp.opaque:
+            if name not in names:
+                names.append(name)
+        for part, result in exp.substitutions:
+            text = _script_text(part.script)
+            substitutions.append(SubstitutionRecord(text, result.stdout, result.status,
+                                                    getattr(result, "commands", ())))
+        exp.substitutions = []
+
+    def assignment_value(self, node: "S.Assignment", names, substitutions):
+        exp = X._Expander(self.env)
+        if node.array is not None:
+            values = []
+            for word in node.array:
+                for parts in X.brace_expand(word.parts):
+                    parts = exp.tilde(parts, assignment_like=False)
+                    for chars in exp.split(exp.parts(parts, quoted=False)):
+                        values.extend(exp.glob(chars))
+            value = tuple(values)
+        elif node.value is None:
+            value = ""
+        else:
+            value = exp.word_text(node.value, assignment=True)
+        self.collect(exp, names, substitutions)
+        if "⟨" in (value if isinstance(value, str) else "".join(value)):
+            value = Opaque(f"${node.name}")
+        return (node.name, value, node.append, node.index)
+
+    def assign(self, name, value, append=False, index=None):
+        env = self.env
+        current = env.get(name)
+        if isinstance(value, tuple):
+            array = dict(current) if append and isinstance(current, dict) else (
+                {0: current} if append and isinstance(current, str) else {})
+            start = (max(array) + 1) if array else 0
+            for n, item in enumerate(value):
+                array[start + n] = item
+            env.set(name, array)
+            return
+        if index is not None:
+            sub = X._Arith(index, env, []).run() if index not in ("@", "*") else 0
+            array = dict(current) if isinstance(current, dict) else ({0: current} if isinstance(current, str) else {})
+            if isinstance(sub, Opaque):
+                env.set(name, Opaque(f"${name}"))
+                return
+            old = array.get(sub, "")
+            array[sub] = (old + value) if append and isinstance(value, str) and isinstance(old, str) else value
+            env.set(name, array)
+            return
+        if append:
+            if isinstance(current, dict):
+                current = current.get(0)
+            if isinstance(current, Opaque) or isinstance(value, Opaque):
+                value = Opaque(f"${name}")
+            else:
+                value = (current or "") + value
+            if isinstance(env.get(name), dict):
+                array = dict(env.get(name))
+                array[0] = value
+                env.set(name, array)
+                return
+        if name in ("IFS",) or True:
+            env.set(name, value)
+
+    def redirections(self, redirects, node, names=None, substitutions=None, record=True):
+        """Expand redirection targets; None on an ambiguous redirect."""
+        names = [] if names is None else names
+        substitutions = [] if substitutions is None else substitutions
+        out = []
+        for redirect in redirects:
+            exp = X._Expander(self.env)
+            try:
+                out.append(self.redirection(redirect, exp))
+            except _Ambiguous:
+                self.collect(exp, names, substitutions)
+                return None
+            except ExpansionError as exc:
+                self.fatal(exc, node)
+            self.collect(exp, names, substitutions)
+        if record and out:
+            self.record(argv=(), node=node, modelled=True, status=0, output=None, redirects=out,
+                        opaque=names, substitutions=substitutions, kind_only=True)
+        return out
+
+    def redirection(self, redirect: "S.Redirect", exp) -> RedirectRecord:
+        op = redirect.op
+        if redirect.heredoc is not None:
+            doc = redirect.heredoc
+            if doc.quoted:
+                body = doc.raw
+            else:
+                body = exp.join_pieces(exp.parts(doc.parts, quoted=True))
+            return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body)
+        if op == "<<<":
+            text = exp.word_text(redirect.target, assignment=False)
+            return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text)
+        fields = []
+        for parts in X.brace_expand(redirect.target.parts):
+            parts = exp.tilde(parts, assignment_like=False)
+            for chars in exp.split(exp.parts(parts, quoted=False)):
+                fields.extend(exp.glob(chars))
+        if len(fields) != 1:
+            raise _Ambiguous()
+        target = fields[0]
+        exact = "⟨" not in target
+        if op in ("<&", ">&") and (target.isdigit() or target == "-" or target.endswith("-") and
+                                   target[:-1].isdigit()):
+            return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact)
+        if op == ">&" and redirect.fd is None:
+            op = "&>"  # `>&file` is `&>file`
+        path = None
+        creates = truncates = False
+        if op in _CREATING or op == "<" or op == "<&":
+            path = target if target.startswith("/") else os.path.normpath(os.path.join(self.env.cwd, target))
+            if op in _CREATING and not target.startswith("/dev/"):
+                creates = True
+                truncates = _CREATING[op]
+        return RedirectRecord(op, redirect.fd, target, path, creates, truncates, None, exact)
+
+    def record(self, *, argv, node, modelled, status, output, error=None, assignments=(),
+               redirects=(), opaque=(), substitutions=(), kind_only=False):
+        if kind_only:
+            return  # compound-command redirections are recorded with the commands inside
+        line = self.script.line_of(node.start)
+        shown = tuple((name, value.render() if isinstance(value, Opaque) else value)
+                      for name, value, *_ in assignments)
+        opaque_names = list(opaque)
+        for _, value, *_ in assignments:
+            if isinstance(value, Opaque) and value.name not in opaque_names:
+                opaque_names.append(value.name)
+        self.note(opaque_names)
+        self.result.commands.append(CommandRecord(
+            tuple(argv), shown, tuple(redirects), tuple(substitutions), tuple(opaque_names),
+            modelled, self.certain, status, output, error, self.text(node), node.start, node.end, line))
+
+    # -- builtins ----------------------------------------------------------
+
+    def run(self, name, argv, node, stdout_away):
+        """(modelled, status, output, error) of running argv."""
+        env = self.env
+        args = argv[1:]
+        if name in env.functions and self.depth < CALL_DEPTH:
+            return self.call(name, args)
+        if name in (":", "true"):
+            return True, 0, None, None
+        if name == "false":
+            return True, 1, None, None
+        if name == "echo":
+            return (True, 0) + (_echo(args), None)
+        if name == "printf":
+            return self.printf(args)
+        if name == "pwd":
+            return True, 0, self.pwd() + "\n", None
+        if name == "cd":
+            return self.cd(args)
+        if name in _DECLARATION:
+            return self.declare(name, args)
+        if name == "unset":
+            names = [a for a in args if not a.startswith("-")]
+            functions = "-f" in args
+            for var in names:
+                if functions:
+                    env.functions.pop(var, None)
+                else:
+                    env.unset(var)
+            return True, 0, None, None
+        if name == "set":
+            return self.set_builtin(args)
+        if name == "shift":
+            count = int(args[0]) if args and args[0].isdigit() else 1
+            if count > len(env.positional):
+                return True, 1, None, None
+            env.positional = env.positional[count:]
+            return True, 0, None, None
+        if name == "exit":
+            status = env.status
+            if args:
+                status = int(args[0]) & 0xFF if re.fullmatch(r"-?[0-9]+", args[0]) else 2
+            self._pending = _Exit(status)
+            return True, status, None, None
+        if name in ("break", "continue"):
+            levels = int(args[0]) if args and args[0].isdigit() else 1
+            self._pending = _Break(max(levels, 1), name)
+            return True, 0, None, None
+        if name == "return":
+            status = int(args[0]) & 0xFF if args and re.fullmatch(r"-?[0-9]+", args[0]) else env.status
+            self._pending = _Return(status)
+            return True, status, None, None
+        if name == "eval":
+            return self.eval(" ".join(args))
+        return False, Opaque(f"status of {name}"), Opaque(f"output of {name}"), None
+
+    def call(self, name, args):
+        env = self.env
+        saved = env.positional
+        env.positional = list(args)
+        walker = self.child(env)
+        walker.depth = self.depth + 1
+        walker.stdout_redirected = self.stdout_redirected
+        try:
+            walker.command(env.functions[name])
+            status = env.status
+        except _Return as ret:
+            status = ret.status
+        finally:
+            env.positional = saved
+        return True, status, None, None
+
+    def eval(self, text):
+        try:
+            script = S.parse(text)
+        except ShellSyntaxError as exc:
+            return True, 2, None, f"eval: {exc.message}"
+        walker = _Walker(self.env, self.result, script, self.certain, self.depth + 1)
+        walker.errexit = self.errexit
+        walker.stdout_redirected = self.stdout_redirected
+        walker.items(script.body)
+        return True, self.env.status, None, None
+
+    def pwd(self):
+        value = self.env.get("PWD")
+        return value if isinstance(value, str) else self.env.cwd
+
+    def cd(self, args):
+        env = self.env
+        args = [a for a in args if a not in ("-L", "-P", "--")]
+        output = None
+        if not args:
+            target = env.get("HOME")
+        elif args[0] == "-":
+            target = env.get("OLDPWD")
+            if target is None:
+                return True, 1, None, "cd: OLDPWD not set"
+            output = f"{target}\n"
+        else:
+            target = args[0]
+        if not isinstance(target, str):
+            return False, Opaque("status of cd"), None, None
+        new = target if target.startswith("/") else os.path.join(env.cwd, target)
+        new = os.path.normpath(new)
+        exists = self.is_dir(new)
+        if exists is None:
+            return False, Opaque(f"status of cd {target}"), None, None
+        if not exists:
+            return True, 1, None, f"cd: {target}: No such file or directory"
+        env.set("OLDPWD", self.pwd())
+        env.cwd = new
+        env.set("PWD", new)
+        return True, 0, output, None
+
+    def is_dir(self, path) -> Optional[bool]:
+        env = self.env
+        if env.listing is not None:
+            root = env.vars.get("__qbcore_root")
+            rel = os.path.relpath(path, env.cwd) if root is None else os.path.relpath(path, root.value)
+            if rel.startswith(".."):
+                return None
+            rel = "" if rel == "." else rel
+            return rel in env.listing.dirs
+        if not os.path.isdir(env.cwd) and not os.path.isabs(path):
+            return None
+        return os.path.isdir(path)
+
+    def declare(self, name, args):
+        options = [a for a in args if a.startswith(("-", "+")) and not X._ASSIGN_WORD.match(a)]
+        if any(o not in ("-x", "--", "-g", "-r", "+x") for o in options):
+            return False, Opaque(f"status of {name} {' '.join(options)}"), None, None
+        for arg in args:
+            if arg in options:
+                continue
+            match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", arg, re.S)
+            if match:
+                var, plus, value = match.groups()
+                if plus:
+                    current = self.env.get(var)
+                    value = (current if isinstance(current, str) else "") + value
+                self.env.set(var, value, exported=True if name == "export" or "-x" in options else None)
+            elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", arg):
+                if self.env.get(arg) is None and name != "export":
+                    self.env.set(arg, "")
+                    self.env.unset(arg) if name in ("local", "declare", "typeset") else None
+                if name == "export":
+                    var = self.env.vars.get(arg)
+                    if var is not None:
+                        var.exported = True
+            else:
+                return True, 1, None, f"{name}: `{arg}': not a valid identifier"
+        return True, 0, None, None
+
+    def set_builtin(self, args):
+        env = self.env
+        if not args:
+            return False, 0, Opaque("output of set"), None
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg == "--":
+                env.positional = list(args[i + 1:])
+                return True, 0, None, None
+            if arg in ("-", "+"):
+                env.positional = list(args[i + 1:]) if args[i + 1:] else env.positional
+                return True, 0, None, None
+            if arg[:1] in "-+" and len(arg) > 1:
+                on = arg[0] == "-"
+                for letter in arg[1:]:
+                    if letter == "f":
+                        env.noglob = on
+                    elif letter == "e":
+                        self.errexit = on
+                    elif letter in "xvhB":
+                        pass  # tracing and hashing do not change what the script does
+                    elif letter == "o" and i + 1 < len(args):
+                        i += 1
+                        if args[i] in ("noglob",):
+                            env.noglob = on
+                        elif args[i] == "errexit":
+                            self.errexit = on
+                        elif args[i] not in ("xtrace", "verbose", "pipefail") or args[i] == "pipefail":
+                            return False, Opaque(f"status of set -o {args[i]}"), None, None
+                    else:
+                        return False, Opaque(f"status of set {arg}"), None, None
+                flags = env.flags
+                for letter in arg[1:]:
+                    if letter in "ef":
+                        flags = flags.replace(letter, "")
+                        if on:
+                            flags = _order_flags(flags + letter)
+                env.flags = flags
+                i += 1
+                continue
+            env.positional = list(args[i:])
+            return True, 0, None, None
+        return True, 0, None, None
+
+    def printf(self, args):
+        target = None
+        if args[:1] == ["-v"] and len(args) >= 2:
+            target, args = args[1], args[2:]
+        if args[:1] == ["--"]:
+            args = args[1:]
+        if not args:
+            return True, 2, None, "printf: usage: printf [-v var] format [arguments]"
+        try:
+            text, status = _printf(args[0], args[1:])
+        except _Unknown as unknown:
+            return False, Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"), None
+        if target is not None:
+            self.env.set(target, text)
+            return True, status, None, None
+        return True, status, text, None
+
+
+class _Ambiguous(Exception):
+    pass
+
+
+class _Unknown(Exception):
+    pass
+
+
+def _order_flags(flags: str) -> str:
+    # bash lists $- in a fixed order: the option letters first, then h, B, c
+    order = "efhBc"
+    return "".join(sorted(set(flags), key=lambda c: order.index(c) if c in order else 99))
+
+
+def _redirects_stdout(record: RedirectRecord) -> bool:
+    if record.op in ("&>", "&>>"):
+        return True
+    if record.op in (">", ">>", ">|", "<>") and record.fd in (None, "1"):
+        return record.op != "<>" or record.fd == "1"
+    if record.op == ">&" and record.fd in (None, "1"):
+        return True
+    return False
+
+
+X._ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+# ---------------------------------------------------------------- [[ ]]
+
+
+class _CondEval:
+    """``[[ … ]]`` for what is decidable: strings, patterns, integers. Files are opaque."""
+
+    def __init__(self, walker: _Walker, items: list):
+        self.walker = walker
+        self.items = items
+        self.i = 0
+
+    def run(self) -> bool:
+        value = self.or_expr()
+        if self.i != len(self.items):
+            raise _Unknown("unsupported expression")
+        return value
+
+    def peek_op(self):
+        if self.i < len(self.items) and isinstance(self.items[self.i], S.CondOp):
+            return self.items[self.i].op
+        return None
+
+    def or_expr(self):
+        value = self.and_expr()
+        while self.peek_op() == "||":
+            self.i += 1
+            right = self.and_expr()
+            value = value or right
+        return value
+
+    def and_expr(self):
+        value = self.not_expr()
+        while self.peek_op() == "&&":
+            self.i += 1
+            right = self.not_expr()
+            value = value and right
+        return value
+
+    def not_expr(self):
+        if self.peek_op() == "!":
+            self.i += 1
+            return not self.not_expr()
+        if self.peek_op() == "(":
+            self.i += 1
+            value = self.or_expr()
+            if self.peek_op() != ")":
+                raise _Unknown("unbalanced parentheses")
+            self.i += 1
+            return value
+        return self.primary()
+
+    def word_text(self, word) -> str:
+        text = X.literal(word, self.walker.env, assignment=False)
+        if not text.exact:
+            raise _Unknown(", ".join(text.opaque))
+        return text.value
+
+    def raw(self, n):
+        item = self.items[n] if n < len(self.items) else None
+        if isinstance(item, S.Word) and len(item.parts) == 1 and isinstance(item.parts[0], S.Lit):
+            return item.parts[0].text
+        if isinstance(item, S.CondOp) and item.op in ("<", ">"):
+            return item.op
+        return None
+
+    def primary(self):
+        items = self.items
+        i = self.i
+        if i >= len(items) or not isinstance(items[i], S.Word):
+            raise _Unknown("unsupported expression")
+        op = self.raw(i + 1)
+        if op in ("==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "=~") and \
+                i + 2 < len(items):
+            left = self.word_text(items[i])
+            right_word = items[i + 2]
+            self.i = i + 3
+            if op in ("==", "=", "!="):
+                pattern = X.pattern(right_word, self.walker.env)
+                if pattern.opaque:
+                    raise _Unknown(", ".join(pattern.opaque))
+                return pattern.matches(left) == (op != "!=")
+            right = self.word_text(right_word)
+            if op == "<":
+                return left.encode("utf-8", "surrogateescape") < right.encode("utf-8", "surrogateescape")
+            if op == ">":
+                return left.encode("utf-8", "surrogateescape") > right.encode("utf-8", "surrogateescape")
+            if op == "=~":
+                raise _Unknown("regular expression match")
+            a = X.arithmetic(left, self.walker.env) if left.strip() else 0
+            b = X.arithmetic(right, self.walker.env) if right.strip() else 0
+            if isinstance(a, Opaque) or isinstance(b, Opaque):
+                raise _Unknown("opaque operand")
+            return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
+                    "-ge": a >= b}[op]
+        unary = self.raw(i)
+        if unary in ("-n", "-z") and i + 1 < len(items) and isinstance(items[i + 1], S.Word):
+            value = self.word_text(items[i + 1])
+            self.i = i + 2
+            return bool(value) == (unary == "-n")
+        if unary and len(unary) == 2 and unary[0] == "-" and i + 1 < len(items) and \
+                isinstance(items[i + 1], S.Word):
+            raise _Unknown(f"test {unary}")
+        value = self.word_text(items[i])
+        self.i = i + 1
+        return bool(value)
+
+
+# ---------------------------------------------------------------- echo and printf
+
+
+def _echo(args: list) -> str:
+    newline, escapes = True, False
+    i = 0
+    while i < len(args) and re.fullmatch(r"-[neE]+", args[i]):
+        for letter in args[i][1:]:
+            if letter == "n":
+                newline = False
+            elif letter == "e":
+                escapes = True
+            else:
+                escapes = False
+        i += 1
+    text = " ".join(args[i:])
+    if escapes:
+        text, stop = _backslash_escapes(text, echo=True)
+        if stop:
+            return text
+    return text + ("\n" if newline else "")
+
+
+def _backslash_escapes(text: str, echo: bool = False):
+    """Interpret echo -e / printf %b escapes; returns (text, stopped_by_backslash_c)."""
+    out = []
+    i, n = 0, len(text)
+    simple = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+              "t": "\t", "v": "\v", "\\": "\\"}
+    while i < n:
+        ch = text[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        esc = text[i + 1]
+        i += 2
+        if esc in simple:
+            out.append(simple[esc])
+        elif esc == "c":
+            return "".join(out), True
+        elif esc == "0" or (esc in "1234567" and not echo):
+            digits = "" if esc == "0" else esc
+            limit = 3
+            while i < n and len(digits) < limit and text[i] in "01234567":
+                digits += text[i]
+                i += 1
+            out.append(S._byte_char(int(digits or "0", 8) & 0xFF))
+        elif esc == "x":
+            digits = ""
+            while i < n and len(digits) < 2 and text[i] in "0123456789abcdefABCDEF":
+                digits += text[i]
+                i += 1
+            out.append(S._byte_char(int(digits, 16)) if digits else "\\x")
+        elif esc in "uU":
+            limit = 4 if esc == "u" else 8
+            digits = ""
+            while i < n and len(digits) < limit and text[i] in "0123456789abcdefABCDEF":
+                digits += text[i]
+                i += 1
+            if not digits:
+                out.append("\\" + esc)
+            else:
+                raise _Unknown("\\u escape depends on the locale")
+        else:
+            out.append("\\" + esc)
+    return "".join(out), False
+
+
+_FORMAT = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([diouxXcsbqeEfFgGaA%])")
+
+
+def _printf(fmt: str, args: list):
+    """bash's printf: the format is reused while arguments remain."""
+    out = []
+    status = 0
+    index = 0
+    first = True
+    while first or index < len(args):
+        consumed_before = index
+        first = False
+        i = 0
+        n = len(fmt)
+        while i < n:
+            ch = fmt[i]
+            if ch == "\\":
+                piece, i, stop = _format_escape(fmt, i)
+                out.append(piece)
+                if stop:
+                    return "".join(out), status
+                continue
+            if ch != "%":
+                out.append(ch)
+                i += 1
+                continue
+            match = _FORMAT.match(fmt, i)
+            if not match:
+                raise _Unknown(f"format {fmt[i:i + 3]!r}")
+            flags, width, precision, conv = match.groups()
+            i = match.end()
+            if conv == "%":
+                out.append("%")
+                continue
+            if width == "*":
+                width = _take(args, index)
+                index += 1
+                width = str(_int_arg(width)[0])
+            if precision == "*":
+                precision = str(_int_arg(_take(args, index))[0])
+                index += 1
+            arg = _take(args, index)
+            if index < len(args):
+                index += 1
+            if conv in "eEfFgGaA":
+                raise _Unknown("floating point format")
+            if conv == "s":
+                text = arg
+            elif conv == "b":
+                text, stop = _backslash_escapes(arg)
+                if stop:
+                    out.append(_pad(text, flags, width, precision))
+                    return "".join(out), status
+            elif conv == "q":
+                text = _printf_q(arg)
+            elif conv == "c":
+                text = arg[:1]
+            else:
+                value, ok = _int_arg(arg)
+                if not ok:
+                    status = 1
+                text = _format_int(value, conv, flags, precision)
+                precision = None
+            out.append(_pad(text, flags, width, precision if conv in "sbqc" else None))
+        if index == consumed_before:
+            break
+    return "".join(out), status
+
+
+def _take(args, index):
+    return args[index] if index < len(args) else ""
+
+
+def _int_arg(arg: str):
+    text = arg.strip()
+    if not text:
+        return 0, True
+    if text[0] in "'\"" and len(text) > 1:
+        return ord(text[1]), True
+    try:
+        if re.fullmatch(r"[-+]?0[xX][0-9a-fA-F]+", text):
+            return int(text, 16), True
+        if re.fullmatch(r"[-+]?0[0-7]*", text):
+            return int(text, 8), True
+        return int(text, 10), True
+    except ValueError:
+        match = re.match(r"[-+]?[0-9]+", text)
+        return (int(match.group(0)) if match else 0), False
+
+
+def _format_int(value, conv, flags, precision):
+    if conv in "diu":
+        if conv == "u" and value < 0:
+            value += 1 << 64
+        body = str(abs(value))
+        if precision:
+            body = body.zfill(int(precision))
+        sign = "-" if value < 0 else ("+" if "+" in flags else (" " if " " in flags else ""))
+        return sign + body
+    if value < 0:
+        value += 1 << 64
+    body = {"o": "%o", "x": "%x", "X": "%X"}[conv] % value
+    if precision:
+        body = body.zfill(int(precision))
+    if "#" in flags and value:
+        body = {"o": "0", "x": "0x", "X": "0X"}[conv] + body
+    return body
+
+
+def _pad(text, flags, width, precision):
+    if precision not in (None, ""):
+        text = text[:int(precision)]
+    elif precision == "":
+        text = ""
+    if width:
+        size = int(width)
+        if "-" in flags:
+            text = text.ljust(size)
+        elif "0" in flags and text.lstrip("-+").isdigit():
+            sign = text[0] if text[:1] in "-+" else ""
+            text = sign + text[len(sign):].zfill(size - len(sign))
+        else:
+            text = text.rjust(size)
+    return text
+
+
+def _format_escape(fmt: str, i: int):
+    """One backslash escape in a printf format: (text, next index, stop)."""
+    if i + 1 >= len(fmt):
+        return "\\", i + 1, False
+    esc = fmt[i + 1]
+    if esc in "01234567":
+        j = i + 1
+        digits = ""
+        while j < len(fmt) and len(digits) < 3 and fmt[j] in "01234567":
+            digits += fmt[j]
+            j += 1
+        return S._byte_char(int(digits, 8) & 0xFF), j, False
+    end = i + 2
+    while end < len(fmt) and end - i < 10 and fmt[end] in "0123456789abcdefABCDEF" and esc in "xuU":
+        end += 1
+    text, stop = _backslash_escapes(fmt[i:end])
+    return text, end, stop
+
+
+def _printf_q(value: str) -> str:
+    if value == "":
+        return "''"
+    if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", value):
+        return value
+    if any(ord(c) < 0x20 or ord(c) == 0x7f for c in value):
+        return X.quote_for_reuse(value)
+    return re.sub(r"([^A-Za-z0-9_@%+=:,./-])", r"\\\1", value)

@@ -563,6 +563,7 @@ class _Walker:
             self.fatal(exc, node)
         argv = list(argv_result)
         name = argv[0] if argv else None
+        display = name
         # assignments are expanded after the words, left to right
         assignments = []
         try:
@@ -587,13 +588,21 @@ class _Walker:
                         substitutions=substitutions)
             return
         stdout_away = self.stdout_redirected or any(_redirects_stdout(r) for r in redirects)
-        if any(isinstance(a, Opaque) for a in argv) or "⟨" in name:
+        if exp_names and "⟨" not in name and name not in ("echo", "printf", ":", "true", "false") \
+                and name not in env.functions and name in MODELLED:
+            # a modelled builtin with unknown arguments: what it changes becomes unknown
+            self.taint(name, argv)
+            name = "⟨" + name
+        if "⟨" in name:
             self.record(argv=tuple(argv), node=node, modelled=False,
-                        status=Opaque(f"status of {name}"),
-                        output=None if stdout_away else Opaque(f"output of {name}"),
+                        status=Opaque(f"status of {display}"),
+                        output=None if stdout_away else Opaque(f"output of {display}"),
                         assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
-            env.status = Opaque(f"status of {name}")
+            if not stdout_away:
+                self.result.output.append(Opaque(f"output of {display}"))
+            env.status = Opaque(f"status of {display}")
+            self.note([f"status of {display}"])
             return
         # prefix assignments are visible to the command only
         saved = {}
@@ -610,6 +619,8 @@ class _Walker:
                 else:
                     env.vars[var] = old
         modelled, status, output, error = outcome
+        if exp_names and isinstance(output, str):
+            output = Opaque(f"output of {name} ({', '.join(exp_names)})")
         self.record(argv=tuple(argv), node=node, modelled=modelled, status=status,
                     output=None if stdout_away else output, error=error, assignments=assignments,
                     redirects=redirects, opaque=exp_names, substitutions=substitutions)
@@ -624,6 +635,21 @@ class _Walker:
         if pending is not None:
             self._pending = None
             raise pending
+
+    def taint(self, name, argv):
+        env = self.env
+        if name == "cd":
+            env.set("PWD", Opaque("$PWD (cd to an unknown directory)"))
+            self.note(["working directory (cd to an unknown directory)"])
+        elif name in ("set", "shift"):
+            env.positional = [Opaque(f"positional parameters (after {name})")]
+        elif name in _DECLARATION or name == "unset":
+            for arg in argv[1:]:
+                match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)", arg)
+                if match and not arg.startswith("-"):
+                    env.set(match.group(1), Opaque(f"${match.group(1)} (after {name})"))
+        elif name == "eval":
+            self.note(["eval of an unknown string"])
 
     def last_substitution_status(self, substitutions):
         if substitutions:

@@ -933,6 +933,8 @@ class _Expander:
         if name in ("@", "*"):
             return _Many(list(env.positional), name == "*")
         if name == "#":
+            if any(isinstance(p, Opaque) for p in env.positional):
+                return Opaque("$#")
             return str(len(env.positional))
         if name == "?":
             return env.status if isinstance(env.status, Opaque) else str(env.status)

@@ -1,0 +1,147 @@
+"""Static evaluation: output, exit status, argv of unknown commands and files, against bash."""
+
+import os
+
+import pytest
+
+import bashref
+from qbcore.evaluate import evaluate
+from qbcore.expand import Env, Opaque
+from qbcore.syntax import parse, parse_prefix
+
+# Scripts made only of what the model knows: its stdout and status must be bash's.
+KNOWN = [
+    "echo hi; echo -n a; echo -e 'b\\tc'; echo -E 'd\\te' -n",
+    "printf '%s|' a b c; printf '%d-%05.1s-%x\\n' 42 abc 255 7; printf 'no newline'",
+    "printf '%q ' 'a b' \"it's\" '' x; printf '%b' 'a\\nb\\c' ignored; printf '%3s|%-3s|\\n' a b",
+    "x=1; y=$x$x; echo \"$y\"; x+=2; echo $x; a=(p q); a+=(r); echo \"${a[@]}\" ${#a[@]}",
+    "set -- a 'b c' d; echo $#; shift; echo \"$1\"; set -- ; echo $#",
+    "cd /; pwd; echo $PWD; cd - ; echo $OLDPWD",
+    "if true; then echo yes; else echo no; fi; if false; then :; elif [[ a == a ]]; then echo elif; fi",
+    "for i in 1 2 3; do echo $i; if [[ $i == 2 ]]; then break; fi; done; echo after",
+    "i=0; while (( i < 3 )); do echo $i; i=$((i+1)); done; until [[ $i -le 0 ]]; do i=$((i-1)); done; echo $i",
+    "case abc in a*c) echo one;& x) echo two;; *) echo three;; esac; case z in a|z) echo pipe;; esac",
+    "f() { echo \"f:$1:$#\"; return 3; }; f a b; echo $?; g() { local v=in; echo $v; }; g",
+    "false || echo or; true && echo and; false && echo never; ! false; echo $?",
+    "x=$(echo sub; echo two); echo \"$x\"; y=`echo tick`; echo $y; z=$(false); echo $?",
+    "eval 'echo evaluated; v=5'; echo $v; export E=1; echo $E; unset E; echo \"[${E-unset}]\"",
+    "for ((i=0; i<3; i++)); do printf '%d,' $i; done; echo; echo $((i*10))",
+    "set -e; echo before; false; echo not-reached",
+    "echo start; exit 4; echo never",
+    "[[ -n x && ! -z '' ]] && echo both; [[ b > a ]] && echo gt; [[ 3 -lt 10 ]] && echo lt",
+    "x='a b'; printf '<%s>' $x \"$x\"; IFS=:; y='c:d'; printf '<%s>' $y; echo",
+    "{ echo grouped; echo more; }; (echo sub; x=inner); echo \"${x-none}\"",
+    "echo $LINENO\necho $LINENO; echo $0 $- $#",
+    "echo ${unset:?custom message}; echo never",
+    "echo $((1/0)); echo never",
+    "for x in a b; do for y in 1 2; do [[ $y == 2 ]] && continue 2; echo $x$y; done; done",
+    "printf -v out '%s-%s' a b; echo $out; echo a | true; echo piped $?",
+]
+
+
+@pytest.fixture(scope="module")
+def known_results(tmp_path_factory):
+    cwd = str(tmp_path_factory.mktemp("known"))
+    return cwd, [bashref.run(script, cwd=cwd) for script in KNOWN]
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("n", range(len(KNOWN)), ids=[k[:40] for k in KNOWN])
+def test_known_scripts_match_bash(n, known_results):
+    cwd, outcomes = known_results
+    outcome = outcomes[n]
+    result = evaluate(parse(KNOWN[n]), Env.default(cwd))
+    stdout = result.stdout
+    assert not isinstance(stdout, Opaque), result.opaque
+    assert stdout == outcome.text
+    assert result.status == outcome.status
+
+
+# ---------------------------------------------------------------- unknown commands
+
+RECORDED = [
+    "mycmd a 'b c' \"$HOME\" *.txt",
+    "x='1 2'; mycmd $x \"$x\" >out.log 2>&1; other <<<\"here $x\"",
+    "for f in *.txt; do conv \"$f\" > \"${f%.txt}.md\"; done",
+    "mycmd one; echo $(mycmd-inside sub) >/dev/null; lastcmd {a,b}",
+    "a=1 mycmd $a; mycmd2 ~ x=~/y --opt=~",
+    "set -- p q; tool \"$@\" \"$*\" > 'with space'",
+    "echo 1\ncmd2 arg\nfi\ncmd3",
+]
+HANDLER = ("command_not_found_handle() { { printf '%s' \"$1\"; shift; for a; do printf '\\1%s' \"$a\"; done; "
+           "printf '\\2'; } >>\"$QB_LOG\"; return 0; }\n")
+
+
+def unknown_in_order(commands):
+    """argv of the commands the model could not evaluate, substitutions first, as bash runs them."""
+    out = []
+    for command in commands:
+        for sub in command.substitutions:
+            out.extend(unknown_in_order(sub.commands))
+        if not command.modelled:
+            out.append(command.argv)
+    return out
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", RECORDED)
+def test_unknown_commands_argv_and_files_match_bash(script, tmp_path):
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    bashref.make_tree(str(cwd), ["a.txt", "b.txt"])
+    log = tmp_path / "argv.log"
+    environ = dict(bashref.executor_environ(str(cwd)), QB_LOG=str(log))
+    before = set(os.listdir(cwd))
+    bashref.run(HANDLER + script, cwd=str(cwd), environ=environ)
+    seen = log.read_bytes().decode() if log.exists() else ""
+    bash_argvs = [tuple(entry.split("\1")) for entry in seen.split("\2")[:-1]]
+    created = set(os.listdir(cwd)) - before
+
+    result = evaluate(parse_prefix(script), Env.default(str(cwd)))
+    unknown = unknown_in_order(result.commands)
+    # every command the model could not evaluate is one bash really ran, same argv
+    assert unknown == bash_argvs
+    assert all(c.certain for c in result.commands)
+    model_created = {os.path.relpath(p, cwd) for p in result.files if p.startswith(str(cwd))}
+    assert model_created == created
+
+
+def test_records_carry_span_line_and_text(tmp_path):
+    source = "x=1\nls -l \"$x\" >out; echo $(date)\n"
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    ls = result.commands[1]
+    assert ls.argv == ("ls", "-l", "1") and ls.line == 2 and ls.text == 'ls -l "$x" >out'
+    assert ls.redirects[0].path == str(tmp_path / "out") and ls.redirects[0].truncates
+    assert not ls.modelled and isinstance(ls.status, Opaque)
+    echo = result.commands[2]
+    assert echo.substitutions[0].text == "date"
+    assert "$(date)" in echo.opaque and not echo.exact
+
+
+def test_opaque_condition_makes_both_branches_uncertain(tmp_path):
+    source = "if grep -q x f; then a=1; rm f; else b=2; fi; echo $a"
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    grep, assign, rm, other, echo = result.commands
+    assert grep.certain and not assign.certain and not rm.certain and not other.certain
+    assert echo.certain and not echo.exact
+
+
+def test_syntax_error_stops_after_earlier_lines(tmp_path):
+    script = parse_prefix("echo 1\necho 2; fi\necho 3")
+    result = evaluate(script, Env.default(str(tmp_path)))
+    assert result.stdout == "1\n" and result.status == 2
+    assert result.syntax_error.message == "syntax error near unexpected token `fi'"
+
+
+def test_command_substitution_output_is_named_when_unknown(tmp_path):
+    script = parse('x=$(git rev-parse HEAD); echo "$x"')
+    result = evaluate(script, Env.default(str(tmp_path)))
+    assert "$(git rev-parse HEAD)" in result.opaque
+    assert isinstance(result.stdout, Opaque)
+
+
+def test_background_job_does_not_change_the_shell(tmp_path):
+    result = evaluate(parse("x=1 & echo \"[${x-unset}]\" $!"), Env.default(str(tmp_path)))
+    assert result.commands[-1].argv[:1] == ("echo",)
+    assert "$!" in result.opaque
+    assert result.commands[-1].argv[1] == "[unset]"

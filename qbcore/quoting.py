@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["QuotingError", "single_quote", "double_quote", "sed_pattern", "sed_replacement", "json_string"]
+__all__ = ["QuotingError", "single_quote", "double_quote", "sed_pattern", "sed_replacement", "json_string",
+           "heredoc_delimiter"]
 
 
 class QuotingError(ValueError):
@@ -79,3 +80,21 @@ def json_string(text: str) -> str:
     except UnicodeEncodeError as exc:
         raise QuotingError(f"a JSON string must be valid Unicode; position {exc.start} is not") from None
     return json.dumps(text, ensure_ascii=False)
+
+
+def heredoc_delimiter(body: str, stem: str = "EOF") -> str:
+    """A delimiter word for a quoted here-document carrying ``body``: ``stem``, else ``stem_2``, ...
+
+    Bash ends a here-document at the first line equal to the delimiter, so
+    the word must differ from every line of ``body``; quote it (``<<'EOF'``)
+    so the body is not expanded.
+    """
+    if not stem or not all(ch.isalnum() or ch == "_" for ch in stem):
+        raise QuotingError(f"a delimiter stem must be letters, digits or _: {stem!r}")
+    _no_nul(body, "a here-document")
+    lines = set(body.split("\n"))
+    candidate, n = stem, 1
+    while candidate in lines:
+        n += 1
+        candidate = f"{stem}_{n}"
+    return candidate

@@ -1,0 +1,238 @@
+"""Run one reply for one task under one transport in real bash, and judge the outcome.
+
+Each attempt: a fresh directory, the task's fixture, the harness command the
+transport builds (``qbcore.transports``) run by real bash inside the sandbox,
+the task's validator, and one failure class. This is the ground truth the
+simulator is checked against; it knows nothing about prediction.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from . import fixture as fixtures
+from . import sandbox, transports, validators
+from .sandbox import Limits
+
+__all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "harness_env"]
+
+CLASSES = ("pass", "shell-syntax", "tool-error", "runtime-error", "silent-wrong", "timeout",
+           "environment-invalid", "contract-error")
+
+# stdout/stderr kept in an Attempt (the sandbox caps what it reads; this caps what we carry)
+_KEEP = 64 * 1024
+
+_SYNTAX = re.compile(r"syntax error|unexpected EOF while looking for matching|unexpected end of file")
+# "prog: message" from a program other than the shell itself
+_TOOL = re.compile(r"^(?!bash:|sh:|environment:)([A-Za-z0-9_.+-]+): ", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The outcome of one (task, reply, transport) run."""
+
+    task_id: str
+    transport: str
+    passed: bool
+    class_: str
+    reason: str
+    exit_code: int | None
+    new_files: tuple[str, ...]
+    duration_s: float
+    stdout: bytes = field(default=b"", repr=False)
+    stderr: bytes = field(default=b"", repr=False)
+
+    def as_dict(self, *, output: bool = False) -> dict:
+        data = {"task_id": self.task_id, "transport": self.transport, "passed": self.passed,
+                "class": self.class_, "reason": self.reason, "exit_code": self.exit_code,
+                "new_files": list(self.new_files), "duration_s": round(self.duration_s, 4)}
+        if output:
+            data["stdout"] = self.stdout.decode("utf-8", "replace")
+            data["stderr"] = self.stderr.decode("utf-8", "replace")
+        return data
+
+
+def harness_env(task_dir: str, tool_dir: str) -> dict:
+    """The environment the harness runs with: stand-ins first on PATH, the task directory as home.
+
+    HOME and the remote directory are the task directory because that is
+    where a real ssh login lands; the stand-in and the real server must agree.
+    """
+    return {"PATH": f"{tool_dir}:/usr/local/bin:/usr/bin:/bin", "HOME": task_dir, "LANG": "C.UTF-8",
+            "QBCORE_REMOTE_DIR": task_dir, "SHELL": "/bin/bash"}
+
+
+def _tool_dir(base: str) -> str:
+    """A private copy of the stand-in programs the harness finds first on PATH."""
+    path = os.path.join(base, "bin")
+    os.mkdir(path)
+    shutil.copy(transports.standin("ssh"), os.path.join(path, "ssh"))
+    os.chmod(os.path.join(path, "ssh"), 0o755)
+    return path
+
+
+def _failure(task_id, transport, class_, reason, started) -> Attempt:
+    return Attempt(task_id, transport, False, class_, reason, None, (), time.monotonic() - started)
+
+
+def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Limits = Limits(),
+        unsafe_no_sandbox: bool = False, ssh_server=None) -> Attempt:
+    """Run ``reply`` for ``task`` (a Task or a task id) as the harness ``transport`` would, and judge it.
+
+    ``real_ssh`` sends the ssh transports to a private OpenSSH server
+    (``ssh_server``: a ``realssh.Server`` to reuse; one is made if omitted).
+    Raises SandboxUnavailable when bubblewrap cannot run, unless
+    ``unsafe_no_sandbox``; ValueError for an unknown transport; UnknownTask.
+    """
+    from . import suite
+
+    if isinstance(task, str):
+        task = suite.get(task)
+    started = time.monotonic()
+    transports.get(transport)
+    if not isinstance(reply, str):
+        raise TypeError(f"reply must be str, not {type(reply).__name__}")
+    try:
+        invocation = transports.wrap(reply, transport)
+    except transports.ContractError as exc:
+        return _failure(task.id, transport, "contract-error", str(exc), started)
+    except transports.SplitError as exc:
+        return _failure(task.id, transport, "contract-error", f"the ssh-argv harness cannot split the reply: {exc}",
+                        started)
+    except ValueError as exc:
+        # a NUL or an unencodable character: no harness can hand this reply to bash
+        return _failure(task.id, transport, "contract-error", f"the harness cannot pass this reply on: {exc}",
+                        started)
+
+    base = tempfile.mkdtemp(prefix="qbcore-attempt-")
+    try:
+        os.chmod(base, 0o755)  # the sandbox may run as another uid and must reach the stand-ins
+        task_dir = os.path.join(base, "task")
+        os.mkdir(task_dir)
+        tool_dir = _tool_dir(base)
+        info = fixtures.build(task.fixture, task_dir)
+        before = validators.snapshot(task_dir)
+        env = harness_env(task_dir, tool_dir)
+        argv, binds, files = list(invocation.argv), [tool_dir], dict(invocation.files)
+        if real_ssh and transports.get(transport).remote:
+            argv, binds, files = _through_real_ssh(ssh_server, argv, binds, files, task_dir, base)
+        done = sandbox.run(argv, workdir=task_dir, env=env, stdin=invocation.stdin, limits=limits,
+                           ro_binds=binds, files=files, unsafe_no_sandbox=unsafe_no_sandbox)
+        after = validators.snapshot(task_dir)
+        new = tuple(validators.new_paths(before, after))
+        class_, reason = _classify(task, done, task_dir, before, after, info)
+        return Attempt(task.id, transport, class_ == "pass", class_, reason, done.exit_code, new,
+                       time.monotonic() - started, done.stdout[:_KEEP], done.stderr[:_KEEP])
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _through_real_ssh(server, argv, binds, files, task_dir, base):
+    from . import realssh
+
+    if server is None:
+        server = realssh.default_server()
+    return server.wrap(argv, binds, files, home=task_dir, scratch=base)
+
+
+def _classify(task, done: sandbox.Completed, task_dir, before, after, info) -> tuple[str, str]:
+    if done.timed_out:
+        return "timeout", "the command was still running when the wall-clock limit ended it"
+    if done.exit_code == 128 + 24 or done.exit_code == 128 + 9 and b"CPU" in done.stderr:
+        return "timeout", "the command used up its CPU-time limit"
+    if done.state_lost:
+        return "environment-invalid", "; ".join(done.notes) or "the final directory could not be read back"
+    stray = validators.disallowed_new(before, after, task.allowed_new)
+    if stray:
+        shown = ", ".join(stray[:5]) + (f" and {len(stray) - 5} more" if len(stray) > 5 else "")
+        return "environment-invalid", f"created files the task does not allow: {shown}"
+    verdict = validators.check(task.checks, task_dir, before, after, info)
+    stderr = done.stderr.decode("utf-8", "replace")
+    if verdict.ok and done.exit_code == 0:
+        return "pass", verdict.reason
+    syntax = _SYNTAX.search(stderr)
+    if syntax:
+        line = stderr[:syntax.end()].rsplit("\n", 1)[-1] + stderr[syntax.end():].split("\n", 1)[0]
+        return "shell-syntax", f"bash stopped on a syntax error: {line.strip()}"
+    if verdict.ok:
+        return "runtime-error", f"the state is right but the command exited with status {done.exit_code}"
+    if done.exit_code != 0:
+        tool = _TOOL.search(stderr)
+        if tool:
+            line = stderr[tool.start():].split("\n", 1)[0]
+            return "tool-error", f"{verdict.reason}; {line.strip()}"
+        first = stderr.strip().split("\n", 1)[0] if stderr.strip() else f"exit status {done.exit_code}"
+        return "runtime-error", f"{verdict.reason}; {first}"
+    return "silent-wrong", f"exit status 0 but {verdict.reason}"
+
+
+# --- batches ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Job:
+    """One attempt to run in a batch; ``label`` is carried through to identify it (e.g. "oracle")."""
+
+    task_id: str
+    reply: str
+    transport: str = "raw"
+    label: str = ""
+
+
+_worker_server = None
+
+
+def _worker_init(real_ssh_keys):
+    global _worker_server
+    if real_ssh_keys is not None:
+        from . import realssh
+        _worker_server = realssh.Server.from_keys(real_ssh_keys)
+
+
+def _run_job(job: Job, real_ssh: bool, limits: Limits, unsafe: bool):
+    try:
+        attempt = run(job.task_id, job.reply, job.transport, real_ssh=real_ssh, limits=limits,
+                      unsafe_no_sandbox=unsafe, ssh_server=_worker_server)
+    except sandbox.SandboxUnavailable:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one bad job must not end the batch; say what it was
+        attempt = Attempt(job.task_id, job.transport, False, "environment-invalid",
+                          f"the attempt could not be run: {exc.__class__.__name__}: {exc}", None, (), 0.0)
+    return job, attempt
+
+
+def run_many(jobs: Iterable[Job], *, workers: int | None = None, real_ssh: bool = False,
+             limits: Limits = Limits(), unsafe_no_sandbox: bool = False) -> Iterator[tuple[Job, Attempt]]:
+    """Run the jobs over a process pool and yield ``(job, attempt)`` as each one finishes."""
+    jobs = list(jobs)
+    if not unsafe_no_sandbox and not sandbox.available():
+        raise sandbox.SandboxUnavailable(sandbox.unavailable_reason())
+    server = None
+    if real_ssh:
+        from . import realssh
+        server = realssh.Server.create()
+    try:
+        keys = server.keys if server else None
+        workers = workers or os.cpu_count() or 1
+        if workers == 1:
+            _worker_init(keys)
+            for job in jobs:
+                yield _run_job(job, real_ssh, limits, unsafe_no_sandbox)
+            return
+        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(keys,)) as pool:
+            futures = [pool.submit(_run_job, job, real_ssh, limits, unsafe_no_sandbox) for job in jobs]
+            try:
+                for future in as_completed(futures):
+                    yield future.result()
+            finally:
+                for future in futures:
+                    future.cancel()
+    finally:
+        if server is not None:
+            server.close()

@@ -137,10 +137,56 @@ cdef int RW_START = D.RW_START, RW_OPEN = D.RW_OPEN, RW_CLOSE = D.RW_CLOSE, RW_C
 cdef int RW_FOR = D.RW_FOR, RW_FUNCTION = D.RW_FUNCTION, RW_COND = D.RW_COND
 
 cdef tuple KIND_NAMES = D.KINDS
-cdef dict RESERVED = D.RESERVED_BYTES
-cdef frozenset DECLARATION = D.DECLARATION_BUILTINS
 cdef list REDIRECTIONS = [(kind, text.encode()) for kind, text in D.REDIRECTIONS]
 
+# Reserved words and declaration builtins as C strings: looked up at every
+# command word, so no bytes object is made for the comparison.
+cdef enum:
+    MAX_WORDS = 32
+cdef unsigned char WORD_TEXT[MAX_WORDS][9]
+cdef int WORD_LEN[MAX_WORDS]
+cdef int WORD_EFFECT[MAX_WORDS]
+cdef int N_RESERVED = 0
+cdef int N_WORDS = 0
+
+
+cdef int _add_word(bytes word, int effect) except -1:
+    global N_WORDS
+    cdef int i
+    if N_WORDS >= MAX_WORDS or len(word) > 8:
+        raise RuntimeError("qbcore: reserved-word table too large for the compiled engine")
+    for i in range(len(word)):
+        WORD_TEXT[N_WORDS][i] = word[i]
+    WORD_LEN[N_WORDS] = len(word)
+    WORD_EFFECT[N_WORDS] = effect
+    N_WORDS += 1
+    return N_WORDS - 1
+
+
+for _word, _effect in D.RESERVED_BYTES.items():
+    _add_word(_word, _effect)
+N_RESERVED = N_WORDS
+for _word in sorted(D.DECLARATION_BUILTINS):
+    _add_word(_word, 0)
+cdef int RW_IN_ID = list(D.RESERVED_BYTES).index(b"in")
+cdef int RW_DO_ID = list(D.RESERVED_BYTES).index(b"do")
+cdef int RW_ESAC_ID = list(D.RESERVED_BYTES).index(b"esac")
+cdef int RW_CLOSE_COND_ID = list(D.RESERVED_BYTES).index(b"]]")
+
+
+cdef inline int find_word(const unsigned char* s, Py_ssize_t length, int first, int last):
+    """Index of the table word equal to s[:length] among [first, last), or -1."""
+    cdef int i, j
+    if length > 8:
+        return -1
+    for i in range(first, last):
+        if WORD_LEN[i] == length and WORD_TEXT[i][0] == s[0]:
+            j = 1
+            while j < length and WORD_TEXT[i][j] == s[j]:
+                j += 1
+            if j == length:
+                return i
+    return -1
 # ------------------------------------------------------------------ tokens
 
 cdef class Tokens:
@@ -286,6 +332,7 @@ def lex(source):
 
 cdef class _Lexer:
     cdef object owner           # keeps the bytes behind `s` alive
+    cdef object copy            # those bytes as a bytes object, when needed
     cdef const unsigned char* s
     cdef Py_ssize_t n, p, limit, nodparen
     cdef int* toks
@@ -382,6 +429,7 @@ cdef class _Lexer:
         cdef Frame* f
         cdef int mode, c, i, r, length, action, kind, arg, j, count, first
         cdef bint ok
+        cdef const unsigned char* hit
         cdef Py_ssize_t p, end, limit
         while True:
             p = self.p
@@ -470,9 +518,8 @@ cdef class _Lexer:
             elif action == A_BACKTICK:
                 self.backtick()
             elif action == A_COMMENT:
-                end = p
-                while end < limit and s[end] != 10:
-                    end += 1
+                hit = <const unsigned char*>memchr(s + p, 10, limit - p)
+                end = limit if hit == NULL else hit - s
                 self.emit(kind, p, end)
                 self.p = end
             elif action == A_ANSI:
@@ -741,7 +788,7 @@ cdef class _Lexer:
                 flags &= ~(FL_WORD_ASSIGN | FL_RESERVED_OK)
             elif not flags & FL_NAME_SEEN:
                 flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
-                if 5 <= p - ws <= 8 and (<const char*>s)[ws:p] in DECLARATION:
+                if p - ws >= 5 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0:
                     flags |= FL_ASSIGN_OK
         elif role == ROLE_HEREDOC or role == ROLE_HEREDOC_STRIP:
             delimiter, quoted = D.heredoc_delimiter((<const char*>s)[ws:p])
@@ -794,7 +841,7 @@ cdef class _Lexer:
                         self.p = q
                         return 0
             elif f.expect != EXPECT_NONE or in_pattern or flags & FL_RESERVED_OK:
-                if self.reserved_word(f, (<const char*>s)[p:q], p, q, in_pattern):
+                if self.reserved_word(f, find_word(s + p, q - p, 0, N_RESERVED), p, q, in_pattern):
                     return 0
                 f = &self.stack[self.top]
         if role == ROLE_NORMAL and f.flags & FL_ASSIGN_OK and plain_context and IS_NAME_START[c]:
@@ -834,31 +881,32 @@ cdef class _Lexer:
                 return True
         return False
 
-    cdef bint reserved_word(self, Frame* f, bytes word, Py_ssize_t p, Py_ssize_t q,
+    cdef bint reserved_word(self, Frame* f, int word, Py_ssize_t p, Py_ssize_t q,
                             bint in_pattern) except -1:
+        # word: index in the reserved-word table, or -1
         cdef int flags = f.flags
         cdef Frame* case
         cdef int effect
         if f.expect == EXPECT_FOR_IN:
             f.expect = EXPECT_NONE
-            if word == b"in" or word == b"do":
+            if word == RW_IN_ID or word == RW_DO_ID:
                 self.emit(K_RESERVED, p, q)
                 self.p = q
-                if word == b"do":
+                if word == RW_DO_ID:
                     f.flags = FRESH
                 else:
                     f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
                 return True
         elif f.expect == EXPECT_CASE_IN:
             f.expect = EXPECT_NONE
-            if word == b"in":
+            if word == RW_IN_ID:
                 self.emit(K_RESERVED, p, q)
                 self.p = q
                 case = self.push_command(F_CASE, p)
                 case.aux2 = CASE_PATTERN
                 return True
         if in_pattern:
-            if word == b"esac":
+            if word == RW_ESAC_ID:
                 self.emit(K_RESERVED, p, q)
                 self.p = q
                 self.close_case(f, p)
@@ -866,13 +914,12 @@ cdef class _Lexer:
             return False
         if not flags & FL_RESERVED_OK:
             return False
-        found = RESERVED.get(word)
-        if found is None or word == b"in" or word == b"]]":
+        if word < 0 or word == RW_IN_ID or word == RW_CLOSE_COND_ID:
             return False
-        effect = found
+        effect = WORD_EFFECT[word]
         self.emit(K_RESERVED, p, q)
         self.p = q
-        if word == b"esac":
+        if word == RW_ESAC_ID:
             if f.ft != F_CASE:
                 raise self.error(D.unexpected_token("esac"), p)
             self.close_case(f, p)
@@ -882,7 +929,7 @@ cdef class _Lexer:
         if effect & RW_CLOSE:
             f.aux -= 1
             if f.aux < 0:
-                raise self.error(D.unexpected_token(word.decode("latin-1")), p)
+                raise self.error(D.unexpected_token((<const char*>self.s)[p:q].decode("latin-1")), p)
             f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
         elif effect & RW_START:
             f.flags = FRESH
@@ -977,10 +1024,13 @@ cdef class _Lexer:
         return 0
 
     cdef object owner_bytes(self):
+        # here-document bodies are searched with bytes.find: a str input is
+        # copied to bytes once, the first time a here-document needs it
         if type(self.owner) is bytes:
             return self.owner
-        self.owner = self.data_bytes()
-        return self.owner
+        if self.copy is None:
+            self.copy = self.data_bytes()
+        return self.copy
 
     cdef int heredoc_end(self, Py_ssize_t line_start, Py_ssize_t line_end) except -1:
         if line_start < 0:

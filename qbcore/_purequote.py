@@ -453,7 +453,7 @@ class _Lexer:
             if ft == F.COND:
                 if flags & D.FL_REGEX_WORD:
                     flags &= ~D.FL_REGEX_WORD
-                elif self.s[frame[_WSTART]:self.p] == b"=~":
+                elif self.p - frame[_WSTART] == 2 and self.s[frame[_WSTART]:self.p] == b"=~":
                     flags |= D.FL_REGEX_NEXT
             elif ft == F.ARRAY or (ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN):
                 pass
@@ -461,7 +461,9 @@ class _Lexer:
                 flags &= ~(D.FL_WORD_ASSIGN | D.FL_RESERVED_OK)
             elif not flags & D.FL_NAME_SEEN:
                 flags = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
-                if self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS:
+                # length first: slicing a long word at every nesting level would be quadratic
+                if 5 <= self.p - frame[_WSTART] <= 8 and \
+                        self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS:
                     flags |= D.FL_ASSIGN_OK
         elif role in (D.ROLE_HEREDOC, D.ROLE_HEREDOC_STRIP):
             delimiter, quoted = D.heredoc_delimiter(self.s[frame[_WSTART]:self.p])

@@ -1,0 +1,120 @@
+"""Large and deeply nested input: no recursion, no crash, time linear in the size.
+
+Linearity is checked by lexing the same shape at two sizes (×4) and bounding
+the ratio of the best times generously (quadratic work would give ×16), never
+by an absolute time.
+"""
+
+import os
+import sys
+import time
+
+import pytest
+
+from qbcore import ShellSyntaxError
+
+LONG = os.environ.get("QBCORE_LONG", "") not in ("", "0")
+DEPTH = 100_000
+
+NESTINGS = {
+    # name: (command, opening, closing): opening and closing repeated DEPTH times around "x"
+    "command substitution": ("echo ", "$(", ")"),
+    "quoted command substitution": ("echo ", '"$(', ')"'),
+    "parameter default": ("echo ", "${x:-", "}"),
+    "arithmetic": ("echo ", "$((", "))"),
+    "process substitution": ("cat ", "<(", ")"),
+    "subshell": ("", "( ", " )"),
+}
+
+
+def nested(name, depth):
+    command, opening, closing = NESTINGS[name]
+    return command + opening * depth + "x" + closing * depth
+
+
+def best_time(function, argument, repeat=3):
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function(argument)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def assert_linear(lexer, make, small):
+    # warm up, then compare a size with four times that size
+    lexer.lex(make(small))
+    ratio = best_time(lexer.lex, make(4 * small)) / max(best_time(lexer.lex, make(small)), 1e-6)
+    assert ratio < 12, f"lexing 4x the input took {ratio:.1f}x the time"
+
+
+@pytest.mark.parametrize("name", list(NESTINGS))
+def test_deep_nesting_is_lexed_without_recursion(lexer, name):
+    limit = sys.getrecursionlimit()
+    tokens = lexer.lex(nested(name, DEPTH))
+    assert sys.getrecursionlimit() == limit
+    assert len(tokens) >= 2 * DEPTH
+    assert tokens[-1][2] == len(nested(name, DEPTH))
+
+
+@pytest.mark.parametrize("name", list(NESTINGS))
+def test_deep_nesting_left_open_is_an_error_not_a_crash(lexer, name):
+    command, opening, _ = NESTINGS[name]
+    with pytest.raises(ShellSyntaxError):
+        lexer.lex(command + opening * DEPTH + "x")
+
+
+def test_backticks_inside_escaped_backticks(lexer):
+    # each level doubles the backslashes: `a \`b \\\`c\\\` b\` a`
+    source = "x"
+    for level in range(12):
+        escaped = source.replace("\\", "\\\\").replace("`", "\\`")
+        source = f"`echo {escaped}`"
+    tokens = lexer.lex("echo " + source)
+    assert [kind for kind, _, _ in tokens] == ["lit", "backtick-open", "backtick-body", "backtick-close"]
+    flat = "echo `" + "\\`" * DEPTH + "`"
+    assert [kind for kind, _, _ in lexer.lex(flat)] == ["lit", "backtick-open", "backtick-body", "backtick-close"]
+
+
+@pytest.mark.parametrize("name", ["command substitution", "quoted command substitution", "parameter default"])
+def test_deep_nesting_time_is_linear(lexer, name):
+    assert_linear(lexer, lambda depth: nested(name, depth), 10_000)
+
+
+SCRIPT = (
+    '#!/bin/bash\n'
+    'set -euo pipefail\n'
+    'for f in "$@"; do\n'
+    '  if [[ -f $f && $f == *.txt ]]; then\n'
+    '    n=$(wc -l < "$f") # count\n'
+    '    echo "${f##*/}: $((n + 1)) lines" >> "${LOG:-/tmp/log}"\n'
+    "  fi\n"
+    "done\n"
+    "cat <<EOF | sed -e 's/a/b/' 2>&1\n"
+    "report $(date) for $USER\n"
+    "EOF\n"
+    "case $1 in start|stop) run \"$1\";; *) echo usage >&2;; esac\n"
+)
+
+
+def big_script(size):
+    return SCRIPT * (size // len(SCRIPT) + 1)
+
+
+def test_ten_megabytes(lexer):
+    size = 10_000_000 if (lexer.__name__.endswith("_fastquote") or LONG) else 2_000_000
+    source = big_script(size)
+    tokens = lexer.lex(source)
+    assert tokens[-1] == ("newline", len(source) - 1, len(source))
+    assert len(tokens) > size // 10
+
+
+def test_script_time_is_linear(lexer):
+    small = 400_000 if lexer.__name__.endswith("_fastquote") else 50_000
+    assert_linear(lexer, big_script, small)
+
+
+def test_many_heredocs_time_is_linear(lexer):
+    def heredocs(count):
+        return "cat <<A <<'B'\n$x\nA\ny\nB\n" * count
+    assert_linear(lexer, heredocs, 5_000)

@@ -131,10 +131,11 @@ cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
 cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
 cdef int ROLE_FOR_NAME = D.ROLE_FOR_NAME, ROLE_CASE_WORD = D.ROLE_CASE_WORD, ROLE_FUNC_NAME = D.ROLE_FUNC_NAME
 cdef int EXPECT_NONE = D.EXPECT_NONE, EXPECT_FOR_IN = D.EXPECT_FOR_IN, EXPECT_CASE_IN = D.EXPECT_CASE_IN
+cdef int EXPECT_TIME_OPTION = D.EXPECT_TIME_OPTION
 cdef int CASE_PATTERN = D.CASE_PATTERN, CASE_BODY = D.CASE_BODY
 cdef int ARITH_DOLLAR = D.ARITH_DOLLAR, ARITH_COMMAND = D.ARITH_COMMAND, ARITH_BRACKET = D.ARITH_BRACKET
 cdef int RW_START = D.RW_START, RW_OPEN = D.RW_OPEN, RW_CLOSE = D.RW_CLOSE, RW_CASE = D.RW_CASE
-cdef int RW_FOR = D.RW_FOR, RW_FUNCTION = D.RW_FUNCTION, RW_COND = D.RW_COND
+cdef int RW_FOR = D.RW_FOR, RW_FUNCTION = D.RW_FUNCTION, RW_COND = D.RW_COND, RW_TIME = D.RW_TIME
 
 cdef tuple KIND_NAMES = D.KINDS
 cdef list REDIRECTIONS = [(kind, text.encode()) for kind, text in D.REDIRECTIONS]
@@ -703,6 +704,8 @@ cdef class _Lexer:
                     self.p = p + 2
                     return 0
             self.need_word(f, p, "(")
+            if ft == F_ARRAY:  # bash: `a=( (1) )` is an error
+                raise self.error(D.unexpected_token("("), p)
             self.emit(K_LPAREN, p, end)
             self.p = end
             if ft == F_CASE and f.aux2 == CASE_PATTERN:
@@ -722,7 +725,7 @@ cdef class _Lexer:
                 f.depth -= 1
                 f.flags = FRESH | FL_NAME_SEEN
             elif ft == F_CMDSUB or ft == F_PROCSUB:
-                if f.aux or f.expect != EXPECT_NONE:
+                if f.aux or f.expect == EXPECT_FOR_IN or f.expect == EXPECT_CASE_IN:
                     raise self.error(D.unexpected_token(")"), p)
                 self.emit(K_CMDSUB_CLOSE if ft == F_CMDSUB else K_PROCSUB_CLOSE, p, end)
                 self.top -= 1
@@ -776,6 +779,8 @@ cdef class _Lexer:
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t ws = f.wstart
         cdef Py_ssize_t p = self.p
+        if f.expect == EXPECT_TIME_OPTION:
+            f.expect = EXPECT_NONE
         if role == ROLE_NORMAL:
             if ft == F_COND:
                 if flags & FL_REGEX_WORD:
@@ -897,6 +902,12 @@ cdef class _Lexer:
                 else:
                     f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
                 return True
+        elif f.expect == EXPECT_TIME_OPTION:
+            f.expect = EXPECT_NONE
+            if q - p == 2 and self.s[p] == 45 and self.s[p + 1] == 112:  # -p
+                self.emit(K_LIT, p, q)
+                self.p = q
+                return True
         elif f.expect == EXPECT_CASE_IN:
             f.expect = EXPECT_NONE
             if word == RW_IN_ID:
@@ -933,6 +944,8 @@ cdef class _Lexer:
             f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
         elif effect & RW_START:
             f.flags = FRESH
+            if effect & RW_TIME:
+                f.expect = EXPECT_TIME_OPTION
         elif effect & RW_COND:
             f.flags = flags & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
             self.push_command(F_COND, p).flags = 0
@@ -1062,7 +1075,7 @@ cdef class _Lexer:
             return False
         if ft == F_TOP:
             self.need_word(f, self.n, "newline")
-            if f.depth or f.aux or f.expect != EXPECT_NONE:
+            if f.depth or f.aux or f.expect == EXPECT_FOR_IN or f.expect == EXPECT_CASE_IN:
                 raise self.error(D.UNEXPECTED_EOF, self.n, True)
             return True
         raise self.unterminated_frame(f)

@@ -374,6 +374,8 @@ class _Lexer:
                     self.p = p + 2
                     return
             self.need_word(frame, p, "(")
+            if ft == F.ARRAY:  # bash: `a=( (1) )` is an error
+                raise self.error(D.unexpected_token("("), p)
             self.emit(K.LPAREN, p, end)
             self.p = end
             if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
@@ -393,7 +395,7 @@ class _Lexer:
                 frame[_DEPTH] -= 1
                 frame[_FLAGS] = _FRESH | D.FL_NAME_SEEN
             elif ft in (F.CMDSUB, F.PROCSUB):
-                if frame[_AUX] or frame[_EXPECT] != D.EXPECT_NONE:
+                if frame[_AUX] or frame[_EXPECT] in (D.EXPECT_FOR_IN, D.EXPECT_CASE_IN):
                     raise self.error(D.unexpected_token(")"), p)
                 self.emit(K.CMDSUB_CLOSE if ft == F.CMDSUB else K.PROCSUB_CLOSE, p, end)
                 self.stack.pop()
@@ -449,6 +451,8 @@ class _Lexer:
         flags = frame[_FLAGS] & ~D.FL_IN_WORD
         role = frame[_ROLE]
         ft = frame[_FT]
+        if frame[_EXPECT] == D.EXPECT_TIME_OPTION:
+            frame[_EXPECT] = D.EXPECT_NONE
         if role == D.ROLE_NORMAL:
             if ft == F.COND:
                 if flags & D.FL_REGEX_WORD:
@@ -564,6 +568,12 @@ class _Lexer:
                 else:
                     frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
                 return True
+        elif expect == D.EXPECT_TIME_OPTION:
+            frame[_EXPECT] = D.EXPECT_NONE
+            if word == b"-p":
+                self.emit(K.LIT, p, q)
+                self.p = q
+                return True
         elif expect == D.EXPECT_CASE_IN:
             frame[_EXPECT] = D.EXPECT_NONE
             if word == b"in":
@@ -599,6 +609,8 @@ class _Lexer:
             frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
         elif effect & D.RW_START:
             frame[_FLAGS] = _FRESH
+            if effect & D.RW_TIME:
+                frame[_EXPECT] = D.EXPECT_TIME_OPTION
         elif effect & D.RW_COND:
             frame[_FLAGS] = flags & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
             self.stack.append(self._command_frame(F.COND, p))
@@ -718,7 +730,7 @@ class _Lexer:
             return False
         if ft == F.TOP:
             self.need_word(frame, self.n, "newline")
-            if frame[_DEPTH] or frame[_AUX] or frame[_EXPECT] != D.EXPECT_NONE:
+            if frame[_DEPTH] or frame[_AUX] or frame[_EXPECT] in (D.EXPECT_FOR_IN, D.EXPECT_CASE_IN):
                 raise self.error(D.UNEXPECTED_EOF, self.n, at_eof=True)
             return True
         raise self.unterminated_frame(frame)

@@ -1,0 +1,84 @@
+"""The lexer agrees with `bash -n` about which input bash refuses to read.
+
+Every corpus entry (agent commands, scripts, malformed input) is checked once
+with `bash -n -c`. When the lexer raises, bash must refuse the same input
+with the same words on the same line; when bash refuses, the lexer must too,
+unless the disagreement is listed in KEPT with the bash behaviour behind it.
+"""
+
+import functools
+import re
+import subprocess
+
+import pytest
+
+from lexcorpus import agent_commands, malformed, scripts
+from qbcore import ShellSyntaxError
+
+pytestmark = pytest.mark.bash
+
+# Grammar errors are the parser's job (docs/tokens.md, "Errors"): the lexer
+# emits their tokens and bash -n rejects them.
+GRAMMAR = "grammar error found by the parser, not the lexer: bash rejects it"
+KEPT = {
+    "echo @(a|b)": GRAMMAR + " because extglob is off in `bash -c`; the lexer gives `@`, `(`…",
+    "echo a=(1)": GRAMMAR + ": an array assignment is only allowed before the command name",
+    "then": GRAMMAR + ": `then` outside `if`",
+    "do": GRAMMAR + ": `do` outside a loop",
+    "in": GRAMMAR + ": `in` outside `case`/`for`",
+    "case x in @(a|b)) echo;; esac": "both reject; bash stops at the `(` of the extglob (off in "
+                                     "`bash -c`), the lexer at the `)` that then closes nothing",
+    "x=1 if true; then :; fi": "both reject; after an assignment `if` is a command name, bash stops at "
+                               "`then`, the lexer at the `fi` that closes nothing",
+    ">x if true; then :; fi": "both reject; after a redirection `if` is a command name, bash stops at "
+                              "`then`, the lexer at the `fi` that closes nothing",
+    "i\\\nf true; then :; fi": "bash removes the line continuation before recognising `if`; the lexer "
+                               "keeps `i` `\\\\\\n` `f` as one word (docs/tokens.md, known differences)",
+}
+
+BASH_LINE = re.compile(r"^bash: (?:-c: )?line (\d+): (.*)$")
+
+
+@functools.lru_cache(maxsize=None)
+def bash_complaint(source):
+    """(line, message) of bash -n's first error for SOURCE, or None when it accepts it."""
+    proc = subprocess.run(["bash", "-n", "-c", source], capture_output=True, timeout=20,
+                          text=True, errors="surrogateescape")
+    for text in proc.stderr.splitlines():
+        match = BASH_LINE.match(text)
+        if match and "warning:" not in match.group(2):
+            return int(match.group(1)), match.group(2)
+    return None
+
+
+def lexer_complaint(lexer, source):
+    try:
+        lexer.lex(source)
+    except ShellSyntaxError as exc:
+        return exc.line, exc.message
+    return None
+
+
+ENTRIES = ([pytest.param(s, id=f"agent-{i}") for i, s in enumerate(agent_commands())]
+           + [pytest.param(s.decode(), id=f"script-{name}") for name, s in scripts().items()]
+           + [pytest.param(s, id=f"malformed-{i}") for i, s in enumerate(malformed())])
+
+
+@pytest.mark.parametrize("source", ENTRIES)
+def test_agrees_with_bash_n(lexer, source):
+    bash = bash_complaint(source)
+    ours = lexer_complaint(lexer, source)
+    if source in KEPT:
+        assert bash != ours, f"no longer a disagreement, remove it from KEPT: {KEPT[source]}"
+    else:
+        assert ours == bash
+
+
+def test_kept_disagreements_are_in_the_corpus():
+    assert set(KEPT) <= set(malformed())
+
+
+def test_agent_commands_and_scripts_are_valid_bash():
+    # the corpora that benchmarks and tree-sitter tests use must be clean input
+    for source in agent_commands() + [s.decode() for s in scripts().values()]:
+        assert bash_complaint(source) is None, source

@@ -26,6 +26,12 @@ __all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "harness_env"]
 CLASSES = ("pass", "shell-syntax", "tool-error", "runtime-error", "silent-wrong", "timeout",
            "environment-invalid", "contract-error")
 
+# Linux's MAX_ARG_STRLEN: execve refuses any single argument this long (E2BIG)
+_ARG_MAX = 32 * 4096
+
+# the login name the harness runs as; the real-ssh server's account has the same name
+LOGIN = "qbuser"
+
 # stdout/stderr kept in an Attempt (the sandbox caps what it reads; this caps what we carry)
 _KEEP = 64 * 1024
 
@@ -66,7 +72,7 @@ def harness_env(task_dir: str, tool_dir: str) -> dict:
     where a real ssh login lands; the stand-in and the real server must agree.
     """
     return {"PATH": f"{tool_dir}:/usr/local/bin:/usr/bin:/bin", "HOME": task_dir, "LANG": "C.UTF-8",
-            "QBCORE_REMOTE_DIR": task_dir, "SHELL": "/bin/bash"}
+            "QBCORE_REMOTE_DIR": task_dir, "SHELL": "/bin/bash", "USER": LOGIN, "LOGNAME": LOGIN}
 
 
 def _tool_dir(base: str) -> str:
@@ -110,6 +116,12 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
         # a NUL or an unencodable character: no harness can hand this reply to bash
         return _failure(task.id, transport, "contract-error", f"the harness cannot pass this reply on: {exc}",
                         started)
+
+    too_long = [len(os.fsencode(a)) for a in invocation.argv if len(os.fsencode(a)) >= _ARG_MAX]
+    if too_long:
+        return _failure(task.id, transport, "contract-error",
+                        f"the harness cannot pass this reply as one argument: {too_long[0]} bytes, and Linux "
+                        f"takes at most {_ARG_MAX - 1} in a single argument", started)
 
     base = tempfile.mkdtemp(prefix="qbcore-attempt-")
     try:
@@ -183,6 +195,7 @@ class Job:
     reply: str
     transport: str = "raw"
     label: str = ""
+    real_ssh: bool = False
 
 
 _worker_server = None
@@ -195,9 +208,9 @@ def _worker_init(real_ssh_keys):
         _worker_server = realssh.Server.from_keys(real_ssh_keys)
 
 
-def _run_job(job: Job, real_ssh: bool, limits: Limits, unsafe: bool):
+def _run_job(job: Job, limits: Limits, unsafe: bool):
     try:
-        attempt = run(job.task_id, job.reply, job.transport, real_ssh=real_ssh, limits=limits,
+        attempt = run(job.task_id, job.reply, job.transport, real_ssh=job.real_ssh, limits=limits,
                       unsafe_no_sandbox=unsafe, ssh_server=_worker_server)
     except sandbox.SandboxUnavailable:
         raise
@@ -207,14 +220,18 @@ def _run_job(job: Job, real_ssh: bool, limits: Limits, unsafe: bool):
     return job, attempt
 
 
-def run_many(jobs: Iterable[Job], *, workers: int | None = None, real_ssh: bool = False,
-             limits: Limits = Limits(), unsafe_no_sandbox: bool = False) -> Iterator[tuple[Job, Attempt]]:
-    """Run the jobs over a process pool and yield ``(job, attempt)`` as each one finishes."""
+def run_many(jobs: Iterable[Job], *, workers: int | None = None, limits: Limits = Limits(),
+             unsafe_no_sandbox: bool = False) -> Iterator[tuple[Job, Attempt]]:
+    """Run the jobs over a process pool and yield ``(job, attempt)`` as each one finishes.
+
+    One private OpenSSH server's keys are made for the whole batch when any
+    job asks for the real server.
+    """
     jobs = list(jobs)
     if not unsafe_no_sandbox and not sandbox.available():
         raise sandbox.SandboxUnavailable(sandbox.unavailable_reason())
     server = None
-    if real_ssh:
+    if any(job.real_ssh for job in jobs):
         from . import realssh
         server = realssh.Server.create()
     try:
@@ -223,10 +240,10 @@ def run_many(jobs: Iterable[Job], *, workers: int | None = None, real_ssh: bool 
         if workers == 1:
             _worker_init(keys)
             for job in jobs:
-                yield _run_job(job, real_ssh, limits, unsafe_no_sandbox)
+                yield _run_job(job, limits, unsafe_no_sandbox)
             return
         with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(keys,)) as pool:
-            futures = [pool.submit(_run_job, job, real_ssh, limits, unsafe_no_sandbox) for job in jobs]
+            futures = [pool.submit(_run_job, job, limits, unsafe_no_sandbox) for job in jobs]
             try:
                 for future in as_completed(futures):
                     yield future.result()

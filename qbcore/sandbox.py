@@ -34,32 +34,43 @@ NOBODY = 65534
 _CONTROL = "/tmp/.qbcore-sandbox"
 
 # pid 1 of the sandbox: unpack the task directory and the /tmp files, run the
-# command under rlimits with exactly the caller's environment, kill whatever
-# is left, then stream the exit status and the task directory out on fd 3.
+# command under rlimits with exactly the caller's environment, wait for it
+# and for its output pipes to close (a harness that reads the output to its
+# end waits for background processes that hold it; two relays through FIFOs
+# tell us when that happens), report the exit status, kill whatever is left,
+# then stream the task directory out on fd 3.
 # As pid 1 it cannot be killed from inside, and it reaps orphans while it
 # waits, so leftover zombies never count against the process limit.
 _LAUNCHER = r"""
-work=$1
+work=$1 control=$2
 tar -xpf - -C "$work" <&4 2>/dev/null || { echo 'E cannot unpack the task directory' >&3; exit 0; }
 tar -xpf - -C / <&5 2>/dev/null || { echo 'E cannot unpack the sandbox files' >&3; exit 0; }
 exec 4<&- 5<&-
-mapfile -d '' -t qb_argv < "$2/argv"
-mapfile -d '' -t qb_env < "$2/env"
-qb_limits=$(< "$2/limits")
-rm -rf "$2"
+mapfile -d '' -t qb_argv < "$control/argv"
+mapfile -d '' -t qb_env < "$control/env"
+qb_limits=$(< "$control/limits")
 echo R >&3
+exec 8>&2 2>/dev/null
+cat "$control/out" 3>&- 8>&- &
+relay_out=$!
+cat "$control/err" >&8 3>&- 8>&- &
+relay_err=$!
+exec 7<&0
 (
-  exec 3>&-
+  exec 0<&7 7<&- 3>&- 8>&- >"$control/out" 2>"$control/err"
   ulimit $qb_limits 2>/dev/null || { echo 'qbcore-sandbox: cannot apply limits' >&2; exit 125; }
   cd "$work" || exit 125
   exec env -i "${qb_env[@]}" "${qb_argv[@]}"
-)
+) &
+wait "$!"
 status=$?
+exec 0</dev/null 7<&-
+wait "$relay_out" "$relay_err"
 kill -KILL -1 2>/dev/null
 for _ in {1..200}; do
   alive=0
   for stat in /proc/[0-9]*/stat; do
-    read -r pid _ st _ < "$stat" 2>/dev/null || continue
+    read -r pid _ st _ 2>/dev/null < "$stat" || continue
     [[ $pid == 1 || $st == Z ]] || { alive=1; break; }
   done
   ((alive)) || break
@@ -180,6 +191,11 @@ def _pack_control(argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         add(_CONTROL + "/argv", b"".join(_encode(a) + b"\0" for a in argv))
         add(_CONTROL + "/env", b"".join(_encode(f"{k}={v}") + b"\0" for k, v in env.items()))
         add(_CONTROL + "/limits", limits.ulimit_flags().encode())
+        for relay in ("out", "err"):
+            # FIFOs the command writes its output into; the launcher relays them
+            fifo = tarfile.TarInfo((_CONTROL + "/" + relay).lstrip("/"))
+            fifo.type, fifo.mode = tarfile.FIFOTYPE, 0o600
+            archive.addfile(fifo)
         for path, data in files.items():
             add(path, data)
     return buffer.getvalue()
@@ -285,7 +301,11 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
     if outcome["state_overflow"]:
         notes.append("the task directory outgrew its cap and was not returned")
     if workdir is not None and archive is not None:
-        _restore_directory(workdir, archive, notes)
+        try:
+            _restore_directory(workdir, archive, notes)
+        except (tarfile.TarError, EOFError) as exc:
+            notes.append(f"the task directory came back unreadable ({exc})")
+            state_lost = True
     return Completed(exit_code=exit_code, stdout=outcome["stdout"], stderr=outcome["stderr"],
                      timed_out=outcome["timed_out"], duration_s=time.monotonic() - started,
                      stdout_truncated=outcome["stdout_truncated"],

@@ -1,0 +1,66 @@
+"""``qbcore run``: run one reply for one task in real bash (sandboxed) and print the outcome."""
+
+import json
+import sys
+
+from ._reply import add_reply_arguments, read_reply
+
+NAME = "run"
+HELP = "run a reply for a task under a transport in a sandbox and judge the final state"
+
+
+def configure(parser):
+    from ..transports import NAMES
+
+    parser.add_argument("--task", required=True, metavar="ID", help="the task id, e.g. sed-replace/t2-slashes")
+    parser.add_argument("-t", "--transport", default="raw", choices=NAMES, metavar="T",
+                        help="the harness layer (default raw): " + ", ".join(NAMES))
+    parser.add_argument("--real-ssh", action="store_true",
+                        help="send the ssh transports to a private OpenSSH server instead of the stand-in")
+    parser.add_argument("--unsafe-no-sandbox", action="store_true",
+                        help="run without bubblewrap, directly on this host (only for replies you trust)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--show-output", action="store_true", help="also print the command's stdout and stderr")
+    add_reply_arguments(parser)
+
+
+def run(args) -> int:
+    from .. import executor, realssh, sandbox, suite
+
+    try:
+        task = suite.get(args.task)
+    except suite.UnknownTask as exc:
+        sys.stderr.write(f"qbcore run: {exc.args[0]}\n")
+        return 2
+    try:
+        reply = read_reply(args)
+    except OSError as exc:
+        sys.stderr.write(f"qbcore run: cannot read the reply: {exc.strerror}: {exc.filename}\n")
+        return 2
+    try:
+        attempt = executor.run(task, reply, args.transport, real_ssh=args.real_ssh,
+                               unsafe_no_sandbox=args.unsafe_no_sandbox)
+    except sandbox.SandboxUnavailable as exc:
+        sys.stderr.write(f"qbcore run: refusing to run the reply: {exc}\n")
+        return 3
+    except realssh.RealSSHUnavailable as exc:
+        sys.stderr.write(f"qbcore run: --real-ssh: {exc}\n")
+        return 3
+    if args.format == "json":
+        json.dump(attempt.as_dict(output=args.show_output), sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        status = "PASS" if attempt.passed else "FAIL"
+        sys.stdout.write(f"{status} {attempt.task_id} via {attempt.transport}: {attempt.class_}\n")
+        sys.stdout.write(f"  reason:    {attempt.reason}\n")
+        sys.stdout.write(f"  exit code: {attempt.exit_code}\n")
+        sys.stdout.write(f"  new files: {', '.join(attempt.new_files) or '(none)'}\n")
+        sys.stdout.write(f"  duration:  {attempt.duration_s:.3f} s\n")
+        if args.show_output:
+            sys.stdout.write("  stdout:\n" + _indent(attempt.stdout) + "  stderr:\n" + _indent(attempt.stderr))
+    return 0 if attempt.passed else 1
+
+
+def _indent(data: bytes) -> str:
+    text = data.decode("utf-8", "replace")
+    return "".join(f"    {line}\n" for line in text.split("\n")) if text else ""

@@ -15,7 +15,7 @@ else:
     try:
         from ._fastquote import Tokens, lex
         engine = "cython"
-    except ImportError as exc:  # no compiler at install time, or a broken build
+    except Exception as exc:  # noqa: BLE001 - not built, or built from a stale table
         warnings.warn(
             f"qbcore: compiled engine unavailable ({exc}); using the pure-Python "
             f"engine (set {VARIABLE}=1 to choose it explicitly)",

@@ -103,7 +103,7 @@ cdef int A_EMIT = D.A.EMIT, A_ESCAPE = D.A.ESCAPE, A_VAR_NAME = D.A.VAR_NAME, A_
 cdef int A_ANSI = D.A.ANSI, A_BACKTICK = D.A.BACKTICK, A_PUSH = D.A.PUSH, A_POP = D.A.POP
 cdef int A_ARITH_OPEN = D.A.ARITH_OPEN, A_ARITH_BRACKET = D.A.ARITH_BRACKET, A_CMDSUB = D.A.CMDSUB
 cdef int A_PROCSUB = D.A.PROCSUB, A_PAREN_IN = D.A.PAREN_IN, A_PAREN_OUT = D.A.PAREN_OUT
-cdef int A_BRACE_IN = D.A.BRACE_IN, A_BRACE_OUT = D.A.BRACE_OUT, A_BRACKET_IN = D.A.BRACKET_IN
+cdef int A_BRACKET_IN = D.A.BRACKET_IN
 cdef int A_BRACKET_OUT = D.A.BRACKET_OUT, A_BLANKS = D.A.BLANKS, A_NEWLINE = D.A.NEWLINE
 cdef int A_COMMENT = D.A.COMMENT, A_OPERATOR = D.A.OPERATOR, A_WORD_BEGIN = D.A.WORD_BEGIN
 cdef int A_WORD_END = D.A.WORD_END, A_COND_OP = D.A.COND_OP
@@ -336,6 +336,7 @@ cdef class _Lexer:
     cdef object copy            # those bytes as a bytes object, when needed
     cdef const unsigned char* s
     cdef Py_ssize_t n, p, limit, nodparen
+    cdef int docs               # here-document bodies being lexed (DOC frames on the stack)
     cdef int* toks
     cdef Py_ssize_t ntok, tcap
     cdef Frame* stack
@@ -550,18 +551,6 @@ cdef class _Lexer:
                 self.p = p + 1
             elif action == A_PAREN_OUT:
                 self.paren_out(f)
-            elif action == A_BRACE_IN:
-                f.depth += 1
-                self.emit(kind, p, p + 1)
-                self.p = p + 1
-            elif action == A_BRACE_OUT:
-                if f.depth:
-                    f.depth -= 1
-                    self.emit(K_PARAM_LIT, p, p + 1)
-                else:
-                    self.emit(kind, p, p + 1)
-                    self.top -= 1
-                self.p = p + 1
             elif action == A_BRACKET_IN:
                 if f.aux == ARITH_BRACKET:
                     f.depth += 1
@@ -977,22 +966,26 @@ cdef class _Lexer:
         while q < limit and IS_NAME_CHAR[s[q]]:
             q += 1
         if q < limit and s[q] == 91:
-            # the subscript may hold blanks: bash reads it as a matched pair
-            depth = 0
-            r = q
-            while r < limit:
-                if s[r] == 91:
-                    depth += 1
-                elif s[r] == 93:
-                    depth -= 1
-                    if not depth:
-                        break
-                elif s[r] == 10:
+            if f.flags & FL_NAME_SEEN:
+                # an argument of a declaration builtin: a plain subscript only
+                r = q + 1
+                while r < limit and s[r] != 93 and not IS_META[s[r]]:
+                    r += 1
+                if r >= limit or s[r] != 93:
                     return False
-                r += 1
-            if r >= limit:
-                return False
-            q = r + 1
+                q = r + 1
+            else:
+                # before the command name bash reads `name[` … `]` as a matched
+                # pair: blanks and newlines inside, and one word even without `=`
+                q = self.subscript_end(q)
+                if q < 0:
+                    return True  # ran past a here-document body: abandoned
+                if not (q < limit and (s[q] == 61 or (s[q] == 43 and q + 1 < limit and s[q + 1] == 61))):
+                    self.emit(K_LIT, p, q)
+                    f.wstart = p
+                    f.flags |= FL_IN_WORD
+                    self.p = q
+                    return True
         if q < limit and s[q] == 43:
             q += 1
         if q >= limit or s[q] != 61:
@@ -1008,6 +1001,31 @@ cdef class _Lexer:
             array.flags = 0
             self.p = q + 1
         return True
+
+    cdef Py_ssize_t subscript_end(self, Py_ssize_t q) except -2:
+        """The offset after the `]` matching the `[` at q (quotes skipped), or -1."""
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t limit = self.limit
+        cdef Py_ssize_t depth = 0
+        cdef Py_ssize_t r = q
+        cdef int c
+        while r < limit:
+            c = s[r]
+            if c == 91:
+                depth += 1
+            elif c == 93:
+                depth -= 1
+                if not depth:
+                    return r + 1
+            elif c == 92:
+                r += 1
+            elif c == 39 or c == 34:
+                r += 1
+                while r < limit and s[r] != c:
+                    r += 2 if c == 34 and s[r] == 92 else 1
+            r += 1
+        self.unterminated(q, "]")
+        return -1
 
     # ------------------------------------------------------------ here-documents
     cdef int next_heredoc(self) except -1:
@@ -1032,6 +1050,7 @@ cdef class _Lexer:
             doc.aux4 = line_end
             self.stash.append(self.pending)  # here-documents still queued after this one
             self.pending = []
+            self.docs += 1
             self.limit = body_end
             return 0
         return 0
@@ -1064,13 +1083,14 @@ cdef class _Lexer:
             return False
         if ft == F_DOC:
             self.top -= 1
+            self.docs -= 1
             self.limit = f.aux2
             self.pending = self.stash.pop()
             self.heredoc_end(f.aux3, f.aux4)
             if self.pending:
                 self.next_heredoc()
             return False
-        if self.limit < self.n:
+        if self.docs:
             self.abandon_doc()
             return False
         if ft == F_TOP:
@@ -1098,7 +1118,7 @@ cdef class _Lexer:
         return self.error(D.unterminated(")"), self.n, True)  # $( <(
 
     cdef int unterminated(self, Py_ssize_t start, str closer) except -1:
-        if self.limit < self.n:
+        if self.docs:
             return self.abandon_doc()
         raise self.error(D.unterminated(closer), start)
 

@@ -81,7 +81,7 @@ def lex(source):
 
 
 class _Lexer:
-    __slots__ = ("s", "n", "p", "limit", "toks", "stack", "pending", "nodparen")
+    __slots__ = ("s", "n", "p", "limit", "toks", "stack", "pending", "nodparen", "docs")
 
     def __init__(self, data):
         self.s = data
@@ -92,6 +92,7 @@ class _Lexer:
         self.stack = [self._command_frame(F.TOP, 0)]
         self.pending = []       # here-documents waiting for the next newline
         self.nodparen = -1      # a `((` here was already found not to be arithmetic
+        self.docs = 0           # here-document bodies being lexed (DOC frames on the stack)
 
     @staticmethod
     def _command_frame(ftype, start):
@@ -302,16 +303,6 @@ class _Lexer:
             parent[_DEPTH] += 1
             parent[_FLAGS] = _FRESH
             self.p += 1
-
-    def a_brace_in(self, frame, kind, length, arg):
-        frame[_DEPTH] += 1
-        self.a_emit(frame, kind, 1, 0)
-
-    def a_brace_out(self, frame, kind, length, arg):
-        if frame[_DEPTH]:
-            frame[_DEPTH] -= 1
-            return self.a_emit(frame, K.PARAM_LIT, 1, 0)
-        self.a_pop(frame, kind, 1, 0)
 
     def a_bracket_in(self, frame, kind, length, arg):
         if frame[_AUX] == D.ARITH_BRACKET:
@@ -643,23 +634,26 @@ class _Lexer:
         while q < limit and s[q] in _NAME_CHAR:
             q += 1
         if q < limit and s[q] == 0x5B:
-            # the subscript may hold blanks: bash reads it as a matched pair
-            depth = 0
-            r = q
-            while r < limit:
-                c = s[r]
-                if c == 0x5B:
-                    depth += 1
-                elif c == 0x5D:
-                    depth -= 1
-                    if not depth:
-                        break
-                elif c == 0x0A:
+            if frame[_FLAGS] & D.FL_NAME_SEEN:
+                # an argument of a declaration builtin: a plain subscript only
+                r = q + 1
+                while r < limit and s[r] != 0x5D and s[r] not in _META:
+                    r += 1
+                if r >= limit or s[r] != 0x5D:
                     return False
-                r += 1
-            if r >= limit:
-                return False
-            q = r + 1
+                q = r + 1
+            else:
+                # before the command name bash reads `name[` … `]` as a matched
+                # pair: blanks and newlines inside, and one word even without `=`
+                q = self.subscript_end(q)
+                if q < 0:
+                    return True  # ran past a here-document body: abandoned
+                if not (q < limit and (s[q] == 0x3D or (s[q] == 0x2B and q + 1 < limit and s[q + 1] == 0x3D))):
+                    self.emit(K.LIT, p, q)
+                    frame[_WSTART] = p
+                    frame[_FLAGS] |= D.FL_IN_WORD
+                    self.p = q
+                    return True
         if q < limit and s[q] == 0x2B:
             q += 1
         if q >= limit or s[q] != 0x3D:
@@ -676,6 +670,30 @@ class _Lexer:
             self.stack.append(array)
             self.p = q + 1
         return True
+
+    def subscript_end(self, q):
+        """The offset after the `]` matching the `[` at q (quotes skipped), or -1."""
+        s = self.s
+        limit = self.limit
+        depth = 0
+        r = q
+        while r < limit:
+            c = s[r]
+            if c == 0x5B:
+                depth += 1
+            elif c == 0x5D:
+                depth -= 1
+                if not depth:
+                    return r + 1
+            elif c == 0x5C:
+                r += 1
+            elif c == 0x27 or c == 0x22:
+                r += 1
+                while r < limit and s[r] != c:
+                    r += 2 if c == 0x22 and s[r] == 0x5C else 1
+            r += 1
+        self.unterminated(q, "]")
+        return -1
 
     # ------------------------------------------------------------ here-documents
     def next_heredoc(self):
@@ -697,6 +715,7 @@ class _Lexer:
             doc[_ROLE] = self.pending  # here-documents still queued after this one
             self.pending = []
             self.stack.append(doc)
+            self.docs += 1
             self.limit = body_end
             return
 
@@ -719,13 +738,14 @@ class _Lexer:
             return False
         if ft == F.DOC:
             stack.pop()
+            self.docs -= 1
             self.limit = frame[_AUX2]
             self.pending = frame[_ROLE]
             self.heredoc_end(frame[_AUX3], frame[_AUX4])
             if self.pending:
                 self.next_heredoc()
             return False
-        if self.limit < self.n:
+        if self.docs:
             self.abandon_doc()
             return False
         if ft == F.TOP:
@@ -753,7 +773,7 @@ class _Lexer:
         return self.error(D.unterminated(")"), self.n, at_eof=True)  # $( <(
 
     def unterminated(self, start, closer):
-        if self.limit < self.n:
+        if self.docs:
             return self.abandon_doc()
         raise self.error(D.unterminated(closer), start)
 

@@ -73,8 +73,6 @@ ACTIONS = (
     "PROCSUB",       # <( >( : a nested command context
     "PAREN_IN",      # ( inside ${…}/arithmetic/extglob: nesting depth
     "PAREN_OUT",     # ) inside ${…}/arithmetic/extglob: depth, or the close
-    "BRACE_IN",      # { inside ${…}: bash counts them
-    "BRACE_OUT",     # } inside ${…}
     "BRACKET_IN",    # [ inside $[…]
     "BRACKET_OUT",   # ] inside $[…]
     "BLANKS",        # spaces and tabs between words: no token
@@ -168,11 +166,11 @@ RULES = {
         (_lit('"'), A.POP, K.DQ_CLOSE, 0),
         ((_cls("\\"), DQ_ESCAPABLE), A.EMIT, K.DQ_ESCAPE, 0),
     ] + _DOLLAR,
-    # ${…}: bash's parse_matched_pair counts bare braces and honours quotes,
-    # even when the ${…} itself sits inside double quotes.
+    # ${…}: bash's parse_matched_pair honours quotes, even when the ${…}
+    # itself sits inside double quotes; a bare `{` does not nest (only `${`
+    # does), so `${x:-{a}b}` is `{a` followed by `b}`.
     M.PARAM: _LINE_CONT + _ESCAPE + _QUOTES + _DOLLAR + [
-        (_lit("{"), A.BRACE_IN, K.PARAM_LIT, 0),
-        (_lit("}"), A.BRACE_OUT, K.PARAM_CLOSE, 0),
+        (_lit("}"), A.POP, K.PARAM_CLOSE, 0),
     ],
     # $((…)), ((…)), $[…]: parens and brackets nest; quotes are parsed.
     M.ARITH: _LINE_CONT + _ESCAPE + _QUOTES + _DOLLAR + [

@@ -669,11 +669,7 @@ class _Walker:
                 out.append(exp.join_pieces(pieces))
                 del text
             else:
-                for parts in X.brace_expand(word.parts):
-                    parts = exp.tilde(parts, assignment_like=X._looks_like_assignment(parts))
-                    pieces = exp.parts(parts, quoted=False)
-                    for chars in exp.split(pieces):
-                        out.extend(exp.glob(chars))
+                out.extend(exp.word_fields(word))
             if n == 0 and out and out[0] in _DECLARATION:
                 declaration = True
         self.collect(exp, names, substitutions)

@@ -754,12 +754,44 @@ class _Expander:
 
     def word_fields(self, word: "S.Word") -> list:
         out = []
-        for parts in brace_expand(word.parts):
-            parts = self.tilde(parts, assignment_like=_looks_like_assignment(parts))
+        expansions = brace_expand(word.parts)
+        # a word made by brace expansion is no longer assignment-like for tilde purposes
+        braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
+        for parts in expansions:
+            parts = self.tilde(parts, assignment_like=not braced and _looks_like_assignment(parts))
             pieces = self.parts(parts, quoted=False)
+            if self.suppresses_splitting(parts):
+                pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
             for chars in self.split(pieces):
                 out.extend(self.glob(chars))
         return out
+
+    def would_split(self, pieces) -> bool:
+        ifs = self.env.ifs()
+        if isinstance(ifs, Opaque):
+            return True
+        return any(sp is True and any(c in ifs for c in t) for t, q, sp in pieces)
+
+    def suppresses_splitting(self, parts) -> bool:
+        """bash 5.2 does not split a word whose last unquoted expansion is followed by a
+        literal ``$`` (``$x$``, ``$x$.``) or an unset ``$!``, unless ``"$@"`` or an
+        unquoted ``$@``/``$*`` appears in the word. Measured against bash, not documented."""
+        flag = False
+        for part in parts:
+            if isinstance(part, S.DoubleQuoted):
+                if any(isinstance(p, S.Param) and (p.name == "@" or p.index == "@") for p in part.parts):
+                    return False  # with "$@" in the word, bash splits as usual
+            elif isinstance(part, S.Param) and (part.name in "@*" or part.index in ("@", "*")):
+                return False  # likewise with an unquoted $@ or $*
+            if isinstance(part, S.Lit):
+                if "$" in part.text:
+                    flag = True
+            elif isinstance(part, S.Param) and part.name == "!" and part.op is None and \
+                    self.env.last_bg is None:
+                flag = True
+            elif isinstance(part, (S.Param, S.CmdSub, S.Arith)):
+                flag = False
+        return flag
 
     def word_text(self, word: "S.Word", assignment: bool = True) -> str:
         parts = self.tilde(list(word.parts), assignment_like=assignment, value_only=assignment)
@@ -785,7 +817,7 @@ class _Expander:
         if not parts:
             return parts
         colon_rule = assignment_like or value_only
-        stops = "/:" if colon_rule else "/"
+        stops = "/:"  # bash ends a tilde-prefix at `:` too, in any word
         out = []
         after_eq = value_only
         for k, part in enumerate(parts):
@@ -817,6 +849,13 @@ class _Expander:
                 end = start + 1
                 while end < len(text) and text[end] not in stops:
                     end += 1
+                if not colon_rule:
+                    slash = text.find("/", start)
+                    prefix = text[start:slash if slash >= 0 else len(text)]
+                    if ":" in prefix or "=" in prefix:
+                        # bash's tilde code treats such words in ways not modelled here
+                        self.note(f"tilde expansion of {prefix}")
+                        continue
                 if end == len(text) and k != len(parts) - 1:
                     continue  # the tilde-prefix runs into the next part: no expansion
                 home = self.tilde_value(text[start + 1:end])
@@ -1046,7 +1085,7 @@ class _Expander:
                 if isinstance(item, Opaque):
                     pieces.append((self.opaque_text(item), True, False))
                 else:
-                    pieces.append((item, quoted, not quoted))
+                    pieces.append((item, quoted, "many" if not quoted else False))
         else:
             pieces.append((value, quoted, not quoted))
 
@@ -1068,12 +1107,12 @@ class _Expander:
         base = op.lstrip(":")
         if base == "+":
             if not missing:
-                pieces.extend(self.parts(p.arg.parts, quoted))
+                pieces.extend(self.operand(p.arg, quoted))
             return
         if not missing:
             return self.emit(value, quoted, pieces)
         if base == "-":
-            pieces.extend(self.parts(p.arg.parts, quoted))
+            pieces.extend(self.operand(p.arg, quoted))
             return
         if base == "=":
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p.name) or p.index in ("@", "*"):
@@ -1093,6 +1132,21 @@ class _Expander:
             message = self.word_text(p.arg, assignment=False) if p.arg is not None and p.arg.parts else (
                 "parameter null or not set" if op.startswith(":") else "parameter not set")
             raise ExpansionError(f"{p.name}: {message}", status=127)
+
+    def operand(self, word, quoted: bool) -> list:
+        """The word of ``${x:-w}``/``${x:+w}``: unquoted, its text is split like any expansion."""
+        if quoted:
+            out = []
+            for part in word.parts:
+                if isinstance(part, S.SingleQuoted):
+                    # inside double quotes, single quotes in the word are literal
+                    out.append(("'" + part.text + "'", True, False))
+                else:
+                    self.part(part, True, out)
+            return out
+        parts = self.tilde(list(word.parts), assignment_like=False)
+        return [(text, q, True if (split is False and not q) else split)
+                for text, q, split in self.parts(parts, quoted=False)]
 
     def apply_op(self, p, value: str):
         op = p.op
@@ -1536,9 +1590,29 @@ def brace_expand(parts) -> list:
             items.extend(("c", ch, part.start, part.end) for ch in part.text)
         else:
             items.append(("p", part))
+    results = _brace(items)
+    if len(results) == 1:
+        return [list(parts)]
+    return [_rejoin_names(_regroup(result)) for result in results]
+
+
+def _rejoin_names(parts: list) -> list:
+    """``$x{a,b}`` is ``$xa $xb`` in bash: brace expansion works on the text, so a
+    name character after an unbraced ``$name`` extends the name."""
     out = []
-    for result in _brace(items):
-        out.append(_regroup(result))
+    for part in parts:
+        prev = out[-1] if out else None
+        if isinstance(part, S.Lit) and isinstance(prev, S.Param) and not prev.braced and \
+                re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", prev.name):
+            match = re.match(r"[A-Za-z0-9_]+", part.text)
+            if match:
+                out[-1] = S.Param(prev.name + match.group(0), None, False, False, None, None, None,
+                                  False, prev.start, part.end)
+                rest = part.text[match.end():]
+                if rest:
+                    out.append(S.Lit(rest, part.start, part.end))
+                continue
+        out.append(part)
     return out
 
 

@@ -24,7 +24,7 @@ from .expand import Env, ExpansionError, Opaque
 
 # How far loops and function recursion are followed before the rest is opaque.
 LOOP_LIMIT = 10_000
-CALL_DEPTH = 100
+CALL_DEPTH = 25
 
 # Builtins whose only effect the model knows completely.
 MODELLED = frozenset(":", ) | frozenset(
@@ -175,6 +175,10 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
         result.status = env.status
     except _Return as ret:
         result.status = ret.status
+    except RecursionError:
+        # deeper than the model follows (bash itself would recurse until it crashes)
+        result.opaque.append("evaluation nested too deeply")
+        result.status = Opaque("evaluation nested too deeply")
     return result
 
 

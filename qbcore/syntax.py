@@ -2,7 +2,9 @@
 
 One job: turn the lexer's flat token stream into commands and words, so that
 expansion and evaluation work on structure and never re-read text. Every node
-carries the byte span (``start``, ``end``) of the source it came from.
+carries the byte span (``start``, ``end``) of the source it came from. Nodes
+are plain slotted dataclasses (frozen ones cost a third of the parse time on
+the simulator's hot path); treat them as read-only.
 
 ``parse`` raises ShellSyntaxError the way ``bash -n`` would; ``parse_prefix``
 never raises and says which top-level lines parsed before the error, because
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -21,7 +24,7 @@ from .errors import ShellSyntaxError
 # ---------------------------------------------------------------- word parts
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Lit:
     """Literal text; unquoted unless it sits inside DoubleQuoted or a heredoc body."""
     text: str
@@ -29,7 +32,7 @@ class Lit:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Escaped:
     """A backslash-escaped character (``\\x`` unquoted, ``\\$`` in double quotes): ``char`` is quoted."""
     char: str
@@ -37,7 +40,7 @@ class Escaped:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SingleQuoted:
     """``'…'``: ``text`` is the content without the quotes."""
     text: str
@@ -45,7 +48,7 @@ class SingleQuoted:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AnsiC:
     """``$'…'``: ``text`` is the decoded content (bash cuts it at a NUL)."""
     text: str
@@ -53,7 +56,7 @@ class AnsiC:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DoubleQuoted:
     """``"…"`` or ``$"…"`` (``locale``); ``parts`` are Lit, Escaped and expansions."""
     parts: tuple
@@ -62,7 +65,7 @@ class DoubleQuoted:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Param:
     """A parameter expansion, ``$x`` or ``${…}``.
 
@@ -84,7 +87,7 @@ class Param:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CmdSub:
     """``$(…)`` or backticks; ``script`` is the parsed body.
 
@@ -98,7 +101,7 @@ class CmdSub:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Arith:
     """``$((…))`` or ``$[…]``: ``parts`` are Lit expression text and nested expansions."""
     parts: tuple
@@ -106,7 +109,7 @@ class Arith:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ProcSub:
     """``<(…)`` or ``>(…)``."""
     direction: str
@@ -118,7 +121,7 @@ class ProcSub:
 Part = Union[Lit, Escaped, SingleQuoted, AnsiC, DoubleQuoted, Param, CmdSub, Arith, ProcSub]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Word:
     """One shell word: adjacent parts with no blank between them."""
     parts: tuple
@@ -129,7 +132,7 @@ class Word:
 # ---------------------------------------------------------------- commands
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Heredoc:
     """A here-document body attached to its ``<<`` redirection.
 
@@ -148,7 +151,7 @@ class Heredoc:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Redirect:
     """``[fd]op target``; ``fd`` is the prefix (``2``, ``{name}``) or None."""
     op: str
@@ -159,7 +162,7 @@ class Redirect:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Assignment:
     """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(…)``."""
     name: str
@@ -171,7 +174,7 @@ class Assignment:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SimpleCommand:
     assignments: tuple
     words: tuple
@@ -180,7 +183,7 @@ class SimpleCommand:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pipeline:
     """``[time] [!] cmd | cmd |& cmd``; ``stderr[i]`` is True when link i is ``|&``."""
     commands: tuple
@@ -191,7 +194,7 @@ class Pipeline:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AndOr:
     """``p1 && p2 || p3``: ``ops[i]`` joins ``pipelines[i]`` and ``pipelines[i+1]``."""
     pipelines: tuple
@@ -200,7 +203,7 @@ class AndOr:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ListItem:
     """One and/or list with its terminator: ``background`` for ``&``."""
     command: AndOr
@@ -209,7 +212,7 @@ class ListItem:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Group:
     body: tuple
     redirects: tuple
@@ -217,7 +220,7 @@ class Group:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Subshell:
     body: tuple
     redirects: tuple
@@ -225,7 +228,7 @@ class Subshell:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class If:
     """``clauses`` is ((condition, body), …) for if and each elif."""
     clauses: tuple
@@ -235,7 +238,7 @@ class If:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class While:
     condition: tuple
     body: tuple
@@ -245,7 +248,7 @@ class While:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class For:
     """``for name [in items]; do body; done``; ``items`` None means ``"$@"``. Also ``select``."""
     name: str
@@ -257,7 +260,7 @@ class For:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ArithFor:
     """``for ((init; test; step))``: each is an Arith (possibly with no parts)."""
     init: Arith
@@ -269,7 +272,7 @@ class ArithFor:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CaseArm:
     patterns: tuple
     body: tuple
@@ -278,7 +281,7 @@ class CaseArm:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Case:
     word: Word
     arms: tuple
@@ -287,7 +290,7 @@ class Case:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CondOp:
     """An operator inside ``[[ ]]``: ``&&`` ``||`` ``!`` ``(`` ``)`` ``<`` ``>``."""
     op: str
@@ -295,7 +298,7 @@ class CondOp:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Cond:
     """``[[ … ]]``: ``items`` are Words and CondOps in source order."""
     items: tuple
@@ -304,7 +307,7 @@ class Cond:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ArithCommand:
     """``(( … ))``."""
     expr: Arith
@@ -313,7 +316,7 @@ class ArithCommand:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FunctionDef:
     name: str
     body: object
@@ -321,7 +324,7 @@ class FunctionDef:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Coproc:
     name: Optional[str]
     command: object
@@ -333,7 +336,7 @@ Command = Union[SimpleCommand, Group, Subshell, If, While, For, ArithFor, Case, 
                 ArithCommand, FunctionDef, Coproc]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Chunk:
     """What bash -c reads and runs in one go: the complete commands that end on one line."""
     items: tuple
@@ -415,7 +418,7 @@ class _Parser:
             # bash -c ends the script with a newline of its own: a construct cut
             # short by the end meets that newline first (`echo >` -> `newline')
             self.toks.append(("newline", len(raw), len(raw)))
-        self.n = len(self.toks)
+        self._prepare()
         self.i = 0
         self.newlines = [m.start() for m in re.finditer(b"\n", raw)]
         self.pending_heredocs: list = []
@@ -424,43 +427,45 @@ class _Parser:
     # -- token access ------------------------------------------------
 
     def text(self, tok) -> str:
+        if len(tok) > 3:
+            return tok[3]
         return self.raw[tok[1]:tok[2]].decode("utf-8", "surrogateescape")
 
-    def _skip_noise(self):
-        # Comments are always followed by a newline or the end; a line
-        # continuation that joins no word is a blank.
-        toks, i = self.toks, self.i
-        while i < self.n:
-            kind = toks[i][0]
-            if kind == "comment":
-                i += 1
-            elif kind == "line-cont" and not self._joins_word(i):
-                i += 1
-            else:
-                break
-        self.i = i
+    def _prepare(self):
+        """Drop what the grammar never sees and attach each token's text, once.
+
+        Comments are always followed by a newline or the end; a line
+        continuation that joins no word is a blank.
+        """
+        toks, raw = self.toks, self.raw
+        kept = []
+        for i, tok in enumerate(toks):
+            kind = tok[0]
+            if kind == "comment" or (kind == "line-cont" and not self._joins_word(i)):
+                continue
+            kept.append((kind, tok[1], tok[2], raw[tok[1]:tok[2]].decode("utf-8", "surrogateescape")))
+        self.toks = kept
+        self.n = len(kept)
 
     def _joins_word(self, i) -> bool:
         toks = self.toks
         j = i
-        while j + 1 < self.n and toks[j + 1][1] == toks[j][2]:
+        while j + 1 < len(toks) and toks[j + 1][1] == toks[j][2]:
             j += 1
             if toks[j][0] != "line-cont":
                 return toks[j][0] in _WORD_PARTS
         # a continuation glued to the end of a word belongs to that word
         return i > 0 and toks[i - 1][2] == toks[i][1] and toks[i - 1][0] not in (
-            "op", "(", ")", "newline", "redir", "heredoc-op", "reserved", "cond-op")
+            "op", "(", ")", "newline", "redir", "heredoc-op", "reserved", "cond-op", "comment")
 
     def peek(self):
-        self._skip_noise()
         return self.toks[self.i] if self.i < self.n else None
 
     def kind(self):
-        tok = self.peek()
-        return tok[0] if tok else None
+        return self.toks[self.i][0] if self.i < self.n else None
 
     def take(self):
-        tok = self.peek()
+        tok = self.toks[self.i] if self.i < self.n else None
         self.i += 1
         return tok
 
@@ -1547,7 +1552,11 @@ def parse_prefix(source: str) -> Script:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
         return _prefix_after_lex_error(source, raw, exc)
-    chunks, failure = _parse_tokens(source, raw, tokens)
+    try:
+        chunks, failure = _parse_tokens(source, raw, tokens)
+    except RecursionError:
+        raise ValueError("the script nests constructs deeper than the parser follows "
+                         f"(about {sys.getrecursionlimit() // 12} levels)") from None
     if failure is None:
         return _script(source, raw, chunks, None, len(raw))
     error = _syntax_error(raw, failure)

@@ -8,9 +8,12 @@ simulator is checked against; it knows nothing about prediction.
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import shutil
+import tarfile
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -84,6 +87,27 @@ def _tool_dir(base: str) -> str:
     return path
 
 
+# fixture bytes by fixture description: a git fixture costs half a dozen git
+# processes, so each distinct fixture is built once per process and unpacked
+_templates: dict[str, tuple[bytes, fixtures.FixtureInfo]] = {}
+
+
+def _build_fixture(description, task_dir: str) -> fixtures.FixtureInfo:
+    key = json.dumps(description, sort_keys=True)
+    if key not in _templates:
+        with tempfile.TemporaryDirectory(prefix="qbcore-fixture-") as scratch:
+            info = fixtures.build(description, scratch)
+            buffer = io.BytesIO()
+            with tarfile.open(fileobj=buffer, mode="w") as archive:
+                for name in sorted(os.listdir(scratch)):
+                    archive.add(os.path.join(scratch, name), arcname=name)
+        _templates[key] = (buffer.getvalue(), info)
+    data, info = _templates[key]
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
+        archive.extractall(task_dir, filter="fully_trusted")
+    return info
+
+
 def _failure(task_id, transport, class_, reason, started) -> Attempt:
     return Attempt(task_id, transport, False, class_, reason, None, (), time.monotonic() - started)
 
@@ -129,7 +153,7 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
         task_dir = os.path.join(base, "task")
         os.mkdir(task_dir)
         tool_dir = _tool_dir(base)
-        info = fixtures.build(task.fixture, task_dir)
+        info = _build_fixture(task.fixture, task_dir)
         before = validators.snapshot(task_dir)
         env = harness_env(task_dir, tool_dir)
         argv, binds, files = list(invocation.argv), [tool_dir], dict(invocation.files)

@@ -78,7 +78,8 @@ def _build_git(root: str, spec: Mapping) -> FixtureInfo:
     identity = spec["identity"]
     with tempfile.TemporaryDirectory(prefix="qbcore-git-home-") as home:
         env = git_env(home)
-        _git(root, env, "init", "-q", "-b", "main")
+        # no template: no sample hooks or description, fewer files to carry per attempt
+        _git(root, env, "init", "-q", "-b", "main", "--template=")
         _git(root, env, "config", "user.name", identity["name"])
         _git(root, env, "config", "user.email", identity["email"])
         _git(root, env, "add", "-A")

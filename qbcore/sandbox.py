@@ -43,9 +43,8 @@ _CONTROL = "/tmp/.qbcore-sandbox"
 # waits, so leftover zombies never count against the process limit.
 _LAUNCHER = r"""
 work=$1 control=$2
-tar -xpf - -C "$work" <&4 2>/dev/null || { echo 'E cannot unpack the task directory' >&3; exit 0; }
-tar -xpf - -C / <&5 2>/dev/null || { echo 'E cannot unpack the sandbox files' >&3; exit 0; }
-exec 4<&- 5<&-
+tar -xpf - -C / <&4 2>/dev/null || { echo 'E cannot unpack the task directory and files' >&3; exit 0; }
+exec 4<&-
 mapfile -d '' -t qb_argv < "$control/argv"
 mapfile -d '' -t qb_env < "$control/env"
 qb_limits=$(< "$control/limits")
@@ -162,26 +161,23 @@ def _probe() -> tuple[bool, str]:
     return True, ""
 
 
-def _pack_directory(path: str | None) -> bytes:
-    """The task directory as a tar stream; ownership is dropped (the sandbox user owns everything)."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as archive:
-        if path is not None:
-            for name in sorted(os.listdir(path)):
-                archive.add(os.path.join(path, name), arcname=name, filter=_anonymous)
-    return buffer.getvalue()
-
-
 def _anonymous(member: tarfile.TarInfo) -> tarfile.TarInfo:
     member.uid = member.gid = 0
     member.uname = member.gname = ""
     return member
 
 
-def _pack_control(argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
-                  limits: Limits) -> bytes:
+def _pack_inputs(workdir: str | None, inner_work: str, argv: Sequence[str], env: Mapping[str, str],
+                 files: Mapping[str, bytes], limits: Limits) -> bytes:
+    """One tar stream the launcher unpacks at /: the task directory (ownership dropped: the
+    sandbox user owns everything), the launcher's instructions, and the /tmp files."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as archive:
+        if workdir is not None:
+            for name in sorted(os.listdir(workdir)):
+                archive.add(os.path.join(workdir, name), arcname=f"{inner_work.lstrip('/')}/{name}",
+                            filter=_anonymous)
+
         def add(name: str, data: bytes, mode: int = 0o644):
             info = tarfile.TarInfo(name.lstrip("/"))
             info.size = len(data)
@@ -230,6 +226,26 @@ def _check_inputs(argv, files, workdir):
         raise ValueError(f"workdir is not a directory: {workdir}")
 
 
+def _private_places() -> list[str]:
+    """Host folders that hold people's own files: hidden behind empty tmpfs mounts in the sandbox."""
+    import pwd
+
+    places = ["/root", "/home", "/run/user", "/var/mail", "/var/spool/mail"]
+    try:
+        places.append(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:
+        pass
+    if os.environ.get("HOME"):
+        places.append(os.environ["HOME"])
+    kept = []
+    for place in places:
+        real = os.path.realpath(place)
+        if (os.path.isdir(real) and real != "/" and not (real + "/").startswith("/tmp/")
+                and not any((real + "/").startswith(k + "/") for k in kept)):
+            kept.append(real)
+    return kept
+
+
 def _bind_pairs(ro_binds) -> list[tuple[str, str]]:
     pairs = []
     for bind in ro_binds:
@@ -256,20 +272,25 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
                                  "install it, or pass --unsafe-no-sandbox to run them directly on this host")
     inner_work = os.path.abspath(workdir) if workdir is not None else "/tmp/qbcore-work"
     uid, gid = _identity()
+    hidden = _private_places()
     command = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
-               "--size", str(1 << 20), "--tmpfs", "/dev/shm",
-               "--size", str(limits.workdir_bytes), "--tmpfs", inner_work]
+               "--size", str(1 << 20), "--tmpfs", "/dev/shm"]
+    for place in hidden:
+        command += ["--size", "65536", "--tmpfs", place]
+    command += ["--size", str(limits.workdir_bytes), "--tmpfs", inner_work]
     for src, dest in _bind_pairs(ro_binds):
         command += ["--ro-bind", src, dest]
+    for place in hidden:
+        # read-only once the mount points inside them exist
+        command += ["--remount-ro", place]
     command += ["--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
                 "--hostname", "sandbox", "--die-with-parent", "--new-session", "--as-pid-1",
                 "--chdir", "/", "--", "/bin/bash", "-c", _LAUNCHER, "qbcore-sandbox", inner_work, _CONTROL]
 
-    work_fd = _memfd(_pack_directory(workdir), "qbcore-work")
-    control_fd = _memfd(_pack_control(argv, env, files, limits), "qbcore-control")
+    inputs_fd = _memfd(_pack_inputs(workdir, inner_work, argv, env, files, limits), "qbcore-inputs")
     state_read, state_write = os.pipe()
-    fds = {3: state_write, 4: work_fd, 5: control_fd}
+    fds = {3: state_write, 4: inputs_fd}
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -277,10 +298,10 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin"},
             start_new_session=True, pass_fds=tuple(fds), preexec_fn=_arrange_fds(fds), **_drop_privileges(uid, gid))
     except OSError as exc:
-        for fd in (work_fd, control_fd, state_read, state_write):
+        for fd in (inputs_fd, state_read, state_write):
             os.close(fd)
         raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
-    for fd in (work_fd, control_fd, state_write):
+    for fd in (inputs_fd, state_write):
         os.close(fd)
     outcome = _collect(proc, stdin, limits, state_read, started)
     state = outcome.pop("state")
@@ -313,7 +334,7 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
 
 
 def _arrange_fds(fds: Mapping[int, int]):
-    """Place the state pipe and the two input streams on fds 3, 4, 5 of bwrap (runs in the child)."""
+    """Place the state pipe and the input stream on fds 3 and 4 of bwrap (runs in the child)."""
 
     def arrange():
         # lift every source above the target range first so no dup2 clobbers a source

@@ -119,9 +119,14 @@ def _check_file_bytes(spec, after, **_):
 def _check_tree(spec, before, after, **_):
     ignore = spec.get("ignore", ())
     expected = {p: e for p, e in before.items() if p not in spec.get("remove", ())}
-    wanted_files = {}
+    wanted_files, wanted_modes = {}, {}
     for path, content in spec.get("set", {}).items():
         wanted_files[path] = _expected_bytes(content)
+        if "mode" in content:
+            wanted_modes[path] = int(content["mode"], 8)
+        elif before.get(path, Entry("missing")).kind == "file":
+            # an edited file keeps its mode
+            wanted_modes[path] = before[path].mode
         parent = path.rsplit("/", 1)[0] if "/" in path else ""
         while parent and parent not in expected:
             expected[parent] = Entry("dir")
@@ -136,6 +141,8 @@ def _check_tree(spec, before, after, **_):
                 problems.append(f"{path} is missing" if got is None else f"{path} is a {got.kind}")
             elif got.data != wanted_files[path]:
                 problems.append(f"{path} holds {_show(got.data)} instead of {_show(wanted_files[path])}")
+            elif path in wanted_modes and got.mode != wanted_modes[path]:
+                problems.append(f"{path} mode is {got.mode:o} instead of {wanted_modes[path]:o}")
             continue
         want = expected.get(path)
         if want is None:
@@ -241,47 +248,67 @@ def _check_env(spec, after, **_):
     return _check_recorded(spec, after, parse_env_log, "the environment")
 
 
-def _git_read(root: str, home: str, *args: str) -> subprocess.CompletedProcess:
+def _git_read(root: str, home: str, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     # plumbing only, an explicit GIT_DIR and fsmonitor off: the repository was
     # written by the reply, and its config must not make the host run anything
     env = dict(git_env(home), GIT_DIR=os.path.join(root, ".git"), GIT_WORK_TREE=root,
                GIT_CEILING_DIRECTORIES=os.path.dirname(root))
     return subprocess.run(["git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", *args],
-                          env=env, capture_output=True, timeout=30, cwd=root)
+                          env=env, capture_output=True, timeout=30, cwd=root, input=stdin)
+
+
+def _git_objects(root: str, home: str, names: Sequence[str]) -> list[bytes | None]:
+    """The raw content of each named object (``HEAD``, ``HEAD:path``, an id), None when missing."""
+    done = _git_read(root, home, "cat-file", "--batch", stdin="".join(n + "\n" for n in names).encode())
+    out, found, pos = done.stdout, [], 0
+    for _ in names:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()
+        pos = end + 1
+        if len(header) != 3:
+            found.append(None)
+            continue
+        size = int(header[2])
+        found.append(out[pos:pos + size])
+        pos += size + 1
+    return found
 
 
 def _check_git(spec, root, after, info: FixtureInfo, **_):
     if after.get(".git", Entry("missing")).kind != "dir":
         return ".git is not a directory any more"
     with tempfile.TemporaryDirectory(prefix="qbcore-git-home-") as home:
-        count = _git_read(root, home, "rev-list", "--count", "HEAD")
-        if count.returncode != 0:
-            return "the repository has no readable HEAD: " + count.stderr.decode(errors="replace").strip()
-        made = int(count.stdout) - info.git_commits
+        history = _git_read(root, home, "rev-list", "HEAD")
+        if history.returncode != 0:
+            return "the repository has no readable HEAD: " + history.stderr.decode(errors="replace").strip()
+        commits = history.stdout.decode().split()
+        made = len(commits) - info.git_commits
         if made != spec.get("new_commits", 1):
             return f"{made} new commits instead of {spec.get('new_commits', 1)}"
-        parent = _git_read(root, home, "rev-parse", f"HEAD~{made}").stdout.decode().strip()
-        if info.git_head and parent != info.git_head:
+        if info.git_head and commits[made] != info.git_head:
             return "the new commit does not sit on the fixture's HEAD"
-        raw = _git_read(root, home, "cat-file", "commit", "HEAD").stdout.decode("utf-8", "surrogateescape")
+        tracked = {}
+        if spec.get("clean"):
+            listing = _git_read(root, home, "ls-tree", "-r", "-z", "--full-tree", "HEAD").stdout
+            for record in filter(None, listing.split(b"\0")):
+                meta, _, name = record.partition(b"\t")
+                tracked[name.decode("utf-8", "surrogateescape")] = meta.split()[2].decode()
+        heads = list(spec.get("head_files", {}))
+        objects = _git_objects(root, home, ["HEAD"] + [f"HEAD:{p}" for p in heads] + list(tracked.values()))
+        raw = (objects[0] or b"").decode("utf-8", "surrogateescape")
         message = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""
         want = spec["message"]
         if message.rstrip("\n") != want.rstrip("\n"):
             return f"the commit message is {_show(message.encode(errors='surrogateescape'))} instead of " \
                    f"{_show(want.encode())}"
-        for path, text in spec.get("head_files", {}).items():
-            blob = _git_read(root, home, "cat-file", "blob", f"HEAD:{path}")
-            if blob.returncode != 0 or blob.stdout != text.encode("utf-8"):
+        for path, blob in zip(heads, objects[1:1 + len(heads)]):
+            if blob != spec["head_files"][path].encode("utf-8"):
                 return f"the commit does not hold the expected {path}"
+        for path, blob in zip(tracked, objects[1 + len(heads):]):
+            entry = after.get(path)
+            if entry is None or entry.kind != "file" or entry.data != blob:
+                return f"the working tree differs from the commit at {path}"
         if spec.get("clean"):
-            tracked = _git_read(root, home, "ls-tree", "-r", "-z", "--full-tree", "HEAD").stdout
-            for record in filter(None, tracked.split(b"\0")):
-                meta, _, name = record.partition(b"\t")
-                path = name.decode("utf-8", "surrogateescape")
-                blob = _git_read(root, home, "cat-file", "blob", meta.split()[2].decode())
-                entry = after.get(path)
-                if entry is None or entry.kind != "file" or entry.data != blob.stdout:
-                    return f"the working tree differs from the commit at {path}"
             staged = _git_read(root, home, "diff-index", "--cached", "--quiet", "HEAD")
             if staged.returncode != 0:
                 return "the index holds changes that were not committed"

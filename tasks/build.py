@@ -284,7 +284,7 @@ def ssh_nested():
             target = "role.txt"
             inner = f"printf {sq('%s' + chr(92) + 'n')} \"$REMOTE_ROLE\" > {sq(target)}"
             expected = f"{role}\n"
-            wording = ("containing the value of the variable REMOTE_ROLE as the remote side sees it, "
+            wording = (f"containing the value of the variable {q('REMOTE_ROLE')} as the remote side sees it, "
                        "followed by a newline")
             payloads = {"variable": "REMOTE_ROLE", "file": target}
             hazards = [hz("remote-only-variable")]
@@ -294,7 +294,7 @@ def ssh_nested():
             inner = f"printf {sq('%s%s' + chr(92) + 'n')} {sq(content)} \"$REMOTE_ROLE\" > {sq(target)}"
             expected = f"{content}{role}\n"
             wording = (f"containing exactly {q(content)} immediately followed by the value of the variable "
-                       "REMOTE_ROLE as the remote side sees it, then a newline")
+                       f"{q('REMOTE_ROLE')} as the remote side sees it, then a newline")
             payloads = {"content": content, "variable": "REMOTE_ROLE", "file": target}
             hazards = [hz("remote-only-variable"), hz("apostrophe-in-content", "SC1003"),
                        hz("double-quote-in-content"), hz("dollar-in-content", "SC2016")]
@@ -352,7 +352,7 @@ def ssh_heredoc():
                             f"printf '%s\\n' \"$REMOTE_ROLE\" >> {target}")
             naive = f"./rsh box bash <<EOF\n{naive_script}\nEOF"
             wording = (f"whose content is exactly the lines {q(content)}, then a line with the value of the "
-                       "variable REMOTE_ROLE as the remote side sees it; do it by sending a script to a "
+                       f"variable {q('REMOTE_ROLE')} as the remote side sees it; do it by sending a script to a "
                        f"remote {q('bash')} on standard input, the script itself writing the file with a "
                        "here-document")
         yield make(

@@ -1,0 +1,187 @@
+"""The executor's failure classes, its batch runner, bad input, and the run/tasks verbs."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from qbcore import executor, suite, transports
+from qbcore.cli import main
+from qbcore.sandbox import Limits
+
+from sandboxing import need_sandbox
+
+
+@pytest.fixture(autouse=True)
+def _sandbox_available():
+    need_sandbox()
+
+
+WRITE = "write-file/t0-plain"
+
+
+def attempt(reply, transport="raw", task=WRITE, **kw):
+    return executor.run(task, reply, transport, **kw)
+
+
+def content():
+    return suite.get(WRITE).payloads["content"]
+
+
+@pytest.mark.parametrize("reply, class_", [
+    (f"printf %s '{{c}}' > note.txt", "pass"),
+    ("printf %s 'x' > note.txt; if then", "shell-syntax"),
+    ("sed -e 's/a/b/q9' note.txt", "tool-error"),
+    ("no-such-command-qb", "runtime-error"),
+    ("printf %s wrong > note.txt", "silent-wrong"),
+    (f"printf %s '{{c}}' > note.txt; touch stray", "environment-invalid"),
+    (f"printf %s '{{c}}' > note.txt; exit 3", "runtime-error"),
+])
+def test_failure_classes(reply, class_):
+    result = attempt(reply.format(c=content()))
+    assert result.class_ == class_, result.reason
+    assert result.passed == (class_ == "pass")
+
+
+def test_timeout_class():
+    result = attempt("sleep 60", limits=Limits(wall_s=1.0))
+    assert result.class_ == "timeout" and result.exit_code is None
+
+
+def test_contract_error_for_json_naive_text_that_does_not_parse():
+    result = attempt('printf "%s" x', "json-naive")
+    assert result.class_ == "contract-error" and "JSON" in result.reason
+
+
+def test_contract_error_when_shlex_cannot_split():
+    result = attempt("echo 'unbalanced", "ssh-argv")
+    assert result.class_ == "contract-error" and "No closing quotation" in result.reason
+
+
+def test_attempt_json_fields():
+    data = attempt(suite.get(WRITE).oracle).as_dict()
+    assert set(data) == {"task_id", "transport", "passed", "class", "reason", "exit_code", "new_files", "duration_s"}
+    assert data["new_files"] == ["note.txt"] and data["class"] == "pass"
+
+
+def test_new_files_are_reported_even_when_allowed():
+    result = attempt(suite.get(WRITE).oracle, "script")
+    assert result.new_files == ("note.txt",)  # the script file lives in the private /tmp
+
+
+# --- bad input ------------------------------------------------------------------
+
+def test_unknown_task_id():
+    with pytest.raises(suite.UnknownTask):
+        attempt("true", task="nope/t0")
+
+
+def test_unknown_transport():
+    with pytest.raises(ValueError, match="unknown transport"):
+        attempt("true", "telnet")
+
+
+def test_empty_reply_is_a_defined_failure():
+    result = attempt("")
+    assert (result.class_, result.exit_code) == ("silent-wrong", 0)
+
+
+def test_nul_byte_is_a_contract_error():
+    result = attempt("printf a\0b > note.txt")
+    assert result.class_ == "contract-error" and "NUL" in result.reason
+
+
+def test_ten_megabyte_reply():
+    big = "#" + "x" * (10 * 1024 * 1024) + "\n" + suite.get(WRITE).oracle
+    assert attempt(big).class_ == "contract-error"
+    assert attempt(big, "script").class_ == "pass"
+
+
+def test_invalid_utf8_bytes_reach_bash_unchanged():
+    reply = b"printf '%s' '\xff\xfe' > note.txt".decode("utf-8", "surrogateescape")
+    result = attempt(reply)
+    assert result.class_ == "silent-wrong" and "xff" in result.reason and "xfe" in result.reason
+
+
+# --- batches --------------------------------------------------------------------
+
+def test_batch_streams_every_result_with_its_job():
+    jobs = [executor.Job(t.id, t.oracle, "raw", "oracle") for t in suite.load()[:6]]
+    jobs.append(executor.Job("nope/t9", "true", "raw", "bad"))
+    seen = {job.task_id: result for job, result in executor.run_many(jobs, workers=2)}
+    assert len(seen) == 7
+    assert all(seen[j.task_id].passed for j in jobs[:6])
+    assert seen["nope/t9"].class_ == "environment-invalid" and "no task" in seen["nope/t9"].reason
+
+
+# --- command line ---------------------------------------------------------------
+
+def cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_verb_json(capsys):
+    code, out, _ = cli(capsys, "run", "--task", WRITE, "--format", "json", "--", suite.get(WRITE).oracle)
+    assert code == 0 and json.loads(out)["class"] == "pass"
+
+
+def test_run_verb_text_failure(capsys):
+    code, out, _ = cli(capsys, "run", "--task", WRITE, "-t", "nested", "--", "true")
+    assert code == 1 and out.startswith("FAIL write-file/t0-plain via nested: silent-wrong")
+
+
+def test_run_verb_unknown_task(capsys):
+    code, _, err = cli(capsys, "run", "--task", "write-file/t9", "--", "true")
+    assert code == 2 and "no task with id" in err
+
+
+def test_run_verb_missing_file(capsys, tmp_path):
+    code, _, err = cli(capsys, "run", "--task", WRITE, "--file", str(tmp_path / "missing"))
+    assert code == 2 and "cannot read the reply" in err
+
+
+def test_run_verb_invalid_utf8_file(capsys, tmp_path):
+    path = tmp_path / "reply"
+    path.write_bytes(b"printf '\xff' > note.txt")
+    code, out, err = cli(capsys, "run", "--task", WRITE, "--format", "json", "--file", str(path))
+    assert code == 1 and "not valid UTF-8" in err and json.loads(out)["class"] == "silent-wrong"
+
+
+def test_run_verb_reply_from_stdin_with_a_nul_byte():
+    done = subprocess.run([sys.executable, "-m", "qbcore", "run", "--task", WRITE, "--format", "json", "-"],
+                          input=b"printf a\0b", capture_output=True)
+    assert done.returncode == 1 and json.loads(done.stdout)["class"] == "contract-error"
+    assert b"Traceback" not in done.stderr
+
+
+def test_tasks_list_json(capsys):
+    code, out, _ = cli(capsys, "tasks", "list", "--format", "json")
+    listing = json.loads(out)
+    assert code == 0 and len(listing) == 56
+    assert {"id", "family", "tier", "hazards"} <= set(listing[0])
+
+
+def test_tasks_show(capsys):
+    code, out, _ = cli(capsys, "tasks", "show", "sed-replace/t2-slashes")
+    assert code == 0 and "oracle:" in out and "⟪/usr/local/bin⟫" in out
+    code, _, err = cli(capsys, "tasks", "show", "sed-replace/t2")
+    assert code == 2 and "did you mean" in err
+
+
+def test_run_refuses_without_bubblewrap(monkeypatch, capsys):
+    from qbcore import sandbox
+    monkeypatch.setattr(sandbox, "_bwrap", lambda: None)
+    code, _, err = cli(capsys, "run", "--task", WRITE, "--", "true")
+    assert code == 3 and "--unsafe-no-sandbox" in err
+    code, out, _ = cli(capsys, "run", "--task", WRITE, "--unsafe-no-sandbox", "--", suite.get(WRITE).oracle)
+    assert code == 0 and out.startswith("PASS")
+
+
+def test_escaped_oracle_runs_under_every_transport():
+    task = suite.get("ssh-heredoc/t3-nested")
+    for name in transports.NAMES:
+        result = attempt(transports.escape(task.oracle, name), name, task=task.id)
+        assert result.passed, (name, result.reason)

@@ -11,14 +11,14 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass, field
-from importlib import resources
 from types import MappingProxyType
 from typing import Mapping
 
 __all__ = [
     "HOST", "HEREDOC_DELIMITER", "SCRIPT_PATH", "TRANSPORTS", "NAMES",
     "Transport", "Invocation", "HarnessError", "ContractError", "SplitError",
-    "get", "wrap", "escape", "standins_dir", "standin",
+    "get", "wrap", "escape", "standins_dir", "standin", "SshCall", "ssh_call", "bash_c_script",
+    "json_naive_value", "ssh_argv_words",
 ]
 
 HOST = "qbhost"
@@ -198,6 +198,77 @@ def wrap(reply: str, transport: str) -> Invocation:
     raise AssertionError(f"transport {name} has no wrap rule")  # the table and this function disagree
 
 
+# --- what the programs at the end of a layer make of their arguments ----------
+
+_SSH_WITH_ARGUMENT = "BbcDEeFIiJLlmOoPpQRSWw"
+_SSH_FLAGS = "1246AaCfGgKkMNnqsTtVvXxYy"
+
+
+@dataclass(frozen=True)
+class SshCall:
+    """What ssh (and the stand-in) does with its arguments.
+
+    ``command`` is the remote command (the arguments after the destination
+    joined with single spaces; None when nothing runs remotely), ``error`` a
+    usage error (status 255, nothing runs), ``null_stdin`` for ``-n``.
+    """
+
+    host: str | None
+    command: str | None
+    null_stdin: bool = False
+    error: str | None = None
+
+
+def ssh_call(args: "list[str] | tuple[str, ...]") -> SshCall:
+    """Read ssh's arguments as OpenSSH does: options before and after the
+    destination until the first other word or ``--`` (mirrors standins/ssh)."""
+    host, null_stdin, no_command, i = None, False, False, 0
+    args = list(args)
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            i += 1
+            if host is None and i < len(args):
+                host, i = args[i], i + 1
+            break
+        if not (word.startswith("-") and len(word) > 1):
+            if host is not None:
+                break
+            host, i = word, i + 1
+            continue
+        i += 1
+        for n, c in enumerate(word[1:], 1):
+            if c in _SSH_WITH_ARGUMENT:
+                if n + 1 == len(word):
+                    if i >= len(args):
+                        return SshCall(host, None, null_stdin, f"option requires an argument -- {c}")
+                    i += 1
+                break
+            if c not in _SSH_FLAGS:
+                return SshCall(host, None, null_stdin, f"unknown option -- {c}")
+            if c == "V":
+                return SshCall(host, None, null_stdin)
+            if c == "N":
+                no_command = True
+            if c == "n":
+                null_stdin = True
+    if host is None:
+        return SshCall(None, None, null_stdin, "no destination")
+    return SshCall(host, None if no_command else " ".join(args[i:]), null_stdin)
+
+
+def bash_c_script(args: "list[str] | tuple[str, ...]") -> "tuple[str, list[str]] | None":
+    """``(script, [$0, $1, ...])`` for the arguments of ``bash -c SCRIPT ...``.
+
+    None when bash would read the word after ``-c`` as options (it starts
+    with ``-`` or ``+``): which script runs then is a question of bash's
+    option parser, not of quoting.
+    """
+    if len(args) < 2 or args[0] != "-c" or args[1][:1] in ("-", "+"):
+        return None
+    return args[1], list(args[2:])
+
+
 # --- the payload side -------------------------------------------------------
 
 def _dq(text: str) -> str:
@@ -254,11 +325,15 @@ def escape(reply: str, transport: str) -> str:
 
 def standins_dir() -> str:
     """The directory holding the stand-in programs (``ssh``); put it first on PATH."""
+    from importlib import resources  # pathlib is costly to import; only needed here
+
     return str(resources.files("qbcore") / "standins")
 
 
 def standin(name: str) -> str:
     """Absolute path of one stand-in program, e.g. ``standin("ssh")``."""
+    from importlib import resources
+
     path = resources.files("qbcore") / "standins" / name
     if not path.is_file():
         raise ValueError(f"no stand-in program called {name!r}")

@@ -17,7 +17,20 @@ LONG = os.environ.get("QBCORE_LONG", "") not in ("", "0")
 # examples per transport and CI run; QBCORE_LONG=1 for a long local run
 EXAMPLES = int(os.environ.get("QBCORE_EXAMPLES", "20000" if LONG else "2000"))
 CHUNKS = 4  # tests per transport, so that pytest-xdist spreads the probes
-SEED = int(os.environ.get("QBCORE_SEED", "0")) or random.SystemRandom().randrange(1, 2**31)
+
+def _session_seed():
+    # every pytest-xdist worker of one run shares PYTEST_XDIST_TESTRUNUID, so
+    # they draw from one seed, and the seed in a failure message reproduces it
+    given = int(os.environ.get("QBCORE_SEED", "0"))
+    if given:
+        return given
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run:
+        return zlib.crc32(run.encode()) or 1
+    return random.SystemRandom().randrange(1, 2**31)
+
+
+SEED = _session_seed()
 
 HOSTILE_CHARS = list("'\"$`\\\n \t*?[]{};&|<>()#~!=") + list("abcxyzEOF") + ["é", "✓", "𝄞", "\u00a0"]
 # whole tokens that reach the interesting corners faster than single characters do

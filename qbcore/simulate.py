@@ -1,0 +1,373 @@
+"""Predict what a transport's inner shell receives, without running anything.
+
+One job: build the harness's command (``transports.wrap``), evaluate its outer
+layer statically (``syntax.parse_prefix`` and ``evaluate``, as ``bash -c``
+reads: line by line), and report the inner script, its positional
+arguments, what ran in the outer shell on the way, and the outer error.
+``exact`` is claimed only when every reported part was statically known.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from typing import Mapping, Optional
+
+from . import transports
+from .transports import HarnessError
+
+__all__ = ["Simulation", "OuterEffect", "simulate", "default_environ"]
+
+
+def default_environ(cwd: str) -> dict[str, str]:
+    """The executor's environment for a run in ``cwd`` (HOME is the working directory)."""
+    from .expand import EXECUTOR_ENVIRON
+
+    return dict(EXECUTOR_ENVIRON, HOME=cwd)
+
+
+@dataclass(frozen=True)
+class OuterEffect:
+    """Something that happened in the outer shell besides handing the script over.
+
+    ``kind``: ``command`` (a command that leaked out of the quotes and ran
+    there), ``substitution`` (a command substitution the outer shell ran
+    client-side), ``file`` (a file the outer shell created or truncated).
+    ``text`` is the source text, ``argv`` the expanded command (``⟨name⟩``
+    for unknown parts), ``path`` the file, ``certain`` False when it runs
+    only under a condition the model cannot decide, ``layer`` 1 for the
+    outer shell and 2 for the middle one of double-nested.
+    """
+
+    kind: str
+    text: str
+    argv: tuple = ()
+    path: Optional[str] = None
+    certain: bool = True
+    layer: int = 1
+
+    def as_dict(self) -> dict:
+        found = {"kind": self.kind, "text": self.text, "certain": self.certain, "layer": self.layer}
+        if self.argv:
+            found["argv"] = list(self.argv)
+        if self.path is not None:
+            found["path"] = self.path
+        return found
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What the inner shell receives for one reply under one transport.
+
+    ``inner_script`` is None when the outer layer fails before starting the
+    inner shell; ``inner_args`` are its ``$0``, ``$1``, …; ``opaque`` names
+    every part not statically known (``exact`` when there is none);
+    ``outer_error`` is the outer shell's syntax or expansion error, a JSON
+    contract error, a shlex split error or an ssh usage error.
+    ``inner_starts`` counts the times the inner program (bash, or ssh for
+    the ssh transports) is started, the harness's own start included.
+    """
+
+    transport: str
+    reply: str
+    inner_script: Optional[str]
+    inner_args: list = field(default_factory=list)
+    opaque: list = field(default_factory=list)
+    outer_effects: list = field(default_factory=list)
+    outer_error: Optional[str] = None
+    inner_starts: int = 0
+
+    @property
+    def exact(self) -> bool:
+        return not self.opaque
+
+    def as_dict(self) -> dict:
+        """The JSON shape of ``qbcore rewrite --format json``."""
+        return {"transport": self.transport, "reply": self.reply, "inner_script": self.inner_script,
+                "inner_args": list(self.inner_args), "exact": self.exact, "opaque": list(self.opaque),
+                "outer_effects": [e.as_dict() for e in self.outer_effects], "outer_error": self.outer_error}
+
+
+class _Outcome:
+    """Accumulates a simulation's parts while the layers are walked."""
+
+    def __init__(self):
+        self.opaque: list[str] = []
+        self.effects: list[OuterEffect] = []
+        self.starts = 0
+
+    def note(self, names):
+        for name in names:
+            if name not in self.opaque:
+                self.opaque.append(name)
+
+
+def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
+             environ: Optional[Mapping[str, str]] = None) -> "Simulation":
+    """Predict what ``transport`` makes of ``reply``.
+
+    ``environ`` is the complete exported environment of the outer shell (as
+    with ``env -i``; default: the executor's, HOME = ``cwd``), ``cwd`` its
+    working directory (default: the current one; its real listing serves
+    pathname expansion when it exists). Raises ValueError for an unknown
+    transport or a reply with a NUL character.
+    """
+    if not isinstance(reply, str):
+        raise TypeError(f"reply must be str, not {type(reply).__name__}")
+    spec = transports.get(transport)
+    cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+    environ = dict(environ) if environ is not None else default_environ(cwd)
+    try:
+        invocation = transports.wrap(reply, spec.name)
+    except HarnessError as exc:
+        return Simulation(spec.name, reply, None, outer_error=str(exc))
+    outcome = _Outcome()
+    if spec.outer in ("none", "json", "shlex"):
+        script, args, error, trouble = _direct(invocation, spec)
+        if trouble:
+            outcome.note([_OPTIONS_NOTE])
+        runs = spec.name != "ssh-argv" or transports.ssh_call(invocation.argv[1:]).command is not None
+        outcome.starts = 0 if error or not runs else 1
+    else:
+        script, args, error = _through_bash(invocation, spec, cwd, environ, outcome)
+    return Simulation(spec.name, reply, script, args, outcome.opaque, outcome.effects, error, outcome.starts)
+
+
+_OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
+# commands that can start another program named by their arguments
+_LAUNCHERS = frozenset("exec command env nohup xargs time nice timeout setsid sh dash eval builtin".split())
+
+
+def _direct(invocation, spec):
+    """The transports whose harness hands the text over without a shell."""
+    argv = invocation.argv
+    if spec.name == "ssh-argv":
+        script, args, error, trouble = _remote(transports.ssh_call(argv[1:]), None)
+        return script, args, error, trouble
+    if spec.inner == "stdin":
+        return invocation.stdin.decode("utf-8", "surrogateescape"), [], None, False
+    if spec.inner == "file":
+        (content,) = invocation.files.values()
+        return content.decode("utf-8", "surrogateescape"), [], None, False
+    start = transports.bash_c_script(argv[1:])
+    return (start[0], start[1], None, False) if start else (None, [], None, True)
+
+
+def _remote(call, stdin_body):
+    """(script, args, error, options_trouble) for one ssh call: the remote shell runs
+    ``bash -c JOINED``, or reads stdin when the command is empty."""
+    if call.error:
+        return None, [], f"ssh: {call.error}", False
+    if call.command is None:
+        return None, [], None, False  # -N or -V: nothing runs remotely
+    if call.command == "" or (call.command == "bash" and stdin_body is not None):
+        # a shell that reads its script from stdin (-n: from /dev/null)
+        return ("" if stdin_body is None or call.null_stdin else stdin_body), [], None, False
+    start = transports.bash_c_script(["-c", call.command])
+    if start is None:
+        return None, [], None, True
+    return start[0], start[1], None, False
+
+
+def _real_bash_path() -> str:
+    return shutil.which("bash", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/bash"
+
+
+def _through_bash(invocation, spec, cwd, environ, outcome):
+    from .evaluate import evaluate
+    from .expand import Env
+    from .syntax import parse_prefix
+
+    env = Env.from_environ(environ, cwd, invoked_as="bash")
+    start_env = {name: var.value for name, var in env.vars.items()
+                 if var.exported and isinstance(var.value, str)}
+    script_tree = parse_prefix(invocation.argv[2])
+    evaluation = evaluate(script_tree, env)
+    program = "ssh" if spec.remote else "bash"
+    harness, error = _harness_command(evaluation, program, outcome, cwd)
+    _collect_effects(evaluation, harness, outcome, layer=1, cwd=cwd, tree=script_tree)
+    if harness is None:
+        return None, [], error
+    outcome.note(harness.opaque)
+    if spec.remote:
+        body = None
+        if spec.inner == "stdin":
+            heredocs = [r for r in harness.redirects if r.op in ("<<", "<<-")]
+            if heredocs:
+                body = heredocs[-1].body
+                if not heredocs[-1].exact:
+                    outcome.note([f"heredoc body of `{harness.text}`"])
+        script, args, remote_error, trouble = _remote(transports.ssh_call(harness.argv[1:]), body)
+        if trouble:
+            outcome.note([_OPTIONS_NOTE])
+        return script, args, error or remote_error
+    start = transports.bash_c_script(harness.argv[1:])
+    if start is None:
+        outcome.note([_OPTIONS_NOTE])
+        return None, [], error
+    script, args = start
+    if spec.outer == "bash-twice":
+        lone = _lone_simple_command(script_tree)
+        return _middle_layer(script, args, start_env, lone, cwd, outcome, error)
+    return script, args, error
+
+
+def _harness_command(evaluation, program, outcome, cwd):
+    """The command the harness typed (the first one run), and the shell's error, if any."""
+    error = None
+    if evaluation.syntax_error is not None:
+        e = evaluation.syntax_error
+        error = f"bash: -c: line {e.line}: {e.message}"
+    first = evaluation.commands[0] if evaluation.commands else None
+    if first is None or not first.argv or first.argv[0] != program:
+        return None, error
+    if first.error:
+        return None, error or f"bash: {first.error}"
+    failed = _redirect_failure(first, outcome, cwd)
+    if failed:
+        return None, error or f"bash: line {first.line}: {failed}"
+    return first, error
+
+
+def _redirect_failure(record, outcome, cwd) -> Optional[str]:
+    """Why bash would not start ``record`` because a redirection fails, or None.
+
+    A missing input file, a missing directory for an output file or a
+    directory as the target stops the command before it runs. The answer is
+    read from the real file system, so it is opaque when ``cwd`` is not there.
+    """
+    for redirect in record.redirects:
+        path = redirect.path
+        if not path or not redirect.exact:
+            continue
+        if not (redirect.op in ("<", "<>") or redirect.creates or redirect.truncates):
+            continue
+        if not os.path.isdir(cwd):
+            outcome.note([f"whether {path} can be opened ({cwd} does not exist here)"])
+            continue
+        if redirect.op == "<" and not os.path.exists(path):
+            return f"{redirect.target}: No such file or directory"
+        if not os.path.isdir(os.path.dirname(path) or "/"):
+            return f"{redirect.target}: No such file or directory"
+        if redirect.op != "<" and os.path.isdir(path):
+            return f"{redirect.target}: Is a directory"
+    return None
+
+
+def _starts(record) -> int:
+    """How many inner programs a leaked or harness command starts (0 or 1)."""
+    if not record.argv:
+        return 0
+    if record.argv[0] == "bash":
+        return 1
+    if record.argv[0] == "ssh":
+        # ssh starts the remote shell only when it has something to run
+        call = transports.ssh_call(record.argv[1:])
+        return 0 if call.error or call.command is None else 1
+    return 0
+
+
+def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree):
+    background = _background_spans(tree.chunks)
+    for record in evaluation.commands:
+        if any(start <= record.start < end for start, end in background) and _starts(record):
+            # the shell may exit, and the sandbox end it, before the job starts anything
+            outcome.note([f"whether the background job `{record.text}` starts before the shell exits"])
+        for sub in record.substitutions:
+            outcome.effects.append(OuterEffect("substitution", f"$({sub.text})", certain=record.certain,
+                                               layer=layer))
+            for inner in sub.commands:
+                if inner.argv and (inner.argv[0] in ("bash", "ssh") or inner.argv[0] in _LAUNCHERS):
+                    # a shell started client-side: its effects are not modelled here
+                    outcome.note([f"`{inner.text}` run by `$({sub.text})`"])
+        for redirect in record.redirects:
+            if (redirect.creates or redirect.truncates) and redirect.path:
+                outcome.effects.append(OuterEffect("file", record.text, path=redirect.path,
+                                                   certain=record.certain, layer=layer))
+            if not redirect.exact:
+                outcome.note([f"redirection in `{record.text}`"])
+        if record is harness:
+            outcome.starts += _starts(record)
+            continue
+        outcome.effects.append(OuterEffect("command", record.text, tuple(record.argv), certain=record.certain,
+                                           layer=layer))
+        outcome.note(record.opaque)
+        if not record.certain:
+            outcome.note([f"whether `{record.text}` runs"])
+        if record.argv and record.argv[0] in ("bash", "ssh"):
+            if _redirect_failure(record, outcome, cwd) is None:
+                outcome.starts += _starts(record)
+        elif record.argv and record.argv[0] in _LAUNCHERS and not record.modelled:
+            outcome.note([f"what `{record.text}` starts"])
+
+
+def _middle_layer(script, args, start_env, lone, cwd, outcome, error):
+    """double-nested: the middle bash runs ``script``; the innermost is the first bash it starts."""
+    from .evaluate import evaluate
+    from .expand import Env
+    from .syntax import parse_prefix
+
+    exported = dict(start_env)
+    # bash -c execs a lone simple command after lowering SHLVL, so the middle
+    # shell then counts the outer one's level again; otherwise one more
+    level = int(exported.get("SHLVL", "1"))
+    exported["SHLVL"] = str(level - 1 if lone else level)
+    exported["_"] = _real_bash_path()  # bash exports the path it found on PATH
+    arg0 = args[0] if args else "bash"
+    env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:])
+    middle_tree = parse_prefix(script)
+    middle = evaluate(middle_tree, env)
+    inner, middle_error = _harness_command(middle, "bash", outcome, cwd)
+    if middle_error:
+        middle_error = f"{arg0}: -c:" + middle_error[len("bash: -c:"):] if middle_error.startswith(
+            "bash: -c:") else middle_error
+    _collect_effects(middle, inner, outcome, layer=2, cwd=cwd, tree=middle_tree)
+    outcome.starts -= 1  # the middle shell is no inner start: only the one it starts is
+    if inner is None:
+        return None, [], error or middle_error
+    outcome.note(inner.opaque)
+    start = transports.bash_c_script(inner.argv[1:])
+    if start is None:
+        outcome.note([_OPTIONS_NOTE])
+        return None, [], error or middle_error
+    return start[0], start[1], error or middle_error
+
+
+def _background_spans(node, found=None) -> list:
+    """Byte spans of every list item run with ``&`` anywhere in ``node``."""
+    from .syntax import ListItem
+
+    found = [] if found is None else found
+    if isinstance(node, ListItem) and node.background:
+        found.append((node.start, node.end))
+    if isinstance(node, (list, tuple)):
+        for child in node:
+            _background_spans(child, found)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            child = getattr(node, name, None)
+            if isinstance(child, (list, tuple)) or hasattr(child, "__dataclass_fields__"):
+                _background_spans(child, found)
+    return found
+
+
+def _lone_simple_command(script) -> bool:
+    """One line holding one simple command without redirections: the case where
+    bash -c execs it in place (measured: a pipeline, a redirection or a later
+    command keeps bash around)."""
+    from .syntax import SimpleCommand
+
+    if script.error is not None or len(script.chunks) != 1:
+        return False
+    items = script.chunks[0].items
+    if len(items) != 1 or items[0].background:
+        return False
+    and_or = items[0].command
+    if len(and_or.pipelines) != 1:
+        return False
+    pipeline = and_or.pipelines[0]
+    if len(pipeline.commands) != 1 or pipeline.negated or pipeline.timed:
+        return False
+    command = pipeline.commands[0]
+    return isinstance(command, SimpleCommand) and not command.redirects

@@ -1,0 +1,128 @@
+"""simulate on hand-picked cases: each pins one behaviour, with real bash as the referee."""
+
+import pytest
+
+from qbcore.probe import probe
+from qbcore.simulate import simulate
+
+pytestmark = pytest.mark.bash
+
+
+@pytest.fixture(scope="module")
+def sandboxed():
+    from qbcore import sandbox
+    if not sandbox.available():
+        pytest.skip(f"bubblewrap sandbox unavailable: {sandbox.unavailable_reason()}")
+
+
+def check(reply, transport, tmp_path, fixture=None):
+    """The simulation of ``reply``, after checking it against the probe byte for byte."""
+    got = probe(reply, transport, root=str(tmp_path), fixture=fixture)
+    sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ)
+    assert sim.exact, sim.opaque
+    assert (sim.inner_script, sim.inner_args, sim.inner_starts) == (
+        got.inner_script, got.inner_args, len(got.received)), got.stderr
+    return sim
+
+
+@pytest.mark.parametrize("reply, transport, script, args", [
+    ('echo "a b" x', "nested", "echo a", ["b x"]),
+    ("echo \"it's\"", "single", None, []),
+    ("echo 'a' \\$x", "double-nested", "echo 'a' ", []),
+    ("echo \\$0 \\$SHLVL", "double-nested", "echo bash 1", []),
+    ('echo "x  y" \'$q\'', "ssh", "echo x y ''", []),
+    ('echo "x  y" \'$q\'', "ssh-argv", "echo x  y $q", []),
+    ("cat <<X\n$x \\$y `echo z`\nX", "heredoc-ssh", "cat <<X\n $y z\nX\n", []),
+    ('a", "command": "echo b', "json-naive", "echo b", []),
+    ("echo $0", "script", "echo $0", []),
+    ("read x\necho $x", "stdin", "read x\necho $x\n", []),
+])
+def test_inner_script_and_args_agree_with_bash(reply, transport, script, args, tmp_path, sandboxed):
+    sim = check(reply, transport, tmp_path)
+    assert (sim.inner_script, sim.inner_args) == (script, args)
+
+
+def test_home_is_the_working_directory_by_default(tmp_path):
+    sim = simulate('echo "$HOME" ~', "nested", cwd=str(tmp_path))
+    assert sim.inner_script == f"echo {tmp_path} ~" and sim.exact  # the outer quotes keep ~
+
+
+def test_leaked_commands_files_and_client_side_substitutions_are_outer_effects(tmp_path, sandboxed):
+    sim = check('x"; echo leaked > f; bash -c "y $(echo sub)', "nested", tmp_path)
+    kinds = [(e.kind, e.argv or e.path or e.text) for e in sim.outer_effects]
+    assert ("command", ("echo", "leaked")) in kinds
+    assert ("command", ("bash", "-c", "y sub")) in kinds
+    assert ("substitution", "$(echo sub)") in kinds
+    assert any(k == "file" and str(v).endswith("/f") for k, v in kinds)
+    assert sim.inner_starts == 2
+
+
+def test_unknown_parts_are_named_and_exactness_is_not_claimed():
+    sim = simulate('echo "$RANDOM $(date)" $$', "nested", cwd="/nonexistent/dir")
+    assert not sim.exact
+    assert "$RANDOM" in sim.opaque and "$(date)" in sim.opaque
+
+
+def test_a_glob_against_a_directory_that_is_not_there_is_opaque():
+    sim = simulate('" *.txt "', "nested", cwd="/nonexistent/dir")
+    assert not sim.exact
+
+
+def test_a_glob_in_the_outer_shell_uses_the_real_listing(tmp_path, sandboxed):
+    sim = check('" *.txt .h* "', "nested", tmp_path, fixture={"a.txt": b"", ".h": b""})
+    assert sim.inner_args == ["a.txt", ".h", ""]
+
+
+def test_outer_syntax_error_stops_before_the_inner_shell(tmp_path, sandboxed):
+    sim = check('echo "unterminated', "nested", tmp_path)
+    assert sim.inner_script is None
+    assert sim.outer_error == "bash: -c: line 1: unexpected EOF while looking for matching `\"'"
+
+
+def test_later_lines_fail_after_earlier_ones_ran(tmp_path, sandboxed):
+    # bash -c runs line by line: the harness's command ran before line 2 failed
+    sim = check('x"\n(', "nested", tmp_path)
+    assert sim.inner_script == "x" and sim.outer_error.startswith("bash: -c: line 2:")
+
+
+def test_harness_errors_are_outer_errors_and_nothing_runs():
+    assert simulate("echo 'it", "ssh-argv").outer_error == "shlex.split: No closing quotation"
+    sim = simulate('echo "hi"', "json-naive")
+    assert sim.inner_script is None and sim.outer_error.startswith("the JSON text is invalid")
+    assert sim.inner_starts == 0
+
+
+def test_ssh_reads_a_leading_dash_as_its_own_option(tmp_path, sandboxed):
+    sim = check('-x" "echo hi', "ssh", tmp_path)
+    assert sim.inner_script == "echo hi"
+    assert check("-x echo hi", "ssh-argv", tmp_path).inner_script == "echo hi"
+    sim = check("-z", "ssh", tmp_path)
+    assert sim.inner_script is None and sim.outer_error == "ssh: unknown option -- z"
+
+
+def test_a_script_word_bash_reads_as_options_is_not_exact():
+    sim = simulate("-n", "raw")
+    assert not sim.exact and sim.inner_script is None
+
+
+def test_a_missing_input_file_keeps_the_harness_command_from_running(tmp_path, sandboxed):
+    sim = check('"<nofile"', "nested", tmp_path)
+    assert sim.inner_script is None and "nofile: No such file or directory" in sim.outer_error
+
+
+def test_a_background_harness_command_races_the_shell_exit():
+    sim = simulate('x"& "y', "nested", cwd="/tmp")
+    assert not sim.exact and any("background" in name for name in sim.opaque)
+
+
+def test_json_shape_has_exactly_the_documented_keys():
+    assert list(simulate("echo hi", "nested").as_dict()) == [
+        "transport", "reply", "inner_script", "inner_args", "exact", "opaque", "outer_effects", "outer_error"]
+
+
+@pytest.mark.parametrize("bad, error", [("a\0b", ValueError), (b"x", TypeError)])
+def test_bad_input_is_a_clear_error(bad, error):
+    with pytest.raises(error):
+        simulate(bad, "nested")
+    with pytest.raises(ValueError, match="unknown transport"):
+        simulate("x", "telnet")

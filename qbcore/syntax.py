@@ -474,8 +474,32 @@ class _Parser:
             tok = self.peek()
         if tok is None:
             raise _Failure("syntax error: unexpected end of file", len(self.raw))
-        text = "newline" if tok[0] == "newline" else self.text(tok)
+        text = "newline" if tok[0] == "newline" else self._word_text_at(tok)
         raise _Failure(f"syntax error near unexpected token `{text}'", self._report_offset(tok))
+
+    def _word_text_at(self, tok) -> str:
+        """bash quotes the whole word an unexpected token starts (`esac"y"`, `then$x`)."""
+        if tok[0] not in _WORD_PARTS or tok[0] == "line-cont":
+            return self.text(tok)
+        try:
+            j = self.toks.index(tok)
+        except ValueError:
+            return self.text(tok)
+        end = tok[2]
+        depth = 0
+        while j + 1 < self.n:
+            nxt = self.toks[j + 1]
+            if nxt[1] != end and depth == 0:
+                break
+            if depth == 0 and nxt[0] in ("op", "newline", "(", ")", "redir", "heredoc-op", "cond-op"):
+                break
+            if nxt[0].endswith("-open") or nxt[0] == "locale-open":
+                depth += 1
+            elif nxt[0].endswith("-close"):
+                depth -= 1
+            end = nxt[2]
+            j += 1
+        return self.raw[tok[1]:end].decode("utf-8", "surrogateescape")
 
     def _report_offset(self, tok) -> int:
         # bash reads the heredoc bodies of the line before it reports an error
@@ -1047,7 +1071,9 @@ class _Parser:
                 items.append(CondOp(self.text(tok), tok[1], tok[2]))
                 self.take()
             else:
-                self.fail()
+                text = "newline" if tok[0] == "newline" else self.text(tok)
+                raise _Failure(f"unexpected token `{text}' in conditional command", tok[1])
+        _check_cond(items)
         return Cond(tuple(items), self.redirects(), start, self._end())
 
     # -- words ---------------------------------------------------------
@@ -1304,6 +1330,29 @@ def _split_arith(expr: Arith) -> list:
     return pieces
 
 
+_COND_BINARY = frozenset("== = != =~ < > -eq -ne -lt -le -gt -ge -ef -nt -ot".split())
+
+
+def _check_cond(items: list):
+    """The part of bash's ``[[ ]]`` grammar errors the parser reports itself: a run of
+    words that is neither ``word``, ``-op word`` nor ``word op word``."""
+    groups, run = [], []
+    for item in items:
+        if isinstance(item, Word) or item.op in ("<", ">"):
+            run.append(item)
+        else:
+            groups.append(run)
+            run = []
+    groups.append(run)
+    for run in groups:
+        texts = ["".join(getattr(p, "text", "") for p in w.parts) if isinstance(w, Word) else w.op
+                 for w in run]
+        if len(run) == 2 and not re.fullmatch(r"-[a-zA-Z]", texts[0]):
+            raise _Failure("conditional binary operator expected", run[1].start)
+        if len(run) == 3 and texts[1] not in _COND_BINARY:
+            raise _Failure("conditional binary operator expected", run[1].start)
+
+
 class _BadSubstitution(Exception):
     pass
 
@@ -1551,7 +1600,7 @@ def parse_prefix(source: str) -> Script:
     try:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
-        return _prefix_after_lex_error(source, raw, exc)
+        return _prefix_after_lex_error(source, raw, _earlier_parse_error(raw, exc) or exc)
     try:
         chunks, failure = _parse_tokens(source, raw, tokens)
     except RecursionError:
@@ -1562,6 +1611,37 @@ def parse_prefix(source: str) -> Script:
     error = _syntax_error(raw, failure)
     until = chunks[-1][3] if chunks else 0
     return _script(source, raw, chunks, error, until)
+
+
+def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
+    """A grammar error bash meets before the one the lexer reported, if any.
+
+    The lexer stops at the first construct it cannot finish (often at the
+    end of input), but bash reports the first unexpected token in reading
+    order. Parse the longest prefix that lexes, cut at a blank or separator:
+    an error strictly inside it, away from the cut, is the one bash reports.
+    """
+    limit = min(error.offset, len(raw))
+    # cut at blanks and at the start of an operator run, never inside `&&` or `;;`
+    cuts = [m.start() for m in re.finditer(rb"[ \t\n]|(?<![;&|])[;&|]|(?<=[;&|])(?![;&|])", raw[:limit])]
+    if limit < len(raw):
+        cuts.append(limit)  # everything before the token the lexer rejected
+    for cut in reversed(cuts[-40:]):
+        prefix = raw[:cut]
+        try:
+            tokens = _lex(prefix.decode("utf-8", "surrogateescape"))
+        except ShellSyntaxError:
+            continue
+        try:
+            _, failure = _parse_tokens(prefix.decode("utf-8", "surrogateescape"), prefix, tokens)
+        except RecursionError:
+            return None
+        if failure is None or failure.offset >= cut or "end of file" in failure.message:
+            return None
+        if failure.message.endswith("`newline'") and failure.offset >= cut - 1:
+            return None
+        return _syntax_error(raw, failure)
+    return None
 
 
 def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) -> Script:

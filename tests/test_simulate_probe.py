@@ -26,7 +26,9 @@ def disagreement(sim, got):
     observed = (got.inner_script, got.inner_args, len(got.received))
     if predicted != observed:
         return f"simulated {predicted!r}, bash gave {observed!r} (stderr {got.stderr[:160]!r})"
-    if got.harness_error is not None or sim.outer_error and sim.outer_error.startswith(("shlex", "the JSON", "\"")):
+    harness_failed = sim.transport in ("json-naive", "ssh-argv") and sim.outer_error is not None and not (
+        sim.outer_error.startswith("ssh:"))
+    if got.harness_error is not None or harness_failed:
         if sim.outer_error != got.harness_error:
             return f"harness error: simulated {sim.outer_error!r}, the harness said {got.harness_error!r}"
         return None

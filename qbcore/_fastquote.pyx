@@ -11,6 +11,7 @@ from libc.string cimport memchr, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 
 from . import lexdef as D
+from .errors import ShellSyntaxError
 
 cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object text, Py_ssize_t* size) except NULL
@@ -323,7 +324,17 @@ def lex(source):
     lexer.pending = []
     lexer.stash = []
     lexer.start()
-    lexer.run()
+    while True:
+        try:
+            lexer.run()
+            break
+        except ShellSyntaxError:
+            # bash reads a here-document body as raw lines and parses its
+            # expansions only at run time: an error there is not a syntax
+            # error of the script, and the body stays literal text
+            if not lexer.docs:
+                raise
+            lexer.abandon_doc()
     cdef Tokens tokens = Tokens.__new__(Tokens)
     tokens.data = lexer.toks
     tokens.count = lexer.ntok // 3
@@ -529,7 +540,7 @@ cdef class _Lexer:
             elif action == A_ARITH_OPEN:
                 if p == self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
                     self.emit(K_CMDSUB_OPEN, p, p + 2)
-                    self.push_command(F_CMDSUB, p)
+                    self.push_command(F_CMDSUB, p).aux2 = 1  # bash names the line of `$((` if left open
                     self.p = p + 2
                 else:
                     self.emit(kind, p, p + 3)
@@ -1003,7 +1014,7 @@ cdef class _Lexer:
         return True
 
     cdef Py_ssize_t subscript_end(self, Py_ssize_t q) except -2:
-        """The offset after the `]` matching the `[` at q (quotes skipped), or -1."""
+        """The offset after the `]` matching the `[` at q (quotes and backticks skipped), or -1."""
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t limit = self.limit
         cdef Py_ssize_t depth = 0
@@ -1019,10 +1030,10 @@ cdef class _Lexer:
                     return r + 1
             elif c == 92:
                 r += 1
-            elif c == 39 or c == 34:
+            elif c == 39 or c == 34 or c == 96:
                 r += 1
                 while r < limit and s[r] != c:
-                    r += 2 if c == 34 and s[r] == 92 else 1
+                    r += 2 if c != 39 and s[r] == 92 else 1
             r += 1
         self.unterminated(q, "]")
         return -1
@@ -1115,6 +1126,8 @@ cdef class _Lexer:
             return self.error("unexpected EOF while looking for `]]'", start)
         if ft == F_CASE:
             return self.error(D.UNEXPECTED_EOF, self.n, True)
+        if f.aux2:  # a `$((` re-read as `$( (`
+            return self.error(D.unterminated(")"), start)
         return self.error(D.unterminated(")"), self.n, True)  # $( <(
 
     cdef int unterminated(self, Py_ssize_t start, str closer) except -1:
@@ -1123,10 +1136,11 @@ cdef class _Lexer:
         raise self.error(D.unterminated(closer), start)
 
     cdef int abandon_doc(self) except -1:
-        """An expansion in an unquoted here-document body runs past the body.
+        """An expansion in an unquoted here-document body does not lex.
 
-        bash reads bodies as raw lines and expands them only at run time, so
-        the body is not a syntax error: it stays one literal token.
+        It runs past the body or holds a syntax error: bash reads bodies as
+        raw lines and expands them only at run time, so this is not a syntax
+        error of the script, and the body stays one literal token.
         """
         while self.stack[self.top].ft != F_DOC:
             self.top -= 1

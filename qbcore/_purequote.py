@@ -6,6 +6,7 @@ against; both follow the same table and the same actions, without recursion.
 """
 
 from . import lexdef as D
+from .errors import ShellSyntaxError
 from .lexdef import A, F, K, M
 
 __all__ = ["lex", "Tokens"]
@@ -117,6 +118,18 @@ class _Lexer:
 
     # ------------------------------------------------------------ main loop
     def run(self):
+        while True:
+            try:
+                return self.loop()
+            except ShellSyntaxError:
+                # bash reads a here-document body as raw lines and parses its
+                # expansions only at run time: an error there is not a syntax
+                # error of the script, and the body stays literal text
+                if not self.docs:
+                    raise
+                self.abandon_doc()
+
+    def loop(self):
         s = self.s
         stack = self.stack
         while True:
@@ -240,7 +253,9 @@ class _Lexer:
     def a_arith_open(self, frame, kind, length, arg):
         p = self.p
         if p == self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
-            return self.a_cmdsub(frame, K.CMDSUB_OPEN, 2, 0)
+            self.a_cmdsub(frame, K.CMDSUB_OPEN, 2, 0)
+            self.stack[-1][_AUX2] = 1  # bash names the line of `$((` if it is left open
+            return
         self.emit(kind, p, p + 3)
         self.stack.append(self._frame(F.ARITH, p, D.ARITH_DOLLAR, len(self.toks) - 3))
         self.p = p + 3
@@ -672,7 +687,7 @@ class _Lexer:
         return True
 
     def subscript_end(self, q):
-        """The offset after the `]` matching the `[` at q (quotes skipped), or -1."""
+        """The offset after the `]` matching the `[` at q (quotes and backticks skipped), or -1."""
         s = self.s
         limit = self.limit
         depth = 0
@@ -687,10 +702,10 @@ class _Lexer:
                     return r + 1
             elif c == 0x5C:
                 r += 1
-            elif c == 0x27 or c == 0x22:
+            elif c == 0x27 or c == 0x22 or c == 0x60:
                 r += 1
                 while r < limit and s[r] != c:
-                    r += 2 if c == 0x22 and s[r] == 0x5C else 1
+                    r += 2 if c != 0x27 and s[r] == 0x5C else 1
             r += 1
         self.unterminated(q, "]")
         return -1
@@ -770,6 +785,8 @@ class _Lexer:
             return self.error("unexpected EOF while looking for `]]'", start)
         if ft == F.CASE:
             return self.error(D.UNEXPECTED_EOF, self.n, at_eof=True)
+        if frame[_AUX2]:  # a `$((` re-read as `$( (`
+            return self.error(D.unterminated(")"), start)
         return self.error(D.unterminated(")"), self.n, at_eof=True)  # $( <(
 
     def unterminated(self, start, closer):
@@ -778,10 +795,11 @@ class _Lexer:
         raise self.error(D.unterminated(closer), start)
 
     def abandon_doc(self):
-        """An expansion in an unquoted here-document body runs past the body.
+        """An expansion in an unquoted here-document body does not lex.
 
-        bash reads bodies as raw lines and expands them only at run time, so
-        the body is not a syntax error: it stays one literal token.
+        It runs past the body or holds a syntax error: bash reads bodies as
+        raw lines and expands them only at run time, so this is not a syntax
+        error of the script, and the body stays one literal token.
         """
         stack = self.stack
         while stack[-1][_FT] != F.DOC:

@@ -20,6 +20,9 @@ pytestmark = pytest.mark.bash
 # Grammar errors are the parser's job (docs/tokens.md, "Errors"): the lexer
 # emits their tokens and bash -n rejects them.
 GRAMMAR = "grammar error found by the parser, not the lexer: bash rejects it"
+ARITH = ("bash reads $((…)) and $[…] by counting parens and quotes only; it matches ${ (and $[ inside "
+         "$((…))) at expansion time ('bad substitution'), while the lexer nests them to give their "
+         "structure (docs/tokens.md, known differences)")
 KEPT = {
     "echo @(a|b)": GRAMMAR + " because extglob is off in `bash -c`; the lexer gives `@`, `(`…",
     "echo a=(1)": GRAMMAR + ": an array assignment is only allowed before the command name",
@@ -32,6 +35,10 @@ KEPT = {
                                "`then`, the lexer at the `fi` that closes nothing",
     ">x if true; then :; fi": "both reject; after a redirection `if` is a command name, bash stops at "
                               "`then`, the lexer at the `fi` that closes nothing",
+    "echo $(( ${ ))": ARITH,
+    "echo $(( ${x:-))} ))": ARITH,
+    "echo $(( $[ ))": ARITH,
+    "echo $[ ${ ]": ARITH,
     "i\\\nf true; then :; fi": "bash removes the line continuation before recognising `if`; the lexer "
                                "keeps `i` `\\\\\\n` `f` as one word (docs/tokens.md, known differences)",
 }
@@ -42,7 +49,7 @@ BASH_LINE = re.compile(r"^bash: (?:-c: )?line (\d+): (.*)$")
 @functools.lru_cache(maxsize=None)
 def bash_complaint(source):
     """(line, message) of bash -n's first error for SOURCE, or None when it accepts it."""
-    proc = subprocess.run(["bash", "-n", "-c", source], capture_output=True, timeout=20,
+    proc = subprocess.run(["bash", "-n", "-c", "--", source], capture_output=True, timeout=20,
                           text=True, errors="surrogateescape")
     for text in proc.stderr.splitlines():
         match = BASH_LINE.match(text)

@@ -65,7 +65,7 @@ BASH_LINE = re.compile(r"^bash: (?:-c: )?line (\d+): (.*)$")
 
 
 def bash_complaint(source):
-    proc = subprocess.run(["bash", "-n", "-c", source], capture_output=True, text=True, timeout=10)
+    proc = subprocess.run(["bash", "-n", "-c", "--", source], capture_output=True, text=True, timeout=10)
     for text in proc.stderr.splitlines():
         match = BASH_LINE.match(text)
         if match and "warning:" not in match.group(2):

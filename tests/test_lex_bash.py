@@ -89,3 +89,30 @@ def test_agent_commands_and_scripts_are_valid_bash():
     # the corpora that benchmarks and tree-sitter tests use must be clean input
     for source in agent_commands() + [s.decode() for s in scripts().values()]:
         assert bash_complaint(source) is None, source
+
+
+# ---------------------------------------------------------------- generated input
+# Random shell-like text against bash -n (one bash process per example, so
+# the count stays small). Left out: arithmetic, where bash matches ${ and $[
+# only at expansion time (KEPT above), and an empty `[[ ]]`, after which bash
+# silently stops reading the script.
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from test_lex_differential import FRAGMENTS, SCALE  # noqa: E402
+
+ARITHMETIC = ("$((", "((", "$[")
+EMPTY_TEST = re.compile(r"\[\[[ \t\n]*\]\]")
+
+
+@settings(max_examples=300 * SCALE, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=12).map("".join))
+def test_generated_input_agrees_with_bash_n(both_lexers, source):
+    assume("\0" not in source and not any(a in source for a in ARITHMETIC) and not EMPTY_TEST.search(source))
+    _, pure = both_lexers
+    ours = lexer_complaint(pure, source)
+    bash = bash_complaint(source)
+    if ours is not None:
+        assert bash is not None, f"the lexer refuses what bash reads: {ours}"
+    if bash is not None and "looking for" in bash[1]:
+        assert ours is not None, f"bash refuses it as unterminated: {bash}"

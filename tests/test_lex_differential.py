@@ -76,3 +76,14 @@ def test_engines_agree_on_bytes(both_lexers, source):
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=200).map("".join))
 def test_engines_agree_on_long_inputs(both_lexers, source):
     check_agreement(both_lexers, source)
+
+
+def test_tokens_compare_equal_across_engines(both_lexers):
+    fast, pure = both_lexers
+    source = 'x=$(cat <<E\n$y\nE\n) ; [[ $a =~ (b|c) ]] && echo "${d:-e}" `f`'
+    assert fast.lex(source) == pure.lex(source)
+    assert pure.lex(source) == fast.lex(source)
+    assert fast.lex(source) != pure.lex(source + " g")
+    assert pure.lex(source) != fast.lex(source + " g")
+    assert list(fast.lex(source)) == list(pure.lex(source))
+    assert fast.lex(source)[-2:] == pure.lex(source)[-2:]

@@ -131,6 +131,10 @@ class Evaluation:
         return tuple(seen)
 
 
+class _AbortLine(Exception):
+    """An expansion error: bash abandons the rest of the current line (chunk)."""
+
+
 class _Exit(Exception):
     def __init__(self, status):
         super().__init__(status)
@@ -162,7 +166,10 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
     walker = _Walker(env, result, script)
     try:
         for chunk in script.chunks:
-            walker.items(chunk.items)
+            try:
+                walker.items(chunk.items)
+            except _AbortLine:
+                env.status = 1
         if script.error is not None:
             result.syntax_error = script.error
             result.status = 2
@@ -191,8 +198,12 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         for chunk in script.chunks:
             walker.items(chunk.items)
         status = env.status
+        if script.error is not None:
+            status = 2  # a backtick body that does not parse: bash reports it and goes on
     except _Exit as done:
         status = done.status
+    except _AbortLine:
+        status = 1
     except (_Break, _Return):
         status = env.status
     text = _script_text(script)
@@ -284,6 +295,8 @@ class _Walker:
                     walker.command(command)
                 except _Exit as done:
                     sub.status = done.status
+                except _AbortLine:
+                    sub.status = 1
                 except (_Break, _Return):
                     pass
                 statuses.append(sub.status)
@@ -310,7 +323,7 @@ class _Walker:
         walker = self.child(sub, certain=certain)
         try:
             run(walker)
-        except (_Exit, _Break, _Return):
+        except (_Exit, _Break, _Return, _AbortLine):
             pass
         if certain:
             return
@@ -360,6 +373,8 @@ class _Walker:
                 walker.items(node.body)
             except _Exit as done:
                 sub.status = done.status
+            except _AbortLine:
+                sub.status = 1
             except (_Break, _Return):
                 pass
             env.status = sub.status
@@ -402,7 +417,9 @@ class _Walker:
 
     def fatal(self, exc: ExpansionError, node):
         self.record(argv=(), node=node, modelled=True, status=exc.status, output=None, error=exc.message)
-        raise _Exit(exc.status)
+        if exc.fatal:
+            raise _Exit(exc.status)
+        raise _AbortLine()
 
     def condition(self, body) -> Union[int, Opaque]:
         saved = self.errexit

@@ -42,14 +42,16 @@ Value = Union[str, Opaque]
 class ExpansionError(Exception):
     """An expansion bash reports as an error (``${x:?}``, division by 0, bad substitution).
 
-    In ``bash -c`` such an error ends the command (and, for ``${x:?}``, the
-    whole non-interactive shell: ``fatal`` is then True).
+    In ``bash -c`` such an error abandons the rest of the current line (the
+    lines after it still run) with status 1; ``${x:?}`` is ``fatal``: it ends
+    the whole shell with status 127 (measured with bash 5.2).
     """
 
-    def __init__(self, message: str, status: int = 1):
+    def __init__(self, message: str, status: int = 1, fatal: bool = False):
         super().__init__(message)
         self.message = message
         self.status = status
+        self.fatal = fatal
 
 
 @dataclass(frozen=True, slots=True)
@@ -915,8 +917,9 @@ class _Expander:
             pieces.append((part.text, True, False))
         elif isinstance(part, S.DoubleQuoted):
             inner = self.parts(part.parts, quoted=True)
-            if not _vanishing_at(part.parts, inner):
-                pieces.append(_STARTED)
+            if _vanishing_at(part.parts, inner, self):
+                return  # its empty quoted pieces must not start a field either
+            pieces.append(_STARTED)
             pieces.extend(inner)
         elif isinstance(part, S.Param):
             self.param(part, quoted, pieces)
@@ -1008,6 +1011,8 @@ class _Expander:
         return _Arith(text, self.env, self.opaque).run()
 
     def param(self, p: "S.Param", quoted: bool, pieces: list):
+        if p.op == "bad substitution":
+            raise ExpansionError(f"${{{p.name}}}: bad substitution")
         if p.op == "names@" or p.op == "names*":
             names = sorted(n for n in self.env.vars if n.startswith(p.name))
             return self.emit(_Many(names, p.op == "names*"), quoted, pieces)
@@ -1131,7 +1136,7 @@ class _Expander:
         if base == "?":
             message = self.word_text(p.arg, assignment=False) if p.arg is not None and p.arg.parts else (
                 "parameter null or not set" if op.startswith(":") else "parameter not set")
-            raise ExpansionError(f"{p.name}: {message}", status=127)
+            raise ExpansionError(f"{p.name}: {message}", status=127, fatal=True)
 
     def operand(self, word, quoted: bool) -> list:
         """The word of ``${x:-w}``/``${x:+w}``: unquoted, its text is split like any expansion."""
@@ -1439,16 +1444,21 @@ class _Many:
         self.star = star
 
 
-def _vanishing_at(parts, pieces) -> bool:
-    # "$@" (or "${a[@]}") with no elements and nothing else in the quotes
-    # produces no field at all, unlike "" which produces an empty one.
-    if not parts or pieces:
-        return False
+def _vanishing_at(parts, pieces, expander=None) -> bool:
+    # "$@" (or "${a[@]}") with no elements, alone in its quotes or beside
+    # expansions that are empty ("$@$x"), produces no field at all, unlike ""
+    # which produces an empty one (measured with bash 5.2).
+    has_at = False
     for part in parts:
-        if not (isinstance(part, S.Param) and part.op is None and not part.length and
-                (part.name == "@" or part.index == "@")):
+        if isinstance(part, S.Param):
+            if part.op is None and not part.length and (part.name == "@" or part.index == "@"):
+                value = expander.lookup(part) if expander is not None else None
+                if isinstance(value, _Many) and value.items:
+                    return False
+                has_at = True
+        elif not isinstance(part, (S.CmdSub, S.Arith)):
             return False
-    return True
+    return has_at and all(piece[0] == "" for piece in pieces if piece[2] != "break")
 
 
 def _looks_like_assignment(parts) -> bool:

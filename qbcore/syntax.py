@@ -1186,9 +1186,11 @@ class _Parser:
         self.i += 1
         inner = unescape_backticks(body, quoted_context)
         try:
-            script = parse(inner)
-        except ShellSyntaxError as exc:
-            raise _Failure(exc.message, open_tok[1]) from None
+            # bash parses a backtick body only when it expands it: a syntax
+            # error there is a runtime error of that substitution (script.error)
+            script = parse_prefix(inner)
+        except (RecursionError, ValueError):
+            raise _Failure("the backtick nesting is deeper than the parser follows", open_tok[1]) from None
         return CmdSub(script, True, open_tok[1], self._end())
 
     def arith_body(self, open_kind: str, close_kind: str) -> Arith:
@@ -1228,7 +1230,10 @@ class _Parser:
         try:
             return _build_param(_merge_lits(items), open_tok[1], self._end())
         except _BadSubstitution:
-            raise _Failure("bad substitution", open_tok[1]) from None
+            # bash reports it only when it expands the word: a runtime error
+            inner = self.raw[open_tok[2]:self.toks[self.i - 1][1]].decode("utf-8", "surrogateescape")
+            return Param(inner, None, False, False, "bad substitution", None, None, True,
+                         open_tok[1], self._end())
 
 
 # ---------------------------------------------------------------- helpers
@@ -1654,6 +1659,10 @@ def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) ->
         try:
             tokens = _lex(prefix)
         except ShellSyntaxError:
+            cut = raw.rfind(b"\n", 0, cut)
+            continue
+        if tokens and tuple(tokens[-1])[0] == "line-cont":
+            # `\` + newline joins this line to the next: bash had not run it yet
             cut = raw.rfind(b"\n", 0, cut)
             continue
         chunks, failure = _parse_tokens(prefix, raw[:cut + 1], tokens)

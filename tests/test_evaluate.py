@@ -36,6 +36,14 @@ KNOWN = [
     "echo $((1/0)); echo never",
     "for x in a b; do for y in 1 2; do [[ $y == 2 ]] && continue 2; echo $x$y; done; done",
     "printf -v out '%s-%s' a b; echo $out; echo a | true; echo piped $?",
+    # an expansion error abandons the rest of its line only
+    "echo ${}; echo same\necho next $?",
+    "echo $((1/0)); echo same\necho next $?",
+    "x=$(echo ${}; echo inside); echo \"[$x]\"\n(echo ${}; echo sub); echo after $?",
+    # a backtick body is parsed when it runs
+    "echo a`|`b; echo same $?",
+    # "$@" with no parameters beside empty expansions makes no word
+    "set --; x=; c() { echo $#; }; c \"$@$x\" \"$x$@\" \"$@\"\"\"; c \"$@\"\"$x\" a\"$@\"; c \"${x}$@\"",
 ]
 
 

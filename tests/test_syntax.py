@@ -241,6 +241,7 @@ PARTIAL = [
     "echo 1 &&\necho 2\necho 3 )",
     "echo 1\ncat <<EOF\nbody\nEOF\necho 2\ndone",
     "echo 1\nif true; then\necho 2\nfi\nesac",
+    "echo 1\necho 2 \\\necho 3 'unterminated",
 ]
 
 

@@ -29,7 +29,15 @@ CALL_DEPTH = 25
 # Builtins whose only effect the model knows completely.
 MODELLED = frozenset(":", ) | frozenset(
     "true false echo printf pwd cd export unset set shift exit eval local declare typeset readonly "
-    "break continue return".split())
+    "break continue return test [ let command builtin shopt".split())
+# Builtins the model does not run but that set the variables named in their
+# arguments: afterwards those variables are opaque, never their old value.
+_SETS_VARIABLES = {"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE", "getopts": None}
+# Commands after which anything in the shell may have changed.
+_CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
+# Glob-related shopt options and their values under bash -c (measured).
+_GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
+                  "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
 _DECLARATION = frozenset("export local declare typeset readonly".split())
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
 
@@ -887,7 +895,101 @@ class _Walker:
             return True, status, None, None
         if name == "eval":
             return self.eval(" ".join(args))
+        if name in ("test", "["):
+            return self.test(name, args)
+        if name == "let":
+            return self.let(args, node)
+        if name in ("command", "builtin") and args and not args[0].startswith("-"):
+            if name == "command" or args[0] in MODELLED:
+                saved = env.functions
+                env.functions = {}  # `command f` skips functions
+                try:
+                    return self.run(args[0], args, node, stdout_away)
+                finally:
+                    env.functions = saved
+        if name == "shopt":
+            return self.shopt(args)
+        if name == "exec":
+            if args:
+                # the shell is replaced: nothing after this runs (or it exits if exec fails)
+                self._pending = _Exit(Opaque(f"status of exec {args[0]}"))
+                return False, Opaque(f"status of exec {args[0]}"), Opaque(f"output of {args[0]}"), None
+            return True, 0, None, None
+        if name in _SETS_VARIABLES:
+            self.taint_variables(name, args)
+        elif name in _CHANGES_ANYTHING:
+            self.taint_everything(name)
         return False, Opaque(f"status of {name}"), Opaque(f"output of {name}"), None
+
+    def taint_variables(self, name, args):
+        names = []
+        if name == "getopts":
+            names = args[1:2] + ["OPTIND", "OPTARG"]
+        else:
+            options_with_value = {"read": "adeinNpt", "mapfile": "dnOstuC", "readarray": "dnOstuC"}[name]
+            i = 0
+            while i < len(args):
+                arg = args[i]
+                if arg.startswith("-") and len(arg) > 1:
+                    if arg[-1] in options_with_value:
+                        if arg[-1] == "a" and name == "read" and i + 1 < len(args):
+                            names.append(args[i + 1])
+                        i += 2
+                    else:
+                        i += 1
+                    continue
+                names.append(arg)
+                i += 1
+            if not names:
+                names = [_SETS_VARIABLES[name]]
+        for var in names:
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var):
+                self.env.set(var, Opaque(f"${var} (set by {name})"))
+
+    def taint_everything(self, name):
+        env = self.env
+        for var in list(env.vars):
+            env.set(var, Opaque(f"${var} (after {name})"))
+        env.positional = [Opaque(f"positional parameters (after {name})")]
+        env.noglob = None  # unknown shell options: globbing is no longer predictable
+        self.note([f"shell state after {name}"])
+
+    def shopt(self, args):
+        options = [a for a in args if not a.startswith("-")]
+        flags = [a for a in args if a.startswith("-")]
+        if flags in (["-s"], ["-u"]) and options and all(o in _GLOB_DEFAULTS for o in options):
+            if any(_GLOB_DEFAULTS[o] != (flags == ["-s"]) for o in options):
+                # the model globs with bash's defaults only: after a change, globs are opaque
+                self.env.noglob = None
+                self.note([f"globbing after shopt {' '.join(args)}"])
+            return True, 0, None, None
+        if flags in (["-q"], ["-p"], []):
+            return False, Opaque("status of shopt"), None if flags == ["-q"] else Opaque("output of shopt"), None
+        self.env.noglob = None
+        self.note([f"shell options after shopt {' '.join(args)}"])
+        return False, Opaque("status of shopt"), None, None
+
+    def let(self, args, node):
+        value = 0
+        for expression in args:
+            try:
+                value = X.arithmetic(expression, self.env)
+            except ExpansionError as exc:
+                return True, 1, None, f"let: {exc.message}"
+            if isinstance(value, Opaque):
+                return True, Opaque(f"status of let {expression}"), None, None
+        return True, int(value == 0), None, None
+
+    def test(self, name, args):
+        if name == "[":
+            if not args or args[-1] != "]":
+                return True, 2, None, "[: missing `]'"
+            args = args[:-1]
+        try:
+            value = _test(args, self.env)
+        except _Unknown as unknown:
+            return False, Opaque(f"status of {name} {' '.join(args)} ({unknown})"), None, None
+        return True, value, None, None
 
     def call(self, name, args):
         env = self.env
@@ -1051,6 +1153,53 @@ class _Walker:
 
 class _Ambiguous(Exception):
     pass
+
+
+_STRING_BINARY = {"=": lambda a, b: a == b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+                  "<": lambda a, b: a.encode("utf-8", "surrogateescape") < b.encode("utf-8", "surrogateescape"),
+                  ">": lambda a, b: a.encode("utf-8", "surrogateescape") > b.encode("utf-8", "surrogateescape")}
+_INT_BINARY = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
+               "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
+
+
+def _test(args: list, env) -> int:
+    """``test``/``[`` by argument count, as POSIX specifies; files and -a/-o are opaque."""
+    if any("⟨" in a for a in args):
+        raise _Unknown("opaque operand")
+    n = len(args)
+    if n == 0:
+        return 1
+    if n == 1:
+        return 0 if args[0] else 1
+    if n == 2:
+        if args[0] == "!":
+            return 1 - _test(args[1:], env)
+        if args[0] == "-n":
+            return 0 if args[1] else 1
+        if args[0] == "-z":
+            return 0 if not args[1] else 1
+        raise _Unknown(f"test {args[0]}")
+    if n == 3:
+        a, op, b = args
+        if op in _STRING_BINARY:
+            return 0 if _STRING_BINARY[op](a, b) else 1
+        if op in _INT_BINARY:
+            x, y = _test_int(a), _test_int(b)
+            return 0 if _INT_BINARY[op](x, y) else 1
+        if a == "!":
+            return 1 - _test(args[1:], env)
+        if a == "(" and b == ")":
+            return _test([op], env)
+        raise _Unknown(f"test {op}")
+    if n == 4 and args[0] == "!":
+        return 1 - _test(args[1:], env)
+    raise _Unknown("test with more than four arguments")
+
+
+def _test_int(text: str) -> int:
+    if not re.fullmatch(r"\s*[-+]?[0-9]+\s*", text):
+        raise _Unknown(f"integer expression expected: {text}")
+    return int(text)
 
 
 class _Unknown(Exception):

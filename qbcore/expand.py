@@ -1346,7 +1346,13 @@ class _Expander:
     def glob(self, segments: list) -> list:
         chars = [(ch, not quoted) for text, quoted in segments for ch in text]
         text = "".join(ch for ch, _ in chars)
-        if self.env.noglob or not any(active and ch in "*?[" for ch, active in chars):
+        if not any(active and ch in "*?[" for ch, active in chars):
+            return [text]
+        if self.env.noglob is None:
+            # shell options changed in ways the model does not follow
+            self.note(f"glob {text}")
+            return [text]
+        if self.env.noglob:
             return [text]
         if "⟨" in text:
             self.note(f"glob {text}")

@@ -153,3 +153,41 @@ def test_background_job_does_not_change_the_shell(tmp_path):
     assert result.commands[-1].argv[:1] == ("echo",)
     assert "$!" in result.opaque
     assert result.commands[-1].argv[1] == "[unset]"
+
+
+# ---------------------------------------------------------------- what unknown builtins may change
+
+KNOWN_MORE = [
+    "[ -n x ] && echo n; [ a = b ] || echo ne; [ 3 -gt 2 ] && echo gt; [ ! -z '' ]; echo $?; test x; echo $?",
+    "let 'x=2+3' y=x*2; echo $x $y $?; let 0; echo $?",
+    "command echo via-command; builtin echo via-builtin; command -v cd >/dev/null; echo done",
+    "shopt -u nullglob; echo *.none",
+]
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", KNOWN_MORE)
+def test_more_known_builtins_match_bash(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text
+
+
+@pytest.mark.parametrize("script, name", [
+    ("read x <in; echo $x", "$x (set by read)"),
+    ("read -r -a arr <in; echo ${arr[0]}", "$arr (set by read)"),
+    ("mapfile lines <in; echo ${lines[@]}", "$lines (set by mapfile)"),
+    ("x=1; source ./env.sh; echo $x", "$x (after source)"),
+    ("shopt -s nullglob; echo *.txt", "glob *.txt"),
+    ("shopt -s extglob; echo *.txt", "globbing after shopt -s extglob"),
+])
+def test_unknown_builtins_make_later_values_opaque(script, name, tmp_path):
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert name in result.opaque
+    assert isinstance(result.stdout, Opaque)
+
+
+def test_exec_with_a_command_ends_the_script(tmp_path):
+    result = evaluate(parse("exec mytool arg; echo never"), Env.default(str(tmp_path)))
+    assert [c.argv for c in result.commands] == [("exec", "mytool", "arg")]
+    assert result.exited and isinstance(result.status, Opaque)

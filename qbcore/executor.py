@@ -92,7 +92,7 @@ def _tool_dir(base: str) -> str:
 _templates: dict[str, tuple[bytes, fixtures.FixtureInfo]] = {}
 
 
-def _build_fixture(description, task_dir: str) -> fixtures.FixtureInfo:
+def _template(description) -> tuple[bytes, fixtures.FixtureInfo]:
     key = json.dumps(description, sort_keys=True)
     if key not in _templates:
         with tempfile.TemporaryDirectory(prefix="qbcore-fixture-") as scratch:
@@ -102,7 +102,11 @@ def _build_fixture(description, task_dir: str) -> fixtures.FixtureInfo:
                 for name in sorted(os.listdir(scratch)):
                     archive.add(os.path.join(scratch, name), arcname=name)
         _templates[key] = (buffer.getvalue(), info)
-    data, info = _templates[key]
+    return _templates[key]
+
+
+def _build_fixture(description, task_dir: str) -> fixtures.FixtureInfo:
+    data, info = _template(description)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
         archive.extractall(task_dir, filter="fully_trusted")
     return info
@@ -225,8 +229,9 @@ class Job:
 _worker_server = None
 
 
-def _worker_init(real_ssh_keys):
+def _worker_init(real_ssh_keys, templates):
     global _worker_server
+    _templates.update(templates)
     if real_ssh_keys is not None:
         from . import realssh
         _worker_server = realssh.Server.from_keys(real_ssh_keys)
@@ -260,13 +265,24 @@ def run_many(jobs: Iterable[Job], *, workers: int | None = None, limits: Limits 
         server = realssh.Server.create()
     try:
         keys = server.keys if server else None
-        workers = workers or os.cpu_count() or 1
+        # attempts spend much of their time waiting on process start-up and
+        # pipes, so twice as many workers as CPUs keeps the CPUs busy
+        workers = workers or 2 * (os.cpu_count() or 1)
+        # build each fixture once here, not once per worker
+        from . import suite
+        for task_id in sorted({job.task_id for job in jobs}):
+            try:
+                _template(suite.get(task_id).fixture)
+            except (suite.UnknownTask, fixtures.FixtureError):
+                pass  # the job reports it
+        templates = dict(_templates)
         if workers == 1:
-            _worker_init(keys)
+            _worker_init(keys, {})
             for job in jobs:
                 yield _run_job(job, limits, unsafe_no_sandbox)
             return
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(keys,)) as pool:
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs) or 1), initializer=_worker_init,
+                                 initargs=(keys, templates)) as pool:
             futures = [pool.submit(_run_job, job, limits, unsafe_no_sandbox) for job in jobs]
             try:
                 for future in as_completed(futures):

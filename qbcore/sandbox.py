@@ -35,10 +35,9 @@ _CONTROL = "/tmp/.qbcore-sandbox"
 
 # pid 1 of the sandbox: unpack the task directory and the /tmp files, run the
 # command under rlimits with exactly the caller's environment, wait for it
-# and for its output pipes to close (a harness that reads the output to its
-# end waits for background processes that hold it; two relays through FIFOs
-# tell us when that happens), report the exit status, kill whatever is left,
-# then stream the task directory out on fd 3.
+# and then for every process still holding its stdout or stderr (a harness
+# that reads the output to its end waits for them too), report the exit
+# status, kill whatever is left, and stream the task directory out on fd 3.
 # As pid 1 it cannot be killed from inside, and it reaps orphans while it
 # waits, so leftover zombies never count against the process limit.
 _LAUNCHER = r"""
@@ -50,33 +49,35 @@ mapfile -d '' -t qb_env < "$control/env"
 qb_limits=$(< "$control/limits")
 echo R >&3
 exec 8>&2 2>/dev/null
-cat "$control/out" 3>&- 8>&- &
-relay_out=$!
-cat "$control/err" >&8 3>&- 8>&- &
-relay_err=$!
-exec 7<&0
 (
-  exec 0<&7 7<&- 3>&- 8>&- >"$control/out" 2>"$control/err"
+  exec 3>&- 2>&8 8>&-
   ulimit $qb_limits 2>/dev/null || { echo 'qbcore-sandbox: cannot apply limits' >&2; exit 125; }
   cd "$work" || exit 125
   exec env -i "${qb_env[@]}" "${qb_argv[@]}"
-) &
-wait "$!"
+)
 status=$?
-exec 0</dev/null 7<&-
-wait "$relay_out" "$relay_err"
-kill -KILL -1 2>/dev/null
+exec 0</dev/null
+holds_output() {
+  local fd
+  for fd in /proc/[0-9]*/fd/*; do
+    [[ $fd == /proc/1/* ]] && continue
+    [[ $fd -ef /proc/1/fd/1 || $fd -ef /proc/1/fd/8 ]] && return 0
+  done
+  return 1
+}
+while holds_output; do sleep 0.01; done
+kill -KILL -1
 for _ in {1..200}; do
   alive=0
   for stat in /proc/[0-9]*/stat; do
-    read -r pid _ st _ 2>/dev/null < "$stat" || continue
+    read -r pid _ st _ < "$stat" || continue
     [[ $pid == 1 || $st == Z ]] || { alive=1; break; }
   done
   ((alive)) || break
-  kill -KILL -1 2>/dev/null
+  kill -KILL -1
   sleep 0.005
 done
-{ echo "S $status"; tar -cf - -C "$work" . 2>/dev/null; } >&3
+{ echo "S $status"; tar -cf - -C "$work" .; } >&3
 """
 
 
@@ -187,11 +188,6 @@ def _pack_inputs(workdir: str | None, inner_work: str, argv: Sequence[str], env:
         add(_CONTROL + "/argv", b"".join(_encode(a) + b"\0" for a in argv))
         add(_CONTROL + "/env", b"".join(_encode(f"{k}={v}") + b"\0" for k, v in env.items()))
         add(_CONTROL + "/limits", limits.ulimit_flags().encode())
-        for relay in ("out", "err"):
-            # FIFOs the command writes its output into; the launcher relays them
-            fifo = tarfile.TarInfo((_CONTROL + "/" + relay).lstrip("/"))
-            fifo.type, fifo.mode = tarfile.FIFOTYPE, 0o600
-            archive.addfile(fifo)
         for path, data in files.items():
             add(path, data)
     return buffer.getvalue()

@@ -1,0 +1,79 @@
+"""Executor throughput: the suite's 112 oracle and naive attempts, sandboxed in parallel vs unsandboxed in turn.
+
+Both sides do the whole attempt (fresh directory, fixture, `bash -c`,
+validator, failure class) through ``qbcore.executor``; the baseline passes
+``unsafe_no_sandbox`` and runs one attempt after another, the measured side
+runs every attempt in its own bubblewrap sandbox over a process pool of
+``os.cpu_count()`` workers. Both are measured in the same session and the
+ratio of their best rounds is printed at the end.
+
+Run: python -m pytest bench/bench_executor.py   (QBCORE_LONG=1 for more rounds)
+"""
+
+import os
+
+import pytest
+
+from qbcore import executor, sandbox, suite
+
+ROUNDS = 5 if os.environ.get("QBCORE_LONG") else 3
+BEST = {}  # side -> (best seconds, outcomes)
+
+
+def _jobs():
+    jobs = []
+    for task in suite.load():
+        jobs.append(executor.Job(task.id, task.oracle, "raw", "oracle"))
+        jobs.append(executor.Job(task.id, task.naive, "raw", "naive"))
+    return jobs
+
+
+def _outcomes(pairs):
+    return sorted((job.task_id, job.label, attempt.class_) for job, attempt in pairs)
+
+
+def _report(capsys):
+    """Print both sides and their ratio once both have been measured (the sandboxed side runs last)."""
+    if len(BEST) < 2:
+        return
+    base_s, base_outcomes = BEST["unsandboxed sequential"]
+    fast_s, fast_outcomes = BEST["sandboxed parallel"]
+    count = len(base_outcomes)
+    workers = 2 * (os.cpu_count() or 1)
+    lines = [
+        "",
+        f"executor throughput, {count} attempts (56 oracles + 56 naive commands, raw), best of {ROUNDS} rounds, "
+        f"{os.cpu_count()} CPUs",
+        f"  unsandboxed, one by one:        {base_s:7.2f} s  {count / base_s:7.1f} attempts/s",
+        f"  sandboxed, {workers} pool workers:    {fast_s:7.2f} s  {count / fast_s:7.1f} attempts/s",
+        f"  sandboxed-parallel rate / unsandboxed-sequential rate: {base_s / fast_s:.2f}x (target >= 1.5x)",
+        f"  same failure class for every attempt in both modes: {'yes' if base_outcomes == fast_outcomes else 'NO'}",
+    ]
+    with capsys.disabled():
+        print("\n".join(lines))
+
+
+def _measure(benchmark, side, run):
+    results = []
+
+    def once():
+        results.append(run())
+
+    benchmark.pedantic(once, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    BEST[side] = (benchmark.stats.stats.min, _outcomes(results[-1]))
+    benchmark.extra_info["attempts_per_s"] = len(results[-1]) / benchmark.stats.stats.min
+
+
+def bench_executor_unsandboxed_sequential(benchmark, capsys):
+    jobs = _jobs()
+    _measure(benchmark, "unsandboxed sequential",
+             lambda: [(job, executor.run(job.task_id, job.reply, job.transport, unsafe_no_sandbox=True))
+                      for job in jobs])
+
+
+def bench_executor_sandboxed_parallel(benchmark, capsys):
+    if not sandbox.available():
+        pytest.skip(f"bubblewrap cannot run here: {sandbox.unavailable_reason()}")
+    jobs = _jobs()
+    _measure(benchmark, "sandboxed parallel", lambda: list(executor.run_many(jobs)))
+    _report(capsys)

@@ -847,7 +847,7 @@ class _Walker:
         env = self.env
         args = argv[1:]
         if name in env.functions and self.depth < CALL_DEPTH:
-            return self.call(name, args)
+            return self.call(name, args, stdout_away)
         if name in (":", "true"):
             return True, 0, None, None
         if name == "false":
@@ -991,13 +991,13 @@ class _Walker:
             return False, Opaque(f"status of {name} {' '.join(args)} ({unknown})"), None, None
         return True, value, None, None
 
-    def call(self, name, args):
+    def call(self, name, args, stdout_away=False):
         env = self.env
         saved = env.positional
         env.positional = list(args)
         walker = self.child(env)
         walker.depth = self.depth + 1
-        walker.stdout_redirected = self.stdout_redirected
+        walker.stdout_redirected = self.stdout_redirected + (1 if stdout_away else 0)
         try:
             walker.command(env.functions[name])
             status = env.status
@@ -1052,12 +1052,7 @@ class _Walker:
     def is_dir(self, path) -> Optional[bool]:
         env = self.env
         if env.listing is not None:
-            root = env.vars.get("__qbcore_root")
-            rel = os.path.relpath(path, env.cwd) if root is None else os.path.relpath(path, root.value)
-            if rel.startswith(".."):
-                return None
-            rel = "" if rel == "." else rel
-            return rel in env.listing.dirs
+            return env.listing.is_dir(path, env.cwd)
         if not os.path.isdir(env.cwd) and not os.path.isabs(path):
             return None
         return os.path.isdir(path)

@@ -145,7 +145,7 @@ class Env:
         self.noglob = False
         self.lineno = 1
         self.last_bg: Optional[Value] = None
-        self.listing = None if listing is None else _Tree(listing)
+        self.listing = None if listing is None else _Tree(listing, self.cwd)
         self.substitute: SubstituteHook = substitute or _static_substitute
         self.list_dir: ListDirHook = list_dir or _default_list_dir
         self.functions: dict = {}
@@ -264,34 +264,42 @@ def _same_dir(a: str, b: str) -> bool:
 
 
 class _Tree:
-    """A given directory listing: relative paths under cwd."""
+    """A given directory listing: paths relative to ``root`` (the Env's first cwd)."""
 
-    def __init__(self, paths: Iterable[str]):
+    def __init__(self, paths: Iterable[str], root: str):
+        self.root = root
         self.dirs: dict = {"": set()}
         for path in paths:
-            path = path.strip("/") if path.endswith("/") else path
+            is_dir = path.endswith("/")
             parts = [p for p in path.split("/") if p not in ("", ".")]
-            is_dir = False
             prefix = ""
             for n, part in enumerate(parts):
                 self.dirs.setdefault(prefix, set()).add(part)
                 prefix = f"{prefix}/{part}" if prefix else part
                 if n < len(parts) - 1 or is_dir:
                     self.dirs.setdefault(prefix, set())
-            if path.endswith("/"):
-                self.dirs.setdefault(prefix, set())
 
-    def names(self, rel: str) -> list:
-        rel = "/".join(p for p in rel.split("/") if p not in ("", "."))
-        return sorted(self.dirs.get(rel, ()))
+    def relative(self, path: str, cwd: str) -> Optional[str]:
+        """``path`` (relative to ``cwd`` or absolute) relative to the root; None outside it."""
+        full = os.path.normpath(os.path.join(cwd, path))
+        rel = os.path.relpath(full, self.root)
+        if rel == ".":
+            return ""
+        return None if rel.startswith("..") else rel
+
+    def names(self, path: str, cwd: str) -> Optional[list]:
+        rel = self.relative(path, cwd)
+        return None if rel is None else sorted(self.dirs.get(rel, ()))
+
+    def is_dir(self, path: str, cwd: str) -> Optional[bool]:
+        rel = self.relative(path, cwd)
+        return None if rel is None else rel in self.dirs
 
 
 def _default_list_dir(path: str, env: "Env") -> Optional[list]:
     """The names in directory ``path`` (relative to cwd or absolute); None when unknowable."""
     if env.listing is not None:
-        if path.startswith("/"):
-            return None
-        return env.listing.names(path)
+        return env.listing.names(path, env.cwd)
     if not os.path.isdir(env.cwd):
         return None
     full = os.path.join(env.cwd, path) if path else env.cwd
@@ -1421,12 +1429,10 @@ class _Expander:
         return sorted(prefixes, key=lambda s: s.encode("utf-8", "surrogateescape"))
 
     def is_dir(self, path: str) -> bool:
-        names = self.env.list_dir(path, self.env)
         if self.env.listing is not None:
-            rel = "/".join(p for p in path.split("/") if p)
-            return rel in self.env.listing.dirs
+            return bool(self.env.listing.is_dir(path, self.env.cwd))
         full = path if path.startswith("/") else os.path.join(self.env.cwd, path)
-        return names is not None and os.path.isdir(full)
+        return os.path.isdir(full)
 
 
 def _join(prefix: str, name: str) -> str:

@@ -191,3 +191,16 @@ def test_exec_with_a_command_ends_the_script(tmp_path):
     result = evaluate(parse("exec mytool arg; echo never"), Env.default(str(tmp_path)))
     assert [c.argv for c in result.commands] == [("exec", "mytool", "arg")]
     assert result.exited and isinstance(result.status, Opaque)
+
+
+def test_cd_and_globs_follow_a_given_listing():
+    env = Env.default("/nonexistent/qbcore-root", listing=["sub/a.txt", "sub/b.txt", "top.txt", "empty/"])
+    result = evaluate(parse("echo *; cd sub && echo *.txt; cd ../empty && echo x*; cd ../nowhere; echo $?"), env)
+    assert result.stdout == "empty sub top.txt\na.txt b.txt\nx*\n1\n"
+
+
+@pytest.mark.bash
+def test_function_output_follows_its_redirection(tmp_path):
+    script = "f() { echo inside; }; f >/dev/null; f; echo $?"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

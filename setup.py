@@ -49,7 +49,8 @@ def _extensions():
     from setuptools import Extension
 
     return cythonize(
-        [Extension("qbcore._fastquote", ["qbcore/_fastquote.pyx"])],
+        [Extension("qbcore._fastquote", ["qbcore/_fastquote.pyx"]),
+         Extension("qbcore._quickpath", ["qbcore/_quickpath.pyx"])],
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False,
                              "cdivision": True, "initializedcheck": False},
     )

@@ -132,11 +132,12 @@ cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
 cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
 cdef int ROLE_FOR_NAME = D.ROLE_FOR_NAME, ROLE_CASE_WORD = D.ROLE_CASE_WORD, ROLE_FUNC_NAME = D.ROLE_FUNC_NAME
 cdef int EXPECT_NONE = D.EXPECT_NONE, EXPECT_FOR_IN = D.EXPECT_FOR_IN, EXPECT_CASE_IN = D.EXPECT_CASE_IN
-cdef int EXPECT_TIME_OPTION = D.EXPECT_TIME_OPTION
+cdef int EXPECT_TIME_OPTION = D.EXPECT_TIME_OPTION, EXPECT_COPROC_NAME = D.EXPECT_COPROC_NAME
 cdef int CASE_PATTERN = D.CASE_PATTERN, CASE_BODY = D.CASE_BODY
 cdef int ARITH_DOLLAR = D.ARITH_DOLLAR, ARITH_COMMAND = D.ARITH_COMMAND, ARITH_BRACKET = D.ARITH_BRACKET
 cdef int RW_START = D.RW_START, RW_OPEN = D.RW_OPEN, RW_CLOSE = D.RW_CLOSE, RW_CASE = D.RW_CASE
 cdef int RW_FOR = D.RW_FOR, RW_FUNCTION = D.RW_FUNCTION, RW_COND = D.RW_COND, RW_TIME = D.RW_TIME
+cdef int RW_COPROC = D.RW_COPROC
 
 cdef tuple KIND_NAMES = D.KINDS
 cdef list REDIRECTIONS = [(kind, text.encode()) for kind, text in D.REDIRECTIONS]
@@ -712,6 +713,7 @@ cdef class _Lexer:
                 return 0
             f.depth += 1
             f.flags = FRESH
+            f.expect = EXPECT_NONE
             return 0
         if f.role != ROLE_NORMAL:
             self.need_word(f, p, (<const char*>s)[p:end].decode("latin-1"))
@@ -779,7 +781,7 @@ cdef class _Lexer:
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t ws = f.wstart
         cdef Py_ssize_t p = self.p
-        if f.expect == EXPECT_TIME_OPTION:
+        if f.expect == EXPECT_TIME_OPTION or f.expect == EXPECT_COPROC_NAME:
             f.expect = EXPECT_NONE
         if role == ROLE_NORMAL:
             if ft == F_COND:
@@ -908,6 +910,12 @@ cdef class _Lexer:
                 self.emit(K_LIT, p, q)
                 self.p = q
                 return True
+        elif f.expect == EXPECT_COPROC_NAME:
+            f.expect = EXPECT_NONE
+            if word < 0:
+                self.emit(K_LIT, p, q)
+                self.p = q
+                return True
         elif f.expect == EXPECT_CASE_IN:
             f.expect = EXPECT_NONE
             if word == RW_IN_ID:
@@ -946,6 +954,8 @@ cdef class _Lexer:
             f.flags = FRESH
             if effect & RW_TIME:
                 f.expect = EXPECT_TIME_OPTION
+            elif effect & RW_COPROC:
+                f.expect = EXPECT_COPROC_NAME
         elif effect & RW_COND:
             f.flags = flags & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
             self.push_command(F_COND, p).flags = 0

@@ -388,6 +388,7 @@ class _Lexer:
                 return
             frame[_DEPTH] += 1
             frame[_FLAGS] = _FRESH
+            frame[_EXPECT] = D.EXPECT_NONE
             return
         text = s[p:end].decode("latin-1")
         self.need_word(frame, p, text)
@@ -457,7 +458,7 @@ class _Lexer:
         flags = frame[_FLAGS] & ~D.FL_IN_WORD
         role = frame[_ROLE]
         ft = frame[_FT]
-        if frame[_EXPECT] == D.EXPECT_TIME_OPTION:
+        if frame[_EXPECT] in (D.EXPECT_TIME_OPTION, D.EXPECT_COPROC_NAME):
             frame[_EXPECT] = D.EXPECT_NONE
         if role == D.ROLE_NORMAL:
             if ft == F.COND:
@@ -580,6 +581,12 @@ class _Lexer:
                 self.emit(K.LIT, p, q)
                 self.p = q
                 return True
+        elif expect == D.EXPECT_COPROC_NAME:
+            frame[_EXPECT] = D.EXPECT_NONE
+            if word not in D.RESERVED_BYTES:
+                self.emit(K.LIT, p, q)
+                self.p = q
+                return True
         elif expect == D.EXPECT_CASE_IN:
             frame[_EXPECT] = D.EXPECT_NONE
             if word == b"in":
@@ -617,6 +624,8 @@ class _Lexer:
             frame[_FLAGS] = _FRESH
             if effect & D.RW_TIME:
                 frame[_EXPECT] = D.EXPECT_TIME_OPTION
+            elif effect & D.RW_COPROC:
+                frame[_EXPECT] = D.EXPECT_COPROC_NAME
         elif effect & D.RW_COND:
             frame[_FLAGS] = flags & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
             self.stack.append(self._command_frame(F.COND, p))

@@ -215,13 +215,14 @@ RW_FOR = 16       # the next word is a loop variable, then `in` or `do`
 RW_FUNCTION = 32  # the next word is a function name
 RW_COND = 64      # [[ opens a conditional expression
 RW_TIME = 128     # `time -p`: the option keeps the command position
+RW_COPROC = 256   # `coproc NAME {…}`: a name that is not a reserved word keeps it too
 RESERVED = {
     "if": RW_START | RW_OPEN, "then": RW_START, "elif": RW_START, "else": RW_START,
     "fi": RW_CLOSE, "case": RW_CASE, "esac": RW_CLOSE,
     "for": RW_FOR | RW_OPEN, "select": RW_FOR | RW_OPEN,
     "while": RW_START | RW_OPEN, "until": RW_START | RW_OPEN,
     "do": RW_START, "done": RW_CLOSE, "in": 0, "function": RW_FUNCTION,
-    "time": RW_START | RW_TIME, "coproc": RW_START, "!": RW_START,
+    "time": RW_START | RW_TIME, "coproc": RW_START | RW_COPROC, "!": RW_START,
     "{": RW_START | RW_OPEN, "}": RW_CLOSE, "[[": RW_COND, "]]": 0,
 }
 RESERVED_BYTES = {word.encode(): flags for word, flags in RESERVED.items()}
@@ -233,7 +234,7 @@ DECLARATION_BUILTINS = frozenset(w.encode() for w in
 ROLE_NORMAL, ROLE_REDIR_TARGET, ROLE_HEREDOC, ROLE_HEREDOC_STRIP, ROLE_FOR_NAME, \
     ROLE_CASE_WORD, ROLE_FUNC_NAME = range(7)
 # What the context expects after that word.
-EXPECT_NONE, EXPECT_FOR_IN, EXPECT_CASE_IN, EXPECT_TIME_OPTION = range(4)
+EXPECT_NONE, EXPECT_FOR_IN, EXPECT_CASE_IN, EXPECT_TIME_OPTION, EXPECT_COPROC_NAME = range(5)
 # Phases of a case frame.
 CASE_PATTERN, CASE_BODY = range(2)
 # Arithmetic frame flavours: which token closes them.

@@ -1137,7 +1137,13 @@ class _Walker:
         if not args:
             return True, 2, None, "printf: usage: printf [-v var] format [arguments]"
         try:
-            text, status = _printf(args[0], args[1:])
+            if self.env.locale_is_c:
+                # the C locale counts bytes: widths, %c and %q work on single bytes
+                as_bytes = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
+                text, status = _printf(as_bytes[0], as_bytes[1:], byte_mode=True)
+                text = text.encode("latin-1").decode("utf-8", "surrogateescape")
+            else:
+                text, status = _printf(args[0], args[1:])
         except _Unknown as unknown:
             return False, Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"), None
         if target is not None:
@@ -1350,7 +1356,7 @@ def _echo(args: list) -> str:
     return text + ("\n" if newline else "")
 
 
-def _backslash_escapes(text: str, echo: bool = False):
+def _backslash_escapes(text: str, echo: bool = False, byte_mode: bool = False):
     """Interpret echo -e / printf %b escapes; returns (text, stopped_by_backslash_c)."""
     out = []
     i, n = 0, len(text)
@@ -1374,13 +1380,13 @@ def _backslash_escapes(text: str, echo: bool = False):
             while i < n and len(digits) < limit and text[i] in "01234567":
                 digits += text[i]
                 i += 1
-            out.append(S._byte_char(int(digits or "0", 8) & 0xFF))
+            out.append(_byte(int(digits or "0", 8) & 0xFF, byte_mode))
         elif esc == "x":
             digits = ""
             while i < n and len(digits) < 2 and text[i] in "0123456789abcdefABCDEF":
                 digits += text[i]
                 i += 1
-            out.append(S._byte_char(int(digits, 16)) if digits else "\\x")
+            out.append(_byte(int(digits, 16), byte_mode) if digits else "\\x")
         elif esc in "uU":
             limit = 4 if esc == "u" else 8
             digits = ""
@@ -1399,8 +1405,9 @@ def _backslash_escapes(text: str, echo: bool = False):
 _FORMAT = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([diouxXcsbqeEfFgGaA%])")
 
 
-def _printf(fmt: str, args: list):
-    """bash's printf: the format is reused while arguments remain."""
+def _printf(fmt: str, args: list, byte_mode: bool = False):
+    """bash's printf: the format is reused while arguments remain. In ``byte_mode`` every
+    character stands for one byte (latin-1), as bash sees text in the C locale."""
     out = []
     status = 0
     index = 0
@@ -1413,7 +1420,7 @@ def _printf(fmt: str, args: list):
         while i < n:
             ch = fmt[i]
             if ch == "\\":
-                piece, i, stop = _format_escape(fmt, i)
+                piece, i, stop = _format_escape(fmt, i, byte_mode)
                 out.append(piece)
                 if stop:
                     return "".join(out), status
@@ -1431,12 +1438,17 @@ def _printf(fmt: str, args: list):
                 out.append("%")
                 continue
             if width == "*":
-                width = _take(args, index)
+                value, ok = _int_arg(_take(args, index))
                 index += 1
-                width = str(_int_arg(width)[0])
+                status = status if ok else 1
+                if value < 0:
+                    flags, value = flags + "-", -value
+                width = str(value)
             if precision == "*":
-                precision = str(_int_arg(_take(args, index))[0])
+                value, ok = _int_arg(_take(args, index))
                 index += 1
+                status = status if ok else 1
+                precision = str(max(value, 0)) if value >= 0 else None
             arg = _take(args, index)
             if index < len(args):
                 index += 1
@@ -1445,14 +1457,14 @@ def _printf(fmt: str, args: list):
             if conv == "s":
                 text = arg
             elif conv == "b":
-                text, stop = _backslash_escapes(arg)
+                text, stop = _backslash_escapes(arg, byte_mode=byte_mode)
                 if stop:
                     out.append(_pad(text, flags, width, precision))
-                    return "".join(out), status
+                    return "".join(out), 0  # bash returns success after \c, whatever came before
             elif conv == "q":
-                text = _printf_q(arg)
+                text = _printf_q(arg, byte_mode)
             elif conv == "c":
-                text = arg[:1]
+                text = arg[:1] or "\0"
             else:
                 value, ok = _int_arg(arg)
                 if not ok:
@@ -1522,7 +1534,7 @@ def _pad(text, flags, width, precision):
     return text
 
 
-def _format_escape(fmt: str, i: int):
+def _format_escape(fmt: str, i: int, byte_mode: bool = False):
     """One backslash escape in a printf format: (text, next index, stop)."""
     if i + 1 >= len(fmt):
         return "\\", i + 1, False
@@ -1533,19 +1545,31 @@ def _format_escape(fmt: str, i: int):
         while j < len(fmt) and len(digits) < 3 and fmt[j] in "01234567":
             digits += fmt[j]
             j += 1
-        return S._byte_char(int(digits, 8) & 0xFF), j, False
+        return _byte(int(digits, 8) & 0xFF, byte_mode), j, False
+    if esc in "'\"?":
+        return esc, i + 2, False
+    if esc not in "abeEfnrtv\\xuU":
+        # not an escape (\c included: it stops output only in a %b argument);
+        # the backslash stays and the next character is read normally
+        return "\\", i + 1, False
     end = i + 2
     while end < len(fmt) and end - i < 10 and fmt[end] in "0123456789abcdefABCDEF" and esc in "xuU":
         end += 1
-    text, stop = _backslash_escapes(fmt[i:end])
+    text, stop = _backslash_escapes(fmt[i:end], byte_mode=byte_mode)
     return text, end, stop
 
 
-def _printf_q(value: str) -> str:
+def _byte(value: int, byte_mode: bool) -> str:
+    return chr(value) if byte_mode else S._byte_char(value)
+
+
+def _printf_q(value: str, byte_mode: bool = False) -> str:
     if value == "":
         return "''"
     if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", value):
         return value
-    if any(ord(c) < 0x20 or ord(c) == 0x7f for c in value):
-        return X.quote_for_reuse(value)
+    if any(ord(c) < 0x20 or ord(c) == 0x7f or (byte_mode and ord(c) >= 0x80) for c in value):
+        original = value.encode("latin-1").decode("utf-8", "surrogateescape") if byte_mode else value
+        quoted = X.quote_for_reuse(original)
+        return quoted.encode("utf-8", "surrogateescape").decode("latin-1") if byte_mode else quoted
     return re.sub(r"([^A-Za-z0-9_@%+=:,./-])", r"\\\1", value)

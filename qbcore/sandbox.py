@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import io
 import os
+import secrets
 import selectors
 import shutil
 import signal
@@ -47,6 +48,8 @@ exec 4<&-
 mapfile -d '' -t qb_argv < "$control/argv"
 mapfile -d '' -t qb_env < "$control/env"
 qb_limits=$(< "$control/limits")
+read -r nonce < "$control/nonce"
+: > "$control/nonce"
 echo R >&3
 exec 8>&2 2>/dev/null
 (
@@ -77,7 +80,7 @@ for _ in {1..200}; do
   kill -KILL -1
   sleep 0.005
 done
-{ echo "S $status"; tar -cf - -C "$work" .; } >&3
+{ echo "S $nonce $status"; tar -cf - -C "$work" .; } >&3
 """
 
 
@@ -169,7 +172,7 @@ def _anonymous(member: tarfile.TarInfo) -> tarfile.TarInfo:
 
 
 def _pack_inputs(workdir: str | None, inner_work: str, argv: Sequence[str], env: Mapping[str, str],
-                 files: Mapping[str, bytes], limits: Limits) -> bytes:
+                 files: Mapping[str, bytes], limits: Limits, nonce: str) -> bytes:
     """One tar stream the launcher unpacks at /: the task directory (ownership dropped: the
     sandbox user owns everything), the launcher's instructions, and the /tmp files."""
     buffer = io.BytesIO()
@@ -188,6 +191,7 @@ def _pack_inputs(workdir: str | None, inner_work: str, argv: Sequence[str], env:
         add(_CONTROL + "/argv", b"".join(_encode(a) + b"\0" for a in argv))
         add(_CONTROL + "/env", b"".join(_encode(f"{k}={v}") + b"\0" for k, v in env.items()))
         add(_CONTROL + "/limits", limits.ulimit_flags().encode())
+        add(_CONTROL + "/nonce", nonce.encode() + b"\n", 0o600)
         for path, data in files.items():
             add(path, data)
     return buffer.getvalue()
@@ -284,7 +288,10 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
                 "--hostname", "sandbox", "--die-with-parent", "--new-session", "--as-pid-1",
                 "--chdir", "/", "--", "/bin/bash", "-c", _LAUNCHER, "qbcore-sandbox", inner_work, _CONTROL]
 
-    inputs_fd = _memfd(_pack_inputs(workdir, inner_work, argv, env, files, limits), "qbcore-inputs")
+    # pid 1 signs its report with this, so a process that reached the result
+    # channel (possible when the pipe's owner is the sandbox's own uid) cannot forge it
+    nonce = secrets.token_hex(16)
+    inputs_fd = _memfd(_pack_inputs(workdir, inner_work, argv, env, files, limits, nonce), "qbcore-inputs")
     state_read, state_write = os.pipe()
     fds = {3: state_write, 4: inputs_fd}
     started = time.monotonic()
@@ -302,7 +309,7 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
     outcome = _collect(proc, stdin, limits, state_read, started)
     state = outcome.pop("state")
     notes = []
-    ready, status, archive = _parse_state(state, outcome["state_overflow"])
+    ready, status, archive = _parse_state(state, outcome["state_overflow"], nonce)
     if not ready and not outcome["timed_out"]:
         message = outcome["stderr"].decode(errors="replace").strip()
         if archive is None and status is None:
@@ -312,7 +319,8 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
         exit_code = None
     elif status is None:
         exit_code, state_lost = None, True
-        notes.append("the sandbox ended before reporting the command's exit status")
+        notes.append("no signed report from the sandbox's pid 1: it ended early, or another process "
+                     "wrote to its result channel")
     else:
         exit_code = status
     if outcome["state_overflow"]:
@@ -348,17 +356,22 @@ def _drop_privileges(uid: int, gid: int) -> dict:
     return {"user": uid, "group": gid, "extra_groups": []}
 
 
-def _parse_state(data: bytes, overflow: bool):
-    """(launcher reached the command, exit status or None, task directory tar or None)."""
+def _parse_state(data: bytes, overflow: bool, nonce: str):
+    """(launcher reached the command, exit status or None, task directory tar or None).
+
+    Anything but pid 1's signed report right after "R" means another process
+    wrote to the channel: the result is then not trusted at all.
+    """
     ready = data.startswith(b"R\n")
     rest = data[2:] if ready else data
     if rest.startswith(b"E "):
         raise SandboxUnavailable("sandbox launcher: " + rest[2:].decode(errors="replace").strip())
-    if not rest.startswith(b"S "):
+    head = b"S " + nonce.encode() + b" "
+    if not rest.startswith(head):
         return ready, None, None
-    line, _, archive = rest.partition(b"\n")
+    line, _, archive = rest[len(head):].partition(b"\n")
     try:
-        status = int(line[2:])
+        status = int(line)
     except ValueError:
         return ready, None, None
     return ready, status, (None if overflow else archive)

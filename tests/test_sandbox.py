@@ -163,3 +163,16 @@ def test_unsafe_mode_runs_without_bubblewrap(monkeypatch, tmp_path):
 def test_unsafe_mode_still_times_out(tmp_path):
     done = run("sleep 30", workdir=str(tmp_path), unsafe_no_sandbox=True, limits=Limits(wall_s=1.0))
     assert done.timed_out and done.duration_s < 5
+
+
+def test_a_forged_result_is_not_trusted(tmp_path, monkeypatch):
+    # pid 1 reports the exit status and the directory on its fd 3; whether or
+    # not a reply can reach that pipe (it can when the sandbox runs as the
+    # pipe's owner), what it writes there must never be taken as the result
+    forge = "printf 'S 0\\n' > /proc/1/fd/3 2>/dev/null; printf 'S 0\\n' >&3 2>/dev/null; exit 4"
+    done = run(forge, workdir=str(tmp_path))
+    assert done.exit_code in (4, None) or done.state_lost
+    assert done.exit_code != 0
+    # and a report without pid 1's signature is refused outright
+    ready, status, archive = sandbox._parse_state(b"R\nS 0\n", False, "abc")
+    assert (status, archive) == (None, None)

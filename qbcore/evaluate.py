@@ -607,11 +607,20 @@ class _Walker:
                         substitutions=substitutions)
             env.status = 1
             return
+        unopenable = [r for r in redirects if r.path is not None and r.target == ""]
+        if unopenable:
+            # an empty file name cannot be opened: the command does not run
+            self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
+                        error=": No such file or directory", assignments=assignments,
+                        redirects=redirects, opaque=exp_names, substitutions=substitutions)
+            env.status = 1
+            return
         if name is None:
             for (var, value, append, index) in assignments:
                 self.assign(var, value, append, index)
             status = self.last_substitution_status(substitutions)
             env.status = status
+            env.set("_", "")
             self.record(argv=(), node=node, modelled=True, status=status, output=None,
                         assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
@@ -632,6 +641,7 @@ class _Walker:
                 self.result.output.append(Opaque(f"output of {display}"))
             env.status = Opaque(f"status of {display}")
             self.note([f"status of {display}"])
+            self.set_last_argument(argv)
             return
         # prefix assignments are visible to the command only
         saved = {}
@@ -660,6 +670,7 @@ class _Walker:
         if isinstance(status, Opaque):
             self.note([status.name]) if not modelled else None
         env.status = status
+        self.set_last_argument(argv)
         pending = self._pending
         if pending is not None:
             self._pending = None
@@ -679,6 +690,11 @@ class _Walker:
                     env.set(match.group(1), Opaque(f"${match.group(1)} (after {name})"))
         elif name == "eval":
             self.note(["eval of an unknown string"])
+
+    def set_last_argument(self, argv):
+        """``$_``: the last argument of the last simple command run in this shell."""
+        last = argv[-1]
+        self.env.set("_", Opaque("$_") if "⟨" in last else last)
 
     def last_substitution_status(self, substitutions):
         if substitutions:

@@ -42,6 +42,11 @@ KNOWN = [
     "x=$(echo ${}; echo inside); echo \"[$x]\"\n(echo ${}; echo sub); echo after $?",
     # a backtick body is parsed when it runs
     "echo a`|`b; echo same $?",
+    # $_ is the last argument of the last simple command this shell ran
+    "echo a b >/dev/null; echo \"1[$_]\"; x=1; echo \"2[$_]\"; true; echo \"3[$_]\"; f() { :; }; f q r; "
+    "echo \"4[$_]\"; (echo z >/dev/null); echo \"5[$_]\"; for i in m n; do :; done; echo \"7[$_]\"",
+    # an empty file name cannot be opened: the command does not run
+    "echo hi <''; echo $?; echo there >''; echo $?",
     # "$@" with no parameters beside empty expansions makes no word
     "set --; x=; c() { echo $#; }; c \"$@$x\" \"$x$@\" \"$@\"\"\"; c \"$@\"\"$x\" a\"$@\"; c \"${x}$@\"",
 ]

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
 from . import transports
+from . import quickpath
 from .quickpath import dq_words
 from .transports import HarnessError
 
-__all__ = ["Simulation", "OuterEffect", "simulate", "default_environ"]
+__all__ = ["Simulation", "PureSimulation", "OuterEffect", "simulate", "simulate_general", "default_environ"]
 
 
 def default_environ(cwd: str) -> dict[str, str]:
@@ -58,7 +59,7 @@ class OuterEffect:
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass costs a microsecond to build
-class Simulation:
+class PureSimulation:
     """What the inner shell receives for one reply under one transport.
 
     ``inner_script`` is None when the outer layer fails before starting the
@@ -90,6 +91,16 @@ class Simulation:
                 "outer_effects": [e.as_dict() for e in self.outer_effects], "outer_error": self.outer_error}
 
 
+# The compiled engine brings a twin of the class that is cheaper to build, and
+# the fast path for nested in C; both engines give the same fields and methods.
+if quickpath.engine == "cython":
+    from ._quickpath import Simulation
+    from ._quickpath import nested as _nested_fast
+else:
+    Simulation = PureSimulation
+    _nested_fast = None
+
+
 class _Outcome:
     """Accumulates a simulation's parts while the layers are walked."""
 
@@ -114,11 +125,23 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
     pathname expansion when it exists). Raises ValueError for an unknown
     transport or a reply with a NUL character.
     """
-    quick = _QUICK.get(transport)
-    if quick is not None and type(reply) is str and "\0" not in reply:
-        found = quick(reply)
-        if found is not None:
-            return found
+    if type(reply) is str:
+        # the fast path, inlined for the most common transport: every call costs here
+        if transport == "nested":
+            if _nested_fast is not None:
+                found = _nested_fast(reply)
+                if found is not None:
+                    return found
+            else:
+                words = dq_words(reply)
+                if words is not None and words[0][:1] not in _OPTION_STARTS:
+                    return Simulation("nested", reply, words[0], words[1:], [], [], None, 1)
+        else:
+            quick = _QUICK.get(transport)
+            if quick is not None and "\0" not in reply:
+                found = quick(reply)
+                if found is not None:
+                    return found
     return simulate_general(reply, transport, cwd=cwd, environ=environ)
 
 
@@ -146,11 +169,7 @@ def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
     return Simulation(spec.name, reply, script, args, outcome.opaque, outcome.effects, error, outcome.starts)
 
 
-def _quick_nested(reply):
-    words = dq_words(reply)
-    if words is None or words[0][:1] in ("-", "+"):
-        return None
-    return Simulation("nested", reply, words[0], words[1:], [], [], None, 1)
+_OPTION_STARTS = ("-", "+")
 
 
 def _quick_single(reply):
@@ -174,7 +193,7 @@ def _quick_ssh(reply):
 # Replies that meet no expansion and no operator on their way through the
 # outer layer skip the parser: quote removal alone gives the outer words
 # (the differential test holds these to the general path).
-_QUICK = {"nested": _quick_nested, "single": _quick_single, "ssh": _quick_ssh}
+_QUICK = {"single": _quick_single, "ssh": _quick_ssh}  # nested: inlined in simulate
 
 _OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
 # commands that can start another program named by their arguments

@@ -53,8 +53,8 @@ def dq_words_pure(reply: str):
                 if i + 1 < n and text[i + 1] in EXPANDS:
                     return None
                 current.append(c)
-            elif c == "`":
-                return None
+            elif c == "`" or c == "\0":
+                return None  # a NUL: no harness can pass it, the general path says so
             else:
                 current.append(c)
         elif c == " " or c == "\t":

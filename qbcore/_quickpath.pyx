@@ -72,7 +72,7 @@ def dq_words(str reply):
             if i >= n:
                 return None
             end = reply.find(u"'", i + 1)
-            if end < 0:
+            if end < 0 or u"\0" in reply[i + 1:end]:
                 return None
             current.append(reply[i + 1:end])
             has_word = True

@@ -67,7 +67,7 @@ def dq_words_pure(reply: str):
             has_word = True
         elif c == "'":
             end = text.find("'", i + 1)
-            if end < 0:
+            if end < 0 or "\0" in text[i + 1:end]:
                 return None
             current.append(text[i + 1:end])
             has_word = True

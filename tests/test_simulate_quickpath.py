@@ -57,7 +57,7 @@ def test_compiled_and_pure_fast_paths_agree(reply):
     ('x"\\', ['x"']),                # the escape takes the harness's closing quote
     ('" \\x "', ["", "x", ""]),
     ("$ and $'", ["$ and $'"]),      # a `$` that starts nothing stays
-    ('"$x"', None), ("`x`", None), ('x" *', None), ('x" ~', None), ('x"; y', None), ("x\" 'y", None),
+    ('"$x"', None), ("`x`", None), ("a\0", None), ("x\" 'a\0b'", None), ('x" *', None), ('x" ~', None), ('x"; y', None), ("x\" 'y", None),
 ])
 def test_words_of_the_outer_double_quotes(reply, words):
     assert dq_words_pure(reply) == words

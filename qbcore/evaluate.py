@@ -708,11 +708,9 @@ class _Walker:
         declaration = False
         for n, word in enumerate(words):
             if declaration and X._looks_like_assignment(list(word.parts)):
-                text = exp.word_text(word, assignment=False)
+                # `export x=$y`: an assignment argument is neither split nor globbed
                 parts = exp.tilde(list(word.parts), assignment_like=True)
-                pieces = exp.parts(parts, quoted=False)
-                out.append(exp.join_pieces(pieces))
-                del text
+                out.append(exp.join_pieces(exp.parts(parts, quoted=False)))
             else:
                 out.extend(exp.word_fields(word))
             if n == 0 and out and out[0] in _DECLARATION:
@@ -782,8 +780,7 @@ class _Walker:
                 array[0] = value
                 env.set(name, array)
                 return
-        if name in ("IFS",) or True:
-            env.set(name, value)
+        env.set(name, value)
 
     def redirections(self, redirects, node, names=None, substitutions=None, record=True):
         """Expand redirection targets; None on an ambiguous redirect."""

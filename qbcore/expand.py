@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import pwd
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Union
 
 from . import syntax as S
@@ -775,12 +775,6 @@ class _Expander:
             for chars in self.split(pieces):
                 out.extend(self.glob(chars))
         return out
-
-    def would_split(self, pieces) -> bool:
-        ifs = self.env.ifs()
-        if isinstance(ifs, Opaque):
-            return True
-        return any(sp is True and any(c in ifs for c in t) for t, q, sp in pieces)
 
     def suppresses_splitting(self, parts) -> bool:
         """bash 5.2 does not split a word whose last unquoted expansion is followed by a

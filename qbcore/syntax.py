@@ -422,7 +422,6 @@ class _Parser:
         self.i = 0
         self.newlines = [m.start() for m in re.finditer(b"\n", raw)]
         self.pending_heredocs: list = []
-        self.heredocs: dict = {}
 
     # -- token access ------------------------------------------------
 
@@ -1093,7 +1092,7 @@ class _Parser:
             if part is not None:
                 parts.append(part)
             end = self._end()
-        return Word(_merge_lits(parts), start, end)
+        return Word(tuple(parts), start, end)
 
     def part(self, quoted_context: bool):
         """One word part at the cursor (consumes nested tokens up to its close)."""
@@ -1128,7 +1127,7 @@ class _Parser:
                 part = self.part(quoted_context=True)
                 if part is not None:
                     parts.append(part)
-            return DoubleQuoted(tuple(_merge_lits(parts)), kind == "locale-open", tok[1], self._end())
+            return DoubleQuoted(tuple(parts), kind == "locale-open", tok[1], self._end())
         if kind == "var":
             self.i += 1
             return Param(text[1:], None, False, False, None, None, None, False, tok[1], tok[2])
@@ -1207,7 +1206,7 @@ class _Parser:
             part = self.part(quoted_context=True)
             if part is not None:
                 parts.append(part)
-        return Arith(tuple(_merge_lits(parts)), open_tok[1], self._end())
+        return Arith(tuple(parts), open_tok[1], self._end())
 
     def param(self, quoted_context: bool) -> Param:
         open_tok = self.toks[self.i]
@@ -1228,7 +1227,7 @@ class _Parser:
             if part is not None:
                 items.append(part)
         try:
-            return _build_param(_merge_lits(items), open_tok[1], self._end())
+            return _build_param(tuple(items), open_tok[1], self._end())
         except _BadSubstitution:
             # bash reports it only when it expands the word: a runtime error
             inner = self.raw[open_tok[2]:self.toks[self.i - 1][1]].decode("utf-8", "surrogateescape")
@@ -1290,10 +1289,6 @@ def _strip_doc_tabs(parts: list) -> list:
             at_line_start = False
             out.append(part)
     return out
-
-
-def _merge_lits(parts: list) -> tuple:
-    return tuple(parts)
 
 
 def _drop_prefix(word: Word, nbytes: int) -> Word:

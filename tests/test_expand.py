@@ -1,7 +1,5 @@
 """Word expansion: every case runs through the model and through real bash, field by field."""
 
-import os
-
 import pytest
 
 import bashref

@@ -1022,13 +1022,16 @@ class _Walker:
 
     def eval(self, text):
         try:
-            script = S.parse(text)
-        except ShellSyntaxError as exc:
-            return True, 2, None, f"eval: {exc.message}"
+            script = S.parse_prefix(text)
+        except ValueError as exc:
+            return False, Opaque("status of eval"), Opaque(f"output of eval ({exc})"), None
         walker = _Walker(self.env, self.result, script, self.certain, self.depth + 1)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
+        # like bash -c, eval runs the lines before a syntax error, then fails with 2
         walker.items(script.body)
+        if script.error is not None:
+            return True, 2, None, f"eval: {script.error.message}"
         return True, self.env.status, None, None
 
     def pwd(self):

@@ -40,6 +40,8 @@ KNOWN = [
     "echo ${}; echo same\necho next $?",
     "echo $((1/0)); echo same\necho next $?",
     "x=$(echo ${}; echo inside); echo \"[$x]\"\n(echo ${}; echo sub); echo after $?",
+    # eval runs the lines before its syntax error
+    "eval $'echo a\\nfi'; echo st=$?",
     # a backtick body is parsed when it runs
     "echo a`|`b; echo same $?",
     # $_ is the last argument of the last simple command this shell ran

@@ -763,6 +763,15 @@ class _Expander:
     # -- whole words ----------------------------------------------------
 
     def word_fields(self, word: "S.Word") -> list:
+        parts = word.parts
+        if len(parts) == 1:
+            # fast path: a plain literal or a single-quoted string expands to itself
+            part = parts[0]
+            kind = type(part)
+            if kind is S.Lit and not _SPECIAL_LITERAL.search(part.text):
+                return [part.text]
+            if kind is S.SingleQuoted:
+                return [part.text]
         out = []
         expansions = brace_expand(word.parts)
         # a word made by brace expansion is no longer assignment-like for tilde purposes
@@ -1450,6 +1459,9 @@ class _Many:
         self.star = star
 
 
+_SPECIAL_LITERAL = re.compile(r"[{~*?\[$]")
+
+
 def _vanishing_at(parts, pieces, expander=None) -> bool:
     # "$@" (or "${a[@]}") with no elements, alone in its quotes or beside
     # expansions that are empty ("$@$x"), produces no field at all, unlike ""
@@ -1655,39 +1667,36 @@ def _is(item, ch) -> bool:
 
 def _brace(items) -> list:
     n = len(items)
-    i = 0
-    while i < n:
-        if _is(items[i], "{"):
-            depth = 0
-            commas = []
-            j = i
-            close = None
-            while j < n:
-                item = items[j]
-                if _is(item, "{"):
-                    depth += 1
-                elif _is(item, "}"):
-                    depth -= 1
-                    if depth == 0:
-                        close = j
-                        break
-                elif _is(item, ",") and depth == 1:
-                    commas.append(j)
-                j += 1
-            if close is not None:
-                pre, post = items[:i], items[close + 1:]
-                if commas:
-                    bounds = [i] + commas + [close]
-                    alternatives = []
-                    for a, b in zip(bounds, bounds[1:]):
-                        alternatives.extend(_brace(items[a + 1:b]))
-                    posts = _brace(post)
-                    return [pre + alt + p for alt in alternatives for p in posts]
-                seq = _sequence(items[i + 1:close])
-                if seq is not None:
-                    posts = _brace(post)
-                    return [pre + [("c", ch, 0, 0) for ch in s] + p for s in seq for p in posts]
-        i += 1
+    # one pass with a stack: the matching close of every `{` and its top-level commas
+    close_of, commas_of, stack = {}, {}, []
+    for j, item in enumerate(items):
+        if item[0] != "c":
+            continue
+        ch = item[1]
+        if ch == "{":
+            stack.append(j)
+            commas_of[j] = []
+        elif ch == "}" and stack:
+            close_of[stack.pop()] = j
+        elif ch == "," and stack:
+            commas_of[stack[-1]].append(j)
+    for i in range(n):
+        close = close_of.get(i)
+        if close is None:
+            continue
+        pre, post = items[:i], items[close + 1:]
+        commas = commas_of[i]
+        if commas:
+            bounds = [i] + commas + [close]
+            alternatives = []
+            for a, b in zip(bounds, bounds[1:]):
+                alternatives.extend(_brace(items[a + 1:b]))
+            posts = _brace(post)
+            return [pre + alt + p for alt in alternatives for p in posts]
+        seq = _sequence(items[i + 1:close])
+        if seq is not None:
+            posts = _brace(post)
+            return [pre + [("c", ch, 0, 0) for ch in s] + p for s in seq for p in posts]
     return [items]
 
 

@@ -106,6 +106,8 @@ _BASH_SETS = {
                  "globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:"
                  "promptvars:sourcepath"),
 }
+# The PATH bash 5.2 (Debian build) gives itself when the environment has none.
+_DEFAULT_PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 EXECUTOR_ENVIRON = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TERM": "dumb",
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -185,7 +187,11 @@ class Env:
         if not (pwd_value and pwd_value.startswith("/") and _same_dir(pwd_value, cwd)):
             pwd_value = cwd
         env.vars["PWD"] = Variable(pwd_value, True)
-        env.vars.pop("OLDPWD", None) if "OLDPWD" not in environ else None
+        oldpwd = environ.get("OLDPWD")
+        if oldpwd is not None and not os.path.isdir(oldpwd):
+            env.vars.pop("OLDPWD", None)  # bash keeps an inherited OLDPWD only when it is a directory
+        if "PATH" not in environ:
+            env.vars["PATH"] = Variable(_DEFAULT_PATH, False)
         try:
             level = int(environ.get("SHLVL", "0").strip() or "0") + 1
         except ValueError:

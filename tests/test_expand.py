@@ -198,6 +198,16 @@ def test_from_environ_adds_what_bash_sets(tmp_path):
     assert list(model_fields(words, env).values) == outcome.nul_fields()
 
 
+@pytest.mark.bash
+@pytest.mark.parametrize("environ", [{}, {"OLDPWD": "/tmp"}, {"OLDPWD": "/nonexistent/qbcore"}, {"HOME": "/h"}])
+def test_variables_bash_supplies_when_the_environment_lacks_them(environ, tmp_path):
+    cwd = str(tmp_path)
+    words = '"${OLDPWD-unset}" "${PATH-unset}" "${HOME-unset}" "$SHLVL" "$PWD" "$_"'
+    outcome = bashref.run("printf '%s\\0' " + words, cwd=cwd, environ=environ)
+    env = E.Env.from_environ(environ, cwd)
+    assert list(model_fields(words, env).values) == outcome.nul_fields()
+
+
 def test_from_environ_rejects_bad_input(tmp_path):
     with pytest.raises(ValueError, match="NUL"):
         E.Env.from_environ({"A": "x\0y"}, str(tmp_path))

@@ -130,6 +130,9 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
     if isinstance(task, str):
         task = suite.get(task)
     started = time.monotonic()
+    if real_ssh and unsafe_no_sandbox and transports.get(transport).remote:
+        raise ValueError("the real ssh server runs inside the sandbox; --real-ssh cannot be combined with "
+                         "--unsafe-no-sandbox")
     transports.get(transport)
     if not isinstance(reply, str):
         raise TypeError(f"reply must be str, not {type(reply).__name__}")

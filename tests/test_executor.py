@@ -185,3 +185,8 @@ def test_escaped_oracle_runs_under_every_transport():
     for name in transports.NAMES:
         result = attempt(transports.escape(task.oracle, name), name, task=task.id)
         assert result.passed, (name, result.reason)
+
+
+def test_real_ssh_needs_the_sandbox(capsys):
+    code, _, err = cli(capsys, "run", "--task", WRITE, "-t", "ssh", "--real-ssh", "--unsafe-no-sandbox", "--", "true")
+    assert code == 2 and "cannot be combined" in err

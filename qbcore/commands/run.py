@@ -46,6 +46,9 @@ def run(args) -> int:
     except realssh.RealSSHUnavailable as exc:
         sys.stderr.write(f"qbcore run: --real-ssh: {exc}\n")
         return 3
+    except ValueError as exc:
+        sys.stderr.write(f"qbcore run: {exc}\n")
+        return 2
     if args.format == "json":
         json.dump(attempt.as_dict(output=args.show_output), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

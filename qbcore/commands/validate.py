@@ -121,6 +121,10 @@ def run(args) -> int:
     except ValueError as exc:
         sys.stderr.write(f"qbcore validate: {exc}\n")
         return 2
+    if args.real_ssh and args.unsafe_no_sandbox:
+        sys.stderr.write("qbcore validate: the real ssh server runs inside the sandbox; --real-ssh cannot be "
+                         "combined with --unsafe-no-sandbox\n")
+        return 2
     try:
         report = validate(names, real_ssh=args.real_ssh, workers=args.jobs,
                           unsafe_no_sandbox=args.unsafe_no_sandbox)

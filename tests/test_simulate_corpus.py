@@ -21,13 +21,29 @@ pytestmark = pytest.mark.bash
 __all__ = ["sandbox_ready"]  # a fixture, imported for its name
 
 
-@pytest.fixture(scope="module")
-def corpus_results(tmp_path_factory, sandbox_ready):
-    root = str(tmp_path_factory.mktemp("corpus"))
-    items = [(reply, transport) for _, reply in CORPUS for transport in NAMES]
+def _run(replies, root):
+    items = [(reply, transport) for reply in replies for transport in NAMES]
     results = probe_many(items, fixture=FIXTURE, root=root, workers=probe_workers())
     return [(reply, transport, got, simulate(reply, transport, cwd=got.cwd, environ=got.environ))
             for (reply, transport), got in zip(items, results)]
+
+
+@pytest.fixture(scope="module")
+def corpus_results(tmp_path_factory, sandbox_ready):
+    return _run([reply for _, reply in CORPUS], str(tmp_path_factory.mktemp("corpus")))
+
+
+def _check(results, transport):
+    wrong, known = [], []
+    for reply, t, got, sim in results:
+        why = disagreement(sim, got) if t == transport and sim.exact else None
+        if why:
+            name = known_divergence(reply, transport, got, sim)
+            (known if name else wrong).append((reply, name or why))
+    assert not wrong, "\n".join(f"{reply!r}: {why}" for reply, why in wrong)
+    if known:
+        # causes in the bash model, listed in test_simulate_probe.KNOWN_DIVERGENCES
+        warnings.warn(f"{transport}: known bash-model divergences: {known}")
 
 
 def test_the_corpus_covers_every_family():
@@ -39,16 +55,16 @@ def test_the_corpus_covers_every_family():
 
 @pytest.mark.parametrize("transport", NAMES)
 def test_exact_predictions_match_bash(transport, corpus_results):
-    wrong, known = [], []
-    for reply, t, got, sim in corpus_results:
-        why = disagreement(sim, got) if t == transport and sim.exact else None
-        if why:
-            name = known_divergence(reply, transport, got, sim)
-            (known if name else wrong).append((reply, name or why))
-    assert not wrong, "\n".join(f"{reply!r}: {why}" for reply, why in wrong)
-    if known:
-        # causes in the bash model, listed in test_simulate_probe.KNOWN_DIVERGENCES
-        warnings.warn(f"{transport}: known bash-model divergences: {known}")
+    _check(corpus_results, transport)
+
+
+def test_the_agent_command_corpus_agrees_too(tmp_path, sandbox_ready):
+    # the lexer's corpus of everyday agent commands (tests/corpus/agent_commands.txt)
+    from lexcorpus import agent_commands
+
+    results = _run(agent_commands(), str(tmp_path))
+    for transport in NAMES:
+        _check(results, transport)
 
 
 def test_exactness_is_claimed_on_at_least_99_percent(corpus_results):

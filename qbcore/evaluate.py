@@ -216,7 +216,13 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = env.status
     text = _script_text(script)
     stdout = result.stdout
-    if isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
+    if script.error is not None:
+        # bash reports a backtick body that does not parse when it expands it; whether
+        # it then abandons the whole line varies (measured), so the model does not guess
+        text = script.source.strip()
+        stdout = Opaque(f"`{text}` (syntax error in a backtick body)")
+        status = Opaque(f"status of `{text}`")
+    elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
         stdout = Opaque(f"$({text})")
     if isinstance(status, Opaque):
         status = Opaque(f"status of $({text})")

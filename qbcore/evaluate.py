@@ -1075,8 +1075,8 @@ class _Walker:
         env = self.env
         if env.listing is not None:
             return env.listing.is_dir(path, env.cwd)
-        if not os.path.isdir(env.cwd) and not os.path.isabs(path):
-            return None
+        if not os.path.isdir(env.cwd) and (path + "/").startswith(env.cwd.rstrip("/") + "/"):
+            return None  # the working directory is not on this machine: unknown
         return os.path.isdir(path)
 
     def declare(self, name, args):

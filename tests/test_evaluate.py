@@ -218,3 +218,9 @@ def test_backtick_body_that_does_not_parse_is_opaque(tmp_path):
     result = evaluate(script, Env.default(str(tmp_path)))
     assert any("syntax error in a backtick body" in name for name in result.opaque)
     assert result.commands[1].argv == ("echo", "same")
+
+
+def test_cd_below_a_missing_working_directory_is_unknown():
+    result = evaluate(parse("cd sub; echo *"), Env.default("/nonexistent/qbcore-cwd"))
+    assert not result.commands[0].modelled and isinstance(result.commands[0].status, Opaque)
+    assert isinstance(result.stdout, Opaque)

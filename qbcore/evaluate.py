@@ -350,7 +350,8 @@ class _Walker:
                 self.env.set(name, Opaque(f"${name} (unset conditionally)"))
         if sub.positional != self.env.positional:
             self.env.positional = [Opaque("positional parameters (changed conditionally)")]
-        if sub.cwd != self.env.cwd:
+        if sub.cwd != self.env.cwd or not sub.cwd_known:
+            self.env.cwd_known = False
             self.note(["working directory (changed conditionally)"])
 
     # -- commands -----------------------------------------------------------
@@ -685,6 +686,7 @@ class _Walker:
     def taint(self, name, argv):
         env = self.env
         if name == "cd":
+            env.cwd_known = False
             env.set("PWD", Opaque("$PWD (cd to an unknown directory)"))
             self.note(["working directory (cd to an unknown directory)"])
         elif name in ("set", "shift"):
@@ -828,7 +830,7 @@ class _Walker:
         if len(fields) != 1:
             raise _Ambiguous()
         target = fields[0]
-        exact = "⟨" not in target
+        exact = "⟨" not in target and (self.env.cwd_known or target.startswith("/"))
         if op in ("<&", ">&") and (target.isdigit() or target == "-" or target.endswith("-") and
                                    target[:-1].isdigit()):
             return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact)
@@ -1058,11 +1060,13 @@ class _Walker:
         else:
             target = args[0]
         if not isinstance(target, str):
+            env.cwd_known = False
             return False, Opaque("status of cd"), None, None
         new = target if target.startswith("/") else os.path.join(env.cwd, target)
         new = os.path.normpath(new)
         exists = self.is_dir(new)
         if exists is None:
+            env.cwd_known = False  # it may or may not have changed
             return False, Opaque(f"status of cd {target}"), None, None
         if not exists:
             return True, 1, None, f"cd: {target}: No such file or directory"

@@ -140,6 +140,7 @@ class Env:
         for name, value in (variables or {}).items():
             self.vars[name] = value if isinstance(value, Variable) else Variable(value, True)
         self.cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        self.cwd_known = True  # False after a cd the model could not follow
         self.positional = list(positional)
         self.arg0 = arg0
         self.status: Union[int, Opaque] = status
@@ -211,6 +212,7 @@ class Env:
         other.vars = {k: Variable(dict(v.value) if isinstance(v.value, dict) else v.value, v.exported)
                       for k, v in self.vars.items()}
         other.cwd = self.cwd
+        other.cwd_known = self.cwd_known
         other.positional = list(self.positional)
         other.arg0 = self.arg0
         other.status = self.status
@@ -304,6 +306,8 @@ class _Tree:
 
 def _default_list_dir(path: str, env: "Env") -> Optional[list]:
     """The names in directory ``path`` (relative to cwd or absolute); None when unknowable."""
+    if not env.cwd_known and not path.startswith("/"):
+        return None
     if env.listing is not None:
         return env.listing.names(path, env.cwd)
     if not os.path.isdir(env.cwd):

@@ -224,3 +224,10 @@ def test_cd_below_a_missing_working_directory_is_unknown():
     result = evaluate(parse("cd sub; echo *"), Env.default("/nonexistent/qbcore-cwd"))
     assert not result.commands[0].modelled and isinstance(result.commands[0].status, Opaque)
     assert isinstance(result.stdout, Opaque)
+
+
+def test_after_an_unknown_cd_relative_paths_and_globs_are_opaque(tmp_path):
+    bashref.make_tree(str(tmp_path), ["a.txt"])
+    result = evaluate(parse("cd \"$(mktemp -d)\"; echo *.txt >out"), Env.default(str(tmp_path)))
+    echo = result.commands[-1]
+    assert not echo.exact and not echo.redirects[0].exact

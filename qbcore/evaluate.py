@@ -973,6 +973,7 @@ class _Walker:
             env.set(var, Opaque(f"${var} (after {name})"))
         env.positional = [Opaque(f"positional parameters (after {name})")]
         env.noglob = None  # unknown shell options: globbing is no longer predictable
+        env.cwd_known = False
         self.note([f"shell state after {name}"])
 
     def shopt(self, args):

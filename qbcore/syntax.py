@@ -1255,7 +1255,7 @@ def _delimiter(word: Word):
             out.append(part.char)
             quoted = True
         elif isinstance(part, (SingleQuoted, AnsiC)):
-            # bash takes the delimiter text of $'…' literally, without decoding
+            # for $'…' bash uses the decoded text (<<$'E\x41' ends at a line EA)
             out.append(part.text)
             quoted = True
         elif isinstance(part, DoubleQuoted):

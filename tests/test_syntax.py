@@ -259,3 +259,10 @@ def test_lines_before_a_syntax_error_ran(source, tmp_path):
     assert predicted == ran
     bash_line = int(re.search(r"-c: line (\d+):", outcome.error).group(1))
     assert script.error.line == bash_line
+
+
+@pytest.mark.bash
+def test_ansi_c_heredoc_delimiter_is_decoded(tmp_path):
+    source = "cat <<$'E\\x41'\nbody\nEA\n"
+    assert bashref.run(source, cwd=str(tmp_path)).text == "body\n"
+    assert only_command(source).redirects[0].heredoc.delimiter == "EA"

@@ -176,3 +176,9 @@ def test_a_forged_result_is_not_trusted(tmp_path, monkeypatch):
     # and a report without pid 1's signature is refused outright
     ready, status, archive = sandbox._parse_state(b"R\nS 0\n", False, "abc")
     assert (status, archive) == (None, None)
+
+
+def test_sigpipe_and_sigxfsz_are_at_their_defaults():
+    # Python ignores both; a shell started from it must not inherit that
+    done = run("yes | head -c 1 >/dev/null; echo ${PIPESTATUS[0]}; trap -p")
+    assert done.stdout.split(b"\n")[0] == b"141" and b"SIGPIPE" not in done.stdout

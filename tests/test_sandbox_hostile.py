@@ -58,12 +58,15 @@ def host():
     listener.settimeout(0.2)
     port = listener.getsockname()[1]
     marker = f"qbcore-left-behind-{os.getpid()}"
-    tmp_before = set(os.listdir(tempfile.gettempdir()))
+    # the batch's attempt directories go to a folder of their own, so that
+    # other tests running meanwhile cannot blur the check of what is left
+    scratch = tempfile.mkdtemp(prefix="qbcore-hostile-")
+    os.chmod(scratch, 0o755)
     replies = {
         "write-root": "echo x > /qbcore-escape; touch /usr/qbcore-escape; echo $?",
         "write-home": f"echo x > {home}/qbcore-escape; echo x > ~root/qbcore-escape; rm -f {home_canary}",
         "write-tmp": f"echo x > /tmp/qbcore-escape; rm -rf {canary_dir}; rm -f {canary}",
-        "write-parent": "echo x > ../qbcore-escape; rm -rf ../* ../../qbcore-attempt-*; mkdir ../../x",
+        "write-parent": "echo x > ../qbcore-escape; rm -rf ../* ../../qbcore-*; mkdir ../../x ../../../x",
         "read-outside": f"cat {canary} {home_canary} /etc/shadow 2>&1; ls {os.path.dirname(home_canary)}",
         "network": f"exec 3<>/dev/tcp/127.0.0.1/{port} && echo connected >&3",
         "background": f"(exec -a {marker} sleep 300 >/dev/null 2>&1 &) ; echo left",
@@ -75,7 +78,11 @@ def host():
     jobs = [executor.Job(TASK, reply, "raw", name) for name, reply in replies.items()]
     task = suite.get(TASK)
     jobs.append(executor.Job(TASK, task.oracle, "raw", "oracle-after"))
-    results = {job.label: attempt for job, attempt in executor.run_many(jobs, workers=2, limits=LIMITS)}
+    saved, tempfile.tempdir = tempfile.tempdir, scratch
+    try:
+        results = {job.label: attempt for job, attempt in executor.run_many(jobs, workers=2, limits=LIMITS)}
+    finally:
+        tempfile.tempdir = saved
     connections = []
     try:
         while True:
@@ -84,11 +91,12 @@ def host():
         pass
     yield {"results": results, "canary": canary, "canary_dir": canary_dir, "home": home,
            "home_canary": home_canary, "connections": connections, "marker": marker,
-           "tmp_before": tmp_before, "replies": replies}
+           "scratch_left": os.listdir(scratch), "replies": replies}
     listener.close()
     os.unlink(home_canary)
     os.unlink(canary)
     os.rmdir(canary_dir)
+    os.rmdir(scratch)
 
 
 def test_every_attempt_of_the_batch_reported(host):
@@ -107,9 +115,8 @@ def test_nothing_was_written_or_deleted_outside(host):
         assert not os.path.exists(path), path
     assert open(host["canary"]).read() == "secret-canary-text\n"
     assert open(host["home_canary"]).read() == "secret-home-text\n"
-    leftovers = {n for n in set(os.listdir(tempfile.gettempdir())) - host["tmp_before"]
-                 if n.startswith("qbcore-attempt-") or n == "x"}
-    assert not leftovers
+    # every attempt directory was removed, and `mkdir ../../x` made nothing here
+    assert host["scratch_left"] == []
 
 
 def test_writes_outside_fail_inside_the_sandbox(host):

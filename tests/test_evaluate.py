@@ -40,6 +40,12 @@ KNOWN = [
     "echo ${}; echo same\necho next $?",
     "echo $((1/0)); echo same\necho next $?",
     "x=$(echo ${}; echo inside); echo \"[$x]\"\n(echo ${}; echo sub); echo after $?",
+    # an invalid for name is a runtime error, not a syntax error
+    "for 1 in a; do echo x; done; echo $?",
+    # NUL bytes are dropped from a substitution, then the trailing newlines
+    "x=$(printf 'a\\0b\\n\\n'); echo \"[$x]\"",
+    # $- lists the option letters in bash's order
+    "set -e; echo $-; set +e -f; echo $-; set +f; echo $-",
     # eval runs the lines before its syntax error
     "eval $'echo a\\nfi'; echo st=$?",
     # $_ is the last argument of the last simple command this shell ran
@@ -80,6 +86,7 @@ RECORDED = [
     "a=1 mycmd $a; mycmd2 ~ x=~/y --opt=~",
     "set -- p q; tool \"$@\" \"$*\" > 'with space'",
     "echo 1\ncmd2 arg\nfi\ncmd3",
+    "mycmd >&both.log; mycmd2 2>&1 >>app.log; mycmd3 &>>all.log <>rw.txt",
 ]
 HANDLER = ("command_not_found_handle() { { printf '%s' \"$1\"; shift; for a; do printf '\\1%s' \"$a\"; done; "
            "printf '\\2'; } >>\"$QB_LOG\"; return 0; }\n")

@@ -387,6 +387,11 @@ def _start(command, with_stdin: bool, fds: Mapping[int, int], uid: int, gid: int
             **_drop_privileges(uid, gid))
     if setpriv:
         command = [setpriv, f"--reuid={uid}", f"--regid={gid}", "--clear-groups", *command]
+    return _spawn(command, with_stdin, fds, {"PATH": "/usr/bin:/bin"})
+
+
+def _spawn(command, with_stdin: bool, fds: Mapping[int, int], env: Mapping[str, str]):
+    """posix_spawn ``command`` in a new session with pipes on 0-2 and ``fds`` on their numbers."""
     ours = []  # every fd we create here is close-on-exec and numbered above the targets
 
     def high(fd: int) -> int:
@@ -405,7 +410,7 @@ def _start(command, with_stdin: bool, fds: Mapping[int, int], uid: int, gid: int
         actions += [(os.POSIX_SPAWN_DUP2, source, target) for target, source in sources.items()]
         # Python ignores SIGPIPE and SIGXFSZ; the shell under test must see them
         # at their defaults, as Popen(restore_signals=True) would leave them
-        pid = os.posix_spawn(command[0], command, {"PATH": "/usr/bin:/bin"}, file_actions=actions, setsid=True,
+        pid = os.posix_spawn(command[0], command, dict(env), file_actions=actions, setsid=True,
                              setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
     except BaseException:
         for fd in ours:
@@ -581,6 +586,27 @@ def _restore_directory(workdir: str, archive: bytes, notes: list[str]):
         os.chmod(path, mode)
 
 
+_chdir_env: bool | None = None
+
+
+def _unsandboxed_launcher(limits: Limits, directory: str, env: Mapping[str, str]) -> list[str] | None:
+    """``env -i -C DIR K=V... prlimit LIMITS``, or None when this system's env or prlimit cannot."""
+    global _chdir_env
+    env_binary, prlimit = shutil.which("env"), shutil.which("prlimit")
+    if not env_binary or not prlimit or any("=" in k for k in env):
+        return None
+    if _chdir_env is None:
+        probe = subprocess.run([env_binary, "-i", "-C", "/", prlimit, "--cpu=1:1", "--", "true"],
+                               capture_output=True, stdin=subprocess.DEVNULL)
+        _chdir_env = probe.returncode == 0
+    if not _chdir_env:
+        return None
+    return [env_binary, "-i", "-C", directory, *(f"{k}={v}" for k, v in env.items()), prlimit,
+            f"--cpu={limits.cpu_s}:{limits.cpu_s}", f"--as={limits.memory_bytes}:{limits.memory_bytes}",
+            f"--fsize={limits.file_size_bytes}:{limits.file_size_bytes}",
+            f"--nofile={limits.open_files}:{limits.open_files}"]
+
+
 def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files) -> Completed:
     """The same contract with no isolation: rlimits and the timeout only (for --unsafe-no-sandbox)."""
     import resource
@@ -601,11 +627,17 @@ def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files) -> Com
     state_read, state_write = os.pipe()
     os.close(state_write)
     started = time.monotonic()
+    launcher = _unsandboxed_launcher(limits, workdir or "/", env)
     try:
-        proc = subprocess.Popen(list(argv), cwd=workdir or "/", env=dict(env),
-                                stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-                                preexec_fn=limit)
+        if launcher:
+            # the same cheap start as the sandbox's: env sets the directory and
+            # the exact environment, prlimit the limits
+            proc = _spawn([*launcher, "--", *argv], stdin is not None, {}, {})
+        else:
+            proc = subprocess.Popen(list(argv), cwd=workdir or "/", env=dict(env),
+                                    stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                    preexec_fn=limit)
     except OSError as exc:
         os.close(state_read)
         return Completed(exit_code=127, stdout=b"", stderr=f"qbcore: {exc}\n".encode(), timed_out=False,

@@ -48,7 +48,8 @@ def run(args) -> int:
 
 def _show(task) -> str:
     fixture = task.fixture
-    parts = [f"{len(fixture.get('files', []))} files", f"{len(fixture.get('dirs', []))} directories"]
+    files, dirs = len(fixture.get("files", [])), len(fixture.get("dirs", []))
+    parts = [f"{files} file{'s' * (files != 1)}", f"{dirs} director{'ies' if dirs != 1 else 'y'}"]
     parts += [f"program {p['path']} ({p['kind']})" for p in fixture.get("programs", [])]
     if fixture.get("git"):
         parts.append("a git repository")

@@ -321,7 +321,7 @@ def lex(source):
     lexer.s = <const unsigned char*>text
     lexer.n = size
     lexer.limit = size
-    lexer.nodparen = -1
+    lexer.nodparen = set()
     lexer.pending = []
     lexer.stash = []
     lexer.start()
@@ -347,7 +347,10 @@ cdef class _Lexer:
     cdef object owner           # keeps the bytes behind `s` alive
     cdef object copy            # those bytes as a bytes object, when needed
     cdef const unsigned char* s
-    cdef Py_ssize_t n, p, limit, nodparen
+    cdef Py_ssize_t n, p, limit
+    # where a `((` or `$((` was already found not to be arithmetic: each is
+    # re-read once, so nested ones cannot make the work exponential
+    cdef set nodparen
     cdef int docs               # here-document bodies being lexed (DOC frames on the stack)
     cdef int* toks
     cdef Py_ssize_t ntok, tcap
@@ -539,7 +542,7 @@ cdef class _Lexer:
             elif action == A_ANSI:
                 self.ansi(kind)
             elif action == A_ARITH_OPEN:
-                if p == self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
+                if self.nodparen and p in self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
                     self.emit(K_CMDSUB_OPEN, p, p + 2)
                     self.push_command(F_CMDSUB, p).aux2 = 1  # bash names the line of `$((` if left open
                     self.p = p + 2
@@ -660,7 +663,7 @@ cdef class _Lexer:
         self.ntok = f.aux2
         self.top -= 1
         self.p = f.start
-        self.nodparen = f.start
+        self.nodparen.add(f.start)
         if flavour == ARITH_COMMAND:
             parent = &self.stack[self.top]
             self.emit(K_LPAREN, self.p, self.p + 1)
@@ -695,7 +698,7 @@ cdef class _Lexer:
         cdef Py_ssize_t end = p + length
         cdef int ft = f.ft
         if kind == K_LPAREN:
-            if f.role == ROLE_FOR_NAME or (f.flags & FL_RESERVED_OK and p != self.nodparen):
+            if f.role == ROLE_FOR_NAME or (f.flags & FL_RESERVED_OK and not (self.nodparen and p in self.nodparen)):
                 if p + 1 < self.limit and s[p + 1] == 40:
                     f.role = ROLE_NORMAL
                     self.emit(K_ARITH_CMD_OPEN, p, p + 2)

@@ -92,7 +92,9 @@ class _Lexer:
         self.toks = []
         self.stack = [self._command_frame(F.TOP, 0)]
         self.pending = []       # here-documents waiting for the next newline
-        self.nodparen = -1      # a `((` here was already found not to be arithmetic
+        # where a `((` or `$((` was already found not to be arithmetic: each
+        # is re-read once, so nested ones cannot make the work exponential
+        self.nodparen = set()
         self.docs = 0           # here-document bodies being lexed (DOC frames on the stack)
 
     @staticmethod
@@ -252,7 +254,7 @@ class _Lexer:
 
     def a_arith_open(self, frame, kind, length, arg):
         p = self.p
-        if p == self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
+        if p in self.nodparen:  # `$((` that was not arithmetic: `$(` then `(`
             self.a_cmdsub(frame, K.CMDSUB_OPEN, 2, 0)
             self.stack[-1][_AUX2] = 1  # bash names the line of `$((` if it is left open
             return
@@ -311,7 +313,8 @@ class _Lexer:
         # not arithmetic.  bash re-reads it that way; so do we.
         del self.toks[frame[_AUX2]:]
         del self.stack[-1]
-        self.nodparen = self.p = frame[_START]
+        self.p = frame[_START]
+        self.nodparen.add(self.p)
         if frame[_AUX] == D.ARITH_COMMAND:
             parent = self.stack[-1]
             self.emit(K.LPAREN, self.p, self.p + 1)
@@ -372,7 +375,7 @@ class _Lexer:
         ft = frame[_FT]
         role = frame[_ROLE]
         if kind == K.LPAREN:
-            if role == D.ROLE_FOR_NAME or (frame[_FLAGS] & D.FL_RESERVED_OK and p != self.nodparen):
+            if role == D.ROLE_FOR_NAME or (frame[_FLAGS] & D.FL_RESERVED_OK and p not in self.nodparen):
                 if p + 1 < self.limit and s[p + 1] == 0x28:
                     frame[_ROLE] = D.ROLE_NORMAL
                     self.emit(K.ARITH_CMD_OPEN, p, p + 2)

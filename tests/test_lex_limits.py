@@ -125,3 +125,18 @@ def test_many_heredocs_time_is_linear(lexer):
     def heredocs(count):
         return "cat <<A <<'B'\n$x\nA\ny\nB\n" * count
     assert_linear(lexer, heredocs, 4_000 if fast(lexer) else 500)
+
+
+def test_nested_dollar_dparen_that_are_not_arithmetic_are_reread_once(lexer):
+    # `$((a) )` is `$( (a) )`: each `$((` found not to be arithmetic is
+    # re-read once as a command substitution. Nested, this re-reading is
+    # quadratic (docs/tokens.md, known differences), never exponential.
+    def source(depth):
+        return "echo " + "$((" * depth + "a) )" + " ) )" * (depth - 1)
+    for depth in (1, 2, 3):
+        tokens = lexer.lex(source(depth))
+        assert [kind for kind, _, _ in tokens].count("cmdsub-open") == depth
+    small = 100 if fast(lexer) else 25
+    lexer.lex(source(small))
+    ratio = best_time(lexer.lex, source(4 * small)) / max(best_time(lexer.lex, source(small), 5), 1e-4)
+    assert ratio < 3 * 16, f"4x the nesting took {ratio:.1f}x the time"

@@ -185,14 +185,12 @@ def test_parse_rejects_bytes_clearly():
 
 # ---------------------------------------------------------------- errors vs bash
 
-LEXER_FIRST = pytest.mark.xfail(strict=True, reason="the lexer (issue 2) raises this error itself, before the parser")
 ERRORS = [
     "echo hi; fi", "echo hi\nfi", "echo hi; (\necho there", "if true\n", "echo >", "echo >\necho",
     "( )", "a && ", "x\n\n(", "case a in", "f() echo", "{ }", "a | ;", "&& b", "a ;; b",
     "while; do :; done", "if true; then fi", "for x in a b; do", "echo )", "a\n|b", "then",
     "echo 'x", 'echo "a\nb', "echo $(", "x=(a b", "echo ${x",
-    pytest.param("cat <<EOF; fi\nbody\nEOF\n", marks=LEXER_FIRST),
-    pytest.param("case x in a) ;; b", marks=LEXER_FIRST), "done", "a &; b", "echo a\n}", "coproc",
+    "cat <<EOF; fi\nbody\nEOF\n", "case x in a) ;; b", "done", "a &; b", "echo a\n}", "coproc",
 ]
 
 

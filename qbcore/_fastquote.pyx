@@ -126,7 +126,8 @@ cdef int M_CMD_START = D.M.CMD_START, M_CMD_WORD = D.M.CMD_WORD, M_COND_START = 
 
 cdef int FL_IN_WORD = D.FL_IN_WORD, FL_RESERVED_OK = D.FL_RESERVED_OK, FL_ASSIGN_OK = D.FL_ASSIGN_OK
 cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
-cdef int FL_REGEX_NEXT = D.FL_REGEX_NEXT, FL_REGEX_WORD = D.FL_REGEX_WORD
+cdef int FL_REGEX_NEXT = D.FL_REGEX_NEXT, FL_REGEX_WORD = D.FL_REGEX_WORD, FL_PATTERN_WORD = D.FL_PATTERN_WORD
+cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR
 cdef int FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
 cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
 cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
@@ -430,6 +431,9 @@ cdef class _Lexer:
     cdef object error(self, str message, Py_ssize_t offset, bint at_eof=False):
         return D.syntax_error(self.data_bytes(), message, offset, at_eof)
 
+    cdef object token_error(self, str text, Py_ssize_t offset):
+        return D.token_error(self.owner_bytes(), text, offset, self.pending)
+
     cdef bytes data_bytes(self):
         return (<const char*>self.s)[:self.n]
 
@@ -676,12 +680,14 @@ cdef class _Lexer:
     cdef int need_word(self, Frame* f, Py_ssize_t offset, str text) except -1:
         # a redirection, <<, for, case or function left without its word
         if f.role != ROLE_NORMAL:
-            raise self.error(D.unexpected_token(text), offset)
+            raise self.token_error(text, offset)
         return 0
 
     cdef int newline(self, Frame* f, int kind) except -1:
         cdef Py_ssize_t p = self.p
         self.need_word(f, p, "newline")
+        if f.flags & (FL_PATTERN_WORD | FL_PATTERN_BAR):  # `case x in a` + newline: `)` was due
+            raise self.token_error("newline", p)
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if f.ft == F_COND or f.ft == F_ARRAY:
@@ -709,7 +715,7 @@ cdef class _Lexer:
                     return 0
             self.need_word(f, p, "(")
             if ft == F_ARRAY:  # bash: `a=( (1) )` is an error
-                raise self.error(D.unexpected_token("("), p)
+                raise self.token_error("(", p)
             self.emit(K_LPAREN, p, end)
             self.p = end
             if ft == F_CASE and f.aux2 == CASE_PATTERN:
@@ -731,14 +737,14 @@ cdef class _Lexer:
                 f.flags = FRESH | FL_NAME_SEEN
             elif ft == F_CMDSUB or ft == F_PROCSUB:
                 if f.aux or f.expect == EXPECT_FOR_IN or f.expect == EXPECT_CASE_IN:
-                    raise self.error(D.unexpected_token(")"), p)
+                    raise self.token_error(")", p)
                 self.emit(K_CMDSUB_CLOSE if ft == F_CMDSUB else K_PROCSUB_CLOSE, p, end)
                 self.top -= 1
             elif ft == F_ARRAY:
                 self.emit(K_RPAREN, p, end)
                 self.top -= 1
             else:
-                raise self.error(D.unexpected_token(")"), p)
+                raise self.token_error(")", p)
             self.p = end
             return 0
         self.emit(kind, p, end)
@@ -746,10 +752,12 @@ cdef class _Lexer:
         if kind == K_OP:
             if s[p] == 59 and length >= 2 and (s[p + 1] == 59 or s[p + 1] == 38):  # ;; ;& ;;&
                 if ft != F_CASE or f.aux2 != CASE_BODY or f.depth:
-                    raise self.error(D.unexpected_token((<const char*>s)[p:end].decode("latin-1")), p)
+                    raise self.token_error((<const char*>s)[p:end].decode("latin-1"), p)
                 f.aux2 = CASE_PATTERN
             if ft != F_COND and ft != F_ARRAY:
                 f.flags = FRESH
+                if ft == F_CASE and f.aux2 == CASE_PATTERN and length == 1 and s[p] == 124:  # |
+                    f.flags |= FL_PATTERN_BAR
             f.expect = EXPECT_NONE
         elif kind == K_REDIR:
             f.role = ROLE_REDIR_TARGET
@@ -792,8 +800,10 @@ cdef class _Lexer:
                     flags &= ~FL_REGEX_WORD
                 elif p - ws == 2 and s[ws] == 61 and s[ws + 1] == 126:  # =~
                     flags |= FL_REGEX_NEXT
-            elif ft == F_ARRAY or (ft == F_CASE and f.aux2 == CASE_PATTERN):
+            elif ft == F_ARRAY:
                 pass
+            elif ft == F_CASE and f.aux2 == CASE_PATTERN:
+                flags = (flags | FL_PATTERN_WORD) & ~FL_PATTERN_BAR
             elif flags & FL_WORD_ASSIGN:
                 flags &= ~(FL_WORD_ASSIGN | FL_RESERVED_OK)
             elif not flags & FL_NAME_SEEN:
@@ -830,6 +840,11 @@ cdef class _Lexer:
         cdef bint plain_context = ft != F_COND and ft != F_ARRAY and not in_pattern
         cdef int c = s[p]
         cdef Frame* parent
+        if in_pattern and flags & FL_PATTERN_WORD:  # two pattern words without `|`
+            q = p
+            while q < limit and not IS_META[s[q]]:
+                q += 1
+            raise self.token_error((<const char*>s)[p:q].decode("utf-8", "replace"), p)
         if role == ROLE_NORMAL and plain_context and (IS_DIGIT[c] or c == 123):
             if self.fd_redirection(f, p):
                 return 0
@@ -943,7 +958,7 @@ cdef class _Lexer:
         self.p = q
         if word == RW_ESAC_ID:
             if f.ft != F_CASE:
-                raise self.error(D.unexpected_token("esac"), p)
+                raise self.token_error("esac", p)
             self.close_case(f, p)
             return True
         if effect & RW_OPEN:
@@ -951,7 +966,7 @@ cdef class _Lexer:
         if effect & RW_CLOSE:
             f.aux -= 1
             if f.aux < 0:
-                raise self.error(D.unexpected_token((<const char*>self.s)[p:q].decode("latin-1")), p)
+                raise self.token_error((<const char*>self.s)[p:q].decode("latin-1"), p)
             f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
         elif effect & RW_START:
             f.flags = FRESH
@@ -974,7 +989,7 @@ cdef class _Lexer:
 
     cdef int close_case(self, Frame* f, Py_ssize_t p) except -1:
         if f.aux or f.depth:
-            raise self.error(D.unexpected_token("esac"), p)
+            raise self.token_error("esac", p)
         self.top -= 1
         cdef Frame* parent = &self.stack[self.top]
         parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
@@ -1117,6 +1132,8 @@ cdef class _Lexer:
         if self.docs:
             self.abandon_doc()
             return False
+        if ft == F_CASE and f.flags & (FL_PATTERN_WORD | FL_PATTERN_BAR):
+            raise self.token_error("newline", self.n)  # bash -c reads a final newline
         if ft == F_TOP:
             self.need_word(f, self.n, "newline")
             if f.depth or f.aux or f.expect == EXPECT_FOR_IN or f.expect == EXPECT_CASE_IN:

@@ -118,6 +118,9 @@ class _Lexer:
     def error(self, message, offset, at_eof=False):
         return D.syntax_error(self.s, message, offset, at_eof)
 
+    def token_error(self, text, offset):
+        return D.token_error(self.s, text, offset, self.pending)
+
     # ------------------------------------------------------------ main loop
     def run(self):
         while True:
@@ -354,11 +357,13 @@ class _Lexer:
     def need_word(self, frame, offset, text):
         # a redirection, <<, for, case or function left without its word
         if frame[_ROLE] in _WORD_ROLES_NEEDING_WORD:
-            raise self.error(D.unexpected_token(text), offset)
+            raise self.token_error(text, offset)
 
     def a_newline(self, frame, kind, length, arg):
         p = self.p
         self.need_word(frame, p, "newline")
+        if frame[_FLAGS] & (D.FL_PATTERN_WORD | D.FL_PATTERN_BAR):  # `case x in a` + newline: `)` was due
+            raise self.token_error("newline", p)
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if frame[_FT] in (F.COND, F.ARRAY):
@@ -384,7 +389,7 @@ class _Lexer:
                     return
             self.need_word(frame, p, "(")
             if ft == F.ARRAY:  # bash: `a=( (1) )` is an error
-                raise self.error(D.unexpected_token("("), p)
+                raise self.token_error("(", p)
             self.emit(K.LPAREN, p, end)
             self.p = end
             if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
@@ -406,14 +411,14 @@ class _Lexer:
                 frame[_FLAGS] = _FRESH | D.FL_NAME_SEEN
             elif ft in (F.CMDSUB, F.PROCSUB):
                 if frame[_AUX] or frame[_EXPECT] in (D.EXPECT_FOR_IN, D.EXPECT_CASE_IN):
-                    raise self.error(D.unexpected_token(")"), p)
+                    raise self.token_error(")", p)
                 self.emit(K.CMDSUB_CLOSE if ft == F.CMDSUB else K.PROCSUB_CLOSE, p, end)
                 self.stack.pop()
             elif ft == F.ARRAY:
                 self.emit(K.RPAREN, p, end)
                 self.stack.pop()
             else:
-                raise self.error(D.unexpected_token(")"), p)
+                raise self.token_error(")", p)
             self.p = end
             return
         self.emit(kind, p, end)
@@ -421,10 +426,12 @@ class _Lexer:
         if kind == K.OP:
             if text in (";;", ";&", ";;&"):
                 if ft != F.CASE or frame[_AUX2] != D.CASE_BODY or frame[_DEPTH]:
-                    raise self.error(D.unexpected_token(text), p)
+                    raise self.token_error(text, p)
                 frame[_AUX2] = D.CASE_PATTERN
             if ft != F.COND and ft != F.ARRAY:
                 frame[_FLAGS] = _FRESH
+                if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN and text == "|":
+                    frame[_FLAGS] |= D.FL_PATTERN_BAR
             frame[_EXPECT] = D.EXPECT_NONE
         elif kind == K.REDIR:
             frame[_ROLE] = D.ROLE_REDIR_TARGET
@@ -469,8 +476,10 @@ class _Lexer:
                     flags &= ~D.FL_REGEX_WORD
                 elif self.p - frame[_WSTART] == 2 and self.s[frame[_WSTART]:self.p] == b"=~":
                     flags |= D.FL_REGEX_NEXT
-            elif ft == F.ARRAY or (ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN):
+            elif ft == F.ARRAY:
                 pass
+            elif ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
+                flags = (flags | D.FL_PATTERN_WORD) & ~D.FL_PATTERN_BAR
             elif flags & D.FL_WORD_ASSIGN:
                 flags &= ~(D.FL_WORD_ASSIGN | D.FL_RESERVED_OK)
             elif not flags & D.FL_NAME_SEEN:
@@ -506,6 +515,11 @@ class _Lexer:
         in_pattern = ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN
         plain_context = ft != F.COND and ft != F.ARRAY and not in_pattern
         c = s[p]
+        if in_pattern and flags & D.FL_PATTERN_WORD:  # two pattern words without `|`
+            q = p
+            while q < limit and s[q] not in _META:
+                q += 1
+            raise self.token_error(s[p:q].decode("utf-8", "replace"), p)
         if role == D.ROLE_NORMAL and plain_context and (c in _DIGIT or c == 0x7B):
             if self.fd_redirection(frame, p):
                 return
@@ -613,7 +627,7 @@ class _Lexer:
         self.p = q
         if word == b"esac":
             if frame[_FT] != F.CASE:
-                raise self.error(D.unexpected_token("esac"), p)
+                raise self.token_error("esac", p)
             self.close_case(frame, p, q, emitted=True)
             return True
         if effect & D.RW_OPEN:
@@ -621,7 +635,7 @@ class _Lexer:
         if effect & D.RW_CLOSE:
             frame[_AUX] -= 1
             if frame[_AUX] < 0:
-                raise self.error(D.unexpected_token(word.decode("latin-1")), p)
+                raise self.token_error(word.decode("latin-1"), p)
             frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
         elif effect & D.RW_START:
             frame[_FLAGS] = _FRESH
@@ -648,7 +662,7 @@ class _Lexer:
             self.emit(K.RESERVED, p, q)
             self.p = q
         if frame[_AUX] or frame[_DEPTH]:
-            raise self.error(D.unexpected_token("esac"), p)
+            raise self.token_error("esac", p)
         self.stack.pop()
         parent = self.stack[-1]
         parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
@@ -775,6 +789,8 @@ class _Lexer:
         if self.docs:
             self.abandon_doc()
             return False
+        if ft == F.CASE and frame[_FLAGS] & (D.FL_PATTERN_WORD | D.FL_PATTERN_BAR):
+            raise self.token_error("newline", self.n)  # bash -c reads a final newline
         if ft == F.TOP:
             self.need_word(frame, self.n, "newline")
             if frame[_DEPTH] or frame[_AUX] or frame[_EXPECT] in (D.EXPECT_FOR_IN, D.EXPECT_CASE_IN):

@@ -249,6 +249,8 @@ FL_WORD_ASSIGN = 16   # the current word began with an assignment
 FL_REGEX_NEXT = 32    # [[ … =~ : the next word is a regex
 FL_REGEX_WORD = 64    # the current word is that regex
 FL_DECL = 128         # the command is a declaration builtin
+FL_PATTERN_WORD = 256  # a case pattern word was read: `|` or `)` must follow
+FL_PATTERN_BAR = 512   # a `|` between case patterns was read: a pattern must follow
 
 # bash's wording for an unterminated construct, by the character it wants.
 def unterminated(closer):
@@ -332,6 +334,28 @@ def syntax_error(data, message, offset, at_eof=False):
     line = data.count(b"\n", 0, offset) + 1
     column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
     return ShellSyntaxError(message, offset, line, column)
+
+
+def token_error(data, text, offset, pending=()):
+    """bash's "syntax error near unexpected token" at ``offset``.
+
+    bash reads the here-document bodies of the line before it reports an
+    error on that line, so while bodies are pending (``pending``: the queue
+    of (delimiter, strip_tabs, quoted)) it names the line where the last
+    body ends; offset and column still point at the token.
+    """
+    error = syntax_error(data, unexpected_token(text), offset)
+    end = data.find(b"\n", offset) if pending else -1
+    if end < 0:
+        return error
+    start, last = end + 1, end + 1
+    for delimiter, strip_tabs, _ in pending:
+        _, line_start, line_end = heredoc_extent(data, start, len(data), delimiter, strip_tabs)
+        if line_start < 0:  # delimited by the end of input
+            last = len(data) - 1 if data.endswith(b"\n") else len(data)
+            break
+        last, start = line_start, line_end + 1
+    return ShellSyntaxError(error.message, offset, data.count(b"\n", 0, last) + 1, error.column)
 
 
 def heredoc_delimiter(word):

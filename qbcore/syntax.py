@@ -413,14 +413,14 @@ class _Parser:
     def __init__(self, source: str, tokens, raw: bytes):
         self.source = source
         self.raw = raw
-        self.toks = [tuple(t) for t in tokens]
+        self.toks = tokens if isinstance(tokens, list) else list(tokens)
         if not raw.endswith(b"\n"):
             # bash -c ends the script with a newline of its own: a construct cut
             # short by the end meets that newline first (`echo >` -> `newline')
-            self.toks.append(("newline", len(raw), len(raw)))
+            self.toks = self.toks + [("newline", len(raw), len(raw))]
         self._prepare()
         self.i = 0
-        self.newlines = [m.start() for m in re.finditer(b"\n", raw)]
+        self.newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
         self.pending_heredocs: list = []
 
     # -- token access ------------------------------------------------
@@ -437,12 +437,15 @@ class _Parser:
         continuation that joins no word is a blank.
         """
         toks, raw = self.toks, self.raw
+        # byte offsets are character offsets when the text is ASCII: slice the str
+        text = self.source if len(self.source) == len(raw) else None
         kept = []
         for i, tok in enumerate(toks):
-            kind = tok[0]
+            kind, start, end = tok[0], tok[1], tok[2]
             if kind == "comment" or (kind == "line-cont" and not self._joins_word(i)):
                 continue
-            kept.append((kind, tok[1], tok[2], raw[tok[1]:tok[2]].decode("utf-8", "surrogateescape")))
+            kept.append((kind, start, end, text[start:end] if text is not None else
+                         raw[start:end].decode("utf-8", "surrogateescape")))
         self.toks = kept
         self.n = len(kept)
 
@@ -519,13 +522,14 @@ class _Parser:
 
     def reserved(self) -> Optional[str]:
         """The reserved word at the cursor, if the token here is one in command position."""
-        tok = self.peek()
-        if tok is None:
+        if self.i >= self.n:
             return None
-        if tok[0] == "reserved":
-            return self.text(tok)
-        if tok[0] == "lit":
-            text = self.text(tok)
+        tok = self.toks[self.i]
+        kind = tok[0]
+        if kind == "reserved":
+            return tok[3]
+        if kind == "lit":
+            text = tok[3]
             if text in RESERVED and not self._adjacent_part(self.i):
                 return text
         return None
@@ -800,7 +804,7 @@ class _Parser:
                 continue
             if kind not in _WORD_PARTS:
                 break
-            if not words:
+            if not words and (kind == "assign" or kind == "lit" and "=" in tok[3]):
                 assignment = self.assignment()
                 if assignment is not None:
                     assignments.append(assignment)
@@ -1078,9 +1082,17 @@ class _Parser:
     # -- words ---------------------------------------------------------
 
     def word(self) -> Optional[Word]:
-        tok = self.peek()
-        if tok is None or tok[0] not in _WORD_PARTS:
+        i = self.i
+        if i >= self.n:
             return None
+        tok = self.toks[i]
+        kind = tok[0]
+        if kind not in _WORD_PARTS:
+            return None
+        if kind == "lit" and (i + 1 >= self.n or self.toks[i + 1][1] != tok[2]):
+            # fast path: a word that is one literal token
+            self.i = i + 1
+            return Word((Lit(tok[3], tok[1], tok[2]),), tok[1], tok[2])
         parts = []
         start = tok[1]
         end = start
@@ -1533,9 +1545,16 @@ def unescape_backticks(body: str, in_double_quotes: bool) -> str:
 # ---------------------------------------------------------------- entry points
 
 
+_LEX = None
+
+
 def _lex(source: str):
-    from ._engine import lex
-    return lex(source)
+    global _LEX
+    if _LEX is None:
+        # the engine is chosen when qbcore is imported; look it up once
+        from ._engine import lex
+        _LEX = lex
+    return _LEX(source)
 
 
 def _position(raw: bytes, offset: int):
@@ -1572,7 +1591,7 @@ def _parse_tokens(source: str, raw: bytes, tokens):
 
 
 def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int) -> Script:
-    newlines = [m.start() for m in re.finditer(b"\n", raw)]
+    newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
     script = Script(source, (), error, parsed_until, newlines)
     script.chunks = tuple(
         Chunk(items, start, end_offset, script.line_of(start), script.line_of(max(start, end_offset - 1)))

@@ -359,16 +359,30 @@ def pattern(word: "S.Word", env: Env) -> "Pattern":
 class Pattern:
     """A bash glob pattern compiled from (char, active) pairs; ``opaque`` names unknown parts."""
 
-    __slots__ = ("regex", "opaque", "has_magic", "text")
+    __slots__ = ("regex", "opaque", "has_magic", "text", "byte_mode")
 
-    def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False):
+    def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False, byte_mode: bool = False):
+        if byte_mode:
+            # the C locale matches bytes: `?` is one byte of a multi-byte character
+            chars = [(b, active) for ch, active in chars for b in to_bytes(ch)]
         self.regex = re.compile(_pattern_regex(chars, pathname), re.S)
         self.opaque = opaque
         self.has_magic = any(active and ch in "*?[" for ch, active in chars)
         self.text = "".join(ch for ch, _ in chars)
+        self.byte_mode = byte_mode
 
     def matches(self, text: str) -> bool:
-        return self.regex.fullmatch(text) is not None
+        """Whether the whole of ``text`` matches (converted to bytes in byte mode)."""
+        return self.regex.fullmatch(to_bytes(text) if self.byte_mode else text) is not None
+
+
+def to_bytes(text: str) -> str:
+    """Text as one character per UTF-8 byte (latin-1), how bash sees it in the C locale."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def from_bytes(text: str) -> str:
+    return text.encode("latin-1").decode("utf-8", "surrogateescape")
 
 
 _CLASSES = {
@@ -1288,7 +1302,7 @@ class _Expander:
     def pattern_of(self, word: Optional["S.Word"]) -> Pattern:
         before = len(self.opaque)
         chars = self.pattern_chars(word)
-        return Pattern(chars, tuple(self.opaque[before:]))
+        return Pattern(chars, tuple(self.opaque[before:]), byte_mode=self.env.locale_is_c)
 
     def replacement(self, word: Optional["S.Word"]) -> list:
         """The replacement of ``${x/p/r}`` as (text, quoted) pieces; unquoted ``&`` is the match."""
@@ -1410,7 +1424,7 @@ class _Expander:
                 prefixes = new
                 continue
             if has_magic:
-                pat = Pattern(comp, pathname=True)
+                pat = Pattern(comp, pathname=True, byte_mode=self.env.locale_is_c)
                 leading_dot = comp[0][0] == "."
                 for prefix in prefixes:
                     names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
@@ -1498,22 +1512,28 @@ def _looks_like_assignment(parts) -> bool:
 
 
 def _remove(value: str, pat: Pattern, op: str) -> str:
+    if pat.byte_mode:
+        return from_bytes(_remove_in(to_bytes(value), pat.regex.fullmatch, op))
+    return _remove_in(value, pat.regex.fullmatch, op)
+
+
+def _remove_in(value: str, match, op: str) -> str:
     n = len(value)
     if op == "#":
         for i in range(0, n + 1):
-            if pat.matches(value[:i]):
+            if match(value[:i]):
                 return value[i:]
     elif op == "##":
         for i in range(n, -1, -1):
-            if pat.matches(value[:i]):
+            if match(value[:i]):
                 return value[i:]
     elif op == "%":
         for i in range(n, -1, -1):
-            if pat.matches(value[i:]):
+            if match(value[i:]):
                 return value[:i]
     elif op == "%%":
         for i in range(0, n + 1):
-            if pat.matches(value[i:]):
+            if match(value[i:]):
                 return value[:i]
     return value
 
@@ -1540,17 +1560,25 @@ def _render_replacement(rep: list, match: str) -> str:
 
 
 def _replace(value: str, pat: Pattern, rep: list, op: str) -> str:
+    if pat.byte_mode:
+        rep = [(to_bytes(text), quoted) for text, quoted in rep]
+        return from_bytes(_replace_in(to_bytes(value), pat, rep, op))
+    return _replace_in(value, pat, rep, op)
+
+
+def _replace_in(value: str, pat: Pattern, rep: list, op: str) -> str:
     if not pat.text and op != "/#" and op != "/%":
         return value
+    match = pat.regex.fullmatch
     n = len(value)
     if op == "/#":
         for end in range(n, -1, -1):
-            if pat.matches(value[:end]):
+            if match(value[:end]):
                 return _render_replacement(rep, value[:end]) + value[end:]
         return value
     if op == "/%":
         for start in range(0, n + 1):
-            if pat.matches(value[start:]):
+            if match(value[start:]):
                 return value[:start] + _render_replacement(rep, value[start:])
         return value
     out = []
@@ -1560,7 +1588,7 @@ def _replace(value: str, pat: Pattern, rep: list, op: str) -> str:
         found = None
         if not (replaced and op == "/"):
             for end in range(n, i - 1, -1):
-                if pat.matches(value[i:end]):
+                if match(value[i:end]):
                     found = end
                     break
         if found is not None and (found > i or pat.text):

@@ -1,0 +1,52 @@
+"""Property: bash glob patterns match as in bash, in [[ == ]], case, ${v#p} and ${v%%p}.
+
+Patterns mix wildcards, bracket expressions (negation, ranges, classes, a
+leading ``]``), quoted and escaped characters and multi-byte text, which the
+C locale matches byte by byte. One bash process per batch of 100 scripts.
+"""
+
+import os
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import bashref
+from qbcore import ShellSyntaxError
+from qbcore.evaluate import evaluate
+from qbcore.expand import Env, Opaque
+from qbcore.syntax import parse
+
+LONG = os.environ.get("QBCORE_LONG", "") not in ("", "0")
+BATCH = 100
+EXAMPLES = 100 if LONG else 10
+
+PATTERN_PIECES = ["*", "?", "[ab]", "[!a]", "[^b]", "[a-c]", "[]a]", "[!]]", "[[:alpha:]]", "[[:digit:]]", "a", "b",
+                  ".", "\\*", "'*'", '"?"', "[", "]", "-", "[a-]", "[\\]]", "é", "[é]"]
+VALUE_PIECES = ["a", "b", "c", "]", "[", "-", "*", "?", ".", "1", "é", " ", "!"]
+
+CASE = st.tuples(st.lists(st.sampled_from(PATTERN_PIECES), min_size=1, max_size=4).map("".join),
+                 st.lists(st.sampled_from(VALUE_PIECES), max_size=4).map("".join))
+
+
+def script_for(pattern: str, value: str) -> str:
+    return (f"v={bashref.quote(value)}; [[ $v == {pattern} ]] && echo y || echo n; "
+            f"case $v in {pattern}) echo Y;; *) echo N;; esac; echo \"${{v#{pattern}}}|${{v%%{pattern}}}\"")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(CASE, min_size=BATCH, max_size=BATCH))
+def test_patterns_match_as_in_bash(tmp_path_factory, batch):
+    cwd = str(tmp_path_factory.mktemp("patterns"))
+    cases = []
+    for pattern, value in batch:
+        script = script_for(pattern, value)
+        try:
+            result = evaluate(parse(script), Env.default(cwd))
+        except ShellSyntaxError:
+            continue
+        if not isinstance(result.stdout, Opaque):
+            cases.append((script, result.stdout))
+    outcomes = bashref.run_many([script for script, _ in cases], cwd=cwd)
+    wrong = [(s, m, o.text) for (s, m), o in zip(cases, outcomes) if m != o.text]
+    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)

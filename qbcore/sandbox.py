@@ -51,7 +51,7 @@ tar -xpf - -C / <&4 2>/dev/null || { echo 'E cannot unpack the task directory an
 exec 4<&-
 mapfile -d '' -t qb_argv < "$control/argv"
 mapfile -d '' -t qb_env < "$control/env"
-qb_limits=$(< "$control/limits")
+read -r qb_limits < "$control/limits"
 read -r nonce < "$control/nonce"
 : > "$control/nonce"
 echo R >&3

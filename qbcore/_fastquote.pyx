@@ -1075,7 +1075,7 @@ cdef class _Lexer:
             delimiter, strip, quoted = self.pending.pop(0)
             start = self.p
             body_end, line_start, line_end = D.heredoc_extent(
-                self.owner_bytes(), start, self.limit, delimiter, strip)
+                self.owner_bytes(), start, self.limit, delimiter, strip, quoted)
             if quoted or body_end == start:
                 if body_end > start:
                     self.emit(K_HEREDOC_BODY, start, body_end)

@@ -743,7 +743,7 @@ class _Lexer:
             delimiter, strip, quoted = self.pending.pop(0)
             start = self.p
             body_end, line_start, line_end = D.heredoc_extent(
-                self.s, start, self.limit, delimiter, strip)
+                self.s, start, self.limit, delimiter, strip, quoted)
             if quoted or body_end == start:
                 if body_end > start:
                     self.emit(K.HEREDOC_BODY, start, body_end)

@@ -349,8 +349,8 @@ def token_error(data, text, offset, pending=()):
     if end < 0:
         return error
     start, last = end + 1, end + 1
-    for delimiter, strip_tabs, _ in pending:
-        _, line_start, line_end = heredoc_extent(data, start, len(data), delimiter, strip_tabs)
+    for delimiter, strip_tabs, quoted in pending:
+        _, line_start, line_end = heredoc_extent(data, start, len(data), delimiter, strip_tabs, quoted)
         if line_start < 0:  # delimited by the end of input
             last = len(data) - 1 if data.endswith(b"\n") else len(data)
             break
@@ -397,13 +397,16 @@ def heredoc_delimiter(word):
     return bytes(out), quoted
 
 
-def heredoc_extent(data, start, limit, delimiter, strip_tabs):
+def heredoc_extent(data, start, limit, delimiter, strip_tabs, quoted=True):
     """Where a here-document body ends: (body_end, line_start, line_end).
 
     The body runs from ``start`` to the first line equal to the delimiter
     (after leading tabs for <<-), matched on the raw line before any
-    expansion.  Without such a line the body runs to ``limit`` and
-    line_start is -1 (bash accepts it with a warning).
+    expansion.  In an unquoted body a line ending in an odd number of
+    backslashes continues on the next one before the comparison, as bash
+    reads it (`E\\` newline `` compares as `E`).  Without such a line the
+    body runs to ``limit`` and line_start is -1 (bash accepts it with a
+    warning).
     """
     q = start
     while q < limit:
@@ -413,6 +416,17 @@ def heredoc_extent(data, start, limit, delimiter, strip_tabs):
         line = data[q:e]
         if strip_tabs:
             line = line.lstrip(b"\t")
+        if not quoted:
+            physical = line
+            while e < limit and (len(physical) - len(physical.rstrip(b"\\"))) % 2:
+                following = data.find(b"\n", e + 1, limit)
+                following = limit if following < 0 else following
+                physical = data[e + 1:following]
+                if line is not None:
+                    # once longer than the delimiter it cannot match: stop
+                    # joining, so long continued lines stay linear
+                    line = line[:-1] + physical if len(line) - 1 <= len(delimiter) else None
+                e = following
         if line == delimiter:
             return q, q, e
         q = e + 1

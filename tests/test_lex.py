@@ -119,6 +119,9 @@ CASES = {
     "heredoc inside a command substitution": ("x=$(cat <<E\nhi\nE\n)", [
         ("assign", "x="), ("cmdsub-open", "$("), ("lit", "cat"), ("heredoc-op", "<<"), ("lit", "E"),
         ("newline", "\n"), ("doc-lit", "hi\n"), ("heredoc-end", "E"), ("newline", "\n"), ("cmdsub-close", ")")]),
+    "a line continuation in an unquoted body joins lines before the delimiter test": ("cat <<E\nE\\\n\nx", [
+        ("lit", "cat"), ("heredoc-op", "<<"), ("lit", "E"), ("newline", "\n"), ("heredoc-end", "E\\\n"),
+        ("newline", "\n"), ("lit", "x")]),
     "heredoc delimited by end of input": ("cat <<E\nhi", [
         ("lit", "cat"), ("heredoc-op", "<<"), ("lit", "E"), ("newline", "\n"), ("doc-lit", "hi")]),
     "the delimiter line wins over an open $(": ("cat <<E\n$(echo\nE\n", [

@@ -1157,7 +1157,10 @@ class _Expander:
         if base == "=":
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p.name) or p.index in ("@", "*"):
                 raise ExpansionError(f"${p.name}: cannot assign in this way")
-            new = self.word_text(p.arg, assignment=False)
+            if quoted:
+                new = self.join_pieces(self.operand(p.arg, True))
+            else:
+                new = self.word_text(p.arg, assignment=False)
             if p.index is not None:
                 sub = self.arith_index(p.index)
                 current = self.env.get(p.name)
@@ -1181,6 +1184,9 @@ class _Expander:
                 if isinstance(part, S.SingleQuoted):
                     # inside double quotes, single quotes in the word are literal
                     out.append(("'" + part.text + "'", True, False))
+                elif isinstance(part, S.Escaped) and part.char not in '$`"\\}\n':
+                    # and a backslash stays before a character it does not quote there
+                    out.append(("\\" + part.char, True, False))
                 else:
                     self.part(part, True, out)
             return out

@@ -169,8 +169,12 @@ RULES = {
     # ${…}: bash's parse_matched_pair honours quotes, even when the ${…}
     # itself sits inside double quotes; a bare `{` does not nest (only `${`
     # does), so `${x:-{a}b}` is `{a` followed by `b}`.
+    # bash also reads `<(…)`/`>(…)` there as process substitution, even
+    # inside double quotes (it only expands it unquoted).
     M.PARAM: _LINE_CONT + _ESCAPE + _QUOTES + _DOLLAR + [
         (_lit("}"), A.POP, K.PARAM_CLOSE, 0),
+        (_lit("<("), A.PROCSUB, K.PROCSUB_OPEN, 0),
+        (_lit(">("), A.PROCSUB, K.PROCSUB_OPEN, 0),
     ],
     # $((…)), ((…)), $[…]: parens and brackets nest; quotes are parsed.
     M.ARITH: _LINE_CONT + _ESCAPE + _QUOTES + _DOLLAR + [

@@ -254,6 +254,7 @@ class _Walker:
         self.errexit = False
         self.stdout_redirected = 0
         self._pending = None  # exit/break/return, raised once the command is recorded
+        self.scope = None  # inside a function: the variables `local` shadows, to restore
 
     def note(self, names):
         for name in names:
@@ -329,6 +330,7 @@ class _Walker:
                          self.depth)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
+        walker.scope = self.scope
         return walker
 
     def uncertain_copy(self, run, certain: bool = False):
@@ -1020,6 +1022,7 @@ class _Walker:
         walker = self.child(env)
         walker.depth = self.depth + 1
         walker.stdout_redirected = self.stdout_redirected + (1 if stdout_away else 0)
+        walker.scope = {}
         try:
             walker.command(env.functions[name])
             status = env.status
@@ -1027,6 +1030,11 @@ class _Walker:
             status = ret.status
         finally:
             env.positional = saved
+            for var, old in walker.scope.items():  # the function's locals end with it
+                if old is None:
+                    env.vars.pop(var, None)
+                else:
+                    env.vars[var] = old
         return True, status, None, None
 
     def eval(self, text):
@@ -1085,6 +1093,18 @@ class _Walker:
         return os.path.isdir(path)
 
     def declare(self, name, args):
+        if name == "local":
+            if self.scope is None:
+                return True, 1, None, "local: can only be used in a function"
+            for arg in args:
+                match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
+                if match and match.group(0) not in self.scope:
+                    var = match.group(0)
+                    old = self.env.vars.get(var)
+                    self.scope[var] = None if old is None else X.Variable(
+                        dict(old.value) if isinstance(old.value, dict) else old.value, old.exported)
+                    if "=" not in arg:
+                        self.env.unset(var)  # `local x` starts unset
         options = [a for a in args if a.startswith(("-", "+")) and not X._ASSIGN_WORD.match(a)]
         if any(o not in ("-x", "--", "-g", "-r", "+x") for o in options):
             return False, Opaque(f"status of {name} {' '.join(options)}"), None, None

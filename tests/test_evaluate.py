@@ -40,6 +40,9 @@ KNOWN = [
     "echo ${}; echo same\necho next $?",
     "echo $((1/0)); echo same\necho next $?",
     "x=$(echo ${}; echo inside); echo \"[$x]\"\n(echo ${}; echo sub); echo after $?",
+    # local variables end with their function; local outside one fails
+    "x=1; f() { local x; echo \"[${x-unset}]\"; local y=2; x=3; }; f; echo \"[$x][${y-unset}]\"; "
+    "local z=1; echo \"st=$? [${z-unset}]\"",
     # an invalid for name is a runtime error, not a syntax error
     "for 1 in a; do echo x; done; echo $?",
     # NUL bytes are dropped from a substitution, then the trailing newlines

@@ -6,6 +6,8 @@ rules, a rule is a short sequence of byte classes plus an action, and the
 actions are a small closed set that both engines implement.
 """
 
+from .errors import ShellSyntaxError
+
 # ---------------------------------------------------------------- token kinds
 # The order fixes the integer ids used inside the engines; the strings are the
 # public names (docs/tokens.md).
@@ -297,7 +299,6 @@ DISPATCH, COMPILED_RULES = compile_rules()
 
 # ---------------------------------------------------------------- shared helpers
 # Rare paths that both engines call as they are, so they cannot drift either.
-from .errors import ShellSyntaxError  # noqa: E402
 
 
 def source_bytes(source):

@@ -184,6 +184,8 @@ def test_tokens_sequence_protocol(lexer):
     assert tokens == [("lit", 0, 4), ("sq", 5, 8), ("var", 9, 11)]
     assert tokens != [("lit", 0, 4)]
     assert tokens == lexer.lex("echo 'a' $b")
+    assert tokens[1:] == [("sq", 5, 8), ("var", 9, 11)]
+    assert tokens[::-2] == [("var", 9, 11), ("lit", 0, 4)]
     with pytest.raises(IndexError):
         tokens[3]
     with pytest.raises(IndexError):

@@ -1108,6 +1108,9 @@ class _Walker:
         options = [a for a in args if a.startswith(("-", "+")) and not X._ASSIGN_WORD.match(a)]
         if any(o not in ("-x", "--", "-g", "-r", "+x") for o in options):
             return False, Opaque(f"status of {name} {' '.join(options)}"), None, None
+        if len(options) == len(args):
+            # without names it lists variables: output the model does not produce
+            return False, 0, Opaque(f"output of {name}"), None
         for arg in args:
             if arg in options:
                 continue

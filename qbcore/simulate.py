@@ -247,7 +247,8 @@ def _through_bash(invocation, spec, cwd, environ, outcome):
     evaluation = evaluate(script_tree, env)
     program = "ssh" if spec.remote else "bash"
     harness, error = _harness_command(evaluation, program, outcome, cwd)
-    _collect_effects(evaluation, harness, outcome, layer=1, cwd=cwd, tree=script_tree)
+    _collect_effects(evaluation, harness or _failed_first(evaluation, program), outcome, layer=1, cwd=cwd,
+                     tree=script_tree, started=harness is not None)
     if harness is None:
         return None, [], error
     outcome.note(harness.opaque)
@@ -304,6 +305,8 @@ def _redirect_failure(record, outcome, cwd) -> Optional[str]:
             continue
         if not (redirect.op in ("<", "<>") or redirect.creates or redirect.truncates):
             continue
+        if redirect.target == "":
+            return ": No such file or directory"
         if not os.path.isdir(cwd):
             outcome.note([f"whether {path} can be opened ({cwd} does not exist here)"])
             continue
@@ -329,7 +332,13 @@ def _starts(record) -> int:
     return 0
 
 
-def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree):
+def _failed_first(evaluation, program):
+    """The harness's own command when it failed before starting anything (it is no leak)."""
+    first = evaluation.commands[0] if evaluation.commands else None
+    return first if first is not None and first.argv[:1] == (program,) else None
+
+
+def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):
     background = _background_spans(tree.chunks)
     for record in evaluation.commands:
         if any(start <= record.start < end for start, end in background) and _starts(record):
@@ -349,7 +358,7 @@ def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree):
             if not redirect.exact:
                 outcome.note([f"redirection in `{record.text}`"])
         if record is harness:
-            outcome.starts += _starts(record)
+            outcome.starts += _starts(record) if started else 0
             continue
         outcome.effects.append(OuterEffect("command", record.text, tuple(record.argv), certain=record.certain,
                                            layer=layer))
@@ -357,7 +366,8 @@ def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree):
         if not record.certain:
             outcome.note([f"whether `{record.text}` runs"])
         if record.argv and record.argv[0] in ("bash", "ssh"):
-            if _redirect_failure(record, outcome, cwd) is None:
+            # a command that failed on the way (a redirection, an expansion) starts nothing
+            if not record.error and _redirect_failure(record, outcome, cwd) is None:
                 outcome.starts += _starts(record)
         elif record.argv and record.argv[0] in _LAUNCHERS and not record.modelled:
             outcome.note([f"what `{record.text}` starts"])
@@ -380,10 +390,12 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error):
     middle_tree = parse_prefix(script)
     middle = evaluate(middle_tree, env)
     inner, middle_error = _harness_command(middle, "bash", outcome, cwd)
-    if middle_error:
-        middle_error = f"{arg0}: -c:" + middle_error[len("bash: -c:"):] if middle_error.startswith(
-            "bash: -c:") else middle_error
-    _collect_effects(middle, inner, outcome, layer=2, cwd=cwd, tree=middle_tree)
+    skip = inner or _failed_first(middle, "bash")
+    if middle_error and middle_error.startswith("bash: -c:"):
+        # bash names the shell by $0, and drops the name when $0 is the input's own name
+        rest = middle_error[len("bash: "):]
+        middle_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
+    _collect_effects(middle, skip, outcome, layer=2, cwd=cwd, tree=middle_tree, started=inner is not None)
     outcome.starts -= 1  # the middle shell is no inner start: only the one it starts is
     if inner is None:
         return None, [], error or middle_error

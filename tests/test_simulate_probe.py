@@ -10,7 +10,7 @@ import re
 import warnings
 
 import pytest
-from probing import EXAMPLES, chunk_count, describe, draw, hostile_replies, probe_workers, sandbox_ready, shrink
+from probing import chunk_count, describe, draw, hostile_replies, probe_workers, sandbox_ready, shrink
 
 from qbcore.probe import probe_many
 from qbcore.simulate import simulate

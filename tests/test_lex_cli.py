@@ -60,3 +60,9 @@ def test_missing_reply_is_a_usage_error(capsys):
         main(["lex"])
     assert info.value.code == 2
     assert "give exactly one of" in capsys.readouterr().err
+
+
+def test_unreadable_file_is_a_clear_error(tmp_path, capsys):
+    assert main(["lex", "--file", str(tmp_path / "missing.sh")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["lex", "--file", str(tmp_path)]) == 2

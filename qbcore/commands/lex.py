@@ -48,7 +48,11 @@ def run(args):
     except ImportError as exc:
         sys.stderr.write(f"qbcore lex: the compiled engine is not available ({exc})\n")
         return 2
-    reply = read_reply(args)
+    try:
+        reply = read_reply(args)
+    except OSError as exc:
+        sys.stderr.write(f"qbcore lex: cannot read {exc.filename}: {exc.strerror}\n")
+        return 2
     data = source_bytes(reply)
     try:
         tokens = engine.lex(reply)

@@ -11,13 +11,14 @@ Run: python -m pytest bench/bench_executor.py   (QBCORE_LONG=1 for more rounds)
 """
 
 import os
+import resource
 
 import pytest
 
 from qbcore import executor, sandbox, suite
 
 ROUNDS = 5 if os.environ.get("QBCORE_LONG") else 3
-BEST = {}  # side -> (best seconds, outcomes)
+BEST = {}  # side -> (best seconds, outcomes, CPU seconds of the best round)
 
 
 def _jobs():
@@ -36,8 +37,8 @@ def _report(capsys):
     """Print both sides and their ratio once both have been measured (the sandboxed side runs last)."""
     if len(BEST) < 2:
         return
-    base_s, base_outcomes = BEST["unsandboxed sequential"]
-    fast_s, fast_outcomes = BEST["sandboxed parallel"]
+    base_s, base_outcomes, base_cpu = BEST["unsandboxed sequential"]
+    fast_s, fast_outcomes, fast_cpu = BEST["sandboxed parallel"]
     count = len(base_outcomes)
     workers = 2 * (os.cpu_count() or 1)
     lines = [
@@ -48,19 +49,33 @@ def _report(capsys):
         f"  sandboxed, {workers} pool workers:    {fast_s:7.2f} s  {count / fast_s:7.1f} attempts/s",
         f"  sandboxed-parallel rate / unsandboxed-sequential rate: {base_s / fast_s:.2f}x (target >= 1.5x)",
         f"  same failure class for every attempt in both modes: {'yes' if base_outcomes == fast_outcomes else 'NO'}",
+        f"  CPU time per attempt (all processes): unsandboxed {base_cpu / count * 1e3:.1f} ms, "
+        f"sandboxed {fast_cpu / count * 1e3:.1f} ms; on {os.cpu_count()} idle CPUs the ratio could reach "
+        f"{(os.cpu_count() or 1) * base_cpu / fast_cpu:.2f}x",
+        f"  load average while measuring: {' '.join(f'{x:.1f}' for x in os.getloadavg())}",
     ]
     with capsys.disabled():
         print("\n".join(lines))
 
 
+def _cpu_seconds() -> float:
+    # this process and every descendant it (or they) waited for: the pool
+    # workers, bwrap, the shells, the tools
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _measure(benchmark, side, run):
-    results = []
+    results, cpu = [], []
 
     def once():
+        before = _cpu_seconds()
         results.append(run())
+        cpu.append(_cpu_seconds() - before)
 
     benchmark.pedantic(once, rounds=ROUNDS, iterations=1, warmup_rounds=0)
-    BEST[side] = (benchmark.stats.stats.min, _outcomes(results[-1]))
+    best = min(range(len(benchmark.stats.stats.data)), key=benchmark.stats.stats.data.__getitem__)
+    BEST[side] = (benchmark.stats.stats.min, _outcomes(results[-1]), cpu[best])
     benchmark.extra_info["attempts_per_s"] = len(results[-1]) / benchmark.stats.stats.min
 
 

@@ -434,6 +434,16 @@ cdef class _Lexer:
     cdef object token_error(self, str text, Py_ssize_t offset):
         return D.token_error(self.owner_bytes(), text, offset, self.pending)
 
+    cdef int grammar_error(self, str text, Py_ssize_t offset) except -1:
+        """Raise bash's unexpected-token error, unless inside a `$((` re-read
+        as `$( (`: bash keeps that as text and parses it only when expanding
+        it, so there the lexer goes on (the caller recovers)."""
+        cdef Py_ssize_t i
+        for i in range(self.top + 1):
+            if self.stack[i].ft == F_CMDSUB and self.stack[i].aux2:
+                return 0
+        raise self.token_error(text, offset)
+
     cdef bytes data_bytes(self):
         return (<const char*>self.s)[:self.n]
 
@@ -680,14 +690,15 @@ cdef class _Lexer:
     cdef int need_word(self, Frame* f, Py_ssize_t offset, str text) except -1:
         # a redirection, <<, for, case or function left without its word
         if f.role != ROLE_NORMAL:
-            raise self.token_error(text, offset)
+            self.grammar_error(text, offset)
+            f.role = ROLE_NORMAL
         return 0
 
     cdef int newline(self, Frame* f, int kind) except -1:
         cdef Py_ssize_t p = self.p
         self.need_word(f, p, "newline")
         if f.flags & (FL_PATTERN_WORD | FL_PATTERN_BAR):  # `case x in a` + newline: `)` was due
-            raise self.token_error("newline", p)
+            self.grammar_error("newline", p)
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if f.ft == F_COND or f.ft == F_ARRAY:
@@ -715,7 +726,7 @@ cdef class _Lexer:
                     return 0
             self.need_word(f, p, "(")
             if ft == F_ARRAY:  # bash: `a=( (1) )` is an error
-                raise self.token_error("(", p)
+                self.grammar_error("(", p)
             self.emit(K_LPAREN, p, end)
             self.p = end
             if ft == F_CASE and f.aux2 == CASE_PATTERN:
@@ -737,14 +748,15 @@ cdef class _Lexer:
                 f.flags = FRESH | FL_NAME_SEEN
             elif ft == F_CMDSUB or ft == F_PROCSUB:
                 if f.aux or f.expect == EXPECT_FOR_IN or f.expect == EXPECT_CASE_IN:
-                    raise self.token_error(")", p)
+                    self.grammar_error(")", p)
                 self.emit(K_CMDSUB_CLOSE if ft == F_CMDSUB else K_PROCSUB_CLOSE, p, end)
                 self.top -= 1
             elif ft == F_ARRAY:
                 self.emit(K_RPAREN, p, end)
                 self.top -= 1
             else:
-                raise self.token_error(")", p)
+                self.grammar_error(")", p)
+                self.emit(K_RPAREN, p, end)
             self.p = end
             return 0
         self.emit(kind, p, end)
@@ -752,8 +764,9 @@ cdef class _Lexer:
         if kind == K_OP:
             if s[p] == 59 and length >= 2 and (s[p + 1] == 59 or s[p + 1] == 38):  # ;; ;& ;;&
                 if ft != F_CASE or f.aux2 != CASE_BODY or f.depth:
-                    raise self.token_error((<const char*>s)[p:end].decode("latin-1"), p)
-                f.aux2 = CASE_PATTERN
+                    self.grammar_error((<const char*>s)[p:end].decode("latin-1"), p)
+                else:
+                    f.aux2 = CASE_PATTERN
             if ft != F_COND and ft != F_ARRAY:
                 f.flags = FRESH
                 if ft == F_CASE and f.aux2 == CASE_PATTERN and length == 1 and s[p] == 124:  # |
@@ -844,7 +857,7 @@ cdef class _Lexer:
             q = p
             while q < limit and not IS_META[s[q]]:
                 q += 1
-            raise self.token_error((<const char*>s)[p:q].decode("utf-8", "replace"), p)
+            self.grammar_error((<const char*>s)[p:q].decode("utf-8", "replace"), p)
         if role == ROLE_NORMAL and plain_context and (IS_DIGIT[c] or c == 123):
             if self.fd_redirection(f, p):
                 return 0
@@ -958,7 +971,8 @@ cdef class _Lexer:
         self.p = q
         if word == RW_ESAC_ID:
             if f.ft != F_CASE:
-                raise self.token_error("esac", p)
+                self.grammar_error("esac", p)
+                return True
             self.close_case(f, p)
             return True
         if effect & RW_OPEN:
@@ -966,7 +980,8 @@ cdef class _Lexer:
         if effect & RW_CLOSE:
             f.aux -= 1
             if f.aux < 0:
-                raise self.token_error((<const char*>self.s)[p:q].decode("latin-1"), p)
+                self.grammar_error((<const char*>self.s)[p:q].decode("latin-1"), p)
+                f.aux = 0
             f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
         elif effect & RW_START:
             f.flags = FRESH
@@ -989,7 +1004,7 @@ cdef class _Lexer:
 
     cdef int close_case(self, Frame* f, Py_ssize_t p) except -1:
         if f.aux or f.depth:
-            raise self.token_error("esac", p)
+            self.grammar_error("esac", p)
         self.top -= 1
         cdef Frame* parent = &self.stack[self.top]
         parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)

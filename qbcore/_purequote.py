@@ -121,6 +121,15 @@ class _Lexer:
     def token_error(self, text, offset):
         return D.token_error(self.s, text, offset, self.pending)
 
+    def grammar_error(self, text, offset):
+        """Raise bash's unexpected-token error, unless inside a `$((` re-read
+        as `$( (`: bash keeps that as text and parses it only when expanding
+        it, so there the lexer goes on (the caller recovers)."""
+        for frame in self.stack:
+            if frame[_FT] == F.CMDSUB and frame[_AUX2]:
+                return
+        raise self.token_error(text, offset)
+
     # ------------------------------------------------------------ main loop
     def run(self):
         while True:
@@ -357,13 +366,14 @@ class _Lexer:
     def need_word(self, frame, offset, text):
         # a redirection, <<, for, case or function left without its word
         if frame[_ROLE] in _WORD_ROLES_NEEDING_WORD:
-            raise self.token_error(text, offset)
+            self.grammar_error(text, offset)
+            frame[_ROLE] = D.ROLE_NORMAL
 
     def a_newline(self, frame, kind, length, arg):
         p = self.p
         self.need_word(frame, p, "newline")
         if frame[_FLAGS] & (D.FL_PATTERN_WORD | D.FL_PATTERN_BAR):  # `case x in a` + newline: `)` was due
-            raise self.token_error("newline", p)
+            self.grammar_error("newline", p)
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if frame[_FT] in (F.COND, F.ARRAY):
@@ -389,7 +399,7 @@ class _Lexer:
                     return
             self.need_word(frame, p, "(")
             if ft == F.ARRAY:  # bash: `a=( (1) )` is an error
-                raise self.token_error("(", p)
+                self.grammar_error("(", p)
             self.emit(K.LPAREN, p, end)
             self.p = end
             if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
@@ -411,14 +421,15 @@ class _Lexer:
                 frame[_FLAGS] = _FRESH | D.FL_NAME_SEEN
             elif ft in (F.CMDSUB, F.PROCSUB):
                 if frame[_AUX] or frame[_EXPECT] in (D.EXPECT_FOR_IN, D.EXPECT_CASE_IN):
-                    raise self.token_error(")", p)
+                    self.grammar_error(")", p)
                 self.emit(K.CMDSUB_CLOSE if ft == F.CMDSUB else K.PROCSUB_CLOSE, p, end)
                 self.stack.pop()
             elif ft == F.ARRAY:
                 self.emit(K.RPAREN, p, end)
                 self.stack.pop()
             else:
-                raise self.token_error(")", p)
+                self.grammar_error(")", p)
+                self.emit(K.RPAREN, p, end)
             self.p = end
             return
         self.emit(kind, p, end)
@@ -426,8 +437,9 @@ class _Lexer:
         if kind == K.OP:
             if text in (";;", ";&", ";;&"):
                 if ft != F.CASE or frame[_AUX2] != D.CASE_BODY or frame[_DEPTH]:
-                    raise self.token_error(text, p)
-                frame[_AUX2] = D.CASE_PATTERN
+                    self.grammar_error(text, p)
+                else:
+                    frame[_AUX2] = D.CASE_PATTERN
             if ft != F.COND and ft != F.ARRAY:
                 frame[_FLAGS] = _FRESH
                 if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN and text == "|":
@@ -519,7 +531,7 @@ class _Lexer:
             q = p
             while q < limit and s[q] not in _META:
                 q += 1
-            raise self.token_error(s[p:q].decode("utf-8", "replace"), p)
+            self.grammar_error(s[p:q].decode("utf-8", "replace"), p)
         if role == D.ROLE_NORMAL and plain_context and (c in _DIGIT or c == 0x7B):
             if self.fd_redirection(frame, p):
                 return
@@ -627,7 +639,8 @@ class _Lexer:
         self.p = q
         if word == b"esac":
             if frame[_FT] != F.CASE:
-                raise self.token_error("esac", p)
+                self.grammar_error("esac", p)
+                return True
             self.close_case(frame, p, q, emitted=True)
             return True
         if effect & D.RW_OPEN:
@@ -635,7 +648,8 @@ class _Lexer:
         if effect & D.RW_CLOSE:
             frame[_AUX] -= 1
             if frame[_AUX] < 0:
-                raise self.token_error(word.decode("latin-1"), p)
+                self.grammar_error(word.decode("latin-1"), p)
+                frame[_AUX] = 0
             frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
         elif effect & D.RW_START:
             frame[_FLAGS] = _FRESH
@@ -662,7 +676,7 @@ class _Lexer:
             self.emit(K.RESERVED, p, q)
             self.p = q
         if frame[_AUX] or frame[_DEPTH]:
-            raise self.token_error("esac", p)
+            self.grammar_error("esac", p)
         self.stack.pop()
         parent = self.stack[-1]
         parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)

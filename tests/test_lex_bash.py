@@ -23,6 +23,10 @@ GRAMMAR = "grammar error found by the parser, not the lexer: bash rejects it"
 ARITH = ("bash reads $((…)) and $[…] by counting parens and quotes only; it matches ${ (and $[ inside "
          "$((…))) at expansion time ('bad substitution'), while the lexer nests them to give their "
          "structure (docs/tokens.md, known differences)")
+DPAREN_EXTENT = ("bash finds the end of a $(( that is not arithmetic by counting parentheses and parses "
+                 "it only when expanding it; the lexer reads it as a command substitution at once, so a "
+                 "case pattern's ) inside moves the end (docs/tokens.md, known differences)")
+
 KEPT = {
     "echo @(a|b)": GRAMMAR + " because extglob is off in `bash -c`; the lexer gives `@`, `(`…",
     "echo a=(1)": GRAMMAR + ": an array assignment is only allowed before the command name",
@@ -39,9 +43,8 @@ KEPT = {
     "echo $(( ${x:-))} ))": ARITH,
     "echo $(( $[ ))": ARITH,
     "echo $[ ${ ]": ARITH,
-    "echo $((]; done) )": "bash keeps a $(( whose parens do not pair as )) as text and parses it as a "
-                          "command only when expanding it; the lexer re-reads it as $( ( at once and "
-                          "reports the `done` that closes nothing (docs/tokens.md, known differences)",
+    "$((})case x in ; done\nE\n\t)c<<E\n}[for x in '%\u00e9:": DPAREN_EXTENT,
+    "echo $((case x in a b) ;; esac) )": DPAREN_EXTENT,
     "i\\\nf true; then :; fi": "bash removes the line continuation before recognising `if`; the lexer "
                                "keeps `i` `\\\\\\n` `f` as one word (docs/tokens.md, known differences)",
 }

@@ -36,3 +36,9 @@ def test_validate_all_transports_with_the_real_ssh_check(capsys):
 def test_validate_rejects_an_unknown_transport(capsys):
     assert main(["validate", "-t", "telnet"]) == 2
     assert "unknown transport" in capsys.readouterr().err
+
+
+def test_validate_rejects_a_bad_job_count(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["validate", "-j", "0"])
+    assert stop.value.code == 2 and "at least 1" in capsys.readouterr().err

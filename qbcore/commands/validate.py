@@ -25,9 +25,21 @@ def configure(parser):
                         help="also run the ssh transports against a private OpenSSH server and compare")
     parser.add_argument("--unsafe-no-sandbox", action="store_true",
                         help="run without bubblewrap (only the suite's own commands are run)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+    parser.add_argument("-j", "--jobs", type=_positive, default=None, metavar="N",
                         help="parallel attempts (default: the number of CPUs)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every attempt, not only surprises")
+
+
+def _positive(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("needs at least 1 parallel attempt")
+    return value
 
 
 @dataclass

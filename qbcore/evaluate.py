@@ -255,6 +255,7 @@ class _Walker:
         self.stdout_redirected = 0
         self._pending = None  # exit/break/return, raised once the command is recorded
         self.scope = None  # inside a function: the variables `local` shadows, to restore
+        self.redirect_error = "ambiguous redirect"
 
     def note(self, names):
         for name in names:
@@ -612,7 +613,7 @@ class _Walker:
         redirects = self.redirections(node.redirects, node, exp_names, substitutions, record=False)
         if redirects is None:
             self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
-                        error="ambiguous redirect", assignments=assignments, opaque=exp_names,
+                        error=self.redirect_error, assignments=assignments, opaque=exp_names,
                         substitutions=substitutions)
             env.status = 1
             return
@@ -801,8 +802,9 @@ class _Walker:
             exp = X._Expander(self.env)
             try:
                 out.append(self.redirection(redirect, exp))
-            except _Ambiguous:
+            except _Ambiguous as failure:
                 self.collect(exp, names, substitutions)
+                self.redirect_error = failure.message
                 return None
             except ExpansionError as exc:
                 self.fatal(exc, node)
@@ -819,6 +821,10 @@ class _Walker:
             if doc.quoted:
                 body = doc.raw
             else:
+                broken = X.unexpandable_in_document(doc)
+                if broken:
+                    # bash fails this command when it expands the body (the line goes on)
+                    raise _Ambiguous(f"here-document: cannot expand {broken!r}")
                 body = exp.join_pieces(exp.parts(doc.parts, quoted=True))
             return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body)
         if op == "<<<":
@@ -1203,7 +1209,11 @@ class _Walker:
 
 
 class _Ambiguous(Exception):
-    pass
+    """A redirection bash cannot perform; the message says why."""
+
+    def __init__(self, message: str = "ambiguous redirect"):
+        super().__init__(message)
+        self.message = message
 
 
 _STRING_BINARY = {"=": lambda a, b: a == b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,

@@ -338,10 +338,31 @@ def literal(word: Optional["S.Word"], env: Env, *, assignment: bool = True) -> T
     return Text(value, tuple(exp.opaque))
 
 
+def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
+    """The unterminated ``$(``, ``${`` or backtick an unquoted heredoc body holds, if any.
+
+    The lexer leaves such text literal so the body still ends at its
+    delimiter; bash then fails the command when it expands the body.
+    """
+    for part in heredoc.parts:
+        if isinstance(part, S.Lit):
+            match = re.search(r"\$[({]|`", part.text)
+            if match:
+                return part.text[match.start():].split("\n", 1)[0]
+    return None
+
+
 def document(heredoc: "S.Heredoc", env: Env) -> Text:
-    """The body an unquoted-delimiter heredoc delivers (a quoted one is returned raw)."""
+    """The body an unquoted-delimiter heredoc delivers (a quoted one is returned raw).
+
+    Raises ExpansionError when bash could not expand it (an unterminated
+    ``$(`` or backtick in the body).
+    """
     if heredoc.quoted:
         return Text(heredoc.raw, ())
+    broken = unexpandable_in_document(heredoc)
+    if broken:
+        raise ExpansionError(f"here-document: cannot expand {broken!r}")
     exp = _Expander(env)
     pieces = exp.parts(heredoc.parts, quoted=True)
     return Text(exp.join_pieces(pieces), tuple(exp.opaque))

@@ -43,6 +43,8 @@ KNOWN = [
     # local variables end with their function; local outside one fails
     "x=1; f() { local x; echo \"[${x-unset}]\"; local y=2; x=3; }; f; echo \"[$x][${y-unset}]\"; "
     "local z=1; echo \"st=$? [${z-unset}]\"",
+    # a heredoc body bash cannot expand fails its command, and the line goes on
+    "cat <<EOF; echo same $?\na $( b\nEOF\necho next $?\ncat <<EOF\nx `y\nEOF\necho next2 $?",
     # an invalid for name is a runtime error, not a syntax error
     "for 1 in a; do echo x; done; echo $?",
     # NUL bytes are dropped from a substitution, then the trailing newlines

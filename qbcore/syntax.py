@@ -1665,22 +1665,42 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
 
 def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) -> Script:
     # The lexer reads the whole input; bash reads line by line, so the lines
-    # before the unterminated construct ran. They form the longest prefix that
-    # ends at a newline and parses completely on its own.
-    cut = raw.rfind(b"\n", 0, min(error.offset, len(raw)))
-    while cut >= 0:
-        prefix = raw[:cut + 1].decode("utf-8", "surrogateescape")
-        try:
-            tokens = _lex(prefix)
-        except ShellSyntaxError:
-            cut = raw.rfind(b"\n", 0, cut)
-            continue
-        if tokens and tuple(tokens[-1])[0] == "line-cont":
-            # `\` + newline joins this line to the next: bash had not run it yet
-            cut = raw.rfind(b"\n", 0, cut)
-            continue
-        chunks, failure = _parse_tokens(prefix, raw[:cut + 1], tokens)
-        if failure is None:
-            return _script(source, raw, chunks, error, cut + 1)
-        cut = raw.rfind(b"\n", 0, cut)
-    return _script(source, raw, [], error, 0)
+    # before the unterminated construct ran. Walk forward from one chunk
+    # boundary to the next: a slice that ends at a newline and parses
+    # completely on its own ran. The next newline is tried first, then a
+    # few more one by one, then doubling distances, so a long unterminated
+    # tail costs O(n log n) instead of a quadratic search.
+    limit = min(error.offset, len(raw))
+    newlines = [m.start() for m in re.finditer(b"\n", raw[:limit])]
+    start, k = 0, 0
+    while k < len(newlines):
+        candidates = sorted(set(list(range(k, min(k + 64, len(newlines)))) +
+                                [k + (1 << i) - 1 for i in range(40) if k + (1 << i) - 1 < len(newlines)]))
+        for j in candidates:
+            if _complete(raw[start:newlines[j] + 1]):
+                start, k = newlines[j] + 1, j + 1
+                break
+        else:
+            break
+    if start == 0:
+        return _script(source, raw, [], error, 0)
+    prefix = raw[:start]
+    chunks, _ = _parse_tokens(prefix.decode("utf-8", "surrogateescape"), prefix,
+                              _lex(prefix.decode("utf-8", "surrogateescape")))
+    return _script(source, raw, chunks, error, start)
+
+
+def _complete(piece: bytes) -> bool:
+    """Whether ``piece`` (starting at a chunk boundary, ending at a newline) parses completely."""
+    text = piece.decode("utf-8", "surrogateescape")
+    try:
+        tokens = _lex(text)
+    except ShellSyntaxError:
+        return False
+    if tokens and tuple(tokens[-1])[0] == "line-cont":
+        return False  # `\` + newline joins this line to the next: bash had not run it yet
+    try:
+        _, failure = _parse_tokens(text, piece, tokens)
+    except RecursionError:
+        return False
+    return failure is None

@@ -264,3 +264,11 @@ def test_ansi_c_heredoc_delimiter_is_decoded(tmp_path):
     source = "cat <<$'E\\x41'\nbody\nEA\n"
     assert bashref.run(source, cwd=str(tmp_path)).text == "body\n"
     assert only_command(source).redirects[0].heredoc.delimiter == "EA"
+
+
+def test_lines_that_ran_before_a_long_unterminated_tail():
+    # bash ran the three complete chunks; the open `if` swallows the rest
+    source = "echo 1\nif true; then\necho 2\nfi\necho 3\nif x; then\n" + "echo y\n" * 3000
+    script = parse_prefix(source)
+    assert len(script.chunks) == 3 and script.error.message == "syntax error: unexpected end of file"
+    assert script.parsed_until == len("echo 1\nif true; then\necho 2\nfi\necho 3\n")

@@ -493,8 +493,7 @@ class _Walker:
             if not self.loop_body(node.body):
                 return
             last = self.env.status
-        self.note(["loop beyond the evaluation limit"])
-        self.env.status = Opaque("loop beyond the evaluation limit")
+        self.beyond_limit()
 
     def for_loop(self, node: "S.For"):
         if node.items is None:
@@ -522,10 +521,19 @@ class _Walker:
             self.env.status = Opaque("status after loop")
             return
         self.env.status = 0
-        for value in values:
+        for value in values[:LOOP_LIMIT]:
             self.env.set(node.name, value)
             if not self.loop_body(node.body):
                 return
+        if len(values) > LOOP_LIMIT:
+            self.beyond_limit()
+
+    def beyond_limit(self):
+        """A loop runs longer than the model follows: whether and how it ends is unknown,
+        so everything after it is uncertain and the shell state opaque."""
+        self.taint_everything("a loop beyond the evaluation limit")
+        self.env.status = Opaque("loop beyond the evaluation limit")
+        self.certain = False
 
     def arith_for(self, node: "S.ArithFor"):
         self.arith(node.init)
@@ -541,7 +549,7 @@ class _Walker:
             if not self.loop_body(node.body):
                 return
             self.arith(node.step)
-        self.note(["loop beyond the evaluation limit"])
+        self.beyond_limit()
 
     def case(self, node: "S.Case"):
         try:

@@ -243,3 +243,9 @@ def test_after_an_unknown_cd_relative_paths_and_globs_are_opaque(tmp_path):
     result = evaluate(parse("cd \"$(mktemp -d)\"; echo *.txt >out"), Env.default(str(tmp_path)))
     echo = result.commands[-1]
     assert not echo.exact and not echo.redirects[0].exact
+
+
+def test_a_loop_beyond_the_limit_makes_the_rest_uncertain(tmp_path):
+    result = evaluate(parse("x=1; while :; do :; done; echo after $x"), Env.default(str(tmp_path)))
+    echo = result.commands[-1]
+    assert echo.argv[0] == "echo" and not echo.certain and not echo.exact

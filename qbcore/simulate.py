@@ -10,6 +10,7 @@ arguments, what ran in the outer shell on the way, and the outer error.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from typing import Mapping, Optional
@@ -301,6 +302,10 @@ def _redirect_failure(record, outcome, cwd) -> Optional[str]:
     """
     for redirect in record.redirects:
         path = redirect.path
+        if redirect.op == "<&" and redirect.exact and redirect.target is not None and not re.fullmatch(
+                r"[0-9]*-?", redirect.target):
+            # <& takes a descriptor or -; a file name there is an error (>& would redirect both)
+            return f"{redirect.target}: ambiguous redirect"
         if not path or not redirect.exact:
             continue
         if not (redirect.op in ("<", "<>") or redirect.creates or redirect.truncates):

@@ -10,6 +10,7 @@ import random
 import zlib
 
 import pytest
+from sandboxing import need_sandbox
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
@@ -71,9 +72,7 @@ def probe_workers():
 
 @pytest.fixture(scope="session")
 def sandbox_ready():
-    from qbcore import sandbox
-    if not sandbox.available():
-        pytest.skip(f"bubblewrap sandbox unavailable: {sandbox.unavailable_reason()}")
+    need_sandbox()
 
 
 def shrink(text, fails, *, rounds=200):

@@ -6,14 +6,14 @@ from qbcore import probe as probe_module
 from qbcore.probe import ProbeError, base_environ, probe, probe_many
 from qbcore.transports import HOST, SCRIPT_PATH
 
+from sandboxing import need_sandbox
+
 pytestmark = pytest.mark.bash
 
 
 @pytest.fixture(scope="module")
 def sandboxed():
-    from qbcore import sandbox
-    if not sandbox.available():
-        pytest.skip(f"bubblewrap sandbox unavailable: {sandbox.unavailable_reason()}")
+    need_sandbox()
     return {}
 
 

@@ -5,14 +5,14 @@ import pytest
 from qbcore.probe import probe
 from qbcore.simulate import simulate
 
+from sandboxing import need_sandbox
+
 pytestmark = pytest.mark.bash
 
 
 @pytest.fixture(scope="module")
 def sandboxed():
-    from qbcore import sandbox
-    if not sandbox.available():
-        pytest.skip(f"bubblewrap sandbox unavailable: {sandbox.unavailable_reason()}")
+    need_sandbox()
 
 
 def check(reply, transport, tmp_path, fixture=None):

@@ -140,3 +140,24 @@ def setup_for(variables: Mapping[str, object] = (), positional: Iterable[str] = 
 def tempdir():
     """A fresh temporary directory (the caller removes it, or uses tmp_path instead)."""
     return tempfile.mkdtemp(prefix="qbref-cwd-")
+
+
+def stdout_disagreements(scripts, *, cwd: str) -> list:
+    """(script, model stdout, bash stdout) for each script whose statically known
+    output differs from what bash prints; scripts the model cannot parse or whose
+    output is opaque are not compared."""
+    from qbcore import ShellSyntaxError
+    from qbcore.evaluate import evaluate
+    from qbcore.expand import Env, Opaque
+    from qbcore.syntax import parse
+
+    cases = []
+    for script in scripts:
+        try:
+            result = evaluate(parse(script), Env.default(cwd))
+        except ShellSyntaxError:
+            continue
+        if not isinstance(result.stdout, Opaque):
+            cases.append((script, result.stdout))
+    outcomes = run_many([script for script, _ in cases], cwd=cwd)
+    return [(s, m, o.text) for (s, m), o in zip(cases, outcomes) if m != o.text]

@@ -2,12 +2,23 @@
 
 The compiled engine is skipped only when it is not built; with
 QBCORE_REQUIRE_EXTENSIONS=1 (set by CI's compiled run) a missing build fails.
+
+Randomness: by default every run draws fresh examples. QBCORE_SEED=N (CI sets
+one) makes a run reproducible: the probe batches draw from N (tests/probing.py)
+and every other hypothesis test is derandomized, so a commit that passed once
+passes again, and a failure message's seed replays it.
 """
 
 import importlib
 import os
 
 import pytest
+from hypothesis import settings
+
+REPRODUCIBLE = os.environ.get("QBCORE_SEED", "") not in ("", "0")
+settings.register_profile("reproducible", derandomize=True, database=None)
+if REPRODUCIBLE:
+    settings.load_profile("reproducible")
 
 REQUIRE_EXTENSIONS = os.environ.get("QBCORE_REQUIRE_EXTENSIONS", "") not in ("", "0")
 

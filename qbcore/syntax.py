@@ -1619,7 +1619,8 @@ def parse_prefix(source: str) -> Script:
     try:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
-        return _prefix_after_lex_error(source, raw, _earlier_parse_error(raw, exc) or exc)
+        earlier = _earlier_parse_error(raw, exc) or _error_in_open_substitution(raw, exc)
+        return _prefix_after_lex_error(source, raw, earlier or exc)
     try:
         chunks, failure = _parse_tokens(source, raw, tokens)
     except RecursionError:
@@ -1660,6 +1661,47 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
         if failure.message.endswith("`newline'") and failure.offset >= cut - 1:
             return None
         return _syntax_error(raw, failure)
+    return None
+
+
+_OPEN_SUBSTITUTION = re.compile(rb"\$\((?!\()")
+_SUBSTITUTION_DEPTH = [0]  # bodies inside bodies: bounded, so deep nesting stays linear
+
+
+def _error_in_open_substitution(raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
+    """A grammar error inside a ``$(`` that never closes, which bash meets first.
+
+    bash parses a command substitution's body as commands when it reads the
+    ``$(``, so ``E$(||"`` fails at ``||``; the lexer only sees the ``$(``
+    run to the end of input. The body of the last open ``$(`` before the
+    lexer's error is parsed on its own: an unexpected token there (other than
+    the ``)`` that would close it) is the error bash reports.
+    """
+    limit = min(error.offset, len(raw))
+    if _SUBSTITUTION_DEPTH[0] >= 4:
+        return None
+    starts = [m.start() for m in _OPEN_SUBSTITUTION.finditer(raw, 0, limit)]
+    for start in reversed(starts[-8:]):
+        try:
+            _lex(raw[:start + 2].decode("utf-8", "surrogateescape"))
+            continue  # (cannot happen: an open `$(` at the end never lexes)
+        except ShellSyntaxError as opened:
+            if not opened.message.endswith("matching `)'"):
+                continue  # the `$(` sits in quotes or a comment: not a substitution
+        body = raw[start + 2:]
+        _SUBSTITUTION_DEPTH[0] += 1
+        try:
+            inner = parse_prefix(body.decode("utf-8", "surrogateescape")).error
+        except ValueError:
+            inner = None
+        finally:
+            _SUBSTITUTION_DEPTH[0] -= 1
+        if inner is None or "unexpected EOF" in inner.message or "end of file" in inner.message \
+                or inner.message.endswith("`)'") or start + 2 + inner.offset >= limit:
+            return None
+        offset = start + 2 + inner.offset
+        line, column = _position(raw, offset)
+        return ShellSyntaxError(inner.message, offset, line, column)
     return None
 
 

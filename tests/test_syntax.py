@@ -191,6 +191,8 @@ ERRORS = [
     "while; do :; done", "if true; then fi", "for x in a b; do", "echo )", "a\n|b", "then",
     "echo 'x", 'echo "a\nb', "echo $(", "x=(a b", "echo ${x",
     "cat <<EOF; fi\nbody\nEOF\n", "case x in a) ;; b", "done", "a &; b", "echo a\n}", "coproc",
+    # inside a `$(` that never closes, bash meets the body's own error first
+    'E$(||"', "E$(a; ||", "a\nE$(echo $(||", "x=$(;", '"$(||', "E$( ) ||", "echo '$(||' \"",
 ]
 
 

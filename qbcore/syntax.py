@@ -1642,12 +1642,15 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
     an error strictly inside it, away from the cut, is the one bash reports.
     """
     limit = min(error.offset, len(raw))
-    # cut at blanks and at the start of an operator run, never inside `&&` or `;;`
-    cuts = [m.start() for m in re.finditer(rb"[ \t\n]|(?<![;&|])[;&|]|(?<=[;&|])(?![;&|])", raw[:limit])]
+    # cut at blanks, at the start of an operator run (never inside `&&` or `;;`) and
+    # after a `(` that opens no substitution (`E(` is an unexpected token there)
+    cuts = [m.start() for m in re.finditer(rb"[ \t\n]|(?<![;&|])[;&|]|(?<=[;&|])(?![;&|])|(?<=[^$(]\()", raw[:limit])]
     if limit < len(raw):
         cuts.append(limit)  # everything before the token the lexer rejected
     for cut in reversed(cuts[-40:]):
         prefix = raw[:cut]
+        if prefix.endswith(b"("):
+            prefix += b")"  # the lexer wants the `(` closed; the parser judges the `(` itself
         try:
             tokens = _lex(prefix.decode("utf-8", "surrogateescape"))
         except ShellSyntaxError:

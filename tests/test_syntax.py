@@ -193,6 +193,8 @@ ERRORS = [
     "cat <<EOF; fi\nbody\nEOF\n", "case x in a) ;; b", "done", "a &; b", "echo a\n}", "coproc",
     # inside a `$(` that never closes, bash meets the body's own error first
     'E$(||"', "E$(a; ||", "a\nE$(echo $(||", "x=$(;", '"$(||', "E$( ) ||", "echo '$(||' \"",
+    # a `(` after a word is unexpected even when the lexer never sees it closed
+    'echo a(b "', "a b(\n", "a b(x", 'x=(a "', 'f( "', 'a; (b "', 'f() { "',
 ]
 
 

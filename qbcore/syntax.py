@@ -403,10 +403,11 @@ _SPECIAL_PARAMS = "@*#?-$!0123456789"
 class _Failure(Exception):
     """Internal: a syntax error found by the parser, turned into ShellSyntaxError."""
 
-    def __init__(self, message: str, offset: int):
+    def __init__(self, message: str, offset: int, end: Optional[int] = None):
         super().__init__(message)
         self.message = message
         self.offset = offset
+        self.end = end  # the end of the unexpected token, when there is one
 
 
 class _Parser:
@@ -477,7 +478,8 @@ class _Parser:
         if tok is None:
             raise _Failure("syntax error: unexpected end of file", len(self.raw))
         text = "newline" if tok[0] == "newline" else self._word_text_at(tok)
-        raise _Failure(f"syntax error near unexpected token `{text}'", self._report_offset(tok))
+        raise _Failure(f"syntax error near unexpected token `{text}'", self._report_offset(tok),
+                       None if tok[0] == "newline" else tok[2])
 
     def _word_text_at(self, tok) -> str:
         """bash quotes the whole word an unexpected token starts (`esac"y"`, `then$x`)."""
@@ -1574,8 +1576,10 @@ def _syntax_error(raw: bytes, failure: "_Failure") -> ShellSyntaxError:
     return ShellSyntaxError(failure.message, failure.offset, line, column)
 
 
-def _parse_tokens(source: str, raw: bytes, tokens):
+def _parse_tokens(source: str, raw: bytes, tokens, newlines: Optional[list] = None):
     parser = _Parser(source, tokens, raw)
+    if newlines is not None:
+        parser.newlines = newlines
     chunks: list = []
     failure = None
     try:
@@ -1590,8 +1594,10 @@ def _parse_tokens(source: str, raw: bytes, tokens):
     return chunks, failure
 
 
-def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int) -> Script:
-    newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
+def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int,
+            newlines: Optional[list] = None) -> Script:
+    if newlines is None:
+        newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
     script = Script(source, (), error, parsed_until, newlines)
     script.chunks = tuple(
         Chunk(items, start, end_offset, script.line_of(start), script.line_of(max(start, end_offset - 1)))
@@ -1619,17 +1625,137 @@ def parse_prefix(source: str) -> Script:
     try:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
+        removed = _continuations_before(raw, exc.offset) if b"\\\n" in raw else ()
+        if removed:
+            return _parse_joined(source, raw, _Joined(raw, removed))
         return _prefix_after_lex_error(source, raw, _earlier_parse_error(raw, exc) or exc)
+    if b"\\\n" in raw:
+        removed = _continuations(raw, tokens)
+        if removed:
+            return _parse_joined(source, raw, _Joined(raw, removed))
     try:
         chunks, failure = _parse_tokens(source, raw, tokens)
     except RecursionError:
-        raise ValueError("the script nests constructs deeper than the parser follows "
-                         f"(about {sys.getrecursionlimit() // 12} levels)") from None
+        raise _too_deep() from None
     if failure is None:
         return _script(source, raw, chunks, None, len(raw))
     error = _syntax_error(raw, failure)
     until = chunks[-1][3] if chunks else 0
     return _script(source, raw, chunks, error, until)
+
+
+def _too_deep() -> ValueError:
+    return ValueError("the script nests constructs deeper than the parser follows "
+                      f"(about {sys.getrecursionlimit() // 12} levels)")
+
+
+# ---------------------------------------------------------------- line continuations
+#
+# bash drops a backslash-newline pair while it reads its input, before any
+# token is formed (except inside single quotes, $'…', comments and the bodies
+# of quoted here-documents): `$E\<newline>F` is `$EF`, `[\<newline>[` is `[[`.
+# The lexer keeps the pairs (its spans are lossless), so a script that has
+# them is parsed a second time with them removed; the joined text becomes the
+# Script's source, and its line map still counts the removed newlines.
+
+
+def _continuations(raw: bytes, tokens) -> list:
+    """Byte offsets of the backslash-newline pairs bash removes while reading ``raw``."""
+    found = []
+    for tok in tokens:
+        kind, start, end = tok[0], tok[1], tok[2]
+        if kind == "line-cont":
+            found.append(start)
+        elif kind == "backtick-body" and b"\\\n" in raw[start:end]:
+            # bash reads a backtick body pair by pair: `\\` keeps its second backslash
+            i = start
+            while i < end - 1:
+                if raw[i] == 0x5C:
+                    if raw[i + 1] == 0x0A:
+                        found.append(i)
+                    i += 2
+                else:
+                    i += 1
+    return sorted(found)
+
+
+def _continuations_before(raw: bytes, offset: int) -> list:
+    """The pairs bash removes from a script the lexer stops in at ``offset``: those of
+    the text before it, then every unescaped pair after it (bash stops there, but
+    counts the lines it reads up to the end of the unexpected token). When the text
+    before it does not lex either (the lexer stopped at the end of input), every
+    unescaped pair: quotes and comments are not told apart in a script that fails."""
+    try:
+        found = _continuations(raw[:offset], _lex(raw[:offset].decode("utf-8", "surrogateescape")))
+    except ShellSyntaxError:
+        found, offset = [], 0
+    i = offset
+    while i < len(raw) - 1:
+        if raw[i] == 0x5C:
+            if raw[i + 1] == 0x0A:
+                found.append(i)
+            i += 2
+        else:
+            i += 1
+    return found
+
+
+class _Joined:
+    """``raw`` without the removed pairs, and the way back to the original offsets and lines."""
+
+    def __init__(self, raw: bytes, removed: list):
+        self.original = raw
+        pieces, last = [], 0
+        for offset in removed:
+            pieces.append(raw[last:offset])
+            last = offset + 2
+        pieces.append(raw[last:])
+        self.raw = b"".join(pieces)
+        self.source = self.raw.decode("utf-8", "surrogateescape")
+        # where each removed pair sat in the joined text
+        self.cuts = [offset - 2 * n for n, offset in enumerate(removed)]
+        # the line map counts a removed newline for every offset at or after its cut
+        real = [m.start() for m in re.finditer(b"\n", self.raw)]
+        self.newlines = sorted(real + [cut - 1 for cut in self.cuts])
+
+    def original_offset(self, offset: int) -> int:
+        return offset + 2 * bisect.bisect_right(self.cuts, offset)
+
+    def error(self, failure: "_Failure") -> ShellSyntaxError:
+        """The error at its place in the original text; bash names the line it has read
+        up to, which includes the pairs right after the unexpected token."""
+        mapped = _Failure(failure.message, self.original_offset(failure.offset))
+        error = _syntax_error(self.original, mapped)
+        if failure.end is not None:
+            line, _ = _position(self.original, self.original_offset(failure.end))
+            if line > error.line:
+                error = ShellSyntaxError(error.message, error.offset, line, error.column)
+        return error
+
+    def lex_error(self, exc: ShellSyntaxError) -> ShellSyntaxError:
+        if exc.offset >= len(self.raw):
+            return ShellSyntaxError(exc.message, len(self.original), exc.line + len(self.cuts), exc.column)
+        token = re.search(r"unexpected token `(.*)'\Z", exc.message, re.S)
+        end = None
+        if token and token.group(1) != "newline":
+            end = exc.offset + len(token.group(1).encode("utf-8", "surrogateescape"))
+        failure = _Failure(exc.message, exc.offset, end)
+        return self.error(failure)
+
+
+def _parse_joined(source: str, raw: bytes, joined: _Joined) -> Script:
+    try:
+        tokens = _lex(joined.source)
+    except ShellSyntaxError as exc:
+        exc = _earlier_parse_error(joined.raw, exc) or exc
+        return _prefix_after_lex_error(source, raw, joined.lex_error(exc))
+    try:
+        chunks, failure = _parse_tokens(joined.source, joined.raw, tokens, joined.newlines)
+    except RecursionError:
+        raise _too_deep() from None
+    error = None if failure is None else joined.error(failure)
+    until = len(joined.raw) if failure is None else chunks[-1][3] if chunks else 0
+    return _script(joined.source, joined.raw, chunks, error, until, joined.newlines)
 
 
 def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
@@ -1685,9 +1811,14 @@ def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) ->
     if start == 0:
         return _script(source, raw, [], error, 0)
     prefix = raw[:start]
-    chunks, _ = _parse_tokens(prefix.decode("utf-8", "surrogateescape"), prefix,
-                              _lex(prefix.decode("utf-8", "surrogateescape")))
-    return _script(source, raw, chunks, error, start)
+    ran = parse_prefix(prefix.decode("utf-8", "surrogateescape"))
+    # the lines that ran, as parsed (continuations removed), then the rest as it is
+    ran_raw = ran.source.encode("utf-8", "surrogateescape")
+    shift = len(prefix) - len(ran_raw)
+    rest = [start + m.start() - shift for m in re.finditer(b"\n", raw[start:])]
+    script = Script(ran.source + raw[start:].decode("utf-8", "surrogateescape"), ran.chunks, error,
+                    len(ran_raw), ran._newlines + rest)
+    return script
 
 
 def _complete(piece: bytes) -> bool:
@@ -1699,6 +1830,14 @@ def _complete(piece: bytes) -> bool:
         return False
     if tokens and tuple(tokens[-1])[0] == "line-cont":
         return False  # `\` + newline joins this line to the next: bash had not run it yet
+    removed = _continuations(piece, tokens) if b"\\\n" in piece else ()
+    if removed:
+        joined = _Joined(piece, removed)
+        piece, text = joined.raw, joined.source
+        try:
+            tokens = _lex(text)
+        except ShellSyntaxError:
+            return False
     try:
         _, failure = _parse_tokens(text, piece, tokens)
     except RecursionError:

@@ -83,12 +83,6 @@ KNOWN_DIVERGENCES = {
         "the model makes one empty word",
         ("$@$c", "nested"),
         lambda reply, transport, got, sim: "$@" in reply),
-    "line-continuation-joins-tokens": (
-        "bash removes backslash-newline before it reads tokens, so it joins $E and F into $EF, or [ "
-        "and [ into [[; the model reads the pieces apart",
-        ("$E\\\nF", "double-nested"),
-        # in heredoc-ssh the harness's own newline follows the reply's last line
-        lambda reply, transport, got, sim: "\\\n" in reply + "\n"),
     "heredoc-body-lost-before-error": (
         "when a later line has a syntax error, parse_prefix gives the heredocs of the lines that ran "
         "an empty or cut body",

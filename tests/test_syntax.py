@@ -9,6 +9,8 @@ from qbcore import syntax as S
 from qbcore.syntax import parse, parse_prefix
 
 import bashref
+from qbcore.evaluate import evaluate
+from qbcore.expand import Env
 
 
 def only_command(source):
@@ -272,3 +274,55 @@ def test_lines_that_ran_before_a_long_unterminated_tail():
     script = parse_prefix(source)
     assert len(script.chunks) == 3 and script.error.message == "syntax error: unexpected end of file"
     assert script.parsed_until == len("echo 1\nif true; then\necho 2\nfi\necho 3\n")
+
+
+# ---------------------------------------------------------------- line continuations
+
+# bash removes backslash-newline while it reads, before any token forms; not
+# inside single quotes, $'…', comments or quoted here-document bodies
+JOINED = [
+    "E=1; EF=2; echo $E\\\nF",
+    "x=1; echo $\\\nx ${\\\nx} \"$\\\nx\"",
+    "true &\\\n& echo and; false |\\\n| echo or",
+    "i\\\nf true; then echo if; f\\\ni",
+    "[\\\n[ a == a ]] && echo cond",
+    "echo `echo a\\\nb` `echo 'c\\\nd'` `echo e\\\\\\\nf`",
+    "echo 'a\\\nb' $'c\\\nd' \"e\\\nf\"",
+    "# a comment \\\necho after the comment",
+    "cat <<'E'\nq\\\nr\nE\ncat <<E\ns\\\nt\nE\n",
+    "echo $((1+\\\n2)) $(echo g\\\nh)",
+    "echo a\\\n\\\nb",
+]
+
+
+@pytest.mark.bash
+def test_line_continuations_are_removed_as_bash_reads(tmp_path):
+    assert bashref.stdout_disagreements(JOINED, cwd=str(tmp_path)) == []
+    for source in JOINED:
+        parse(source)
+
+
+@pytest.mark.bash
+def test_removed_newlines_still_count_as_lines(tmp_path):
+    source = "echo a\\\n\\\nb; echo $LINENO\necho $LINENO"
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    assert result.stdout == bashref.run(source, cwd=str(tmp_path)).text
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("source", [
+    "echo hi; fi\\\n; echo there",
+    "echo a\\\n\\\nb; )",
+    "echo 1\necho 2 \\\n; fi\\\n\\\n\necho 3",
+])
+def test_line_continuation_before_a_syntax_error(source, tmp_path):
+    # the joined line runs as one: nothing of it ran; bash names the line it read up to
+    script = parse_prefix(source)
+    outcome = bashref.run(source, cwd=str(tmp_path))
+    ran = [line for line in outcome.text.splitlines() if line.isdigit() or line == "hi"]
+    predicted = []
+    for chunk in script.chunks:
+        text = script.source.encode()[chunk.start:chunk.end].decode()
+        predicted.extend(tok for tok in text.split() if tok.isdigit() or tok == "hi")
+    assert predicted == ran
+    assert script.error.line == int(re.search(r"-c: line (\d+):", outcome.error).group(1))

@@ -1830,6 +1830,9 @@ def _complete(piece: bytes) -> bool:
         return False
     if tokens and tuple(tokens[-1])[0] == "line-cont":
         return False  # `\` + newline joins this line to the next: bash had not run it yet
+    kinds = [tok[0] for tok in tokens]
+    if kinds.count("heredoc-op") != kinds.count("heredoc-end"):
+        return False  # a here-document body goes on after the piece: its line is not over
     removed = _continuations(piece, tokens) if b"\\\n" in piece else ()
     if removed:
         joined = _Joined(piece, removed)

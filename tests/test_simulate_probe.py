@@ -83,12 +83,6 @@ KNOWN_DIVERGENCES = {
         "the model makes one empty word",
         ("$@$c", "nested"),
         lambda reply, transport, got, sim: "$@" in reply),
-    "heredoc-body-lost-before-error": (
-        "when a later line has a syntax error, parse_prefix gives the heredocs of the lines that ran "
-        "an empty or cut body",
-        ("(\nEOF\n`", "heredoc-ssh"),
-        lambda reply, transport, got, sim: (transport == "heredoc-ssh" or "<<" in reply)
-        and b"-c: line" in got.stderr),
     "bang-status-in-substitution": (
         "a lone ! in a command substitution leaves $? at 1 in bash; the model says 0",
         ("`!`$?", "nested"),

@@ -10,7 +10,7 @@ from qbcore.syntax import parse, parse_prefix
 
 import bashref
 from qbcore.evaluate import evaluate
-from qbcore.expand import Env
+from qbcore.expand import Env, document
 
 
 def only_command(source):
@@ -326,3 +326,20 @@ def test_line_continuation_before_a_syntax_error(source, tmp_path):
         predicted.extend(tok for tok in text.split() if tok.isdigit() or tok == "hi")
     assert predicted == ran
     assert script.error.line == int(re.search(r"-c: line (\d+):", outcome.error).group(1))
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("source", [
+    "cat <<EOF\n(\nEOF\n`",
+    "cat <<A <<-B\nbody 2\nA\n\tbody 3\nB\ncat <<C\n4\nC\necho 'unterminated",
+    "cat <<EOF\nx $(echo 5)\nEOF\n(",
+])
+def test_here_documents_of_the_lines_that_ran_keep_their_bodies(source, tmp_path):
+    # the line that ran ends after its here-document bodies, not at its own newline
+    script = parse_prefix(source)
+    assert script.error is not None
+    env = Env.default(str(tmp_path))
+    # each command is a cat, which reads the last here-document of its command
+    commands = [item.command.pipelines[0].commands[0] for chunk in script.chunks for item in chunk.items]
+    printed = "".join(document(c.redirects[-1].heredoc, env).value for c in commands if c.redirects)
+    assert printed == bashref.run(source, cwd=str(tmp_path)).text

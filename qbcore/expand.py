@@ -339,14 +339,14 @@ def literal(word: Optional["S.Word"], env: Env, *, assignment: bool = True) -> T
 
 
 def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
-    """The unterminated ``$(``, ``${`` or backtick an unquoted heredoc body holds, if any.
+    """The unterminated ``$(``, ``${``, ``$[`` or backtick an unquoted heredoc body holds, if any.
 
     The lexer leaves such text literal so the body still ends at its
     delimiter; bash then fails the command when it expands the body.
     """
     for part in heredoc.parts:
         if isinstance(part, S.Lit):
-            match = re.search(r"\$[({]|`", part.text)
+            match = re.search(r"\$[({[]|`", part.text)
             if match:
                 return part.text[match.start():].split("\n", 1)[0]
     return None

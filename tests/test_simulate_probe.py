@@ -72,12 +72,6 @@ KNOWN_DIVERGENCES = {
         ("`|`", "nested"),
         lambda reply, transport, got, sim: "`" in reply and (
             b"command substitution: line" in got.stderr or sim.inner_script is None and got.received)),
-    "heredoc-body-errors": (
-        "an unquoted heredoc body with an unterminated $[, $( or backtick fails at expansion time; "
-        "the model keeps it literal",
-        ("$[", "heredoc-ssh"),
-        lambda reply, transport, got, sim: (transport == "heredoc-ssh" or "<<" in reply) and (
-            b"command substitution" in got.stderr or b"bad substitution" in got.stderr)),
     "dollar-at-beside-empty": (
         "\"$@$x\" with no positional parameters and $x empty makes no word at all in bash; "
         "the model makes one empty word",

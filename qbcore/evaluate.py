@@ -205,6 +205,9 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
     return result
 
 
+_INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
+
+
 def substitute(script: "S.Script", env: Env) -> X.Substitution:
     """The static command-substitution hook: evaluate the body in a subshell (``env`` is
     already a copy) and return its stdout, or an Opaque named after the substitution."""
@@ -224,11 +227,12 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = env.status
     text = _script_text(script)
     stdout = result.stdout
-    if script.error is not None:
-        # bash reports a backtick body that does not parse when it expands it; whether
-        # it then abandons the whole line varies (measured), so the model does not guess
+    if script.error is not None and _INPUT_FIRST.match(script.source):
+        # bash reports a backtick body that does not parse when it expands it, in the
+        # subshell, and the line goes on (measured); but a body that starts with `<`
+        # takes bash's `$(<file)` path, which then stops more than the substitution
         text = script.source.strip()
-        stdout = Opaque(f"`{text}` (syntax error in a backtick body)")
+        stdout = Opaque(f"`{text}` (syntax error in a backtick body read as `<file`)")
         status = Opaque(f"status of `{text}`")
     elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
         stdout = Opaque(f"$({text})")

@@ -66,12 +66,6 @@ def wording(sim, got):
 # counted and reported, and test_known_divergence_is_still_there turns into a
 # failure once the model is fixed, so the entry gets removed.
 KNOWN_DIVERGENCES = {
-    "backtick-parsed-late": (
-        "bash parses a backtick body when it expands it: a syntax error there is a runtime error "
-        "and the command runs; the parser rejects the whole script",
-        ("`|`", "nested"),
-        lambda reply, transport, got, sim: "`" in reply and (
-            b"command substitution: line" in got.stderr or sim.inner_script is None and got.received)),
     "dollar-at-beside-empty": (
         "\"$@$x\" with no positional parameters and $x empty makes no word at all in bash; "
         "the model makes one empty word",

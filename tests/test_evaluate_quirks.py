@@ -1,0 +1,38 @@
+"""Corners where bash reads or expands late or unusually, each pinned against bash."""
+
+import pytest
+
+import bashref
+from qbcore.evaluate import evaluate
+from qbcore.expand import Env, Opaque
+from qbcore.syntax import parse
+
+pytestmark = pytest.mark.bash
+
+# a backtick body is parsed when it is expanded: a syntax error there is the
+# substitution's (status 2, the lines of the body before it ran), and the line goes on
+BACKTICK_BODIES = [
+    "echo `|` x; echo \"st=$?\"",
+    "y=`|`; echo \"st=$?\"",
+    "y=`echo a\n|`; echo \"[$y] st=$?\"",
+    "echo \"`echo b; |`\" \"`(`\" `'` `if` `$(` `;;`; echo next",
+    "z=`echo c\nfi`; echo \"[$z] $?\"; echo `2<` `<<` `a; <` `<&` `<> |`",
+]
+
+
+@pytest.mark.parametrize("script", BACKTICK_BODIES)
+def test_backtick_body_syntax_error_is_the_substitutions(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text
+
+
+@pytest.mark.parametrize("body", ["<", " <", "\t<;", "<f; (", "<(", "<\n|"])
+def test_backtick_body_read_as_input_file_is_opaque(body, tmp_path):
+    # bash takes its `$(<file)` path for such a body and stops more than the
+    # substitution (measured: not even the rest of the script runs)
+    script = f"echo `{body}` x; echo \"st=$?\""
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text == ""
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque)

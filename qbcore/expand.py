@@ -1230,7 +1230,7 @@ class _Expander:
                 return Opaque(f"${{{p.name}{op}…}}")
             rep = self.replacement(p.arg2)
             return _replace(value, pat, rep, op)
-        if op in ("^^", "^", ",,", ","):
+        if op in ("^^", "^", ",,", ",", "~~", "~"):
             pat = self.pattern_of(p.arg) if p.arg is not None and p.arg.parts else None
             return _case(value, op, pat)
         if op == ":":
@@ -1638,7 +1638,8 @@ def _replace_in(value: str, pat: Pattern, rep: list, op: str) -> str:
 
 
 def _case(value: str, op: str, pat: Optional[Pattern]) -> str:
-    upper = op.startswith("^")
+    """``^`` upper, ``,`` lower, ``~`` toggle (bash 5.2): the first character, or all when doubled."""
+    change = {"^": str.upper, ",": str.lower, "~": str.swapcase}[op[0]]
     first_only = len(op) == 1
     out = []
     for n, ch in enumerate(value):
@@ -1646,7 +1647,7 @@ def _case(value: str, op: str, pat: Optional[Pattern]) -> str:
             out.append(value[n:])
             break
         if ch.isascii() and (pat is None or pat.matches(ch)):
-            ch = ch.upper() if upper else ch.lower()
+            ch = change(ch)
         out.append(ch)
     return "".join(out)
 

@@ -1372,7 +1372,7 @@ class _BadSubstitution(Exception):
 
 
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
-              "^^", "^", ",,", ",", "@", ":")
+              "^^", "^", ",,", ",", "~~", "~", "@", ":")
 
 
 def _build_param(items: tuple, start: int, end: int) -> Param:

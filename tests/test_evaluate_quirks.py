@@ -36,3 +36,13 @@ def test_backtick_body_read_as_input_file_is_opaque(body, tmp_path):
     assert outcome.text == ""
     result = evaluate(parse(script), Env.default(str(tmp_path)))
     assert isinstance(result.stdout, Opaque)
+
+
+# bash 5.2 toggles case with ~ (first character) and ~~ (all), a pattern limiting which
+CASE_TOGGLE = ("x=aBc; y=éA1z; echo ${x~} ${x~~} ${x~~[a-b]} ${x~[a]} ${x~B} ${y~~} ${y~} \"${x~~}\" "
+               "${x[0]~~} ${x~~*} ${x~~?}; a=(aB Cd); echo ${a[@]~} ${a[*]~~}; set -- pQ Rs; echo ${@~} ${*~~}")
+
+
+def test_case_toggling(tmp_path):
+    outcome = bashref.run(CASE_TOGGLE, cwd=str(tmp_path))
+    assert evaluate(parse(CASE_TOGGLE), Env.default(str(tmp_path))).stdout == outcome.text

@@ -75,10 +75,6 @@ KNOWN_DIVERGENCES = {
         "a lone ! in a command substitution leaves $? at 1 in bash; the model says 0",
         ("`!`$?", "nested"),
         lambda reply, transport, got, sim: "`!" in reply or "$(!" in reply),
-    "case-toggle-operator": (
-        "bash 5.2 reads ${x~} and ${x~~} as case toggling; the model calls them bad substitutions",
-        ("${c~}", "double-nested"),
-        lambda reply, transport, got, sim: "${" in reply and "~" in reply),
     "dollar-hash-parameter": (
         "${$#} is $$ with an empty # pattern removed in bash (a process id); the model calls it a "
         "bad substitution",

@@ -1377,6 +1377,14 @@ _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", 
 
 def _build_param(items: tuple, start: int, end: int) -> Param:
     """Interpret the contents of ``${…}``: name, subscript, and operator with its words."""
+    if items and isinstance(items[0], Param) and not items[0].braced and items[0].name[:1] in _SPECIAL_PARAMS:
+        # the lexer reads `${$#}` as `${` `$#` `}`; bash reads the name `$`, then the operator `#`
+        first = items[0]
+        head = Lit("$" + first.name, first.start, first.end)
+        if len(items) > 1 and isinstance(items[1], Lit):
+            head = Lit(head.text + items[1].text, first.start, items[1].end)
+            items = items[1:]
+        items = (head,) + tuple(items[1:])
     if not items or not isinstance(items[0], Lit):
         raise _BadSubstitution()
     head = items[0].text

@@ -46,3 +46,16 @@ CASE_TOGGLE = ("x=aBc; y=éA1z; echo ${x~} ${x~~} ${x~~[a-b]} ${x~[a]} ${x~B} ${
 def test_case_toggling(tmp_path):
     outcome = bashref.run(CASE_TOGGLE, cwd=str(tmp_path))
     assert evaluate(parse(CASE_TOGGLE), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+# inside ${…} a leading `$` is the parameter $$ and what follows is an operator
+DOLLAR_FORMS = ["${$1}", "${$$}", "${$x}", "${$-}", "${$?}", "${$*}", "${$!}", "${$0}", "${$#a}", "${$-x}",
+                "${$?x}", "${$-$}", "${$#}", "${$##}", "${$@}", "${$}", "${#$}"]
+
+
+@pytest.mark.parametrize("form", DOLLAR_FORMS)
+def test_dollar_parameter_inside_braces(form, tmp_path):
+    # a bad substitution abandons the line; a good one expands to the process id
+    script = f"x={form}; echo ok"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

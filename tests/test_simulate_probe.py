@@ -75,11 +75,6 @@ KNOWN_DIVERGENCES = {
         "a lone ! in a command substitution leaves $? at 1 in bash; the model says 0",
         ("`!`$?", "nested"),
         lambda reply, transport, got, sim: "`!" in reply or "$(!" in reply),
-    "dollar-hash-parameter": (
-        "${$#} is $$ with an empty # pattern removed in bash (a process id); the model calls it a "
-        "bad substitution",
-        ("${$#}", "nested"),
-        lambda reply, transport, got, sim: "${$" in reply),
     "redirect-target-tilde": (
         "bash expands a tilde in a redirection target (>~/ names the home directory, which fails); "
         "the model keeps ~ literal",

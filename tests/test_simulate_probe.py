@@ -66,11 +66,6 @@ def wording(sim, got):
 # counted and reported, and test_known_divergence_is_still_there turns into a
 # failure once the model is fixed, so the entry gets removed.
 KNOWN_DIVERGENCES = {
-    "dollar-at-beside-empty": (
-        "\"$@$x\" with no positional parameters and $x empty makes no word at all in bash; "
-        "the model makes one empty word",
-        ("$@$c", "nested"),
-        lambda reply, transport, got, sim: "$@" in reply),
     "bang-status-in-substitution": (
         "a lone ! in a command substitution leaves $? at 1 in bash; the model says 0",
         ("`!`$?", "nested"),
@@ -142,6 +137,7 @@ FIXED = [
     ("(\nEOF\n`", "heredoc-ssh"), ("$[", "heredoc-ssh"), ("x $(( 1", "heredoc-ssh"),
     ("`|`", "nested"), ("`echo a\n|`x", "double-nested"), ("${c~}", "double-nested"), ("${HOME~~}", "ssh"),
     ('">"~/', "nested"), ('">"nonexist/', "nested"), ("<~/", "nested"),
+    ("$@$c", "nested"), ("$@", "nested"), ('"$@"$c', "double-nested"),
 ]
 
 

@@ -322,12 +322,6 @@ def _redirect_failure(record, outcome, cwd) -> Optional[str]:
         if not os.path.isdir(cwd):
             outcome.note([f"whether {path} can be opened ({cwd} does not exist here)"])
             continue
-        if redirect.target.endswith("/") and not os.path.isdir(path) and os.path.isdir(os.path.dirname(path)):
-            # a name ending in / can only open a directory: never created, never read as a file
-            if redirect.op != "<":
-                return f"{redirect.target}: Is a directory"
-            if os.path.exists(path):
-                return f"{redirect.target}: Not a directory"
         if redirect.op == "<" and not os.path.exists(path):
             return f"{redirect.target}: No such file or directory"
         if not os.path.isdir(os.path.dirname(path) or "/"):

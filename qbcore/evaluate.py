@@ -39,14 +39,6 @@ _CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
 _GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
                   "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
 _DECLARATION = frozenset("export local declare typeset readonly".split())
-# bash 5.2's builtins (compgen -b): they run in the shell itself, so an
-# expansion error in their redirections abandons the line, while a program
-# started for a command meets it in the forked child and only fails
-_BASH_BUILTINS = frozenset(
-    ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs "
-    "disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local "
-    "logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend "
-    "test times trap true type typeset ulimit umask unalias unset wait".split())
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
 
 
@@ -630,11 +622,7 @@ class _Walker:
                 assignments.append(self.assignment_value(assignment, exp_names, substitutions))
         except ExpansionError as exc:
             self.fatal(exc, node)
-        in_shell = name is None or name in _BASH_BUILTINS or name in env.functions
-        if name is not None and "⟨" in name:
-            in_shell = None
-        redirects = self.redirections(node.redirects, node, exp_names, substitutions, record=False,
-                                      in_shell=in_shell)
+        redirects = self.redirections(node.redirects, node, exp_names, substitutions, record=False)
         if redirects is None:
             self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
                         error=self.redirect_error, assignments=assignments, opaque=exp_names,
@@ -817,13 +805,8 @@ class _Walker:
                 return
         env.set(name, value)
 
-    def redirections(self, redirects, node, names=None, substitutions=None, record=True, in_shell=True):
-        """Expand redirection targets; None on an ambiguous redirect.
-
-        An expansion error abandons the line when the command runs in the
-        shell (``in_shell``), fails only the command when it runs in a forked
-        child (False), and is opaque when the command is unknown (None).
-        """
+    def redirections(self, redirects, node, names=None, substitutions=None, record=True):
+        """Expand redirection targets; None on an ambiguous redirect."""
         names = [] if names is None else names
         substitutions = [] if substitutions is None else substitutions
         out = []
@@ -836,13 +819,7 @@ class _Walker:
                 self.redirect_error = failure.message
                 return None
             except ExpansionError as exc:
-                if in_shell:
-                    self.fatal(exc, node)
-                self.collect(exp, names, substitutions)
-                if in_shell is None:
-                    names.append(f"whether `{self.text(node)}` runs in the shell ({exc.message})")
-                self.redirect_error = exc.message
-                return None
+                self.fatal(exc, node)
             self.collect(exp, names, substitutions)
         if record and out:
             self.record(argv=(), node=node, modelled=True, status=0, output=None, redirects=out,
@@ -858,8 +835,8 @@ class _Walker:
             else:
                 broken = X.unexpandable_in_document(doc)
                 if broken:
-                    # bash fails when it expands the body, as the command starts
-                    raise ExpansionError(f"here-document: cannot expand {broken!r}")
+                    # bash fails this command when it expands the body (the line goes on)
+                    raise _Ambiguous(f"here-document: cannot expand {broken!r}")
                 body = exp.join_pieces(exp.parts(doc.parts, quoted=True))
             return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body)
         if op == "<<<":

@@ -607,7 +607,7 @@ class _Walker:
         env = self.env
         exp_names: list = []
         substitutions: list = []
-        self.env.lineno = self.script.line_of(node.start)
+        self.env.lineno = node.line or self.script.line_of(node.start)
         try:
             argv_result = self.expand_words(node.words, exp_names, substitutions)
         except ExpansionError as exc:

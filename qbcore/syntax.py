@@ -176,11 +176,14 @@ class Assignment:
 
 @dataclass(slots=True)
 class SimpleCommand:
+    """``line`` is bash's line for it (``$LINENO``): where the parser had read to once
+    the token after the first element was in, which may be past the command's start."""
     assignments: tuple
     words: tuple
     redirects: tuple
     start: int
     end: int
+    line: int = 0
 
 
 @dataclass(slots=True)
@@ -793,34 +796,56 @@ class _Parser:
     def simple_command(self) -> SimpleCommand:
         assignments, words, redirects = [], [], []
         start = self.peek()[1]
+        elements = 0
+        # where bash had read to when it numbered the command: after a first word,
+        # the end of the token after it (it looks for a function's `(`); after a
+        # first assignment or redirection, the end of that element
+        lookahead = None
         while True:
             tok = self.peek()
             if tok is None:
                 break
             kind = tok[0]
-            if kind == "redir":
-                redirects.append(self.redirect())
-                continue
-            if kind == "heredoc-op":
-                redirects.append(self.heredoc_redirect())
+            if elements == 1 and lookahead is None and kind in ("redir", "heredoc-op"):
+                lookahead = tok[2]
+            elements += 1
+            if kind == "redir" or kind == "heredoc-op":
+                redirects.append(self.redirect() if kind == "redir" else self.heredoc_redirect())
+                if elements == 1:
+                    lookahead = redirects[-1].end  # bash numbers it without reading further
                 continue
             if kind not in _WORD_PARTS:
+                elements -= 1
                 break
             if not words and (kind == "assign" or kind == "lit" and "=" in tok[3]):
                 assignment = self.assignment()
                 if assignment is not None:
                     assignments.append(assignment)
+                    if elements == 1 or lookahead is None:
+                        lookahead = assignment.end  # as for a redirection
                     continue
             word = self.word()
             if word is None:
+                elements -= 1
                 break
             words.append(word)
+            if elements == 2 and lookahead is None:
+                lookahead = word.end
             if len(words) == 1 and not assignments and self.kind() == "(":
                 return self.function_def(word, start)
         if not (assignments or words or redirects):
             self.fail()
         end = self._end()
-        return SimpleCommand(tuple(assignments), tuple(words), tuple(redirects), start, end)
+        return SimpleCommand(tuple(assignments), tuple(words), tuple(redirects), start, end,
+                             self._line_after(lookahead))
+
+    def _line_after(self, offset: Optional[int]) -> int:
+        """bash's line once it has read up to ``offset`` (None: the terminator after the
+        command; a newline there is not yet counted, the end of input adds none)."""
+        if offset is None:
+            tok = self.peek()
+            offset = len(self.raw) if tok is None else tok[1] if tok[0] == "newline" else tok[2]
+        return bisect.bisect_right(self.newlines, offset - 1) + 1 if offset > 0 else 1
 
     def assignment(self) -> Optional[Assignment]:
         tok = self.peek()

@@ -343,3 +343,17 @@ def test_here_documents_of_the_lines_that_ran_keep_their_bodies(source, tmp_path
     commands = [item.command.pipelines[0].commands[0] for chunk in script.chunks for item in chunk.items]
     printed = "".join(document(c.redirects[-1].heredoc, env).value for c in commands if c.redirects)
     assert printed == bashref.run(source, cwd=str(tmp_path)).text
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("source", [
+    "echo \"a\nb\" $LINENO", "echo \"$LINENO\nb\"", "echo $LINENO \\\n\"a\nb\"", "echo a\\\n$LINENO",
+    "e\\\ncho $LINENO", "echo \\\n\\\n$LINENO", "echo $LINENO >\\\nf", "echo $LINENO <<E\nx\nE\n",
+    "echo $LINENO; echo\\\n $LINENO", "x=1 \\\ny=$LINENO; echo $y", "echo $LINENO\\\n; echo $LINENO",
+    ">&2 \\\n echo $LINENO 2>&1", "x=\"a\nb\" echo $LINENO", "x=1 y=\"\n\" echo $LINENO",
+    ">&2 echo \"\n\" $LINENO 2>&1", "x=1 \\\n\\\necho $LINENO",
+])
+def test_lineno_is_where_bash_had_read_to(source, tmp_path):
+    # bash numbers a simple command once it has read the token after its first element
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    assert result.stdout == bashref.run(source, cwd=str(tmp_path)).text

@@ -1416,9 +1416,11 @@ def _build_param(items: tuple, start: int, end: int) -> Param:
     rest_items = list(items[1:])
     length = indirect = False
     pos = 0
-    if head.startswith("#") and len(head) > 1 and head[1] not in "}" and not (
-            len(head) > 1 and head[1] in "-=?+" and len(head) == 2 and not rest_items) and \
-            _name_at(head, 1) is not None:
+    if head.startswith("#") and len(head) == 2 and not rest_items and head[1] in "%:=+/^,~":
+        raise _BadSubstitution()  # ${#%}, ${#:}, ${#=}, ${#+}, ${#/}: errors in bash, as the case operators
+    if head.startswith("#") and len(head) > 1 and _name_at(head, 1) is not None and not (
+            head[1] in "-?#@" and (len(head) > 2 or rest_items)):
+        # ${#-} is the length of $-; but ${#-x}, ${##p}, ${#@Q} are $# and an operator
         length, pos = True, 1
     elif head.startswith("!") and len(head) > 1 and _name_at(head, 1) is not None:
         indirect, pos = True, 1
@@ -1457,6 +1459,8 @@ def _build_param(items: tuple, start: int, end: int) -> Param:
         if rest_items or len(arg_text) != 1 or arg_text not in "QEPAKaUuLk":
             raise _BadSubstitution()
         return Param(name, index, False, indirect, "@" + arg_text, None, None, True, start, end)
+    if op[0] in "^,~" and name in "#?-":
+        raise _BadSubstitution()  # bash does not change the case of $#, $? or $- (measured)
     arg2 = None
     if op in ("/", "//", "/#", "/%"):
         arg_parts, arg2_parts = _split_at(arg_parts, "/")

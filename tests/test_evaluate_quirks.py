@@ -59,3 +59,17 @@ def test_dollar_parameter_inside_braces(form, tmp_path):
     script = f"x={form}; echo ok"
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+# ${#…}: the length of a parameter, or $# with an operator, or an error, as bash decides
+HASH_FORMS = ["${##}", "${##E}", "${#-}", "${#-x}", "${#?}", "${#?x}", "${#x}", "${#x-a}", "${#@}", "${#@x}",
+              "${#:-a}", "${#%a}", "${#/a/b}", "${#:1}", "${#^}", "${#$x}", "${#!}", "${#*}", "${#1}", "${#1x}",
+              "${#=}", "${#+}", "${#+x}", "${#}", "${#:}", "${#,}", "${#@Q}", "${#~}", "${#%}", "${#/}", "${#^^}",
+              "${##*}", "${#:-}", "${#-}x", "${#a[@]}", "${#*x}", "${?^}", "${-^^}", "${-~}", "${#,a}", "${@^}"]
+
+
+@pytest.mark.parametrize("form", HASH_FORMS)
+def test_length_or_dollar_hash(form, tmp_path):
+    script = f'set -- aa; x=abc; echo "{form}"; echo next'
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

@@ -142,7 +142,7 @@ FIXED = [
     ("$E\\\nF", "double-nested"), ("[\\\n[ a ]] && echo y", "nested"), ("`echo a\\\nb`", "ssh"),
     ("(\nEOF\n`", "heredoc-ssh"), ("$[", "heredoc-ssh"), ("x $(( 1", "heredoc-ssh"),
     ("`|`", "nested"), ("`echo a\n|`x", "double-nested"), ("${c~}", "double-nested"), ("${HOME~~}", "ssh"),
-    ("$@$c", "nested"), ("$@", "nested"), ('"$@"$c', "double-nested"),
+    ("$@$c", "nested"), ("$@", "nested"), ('"$@"$c', "double-nested"), ("${##E}", "double-nested"),
 ]
 
 

@@ -143,6 +143,7 @@ FIXED = [
     ("(\nEOF\n`", "heredoc-ssh"), ("$[", "heredoc-ssh"), ("x $(( 1", "heredoc-ssh"),
     ("`|`", "nested"), ("`echo a\n|`x", "double-nested"), ("${c~}", "double-nested"), ("${HOME~~}", "ssh"),
     ("$@$c", "nested"), ("$@", "nested"), ('"$@"$c', "double-nested"), ("${##E}", "double-nested"),
+    ("$\\\n(", "nested"), ("a$\\\nHOME", "ssh"),
 ]
 
 

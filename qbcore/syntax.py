@@ -1696,24 +1696,50 @@ def _too_deep() -> ValueError:
 # Script's source, and its line map still counts the removed newlines.
 
 
+_OPENS = {"dq-open": "dq", "locale-open": "dq", "param-open": "param", "arith-open": "arith",
+          "cmdsub-open": "cmd", "procsub-open": "cmd"}
+_CLOSES = frozenset(("dq-close", "param-close", "arith-close", "cmdsub-close", "procsub-close"))
+
+
 def _continuations(raw: bytes, tokens) -> list:
     """Byte offsets of the backslash-newline pairs bash removes while reading ``raw``."""
     found = []
+    frames = []  # what encloses the token: quotes, ${…}, arithmetic, a command context
     for tok in tokens:
         kind, start, end = tok[0], tok[1], tok[2]
         if kind == "line-cont":
             found.append(start)
-        elif kind == "backtick-body" and b"\\\n" in raw[start:end]:
-            # bash reads a backtick body pair by pair: `\\` keeps its second backslash
-            i = start
-            while i < end - 1:
-                if raw[i] == 0x5C:
-                    if raw[i + 1] == 0x0A:
-                        found.append(i)
-                    i += 2
-                else:
-                    i += 1
+        elif kind in _OPENS:
+            frames.append(_OPENS[kind])
+        elif kind in _CLOSES:
+            if frames:
+                frames.pop()
+        elif kind == "backtick-body" or kind in ("sq", "ansi-sq") and _inside_double_quotes(frames):
+            # bash reads a backtick body, and quotes inside ${…} within double quotes, as
+            # text in which only its pairs count: `\\` keeps its second backslash
+            if b"\\\n" in raw[start:end]:
+                _pairs(raw, start, end, found)
     return sorted(found)
+
+
+def _inside_double_quotes(frames: list) -> bool:
+    for frame in reversed(frames):
+        if frame == "dq":
+            return True
+        if frame == "cmd":
+            return False
+    return False
+
+
+def _pairs(raw: bytes, start: int, end: int, found: list):
+    i = start
+    while i < end - 1:
+        if raw[i] == 0x5C:
+            if raw[i + 1] == 0x0A:
+                found.append(i)
+            i += 2
+        else:
+            i += 1
 
 
 def _continuations_before(raw: bytes, offset: int) -> list:
@@ -1726,14 +1752,7 @@ def _continuations_before(raw: bytes, offset: int) -> list:
         found = _continuations(raw[:offset], _lex(raw[:offset].decode("utf-8", "surrogateescape")))
     except ShellSyntaxError:
         found, offset = [], 0
-    i = offset
-    while i < len(raw) - 1:
-        if raw[i] == 0x5C:
-            if raw[i + 1] == 0x0A:
-                found.append(i)
-            i += 2
-        else:
-            i += 1
+    _pairs(raw, offset, len(raw), found)
     return found
 
 

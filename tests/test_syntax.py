@@ -292,6 +292,8 @@ JOINED = [
     "cat <<'E'\nq\\\nr\nE\ncat <<E\ns\\\nt\nE\n",
     "echo $((1+\\\n2)) $(echo g\\\nh)",
     "echo a\\\n\\\nb",
+    "echo ${x:-'a\\\nb'} \"${x:-'c\\\nd'}\" \"$(echo 'e\\\nf')\" \"${x:-$'g\\\nh'}\" ${x:-$'i\\\nj'}",
+    "echo \"$((1 + ${x:-'2\\\n'}3))\" \"${x:-\"$(echo 'k\\\nl')\"}\"",
 ]
 
 

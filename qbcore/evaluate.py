@@ -835,6 +835,7 @@ class _Walker:
             else:
                 broken = X.unexpandable_in_document(doc)
                 if broken:
+                    exp.parts(X.expanded_before_failure(doc), quoted=True)  # what ran before it stops
                     # bash fails this command when it expands the body (the line goes on)
                     raise _Ambiguous(f"here-document: cannot expand {broken!r}")
                 body = exp.join_pieces(exp.parts(doc.parts, quoted=True))

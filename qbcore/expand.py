@@ -352,6 +352,14 @@ def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
     return None
 
 
+def expanded_before_failure(heredoc: "S.Heredoc") -> tuple:
+    """The parts of an unexpandable body that bash expands before it meets the one that fails."""
+    for n, part in enumerate(heredoc.parts):
+        if isinstance(part, S.Lit) and re.search(r"\$[({[]|`", part.text):
+            return heredoc.parts[:n]
+    return heredoc.parts
+
+
 def document(heredoc: "S.Heredoc", env: Env) -> Text:
     """The body an unquoted-delimiter heredoc delivers (a quoted one is returned raw).
 

@@ -616,6 +616,7 @@ class _Parser:
             raw = ""
             if strip:
                 parts = _strip_doc_tabs(parts)
+            parts = _recover_body(parts)
         return Heredoc(delimiter, quoted, strip, raw, tuple(parts), terminated, start, end)
 
     # -- lists ---------------------------------------------------------
@@ -1306,6 +1307,32 @@ def _delimiter(word: Word):
         else:
             out.append("")
     return "".join(out), quoted
+
+
+_DOC_OPENER = re.compile(r"\$[({[]|`")
+
+
+def _recover_body(parts: list) -> list:
+    """An unquoted body the lexer left literal (an expansion in it does not close):
+    the parts bash expands before it meets the first that fails, then that text."""
+    if len(parts) != 1 or not isinstance(parts[0], Lit) or not _DOC_OPENER.search(parts[0].text):
+        return parts
+    text = parts[0].text
+    for match in reversed(list(_DOC_OPENER.finditer(text))):
+        prefix = text[:match.start()]
+        if not _DOC_OPENER.search(prefix):
+            return parts  # nothing expands before the construct that fails
+        end = "END"
+        while end in prefix:
+            end += "_"
+        script = parse_prefix(f": <<{end}\n{prefix}\n{end}\n")
+        if script.error is not None or not script.chunks:
+            continue
+        body = script.chunks[0].items[0].command.pipelines[0].commands[0].redirects[0].heredoc
+        if any(isinstance(p, Lit) and _DOC_OPENER.search(p.text) for p in body.parts):
+            continue  # the prefix holds a construct that does not close either
+        return list(body.parts) + [Lit(text[match.start():], parts[0].start, parts[0].end)]
+    return parts
 
 
 def _strip_doc_tabs(parts: list) -> list:

@@ -73,3 +73,14 @@ def test_length_or_dollar_hash(form, tmp_path):
     script = f'set -- aa; x=abc; echo "{form}"; echo next'
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+def test_heredoc_body_runs_its_substitutions_up_to_the_one_that_fails(tmp_path):
+    # bash expands the body left to right in the command's child: what comes
+    # before the construct that does not close has run when the command fails
+    source = "cat <<EOF >/dev/null; echo \"st=$?\"\nx $(echo ran >&2) `echo ran2 >&2` $[\nEOF\n"
+    outcome = bashref.run(source, cwd=str(tmp_path))
+    assert outcome.error.startswith("ran\nran2\n") and outcome.text == "st=1\n"
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text
+    assert [s.text for s in result.commands[0].substitutions] == ["echo ran >&2", "echo ran2 >&2"]

@@ -146,7 +146,7 @@ FIXED = [
     ("(\nEOF\n`", "heredoc-ssh"), ("$[", "heredoc-ssh"), ("x $(( 1", "heredoc-ssh"),
     ("`|`", "nested"), ("`echo a\n|`x", "double-nested"), ("${c~}", "double-nested"), ("${HOME~~}", "ssh"),
     ("$@$c", "nested"), ("$@", "nested"), ('"$@"$c', "double-nested"), ("${##E}", "double-nested"),
-    ("$\\\n(", "nested"), ("a$\\\nHOME", "ssh"),
+    ("$\\\n(", "nested"), ("a$\\\nHOME", "ssh"), ("`echo a` `", "heredoc-ssh"),
 ]
 
 

@@ -1689,9 +1689,6 @@ def parse_prefix(source: str) -> Script:
     try:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
-        removed = _continuations_before(raw, exc.offset) if b"\\\n" in raw else ()
-        if removed:
-            return _parse_joined(source, raw, _Joined(raw, removed))
         return _prefix_after_lex_error(source, raw, _earlier_parse_error(raw, exc) or exc)
     if b"\\\n" in raw:
         removed = _continuations(raw, tokens)
@@ -1831,7 +1828,7 @@ def _parse_joined(source: str, raw: bytes, joined: _Joined) -> Script:
         tokens = _lex(joined.source)
     except ShellSyntaxError as exc:
         exc = _earlier_parse_error(joined.raw, exc) or exc
-        return _prefix_after_lex_error(source, raw, joined.lex_error(exc))
+        return _prefix_after_lex_error(source, raw, joined.lex_error(exc), joined=True)
     try:
         chunks, failure = _parse_tokens(joined.source, joined.raw, tokens, joined.newlines)
     except RecursionError:
@@ -1872,7 +1869,11 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
     return None
 
 
-def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) -> Script:
+def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError, joined: bool = False) -> Script:
+    if not joined and b"\\\n" in raw:
+        removed = _continuations_before(raw, error.offset)
+        if removed:
+            return _parse_joined(source, raw, _Joined(raw, removed))
     # The lexer reads the whole input; bash reads line by line, so the lines
     # before the unterminated construct ran. Walk forward from one chunk
     # boundary to the next: a slice that ends at a newline and parses

@@ -277,12 +277,6 @@ def _through_bash(invocation, spec, cwd, environ, outcome):
     return script, args, error
 
 
-def _without_script(argv) -> bool:
-    """``bash -c`` and nothing after it (an unquoted empty expansion vanished): bash
-    starts, says "-c: option requires an argument" and runs no script."""
-    return len(argv) == 2 and argv[1] == "-c"
-
-
 def _harness_command(evaluation, program, outcome, cwd):
     """The command the harness typed (the first one run), and the shell's error, if any."""
     error = None
@@ -457,3 +451,9 @@ def _lone_simple_command(script) -> bool:
         return False
     command = pipeline.commands[0]
     return isinstance(command, SimpleCommand) and not command.redirects
+
+
+def _without_script(argv) -> bool:
+    """``bash -c`` and nothing after it (an unquoted empty expansion vanished): bash
+    starts, says "-c: option requires an argument" and runs no script."""
+    return len(argv) == 2 and argv[1] == "-c"

@@ -1686,14 +1686,14 @@ def parse_prefix(source: str) -> Script:
     if not isinstance(source, str):
         raise TypeError(f"parse expects str, not {type(source).__name__}")
     raw = source.encode("utf-8", "surrogateescape")
+    if b"\\\n" in raw:
+        joined = _joined_script(source, raw)
+        if joined is not None:
+            return joined
     try:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
         return _prefix_after_lex_error(source, raw, _earlier_parse_error(raw, exc) or exc)
-    if b"\\\n" in raw:
-        removed = _continuations(raw, tokens)
-        if removed:
-            return _parse_joined(source, raw, _Joined(raw, removed))
     try:
         chunks, failure = _parse_tokens(source, raw, tokens)
     except RecursionError:
@@ -1823,12 +1823,21 @@ class _Joined:
         return self.error(failure)
 
 
+def _joined_script(source: str, raw: bytes) -> Optional[Script]:
+    """The script parsed with its continuations removed, or None when bash removes none."""
+    try:
+        removed = _continuations(raw, _lex(source))
+    except ShellSyntaxError as exc:
+        removed = _continuations_before(raw, exc.offset)
+    return _parse_joined(source, raw, _Joined(raw, removed)) if removed else None
+
+
 def _parse_joined(source: str, raw: bytes, joined: _Joined) -> Script:
     try:
         tokens = _lex(joined.source)
     except ShellSyntaxError as exc:
         exc = _earlier_parse_error(joined.raw, exc) or exc
-        return _prefix_after_lex_error(source, raw, joined.lex_error(exc), joined=True)
+        return _prefix_after_lex_error(source, raw, joined.lex_error(exc))
     try:
         chunks, failure = _parse_tokens(joined.source, joined.raw, tokens, joined.newlines)
     except RecursionError:
@@ -1869,11 +1878,7 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
     return None
 
 
-def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError, joined: bool = False) -> Script:
-    if not joined and b"\\\n" in raw:
-        removed = _continuations_before(raw, error.offset)
-        if removed:
-            return _parse_joined(source, raw, _Joined(raw, removed))
+def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) -> Script:
     # The lexer reads the whole input; bash reads line by line, so the lines
     # before the unterminated construct ran. Walk forward from one chunk
     # boundary to the next: a slice that ends at a newline and parses

@@ -200,6 +200,23 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
 _INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
 
 
+def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
+    """Why bash's handling of a backtick body that does not parse is not modelled, if it is not.
+
+    bash reports such a body when it expands it, in the subshell, and the line
+    goes on (measured, and modelled); but a body that starts with `<` takes the
+    `$(<file)` path, and one that bash reads as an unclosed backtick (a `{`
+    before an open `$(`, in double quotes) abandons more than the substitution.
+    """
+    if script.error is None:
+        return None
+    if _INPUT_FIRST.match(script.source):
+        return "syntax error in a backtick body read as `<file`"
+    if script.error.message == S._UNCLOSED_BACKTICK and S._BRACE_BEFORE_OPEN.search(script.source):
+        return "syntax error in a backtick body bash reads as unclosed"
+    return None
+
+
 def substitute(script: "S.Script", env: Env) -> X.Substitution:
     """The static command-substitution hook: evaluate the body in a subshell (``env`` is
     already a copy) and return its stdout, or an Opaque named after the substitution."""
@@ -219,12 +236,10 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = env.status
     text = _script_text(script)
     stdout = result.stdout
-    if script.error is not None and _INPUT_FIRST.match(script.source):
-        # bash reports a backtick body that does not parse when it expands it, in the
-        # subshell, and the line goes on (measured); but a body that starts with `<`
-        # takes bash's `$(<file)` path, which then stops more than the substitution
+    unmodelled = _unmodelled_backtick_error(script)
+    if unmodelled:
         text = script.source.strip()
-        stdout = Opaque(f"`{text}` (syntax error in a backtick body read as `<file`)")
+        stdout = Opaque(f"`{text}` ({unmodelled})")
         status = Opaque(f"status of `{text}`")
     elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
         stdout = Opaque(f"$({text})")

@@ -1230,6 +1230,11 @@ class _Parser:
             script = parse_prefix(inner)
         except (RecursionError, ValueError):
             raise _Failure("the backtick nesting is deeper than the parser follows", open_tok[1]) from None
+        error = script.error
+        if quoted_context and error is not None and _BRACE_BEFORE_OPEN.search(inner):
+            # in double quotes bash reads such a body differently (measured: it reports the
+            # backtick as unclosed and abandons the line); the message says which case it is
+            script.error = ShellSyntaxError(_UNCLOSED_BACKTICK, error.offset, error.line, error.column)
         return CmdSub(script, True, open_tok[1], self._end())
 
     def arith_body(self, open_kind: str, close_kind: str) -> Arith:
@@ -1590,6 +1595,11 @@ def _byte_char(value: int) -> str:
     if value < 0x80:
         return chr(value)
     return bytes([value]).decode("utf-8", "surrogateescape")
+
+
+# a `{`, later a `$(` that the body does not close
+_BRACE_BEFORE_OPEN = re.compile(r"\{.*\$\([^)]*\Z", re.S)
+_UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
 
 
 def unescape_backticks(body: str, in_double_quotes: bool) -> str:

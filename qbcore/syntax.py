@@ -602,7 +602,14 @@ class _Parser:
                 end = tok[2]
                 self.i += 1
             elif kind in ("var", "param-open", "cmdsub-open", "backtick-open", "arith-open"):
-                part = self.part(quoted_context=True)
+                mark, pending = self.i, self.pending_heredocs
+                try:
+                    part = self.part(quoted_context=True)
+                except _Failure:
+                    # bash parses a substitution in a body only when it expands the body:
+                    # a grammar error there fails the expansion, from this construct on
+                    self.i, self.pending_heredocs = mark, pending
+                    part = self._unparsed_rest_of_body()
                 parts.append(part)
                 end = part.end
             else:
@@ -618,6 +625,24 @@ class _Parser:
                 parts = _strip_doc_tabs(parts)
             parts = _recover_body(parts)
         return Heredoc(delimiter, quoted, strip, raw, tuple(parts), terminated, start, end)
+
+    def _unparsed_rest_of_body(self) -> Lit:
+        """The body's text from the cursor to its end, as one literal (expansion fails there)."""
+        first = last = self.toks[self.i]
+        depth = 0
+        while self.i < self.n:
+            tok = self.toks[self.i]
+            kind = tok[0]
+            if depth == 0 and not (kind.endswith("-open") or kind in ("doc-lit", "doc-escape", "line-cont", "var")):
+                break
+            if kind.endswith("-open"):
+                depth += 1
+            elif kind.endswith("-close"):
+                depth -= 1
+            last = tok
+            self.i += 1
+        text = self.raw[first[1]:last[2]].decode("utf-8", "surrogateescape")
+        return Lit(text, first[1], last[2])
 
     # -- lists ---------------------------------------------------------
 

@@ -147,6 +147,7 @@ FIXED = [
     ("`|`", "nested"), ("`echo a\n|`x", "double-nested"), ("${c~}", "double-nested"), ("${HOME~~}", "ssh"),
     ("$@$c", "nested"), ("$@", "nested"), ('"$@"$c', "double-nested"), ("${##E}", "double-nested"),
     ("$\\\n(", "nested"), ("a$\\\nHOME", "ssh"), ("`echo a` `", "heredoc-ssh"),
+    ("$(c())", "heredoc-ssh"), ("$(|)", "heredoc-ssh"),
 ]
 
 

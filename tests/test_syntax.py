@@ -219,7 +219,7 @@ ACCEPTED = [
     "x=1", ">out", "case x in esac", "case x in (a) ;; esac", "for i do :; done",
     "for i in; do :; done", "f() ( a )", "a;", "[[ a ]]", "echo ]] }", "time", "if a; then :; fi >o",
     "echo $'\\''", "echo \"`echo \\\"x\\\"`\"", "for ((;;)); do break; done", "echo {a,b}",
-    "a=(\n1\n2\n)", "cat <<EOF\nnever ends", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
+    "a=(\n1\n2\n)", "cat <<EOF\nnever ends", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
 ]
 
 

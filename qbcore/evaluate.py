@@ -205,14 +205,14 @@ def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
 
     bash reports such a body when it expands it, in the subshell, and the line
     goes on (measured, and modelled); but a body that starts with `<` takes the
-    `$(<file)` path, and one that bash reads as an unclosed backtick (a `{`
-    before an open `$(`, in double quotes) abandons more than the substitution.
+    `$(<file)` path, and one that bash reads as an unclosed backtick (an open
+    `$(`, in double quotes that hold a `{`) abandons more than the substitution.
     """
     if script.error is None:
         return None
     if _INPUT_FIRST.match(script.source):
         return "syntax error in a backtick body read as `<file`"
-    if script.error.message == S._UNCLOSED_BACKTICK and S._BRACE_BEFORE_OPEN.search(script.source):
+    if script.error.message == S.UNCLOSED_BACKTICK and S.OPEN_AT_END.search(script.source):
         return "syntax error in a backtick body bash reads as unclosed"
     return None
 

@@ -1192,6 +1192,8 @@ class _Parser:
                 part = self.part(quoted_context=True)
                 if part is not None:
                     parts.append(part)
+            if b"{" in self.raw[tok[1]:self._end()]:
+                _mark_unclosed_backticks(parts)
             return DoubleQuoted(tuple(parts), kind == "locale-open", tok[1], self._end())
         if kind == "var":
             self.i += 1
@@ -1255,11 +1257,6 @@ class _Parser:
             script = parse_prefix(inner)
         except (RecursionError, ValueError):
             raise _Failure("the backtick nesting is deeper than the parser follows", open_tok[1]) from None
-        error = script.error
-        if quoted_context and error is not None and _BRACE_BEFORE_OPEN.search(inner):
-            # in double quotes bash reads such a body differently (measured: it reports the
-            # backtick as unclosed and abandons the line); the message says which case it is
-            script.error = ShellSyntaxError(_UNCLOSED_BACKTICK, error.offset, error.line, error.column)
         return CmdSub(script, True, open_tok[1], self._end())
 
     def arith_body(self, open_kind: str, close_kind: str) -> Arith:
@@ -1622,9 +1619,20 @@ def _byte_char(value: int) -> str:
     return bytes([value]).decode("utf-8", "surrogateescape")
 
 
-# a `{`, later a `$(` that the body does not close
-_BRACE_BEFORE_OPEN = re.compile(r"\{.*\$\([^)]*\Z", re.S)
-_UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
+# a `$(` that a backtick body does not close
+OPEN_AT_END = re.compile(r"\$\([^)]*\Z")
+UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
+
+
+def _mark_unclosed_backticks(parts: list):
+    """Backtick bodies of a double-quoted string that holds a `{`, whose `$(` does not
+    close: bash reports the backtick itself as unclosed there and abandons the line
+    (measured, not modelled); their error says so."""
+    for part in parts:
+        if isinstance(part, CmdSub) and part.backtick and part.script.error is not None and \
+                OPEN_AT_END.search(part.script.source):
+            error = part.script.error
+            part.script.error = ShellSyntaxError(UNCLOSED_BACKTICK, error.offset, error.line, error.column)
 
 
 def unescape_backticks(body: str, in_double_quotes: bool) -> str:

@@ -17,7 +17,7 @@ BACKTICK_BODIES = [
     "y=`echo a\n|`; echo \"[$y] st=$?\"",
     "echo \"`echo b; |`\" \"`(`\" `'` `if` `$(` `;;`; echo next",
     "z=`echo c\nfi`; echo \"[$z] $?\"; echo `2<` `<<` `a; <` `<&` `<> |`",
-    "echo `{$(` `{ $(` \"`$(`\" \"`{${`\" \"`x $(`\"; echo next",
+    "echo `{$(` `{ $(` \"`$(`\" \"`{${`\" \"`x $(`\" \"`$(a }`\" \"`$(<`\" \"{\"`$(`; echo next",
 ]
 
 
@@ -87,11 +87,12 @@ def test_heredoc_body_runs_its_substitutions_up_to_the_one_that_fails(tmp_path):
     assert [s.text for s in result.commands[0].substitutions] == ["echo ran >&2", "echo ran2 >&2"]
 
 
-@pytest.mark.parametrize("body", ["{$(", "{ $(", "b{$(", "{x$(", "{$((", ";<<!!${x:-y}$(!!"])
-def test_backtick_body_in_double_quotes_read_as_unclosed_is_opaque(body, tmp_path):
-    # in double quotes, a `{` before an unclosed `$(` makes bash report the backtick
-    # itself as unclosed and abandon the line (measured; not modelled)
-    script = f"echo \"`{body}`\" x; echo same\necho next"
+@pytest.mark.parametrize("quoted", ["`{$(`", "`{ $(`", "`b{$(`", "`$({`", "`{$((`", "`;<<!!${x:-y}$(!!`",
+                                    "{`$(`", "`$(`{", "`$(<`${x}", "`$(a{`"])
+def test_backtick_body_in_double_quotes_read_as_unclosed_is_opaque(quoted, tmp_path):
+    # in double quotes that hold a `{`, a backtick body with an unclosed `$(` makes bash
+    # report the backtick itself as unclosed and abandon the line (measured; not modelled)
+    script = f"echo \"{quoted}\" x; echo same\necho next"
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert outcome.text == "next\n"
     result = evaluate(parse(script), Env.default(str(tmp_path)))

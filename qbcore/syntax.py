@@ -1192,7 +1192,8 @@ class _Parser:
                 part = self.part(quoted_context=True)
                 if part is not None:
                     parts.append(part)
-            if b"{" in self.raw[tok[1]:self._end()]:
+            if any(type(p) is CmdSub and p.backtick and p.script.error is not None for p in parts) and \
+                    b"{" in self.raw[tok[1]:self._end()]:
                 _mark_unclosed_backticks(parts)
             return DoubleQuoted(tuple(parts), kind == "locale-open", tok[1], self._end())
         if kind == "var":

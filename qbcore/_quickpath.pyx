@@ -44,8 +44,8 @@ def dq_words(str reply):
                 continue
             if c == u'$':
                 nxt = reply[i + 1] if i + 1 < n else u'"'
-                if _expands(nxt):
-                    return None
+                if _expands(nxt) or nxt == u'\\':
+                    return None  # (a backslash-newline there would join `$` to what follows)
                 current.append(u'$')
                 i += 1
                 continue

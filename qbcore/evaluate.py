@@ -197,6 +197,26 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
     return result
 
 
+_INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
+
+
+def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
+    """Why bash's handling of a backtick body that does not parse is not modelled, if it is not.
+
+    bash reports such a body when it expands it, in the subshell, and the line
+    goes on (measured, and modelled); but a body that starts with `<` takes the
+    `$(<file)` path, and one that bash reads as an unclosed backtick (an open
+    `$(`, in double quotes that hold a `{`) abandons more than the substitution.
+    """
+    if script.error is None:
+        return None
+    if _INPUT_FIRST.match(script.source):
+        return "syntax error in a backtick body read as `<file`"
+    if script.error.message == S.UNCLOSED_BACKTICK and S.OPEN_AT_END.search(script.source):
+        return "syntax error in a backtick body bash reads as unclosed"
+    return None
+
+
 def substitute(script: "S.Script", env: Env) -> X.Substitution:
     """The static command-substitution hook: evaluate the body in a subshell (``env`` is
     already a copy) and return its stdout, or an Opaque named after the substitution."""
@@ -216,11 +236,10 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = env.status
     text = _script_text(script)
     stdout = result.stdout
-    if script.error is not None:
-        # bash reports a backtick body that does not parse when it expands it; whether
-        # it then abandons the whole line varies (measured), so the model does not guess
+    unmodelled = _unmodelled_backtick_error(script)
+    if unmodelled:
         text = script.source.strip()
-        stdout = Opaque(f"`{text}` (syntax error in a backtick body)")
+        stdout = Opaque(f"`{text}` ({unmodelled})")
         status = Opaque(f"status of `{text}`")
     elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
         stdout = Opaque(f"$({text})")
@@ -603,7 +622,7 @@ class _Walker:
         env = self.env
         exp_names: list = []
         substitutions: list = []
-        self.env.lineno = self.script.line_of(node.start)
+        self.env.lineno = node.line or self.script.line_of(node.start)
         try:
             argv_result = self.expand_words(node.words, exp_names, substitutions)
         except ExpansionError as exc:
@@ -831,6 +850,7 @@ class _Walker:
             else:
                 broken = X.unexpandable_in_document(doc)
                 if broken:
+                    exp.parts(X.expanded_before_failure(doc), quoted=True)  # what ran before it stops
                     # bash fails this command when it expands the body (the line goes on)
                     raise _Ambiguous(f"here-document: cannot expand {broken!r}")
                 body = exp.join_pieces(exp.parts(doc.parts, quoted=True))

@@ -339,17 +339,25 @@ def literal(word: Optional["S.Word"], env: Env, *, assignment: bool = True) -> T
 
 
 def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
-    """The unterminated ``$(``, ``${`` or backtick an unquoted heredoc body holds, if any.
+    """The unterminated ``$(``, ``${``, ``$[`` or backtick an unquoted heredoc body holds, if any.
 
     The lexer leaves such text literal so the body still ends at its
     delimiter; bash then fails the command when it expands the body.
     """
     for part in heredoc.parts:
         if isinstance(part, S.Lit):
-            match = re.search(r"\$[({]|`", part.text)
+            match = re.search(r"\$[({[]|`", part.text)
             if match:
                 return part.text[match.start():].split("\n", 1)[0]
     return None
+
+
+def expanded_before_failure(heredoc: "S.Heredoc") -> tuple:
+    """The parts of an unexpandable body that bash expands before it meets the one that fails."""
+    for n, part in enumerate(heredoc.parts):
+        if isinstance(part, S.Lit) and re.search(r"\$[({[]|`", part.text):
+            return heredoc.parts[:n]
+    return heredoc.parts
 
 
 def document(heredoc: "S.Heredoc", env: Env) -> Text:
@@ -1230,7 +1238,7 @@ class _Expander:
                 return Opaque(f"${{{p.name}{op}…}}")
             rep = self.replacement(p.arg2)
             return _replace(value, pat, rep, op)
-        if op in ("^^", "^", ",,", ","):
+        if op in ("^^", "^", ",,", ",", "~~", "~"):
             pat = self.pattern_of(p.arg) if p.arg is not None and p.arg.parts else None
             return _case(value, op, pat)
         if op == ":":
@@ -1638,7 +1646,8 @@ def _replace_in(value: str, pat: Pattern, rep: list, op: str) -> str:
 
 
 def _case(value: str, op: str, pat: Optional[Pattern]) -> str:
-    upper = op.startswith("^")
+    """``^`` upper, ``,`` lower, ``~`` toggle (bash 5.2): the first character, or all when doubled."""
+    change = {"^": str.upper, ",": str.lower, "~": str.swapcase}[op[0]]
     first_only = len(op) == 1
     out = []
     for n, ch in enumerate(value):
@@ -1646,7 +1655,7 @@ def _case(value: str, op: str, pat: Optional[Pattern]) -> str:
             out.append(value[n:])
             break
         if ch.isascii() and (pat is None or pat.matches(ch)):
-            ch = ch.upper() if upper else ch.lower()
+            ch = change(ch)
         out.append(ch)
     return "".join(out)
 

@@ -50,8 +50,8 @@ def dq_words_pure(reply: str):
                     current.append(nxt)
                 i += 1
             elif c == "$":
-                if i + 1 < n and text[i + 1] in EXPANDS:
-                    return None
+                if i + 1 < n and (text[i + 1] in EXPANDS or text[i + 1] == "\\"):
+                    return None  # (a backslash-newline there would join `$` to what follows)
                 current.append(c)
             elif c == "`" or c == "\0":
                 return None  # a NUL: no harness can pass it, the general path says so

@@ -267,7 +267,8 @@ def _through_bash(invocation, spec, cwd, environ, outcome):
         return script, args, error or remote_error
     start = transports.bash_c_script(harness.argv[1:])
     if start is None:
-        outcome.note([_OPTIONS_NOTE])
+        if not _without_script(harness.argv):
+            outcome.note([_OPTIONS_NOTE])
         return None, [], error
     script, args = start
     if spec.outer == "bash-twice":
@@ -407,7 +408,8 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error):
     outcome.note(inner.opaque)
     start = transports.bash_c_script(inner.argv[1:])
     if start is None:
-        outcome.note([_OPTIONS_NOTE])
+        if not _without_script(inner.argv):
+            outcome.note([_OPTIONS_NOTE])
         return None, [], error or middle_error
     return start[0], start[1], error or middle_error
 
@@ -449,3 +451,9 @@ def _lone_simple_command(script) -> bool:
         return False
     command = pipeline.commands[0]
     return isinstance(command, SimpleCommand) and not command.redirects
+
+
+def _without_script(argv) -> bool:
+    """``bash -c`` and nothing after it (an unquoted empty expansion vanished): bash
+    starts, says "-c: option requires an argument" and runs no script."""
+    return len(argv) == 2 and argv[1] == "-c"

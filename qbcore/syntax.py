@@ -176,11 +176,14 @@ class Assignment:
 
 @dataclass(slots=True)
 class SimpleCommand:
+    """``line`` is bash's line for it (``$LINENO``): where the parser had read to once
+    the token after the first element was in, which may be past the command's start."""
     assignments: tuple
     words: tuple
     redirects: tuple
     start: int
     end: int
+    line: int = 0
 
 
 @dataclass(slots=True)
@@ -403,10 +406,11 @@ _SPECIAL_PARAMS = "@*#?-$!0123456789"
 class _Failure(Exception):
     """Internal: a syntax error found by the parser, turned into ShellSyntaxError."""
 
-    def __init__(self, message: str, offset: int):
+    def __init__(self, message: str, offset: int, end: Optional[int] = None):
         super().__init__(message)
         self.message = message
         self.offset = offset
+        self.end = end  # the end of the unexpected token, when there is one
 
 
 class _Parser:
@@ -477,7 +481,8 @@ class _Parser:
         if tok is None:
             raise _Failure("syntax error: unexpected end of file", len(self.raw))
         text = "newline" if tok[0] == "newline" else self._word_text_at(tok)
-        raise _Failure(f"syntax error near unexpected token `{text}'", self._report_offset(tok))
+        raise _Failure(f"syntax error near unexpected token `{text}'", self._report_offset(tok),
+                       None if tok[0] == "newline" else tok[2])
 
     def _word_text_at(self, tok) -> str:
         """bash quotes the whole word an unexpected token starts (`esac"y"`, `then$x`)."""
@@ -597,7 +602,14 @@ class _Parser:
                 end = tok[2]
                 self.i += 1
             elif kind in ("var", "param-open", "cmdsub-open", "backtick-open", "arith-open"):
-                part = self.part(quoted_context=True)
+                mark, pending = self.i, self.pending_heredocs
+                try:
+                    part = self.part(quoted_context=True)
+                except _Failure:
+                    # bash parses a substitution in a body only when it expands the body:
+                    # a grammar error there fails the expansion, from this construct on
+                    self.i, self.pending_heredocs = mark, pending
+                    part = self._unparsed_rest_of_body()
                 parts.append(part)
                 end = part.end
             else:
@@ -611,7 +623,26 @@ class _Parser:
             raw = ""
             if strip:
                 parts = _strip_doc_tabs(parts)
+            parts = _recover_body(parts)
         return Heredoc(delimiter, quoted, strip, raw, tuple(parts), terminated, start, end)
+
+    def _unparsed_rest_of_body(self) -> Lit:
+        """The body's text from the cursor to its end, as one literal (expansion fails there)."""
+        first = last = self.toks[self.i]
+        depth = 0
+        while self.i < self.n:
+            tok = self.toks[self.i]
+            kind = tok[0]
+            if depth == 0 and not (kind.endswith("-open") or kind in ("doc-lit", "doc-escape", "line-cont", "var")):
+                break
+            if kind.endswith("-open"):
+                depth += 1
+            elif kind.endswith("-close"):
+                depth -= 1
+            last = tok
+            self.i += 1
+        text = self.raw[first[1]:last[2]].decode("utf-8", "surrogateescape")
+        return Lit(text, first[1], last[2])
 
     # -- lists ---------------------------------------------------------
 
@@ -791,34 +822,56 @@ class _Parser:
     def simple_command(self) -> SimpleCommand:
         assignments, words, redirects = [], [], []
         start = self.peek()[1]
+        elements = 0
+        # where bash had read to when it numbered the command: after a first word,
+        # the end of the token after it (it looks for a function's `(`); after a
+        # first assignment or redirection, the end of that element
+        lookahead = None
         while True:
             tok = self.peek()
             if tok is None:
                 break
             kind = tok[0]
-            if kind == "redir":
-                redirects.append(self.redirect())
-                continue
-            if kind == "heredoc-op":
-                redirects.append(self.heredoc_redirect())
+            if elements == 1 and lookahead is None and kind in ("redir", "heredoc-op"):
+                lookahead = tok[2]
+            elements += 1
+            if kind == "redir" or kind == "heredoc-op":
+                redirects.append(self.redirect() if kind == "redir" else self.heredoc_redirect())
+                if elements == 1:
+                    lookahead = redirects[-1].end  # bash numbers it without reading further
                 continue
             if kind not in _WORD_PARTS:
+                elements -= 1
                 break
             if not words and (kind == "assign" or kind == "lit" and "=" in tok[3]):
                 assignment = self.assignment()
                 if assignment is not None:
                     assignments.append(assignment)
+                    if elements == 1 or lookahead is None:
+                        lookahead = assignment.end  # as for a redirection
                     continue
             word = self.word()
             if word is None:
+                elements -= 1
                 break
             words.append(word)
+            if elements == 2 and lookahead is None:
+                lookahead = word.end
             if len(words) == 1 and not assignments and self.kind() == "(":
                 return self.function_def(word, start)
         if not (assignments or words or redirects):
             self.fail()
         end = self._end()
-        return SimpleCommand(tuple(assignments), tuple(words), tuple(redirects), start, end)
+        return SimpleCommand(tuple(assignments), tuple(words), tuple(redirects), start, end,
+                             self._line_after(lookahead))
+
+    def _line_after(self, offset: Optional[int]) -> int:
+        """bash's line once it has read up to ``offset`` (None: the terminator after the
+        command; a newline there is not yet counted, the end of input adds none)."""
+        if offset is None:
+            tok = self.peek()
+            offset = len(self.raw) if tok is None else tok[1] if tok[0] == "newline" else tok[2]
+        return bisect.bisect_right(self.newlines, offset - 1) + 1 if offset > 0 else 1
 
     def assignment(self) -> Optional[Assignment]:
         tok = self.peek()
@@ -1139,6 +1192,9 @@ class _Parser:
                 part = self.part(quoted_context=True)
                 if part is not None:
                     parts.append(part)
+            if any(type(p) is CmdSub and p.backtick and p.script.error is not None for p in parts) and \
+                    b"{" in self.raw[tok[1]:self._end()]:
+                _mark_unclosed_backticks(parts)
             return DoubleQuoted(tuple(parts), kind == "locale-open", tok[1], self._end())
         if kind == "var":
             self.i += 1
@@ -1281,6 +1337,32 @@ def _delimiter(word: Word):
     return "".join(out), quoted
 
 
+_DOC_OPENER = re.compile(r"\$[({[]|`")
+
+
+def _recover_body(parts: list) -> list:
+    """An unquoted body the lexer left literal (an expansion in it does not close):
+    the parts bash expands before it meets the first that fails, then that text."""
+    if len(parts) != 1 or not isinstance(parts[0], Lit) or not _DOC_OPENER.search(parts[0].text):
+        return parts
+    text = parts[0].text
+    for match in reversed(list(_DOC_OPENER.finditer(text))):
+        prefix = text[:match.start()]
+        if not _DOC_OPENER.search(prefix):
+            return parts  # nothing expands before the construct that fails
+        end = "END"
+        while end in prefix:
+            end += "_"
+        script = parse_prefix(f": <<{end}\n{prefix}\n{end}\n")
+        if script.error is not None or not script.chunks:
+            continue
+        body = script.chunks[0].items[0].command.pipelines[0].commands[0].redirects[0].heredoc
+        if any(isinstance(p, Lit) and _DOC_OPENER.search(p.text) for p in body.parts):
+            continue  # the prefix holds a construct that does not close either
+        return list(body.parts) + [Lit(text[match.start():], parts[0].start, parts[0].end)]
+    return parts
+
+
 def _strip_doc_tabs(parts: list) -> list:
     out = []
     at_line_start = True
@@ -1370,20 +1452,30 @@ class _BadSubstitution(Exception):
 
 
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
-              "^^", "^", ",,", ",", "@", ":")
+              "^^", "^", ",,", ",", "~~", "~", "@", ":")
 
 
 def _build_param(items: tuple, start: int, end: int) -> Param:
     """Interpret the contents of ``${…}``: name, subscript, and operator with its words."""
+    if items and isinstance(items[0], Param) and not items[0].braced and items[0].name[:1] in _SPECIAL_PARAMS:
+        # the lexer reads `${$#}` as `${` `$#` `}`; bash reads the name `$`, then the operator `#`
+        first = items[0]
+        head = Lit("$" + first.name, first.start, first.end)
+        if len(items) > 1 and isinstance(items[1], Lit):
+            head = Lit(head.text + items[1].text, first.start, items[1].end)
+            items = items[1:]
+        items = (head,) + tuple(items[1:])
     if not items or not isinstance(items[0], Lit):
         raise _BadSubstitution()
     head = items[0].text
     rest_items = list(items[1:])
     length = indirect = False
     pos = 0
-    if head.startswith("#") and len(head) > 1 and head[1] not in "}" and not (
-            len(head) > 1 and head[1] in "-=?+" and len(head) == 2 and not rest_items) and \
-            _name_at(head, 1) is not None:
+    if head.startswith("#") and len(head) == 2 and not rest_items and head[1] in "%:=+/^,~":
+        raise _BadSubstitution()  # ${#%}, ${#:}, ${#=}, ${#+}, ${#/}: errors in bash, as the case operators
+    if head.startswith("#") and len(head) > 1 and _name_at(head, 1) is not None and not (
+            head[1] in "-?#@" and (len(head) > 2 or rest_items)):
+        # ${#-} is the length of $-; but ${#-x}, ${##p}, ${#@Q} are $# and an operator
         length, pos = True, 1
     elif head.startswith("!") and len(head) > 1 and _name_at(head, 1) is not None:
         indirect, pos = True, 1
@@ -1422,6 +1514,8 @@ def _build_param(items: tuple, start: int, end: int) -> Param:
         if rest_items or len(arg_text) != 1 or arg_text not in "QEPAKaUuLk":
             raise _BadSubstitution()
         return Param(name, index, False, indirect, "@" + arg_text, None, None, True, start, end)
+    if op[0] in "^,~" and name in "#?-":
+        raise _BadSubstitution()  # bash does not change the case of $#, $? or $- (measured)
     arg2 = None
     if op in ("/", "//", "/#", "/%"):
         arg_parts, arg2_parts = _split_at(arg_parts, "/")
@@ -1526,6 +1620,22 @@ def _byte_char(value: int) -> str:
     return bytes([value]).decode("utf-8", "surrogateescape")
 
 
+# a `$(` that a backtick body does not close
+OPEN_AT_END = re.compile(r"\$\([^)]*\Z")
+UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
+
+
+def _mark_unclosed_backticks(parts: list):
+    """Backtick bodies of a double-quoted string that holds a `{`, whose `$(` does not
+    close: bash reports the backtick itself as unclosed there and abandons the line
+    (measured, not modelled); their error says so."""
+    for part in parts:
+        if isinstance(part, CmdSub) and part.backtick and part.script.error is not None and \
+                OPEN_AT_END.search(part.script.source):
+            error = part.script.error
+            part.script.error = ShellSyntaxError(UNCLOSED_BACKTICK, error.offset, error.line, error.column)
+
+
 def unescape_backticks(body: str, in_double_quotes: bool) -> str:
     """The backtick body bash re-parses: ``\\`` dropped before ``$``, backtick, ``\\`` (and ``"`` in quotes)."""
     special = "$`\\\"" if in_double_quotes else "$`\\"
@@ -1574,8 +1684,10 @@ def _syntax_error(raw: bytes, failure: "_Failure") -> ShellSyntaxError:
     return ShellSyntaxError(failure.message, failure.offset, line, column)
 
 
-def _parse_tokens(source: str, raw: bytes, tokens):
+def _parse_tokens(source: str, raw: bytes, tokens, newlines: Optional[list] = None):
     parser = _Parser(source, tokens, raw)
+    if newlines is not None:
+        parser.newlines = newlines
     chunks: list = []
     failure = None
     try:
@@ -1590,8 +1702,10 @@ def _parse_tokens(source: str, raw: bytes, tokens):
     return chunks, failure
 
 
-def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int) -> Script:
-    newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
+def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int,
+            newlines: Optional[list] = None) -> Script:
+    if newlines is None:
+        newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
     script = Script(source, (), error, parsed_until, newlines)
     script.chunks = tuple(
         Chunk(items, start, end_offset, script.line_of(start), script.line_of(max(start, end_offset - 1)))
@@ -1616,6 +1730,10 @@ def parse_prefix(source: str) -> Script:
     if not isinstance(source, str):
         raise TypeError(f"parse expects str, not {type(source).__name__}")
     raw = source.encode("utf-8", "surrogateescape")
+    if b"\\\n" in raw:
+        joined = _joined_script(source, raw)
+        if joined is not None:
+            return joined
     try:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
@@ -1624,13 +1742,154 @@ def parse_prefix(source: str) -> Script:
     try:
         chunks, failure = _parse_tokens(source, raw, tokens)
     except RecursionError:
-        raise ValueError("the script nests constructs deeper than the parser follows "
-                         f"(about {sys.getrecursionlimit() // 12} levels)") from None
+        raise _too_deep() from None
     if failure is None:
         return _script(source, raw, chunks, None, len(raw))
     error = _syntax_error(raw, failure)
     until = chunks[-1][3] if chunks else 0
     return _script(source, raw, chunks, error, until)
+
+
+def _too_deep() -> ValueError:
+    return ValueError("the script nests constructs deeper than the parser follows "
+                      f"(about {sys.getrecursionlimit() // 12} levels)")
+
+
+# ---------------------------------------------------------------- line continuations
+#
+# bash drops a backslash-newline pair while it reads its input, before any
+# token is formed (except inside single quotes, $'…', comments and the bodies
+# of quoted here-documents): `$E\<newline>F` is `$EF`, `[\<newline>[` is `[[`.
+# The lexer keeps the pairs (its spans are lossless), so a script that has
+# them is parsed a second time with them removed; the joined text becomes the
+# Script's source, and its line map still counts the removed newlines.
+
+
+_OPENS = {"dq-open": "dq", "locale-open": "dq", "param-open": "param", "arith-open": "arith",
+          "cmdsub-open": "cmd", "procsub-open": "cmd"}
+_CLOSES = frozenset(("dq-close", "param-close", "arith-close", "cmdsub-close", "procsub-close"))
+
+
+def _continuations(raw: bytes, tokens) -> list:
+    """Byte offsets of the backslash-newline pairs bash removes while reading ``raw``."""
+    found = []
+    frames = []  # what encloses the token: quotes, ${…}, arithmetic, a command context
+    for tok in tokens:
+        kind, start, end = tok[0], tok[1], tok[2]
+        if kind == "line-cont":
+            found.append(start)
+        elif kind in _OPENS:
+            frames.append(_OPENS[kind])
+        elif kind in _CLOSES:
+            if frames:
+                frames.pop()
+        elif kind == "backtick-body" or kind in ("sq", "ansi-sq") and _inside_double_quotes(frames):
+            # bash reads a backtick body, and quotes inside ${…} within double quotes, as
+            # text in which only its pairs count: `\\` keeps its second backslash
+            if b"\\\n" in raw[start:end]:
+                _pairs(raw, start, end, found)
+    return sorted(found)
+
+
+def _inside_double_quotes(frames: list) -> bool:
+    for frame in reversed(frames):
+        if frame == "dq":
+            return True
+        if frame == "cmd":
+            return False
+    return False
+
+
+def _pairs(raw: bytes, start: int, end: int, found: list):
+    i = start
+    while i < end - 1:
+        if raw[i] == 0x5C:
+            if raw[i + 1] == 0x0A:
+                found.append(i)
+            i += 2
+        else:
+            i += 1
+
+
+def _continuations_before(raw: bytes, offset: int) -> list:
+    """The pairs bash removes from a script the lexer stops in at ``offset``: those of
+    the text before it, then every unescaped pair after it (bash stops there, but
+    counts the lines it reads up to the end of the unexpected token). When the text
+    before it does not lex either (the lexer stopped at the end of input), every
+    unescaped pair: quotes and comments are not told apart in a script that fails."""
+    try:
+        found = _continuations(raw[:offset], _lex(raw[:offset].decode("utf-8", "surrogateescape")))
+    except ShellSyntaxError:
+        found, offset = [], 0
+    _pairs(raw, offset, len(raw), found)
+    return found
+
+
+class _Joined:
+    """``raw`` without the removed pairs, and the way back to the original offsets and lines."""
+
+    def __init__(self, raw: bytes, removed: list):
+        self.original = raw
+        pieces, last = [], 0
+        for offset in removed:
+            pieces.append(raw[last:offset])
+            last = offset + 2
+        pieces.append(raw[last:])
+        self.raw = b"".join(pieces)
+        self.source = self.raw.decode("utf-8", "surrogateescape")
+        # where each removed pair sat in the joined text
+        self.cuts = [offset - 2 * n for n, offset in enumerate(removed)]
+        # the line map counts a removed newline for every offset at or after its cut
+        real = [m.start() for m in re.finditer(b"\n", self.raw)]
+        self.newlines = sorted(real + [cut - 1 for cut in self.cuts])
+
+    def original_offset(self, offset: int) -> int:
+        return offset + 2 * bisect.bisect_right(self.cuts, offset)
+
+    def error(self, failure: "_Failure") -> ShellSyntaxError:
+        """The error at its place in the original text; bash names the line it has read
+        up to, which includes the pairs right after the unexpected token."""
+        mapped = _Failure(failure.message, self.original_offset(failure.offset))
+        error = _syntax_error(self.original, mapped)
+        if failure.end is not None:
+            line, _ = _position(self.original, self.original_offset(failure.end))
+            if line > error.line:
+                error = ShellSyntaxError(error.message, error.offset, line, error.column)
+        return error
+
+    def lex_error(self, exc: ShellSyntaxError) -> ShellSyntaxError:
+        if exc.offset >= len(self.raw):
+            return ShellSyntaxError(exc.message, len(self.original), exc.line + len(self.cuts), exc.column)
+        token = re.search(r"unexpected token `(.*)'\Z", exc.message, re.S)
+        end = None
+        if token and token.group(1) != "newline":
+            end = exc.offset + len(token.group(1).encode("utf-8", "surrogateescape"))
+        failure = _Failure(exc.message, exc.offset, end)
+        return self.error(failure)
+
+
+def _joined_script(source: str, raw: bytes) -> Optional[Script]:
+    """The script parsed with its continuations removed, or None when bash removes none."""
+    try:
+        removed = _continuations(raw, _lex(source))
+    except ShellSyntaxError as exc:
+        removed = _continuations_before(raw, exc.offset)
+    return _parse_joined(source, raw, _Joined(raw, removed)) if removed else None
+
+
+def _parse_joined(source: str, raw: bytes, joined: _Joined) -> Script:
+    try:
+        tokens = _lex(joined.source)
+    except ShellSyntaxError as exc:
+        exc = _earlier_parse_error(joined.raw, exc) or exc
+        return _prefix_after_lex_error(source, raw, joined.lex_error(exc))
+    try:
+        chunks, failure = _parse_tokens(joined.source, joined.raw, tokens, joined.newlines)
+    except RecursionError:
+        raise _too_deep() from None
+    error = None if failure is None else joined.error(failure)
+    until = len(joined.raw) if failure is None else chunks[-1][3] if chunks else 0
+    return _script(joined.source, joined.raw, chunks, error, until, joined.newlines)
 
 
 def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
@@ -1730,9 +1989,14 @@ def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) ->
     if start == 0:
         return _script(source, raw, [], error, 0)
     prefix = raw[:start]
-    chunks, _ = _parse_tokens(prefix.decode("utf-8", "surrogateescape"), prefix,
-                              _lex(prefix.decode("utf-8", "surrogateescape")))
-    return _script(source, raw, chunks, error, start)
+    ran = parse_prefix(prefix.decode("utf-8", "surrogateescape"))
+    # the lines that ran, as parsed (continuations removed), then the rest as it is
+    ran_raw = ran.source.encode("utf-8", "surrogateescape")
+    shift = len(prefix) - len(ran_raw)
+    rest = [start + m.start() - shift for m in re.finditer(b"\n", raw[start:])]
+    script = Script(ran.source + raw[start:].decode("utf-8", "surrogateescape"), ran.chunks, error,
+                    len(ran_raw), ran._newlines + rest)
+    return script
 
 
 def _complete(piece: bytes) -> bool:
@@ -1744,6 +2008,17 @@ def _complete(piece: bytes) -> bool:
         return False
     if tokens and tuple(tokens[-1])[0] == "line-cont":
         return False  # `\` + newline joins this line to the next: bash had not run it yet
+    kinds = [tok[0] for tok in tokens]
+    if kinds.count("heredoc-op") != kinds.count("heredoc-end"):
+        return False  # a here-document body goes on after the piece: its line is not over
+    removed = _continuations(piece, tokens) if b"\\\n" in piece else ()
+    if removed:
+        joined = _Joined(piece, removed)
+        piece, text = joined.raw, joined.source
+        try:
+            tokens = _lex(text)
+        except ShellSyntaxError:
+            return False
     try:
         _, failure = _parse_tokens(text, piece, tokens)
     except RecursionError:

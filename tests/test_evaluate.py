@@ -223,15 +223,6 @@ def test_function_output_follows_its_redirection(tmp_path):
     assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
 
 
-def test_backtick_body_that_does_not_parse_is_opaque(tmp_path):
-    # bash parses it only when it expands it, and then sometimes abandons the line
-    script = parse("echo a`|`b; echo same")
-    assert script.error is None
-    result = evaluate(script, Env.default(str(tmp_path)))
-    assert any("syntax error in a backtick body" in name for name in result.opaque)
-    assert result.commands[1].argv == ("echo", "same")
-
-
 def test_cd_below_a_missing_working_directory_is_unknown():
     result = evaluate(parse("cd sub; echo *"), Env.default("/nonexistent/qbcore-cwd"))
     assert not result.commands[0].modelled and isinstance(result.commands[0].status, Opaque)

@@ -102,3 +102,15 @@ def test_heredoc_tabs_stripped_with_dash(tmp_path):
     env.set("x", "v")
     doc = parse(source).body[1].command.pipelines[0].commands[0].redirects[0].heredoc
     assert E.document(doc, env).value == outcome.text
+
+
+@pytest.mark.parametrize("body", ["$[", "a $[1+", "$((1+", "${x", "x `", "$(echo", "${x:-$[}",
+                                  "$(c())", "a $(echo ok; |) c", "${x:-$(|)}", "$(echo a) $(fi)"])
+def test_heredoc_body_that_cannot_expand_fails_its_program(body, tmp_path):
+    # bash expands an unquoted body as the command starts (and only then parses
+    # the substitutions in it): for a program (run in a forked child) an
+    # unterminated or unparsable expansion there fails only that command
+    source = f"cat <<EOF >/dev/null; echo \"st=$?\"\n{body}\nEOF\necho \"next=$?\"\n"
+    outcome = bashref.run(source, cwd=str(tmp_path))
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text

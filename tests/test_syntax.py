@@ -9,6 +9,8 @@ from qbcore import syntax as S
 from qbcore.syntax import parse, parse_prefix
 
 import bashref
+from qbcore.evaluate import evaluate
+from qbcore.expand import Env, document
 
 
 def only_command(source):
@@ -221,7 +223,7 @@ ACCEPTED = [
     "x=1", ">out", "case x in esac", "case x in (a) ;; esac", "for i do :; done",
     "for i in; do :; done", "f() ( a )", "a;", "[[ a ]]", "echo ]] }", "time", "if a; then :; fi >o",
     "echo $'\\''", "echo \"`echo \\\"x\\\"`\"", "for ((;;)); do break; done", "echo {a,b}",
-    "a=(\n1\n2\n)", "cat <<EOF\nnever ends", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
+    "a=(\n1\n2\n)", "cat <<EOF\nnever ends", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
 ]
 
 
@@ -276,3 +278,88 @@ def test_lines_that_ran_before_a_long_unterminated_tail():
     script = parse_prefix(source)
     assert len(script.chunks) == 3 and script.error.message == "syntax error: unexpected end of file"
     assert script.parsed_until == len("echo 1\nif true; then\necho 2\nfi\necho 3\n")
+
+
+# ---------------------------------------------------------------- line continuations
+
+# bash removes backslash-newline while it reads, before any token forms; not
+# inside single quotes, $'…', comments or quoted here-document bodies
+JOINED = [
+    "E=1; EF=2; echo $E\\\nF",
+    "x=1; echo $\\\nx ${\\\nx} \"$\\\nx\"",
+    "true &\\\n& echo and; false |\\\n| echo or",
+    "i\\\nf true; then echo if; f\\\ni",
+    "[\\\n[ a == a ]] && echo cond",
+    "echo `echo a\\\nb` `echo 'c\\\nd'` `echo e\\\\\\\nf`",
+    "echo 'a\\\nb' $'c\\\nd' \"e\\\nf\"",
+    "# a comment \\\necho after the comment",
+    "cat <<'E'\nq\\\nr\nE\ncat <<E\ns\\\nt\nE\n",
+    "echo $((1+\\\n2)) $(echo g\\\nh)",
+    "echo a\\\n\\\nb",
+    "echo ${x:-'a\\\nb'} \"${x:-'c\\\nd'}\" \"$(echo 'e\\\nf')\" \"${x:-$'g\\\nh'}\" ${x:-$'i\\\nj'}",
+    "echo \"$((1 + ${x:-'2\\\n'}3))\" \"${x:-\"$(echo 'k\\\nl')\"}\"",
+]
+
+
+@pytest.mark.bash
+def test_line_continuations_are_removed_as_bash_reads(tmp_path):
+    assert bashref.stdout_disagreements(JOINED, cwd=str(tmp_path)) == []
+    for source in JOINED:
+        parse(source)
+
+
+@pytest.mark.bash
+def test_removed_newlines_still_count_as_lines(tmp_path):
+    source = "echo a\\\n\\\nb; echo $LINENO\necho $LINENO"
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    assert result.stdout == bashref.run(source, cwd=str(tmp_path)).text
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("source", [
+    "echo hi; fi\\\n; echo there",
+    "echo a\\\n\\\nb; )",
+    "echo 1\necho 2 \\\n; fi\\\n\\\n\necho 3",
+])
+def test_line_continuation_before_a_syntax_error(source, tmp_path):
+    # the joined line runs as one: nothing of it ran; bash names the line it read up to
+    script = parse_prefix(source)
+    outcome = bashref.run(source, cwd=str(tmp_path))
+    ran = [line for line in outcome.text.splitlines() if line.isdigit() or line == "hi"]
+    predicted = []
+    for chunk in script.chunks:
+        text = script.source.encode()[chunk.start:chunk.end].decode()
+        predicted.extend(tok for tok in text.split() if tok.isdigit() or tok == "hi")
+    assert predicted == ran
+    assert script.error.line == int(re.search(r"-c: line (\d+):", outcome.error).group(1))
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("source", [
+    "cat <<EOF\n(\nEOF\n`",
+    "cat <<A <<-B\nbody 2\nA\n\tbody 3\nB\ncat <<C\n4\nC\necho 'unterminated",
+    "cat <<EOF\nx $(echo 5)\nEOF\n(",
+])
+def test_here_documents_of_the_lines_that_ran_keep_their_bodies(source, tmp_path):
+    # the line that ran ends after its here-document bodies, not at its own newline
+    script = parse_prefix(source)
+    assert script.error is not None
+    env = Env.default(str(tmp_path))
+    # each command is a cat, which reads the last here-document of its command
+    commands = [item.command.pipelines[0].commands[0] for chunk in script.chunks for item in chunk.items]
+    printed = "".join(document(c.redirects[-1].heredoc, env).value for c in commands if c.redirects)
+    assert printed == bashref.run(source, cwd=str(tmp_path)).text
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("source", [
+    "echo \"a\nb\" $LINENO", "echo \"$LINENO\nb\"", "echo $LINENO \\\n\"a\nb\"", "echo a\\\n$LINENO",
+    "e\\\ncho $LINENO", "echo \\\n\\\n$LINENO", "echo $LINENO >\\\nf", "echo $LINENO <<E\nx\nE\n",
+    "echo $LINENO; echo\\\n $LINENO", "x=1 \\\ny=$LINENO; echo $y", "echo $LINENO\\\n; echo $LINENO",
+    ">&2 \\\n echo $LINENO 2>&1", "x=\"a\nb\" echo $LINENO", "x=1 y=\"\n\" echo $LINENO",
+    ">&2 echo \"\n\" $LINENO 2>&1", "x=1 \\\n\\\necho $LINENO",
+])
+def test_lineno_is_where_bash_had_read_to(source, tmp_path):
+    # bash numbers a simple command once it has read the token after its first element
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    assert result.stdout == bashref.run(source, cwd=str(tmp_path)).text

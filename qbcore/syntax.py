@@ -1881,7 +1881,7 @@ def _parse_joined(source: str, raw: bytes, joined: _Joined) -> Script:
     try:
         tokens = _lex(joined.source)
     except ShellSyntaxError as exc:
-        exc = _earlier_parse_error(joined.raw, exc) or exc
+        exc = _earlier_parse_error(joined.raw, exc) or _error_in_open_substitution(joined.raw, exc) or exc
         return _prefix_after_lex_error(source, raw, joined.lex_error(exc))
     try:
         chunks, failure = _parse_tokens(joined.source, joined.raw, tokens, joined.newlines)

@@ -197,6 +197,7 @@ ERRORS = [
     'E$(||"', "E$(a; ||", "a\nE$(echo $(||", "x=$(;", '"$(||', "E$( ) ||", "echo '$(||' \"",
     # a `(` after a word is unexpected even when the lexer never sees it closed
     'echo a(b "', "a b(\n", "a b(x", 'x=(a "', 'f( "', 'a; (b "', 'f() { "',
+    'a\\\nb\nE$(||"', 'a \\\nb(x "',  # the same after a line continuation
 ]
 
 

@@ -190,3 +190,22 @@ def test_sigpipe_and_sigxfsz_are_at_their_defaults():
     # Python ignores both; a shell started from it must not inherit that
     done = run("yes | head -c 1 >/dev/null; echo ${PIPESTATUS[0]}; trap -p")
     assert done.stdout.split(b"\n")[0] == b"141" and b"SIGPIPE" not in done.stdout
+
+
+@pytest.mark.parametrize("unsafe", [False, True], ids=["sandboxed", "unsandboxed"])
+def test_only_the_three_standard_descriptors_reach_the_command(unsafe):
+    leaked = os.open(os.devnull, os.O_RDONLY)
+    os.set_inheritable(leaked, True)
+    try:
+        done = run("cd /proc/self/fd && echo *", unsafe_no_sandbox=unsafe)
+    finally:
+        os.close(leaked)
+    assert done.stdout.split()[:3] == [b"0", b"1", b"2"] and len(done.stdout.split()) <= 4
+
+
+def test_the_limits_reach_the_command_exactly():
+    limits = Limits(cpu_s=7, memory_bytes=700 << 20, file_size_bytes=3 << 20, open_files=77, processes=55)
+    table = run("cat /proc/self/limits", limits=limits).stdout.decode()
+    soft = {line[:26].strip(): line[26:].split()[0] for line in table.splitlines()[1:]}
+    assert (soft["Max cpu time"], soft["Max address space"], soft["Max file size"], soft["Max open files"],
+            soft["Max processes"]) == ("7", str(700 << 20), str(3 << 20), "77", "55")

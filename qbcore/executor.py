@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import tempfile
 import time
@@ -121,8 +122,15 @@ class _TaskDirectory:
         """The final snapshot, the new paths the task does not allow, and the checks' verdict (when none)."""
         after = validators.snapshot(path)
         stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
-        verdict = None if stray else validators.check(self.task.checks, path, self.before, after, self.info)
-        return after, stray, verdict
+        if stray:
+            return after, stray, None
+        if os.path.realpath(path) != path and any(c["kind"] == "git" for c in self.task.checks):
+            # git resolves the path it is given, and a directory seen through
+            # the sandbox's /proc/PID/root is not where its path says: judge a copy
+            with tempfile.TemporaryDirectory(prefix="qbcore-judged-") as copy:
+                dirtree.write(dirtree.read(path), copy, [])
+                return after, stray, validators.check(self.task.checks, copy, self.before, after, self.info)
+        return after, stray, validators.check(self.task.checks, path, self.before, after, self.info)
 
 
 def _failure(task_id, transport, class_, reason, started) -> Attempt:
@@ -167,26 +175,51 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
                         f"the harness cannot pass this reply as one argument: {too_long[0]} bytes, and Linux "
                         f"takes at most {_ARG_MAX - 1} in a single argument", started)
 
+    workspace = _TaskDirectory(task, *_template(task.fixture))
+    through_real_ssh = real_ssh and transports.get(transport).remote
+    if not unsafe_no_sandbox and not through_real_ssh:
+        # the whole attempt lives in the sandbox: its fresh tmpfs is the task
+        # directory, and the stand-ins come in as read-only programs
+        base = f"/tmp/qbcore-attempt-{secrets.token_hex(8)}"
+        task_dir, tool_dir = f"{base}/task", f"{base}/bin"
+        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir),
+                           stdin=invocation.stdin, limits=limits, files=dict(invocation.files),
+                           programs={f"{tool_dir}/ssh": _standin_ssh()}, workspace=workspace)
+        return _attempt(task, transport, workspace, done, started)
     base = tempfile.mkdtemp(prefix="qbcore-attempt-")
     try:
         os.chmod(base, 0o755)  # the sandbox may run as another uid and must reach the stand-ins
         task_dir = os.path.join(base, "task")
         os.mkdir(task_dir)
         tool_dir = _tool_dir(base)
-        workspace = _TaskDirectory(task, *_template(task.fixture))
         env = harness_env(task_dir, tool_dir)
         argv, binds, files = list(invocation.argv), [tool_dir], dict(invocation.files)
-        if real_ssh and transports.get(transport).remote:
+        if through_real_ssh:
             argv, binds, files = _through_real_ssh(ssh_server, argv, binds, files, task_dir, base)
         done = sandbox.run(argv, workdir=task_dir, env=env, stdin=invocation.stdin, limits=limits,
                            ro_binds=binds, files=files, workspace=workspace, unsafe_no_sandbox=unsafe_no_sandbox)
-        after, stray, verdict = done.inspected or ({}, [], None)
-        new = tuple(validators.new_paths(workspace.before, after)) if done.inspected else ()
-        class_, reason = _classify(done, stray, verdict)
-        return Attempt(task.id, transport, class_ == "pass", class_, reason, done.exit_code, new,
-                       time.monotonic() - started, done.stdout[:_KEEP], done.stderr[:_KEEP])
+        return _attempt(task, transport, workspace, done, started)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+_standin = None
+
+
+def _standin_ssh() -> bytes:
+    global _standin
+    if _standin is None:
+        with open(transports.standin("ssh"), "rb") as handle:
+            _standin = handle.read()
+    return _standin
+
+
+def _attempt(task, transport, workspace, done: sandbox.Completed, started) -> Attempt:
+    after, stray, verdict = done.inspected or ({}, [], None)
+    new = tuple(validators.new_paths(workspace.before, after)) if done.inspected else ()
+    class_, reason = _classify(done, stray, verdict)
+    return Attempt(task.id, transport, class_ == "pass", class_, reason, done.exit_code, new,
+                   time.monotonic() - started, done.stdout[:_KEEP], done.stderr[:_KEEP])
 
 
 def _through_real_ssh(server, argv, binds, files, task_dir, base):

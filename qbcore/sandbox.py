@@ -184,7 +184,16 @@ def _encode(text: str | bytes) -> bytes:
     return os.fsencode(text)
 
 
-def _check_inputs(argv, files, workdir):
+def _memfd(data: bytes) -> int:
+    fd = os.memfd_create("qbcore-program", os.MFD_CLOEXEC)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _check_inputs(argv, files, programs, workdir, workspace):
     if not argv:
         raise ValueError("argv is empty")
     if "=" in (argv[0] if isinstance(argv[0], str) else argv[0].decode("latin-1")):
@@ -192,12 +201,14 @@ def _check_inputs(argv, files, workdir):
     for arg in argv:
         if "\0" in (arg if isinstance(arg, str) else arg.decode("latin-1")):
             raise ValueError("an argument contains a NUL byte, which no program can receive")
-    for path in files:
+    for path in [*files, *programs]:
         normal = os.path.normpath(path)
         if not normal.startswith("/tmp/") or normal != path:
             raise ValueError(f"sandbox files must be absolute paths under /tmp: {path!r}")
-    if workdir is not None and not os.path.isdir(workdir):
+    if workspace is None and workdir is not None and not os.path.isdir(workdir):
         raise ValueError(f"workdir is not a directory: {workdir}")
+    if workspace is not None and workdir is None:
+        raise ValueError("a workspace needs the task directory's path (workdir)")
 
 
 _hidden: dict[tuple, list[str]] = {}
@@ -276,7 +287,8 @@ class _HostDirectory:
 
 def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], stdin: bytes | None = None,
         limits: Limits = Limits(), ro_binds=(), files: Mapping[str, bytes] = {},
-        workspace: Workspace | None = None, unsafe_no_sandbox: bool = False) -> Completed:
+        programs: Mapping[str, bytes] = {}, workspace: Workspace | None = None,
+        unsafe_no_sandbox: bool = False) -> Completed:
     """Run ``argv`` in ``workdir`` with exactly ``env``.
 
     Without ``workspace``, ``workdir``'s content goes in and the final state
@@ -284,14 +296,17 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
     (the same path inside the sandbox) and the workspace fills and reads it.
     ``ro_binds``: host paths (or ``(host, inside)`` pairs) made visible read-only.
     ``files``: absolute paths under the private /tmp created before the command starts.
+    ``programs``: executables (absolute paths under /tmp) that the command can run but not change:
+    each folder holding one is read-only.
     Raises SandboxUnavailable when bubblewrap cannot run, unless ``unsafe_no_sandbox``.
     """
-    _check_inputs(argv, files, workdir)
+    _check_inputs(argv, files, programs, workdir, workspace)
     host_directory = None
     if workspace is None:
         workspace = host_directory = _HostDirectory(workdir)
     if unsafe_no_sandbox:
-        return _run_unsandboxed(argv, workdir=workdir, env=env, stdin=stdin, limits=limits, files=files,
+        return _run_unsandboxed(argv, workdir=workdir, env=env, stdin=stdin, limits=limits,
+                                files={**files, **programs}, executable=set(programs),
                                 workspace=None if host_directory else workspace)
     bwrap = _bwrap()
     if bwrap is None:
@@ -311,7 +326,15 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
     command += ["--size", str(limits.workdir_bytes), "--tmpfs", inner_work]
     for src, dest in _bind_pairs(ro_binds):
         command += ["--ro-bind", src, dest]
-    for place in hidden:
+    # each program comes in on its own descriptor (bwrap reads and closes it)
+    # into a small tmpfs that turns read-only once they are all in place
+    program_fds = {6 + index: _memfd(data) for index, data in enumerate(programs.values())}
+    folders = sorted({os.path.dirname(path) for path in programs})
+    for folder in folders:
+        command += ["--size", "1048576", "--tmpfs", folder]
+    for fd, path in zip(program_fds, programs):
+        command += ["--perms", "0755", "--ro-bind-data", str(fd), path]
+    for place in [*hidden, *folders]:
         # read-only once the mount points inside them exist
         command += ["--remount-ro", place]
     # env -i K=V... ARGV: the first word without "=" is the program (_check_inputs makes sure it is argv[0])
@@ -322,7 +345,7 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
                 inner_work, _CONTROL, limits.ulimit_commands(os.path.basename(shell)), *env_words, *argv]
     session = _Session(limits, stdin)
     try:
-        session.start(command, uid, gid)
+        session.start(command, uid, gid, program_fds)
         session.prepare(lambda root: _populate(root, inner_work, workspace, files), uid, gid)
         inspected = session.finish(lambda root: workspace.inspect(root + inner_work))
     finally:
@@ -398,7 +421,7 @@ class _Session:
         self._fds.append(fd)
         return fd
 
-    def start(self, command, uid: int, gid: int):
+    def start(self, command, uid: int, gid: int, extra: Mapping[int, int]):
         report_r, report_w = os.pipe()
         control_r, control_w = os.pipe()
         info_r, info_w = os.pipe()
@@ -413,13 +436,13 @@ class _Session:
         # bubblewrap's own complaints (and nothing else) land here
         self.errors = self._keep(os.memfd_create("qbcore-bwrap-errors", os.MFD_CLOEXEC))
         devnull = os.open(os.devnull, os.O_WRONLY)
-        child = {0: stdin_r, 1: devnull, 2: self.errors, 3: report_w, 4: control_r, 5: info_w}
+        child = {0: stdin_r, 1: devnull, 2: self.errors, 3: report_w, 4: control_r, 5: info_w, **extra}
         try:
             self.pid = _start(command, child, uid, gid)
         except OSError as exc:
             raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
         finally:
-            for fd in (stdin_r, devnull, report_w, control_r, info_w):
+            for fd in (stdin_r, devnull, report_w, control_r, info_w, *extra.values()):
                 os.close(fd)
         try:
             self.pidfd = self._keep(os.pidfd_open(self.pid))
@@ -850,7 +873,8 @@ def _spawn_piped(command, with_stdin: bool, env: Mapping[str, str]) -> _Spawned:
                     os.fdopen(stdout_r, "rb", buffering=0), os.fdopen(stderr_r, "rb", buffering=0))
 
 
-def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files, workspace=None) -> Completed:
+def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files, executable=(),
+                     workspace=None) -> Completed:
     """The same contract with no isolation: rlimits and the timeout only (for --unsafe-no-sandbox)."""
     import resource
 
@@ -859,6 +883,8 @@ def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files, worksp
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:
             handle.write(data)
+        if path in executable:
+            os.chmod(path, 0o755)
         created.append(path)
 
     def limit():

@@ -209,3 +209,10 @@ def test_the_limits_reach_the_command_exactly():
     soft = {line[:26].strip(): line[26:].split()[0] for line in table.splitlines()[1:]}
     assert (soft["Max cpu time"], soft["Max address space"], soft["Max file size"], soft["Max open files"],
             soft["Max processes"]) == ("7", str(700 << 20), str(3 << 20), "77", "55")
+
+
+def test_programs_run_but_their_folder_cannot_change():
+    script = ("/tmp/qb/bin/hello; echo x > /tmp/qb/bin/hello || echo no-write; "
+              "touch /tmp/qb/bin/git || echo no-add; /tmp/qb/bin/hello")
+    done = run(script, programs={"/tmp/qb/bin/hello": b"#!/bin/sh\necho hello\n"})
+    assert done.stdout == b"hello\nno-write\nno-add\nhello\n"

@@ -3,9 +3,10 @@
 Both sides do the whole attempt (fresh directory, fixture, `bash -c`,
 validator, failure class) through ``qbcore.executor``; the baseline passes
 ``unsafe_no_sandbox`` and runs one attempt after another, the measured side
-runs every attempt in its own bubblewrap sandbox over a process pool of
-``os.cpu_count()`` workers. Both are measured in the same session and the
-ratio of their best rounds is printed at the end.
+runs every attempt in its own bubblewrap sandbox over ``run_many``'s process
+pool (twice as many workers as CPUs). Both are measured in the same session
+and the ratio of their best rounds is printed at the end, with the CPU time of
+every process per attempt.
 
 Run: python -m pytest bench/bench_executor.py   (QBCORE_LONG=1 for more rounds)
 """

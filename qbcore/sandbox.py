@@ -535,7 +535,7 @@ class _Session:
             data += chunk
 
     def _setup_failed(self):
-        self.close()
+        self._end()  # bubblewrap has said all it will say once it is reaped
         os.lseek(self.errors, 0, os.SEEK_SET)
         message = os.read(self.errors, 65536).decode(errors="replace").strip()
         raise SandboxUnavailable(f"bubblewrap could not set up the sandbox: {message or 'no reason given'}")
@@ -623,8 +623,8 @@ class _Session:
             self._fds.remove(fd)
             os.close(fd)
 
-    def close(self):
-        """End pid 1 (closing its control pipe lets it exit), reap bwrap, release every descriptor."""
+    def _end(self):
+        """End pid 1 (closing its control pipe lets it exit) and reap bwrap."""
         if self.control in self._fds:
             self._close(self.control)
         if self.pid is not None:
@@ -632,6 +632,10 @@ class _Session:
                 self._kill()
                 _reap(self.pid, None, None)
             self.pid = None
+
+    def close(self):
+        """End the sandbox and release every descriptor."""
+        self._end()
         for fd in list(self._fds):
             self._close(fd)
 

@@ -208,4 +208,7 @@ def test_sandboxed_and_unsandboxed_attempts_agree_on_a_git_task():
     for reply in (task.oracle, task.naive):
         inside = attempt(reply, task=task.id)
         outside = attempt(reply, task=task.id, unsafe_no_sandbox=True)
-        assert (inside.class_, inside.new_files) == (outside.class_, outside.new_files)
+        # the new commit's object ids depend on the second it was made in
+        def shape(files):
+            return [f for f in files if not f.startswith(".git/objects/")], len(files)
+        assert (inside.class_, shape(inside.new_files)) == (outside.class_, shape(outside.new_files))

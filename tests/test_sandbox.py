@@ -216,3 +216,8 @@ def test_programs_run_but_their_folder_cannot_change():
               "touch /tmp/qb/bin/git || echo no-add; /tmp/qb/bin/hello")
     done = run(script, programs={"/tmp/qb/bin/hello": b"#!/bin/sh\necho hello\n"})
     assert done.stdout == b"hello\nno-write\nno-add\nhello\n"
+
+
+def test_a_sandbox_that_cannot_be_set_up_says_why():
+    with pytest.raises(SandboxUnavailable, match="Can't find source path /nonexistent-qbcore"):
+        run("true", ro_binds=["/nonexistent-qbcore"])

@@ -8,18 +8,18 @@ simulator is checked against; it knows nothing about prediction.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
+import secrets
 import shutil
-import tarfile
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from . import dirtree
 from . import fixture as fixtures
 from . import sandbox, transports, validators
 from .sandbox import Limits
@@ -87,29 +87,50 @@ def _tool_dir(base: str) -> str:
     return path
 
 
-# fixture bytes by fixture description: a git fixture costs half a dozen git
-# processes, so each distinct fixture is built once per process and unpacked
-_templates: dict[str, tuple[bytes, fixtures.FixtureInfo]] = {}
+# each distinct fixture is built once per process (a git fixture costs half
+# a dozen git processes) and laid down from this copy for every attempt
+_templates: dict[str, tuple[list[dirtree.Node], fixtures.FixtureInfo]] = {}
 
 
-def _template(description) -> tuple[bytes, fixtures.FixtureInfo]:
+def _template(description) -> tuple[list[dirtree.Node], fixtures.FixtureInfo]:
     key = json.dumps(description, sort_keys=True)
     if key not in _templates:
         with tempfile.TemporaryDirectory(prefix="qbcore-fixture-") as scratch:
             info = fixtures.build(description, scratch)
-            buffer = io.BytesIO()
-            with tarfile.open(fileobj=buffer, mode="w") as archive:
-                for name in sorted(os.listdir(scratch)):
-                    archive.add(os.path.join(scratch, name), arcname=name)
-        _templates[key] = (buffer.getvalue(), info)
+            _templates[key] = (dirtree.read(scratch), info)
     return _templates[key]
 
 
-def _build_fixture(description, task_dir: str) -> fixtures.FixtureInfo:
-    data, info = _template(description)
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
-        archive.extractall(task_dir, filter="fully_trusted")
-    return info
+def _snapshot_of(template: list[dirtree.Node]) -> dict[str, validators.Entry]:
+    """What ``validators.snapshot`` reads from a directory that holds exactly ``template``."""
+    kinds = {"dir": "dir", "file": "file", "symlink": "symlink"}
+    return {node.path: validators.Entry(kinds.get(node.kind, "other"), 0 if node.kind == "symlink" else node.mode,
+                                        node.data, node.target) for node in template}
+
+
+class _TaskDirectory:
+    """The attempt's task directory, wherever it lives: the fixture goes in, the judged state comes out."""
+
+    def __init__(self, task, template: list[dirtree.Node], info: fixtures.FixtureInfo):
+        self.task, self.template, self.info = task, template, info
+        self.before = _snapshot_of(template)
+
+    def populate(self, path: str):
+        dirtree.write(self.template, path)
+
+    def inspect(self, path: str):
+        """The final snapshot, the new paths the task does not allow, and the checks' verdict (when none)."""
+        after = validators.snapshot(path)
+        stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
+        if stray:
+            return after, stray, None
+        if os.path.realpath(path) != path and any(c["kind"] == "git" for c in self.task.checks):
+            # git resolves the path it is given, and a directory seen through
+            # the sandbox's /proc/PID/root is not where its path says: judge a copy
+            with tempfile.TemporaryDirectory(prefix="qbcore-judged-") as copy:
+                dirtree.write(dirtree.read(path), copy, [])
+                return after, stray, validators.check(self.task.checks, copy, self.before, after, self.info)
+        return after, stray, validators.check(self.task.checks, path, self.before, after, self.info)
 
 
 def _failure(task_id, transport, class_, reason, started) -> Attempt:
@@ -154,27 +175,51 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
                         f"the harness cannot pass this reply as one argument: {too_long[0]} bytes, and Linux "
                         f"takes at most {_ARG_MAX - 1} in a single argument", started)
 
+    workspace = _TaskDirectory(task, *_template(task.fixture))
+    through_real_ssh = real_ssh and transports.get(transport).remote
+    if not unsafe_no_sandbox and not through_real_ssh:
+        # the whole attempt lives in the sandbox: its fresh tmpfs is the task
+        # directory, and the stand-ins come in as read-only programs
+        base = f"/tmp/qbcore-attempt-{secrets.token_hex(8)}"
+        task_dir, tool_dir = f"{base}/task", f"{base}/bin"
+        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir),
+                           stdin=invocation.stdin, limits=limits, files=dict(invocation.files),
+                           programs={f"{tool_dir}/ssh": _standin_ssh()}, workspace=workspace)
+        return _attempt(task, transport, workspace, done, started)
     base = tempfile.mkdtemp(prefix="qbcore-attempt-")
     try:
         os.chmod(base, 0o755)  # the sandbox may run as another uid and must reach the stand-ins
         task_dir = os.path.join(base, "task")
         os.mkdir(task_dir)
         tool_dir = _tool_dir(base)
-        info = _build_fixture(task.fixture, task_dir)
-        before = validators.snapshot(task_dir)
         env = harness_env(task_dir, tool_dir)
         argv, binds, files = list(invocation.argv), [tool_dir], dict(invocation.files)
-        if real_ssh and transports.get(transport).remote:
+        if through_real_ssh:
             argv, binds, files = _through_real_ssh(ssh_server, argv, binds, files, task_dir, base)
         done = sandbox.run(argv, workdir=task_dir, env=env, stdin=invocation.stdin, limits=limits,
-                           ro_binds=binds, files=files, unsafe_no_sandbox=unsafe_no_sandbox)
-        after = validators.snapshot(task_dir)
-        new = tuple(validators.new_paths(before, after))
-        class_, reason = _classify(task, done, task_dir, before, after, info)
-        return Attempt(task.id, transport, class_ == "pass", class_, reason, done.exit_code, new,
-                       time.monotonic() - started, done.stdout[:_KEEP], done.stderr[:_KEEP])
+                           ro_binds=binds, files=files, workspace=workspace, unsafe_no_sandbox=unsafe_no_sandbox)
+        return _attempt(task, transport, workspace, done, started)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+_standin = None
+
+
+def _standin_ssh() -> bytes:
+    global _standin
+    if _standin is None:
+        with open(transports.standin("ssh"), "rb") as handle:
+            _standin = handle.read()
+    return _standin
+
+
+def _attempt(task, transport, workspace, done: sandbox.Completed, started) -> Attempt:
+    after, stray, verdict = done.inspected or ({}, [], None)
+    new = tuple(validators.new_paths(workspace.before, after)) if done.inspected else ()
+    class_, reason = _classify(done, stray, verdict)
+    return Attempt(task.id, transport, class_ == "pass", class_, reason, done.exit_code, new,
+                   time.monotonic() - started, done.stdout[:_KEEP], done.stderr[:_KEEP])
 
 
 def _through_real_ssh(server, argv, binds, files, task_dir, base):
@@ -185,18 +230,16 @@ def _through_real_ssh(server, argv, binds, files, task_dir, base):
     return server.wrap(argv, binds, files, home=task_dir, scratch=base)
 
 
-def _classify(task, done: sandbox.Completed, task_dir, before, after, info) -> tuple[str, str]:
+def _classify(done: sandbox.Completed, stray: list[str], verdict) -> tuple[str, str]:
     if done.timed_out:
         return "timeout", "the command was still running when the wall-clock limit ended it"
     if done.exit_code == 128 + 24 or done.exit_code == 128 + 9 and b"CPU" in done.stderr:
         return "timeout", "the command used up its CPU-time limit"
-    if done.state_lost:
+    if done.state_lost or done.inspected is None:
         return "environment-invalid", "; ".join(done.notes) or "the final directory could not be read back"
-    stray = validators.disallowed_new(before, after, task.allowed_new)
     if stray:
         shown = ", ".join(stray[:5]) + (f" and {len(stray) - 5} more" if len(stray) > 5 else "")
         return "environment-invalid", f"created files the task does not allow: {shown}"
-    verdict = validators.check(task.checks, task_dir, before, after, info)
     stderr = done.stderr.decode("utf-8", "replace")
     if verdict.ok and done.exit_code == 0:
         return "pass", verdict.reason

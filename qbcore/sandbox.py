@@ -3,88 +3,84 @@
 Every attempt gets a fresh sandbox: read-only root, a size-capped tmpfs as the
 task directory (the only place it can write), a private /tmp, a loopback-only
 network namespace, its own pid namespace, rlimits, a wall-clock timeout and
-capped output. The task directory travels in and out as tar streams, so the
-sandbox never holds a writable host path: a reply that fills its disk fills a
-tmpfs of bounded size, and the host only gets back what the validator reads.
+capped output. The host fills the task directory and reads its final state
+through the sandbox's own root (/proc/PID/root) while its pid 1 holds it
+open and every other process is gone: the sandbox never holds a writable host
+path, and a reply that fills its disk fills a tmpfs of bounded size.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import fcntl
-import io
+import json
 import os
 import secrets
 import selectors
 import shutil
 import signal
+import select
 import subprocess
-import tarfile
 import time
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Mapping, Protocol, Sequence
 
-__all__ = ["SandboxUnavailable", "Limits", "Completed", "available", "unavailable_reason", "run"]
+from . import dirtree
+
+__all__ = ["SandboxUnavailable", "Limits", "Completed", "Workspace", "available", "unavailable_reason", "run"]
 
 # The unprivileged identity a root caller drops to: the kernel ignores
 # RLIMIT_NPROC for host root even inside a user namespace, so the process
 # limit only holds when the sandbox runs under another uid.
 NOBODY = 65534
 
-# Where the launcher (pid 1 inside the sandbox) finds its instructions; it
-# deletes the folder before the command starts.
+# The launcher's private folder in the sandbox's /tmp: the host creates the
+# output fifos there and removes them once the launcher has opened them.
 _CONTROL = "/tmp/.qbcore-sandbox"
 
-# pid 1 of the sandbox: unpack the task directory and the /tmp files, run the
-# command under rlimits with exactly the caller's environment, wait for it
-# and then for every process still holding its stdout or stderr (a harness
-# that reads the output to its end waits for them too), report the exit
-# status, kill whatever is left, and stream the task directory out on fd 3.
-# As pid 1 it cannot be killed from inside, and it reaps orphans while it
-# waits, so leftover zombies never count against the process limit.
+# pid 1 of the sandbox: a POSIX sh script (dash starts in half the time of
+# bash) that takes the rlimits itself, so the command inherits them. It
+# talks to the host over two pipes: it reports on fd 3 (R: set up; B: the output fifos are open; S: the command's exit
+# status, signed with the attempt's secret; D: every other process is gone;
+# E: a failure) and waits on fd 4 for the host's word (go + secret: the task
+# directory is ready; end: the output has reached its end; end of file:
+# finish). The command writes to fifos whose read ends only the host holds, so
+# the host sees end of file exactly when no process holds the output any more
+# (a harness that reads the output to its end waits for the same). As pid 1
+# it cannot be killed from inside, reaps orphans while it waits, and its exit
+# ends every process left in the sandbox.
 _LAUNCHER = r"""
-for fd in /proc/$$/fd/*; do
-  fd=${fd##*/}
-  ((fd > 4)) && eval "exec $fd>&-"
-done
-work=$1 control=$2
-tar -xpf - -C / <&4 2>/dev/null || { echo 'E cannot unpack the task directory and files' >&3; exit 0; }
-exec 4<&-
-mapfile -d '' -t qb_argv < "$control/argv"
-mapfile -d '' -t qb_env < "$control/env"
-read -r qb_limits < "$control/limits"
-read -r nonce < "$control/nonce"
-: > "$control/nonce"
-echo R >&3
-exec 8>&2 2>/dev/null
-(
-  exec 3>&- 2>&8 8>&-
-  ulimit $qb_limits 2>/dev/null || { echo 'qbcore-sandbox: cannot apply limits' >&2; exit 125; }
-  cd "$work" || exit 125
-  exec env -i "${qb_env[@]}" "${qb_argv[@]}"
-)
-status=$?
-exec 0</dev/null
-holds_output() {
-  local fd
-  for fd in /proc/[0-9]*/fd/*; do
-    [[ $fd == /proc/1/* ]] && continue
-    [[ $fd -ef /proc/1/fd/1 || $fd -ef /proc/1/fd/8 ]] && return 0
-  done
-  return 1
-}
-while holds_output; do sleep 0.01; done
-kill -KILL -1
-for _ in {1..200}; do
+exec 5>&-
+work=$1 control=$2 limits=$3
+shift 3
+printf 'R\n' >&3
+read -r word nonce <&4 && [ "$word" = go ] || exit 0
+cd "$work" || { printf 'E cannot enter the task directory\n' >&3; exit 0; }
+eval "$limits" 2>/dev/null || { printf 'E cannot apply the resource limits\n' >&3; exit 0; }
+exec 6>"$control/out" 7>"$control/err" 8<&0
+printf 'B\n' >&3
+env -i "$@" <&8 >&6 2>&7 3>&- 4>&- 6>&- 7>&- 8<&- &
+exec 0</dev/null 2>/dev/null 6>&- 7>&- 8<&-
+wait $!
+printf 'S %s %s\n' "$nonce" "$?" >&3
+read -r word <&4
+while :; do
+  kill -KILL -1
   alive=0
   for stat in /proc/[0-9]*/stat; do
-    read -r pid _ st _ < "$stat" || continue
-    [[ $pid == 1 || $st == Z ]] || { alive=1; break; }
+    read -r line < "$stat" || continue
+    state=${line##*) }
+    case "${line%% *} ${state%% *}" in
+      "1 "*|*" Z") ;;
+      *) alive=1; break ;;
+    esac
   done
-  ((alive)) || break
-  kill -KILL -1
-  sleep 0.005
+  [ "$alive" = 0 ] && break
+  sleep 0.002
 done
-{ echo "S $nonce $status"; tar -cf - -C "$work" .; } >&3
+printf 'D %s\n' "$nonce" >&3
+read -r word <&4
 """
 
 
@@ -106,10 +102,16 @@ class Limits:
     workdir_bytes: int = 128 << 20
     tmp_bytes: int = 64 << 20
 
-    def ulimit_flags(self) -> str:
-        # bash's ulimit counts -v and -f in KiB; -u is per uid inside the
-        # sandbox's own user namespace, so it counts only this attempt
-        return (f"-t {int(self.cpu_s)} -v {self.memory_bytes // 1024} -f {self.file_size_bytes // 1024} "
+    def ulimit_commands(self, shell: str) -> str:
+        """The ``ulimit`` commands that set these limits in ``shell`` (dash or bash, whose units and
+        flags differ: dash counts -f in 512-byte blocks and calls the process limit -p)."""
+        # the process limit is per uid inside the sandbox's own user namespace,
+        # so it counts only this attempt
+        if shell == "dash":
+            return (f"ulimit -t {int(self.cpu_s)} && ulimit -v {self.memory_bytes // 1024} && "
+                    f"ulimit -f {self.file_size_bytes // 512} && ulimit -n {int(self.open_files)} && "
+                    f"ulimit -p {int(self.processes)}")
+        return (f"ulimit -t {int(self.cpu_s)} -v {self.memory_bytes // 1024} -f {self.file_size_bytes // 1024} "
                 f"-n {int(self.open_files)} -u {int(self.processes)}")
 
 
@@ -128,6 +130,8 @@ class Completed:
     # was killed by the timeout, or the directory outgrew its cap)
     state_lost: bool = False
     notes: tuple[str, ...] = field(default=())
+    # what the caller's Workspace.inspect returned (None without one, or when the state was lost)
+    inspected: object = field(default=None, repr=False)
 
 
 _availability: tuple[bool, str] | None = None
@@ -135,6 +139,11 @@ _availability: tuple[bool, str] | None = None
 
 def _bwrap() -> str | None:
     return shutil.which("bwrap")
+
+
+def _launcher_shell() -> str:
+    """dash when there is one (pid 1 starts sooner), bash otherwise."""
+    return "/bin/dash" if os.access("/bin/dash", os.X_OK) else "/bin/bash"
 
 
 def _identity() -> tuple[int, int]:
@@ -169,46 +178,14 @@ def _probe() -> tuple[bool, str]:
     return True, ""
 
 
-def _anonymous(member: tarfile.TarInfo) -> tarfile.TarInfo:
-    member.uid = member.gid = 0
-    member.uname = member.gname = ""
-    return member
-
-
-def _pack_inputs(workdir: str | None, inner_work: str, argv: Sequence[str], env: Mapping[str, str],
-                 files: Mapping[str, bytes], limits: Limits, nonce: str) -> bytes:
-    """One tar stream the launcher unpacks at /: the task directory (ownership dropped: the
-    sandbox user owns everything), the launcher's instructions, and the /tmp files."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as archive:
-        if workdir is not None:
-            for name in sorted(os.listdir(workdir)):
-                archive.add(os.path.join(workdir, name), arcname=f"{inner_work.lstrip('/')}/{name}",
-                            filter=_anonymous)
-
-        def add(name: str, data: bytes, mode: int = 0o644):
-            info = tarfile.TarInfo(name.lstrip("/"))
-            info.size = len(data)
-            info.mode = mode
-            archive.addfile(info, io.BytesIO(data))
-
-        add(_CONTROL + "/argv", b"".join(_encode(a) + b"\0" for a in argv))
-        add(_CONTROL + "/env", b"".join(_encode(f"{k}={v}") + b"\0" for k, v in env.items()))
-        add(_CONTROL + "/limits", limits.ulimit_flags().encode())
-        add(_CONTROL + "/nonce", nonce.encode() + b"\n", 0o600)
-        for path, data in files.items():
-            add(path, data)
-    return buffer.getvalue()
-
-
 def _encode(text: str | bytes) -> bytes:
     if isinstance(text, bytes):
         return text
     return os.fsencode(text)
 
 
-def _memfd(data: bytes, name: str) -> int:
-    fd = os.memfd_create(name, 0)
+def _memfd(data: bytes) -> int:
+    fd = os.memfd_create("qbcore-program", os.MFD_CLOEXEC)
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
@@ -216,22 +193,36 @@ def _memfd(data: bytes, name: str) -> int:
     return fd
 
 
-def _check_inputs(argv, files, workdir):
+def _check_inputs(argv, files, programs, workdir, workspace):
     if not argv:
         raise ValueError("argv is empty")
+    if "=" in (argv[0] if isinstance(argv[0], str) else argv[0].decode("latin-1")):
+        raise ValueError("the program name contains '=', which env would take for a variable")
     for arg in argv:
         if "\0" in (arg if isinstance(arg, str) else arg.decode("latin-1")):
             raise ValueError("an argument contains a NUL byte, which no program can receive")
-    for path in files:
+    for path in [*files, *programs]:
         normal = os.path.normpath(path)
         if not normal.startswith("/tmp/") or normal != path:
             raise ValueError(f"sandbox files must be absolute paths under /tmp: {path!r}")
-    if workdir is not None and not os.path.isdir(workdir):
+    if workspace is None and workdir is not None and not os.path.isdir(workdir):
         raise ValueError(f"workdir is not a directory: {workdir}")
+    if workspace is not None and workdir is None:
+        raise ValueError("a workspace needs the task directory's path (workdir)")
+
+
+_hidden: dict[tuple, list[str]] = {}
 
 
 def _private_places() -> list[str]:
     """Host folders that hold people's own files: hidden behind empty tmpfs mounts in the sandbox."""
+    key = (os.getuid(), os.environ.get("HOME"))
+    if key not in _hidden:
+        _hidden[key] = _find_private_places()
+    return _hidden[key]
+
+
+def _find_private_places() -> list[str]:
     import pwd
 
     places = ["/root", "/home", "/run/user", "/var/mail", "/var/spool/mail"]
@@ -258,23 +249,73 @@ def _bind_pairs(ro_binds) -> list[tuple[str, str]]:
     return pairs
 
 
+class Workspace(Protocol):
+    """What goes into the task directory and what is read from it, for a caller that need not copy.
+
+    ``populate`` fills the fresh, empty task directory before the command
+    starts; ``inspect`` reads the final one once every process of the
+    attempt is gone, and its result becomes ``Completed.inspected``. Both get
+    a path that is only valid during the call.
+    """
+
+    def populate(self, path: str) -> None: ...
+
+    def inspect(self, path: str) -> object: ...
+
+
+class _HostDirectory:
+    """The default workspace: a host directory's content goes in, the final state comes back into it."""
+
+    def __init__(self, workdir: str | None):
+        self.workdir = workdir
+        self.notes: list[str] = []
+
+    def populate(self, path: str):
+        if self.workdir is not None:
+            dirtree.write(self._content, path)
+
+    def read_content(self):
+        # read as the caller: the sandbox user need not be able to read the host's files
+        self._content = dirtree.read(self.workdir) if self.workdir is not None else []
+
+    def inspect(self, path: str):
+        if self.workdir is not None:
+            final = dirtree.read(path)
+            dirtree.clear(self.workdir)
+            dirtree.write(final, self.workdir, self.notes)
+
+
 def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], stdin: bytes | None = None,
         limits: Limits = Limits(), ro_binds=(), files: Mapping[str, bytes] = {},
+        programs: Mapping[str, bytes] = {}, workspace: Workspace | None = None,
         unsafe_no_sandbox: bool = False) -> Completed:
-    """Run ``argv`` in ``workdir`` with exactly ``env``; ``workdir`` ends up holding the final state.
+    """Run ``argv`` in ``workdir`` with exactly ``env``.
 
+    Without ``workspace``, ``workdir``'s content goes in and the final state
+    comes back into it. With one, ``workdir`` only names the task directory
+    (the same path inside the sandbox) and the workspace fills and reads it.
     ``ro_binds``: host paths (or ``(host, inside)`` pairs) made visible read-only.
     ``files``: absolute paths under the private /tmp created before the command starts.
+    ``programs``: executables (absolute paths under /tmp) that the command can run but not change:
+    each folder holding one is read-only.
     Raises SandboxUnavailable when bubblewrap cannot run, unless ``unsafe_no_sandbox``.
     """
-    _check_inputs(argv, files, workdir)
+    _check_inputs(argv, files, programs, workdir, workspace)
+    host_directory = None
+    if workspace is None:
+        workspace = host_directory = _HostDirectory(workdir)
     if unsafe_no_sandbox:
-        return _run_unsandboxed(argv, workdir=workdir, env=env, stdin=stdin, limits=limits, files=files)
+        return _run_unsandboxed(argv, workdir=workdir, env=env, stdin=stdin, limits=limits,
+                                files={**files, **programs}, executable=set(programs),
+                                workspace=None if host_directory else workspace)
     bwrap = _bwrap()
     if bwrap is None:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed, so replies cannot be run safely; "
                                  "install it, or pass --unsafe-no-sandbox to run them directly on this host")
+    if host_directory is not None:
+        host_directory.read_content()
     inner_work = os.path.abspath(workdir) if workdir is not None else "/tmp/qbcore-work"
+    shell = _launcher_shell()
     uid, gid = _identity()
     hidden = _private_places()
     command = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
@@ -285,61 +326,340 @@ def run(argv: Sequence[str], *, workdir: str | None, env: Mapping[str, str], std
     command += ["--size", str(limits.workdir_bytes), "--tmpfs", inner_work]
     for src, dest in _bind_pairs(ro_binds):
         command += ["--ro-bind", src, dest]
-    for place in hidden:
+    # each program comes in on its own descriptor (bwrap reads and closes it)
+    # into a small tmpfs that turns read-only once they are all in place
+    program_fds = {6 + index: _memfd(data) for index, data in enumerate(programs.values())}
+    folders = sorted({os.path.dirname(path) for path in programs})
+    for folder in folders:
+        command += ["--size", "1048576", "--tmpfs", folder]
+    for fd, path in zip(program_fds, programs):
+        command += ["--perms", "0755", "--ro-bind-data", str(fd), path]
+    for place in [*hidden, *folders]:
         # read-only once the mount points inside them exist
         command += ["--remount-ro", place]
+    # env -i K=V... ARGV: the first word without "=" is the program (_check_inputs makes sure it is argv[0])
+    env_words = [_encode(f"{k}={v}") for k, v in env.items()]
     command += ["--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
                 "--hostname", "sandbox", "--die-with-parent", "--new-session", "--as-pid-1",
-                "--chdir", "/", "--", "/bin/bash", "-c", _LAUNCHER, "qbcore-sandbox", inner_work, _CONTROL]
-
-    # pid 1 signs its report with this, so a process that reached the result
-    # channel (possible when the pipe's owner is the sandbox's own uid) cannot forge it
-    nonce = secrets.token_hex(16)
-    inputs_fd = _memfd(_pack_inputs(workdir, inner_work, argv, env, files, limits, nonce), "qbcore-inputs")
-    state_read, state_write = os.pipe()
-    fds = {3: state_write, 4: inputs_fd}
-    started = time.monotonic()
+                "--info-fd", "5", "--chdir", "/", "--", shell, "-c", _LAUNCHER, "qbcore-sandbox",
+                inner_work, _CONTROL, limits.ulimit_commands(os.path.basename(shell)), *env_words, *argv]
+    session = _Session(limits, stdin)
     try:
-        proc = _start(command, stdin is not None, fds, uid, gid)
-    except OSError as exc:
-        for fd in (inputs_fd, state_read, state_write):
-            os.close(fd)
-        raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
-    for fd in (inputs_fd, state_write):
-        os.close(fd)
-    outcome = _collect(proc, stdin, limits, state_read, started)
-    state = outcome.pop("state")
-    notes = []
-    ready, status, archive = _parse_state(state, outcome["state_overflow"], nonce)
-    if not ready and not outcome["timed_out"]:
-        message = outcome["stderr"].decode(errors="replace").strip()
-        if archive is None and status is None:
-            raise SandboxUnavailable(f"bubblewrap could not set up the sandbox: {message or 'no reason given'}")
-    state_lost = archive is None
-    if outcome["timed_out"]:
-        exit_code = None
-    elif status is None:
-        exit_code, state_lost = None, True
-        notes.append("no signed report from the sandbox's pid 1: it ended early, or another process "
-                     "wrote to its result channel")
-    else:
-        exit_code = status
-    if outcome["state_overflow"]:
-        notes.append("the task directory outgrew its cap and was not returned")
-    if workdir is not None and archive is not None:
+        session.start(command, uid, gid, program_fds)
+        session.prepare(lambda root: _populate(root, inner_work, workspace, files), uid, gid)
+        inspected = session.finish(lambda root: workspace.inspect(root + inner_work))
+    finally:
+        session.close()
+    notes = list(session.notes) + (host_directory.notes if host_directory else [])
+    return Completed(exit_code=session.status, stdout=session.output["stdout"], stderr=session.output["stderr"],
+                     timed_out=session.timed_out, duration_s=time.monotonic() - session.started,
+                     stdout_truncated=session.truncated["stdout"], stderr_truncated=session.truncated["stderr"],
+                     state_lost=session.state_lost, notes=tuple(notes), inspected=inspected)
+
+
+def _populate(root: str, inner_work: str, workspace: Workspace, files: Mapping[str, bytes]):
+    """Fill the sandbox's task directory and /tmp (``root`` is the sandbox's / seen from the host)."""
+    workspace.populate(root + inner_work)
+    for path, data in files.items():
+        os.makedirs(os.path.dirname(root + path), exist_ok=True)
+        fd = os.open(root + path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    os.makedirs(root + _CONTROL, exist_ok=True)
+    os.mkfifo(root + _CONTROL + "/out", 0o600)
+    os.mkfifo(root + _CONTROL + "/err", 0o600)
+
+
+_libc = None
+
+
+@contextlib.contextmanager
+def _as_sandbox_user(uid: int, gid: int):
+    """File operations of this thread act as the sandbox's user (files a root caller creates in the
+    sandbox must belong to it, and host root is not mapped into its user namespace)."""
+    global _libc
+    if os.geteuid() != 0:
+        yield
+        return
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    _libc.setfsgid(gid)
+    _libc.setfsuid(uid)
+    try:
+        yield
+    finally:
+        _libc.setfsuid(0)
+        _libc.setfsgid(0)
+
+
+class _Deadline(Exception):
+    """The attempt's wall clock ran out."""
+
+
+class _Session:
+    """One bubblewrap run and the conversation with its pid 1 (see _LAUNCHER)."""
+
+    def __init__(self, limits: Limits, stdin: bytes | None):
+        self.limits = limits
+        self.stdin = stdin
+        self.started = time.monotonic()
+        self.deadline = self.started + limits.wall_s
+        self.nonce = secrets.token_hex(16)
+        self.notes: list[str] = []
+        self.output = {"stdout": b"", "stderr": b""}
+        self.truncated = {"stdout": False, "stderr": False}
+        self.status: int | None = None
+        self.timed_out = False
+        self.state_lost = True
+        self.pid = None
+        self.pidfd = None
+        self.root = None
+        self._fds: list[int] = []
+        self._report = b""
+
+    def _keep(self, fd: int) -> int:
+        self._fds.append(fd)
+        return fd
+
+    def start(self, command, uid: int, gid: int, extra: Mapping[int, int]):
+        report_r, report_w = os.pipe()
+        control_r, control_w = os.pipe()
+        info_r, info_w = os.pipe()
+        self.report, self.control, self.info = self._keep(report_r), self._keep(control_w), self._keep(info_r)
+        stdin_r = os.open(os.devnull, os.O_RDONLY)
+        self.stdin_w = None
+        if self.stdin is not None:
+            os.close(stdin_r)
+            stdin_r, stdin_w = os.pipe()
+            self.stdin_w = self._keep(stdin_w)
+            os.set_blocking(stdin_w, False)
+        # bubblewrap's own complaints (and nothing else) land here
+        self.errors = self._keep(os.memfd_create("qbcore-bwrap-errors", os.MFD_CLOEXEC))
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        child = {0: stdin_r, 1: devnull, 2: self.errors, 3: report_w, 4: control_r, 5: info_w, **extra}
         try:
-            _restore_directory(workdir, archive, notes)
-        except (tarfile.TarError, EOFError) as exc:
-            notes.append(f"the task directory came back unreadable ({exc})")
-            state_lost = True
-    return Completed(exit_code=exit_code, stdout=outcome["stdout"], stderr=outcome["stderr"],
-                     timed_out=outcome["timed_out"], duration_s=time.monotonic() - started,
-                     stdout_truncated=outcome["stdout_truncated"],
-                     stderr_truncated=outcome["stderr_truncated"], state_lost=state_lost, notes=tuple(notes))
+            self.pid = _start(command, child, uid, gid)
+        except OSError as exc:
+            raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
+        finally:
+            for fd in (stdin_r, devnull, report_w, control_r, info_w, *extra.values()):
+                os.close(fd)
+        try:
+            self.pidfd = self._keep(os.pidfd_open(self.pid))
+        except (AttributeError, OSError):
+            self.pidfd = None
+
+    def prepare(self, populate, uid: int, gid: int):
+        """Wait until pid 1 is up, fill its directories, open the output fifos, and let it start."""
+        try:
+            if self._line() != "R":
+                self._setup_failed()
+            child = self._child_pid()
+            self.root = f"/proc/{child}/root"
+            with _as_sandbox_user(uid, gid):
+                populate(self.root)
+                self.out = self._keep(os.open(self.root + _CONTROL + "/out", os.O_RDONLY | os.O_NONBLOCK))
+                self.err = self._keep(os.open(self.root + _CONTROL + "/err", os.O_RDONLY | os.O_NONBLOCK))
+            os.write(self.control, f"go {self.nonce}\n".encode())
+            word = self._line()
+            if word.startswith("E "):
+                raise SandboxUnavailable("sandbox launcher: " + word[2:])
+            if word != "B":
+                self._setup_failed()
+            with _as_sandbox_user(uid, gid):
+                # no path to the output is left for the command to find
+                for name in ("out", "err"):
+                    os.unlink(self.root + _CONTROL + "/" + name)
+                os.rmdir(self.root + _CONTROL)
+        except _Deadline:
+            self._time_out()
+
+    def finish(self, inspect):
+        """Collect the output until the command has exited and no process holds it; then read the state."""
+        if self.timed_out:
+            return None
+        try:
+            signed = self._collect() and self._end_processes()
+        except _Deadline:
+            self._time_out()
+            return None
+        if not signed:
+            self.status = None
+            self.notes.append("no signed report from the sandbox's pid 1: it ended early, or another process "
+                              "wrote to its result channel")
+            return None
+        try:
+            inspected = inspect(self.root)
+        except OSError as exc:
+            self.notes.append(f"the task directory could not be read back ({exc})")
+            return None
+        self.state_lost = False
+        return inspected
+
+    def _end_processes(self) -> bool:
+        """Tell pid 1 the output has ended; True once it reports every other process gone."""
+        try:
+            os.write(self.control, b"end\n")
+        except BrokenPipeError:
+            return False
+        return self._line() == f"D {self.nonce}"
+
+    def _wait_readable(self, fd: int):
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            raise _Deadline
+
+    def _line(self) -> str:
+        """The next line pid 1 reports on its fd 3 ("" at end of file)."""
+        while b"\n" not in self._report:
+            self._wait_readable(self.report)
+            data = os.read(self.report, 4096)
+            if not data:
+                line, self._report = self._report, b""
+                return line.decode(errors="replace")
+            self._report += data
+        line, _, self._report = self._report.partition(b"\n")
+        return line.decode(errors="replace")
+
+    def _child_pid(self) -> int:
+        data = b""
+        while True:
+            try:
+                return int(json.loads(data)["child-pid"])
+            except (ValueError, KeyError):
+                pass
+            self._wait_readable(self.info)
+            chunk = os.read(self.info, 4096)
+            if not chunk:
+                self._setup_failed()
+            data += chunk
+
+    def _setup_failed(self):
+        self._end()  # bubblewrap has said all it will say once it is reaped
+        os.lseek(self.errors, 0, os.SEEK_SET)
+        message = os.read(self.errors, 65536).decode(errors="replace").strip()
+        raise SandboxUnavailable(f"bubblewrap could not set up the sandbox: {message or 'no reason given'}")
+
+    def _collect(self) -> bool:
+        """Read both fifos to their end (past the cap: read and discard), feed stdin, take the status;
+        False when pid 1 gave no signed status."""
+        caps = self.limits.output_bytes
+        chunks = {"stdout": [], "stderr": []}
+        sizes = {"stdout": 0, "stderr": 0}
+        selector = selectors.DefaultSelector()
+        selector.register(self.out, selectors.EVENT_READ, "stdout")
+        selector.register(self.err, selectors.EVENT_READ, "stderr")
+        status_line = self._line() if b"\n" in self._report else None
+        if status_line is None:
+            selector.register(self.report, selectors.EVENT_READ, "report")
+        pending = memoryview(self.stdin or b"")
+        if self.stdin_w is not None:
+            if pending:
+                selector.register(self.stdin_w, selectors.EVENT_WRITE, "stdin")
+            else:
+                self._close(self.stdin_w)
+        open_streams = 2
+        try:
+            while open_streams or status_line is None:
+                remaining = self.deadline - time.monotonic()
+                if remaining <= 0:
+                    raise _Deadline
+                for key, _ in selector.select(timeout=min(remaining, 1.0)):
+                    name = key.data
+                    if name == "stdin":
+                        try:
+                            pending = pending[os.write(self.stdin_w, pending[:65536]):]
+                        except BlockingIOError:
+                            continue
+                        except BrokenPipeError:
+                            pending = memoryview(b"")
+                        if not pending:
+                            selector.unregister(self.stdin_w)
+                            self._close(self.stdin_w)
+                        continue
+                    if name == "report":
+                        data = os.read(self.report, 4096)
+                        self._report += data
+                        if not data or b"\n" in self._report:
+                            status_line = self._line()
+                            selector.unregister(self.report)
+                        continue
+                    data = os.read(key.fd, 65536)
+                    if not data:
+                        selector.unregister(key.fd)
+                        open_streams -= 1
+                        continue
+                    room = caps - sizes[name]
+                    if room > 0:
+                        chunks[name].append(data[:room])
+                    if len(data) > room:
+                        self.truncated[name] = True
+                    sizes[name] += min(len(data), max(room, 0))
+        finally:
+            selector.close()
+            for name in chunks:
+                self.output[name] = b"".join(chunks[name])
+        head = f"S {self.nonce} "
+        if status_line.startswith(head) and status_line[len(head):].isdigit():
+            self.status = int(status_line[len(head):])
+            return True
+        return False
+
+    def _time_out(self):
+        self.timed_out, self.status, self.state_lost = True, None, True
+        self._kill()
+
+    def _kill(self):
+        # bwrap leads its own session; killing the group takes the monitor, and
+        # --die-with-parent then takes pid 1 of the sandbox and with it every process
+        if self.pid is not None:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def _close(self, fd: int):
+        if fd in self._fds:
+            self._fds.remove(fd)
+            os.close(fd)
+
+    def _end(self):
+        """End pid 1 (closing its control pipe lets it exit) and reap bwrap."""
+        if self.control in self._fds:
+            self._close(self.control)
+        if self.pid is not None:
+            if not _reap(self.pid, self.pidfd, max(0.0, self.deadline - time.monotonic()) + 2.0):
+                self._kill()
+                _reap(self.pid, None, None)
+            self.pid = None
+
+    def close(self):
+        """End the sandbox and release every descriptor."""
+        self._end()
+        for fd in list(self._fds):
+            self._close(fd)
+
+
+def _reap(pid: int, pidfd: int | None, timeout: float | None) -> bool:
+    """Wait for ``pid`` up to ``timeout`` seconds (forever when None); True once it is reaped."""
+    if timeout is None:
+        os.waitpid(pid, 0)
+        return True
+    if pidfd is not None:
+        if select.select([pidfd], [], [], timeout)[0]:
+            os.waitpid(pid, 0)
+            return True
+        return False
+    deadline = time.monotonic() + timeout
+    while not os.waitpid(pid, os.WNOHANG)[0]:
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.002)
+    return True
 
 
 def _arrange_fds(fds: Mapping[int, int]):
-    """Place the state pipe and the input stream on fds 3 and 4 of bwrap (runs in the child)."""
+    """Place the inherited descriptors on their numbers (runs in the forked child)."""
 
     def arrange():
         # lift every source above the target range first so no dup2 clobbers a source
@@ -357,22 +677,37 @@ class _Spawned:
     def __init__(self, pid: int, stdin, stdout, stderr):
         self.pid, self.stdin, self.stdout, self.stderr = pid, stdin, stdout, stderr
         self.returncode = None
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            self._pidfd = None
 
     def wait(self, timeout: float | None = None):
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.returncode is None:
-            pid, status = os.waitpid(self.pid, 0 if deadline is None else os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
-            elif time.monotonic() >= deadline:
-                raise subprocess.TimeoutExpired("bwrap", timeout)
-            else:
-                time.sleep(0.005)
+        if self.returncode is None:
+            if not _reap_status(self, timeout):
+                raise subprocess.TimeoutExpired("bash", timeout)
+            if self._pidfd is not None:
+                os.close(self._pidfd)
+                self._pidfd = None
         return self.returncode
 
 
-def _start(command, with_stdin: bool, fds: Mapping[int, int], uid: int, gid: int):
-    """Start bwrap with the pipes on 0-2 and ``fds`` on their numbers, in a new session.
+def _reap_status(proc: _Spawned, timeout: float | None) -> bool:
+    if timeout is not None and proc._pidfd is not None and not select.select([proc._pidfd], [], [], timeout)[0]:
+        return False
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        pid, status = os.waitpid(proc.pid, 0 if deadline is None or proc._pidfd is not None else os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.002)
+
+
+def _start(command, child: Mapping[int, int], uid: int, gid: int) -> int:
+    """Start bwrap in a new session with ``child`` (target fd -> our fd) as its descriptors; its pid.
 
     posix_spawn costs a third of forking this (large) Python process with a
     preexec hook; a root caller drops to ``uid`` through setpriv. Without
@@ -380,48 +715,46 @@ def _start(command, with_stdin: bool, fds: Mapping[int, int], uid: int, gid: int
     """
     setpriv = shutil.which("setpriv") if os.geteuid() == 0 else None
     if os.geteuid() == 0 and setpriv is None:
-        return subprocess.Popen(
-            command, stdin=subprocess.PIPE if with_stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin"},
-            start_new_session=True, pass_fds=tuple(fds), preexec_fn=_arrange_fds(fds),
-            **_drop_privileges(uid, gid))
+        extra = {target: fd for target, fd in child.items() if target > 2}
+        proc = subprocess.Popen(command, stdin=child[0], stdout=child[1], stderr=child[2],
+                                env={"PATH": "/usr/bin:/bin"}, start_new_session=True, pass_fds=tuple(extra),
+                                preexec_fn=_arrange_fds(extra), **_drop_privileges(uid, gid))
+        proc.returncode = 0  # reaped by its pid, not through this object
+        return proc.pid
     if setpriv:
         command = [setpriv, f"--reuid={uid}", f"--regid={gid}", "--clear-groups", *command]
-    return _spawn(command, with_stdin, fds, {"PATH": "/usr/bin:/bin"})
+    return _spawn(command, child, {"PATH": "/usr/bin:/bin"})
 
 
-def _spawn(command, with_stdin: bool, fds: Mapping[int, int], env: Mapping[str, str]):
-    """posix_spawn ``command`` in a new session with pipes on 0-2 and ``fds`` on their numbers."""
-    ours = []  # every fd we create here is close-on-exec and numbered above the targets
-
-    def high(fd: int) -> int:
-        lifted = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16)
-        os.close(fd)
-        ours.append(lifted)
-        return lifted
-
+def _spawn(command, child: Mapping[int, int], env: Mapping[str, str]) -> int:
+    """posix_spawn ``command`` in a new session with ``child`` (target fd -> our fd) as its descriptors."""
+    # every source is first lifted to a close-on-exec copy above the targets, so no dup2 clobbers one
+    sources = {}
     try:
-        stdin_r, stdin_w = (high(fd) for fd in os.pipe()) if with_stdin else (high(os.open(os.devnull, os.O_RDONLY)), None)
-        stdout_r, stdout_w = (high(fd) for fd in os.pipe())
-        stderr_r, stderr_w = (high(fd) for fd in os.pipe())
-        sources = {target: high(os.dup(fd)) for target, fd in fds.items()}
-        actions = [(os.POSIX_SPAWN_DUP2, stdin_r, 0), (os.POSIX_SPAWN_DUP2, stdout_w, 1),
-                   (os.POSIX_SPAWN_DUP2, stderr_w, 2)]
-        actions += [(os.POSIX_SPAWN_DUP2, source, target) for target, source in sources.items()]
+        for target, fd in child.items():
+            sources[target] = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16)
+        actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in sources.items()]
+        # and nothing else this process holds reaches the child (Popen's close_fds)
+        actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable_fds() if fd not in child]
         # Python ignores SIGPIPE and SIGXFSZ; the shell under test must see them
         # at their defaults, as Popen(restore_signals=True) would leave them
-        pid = os.posix_spawn(command[0], command, dict(env), file_actions=actions, setsid=True,
-                             setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
-    except BaseException:
-        for fd in ours:
+        return os.posix_spawn(command[0], command, dict(env), file_actions=actions, setsid=True,
+                              setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
+    finally:
+        for fd in sources.values():
             os.close(fd)
-        raise
-    keep = {stdin_w, stdout_r, stderr_r} - {None}
-    for fd in ours:
-        if fd not in keep:
-            os.close(fd)
-    return _Spawned(pid, os.fdopen(stdin_w, "wb", buffering=0) if stdin_w is not None else None,
-                    os.fdopen(stdout_r, "rb", buffering=0), os.fdopen(stderr_r, "rb", buffering=0))
+
+
+def _inheritable_fds() -> list[int]:
+    found = []
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        try:
+            if fd > 2 and os.get_inheritable(fd):
+                found.append(fd)
+        except OSError:
+            pass  # the descriptor listdir itself used
+    return found
 
 
 def _drop_privileges(uid: int, gid: int) -> dict:
@@ -430,38 +763,15 @@ def _drop_privileges(uid: int, gid: int) -> dict:
     return {"user": uid, "group": gid, "extra_groups": []}
 
 
-def _parse_state(data: bytes, overflow: bool, nonce: str):
-    """(launcher reached the command, exit status or None, task directory tar or None).
-
-    Anything but pid 1's signed report right after "R" means another process
-    wrote to the channel: the result is then not trusted at all.
-    """
-    ready = data.startswith(b"R\n")
-    rest = data[2:] if ready else data
-    if rest.startswith(b"E "):
-        raise SandboxUnavailable("sandbox launcher: " + rest[2:].decode(errors="replace").strip())
-    head = b"S " + nonce.encode() + b" "
-    if not rest.startswith(head):
-        return ready, None, None
-    line, _, archive = rest[len(head):].partition(b"\n")
-    try:
-        status = int(line)
-    except ValueError:
-        return ready, None, None
-    return ready, status, (None if overflow else archive)
-
-
-def _collect(proc: subprocess.Popen, stdin: bytes | None, limits: Limits, state_fd: int, started: float):
-    """Read stdout, stderr and the state pipe together; past a cap keep reading and discarding."""
-    caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes, "state": limits.workdir_bytes + (8 << 20)}
+def _collect(proc, stdin: bytes | None, limits: Limits, started: float):
+    """Read stdout and stderr together until both end; past a cap keep reading and discarding."""
+    caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes}
     chunks = {name: [] for name in caps}
     sizes = dict.fromkeys(caps, 0)
     truncated = dict.fromkeys(caps, False)
     selector = selectors.DefaultSelector()
     selector.register(proc.stdout, selectors.EVENT_READ, "stdout")
     selector.register(proc.stderr, selectors.EVENT_READ, "stderr")
-    state_file = os.fdopen(state_fd, "rb", buffering=0)
-    selector.register(state_file, selectors.EVENT_READ, "state")
     pending = memoryview(stdin or b"")
     if stdin is not None:
         os.set_blocking(proc.stdin.fileno(), False)
@@ -471,7 +781,7 @@ def _collect(proc: subprocess.Popen, stdin: bytes | None, limits: Limits, state_
             proc.stdin.close()
     deadline = started + limits.wall_s
     timed_out = False
-    open_streams = 3
+    open_streams = 2
     while open_streams:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -511,11 +821,8 @@ def _collect(proc: subprocess.Popen, stdin: bytes | None, limits: Limits, state_
     for stream in (proc.stdout, proc.stderr, proc.stdin):
         if stream is not None and not stream.closed:
             stream.close()
-    state_file.close()
-    return {"stdout": b"".join(chunks["stdout"]), "stderr": b"".join(chunks["stderr"]),
-            "state": b"".join(chunks["state"]), "timed_out": timed_out,
-            "stdout_truncated": truncated["stdout"], "stderr_truncated": truncated["stderr"],
-            "state_overflow": truncated["state"]}
+    return {"stdout": b"".join(chunks["stdout"]), "stderr": b"".join(chunks["stderr"]), "timed_out": timed_out,
+            "stdout_truncated": truncated["stdout"], "stderr_truncated": truncated["stderr"]}
 
 
 def _kill(proc: subprocess.Popen):
@@ -525,65 +832,6 @@ def _kill(proc: subprocess.Popen):
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-
-
-def _clear_directory(path: str):
-    for name in os.listdir(path):
-        target = os.path.join(path, name)
-        if os.path.isdir(target) and not os.path.islink(target):
-            shutil.rmtree(target)
-        else:
-            os.unlink(target)
-
-
-def _restore_directory(workdir: str, archive: bytes, notes: list[str]):
-    """Replace ``workdir``'s content with the sandbox's final task directory, safely.
-
-    Nothing is ever written through a symlink or outside ``workdir``; symlinks
-    and fifos come back as they are (validators must see them), set-id bits
-    and device nodes never do.
-    """
-    _clear_directory(workdir)
-    root = os.path.realpath(workdir)
-    directories = []
-    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as stream:
-        for member in stream:
-            name = os.path.normpath(member.name)
-            if name == ".":
-                continue
-            dest = os.path.join(root, name)
-            parent = os.path.dirname(dest)
-            if (os.path.isabs(name) or name.startswith("..") or os.path.realpath(parent) != parent
-                    or not (parent + "/").startswith(root + "/")):
-                notes.append(f"entry outside the task directory not returned: {member.name}")
-                continue
-            mode = member.mode & 0o1777
-            try:
-                if member.isdir():
-                    os.makedirs(dest, exist_ok=True)
-                    directories.append((dest, mode))
-                elif member.isreg():
-                    fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-                    with os.fdopen(fd, "wb") as handle:
-                        shutil.copyfileobj(stream.extractfile(member), handle)
-                        os.fchmod(handle.fileno(), mode)
-                elif member.issym():
-                    os.symlink(member.linkname, dest)
-                elif member.islnk():
-                    target = os.path.join(root, os.path.normpath(member.linkname))
-                    if os.path.realpath(target) != target or not os.path.isfile(target):
-                        notes.append(f"hard link not returned: {member.name}")
-                        continue
-                    os.link(target, dest, follow_symlinks=False)
-                elif member.isfifo():
-                    os.mkfifo(dest, mode)
-                else:
-                    notes.append(f"special file not returned: {member.name}")
-            except OSError as exc:
-                notes.append(f"entry not returned ({exc.strerror}): {member.name}")
-    # directories last and deepest first, so a read-only one does not block its own content
-    for path, mode in reversed(directories):
-        os.chmod(path, mode)
 
 
 _chdir_env: bool | None = None
@@ -607,7 +855,30 @@ def _unsandboxed_launcher(limits: Limits, directory: str, env: Mapping[str, str]
             f"--nofile={limits.open_files}:{limits.open_files}"]
 
 
-def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files) -> Completed:
+def _spawn_piped(command, with_stdin: bool, env: Mapping[str, str]) -> _Spawned:
+    """posix_spawn ``command`` in a new session with pipes on 0-2."""
+    ours = []
+    try:
+        stdin_r, stdin_w = os.pipe() if with_stdin else (os.open(os.devnull, os.O_RDONLY), None)
+        ours += [stdin_r, stdin_w]
+        stdout_r, stdout_w = os.pipe()
+        ours += [stdout_r, stdout_w]
+        stderr_r, stderr_w = os.pipe()
+        ours += [stderr_r, stderr_w]
+        pid = _spawn(command, {0: stdin_r, 1: stdout_w, 2: stderr_w}, env)
+    except BaseException:
+        for fd in ours:
+            if fd is not None:
+                os.close(fd)
+        raise
+    for fd in (stdin_r, stdout_w, stderr_w):
+        os.close(fd)
+    return _Spawned(pid, os.fdopen(stdin_w, "wb", buffering=0) if stdin_w is not None else None,
+                    os.fdopen(stdout_r, "rb", buffering=0), os.fdopen(stderr_r, "rb", buffering=0))
+
+
+def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files, executable=(),
+                     workspace=None) -> Completed:
     """The same contract with no isolation: rlimits and the timeout only (for --unsafe-no-sandbox)."""
     import resource
 
@@ -616,6 +887,8 @@ def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files) -> Com
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:
             handle.write(data)
+        if path in executable:
+            os.chmod(path, 0o755)
         created.append(path)
 
     def limit():
@@ -624,25 +897,24 @@ def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files) -> Com
                             (resource.RLIMIT_NOFILE, limits.open_files)):
             resource.setrlimit(kind, (value, value))
 
-    state_read, state_write = os.pipe()
-    os.close(state_write)
     started = time.monotonic()
+    if workspace is not None:
+        workspace.populate(workdir)
     launcher = _unsandboxed_launcher(limits, workdir or "/", env)
     try:
         if launcher:
             # the same cheap start as the sandbox's: env sets the directory and
             # the exact environment, prlimit the limits
-            proc = _spawn([*launcher, "--", *argv], stdin is not None, {}, {})
+            proc = _spawn_piped([*launcher, "--", *argv], stdin is not None, {})
         else:
             proc = subprocess.Popen(list(argv), cwd=workdir or "/", env=dict(env),
                                     stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                                     preexec_fn=limit)
     except OSError as exc:
-        os.close(state_read)
         return Completed(exit_code=127, stdout=b"", stderr=f"qbcore: {exc}\n".encode(), timed_out=False,
                          duration_s=time.monotonic() - started, stdout_truncated=False, stderr_truncated=False)
-    outcome = _collect(proc, stdin, limits, state_read, started)
+    outcome = _collect(proc, stdin, limits, started)
     if not outcome["timed_out"]:
         # the command is done; leftovers in its session go with it, as in the sandbox
         _kill(proc)
@@ -653,6 +925,8 @@ def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files) -> Com
             pass
     code = proc.returncode
     exit_code = None if outcome["timed_out"] else (128 - code if code < 0 else code)
+    inspected = workspace.inspect(workdir) if workspace is not None and not outcome["timed_out"] else None
     return Completed(exit_code=exit_code, stdout=outcome["stdout"], stderr=outcome["stderr"],
                      timed_out=outcome["timed_out"], duration_s=time.monotonic() - started,
-                     stdout_truncated=outcome["stdout_truncated"], stderr_truncated=outcome["stderr_truncated"])
+                     stdout_truncated=outcome["stdout_truncated"], stderr_truncated=outcome["stderr_truncated"],
+                     state_lost=outcome["timed_out"] and workspace is not None, inspected=inspected)

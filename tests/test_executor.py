@@ -190,3 +190,25 @@ def test_escaped_oracle_runs_under_every_transport():
 def test_real_ssh_needs_the_sandbox(capsys):
     code, _, err = cli(capsys, "run", "--task", WRITE, "-t", "ssh", "--real-ssh", "--unsafe-no-sandbox", "--", "true")
     assert code == 2 and "cannot be combined" in err
+
+
+def test_fixture_snapshot_is_what_a_written_fixture_reads_back(tmp_path):
+    # the judged "before" state comes from the kept fixture, not from a fresh read
+    from qbcore import dirtree, validators
+    for index, task in enumerate(suite.load()):
+        nodes, _ = executor._template(task.fixture)
+        root = tmp_path / str(index)
+        root.mkdir()
+        dirtree.write(nodes, str(root))
+        assert executor._snapshot_of(nodes) == validators.snapshot(str(root)), task.id
+
+
+def test_sandboxed_and_unsandboxed_attempts_agree_on_a_git_task():
+    task = suite.get("git-commit/t2-quotes")
+    for reply in (task.oracle, task.naive):
+        inside = attempt(reply, task=task.id)
+        outside = attempt(reply, task=task.id, unsafe_no_sandbox=True)
+        # the new commit's object ids depend on the second it was made in
+        def shape(files):
+            return [f for f in files if not f.startswith(".git/objects/")], len(files)
+        assert (inside.class_, shape(inside.new_files)) == (outside.class_, shape(outside.new_files))

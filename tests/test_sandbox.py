@@ -173,12 +173,51 @@ def test_a_forged_result_is_not_trusted(tmp_path, monkeypatch):
     done = run(forge, workdir=str(tmp_path))
     assert done.exit_code in (4, None) or done.state_lost
     assert done.exit_code != 0
-    # and a report without pid 1's signature is refused outright
-    ready, status, archive = sandbox._parse_state(b"R\nS 0\n", False, "abc")
-    assert (status, archive) == (None, None)
+
+
+
+def test_the_report_secret_is_out_of_reach_of_the_command(tmp_path):
+    # the secret reaches pid 1 on its control pipe before the command starts;
+    # neither its arguments, its environment nor that pipe give it away
+    steal = ("secret=$(cat /proc/1/cmdline /proc/1/environ 2>/dev/null | tr '\\0' ' ';"
+             " timeout 0.5 cat /proc/1/fd/4 2>/dev/null); for word in $secret; do "
+             "printf 'S %s 0\\nD %s\\n' \"$word\" \"$word\" > /proc/1/fd/3; done 2>/dev/null; exit 4")
+    done = run(steal, workdir=str(tmp_path))
+    assert done.exit_code != 0
 
 
 def test_sigpipe_and_sigxfsz_are_at_their_defaults():
     # Python ignores both; a shell started from it must not inherit that
     done = run("yes | head -c 1 >/dev/null; echo ${PIPESTATUS[0]}; trap -p")
     assert done.stdout.split(b"\n")[0] == b"141" and b"SIGPIPE" not in done.stdout
+
+
+@pytest.mark.parametrize("unsafe", [False, True], ids=["sandboxed", "unsandboxed"])
+def test_only_the_three_standard_descriptors_reach_the_command(unsafe):
+    leaked = os.open(os.devnull, os.O_RDONLY)
+    os.set_inheritable(leaked, True)
+    try:
+        done = run("cd /proc/self/fd && echo *", unsafe_no_sandbox=unsafe)
+    finally:
+        os.close(leaked)
+    assert done.stdout.split()[:3] == [b"0", b"1", b"2"] and len(done.stdout.split()) <= 4
+
+
+def test_the_limits_reach_the_command_exactly():
+    limits = Limits(cpu_s=7, memory_bytes=700 << 20, file_size_bytes=3 << 20, open_files=77, processes=55)
+    table = run("cat /proc/self/limits", limits=limits).stdout.decode()
+    soft = {line[:26].strip(): line[26:].split()[0] for line in table.splitlines()[1:]}
+    assert (soft["Max cpu time"], soft["Max address space"], soft["Max file size"], soft["Max open files"],
+            soft["Max processes"]) == ("7", str(700 << 20), str(3 << 20), "77", "55")
+
+
+def test_programs_run_but_their_folder_cannot_change():
+    script = ("/tmp/qb/bin/hello; echo x > /tmp/qb/bin/hello || echo no-write; "
+              "touch /tmp/qb/bin/git || echo no-add; /tmp/qb/bin/hello")
+    done = run(script, programs={"/tmp/qb/bin/hello": b"#!/bin/sh\necho hello\n"})
+    assert done.stdout == b"hello\nno-write\nno-add\nhello\n"
+
+
+def test_a_sandbox_that_cannot_be_set_up_says_why():
+    with pytest.raises(SandboxUnavailable, match="Can't find source path /nonexistent-qbcore"):
+        run("true", ro_binds=["/nonexistent-qbcore"])

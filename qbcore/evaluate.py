@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from . import expand as X
+from . import files
 from . import syntax as S
 from .errors import ShellSyntaxError
 from .expand import Env, ExpansionError, Opaque
@@ -39,6 +40,10 @@ _CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
 _GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
                   "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
 _DECLARATION = frozenset("export local declare typeset readonly".split())
+# Builtins the model does not run that change no file (every other command may).
+_NO_FILE_EFFECTS = (MODELLED - {"command", "builtin"}) | frozenset(
+    "read mapfile readarray getopts type hash alias unalias wait jobs kill umask ulimit times help dirs "
+    "disown caller compgen complete compopt".split())
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
 
 
@@ -222,12 +227,26 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         text = script.source.strip()
         stdout = Opaque(f"`{text}` (syntax error in a backtick body)")
         status = Opaque(f"status of `{text}`")
-    elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
+    elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands) or (
+            status == 0 and _reads_a_file(script)):
         stdout = Opaque(f"$({text})")
     if isinstance(status, Opaque):
         status = Opaque(f"status of $({text})")
     opaque = (stdout.name,) if isinstance(stdout, Opaque) else ()
     return _Substitution(stdout, status, opaque, tuple(result.commands))
+
+
+def _reads_a_file(script: "S.Script") -> bool:
+    """``$(<file)``: bash substitutes the file's contents, which the model does not know."""
+    if len(script.chunks) != 1 or len(script.chunks[0].items) != 1:
+        return False
+    item = script.chunks[0].items[0]
+    pipelines = item.command.pipelines
+    if item.background or len(pipelines) != 1 or len(pipelines[0].commands) != 1:
+        return False
+    command = pipelines[0].commands[0]
+    return isinstance(command, S.SimpleCommand) and not command.words and not command.assignments and \
+        len(command.redirects) == 1 and command.redirects[0].op == "<" and command.redirects[0].fd in (None, "0")
 
 
 @dataclass(frozen=True)
@@ -255,7 +274,6 @@ class _Walker:
         self.stdout_redirected = 0
         self._pending = None  # exit/break/return, raised once the command is recorded
         self.scope = None  # inside a function: the variables `local` shadows, to restore
-        self.redirect_error = "ambiguous redirect"
 
     def note(self, names):
         for name in names:
@@ -302,8 +320,12 @@ class _Walker:
             status = self.env.status
         else:
             statuses = []
+            views = []
             for n, command in enumerate(node.commands):
                 sub = self.env.copy()
+                # the commands of a pipeline run at the same time: none sees another's files for sure
+                sub.files = self.env.files.fork()
+                views.append(sub.files)
                 walker = self.child(sub)
                 if n < len(node.commands) - 1:
                     walker.stdout_redirected += 1  # its stdout feeds the pipe
@@ -316,6 +338,8 @@ class _Walker:
                 except (_Break, _Return):
                     pass
                 statuses.append(sub.status)
+            for view in views:
+                self.env.files.absorb(view, f"the pipeline `{self.text(node)}`")
             status = statuses[-1]
         if node.negated:
             status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
@@ -337,11 +361,14 @@ class _Walker:
     def uncertain_copy(self, run, certain: bool = False):
         """Run something that may or may not happen on a copy; what it could change becomes opaque."""
         sub = self.env.copy()
+        sub.files = self.env.files.fork()
         walker = self.child(sub, certain=certain)
         try:
             run(walker)
         except (_Exit, _Break, _Return, _AbortLine):
             pass
+        # files it may have made, or a background job may make at any time
+        self.env.files.absorb(sub.files, "a command that may not run, or runs in the background")
         if certain:
             return
         for name, var in sub.vars.items():
@@ -368,9 +395,21 @@ class _Walker:
             self.env.status = 0
             return
         redirects = getattr(node, "redirects", ())
-        records = self.redirections(redirects, node) if redirects else []
-        if records is None:
+        records, failure, doubts = self.redirections(redirects, node) if redirects else ([], None, [])
+        if failure is not None:
+            # the body does not run
+            self.record(argv=(), node=node, modelled=True, status=1, output=None, error=failure,
+                        redirects=records)
+            self.env.status = 1
             return
+        if doubts:
+            self.note(doubts)
+            self.uncertain_copy(lambda walker: walker.redirected_compound(node, records))
+            self.env.status = Opaque(doubts[0])
+            return
+        self.redirected_compound(node, records)
+
+    def redirected_compound(self, node, records):
         saved = self.stdout_redirected
         if any(_redirects_stdout(r) for r in records):
             self.stdout_redirected += 1
@@ -417,6 +456,7 @@ class _Walker:
 
     def unknown_compound(self, node):
         name = type(node).__name__.lower()
+        self.env.files.lose(f"the files after `{self.text(node)}`")
         self.record(argv=(name,), node=node, modelled=False, status=Opaque(f"status of {name}"),
                     output=None if self.stdout_redirected else Opaque(f"output of {name}"))
 
@@ -520,7 +560,10 @@ class _Walker:
             self.uncertain_copy(lambda w: w.items(node.body))
             self.env.status = Opaque("status after loop")
             return
-        self.env.status = 0
+        if not values:
+            self.env.status = 0
+            return
+        # the body first sees the status of the last command substitution in the words
         for value in values[:LOOP_LIMIT]:
             self.env.set(node.name, value)
             if not self.loop_body(node.body):
@@ -556,14 +599,13 @@ class _Walker:
             word = X.literal(node.word, self.env, assignment=False)
         except ExpansionError as exc:
             self.fatal(exc, node)
-        self.env.status = 0
         if not word.exact:
             self.note(word.opaque)
             for arm in node.arms:
                 self.uncertain_copy(lambda w, arm=arm: w.items(arm.body))
             self.env.status = Opaque("status after case")
             return
-        falling = False
+        falling = ran = False
         for n, arm in enumerate(node.arms):
             matched = falling
             if not matched:
@@ -580,12 +622,16 @@ class _Walker:
                         break
             if not matched:
                 continue
-            self.env.status = 0
+            # the body first sees the status the case word and patterns left
+            if not arm.body:
+                self.env.status = 0
             self.items(arm.body)
+            ran = True
             if arm.terminator == ";;":
                 return
             falling = arm.terminator == ";&"
-        return
+        if not ran:
+            self.env.status = 0  # no pattern matched
 
     def cond(self, node: "S.Cond") -> Union[int, Opaque]:
         items = list(node.items)
@@ -610,7 +656,6 @@ class _Walker:
             self.fatal(exc, node)
         argv = list(argv_result)
         name = argv[0] if argv else None
-        display = name
         # assignments are expanded after the words, left to right
         assignments = []
         try:
@@ -618,21 +663,32 @@ class _Walker:
                 assignments.append(self.assignment_value(assignment, exp_names, substitutions))
         except ExpansionError as exc:
             self.fatal(exc, node)
-        redirects = self.redirections(node.redirects, node, exp_names, substitutions, record=False)
-        if redirects is None:
+        redirects, failure, doubts = self.redirections(node.redirects, node, exp_names, substitutions)
+        if failure is not None:
+            # the command does not run; without a command name the assignments still happen
+            if name is None:
+                for (var, value, append, index) in assignments:
+                    self.assign(var, value, append, index)
             self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
-                        error=self.redirect_error, assignments=assignments, opaque=exp_names,
+                        error=failure, assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
             env.status = 1
             return
-        unopenable = [r for r in redirects if r.path is not None and r.target == ""]
-        if unopenable:
-            # an empty file name cannot be opened: the command does not run
-            self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
-                        error=": No such file or directory", assignments=assignments,
-                        redirects=redirects, opaque=exp_names, substitutions=substitutions)
-            env.status = 1
+        if doubts:
+            # whether the command runs depends on a redirection the model cannot decide
+            exp_names.extend(d for d in doubts if d not in exp_names)
+            self.uncertain_copy(lambda walker: walker.execute(node, argv, assignments, redirects, exp_names,
+                                                              substitutions))
+            env.status = Opaque(doubts[0])
+            self.note(doubts)
             return
+        self.execute(node, argv, assignments, redirects, exp_names, substitutions)
+
+    def execute(self, node, argv, assignments, redirects, exp_names, substitutions):
+        """Run a simple command whose words and redirections are expanded and performed."""
+        env = self.env
+        name = argv[0] if argv else None
+        display = name
         if name is None:
             for (var, value, append, index) in assignments:
                 self.assign(var, value, append, index)
@@ -650,6 +706,7 @@ class _Walker:
             self.taint(name, argv)
             name = "⟨" + name
         if "⟨" in name:
+            env.files.lose(f"the files after `{self.text(node)}`")
             self.record(argv=tuple(argv), node=node, modelled=False,
                         status=Opaque(f"status of {display}"),
                         output=None if stdout_away else Opaque(f"output of {display}"),
@@ -708,6 +765,7 @@ class _Walker:
                 if match and not arg.startswith("-"):
                     env.set(match.group(1), Opaque(f"${match.group(1)} (after {name})"))
         elif name == "eval":
+            self.env.files.lose("the files after eval of an unknown string")
             self.note(["eval of an unknown string"])
 
     def set_last_argument(self, argv):
@@ -801,28 +859,34 @@ class _Walker:
                 return
         env.set(name, value)
 
-    def redirections(self, redirects, node, names=None, substitutions=None, record=True):
-        """Expand redirection targets; None on an ambiguous redirect."""
+    def redirections(self, redirects, node, names=None, substitutions=None):
+        """Perform redirections left to right, as bash does: (records, failure, doubts).
+
+        ``failure`` is bash's error when one cannot be performed (those before
+        it were: their files exist); ``doubts`` names those that may fail.
+        """
         names = [] if names is None else names
         substitutions = [] if substitutions is None else substitutions
-        out = []
+        out, doubts, opened = [], [], set()
         for redirect in redirects:
             exp = X._Expander(self.env)
             try:
-                out.append(self.redirection(redirect, exp))
+                record, doubt = self.redirection(redirect, exp, opened)
             except _Ambiguous as failure:
                 self.collect(exp, names, substitutions)
-                self.redirect_error = failure.message
-                return None
+                return out, failure.message, doubts
             except ExpansionError as exc:
                 self.fatal(exc, node)
             self.collect(exp, names, substitutions)
-        if record and out:
-            self.record(argv=(), node=node, modelled=True, status=0, output=None, redirects=out,
-                        opaque=names, substitutions=substitutions, kind_only=True)
-        return out
+            out.append(record)
+            if doubt:
+                doubts.append(doubt)
+            if redirect.fd is not None:
+                opened.add(redirect.fd)
+        return out, None, doubts
 
-    def redirection(self, redirect: "S.Redirect", exp) -> RedirectRecord:
+    def redirection(self, redirect: "S.Redirect", exp, opened=()):
+        """One redirection: (record, doubt); raises _Ambiguous when bash cannot perform it."""
         op = redirect.op
         if redirect.heredoc is not None:
             doc = redirect.heredoc
@@ -834,32 +898,60 @@ class _Walker:
                     # bash fails this command when it expands the body (the line goes on)
                     raise _Ambiguous(f"here-document: cannot expand {broken!r}")
                 body = exp.join_pieces(exp.parts(doc.parts, quoted=True))
-            return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body)
+            return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body), None
         if op == "<<<":
             text = exp.word_text(redirect.target, assignment=False)
-            return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text)
+            return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text), None
         fields = []
         for parts in X.brace_expand(redirect.target.parts):
             parts = exp.tilde(parts, assignment_like=False)
             for chars in exp.split(exp.parts(parts, quoted=False)):
                 fields.extend(exp.glob(chars))
         if len(fields) != 1:
-            raise _Ambiguous()
+            raise _Ambiguous(f"{self.text(redirect.target)}: ambiguous redirect")
         target = fields[0]
         exact = "⟨" not in target and (self.env.cwd_known or target.startswith("/"))
         if op in ("<&", ">&") and (target.isdigit() or target == "-" or target.endswith("-") and
                                    target[:-1].isdigit()):
-            return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact)
-        if op == ">&" and redirect.fd is None:
+            number = target.rstrip("-")
+            doubt = None
+            if number and int(number) > 2 and number not in opened:
+                # 0, 1 and 2 are open in every harness; others only when this shell opened them
+                doubt = f"whether descriptor {number} is open"
+            return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact), doubt
+        if op == "<&" or (op == ">&" and redirect.fd is not None):
+            if exact:
+                raise _Ambiguous(f"{target}: ambiguous redirect")  # a file name where a descriptor goes
+            return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact), \
+                f"whether {target} is a descriptor"
+        if op == ">&":
             op = "&>"  # `>&file` is `&>file`
-        path = None
-        creates = truncates = False
-        if op in _CREATING or op == "<" or op == "<&":
-            path = target if target.startswith("/") else os.path.normpath(os.path.join(self.env.cwd, target))
-            if op in _CREATING and not target.startswith("/dev/"):
-                creates = True
-                truncates = _CREATING[op]
-        return RedirectRecord(op, redirect.fd, target, path, creates, truncates, None, exact)
+        if exact and target == "":
+            raise _Ambiguous(f": {files.NO_SUCH_FILE}")
+        path = target if target.startswith("/") else os.path.normpath(os.path.join(self.env.cwd, target))
+        creates = op in _CREATING and not target.startswith("/dev/")
+        truncates = creates and _CREATING[op]
+        record = RedirectRecord(op, redirect.fd, target, path, creates, truncates, None, exact)
+        view = self.env.files
+        if not exact:
+            if op != "<":
+                view.lose(f"the files after `{self.text(redirect)}`")  # it may create any file
+            return record, f"whether {target} can be opened"
+        failure = view.open_failure(path, writes=op != "<", trailing_slash=target.endswith("/"))
+        if failure is None:
+            why = view.unknown(path) or "permissions outside the working tree"
+            if op != "<":
+                view.lose(f"the files after `{self.text(redirect)}`")
+            return record, f"whether {target} can be opened ({why})"
+        if failure:
+            raise _Ambiguous(f"{target}: {failure}")
+        if creates:
+            view.create(path)
+        fd = redirect.fd or ""
+        if fd.startswith("{") and fd.endswith("}"):
+            # bash stores the descriptor it picked (10 or more) in the variable
+            self.env.set(fd[1:-1], Opaque(f"${fd[1:-1]} (a descriptor bash picks)"))
+        return record, None
 
     def record(self, *, argv, node, modelled, status, output, error=None, assignments=(),
                redirects=(), opaque=(), substitutions=(), kind_only=False):
@@ -948,6 +1040,7 @@ class _Walker:
             return self.shopt(args)
         if name == "exec":
             if args:
+                env.files.lose(f"the files after `{self.text(node)}`")
                 # the shell is replaced: nothing after this runs (or it exits if exec fails)
                 self._pending = _Exit(Opaque(f"status of exec {args[0]}"))
                 return False, Opaque(f"status of exec {args[0]}"), Opaque(f"output of {args[0]}"), None
@@ -956,6 +1049,8 @@ class _Walker:
             self.taint_variables(name, args)
         elif name in _CHANGES_ANYTHING:
             self.taint_everything(name)
+        if name not in _NO_FILE_EFFECTS:
+            env.files.lose(f"the files after `{self.text(node)}`")
         return False, Opaque(f"status of {name}"), Opaque(f"output of {name}"), None
 
     def taint_variables(self, name, args):
@@ -990,6 +1085,7 @@ class _Walker:
         env.positional = [Opaque(f"positional parameters (after {name})")]
         env.noglob = None  # unknown shell options: globbing is no longer predictable
         env.cwd_known = False
+        env.files.lose(f"the files after {name}")
         self.note([f"shell state after {name}"])
 
     def shopt(self, args):
@@ -1099,12 +1195,7 @@ class _Walker:
         return True, 0, output, None
 
     def is_dir(self, path) -> Optional[bool]:
-        env = self.env
-        if env.listing is not None:
-            return env.listing.is_dir(path, env.cwd)
-        if not os.path.isdir(env.cwd) and (path + "/").startswith(env.cwd.rstrip("/") + "/"):
-            return None  # the working directory is not on this machine: unknown
-        return os.path.isdir(path)
+        return self.env.files.is_dir(path)
 
     def declare(self, name, args):
         if name == "local":

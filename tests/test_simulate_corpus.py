@@ -24,7 +24,8 @@ __all__ = ["sandbox_ready"]  # a fixture, imported for its name
 def _run(replies, root):
     items = [(reply, transport) for reply in replies for transport in NAMES]
     results = probe_many(items, fixture=FIXTURE, root=root, workers=probe_workers())
-    return [(reply, transport, got, simulate(reply, transport, cwd=got.cwd, environ=got.environ))
+    return [(reply, transport, got, simulate(reply, transport, cwd=got.cwd, environ=got.environ,
+                                                   listing=list(FIXTURE)))
             for (reply, transport), got in zip(items, results)]
 
 

@@ -23,21 +23,28 @@ IS_A_DIRECTORY = "Is a directory"
 NOT_A_DIRECTORY = "Not a directory"
 
 
+def checked_listing(paths: Iterable[str]) -> tuple:
+    """The paths of a listing; TypeError or ValueError (with the path) when one is not usable."""
+    if isinstance(paths, (str, bytes)):
+        raise TypeError("a listing is an iterable of paths, not one string")
+    found = tuple(paths)
+    for path in found:
+        if not isinstance(path, str):
+            raise TypeError(f"listing paths must be str, not {type(path).__name__}")
+        if path.startswith("/") or ".." in path.split("/"):
+            raise ValueError(f"listing path {path!r} leaves the working directory")
+    return found
+
+
 class Listing:
     """A given tree: paths relative to ``root`` (``sub/`` or ``sub/f`` make ``sub`` a directory)."""
 
     def __init__(self, paths: Iterable[str], root: str):
         self.root = root
         self.dirs: dict = {"": set()}
-        if isinstance(paths, str):
-            raise TypeError("listing must be an iterable of paths, not one string")
-        for path in paths:
-            if not isinstance(path, str):
-                raise TypeError(f"listing paths must be str, not {type(path).__name__}")
+        for path in checked_listing(paths):
             is_dir = path.endswith("/")
             parts = [p for p in path.split("/") if p not in ("", ".")]
-            if ".." in parts:
-                raise ValueError(f"listing path {path!r} leaves the working directory")
             prefix = ""
             for n, part in enumerate(parts):
                 self.dirs.setdefault(prefix, set()).add(part)
@@ -149,7 +156,7 @@ class FileView:
             return ""
         ancestors = []
         head = os.path.dirname(path)
-        while head and head != "/":
+        while head and head != "/" and head != self.root:  # the working directory is there
             ancestors.append(head)
             head = os.path.dirname(head)
         for ancestor in reversed(ancestors):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
 from . import transports
-from .files import FileView
+from .files import FileView, checked_listing
 from . import quickpath
 from .quickpath import dq_words
 from .transports import HarnessError
@@ -128,8 +128,10 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
     under it before the harness runs (paths relative to ``cwd``,
     directories ending in ``/``; default: the real directory when it
     exists, unknown otherwise). Raises ValueError for an unknown transport
-    or a reply with a NUL character.
+    or a reply with a NUL character, TypeError or ValueError for a bad listing.
     """
+    if listing is not None:
+        listing = checked_listing(listing)  # the fast paths need no files, but the caller erred
     if type(reply) is str:
         # the fast path, inlined for the most common transport: every call costs here
         if transport == "nested":

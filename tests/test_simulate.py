@@ -77,6 +77,36 @@ def test_a_glob_in_the_outer_shell_uses_the_real_listing(tmp_path, sandboxed):
     assert sim.inner_args == ["a.txt", ".h", ""]
 
 
+@pytest.mark.parametrize("reply, transport, script, args, starts", [
+    # $? is the status of the command substitution that just ended
+    ("`{b}<b`$?", "nested", "1", [], 1),
+    (";`{${y$!{a,b}<é$#b`EOFy||$?$#<$_é$#||$#$", "nested", ";EOFy||10<bashé0||0$", [], 1),
+    ("$(exit 3)$? $(false)", "double-nested", "3 ", [], 1),
+    # a redirection that fails keeps the harness from starting
+    ('" <nonexist "', "nested", None, [], 0),
+    ('" >nodir/x "', "nested", None, [], 0),
+    ('" >. "', "nested", None, [], 0),
+    ('" <>. "', "double-nested", None, [], 0),
+    ("$(true <nonexist)$?", "nested", "1", [], 1),
+    ("$(<nonexist)$?", "heredoc-ssh", "1\n", [], 1),
+    # files the outer shell made are there for its globs
+    ('"$(: >a; : >b) * "', "nested", "", ["a", "b", ""], 1),
+])
+def test_outer_statuses_failing_redirections_and_made_files(reply, transport, script, args, starts, tmp_path,
+                                                           sandboxed):
+    sim = check(reply, transport, tmp_path)
+    assert (sim.inner_script, sim.inner_args, sim.inner_starts) == (script, args, starts)
+
+
+@pytest.mark.parametrize("reply, args", [
+    ('" >made * "', ["old", ""]),  # words are expanded before redirections are performed
+    ('"$(: >made) * "', ["made", "old", ""]),
+])
+def test_globs_see_the_fixture_and_what_the_outer_shell_made_so_far(reply, args, tmp_path, sandboxed):
+    sim = check(reply, "nested", tmp_path, fixture={"old": b""})
+    assert sim.inner_args == args
+
+
 def test_outer_syntax_error_stops_before_the_inner_shell(tmp_path, sandboxed):
     sim = check('echo "unterminated', "nested", tmp_path)
     assert sim.inner_script is None

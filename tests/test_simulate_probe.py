@@ -95,10 +95,6 @@ KNOWN_DIVERGENCES = {
         ("(\nEOF\n`", "heredoc-ssh"),
         lambda reply, transport, got, sim: (transport == "heredoc-ssh" or "<<" in reply)
         and b"-c: line" in got.stderr),
-    "bang-status-in-substitution": (
-        "a lone ! in a command substitution leaves $? at 1 in bash; the model says 0",
-        ("`!`$?", "nested"),
-        lambda reply, transport, got, sim: "`!" in reply or "$(!" in reply),
     "case-toggle-operator": (
         "bash 5.2 reads ${x~} and ${x~~} as case toggling; the model calls them bad substitutions",
         ("${c~}", "double-nested"),
@@ -108,12 +104,6 @@ KNOWN_DIVERGENCES = {
         "bad substitution",
         ("${$#}", "nested"),
         lambda reply, transport, got, sim: "${$" in reply),
-    "redirect-target-tilde": (
-        "bash expands a tilde in a redirection target (>~/ names the home directory, which fails); "
-        "the model keeps ~ literal",
-        ('">"~/', "nested"),
-        lambda reply, transport, got, sim: "~" in reply and (
-            b"Is a directory" in got.stderr or b"No such file or directory" in got.stderr)),
 }
 
 

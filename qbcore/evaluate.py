@@ -733,6 +733,9 @@ class _Walker:
                 else:
                     env.vars[var] = old
         modelled, status, output, error = outcome
+        if modelled and isinstance(output, str) and output and _closes_stdout(redirects):
+            # a builtin that writes to a closed stdout fails (and writes nothing)
+            status, output, error = 1, None, f"{name}: write error: Bad file descriptor"
         if exp_names and isinstance(output, str):
             output = Opaque(f"output of {name} ({', '.join(exp_names)})")
         self.record(argv=tuple(argv), node=node, modelled=modelled, status=status,
@@ -1380,6 +1383,18 @@ def _redirects_stdout(record: RedirectRecord) -> bool:
     if record.op == ">&" and record.fd in (None, "1"):
         return True
     return False
+
+
+def _closes_stdout(records) -> bool:
+    """Whether the command's stdout ends up closed (``>&-``, ``1<&-``) by its own redirections."""
+    closed = False
+    for record in records:
+        if record.target == "-" and (record.op == ">&" and record.fd in (None, "1") or
+                                     record.op == "<&" and record.fd == "1"):
+            closed = True
+        elif _redirects_stdout(record) or record.op == "<&" and record.fd == "1":
+            closed = False
+    return closed
 
 
 X._ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")

@@ -43,6 +43,9 @@ SCRIPTS = [
     "x=1 <nonexist; echo $? $x; y=$(echo v) <nonexist; echo $? $y",
     "echo hi >a <nonexist; echo $? *",
     "echo hi <''; echo $?",
+    # a builtin writing to a closed stdout fails
+    "echo hi >&-; echo $?; echo hi 1<&-; echo $?; pwd >&-; echo $?; printf '' >&-; echo $?; : >&-; echo $?",
+    "echo hi >&- >f; echo $? f*; x=$(echo hi >&-); echo $? \"[$x]\"",
     # files the script creates: pathname expansion sees them
     ": >b; echo *; echo hi >d/y; echo d/*",
     "echo hi <>rw; echo *; : &>all; echo *; echo x >>app; echo a*",

@@ -911,7 +911,9 @@ class _Walker:
             for chars in exp.split(exp.parts(parts, quoted=False)):
                 fields.extend(exp.glob(chars))
         if len(fields) != 1:
-            raise _Ambiguous(f"{self.text(redirect.target)}: ambiguous redirect")
+            fd = redirect.fd or ""
+            named = fd[1:-1] if fd.startswith("{") else None  # bash names the variable then
+            raise _Ambiguous(f"{named or self.text(redirect.target)}: ambiguous redirect")
         target = fields[0]
         exact = "⟨" not in target and (self.env.cwd_known or target.startswith("/"))
         if op in ("<&", ">&") and (target.isdigit() or target == "-" or target.endswith("-") and
@@ -1186,19 +1188,16 @@ class _Walker:
             return False, Opaque("status of cd"), None, None
         new = target if target.startswith("/") else os.path.join(env.cwd, target)
         new = os.path.normpath(new)
-        exists = self.is_dir(new)
-        if exists is None:
+        failure = self.env.files.directory_failure(new)
+        if failure is None:
             env.cwd_known = False  # it may or may not have changed
             return False, Opaque(f"status of cd {target}"), None, None
-        if not exists:
-            return True, 1, None, f"cd: {target}: No such file or directory"
+        if failure:
+            return True, 1, None, f"cd: {target}: {failure}"
         env.set("OLDPWD", self.pwd())
         env.cwd = new
         env.set("PWD", new)
         return True, 0, output, None
-
-    def is_dir(self, path) -> Optional[bool]:
-        return self.env.files.is_dir(path)
 
     def declare(self, name, args):
         if name == "local":

@@ -154,19 +154,9 @@ class FileView:
         path = os.path.normpath(path)
         if path in ALWAYS_OPENS and not trailing_slash:
             return ""
-        ancestors = []
-        head = os.path.dirname(path)
-        while head and head != "/" and head != self.root:  # the working directory is there
-            ancestors.append(head)
-            head = os.path.dirname(head)
-        for ancestor in reversed(ancestors):
-            kind = self.kind(ancestor)
-            if kind is None:
-                return None
-            if kind == "missing":
-                return NO_SUCH_FILE
-            if kind == "file":
-                return NOT_A_DIRECTORY
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
         kind = self.kind(path)
         if kind is None:
             return None
@@ -180,6 +170,34 @@ class FileView:
             return NO_SUCH_FILE
         if kind == "file" and trailing_slash:
             return NOT_A_DIRECTORY
+        return ""
+
+    def directory_failure(self, path: str) -> Optional[str]:
+        """Why ``cd`` cannot enter ``path`` (absolute): bash's wording, "" when it can, None when unknown."""
+        path = os.path.normpath(path)
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
+        kind = self.kind(path)
+        if kind is None:
+            return None
+        return {"dir": "", "file": NOT_A_DIRECTORY, "missing": NO_SUCH_FILE}[kind]
+
+    def _ancestor_failure(self, path: str) -> Optional[str]:
+        """The error of the first directory above ``path`` that is missing or a file ("" for none)."""
+        ancestors = []
+        head = os.path.dirname(path)
+        while head and head != "/" and head != self.root:  # the working directory is there
+            ancestors.append(head)
+            head = os.path.dirname(head)
+        for ancestor in reversed(ancestors):
+            kind = self.kind(ancestor)
+            if kind is None:
+                return None
+            if kind == "missing":
+                return NO_SUCH_FILE
+            if kind == "file":
+                return NOT_A_DIRECTORY
         return ""
 
     def _relative(self, path: str) -> Optional[str]:

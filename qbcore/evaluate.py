@@ -272,6 +272,7 @@ class _Walker:
         self.depth = depth
         self.errexit = False
         self.stdout_redirected = 0
+        self.stdout_closed = False  # fd 1 closed here (>&-): a builtin that writes to it fails
         self._pending = None  # exit/break/return, raised once the command is recorded
         self.scope = None  # inside a function: the variables `local` shadows, to restore
 
@@ -329,6 +330,7 @@ class _Walker:
                 walker = self.child(sub)
                 if n < len(node.commands) - 1:
                     walker.stdout_redirected += 1  # its stdout feeds the pipe
+                    walker.stdout_closed = False
                 try:
                     walker.command(command)
                 except _Exit as done:
@@ -355,6 +357,7 @@ class _Walker:
                          self.depth)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
+        walker.stdout_closed = self.stdout_closed
         walker.scope = self.scope
         return walker
 
@@ -410,13 +413,17 @@ class _Walker:
         self.redirected_compound(node, records)
 
     def redirected_compound(self, node, records):
-        saved = self.stdout_redirected
-        if any(_redirects_stdout(r) for r in records):
-            self.stdout_redirected += 1
+        if not any(_redirects_stdout(r) for r in records):
+            self.compound(node)  # an `exec >f` inside lasts
+            return
+        saved = self.stdout_redirected, self.stdout_closed
+        self.stdout_redirected += 1
+        self.stdout_closed = _closes_stdout(records, self.stdout_closed)
         try:
             self.compound(node)
         finally:
-            self.stdout_redirected = saved
+            # the compound's own redirections end with it, undoing an `exec >f` inside
+            self.stdout_redirected, self.stdout_closed = saved
 
     def compound(self, node):
         kind = type(node)
@@ -718,6 +725,10 @@ class _Walker:
             self.note([f"status of {display}"])
             self.set_last_argument(argv)
             return
+        # its own redirections of stdout hold while it runs
+        own_stdout = any(_redirects_stdout(r) for r in redirects)
+        closed_before = self.stdout_closed
+        self.stdout_closed = closed = _closes_stdout(redirects, closed_before)
         # prefix assignments are visible to the command only
         saved = {}
         if assignments:
@@ -725,15 +736,21 @@ class _Walker:
                 saved[var] = env.vars.get(var)
                 self.assign(var, value, append, index)
         try:
-            outcome = self.run(name, argv, node, stdout_away)
+            outcome = self.run(name, argv, node, stdout_away, own_stdout)
         finally:
             for var, old in saved.items():
                 if old is None:
                     env.vars.pop(var, None)
                 else:
                     env.vars[var] = old
+            if own_stdout:
+                self.stdout_closed = closed_before
+        if name == "exec" and len(argv) == 1 and own_stdout:
+            # exec without a command makes its redirections the shell's own
+            self.stdout_closed = closed
+            self.stdout_redirected += 1
         modelled, status, output, error = outcome
-        if modelled and isinstance(output, str) and output and _closes_stdout(redirects):
+        if modelled and isinstance(output, str) and output and closed:
             # a builtin that writes to a closed stdout fails (and writes nothing)
             status, output, error = 1, None, f"{name}: write error: Bad file descriptor"
         if exp_names and isinstance(output, str):
@@ -950,6 +967,12 @@ class _Walker:
             return record, f"whether {target} can be opened ({why})"
         if failure:
             raise _Ambiguous(f"{target}: {failure}")
+        if "C" in self.env.flags and op in (">", "&>") and path not in files.ALWAYS_OPENS:
+            kind = view.kind(path)
+            if kind == "file":
+                raise _Ambiguous(f"{target}: cannot overwrite existing file")  # set -C; >| overrides
+            if kind is None:
+                return record, f"whether {target} exists (set -C)"
         if creates:
             view.create(path)
         fd = redirect.fd or ""
@@ -976,12 +999,12 @@ class _Walker:
 
     # -- builtins ----------------------------------------------------------
 
-    def run(self, name, argv, node, stdout_away):
+    def run(self, name, argv, node, stdout_away, own_stdout=False):
         """(modelled, status, output, error) of running argv."""
         env = self.env
         args = argv[1:]
         if name in env.functions and self.depth < CALL_DEPTH:
-            return self.call(name, args, stdout_away)
+            return self.call(name, args, stdout_away, own_stdout)
         if name in (":", "true"):
             return True, 0, None, None
         if name == "false":
@@ -1038,7 +1061,7 @@ class _Walker:
                 saved = env.functions
                 env.functions = {}  # `command f` skips functions
                 try:
-                    return self.run(args[0], args, node, stdout_away)
+                    return self.run(args[0], args, node, stdout_away, own_stdout)
                 finally:
                     env.functions = saved
         if name == "shopt":
@@ -1130,7 +1153,7 @@ class _Walker:
             return False, Opaque(f"status of {name} {' '.join(args)} ({unknown})"), None, None
         return True, value, None, None
 
-    def call(self, name, args, stdout_away=False):
+    def call(self, name, args, stdout_away=False, own_stdout=False):
         env = self.env
         saved = env.positional
         env.positional = list(args)
@@ -1150,6 +1173,9 @@ class _Walker:
                     env.vars.pop(var, None)
                 else:
                     env.vars[var] = old
+        if not own_stdout:
+            # an `exec >f` in the function lasts, unless the call redirected stdout itself
+            self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
         return True, status, None, None
 
     def eval(self, text):
@@ -1160,8 +1186,10 @@ class _Walker:
         walker = _Walker(self.env, self.result, script, self.certain, self.depth + 1)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
+        walker.stdout_closed = self.stdout_closed
         # like bash -c, eval runs the lines before a syntax error, then fails with 2
         walker.items(script.body)
+        self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
         if script.error is not None:
             return True, 2, None, f"eval: {script.error.message}"
         return True, self.env.status, None, None
@@ -1260,21 +1288,24 @@ class _Walker:
                         env.noglob = on
                     elif letter == "e":
                         self.errexit = on
-                    elif letter in "xvhB":
-                        pass  # tracing and hashing do not change what the script does
+                    elif letter in "xvhBC":
+                        pass  # tracing and hashing change nothing; -C (noclobber) lives in $-
                     elif letter == "o" and i + 1 < len(args):
                         i += 1
                         if args[i] in ("noglob",):
                             env.noglob = on
                         elif args[i] == "errexit":
                             self.errexit = on
+                        if args[i] in _LONG_FLAGS:
+                            letter = _LONG_FLAGS[args[i]]
+                            env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))
                         elif args[i] not in ("xtrace", "verbose", "pipefail") or args[i] == "pipefail":
                             return False, Opaque(f"status of set -o {args[i]}"), None, None
                     else:
                         return False, Opaque(f"status of set {arg}"), None, None
                 flags = env.flags
                 for letter in arg[1:]:
-                    if letter in "ef":
+                    if letter in "efC":
                         flags = flags.replace(letter, "")
                         if on:
                             flags = _order_flags(flags + letter)
@@ -1368,9 +1399,12 @@ class _Unknown(Exception):
     pass
 
 
+_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C"}
+
+
 def _order_flags(flags: str) -> str:
-    # bash lists $- in a fixed order: the option letters first, then h, B, c
-    order = "efhBc"
+    # bash lists $- in a fixed order: the option letters first, then h, B, C, c
+    order = "efhBCc"
     return "".join(sorted(set(flags), key=lambda c: order.index(c) if c in order else 99))
 
 
@@ -1379,19 +1413,18 @@ def _redirects_stdout(record: RedirectRecord) -> bool:
         return True
     if record.op in (">", ">>", ">|", "<>") and record.fd in (None, "1"):
         return record.op != "<>" or record.fd == "1"
-    if record.op == ">&" and record.fd in (None, "1"):
+    if record.op == ">&" and record.fd in (None, "1") or record.op == "<&" and record.fd == "1":
         return True
     return False
 
 
-def _closes_stdout(records) -> bool:
-    """Whether the command's stdout ends up closed (``>&-``, ``1<&-``) by its own redirections."""
-    closed = False
+def _closes_stdout(records, closed: bool = False) -> bool:
+    """Whether stdout ends up closed (``>&-``, ``1<&-``) after ``records``, from ``closed`` before."""
     for record in records:
         if record.target == "-" and (record.op == ">&" and record.fd in (None, "1") or
                                      record.op == "<&" and record.fd == "1"):
             closed = True
-        elif _redirects_stdout(record) or record.op == "<&" and record.fd == "1":
+        elif _redirects_stdout(record):
             closed = False
     return closed
 

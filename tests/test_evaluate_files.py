@@ -43,9 +43,20 @@ SCRIPTS = [
     "x=1 <nonexist; echo $? $x; y=$(echo v) <nonexist; echo $? $y",
     "echo hi >a <nonexist; echo $? *",
     "echo hi <''; echo $?",
+    # set -C (noclobber): > and &> do not overwrite a regular file; >|, >> and <> do
+    "set -C; echo $-; echo x >a.txt; echo $?; echo y >|a.txt; echo $?; echo z >new; echo $?; echo z >new; "
+    "echo $?; echo w >>a.txt; echo $?; echo v &>a.txt; echo $?; echo t >/dev/null; echo $?; echo s >d; echo $?",
+    "set -o noclobber; echo $-; set -ef; echo $-; set +C; echo $-; echo x >a.txt; echo $?; set -o noglob; "
+    "echo $- *; set +o noclobber +o noglob; echo $- *",
     # a builtin writing to a closed stdout fails
     "echo hi >&-; echo $?; echo hi 1<&-; echo $?; pwd >&-; echo $?; printf '' >&-; echo $?; : >&-; echo $?",
     "echo hi >&- >f; echo $? f*; x=$(echo hi >&-); echo $? \"[$x]\"",
+    # exec without a command: its redirections last, unless a compound's or a call's own end first
+    "(exec >f; echo hi); echo $? *; (exec >&-; echo hi); echo $?; (exec 1<&-; pwd); echo $?",
+    "({ exec >&-; }; echo hi); echo $?; { exec >&-; } >/dev/null; echo hi; (eval 'exec >&-'; echo x); echo $?",
+    "f() { exec >&-; }; (f >/dev/null; echo hi); (f; echo hi); echo $?",
+    "(exec >&-; x=$(echo in); exit ${#x}); echo $?",
+    "{ echo hi; } >&-; echo $?; (exec >&-; echo a | (echo b >/dev/null)); echo $?",
     # files the script creates: pathname expansion sees them
     ": >b; echo *; echo hi >d/y; echo d/*",
     "echo hi <>rw; echo *; : &>all; echo *; echo x >>app; echo a*",

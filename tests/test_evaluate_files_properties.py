@@ -30,6 +30,8 @@ COMMANDS = [
     "echo $?", "echo *", "echo d/* */", "echo $(false)$?", "echo $(exit 3) $?", "false", "true",
     "x=$(exit 2) y=$?", "echo \"[$y]\"", "cd d", "cd ..", "echo $(exit 4)${{z:-$?}}", "for i in $(exit 5)q; do echo $?; done",
     "case $(exit 6) in *) echo $?;; esac", "echo x >&-", "g=$(exit 7)b",
+    "set -C", "set +C", "echo x >|{t}", "(: >{t}); echo $?", "echo {t}*", "exec 3>{t}",
+    "(exec >{t}; echo x); echo $?", "(exec >&-; echo x)", "{{ echo x; }} >&- >{t}",
 ]
 SEPARATORS = ["; ", " && ", " || ", "\n"]
 

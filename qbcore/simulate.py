@@ -10,7 +10,6 @@ arguments, what ran in the outer shell on the way, and the outer error.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
@@ -256,7 +255,7 @@ def _through_bash(invocation, spec, cwd, environ, outcome, files):
     script_tree = parse_prefix(invocation.argv[2])
     evaluation = evaluate(script_tree, env)
     program = "ssh" if spec.remote else "bash"
-    harness, error = _harness_command(evaluation, program, outcome, cwd)
+    harness, error = _harness_command(evaluation, program)
     _collect_effects(evaluation, harness or _failed_first(evaluation, program), outcome, layer=1, cwd=cwd,
                      tree=script_tree, started=harness is not None)
     if harness is None:
@@ -286,7 +285,7 @@ def _through_bash(invocation, spec, cwd, environ, outcome, files):
     return script, args, error
 
 
-def _harness_command(evaluation, program, outcome, cwd):
+def _harness_command(evaluation, program):
     """The command the harness typed (the first one run), and the shell's error, if any."""
     error = None
     if evaluation.syntax_error is not None:
@@ -390,7 +389,7 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files):
     env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files)
     middle_tree = parse_prefix(script)
     middle = evaluate(middle_tree, env)
-    inner, middle_error = _harness_command(middle, "bash", outcome, cwd)
+    inner, middle_error = _harness_command(middle, "bash")
     skip = inner or _failed_first(middle, "bash")
     if middle_error and middle_error.startswith("bash: -c:"):
         # bash names the shell by $0, and drops the name when $0 is the input's own name

@@ -236,6 +236,18 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
     return _Substitution(stdout, status, opaque, tuple(result.commands))
 
 
+def _runs_nothing(argv, env) -> bool:
+    """``bash -c SCRIPT`` whose script runs no command (blank, comments, or a syntax
+    error on its first line): a shell that changes no file."""
+    if len(argv) < 3 or argv[0] != "bash" or argv[1] != "-c" or env.get("BASH_ENV"):
+        return False  # BASH_ENV names a file bash -c would source first
+    try:
+        script = S.parse_prefix(argv[2])
+    except ValueError:
+        return False
+    return not any(chunk.items for chunk in script.chunks)
+
+
 def _reads_a_file(script: "S.Script") -> bool:
     """``$(<file)``: bash substitutes the file's contents, which the model does not know."""
     if len(script.chunks) != 1 or len(script.chunks[0].items) != 1:
@@ -1077,7 +1089,7 @@ class _Walker:
             self.taint_variables(name, args)
         elif name in _CHANGES_ANYTHING:
             self.taint_everything(name)
-        if name not in _NO_FILE_EFFECTS:
+        if name not in _NO_FILE_EFFECTS and not _runs_nothing(argv, env):
             env.files.lose(f"the files after `{self.text(node)}`")
         return False, Opaque(f"status of {name}"), Opaque(f"output of {name}"), None
 

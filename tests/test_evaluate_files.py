@@ -111,7 +111,18 @@ LOST = [
     ("echo hi >\"$RANDOM\"; echo *", "glob * (the files after `>\"$RANDOM\"`)"),
     ("source ./x.sh; cat <a.txt", "whether a.txt can be opened"),  # the directory is unknown too
     ("exec 3>&-; echo hi >&3", "whether descriptor 3 is open"),
+    ("bash -c 'echo'; echo *", "glob * (the files after `bash -c 'echo'`)"),
+    ("BASH_ENV=x; export BASH_ENV; bash -c ''; echo *", "glob * (the files after `bash -c ''`)"),
 ]
+
+
+@pytest.mark.parametrize("script", ["bash -c ''; echo *", "bash -c ' # c' x; echo *", "bash -c 'fi; touch q'; echo *"])
+@pytest.mark.bash
+def test_a_shell_that_runs_no_command_changes_no_file(script, tmp_path):
+    bashref.make_tree(str(tmp_path), TREE)
+    result, _ = model(script, str(tmp_path))
+    assert result.commands[-1].argv == ("echo", "a.txt", "d")
+    assert bashref.run(script, cwd=str(tmp_path)).text == "a.txt d\n"
 
 
 @pytest.mark.parametrize("script, name", LOST, ids=[s for s, _ in LOST])

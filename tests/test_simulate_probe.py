@@ -114,15 +114,16 @@ def known_divergence(reply, transport, got, sim):
     return None
 
 
-def compare(replies, transport, root):
+def compare(replies, transport, root, fixture=None):
     """(verdicts, exact count, known, wording): a verdict is None (agree, not exact,
     or a known divergence of the bash model) or the difference. Every probe starts
-    in an empty directory, and the simulation is told so (``listing=[]``): after the
-    probe the directory is the host's, not the one the outer shell globbed in."""
-    results = probe_many([(r, transport) for r in replies], root=root, workers=probe_workers())
+    in a directory holding exactly ``fixture``, and the simulation is told so
+    (``listing``): after the probe the directory is the host's, not the one the
+    outer shell globbed in."""
+    results = probe_many([(r, transport) for r in replies], fixture=fixture, root=root, workers=probe_workers())
     verdicts, exact, known, worded = [], 0, {}, 0
     for reply, got in zip(replies, results):
-        sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ, listing=[])
+        sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ, listing=list(fixture or ()))
         verdict = None
         if sim.exact:
             exact += 1
@@ -142,18 +143,35 @@ def compare(replies, transport, root):
 @pytest.mark.parametrize("transport", NAMES)
 def test_exact_simulation_matches_real_bash(transport, chunk, sandbox_ready, tmp_path):
     replies = draw(hostile_replies(), chunk_count()[chunk], "simulate", transport, chunk)
-    verdicts, exact, known, worded = compare(replies, transport, str(tmp_path))
+    exact = agreement(replies, transport, str(tmp_path))
+    # hostile input is often opaque (`$$`, `$!`, globs), but not mostly
+    assert exact >= len(replies) // 4, f"{transport}: exact on only {exact}/{len(replies)}"
+
+
+# Files named like words of the hostile alphabet, so that `<a`, `>c`, `c/*`, `*`
+# and `cd c` meet real files and directories in the outer shell.
+BESIDE_FILES = {"a": b"", "b": b"x\n", "c/x": b"", "EOF": b"", "é": b""}
+
+
+@pytest.mark.parametrize("transport", ["nested", "double-nested", "heredoc-ssh", "ssh"])
+def test_exact_simulation_matches_real_bash_beside_files(transport, sandbox_ready, tmp_path):
+    replies = draw(hostile_replies(), chunk_count()[0], "simulate beside files", transport)
+    agreement(replies, transport, str(tmp_path), BESIDE_FILES)
+
+
+def agreement(replies, transport, root, fixture=None):
+    """The number of exact simulations; fails with the smallest disagreement, if any."""
+    verdicts, exact, known, worded = compare(replies, transport, root, fixture)
     failures = [(r, v) for r, v in zip(replies, verdicts) if v]
     if failures:
         smallest = shrink(min((r for r, _ in failures), key=len),
-                          lambda cs: [bool(v) for v in compare(cs, transport, str(tmp_path))[0]])
-        (verdict,), *_ = compare([smallest], transport, str(tmp_path))
+                          lambda cs: [bool(v) for v in compare(cs, transport, root, fixture)[0]])
+        (verdict,), *_ = compare([smallest], transport, root, fixture)
         pytest.fail(f"{transport}: smallest disagreement {smallest!r}: {verdict}\n" + describe(failures))
     if known or worded:
         warnings.warn(f"{transport}: {sum(known.values())} disagreement(s) from known bash-model divergences "
                       f"{known}; {worded} syntax error(s) worded differently from bash")
-    # hostile input is often opaque (`$$`, `$!`, globs), but not mostly
-    assert exact >= len(replies) // 4, f"{transport}: exact on only {exact}/{len(replies)}"
+    return exact
 
 
 @pytest.mark.xfail(strict=True, reason="a known divergence of the bash model (see KNOWN_DIVERGENCES)")

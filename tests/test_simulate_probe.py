@@ -155,7 +155,7 @@ BESIDE_FILES = {"a": b"", "b": b"x\n", "c/x": b"", "EOF": b"", "é": b""}
 
 @pytest.mark.parametrize("transport", ["nested", "double-nested", "heredoc-ssh", "ssh"])
 def test_exact_simulation_matches_real_bash_beside_files(transport, sandbox_ready, tmp_path):
-    replies = draw(hostile_replies(), chunk_count()[0], "simulate beside files", transport)
+    replies = draw(hostile_replies(), chunk_count()[0] // 2, "simulate beside files", transport)
     agreement(replies, transport, str(tmp_path), BESIDE_FILES)
 
 

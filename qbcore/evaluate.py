@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from . import expand as X
+from . import files
 from . import syntax as S
 from .errors import ShellSyntaxError
 from .expand import Env, ExpansionError, Opaque
@@ -39,6 +40,10 @@ _CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
 _GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
                   "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
 _DECLARATION = frozenset("export local declare typeset readonly".split())
+# Builtins the model does not run that change no file (every other command may).
+_NO_FILE_EFFECTS = (MODELLED - {"command", "builtin"}) | frozenset(
+    "read mapfile readarray getopts type hash alias unalias wait jobs kill umask ulimit times help dirs "
+    "disown caller compgen complete compopt".split())
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
 
 
@@ -241,12 +246,38 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         text = script.source.strip()
         stdout = Opaque(f"`{text}` ({unmodelled})")
         status = Opaque(f"status of `{text}`")
-    elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
+    elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands) or (
+            status == 0 and _reads_a_file(script)):
         stdout = Opaque(f"$({text})")
     if isinstance(status, Opaque):
         status = Opaque(f"status of $({text})")
     opaque = (stdout.name,) if isinstance(stdout, Opaque) else ()
     return _Substitution(stdout, status, opaque, tuple(result.commands))
+
+
+def _runs_nothing(argv, env) -> bool:
+    """``bash -c SCRIPT`` whose script runs no command (blank, comments, or a syntax
+    error on its first line): a shell that changes no file."""
+    if len(argv) < 3 or argv[0] != "bash" or argv[1] != "-c" or env.get("BASH_ENV"):
+        return False  # BASH_ENV names a file bash -c would source first
+    try:
+        script = S.parse_prefix(argv[2])
+    except ValueError:
+        return False
+    return not any(chunk.items for chunk in script.chunks)
+
+
+def _reads_a_file(script: "S.Script") -> bool:
+    """``$(<file)``: bash substitutes the file's contents, which the model does not know."""
+    if len(script.chunks) != 1 or len(script.chunks[0].items) != 1:
+        return False
+    item = script.chunks[0].items[0]
+    pipelines = item.command.pipelines
+    if item.background or len(pipelines) != 1 or len(pipelines[0].commands) != 1:
+        return False
+    command = pipelines[0].commands[0]
+    return isinstance(command, S.SimpleCommand) and not command.words and not command.assignments and \
+        len(command.redirects) == 1 and command.redirects[0].op == "<" and command.redirects[0].fd in (None, "0")
 
 
 @dataclass(frozen=True)
@@ -272,9 +303,9 @@ class _Walker:
         self.depth = depth
         self.errexit = False
         self.stdout_redirected = 0
+        self.stdout_closed = False  # fd 1 closed here (>&-): a builtin that writes to it fails
         self._pending = None  # exit/break/return, raised once the command is recorded
         self.scope = None  # inside a function: the variables `local` shadows, to restore
-        self.redirect_error = "ambiguous redirect"
 
     def note(self, names):
         for name in names:
@@ -321,11 +352,16 @@ class _Walker:
             status = self.env.status
         else:
             statuses = []
+            views = []
             for n, command in enumerate(node.commands):
                 sub = self.env.copy()
+                # the commands of a pipeline run at the same time: none sees another's files for sure
+                sub.files = self.env.files.fork()
+                views.append(sub.files)
                 walker = self.child(sub)
                 if n < len(node.commands) - 1:
                     walker.stdout_redirected += 1  # its stdout feeds the pipe
+                    walker.stdout_closed = False
                 try:
                     walker.command(command)
                 except _Exit as done:
@@ -335,6 +371,8 @@ class _Walker:
                 except (_Break, _Return):
                     pass
                 statuses.append(sub.status)
+            for view in views:
+                self.env.files.absorb(view, f"the pipeline `{self.text(node)}`")
             status = statuses[-1]
         if node.negated:
             status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
@@ -350,17 +388,21 @@ class _Walker:
                          self.depth)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
+        walker.stdout_closed = self.stdout_closed
         walker.scope = self.scope
         return walker
 
     def uncertain_copy(self, run, certain: bool = False):
         """Run something that may or may not happen on a copy; what it could change becomes opaque."""
         sub = self.env.copy()
+        sub.files = self.env.files.fork()
         walker = self.child(sub, certain=certain)
         try:
             run(walker)
         except (_Exit, _Break, _Return, _AbortLine):
             pass
+        # files it may have made, or a background job may make at any time
+        self.env.files.absorb(sub.files, "a command that may not run, or runs in the background")
         if certain:
             return
         for name, var in sub.vars.items():
@@ -387,16 +429,32 @@ class _Walker:
             self.env.status = 0
             return
         redirects = getattr(node, "redirects", ())
-        records = self.redirections(redirects, node) if redirects else []
-        if records is None:
+        records, failure, doubts = self.redirections(redirects, node) if redirects else ([], None, [])
+        if failure is not None:
+            # the body does not run
+            self.record(argv=(), node=node, modelled=True, status=1, output=None, error=failure,
+                        redirects=records)
+            self.env.status = 1
             return
-        saved = self.stdout_redirected
-        if any(_redirects_stdout(r) for r in records):
-            self.stdout_redirected += 1
+        if doubts:
+            self.note(doubts)
+            self.uncertain_copy(lambda walker: walker.redirected_compound(node, records))
+            self.env.status = Opaque(doubts[0])
+            return
+        self.redirected_compound(node, records)
+
+    def redirected_compound(self, node, records):
+        if not any(_redirects_stdout(r) for r in records):
+            self.compound(node)  # an `exec >f` inside lasts
+            return
+        saved = self.stdout_redirected, self.stdout_closed
+        self.stdout_redirected += 1
+        self.stdout_closed = _closes_stdout(records, self.stdout_closed)
         try:
             self.compound(node)
         finally:
-            self.stdout_redirected = saved
+            # the compound's own redirections end with it, undoing an `exec >f` inside
+            self.stdout_redirected, self.stdout_closed = saved
 
     def compound(self, node):
         kind = type(node)
@@ -436,6 +494,7 @@ class _Walker:
 
     def unknown_compound(self, node):
         name = type(node).__name__.lower()
+        self.env.files.lose(f"the files after `{self.text(node)}`")
         self.record(argv=(name,), node=node, modelled=False, status=Opaque(f"status of {name}"),
                     output=None if self.stdout_redirected else Opaque(f"output of {name}"))
 
@@ -539,7 +598,10 @@ class _Walker:
             self.uncertain_copy(lambda w: w.items(node.body))
             self.env.status = Opaque("status after loop")
             return
-        self.env.status = 0
+        if not values:
+            self.env.status = 0
+            return
+        # the body first sees the status of the last command substitution in the words
         for value in values[:LOOP_LIMIT]:
             self.env.set(node.name, value)
             if not self.loop_body(node.body):
@@ -575,14 +637,13 @@ class _Walker:
             word = X.literal(node.word, self.env, assignment=False)
         except ExpansionError as exc:
             self.fatal(exc, node)
-        self.env.status = 0
         if not word.exact:
             self.note(word.opaque)
             for arm in node.arms:
                 self.uncertain_copy(lambda w, arm=arm: w.items(arm.body))
             self.env.status = Opaque("status after case")
             return
-        falling = False
+        falling = ran = False
         for n, arm in enumerate(node.arms):
             matched = falling
             if not matched:
@@ -599,12 +660,16 @@ class _Walker:
                         break
             if not matched:
                 continue
-            self.env.status = 0
+            # the body first sees the status the case word and patterns left
+            if not arm.body:
+                self.env.status = 0
             self.items(arm.body)
+            ran = True
             if arm.terminator == ";;":
                 return
             falling = arm.terminator == ";&"
-        return
+        if not ran:
+            self.env.status = 0  # no pattern matched
 
     def cond(self, node: "S.Cond") -> Union[int, Opaque]:
         items = list(node.items)
@@ -629,7 +694,6 @@ class _Walker:
             self.fatal(exc, node)
         argv = list(argv_result)
         name = argv[0] if argv else None
-        display = name
         # assignments are expanded after the words, left to right
         assignments = []
         try:
@@ -637,21 +701,32 @@ class _Walker:
                 assignments.append(self.assignment_value(assignment, exp_names, substitutions))
         except ExpansionError as exc:
             self.fatal(exc, node)
-        redirects = self.redirections(node.redirects, node, exp_names, substitutions, record=False)
-        if redirects is None:
+        redirects, failure, doubts = self.redirections(node.redirects, node, exp_names, substitutions)
+        if failure is not None:
+            # the command does not run; without a command name the assignments still happen
+            if name is None:
+                for (var, value, append, index) in assignments:
+                    self.assign(var, value, append, index)
             self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
-                        error=self.redirect_error, assignments=assignments, opaque=exp_names,
+                        error=failure, assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
             env.status = 1
             return
-        unopenable = [r for r in redirects if r.path is not None and r.target == ""]
-        if unopenable:
-            # an empty file name cannot be opened: the command does not run
-            self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
-                        error=": No such file or directory", assignments=assignments,
-                        redirects=redirects, opaque=exp_names, substitutions=substitutions)
-            env.status = 1
+        if doubts:
+            # whether the command runs depends on a redirection the model cannot decide
+            exp_names.extend(d for d in doubts if d not in exp_names)
+            self.uncertain_copy(lambda walker: walker.execute(node, argv, assignments, redirects, exp_names,
+                                                              substitutions))
+            env.status = Opaque(doubts[0])
+            self.note(doubts)
             return
+        self.execute(node, argv, assignments, redirects, exp_names, substitutions)
+
+    def execute(self, node, argv, assignments, redirects, exp_names, substitutions):
+        """Run a simple command whose words and redirections are expanded and performed."""
+        env = self.env
+        name = argv[0] if argv else None
+        display = name
         if name is None:
             for (var, value, append, index) in assignments:
                 self.assign(var, value, append, index)
@@ -669,6 +744,7 @@ class _Walker:
             self.taint(name, argv)
             name = "⟨" + name
         if "⟨" in name:
+            env.files.lose(f"the files after `{self.text(node)}`")
             self.record(argv=tuple(argv), node=node, modelled=False,
                         status=Opaque(f"status of {display}"),
                         output=None if stdout_away else Opaque(f"output of {display}"),
@@ -680,6 +756,10 @@ class _Walker:
             self.note([f"status of {display}"])
             self.set_last_argument(argv)
             return
+        # its own redirections of stdout hold while it runs
+        own_stdout = any(_redirects_stdout(r) for r in redirects)
+        closed_before = self.stdout_closed
+        self.stdout_closed = closed = _closes_stdout(redirects, closed_before)
         # prefix assignments are visible to the command only
         saved = {}
         if assignments:
@@ -687,14 +767,23 @@ class _Walker:
                 saved[var] = env.vars.get(var)
                 self.assign(var, value, append, index)
         try:
-            outcome = self.run(name, argv, node, stdout_away)
+            outcome = self.run(name, argv, node, stdout_away, own_stdout)
         finally:
             for var, old in saved.items():
                 if old is None:
                     env.vars.pop(var, None)
                 else:
                     env.vars[var] = old
+            if own_stdout:
+                self.stdout_closed = closed_before
+        if name == "exec" and len(argv) == 1 and own_stdout:
+            # exec without a command makes its redirections the shell's own
+            self.stdout_closed = closed
+            self.stdout_redirected += 1
         modelled, status, output, error = outcome
+        if modelled and isinstance(output, str) and output and closed:
+            # a builtin that writes to a closed stdout fails (and writes nothing)
+            status, output, error = 1, None, f"{name}: write error: Bad file descriptor"
         if exp_names and isinstance(output, str):
             output = Opaque(f"output of {name} ({', '.join(exp_names)})")
         self.record(argv=tuple(argv), node=node, modelled=modelled, status=status,
@@ -727,6 +816,7 @@ class _Walker:
                 if match and not arg.startswith("-"):
                     env.set(match.group(1), Opaque(f"${match.group(1)} (after {name})"))
         elif name == "eval":
+            self.env.files.lose("the files after eval of an unknown string")
             self.note(["eval of an unknown string"])
 
     def set_last_argument(self, argv):
@@ -820,28 +910,34 @@ class _Walker:
                 return
         env.set(name, value)
 
-    def redirections(self, redirects, node, names=None, substitutions=None, record=True):
-        """Expand redirection targets; None on an ambiguous redirect."""
+    def redirections(self, redirects, node, names=None, substitutions=None):
+        """Perform redirections left to right, as bash does: (records, failure, doubts).
+
+        ``failure`` is bash's error when one cannot be performed (those before
+        it were: their files exist); ``doubts`` names those that may fail.
+        """
         names = [] if names is None else names
         substitutions = [] if substitutions is None else substitutions
-        out = []
+        out, doubts, opened = [], [], set()
         for redirect in redirects:
             exp = X._Expander(self.env)
             try:
-                out.append(self.redirection(redirect, exp))
+                record, doubt = self.redirection(redirect, exp, opened)
             except _Ambiguous as failure:
                 self.collect(exp, names, substitutions)
-                self.redirect_error = failure.message
-                return None
+                return out, failure.message, doubts
             except ExpansionError as exc:
                 self.fatal(exc, node)
             self.collect(exp, names, substitutions)
-        if record and out:
-            self.record(argv=(), node=node, modelled=True, status=0, output=None, redirects=out,
-                        opaque=names, substitutions=substitutions, kind_only=True)
-        return out
+            out.append(record)
+            if doubt:
+                doubts.append(doubt)
+            if redirect.fd is not None:
+                opened.add(redirect.fd)
+        return out, None, doubts
 
-    def redirection(self, redirect: "S.Redirect", exp) -> RedirectRecord:
+    def redirection(self, redirect: "S.Redirect", exp, opened=()):
+        """One redirection: (record, doubt); raises _Ambiguous when bash cannot perform it."""
         op = redirect.op
         if redirect.heredoc is not None:
             doc = redirect.heredoc
@@ -854,32 +950,68 @@ class _Walker:
                     # bash fails this command when it expands the body (the line goes on)
                     raise _Ambiguous(f"here-document: cannot expand {broken!r}")
                 body = exp.join_pieces(exp.parts(doc.parts, quoted=True))
-            return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body)
+            return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body), None
         if op == "<<<":
             text = exp.word_text(redirect.target, assignment=False)
-            return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text)
+            return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text), None
         fields = []
         for parts in X.brace_expand(redirect.target.parts):
             parts = exp.tilde(parts, assignment_like=False)
             for chars in exp.split(exp.parts(parts, quoted=False)):
                 fields.extend(exp.glob(chars))
         if len(fields) != 1:
-            raise _Ambiguous()
+            fd = redirect.fd or ""
+            named = fd[1:-1] if fd.startswith("{") else None  # bash names the variable then
+            raise _Ambiguous(f"{named or self.text(redirect.target)}: ambiguous redirect")
         target = fields[0]
         exact = "⟨" not in target and (self.env.cwd_known or target.startswith("/"))
         if op in ("<&", ">&") and (target.isdigit() or target == "-" or target.endswith("-") and
                                    target[:-1].isdigit()):
-            return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact)
-        if op == ">&" and redirect.fd is None:
+            number = target.rstrip("-")
+            doubt = None
+            if number and int(number) > 2 and number not in opened:
+                # 0, 1 and 2 are open in every harness; others only when this shell opened them
+                doubt = f"whether descriptor {number} is open"
+            return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact), doubt
+        if op == "<&" or (op == ">&" and redirect.fd is not None):
+            if exact:
+                raise _Ambiguous(f"{target}: ambiguous redirect")  # a file name where a descriptor goes
+            return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact), \
+                f"whether {target} is a descriptor"
+        if op == ">&":
             op = "&>"  # `>&file` is `&>file`
-        path = None
-        creates = truncates = False
-        if op in _CREATING or op == "<" or op == "<&":
-            path = target if target.startswith("/") else os.path.normpath(os.path.join(self.env.cwd, target))
-            if op in _CREATING and not target.startswith("/dev/"):
-                creates = True
-                truncates = _CREATING[op]
-        return RedirectRecord(op, redirect.fd, target, path, creates, truncates, None, exact)
+        if exact and target == "":
+            raise _Ambiguous(f": {files.NO_SUCH_FILE}")
+        path = target if target.startswith("/") else os.path.normpath(os.path.join(self.env.cwd, target))
+        creates = op in _CREATING and not target.startswith("/dev/")
+        truncates = creates and _CREATING[op]
+        record = RedirectRecord(op, redirect.fd, target, path, creates, truncates, None, exact)
+        view = self.env.files
+        if not exact:
+            if op != "<":
+                view.lose(f"the files after `{self.text(redirect)}`")  # it may create any file
+            return record, f"whether {target} can be opened"
+        failure = view.open_failure(path, writes=op != "<", trailing_slash=target.endswith("/"))
+        if failure is None:
+            why = view.unknown(path) or "permissions outside the working tree"
+            if op != "<":
+                view.lose(f"the files after `{self.text(redirect)}`")
+            return record, f"whether {target} can be opened ({why})"
+        if failure:
+            raise _Ambiguous(f"{target}: {failure}")
+        if "C" in self.env.flags and op in (">", "&>") and path not in files.ALWAYS_OPENS:
+            kind = view.kind(path)
+            if kind == "file":
+                raise _Ambiguous(f"{target}: cannot overwrite existing file")  # set -C; >| overrides
+            if kind is None:
+                return record, f"whether {target} exists (set -C)"
+        if creates:
+            view.create(path)
+        fd = redirect.fd or ""
+        if fd.startswith("{") and fd.endswith("}"):
+            # bash stores the descriptor it picked (10 or more) in the variable
+            self.env.set(fd[1:-1], Opaque(f"${fd[1:-1]} (a descriptor bash picks)"))
+        return record, None
 
     def record(self, *, argv, node, modelled, status, output, error=None, assignments=(),
                redirects=(), opaque=(), substitutions=(), kind_only=False):
@@ -899,12 +1031,12 @@ class _Walker:
 
     # -- builtins ----------------------------------------------------------
 
-    def run(self, name, argv, node, stdout_away):
+    def run(self, name, argv, node, stdout_away, own_stdout=False):
         """(modelled, status, output, error) of running argv."""
         env = self.env
         args = argv[1:]
         if name in env.functions and self.depth < CALL_DEPTH:
-            return self.call(name, args, stdout_away)
+            return self.call(name, args, stdout_away, own_stdout)
         if name in (":", "true"):
             return True, 0, None, None
         if name == "false":
@@ -961,13 +1093,14 @@ class _Walker:
                 saved = env.functions
                 env.functions = {}  # `command f` skips functions
                 try:
-                    return self.run(args[0], args, node, stdout_away)
+                    return self.run(args[0], args, node, stdout_away, own_stdout)
                 finally:
                     env.functions = saved
         if name == "shopt":
             return self.shopt(args)
         if name == "exec":
             if args:
+                env.files.lose(f"the files after `{self.text(node)}`")
                 # the shell is replaced: nothing after this runs (or it exits if exec fails)
                 self._pending = _Exit(Opaque(f"status of exec {args[0]}"))
                 return False, Opaque(f"status of exec {args[0]}"), Opaque(f"output of {args[0]}"), None
@@ -976,6 +1109,8 @@ class _Walker:
             self.taint_variables(name, args)
         elif name in _CHANGES_ANYTHING:
             self.taint_everything(name)
+        if name not in _NO_FILE_EFFECTS and not _runs_nothing(argv, env):
+            env.files.lose(f"the files after `{self.text(node)}`")
         return False, Opaque(f"status of {name}"), Opaque(f"output of {name}"), None
 
     def taint_variables(self, name, args):
@@ -1010,6 +1145,7 @@ class _Walker:
         env.positional = [Opaque(f"positional parameters (after {name})")]
         env.noglob = None  # unknown shell options: globbing is no longer predictable
         env.cwd_known = False
+        env.files.lose(f"the files after {name}")
         self.note([f"shell state after {name}"])
 
     def shopt(self, args):
@@ -1049,7 +1185,7 @@ class _Walker:
             return False, Opaque(f"status of {name} {' '.join(args)} ({unknown})"), None, None
         return True, value, None, None
 
-    def call(self, name, args, stdout_away=False):
+    def call(self, name, args, stdout_away=False, own_stdout=False):
         env = self.env
         saved = env.positional
         env.positional = list(args)
@@ -1069,6 +1205,9 @@ class _Walker:
                     env.vars.pop(var, None)
                 else:
                     env.vars[var] = old
+        if not own_stdout:
+            # an `exec >f` in the function lasts, unless the call redirected stdout itself
+            self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
         return True, status, None, None
 
     def eval(self, text):
@@ -1079,8 +1218,10 @@ class _Walker:
         walker = _Walker(self.env, self.result, script, self.certain, self.depth + 1)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
+        walker.stdout_closed = self.stdout_closed
         # like bash -c, eval runs the lines before a syntax error, then fails with 2
         walker.items(script.body)
+        self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
         if script.error is not None:
             return True, 2, None, f"eval: {script.error.message}"
         return True, self.env.status, None, None
@@ -1107,24 +1248,16 @@ class _Walker:
             return False, Opaque("status of cd"), None, None
         new = target if target.startswith("/") else os.path.join(env.cwd, target)
         new = os.path.normpath(new)
-        exists = self.is_dir(new)
-        if exists is None:
+        failure = self.env.files.directory_failure(new)
+        if failure is None:
             env.cwd_known = False  # it may or may not have changed
             return False, Opaque(f"status of cd {target}"), None, None
-        if not exists:
-            return True, 1, None, f"cd: {target}: No such file or directory"
+        if failure:
+            return True, 1, None, f"cd: {target}: {failure}"
         env.set("OLDPWD", self.pwd())
         env.cwd = new
         env.set("PWD", new)
         return True, 0, output, None
-
-    def is_dir(self, path) -> Optional[bool]:
-        env = self.env
-        if env.listing is not None:
-            return env.listing.is_dir(path, env.cwd)
-        if not os.path.isdir(env.cwd) and (path + "/").startswith(env.cwd.rstrip("/") + "/"):
-            return None  # the working directory is not on this machine: unknown
-        return os.path.isdir(path)
 
     def declare(self, name, args):
         if name == "local":
@@ -1187,21 +1320,24 @@ class _Walker:
                         env.noglob = on
                     elif letter == "e":
                         self.errexit = on
-                    elif letter in "xvhB":
-                        pass  # tracing and hashing do not change what the script does
+                    elif letter in "xvhBC":
+                        pass  # tracing and hashing change nothing; -C (noclobber) lives in $-
                     elif letter == "o" and i + 1 < len(args):
                         i += 1
                         if args[i] in ("noglob",):
                             env.noglob = on
                         elif args[i] == "errexit":
                             self.errexit = on
+                        if args[i] in _LONG_FLAGS:
+                            letter = _LONG_FLAGS[args[i]]
+                            env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))
                         elif args[i] not in ("xtrace", "verbose", "pipefail") or args[i] == "pipefail":
                             return False, Opaque(f"status of set -o {args[i]}"), None, None
                     else:
                         return False, Opaque(f"status of set {arg}"), None, None
                 flags = env.flags
                 for letter in arg[1:]:
-                    if letter in "ef":
+                    if letter in "efC":
                         flags = flags.replace(letter, "")
                         if on:
                             flags = _order_flags(flags + letter)
@@ -1295,9 +1431,12 @@ class _Unknown(Exception):
     pass
 
 
+_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C"}
+
+
 def _order_flags(flags: str) -> str:
-    # bash lists $- in a fixed order: the option letters first, then h, B, c
-    order = "efhBc"
+    # bash lists $- in a fixed order: the option letters first, then h, B, C, c
+    order = "efhBCc"
     return "".join(sorted(set(flags), key=lambda c: order.index(c) if c in order else 99))
 
 
@@ -1306,9 +1445,20 @@ def _redirects_stdout(record: RedirectRecord) -> bool:
         return True
     if record.op in (">", ">>", ">|", "<>") and record.fd in (None, "1"):
         return record.op != "<>" or record.fd == "1"
-    if record.op == ">&" and record.fd in (None, "1"):
+    if record.op == ">&" and record.fd in (None, "1") or record.op == "<&" and record.fd == "1":
         return True
     return False
+
+
+def _closes_stdout(records, closed: bool = False) -> bool:
+    """Whether stdout ends up closed (``>&-``, ``1<&-``) after ``records``, from ``closed`` before."""
+    for record in records:
+        if record.target == "-" and (record.op == ">&" and record.fd in (None, "1") or
+                                     record.op == "<&" and record.fd == "1"):
+            closed = True
+        elif _redirects_stdout(record):
+            closed = False
+    return closed
 
 
 X._ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")

@@ -11,7 +11,7 @@ the names of all opaque parts, so nothing is silently guessed.
 Side effects go through hooks on the Env, as in mvdan/sh's ``expand.Config``:
 ``substitute`` runs a command substitution (the default hook evaluates it
 statically with qbcore.evaluate) and ``list_dir`` lists a directory for
-pathname expansion.
+pathname expansion (by default from the Env's ``files``, a qbcore.files.FileView).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Union
 
 from . import syntax as S
+from .files import FileView
 
 # ---------------------------------------------------------------- values
 
@@ -129,13 +130,14 @@ class Env:
 
     ``listing``: None to list the real ``cwd`` when it exists (opaque
     otherwise), or an iterable of relative paths (``sub/`` or ``sub/f`` make
-    ``sub`` a directory) standing for the whole tree under ``cwd``.
+    ``sub`` a directory) standing for the whole tree under ``cwd``; ``files``
+    an existing FileView to share instead (a shell started by another).
     """
 
     def __init__(self, variables: Optional[Mapping[str, object]] = None, *, cwd: Optional[str] = None,
                  positional: Iterable[str] = (), arg0: str = "bash", status: Union[int, Opaque] = 0,
                  listing: Optional[Iterable[str]] = None, substitute: Optional[SubstituteHook] = None,
-                 list_dir: Optional[ListDirHook] = None):
+                 list_dir: Optional[ListDirHook] = None, files: Optional[FileView] = None):
         self.vars: dict = {}
         for name, value in (variables or {}).items():
             self.vars[name] = value if isinstance(value, Variable) else Variable(value, True)
@@ -148,7 +150,7 @@ class Env:
         self.noglob = False
         self.lineno = 1
         self.last_bg: Optional[Value] = None
-        self.listing = None if listing is None else _Tree(listing, self.cwd)
+        self.files = files if files is not None else FileView(self.cwd, listing)
         self.substitute: SubstituteHook = substitute or _static_substitute
         self.list_dir: ListDirHook = list_dir or _default_list_dir
         self.functions: dict = {}
@@ -220,7 +222,7 @@ class Env:
         other.noglob = self.noglob
         other.lineno = self.lineno
         other.last_bg = self.last_bg
-        other.listing = self.listing
+        other.files = self.files  # one file system for the shell and its subshells
         other.substitute = self.substitute
         other.list_dir = self.list_dir
         other.functions = dict(self.functions)
@@ -271,52 +273,11 @@ def _same_dir(a: str, b: str) -> bool:
         return os.path.normpath(a) == os.path.normpath(b)
 
 
-class _Tree:
-    """A given directory listing: paths relative to ``root`` (the Env's first cwd)."""
-
-    def __init__(self, paths: Iterable[str], root: str):
-        self.root = root
-        self.dirs: dict = {"": set()}
-        for path in paths:
-            is_dir = path.endswith("/")
-            parts = [p for p in path.split("/") if p not in ("", ".")]
-            prefix = ""
-            for n, part in enumerate(parts):
-                self.dirs.setdefault(prefix, set()).add(part)
-                prefix = f"{prefix}/{part}" if prefix else part
-                if n < len(parts) - 1 or is_dir:
-                    self.dirs.setdefault(prefix, set())
-
-    def relative(self, path: str, cwd: str) -> Optional[str]:
-        """``path`` (relative to ``cwd`` or absolute) relative to the root; None outside it."""
-        full = os.path.normpath(os.path.join(cwd, path))
-        rel = os.path.relpath(full, self.root)
-        if rel == ".":
-            return ""
-        return None if rel.startswith("..") else rel
-
-    def names(self, path: str, cwd: str) -> Optional[list]:
-        rel = self.relative(path, cwd)
-        return None if rel is None else sorted(self.dirs.get(rel, ()))
-
-    def is_dir(self, path: str, cwd: str) -> Optional[bool]:
-        rel = self.relative(path, cwd)
-        return None if rel is None else rel in self.dirs
-
-
 def _default_list_dir(path: str, env: "Env") -> Optional[list]:
     """The names in directory ``path`` (relative to cwd or absolute); None when unknowable."""
     if not env.cwd_known and not path.startswith("/"):
         return None
-    if env.listing is not None:
-        return env.listing.names(path, env.cwd)
-    if not os.path.isdir(env.cwd):
-        return None
-    full = os.path.join(env.cwd, path) if path else env.cwd
-    try:
-        return os.listdir(full)
-    except OSError:
-        return []
+    return env.files.names(os.path.join(env.cwd, path) if path else env.cwd)
 
 
 # ---------------------------------------------------------------- entry points
@@ -803,7 +764,6 @@ class _Expander:
         self.env = env
         self.opaque: list = []
         self.substitutions: list = []
-        self.last_status = None
 
     def note(self, name: str):
         if name not in self.opaque:
@@ -1006,7 +966,8 @@ class _Expander:
 
     def command_substitution(self, part: "S.CmdSub") -> Value:
         result = self.env.substitute(part.script, self.env.copy())
-        self.last_status = result.status
+        # bash sets $? as soon as a substitution ends: later expansions of the same command see it
+        self.env.status = result.status
         for name in result.opaque:
             self.note(name)
         self.substitutions.append((part, result))
@@ -1429,7 +1390,8 @@ class _Expander:
             return [text]
         result = self.pathname(chars)
         if result is None:
-            self.note(f"glob {text}")
+            lost = self.env.files.lost
+            self.note(f"glob {text} ({lost})" if lost else f"glob {text}")
             return [text]
         return result or [text]
 
@@ -1471,8 +1433,12 @@ class _Expander:
                         if name.startswith(".") and not leading_dot:
                             continue
                         if pat.matches(name):
-                            if not last and not self.is_dir(_join(prefix, name)):
-                                continue
+                            if not last:
+                                is_dir = self.is_dir(_join(prefix, name))
+                                if is_dir is None:
+                                    return None
+                                if not is_dir:
+                                    continue
                             new.append(_join(prefix, name))
                 globbed = True
             else:
@@ -1490,11 +1456,8 @@ class _Expander:
                 return []
         return sorted(prefixes, key=lambda s: s.encode("utf-8", "surrogateescape"))
 
-    def is_dir(self, path: str) -> bool:
-        if self.env.listing is not None:
-            return bool(self.env.listing.is_dir(path, self.env.cwd))
-        full = path if path.startswith("/") else os.path.join(self.env.cwd, path)
-        return os.path.isdir(full)
+    def is_dir(self, path: str) -> Optional[bool]:
+        return self.env.files.is_dir(os.path.join(self.env.cwd, path))
 
 
 def _join(prefix: str, name: str) -> str:

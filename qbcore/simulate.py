@@ -10,12 +10,12 @@ arguments, what ran in the outer shell on the way, and the outer error.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from dataclasses import dataclass, field
-from typing import Mapping, Optional
+from typing import Iterable, Mapping, Optional
 
 from . import transports
+from .files import FileView, checked_listing
 from . import quickpath
 from .quickpath import dq_words
 from .transports import HarnessError
@@ -117,15 +117,20 @@ class _Outcome:
 
 
 def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
-             environ: Optional[Mapping[str, str]] = None) -> "Simulation":
+             environ: Optional[Mapping[str, str]] = None,
+             listing: Optional[Iterable[str]] = None) -> "Simulation":
     """Predict what ``transport`` makes of ``reply``.
 
     ``environ`` is the complete exported environment of the outer shell (as
     with ``env -i``; default: the executor's, HOME = ``cwd``), ``cwd`` its
-    working directory (default: the current one; its real listing serves
-    pathname expansion when it exists). Raises ValueError for an unknown
-    transport or a reply with a NUL character.
+    working directory (default: the current one), ``listing`` the files
+    under it before the harness runs (paths relative to ``cwd``,
+    directories ending in ``/``; default: the real directory when it
+    exists, unknown otherwise). Raises ValueError for an unknown transport
+    or a reply with a NUL character, TypeError or ValueError for a bad listing.
     """
+    if listing is not None:
+        listing = checked_listing(listing)  # the fast paths need no files, but the caller erred
     if type(reply) is str:
         # the fast path, inlined for the most common transport: every call costs here
         if transport == "nested":
@@ -143,17 +148,19 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
                 found = quick(reply)
                 if found is not None:
                     return found
-    return simulate_general(reply, transport, cwd=cwd, environ=environ)
+    return simulate_general(reply, transport, cwd=cwd, environ=environ, listing=listing)
 
 
 def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
-                     environ: Optional[Mapping[str, str]] = None) -> "Simulation":
+                     environ: Optional[Mapping[str, str]] = None,
+                     listing: Optional[Iterable[str]] = None) -> "Simulation":
     """``simulate`` without the fast path: always the parser and the evaluator."""
     if not isinstance(reply, str):
         raise TypeError(f"reply must be str, not {type(reply).__name__}")
     spec = transports.get(transport)
     cwd = os.path.abspath(cwd) if cwd else os.getcwd()
     environ = dict(environ) if environ is not None else default_environ(cwd)
+    files = FileView(cwd, listing)  # before anything runs: a bad listing is the caller's error
     try:
         invocation = transports.wrap(reply, spec.name)
     except HarnessError as exc:
@@ -166,7 +173,7 @@ def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
         runs = spec.name != "ssh-argv" or transports.ssh_call(invocation.argv[1:]).command is not None
         outcome.starts = 0 if error or not runs else 1
     else:
-        script, args, error = _through_bash(invocation, spec, cwd, environ, outcome)
+        script, args, error = _through_bash(invocation, spec, cwd, environ, outcome, files)
     return Simulation(spec.name, reply, script, args, outcome.opaque, outcome.effects, error, outcome.starts)
 
 
@@ -236,18 +243,19 @@ def _real_bash_path() -> str:
     return shutil.which("bash", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/bash"
 
 
-def _through_bash(invocation, spec, cwd, environ, outcome):
+def _through_bash(invocation, spec, cwd, environ, outcome, files):
     from .evaluate import evaluate
     from .expand import Env
     from .syntax import parse_prefix
 
-    env = Env.from_environ(environ, cwd, invoked_as="bash")
+    start_files = files.fork()  # what the middle shell of double-nested starts with, refined below
+    env = Env.from_environ(environ, cwd, invoked_as="bash", files=files)
     start_env = {name: var.value for name, var in env.vars.items()
                  if var.exported and isinstance(var.value, str)}
     script_tree = parse_prefix(invocation.argv[2])
     evaluation = evaluate(script_tree, env)
     program = "ssh" if spec.remote else "bash"
-    harness, error = _harness_command(evaluation, program, outcome, cwd)
+    harness, error = _harness_command(evaluation, program)
     _collect_effects(evaluation, harness or _failed_first(evaluation, program), outcome, layer=1, cwd=cwd,
                      tree=script_tree, started=harness is not None)
     if harness is None:
@@ -273,11 +281,12 @@ def _through_bash(invocation, spec, cwd, environ, outcome):
     script, args = start
     if spec.outer == "bash-twice":
         lone = _lone_simple_command(script_tree)
-        return _middle_layer(script, args, start_env, lone, cwd, outcome, error)
+        return _middle_layer(script, args, start_env, lone, cwd, outcome, error,
+                             _files_at_start(harness, start_files))
     return script, args, error
 
 
-def _harness_command(evaluation, program, outcome, cwd):
+def _harness_command(evaluation, program):
     """The command the harness typed (the first one run), and the shell's error, if any."""
     error = None
     if evaluation.syntax_error is not None:
@@ -287,42 +296,8 @@ def _harness_command(evaluation, program, outcome, cwd):
     if first is None or not first.argv or first.argv[0] != program:
         return None, error
     if first.error:
-        return None, error or f"bash: {first.error}"
-    failed = _redirect_failure(first, outcome, cwd)
-    if failed:
-        return None, error or f"bash: line {first.line}: {failed}"
+        return None, error or f"bash: line {first.line}: {first.error}"
     return first, error
-
-
-def _redirect_failure(record, outcome, cwd) -> Optional[str]:
-    """Why bash would not start ``record`` because a redirection fails, or None.
-
-    A missing input file, a missing directory for an output file or a
-    directory as the target stops the command before it runs. The answer is
-    read from the real file system, so it is opaque when ``cwd`` is not there.
-    """
-    for redirect in record.redirects:
-        path = redirect.path
-        if redirect.op == "<&" and redirect.exact and redirect.target is not None and not re.fullmatch(
-                r"[0-9]*-?", redirect.target):
-            # <& takes a descriptor or -; a file name there is an error (>& would redirect both)
-            return f"{redirect.target}: ambiguous redirect"
-        if not path or not redirect.exact:
-            continue
-        if not (redirect.op in ("<", "<>") or redirect.creates or redirect.truncates):
-            continue
-        if redirect.target == "":
-            return ": No such file or directory"
-        if not os.path.isdir(cwd):
-            outcome.note([f"whether {path} can be opened ({cwd} does not exist here)"])
-            continue
-        if redirect.op == "<" and not os.path.exists(path):
-            return f"{redirect.target}: No such file or directory"
-        if not os.path.isdir(os.path.dirname(path) or "/"):
-            return f"{redirect.target}: No such file or directory"
-        if redirect.op != "<" and os.path.isdir(path):
-            return f"{redirect.target}: Is a directory"
-    return None
 
 
 def _starts(record) -> int:
@@ -373,13 +348,33 @@ def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=
             outcome.note([f"whether `{record.text}` runs"])
         if record.argv and record.argv[0] in ("bash", "ssh"):
             # a command that failed on the way (a redirection, an expansion) starts nothing
-            if not record.error and _redirect_failure(record, outcome, cwd) is None:
+            if not record.error:
                 outcome.starts += _starts(record)
         elif record.argv and record.argv[0] in _LAUNCHERS and not record.modelled:
             outcome.note([f"what `{record.text}` starts"])
 
 
-def _middle_layer(script, args, start_env, lone, cwd, outcome, error):
+def _files_at_start(harness, files):
+    """The files when the harness command starts: the starting tree, plus what its
+    redirections and command substitutions made (the outer shell's later commands
+    run while the started shell runs)."""
+    records = [harness]
+    while records:
+        record = records.pop()
+        for redirect in record.redirects:
+            if redirect.creates and redirect.path and redirect.exact:
+                files.create(redirect.path)
+            elif redirect.creates:
+                files.lose(f"the files after `{record.text}`")
+        for sub in record.substitutions:
+            for inner in sub.commands:
+                if not inner.modelled:
+                    files.lose(f"the files after `{inner.text}`")
+                records.append(inner)
+    return files
+
+
+def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files):
     """double-nested: the middle bash runs ``script``; the innermost is the first bash it starts."""
     from .evaluate import evaluate
     from .expand import Env
@@ -392,10 +387,10 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error):
     exported["SHLVL"] = str(level - 1 if lone else level)
     exported["_"] = _real_bash_path()  # bash exports the path it found on PATH
     arg0 = args[0] if args else "bash"
-    env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:])
+    env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files)
     middle_tree = parse_prefix(script)
     middle = evaluate(middle_tree, env)
-    inner, middle_error = _harness_command(middle, "bash", outcome, cwd)
+    inner, middle_error = _harness_command(middle, "bash")
     skip = inner or _failed_first(middle, "bash")
     if middle_error and middle_error.startswith("bash: -c:"):
         # bash names the shell by $0, and drops the name when $0 is the input's own name

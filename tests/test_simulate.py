@@ -18,7 +18,7 @@ def sandboxed():
 def check(reply, transport, tmp_path, fixture=None):
     """The simulation of ``reply``, after checking it against the probe byte for byte."""
     got = probe(reply, transport, root=str(tmp_path), fixture=fixture)
-    sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ)
+    sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ, listing=list(fixture or ()))
     assert sim.exact, sim.opaque
     assert (sim.inner_script, sim.inner_args, sim.inner_starts) == (
         got.inner_script, got.inner_args, len(got.received)), got.stderr
@@ -48,13 +48,17 @@ def test_home_is_the_working_directory_by_default(tmp_path):
 
 
 def test_leaked_commands_files_and_client_side_substitutions_are_outer_effects(tmp_path, sandboxed):
-    sim = check('x"; echo leaked > f; bash -c "y $(echo sub)', "nested", tmp_path)
+    reply = 'x"; echo leaked > f; bash -c "y $(echo sub)'
+    got = probe(reply, "nested", root=str(tmp_path))
+    sim = simulate(reply, "nested", cwd=got.cwd, environ=got.environ, listing=[])
+    assert (sim.inner_script, sim.inner_args, sim.inner_starts) == (got.inner_script, got.inner_args, 2)
     kinds = [(e.kind, e.argv or e.path or e.text) for e in sim.outer_effects]
     assert ("command", ("echo", "leaked")) in kinds
     assert ("command", ("bash", "-c", "y sub")) in kinds
     assert ("substitution", "$(echo sub)") in kinds
     assert any(k == "file" and str(v).endswith("/f") for k, v in kinds)
-    assert sim.inner_starts == 2
+    # the inner shell ran `x` first, which may have changed the files: `> f` may fail
+    assert sim.opaque == ['whether f can be opened (the files after `bash -c "x"`)', "whether `echo leaked > f` runs"]
 
 
 def test_unknown_parts_are_named_and_exactness_is_not_claimed():
@@ -71,6 +75,36 @@ def test_a_glob_against_a_directory_that_is_not_there_is_opaque():
 def test_a_glob_in_the_outer_shell_uses_the_real_listing(tmp_path, sandboxed):
     sim = check('" *.txt .h* "', "nested", tmp_path, fixture={"a.txt": b"", ".h": b""})
     assert sim.inner_args == ["a.txt", ".h", ""]
+
+
+@pytest.mark.parametrize("reply, transport, script, args, starts", [
+    # $? is the status of the command substitution that just ended
+    ("`{b}<b`$?", "nested", "1", [], 1),
+    (";`{${y$!{a,b}<é$#b`EOFy||$?$#<$_é$#||$#$", "nested", ";EOFy||10<bashé0||0$", [], 1),
+    ("$(exit 3)$? $(false)", "double-nested", "3 ", [], 1),
+    # a redirection that fails keeps the harness from starting
+    ('" <nonexist "', "nested", None, [], 0),
+    ('" >nodir/x "', "nested", None, [], 0),
+    ('" >. "', "nested", None, [], 0),
+    ('" <>. "', "double-nested", None, [], 0),
+    ("$(true <nonexist)$?", "nested", "1", [], 1),
+    ("$(<nonexist)$?", "heredoc-ssh", "1\n", [], 1),
+    # files the outer shell made are there for its globs
+    ('"$(: >a; : >b) * "', "nested", "", ["a", "b", ""], 1),
+])
+def test_outer_statuses_failing_redirections_and_made_files(reply, transport, script, args, starts, tmp_path,
+                                                           sandboxed):
+    sim = check(reply, transport, tmp_path)
+    assert (sim.inner_script, sim.inner_args, sim.inner_starts) == (script, args, starts)
+
+
+@pytest.mark.parametrize("reply, args", [
+    ('" >made * "', ["old", ""]),  # words are expanded before redirections are performed
+    ('"$(: >made) * "', ["made", "old", ""]),
+])
+def test_globs_see_the_fixture_and_what_the_outer_shell_made_so_far(reply, args, tmp_path, sandboxed):
+    sim = check(reply, "nested", tmp_path, fixture={"old": b""})
+    assert sim.inner_args == args
 
 
 def test_outer_syntax_error_stops_before_the_inner_shell(tmp_path, sandboxed):

@@ -45,6 +45,23 @@ def test_leaks_and_unknowns_are_reported(tmp_path):
         in got["outer_effects"]
 
 
+def test_listing_gives_the_files_before_the_harness_runs(tmp_path):
+    listing = tmp_path / "listing"
+    listing.write_text("b.txt\nsub/a.txt\n\nempty/\n")
+    got = as_json("-t", "nested", "--cwd", "/nonexistent/qbcore-cli", "--listing", str(listing), "--",
+                  '" * */*.txt "')
+    assert got["exact"] is True and got["inner_args"] == ["b.txt", "empty", "sub", "sub/a.txt", ""]
+
+
+@pytest.mark.parametrize("content, message", [(None, "cannot read"), ("../up\n", "leaves the working directory")])
+def test_a_bad_listing_is_a_usage_error(tmp_path, content, message):
+    listing = tmp_path / "listing"
+    if content is not None:
+        listing.write_text(content)
+    done = rewrite("-t", "nested", "--listing", str(listing), "--", "echo hi")
+    assert done.returncode == 2 and message in done.stderr.decode() and b"Traceback" not in done.stderr
+
+
 def test_outer_and_harness_errors_are_in_outer_error():
     assert as_json("-t", "single", "--", "it's")["outer_error"].startswith("bash: -c: line 1: unexpected EOF")
     assert as_json("-t", "json-naive", "--", 'a"b')["outer_error"].startswith("the JSON text is invalid")

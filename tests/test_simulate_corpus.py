@@ -6,12 +6,10 @@ fixture. Where the simulation claims exactness it must match bash byte for
 byte; and it must claim exactness on at least 99% of the pairs.
 """
 
-import warnings
-
 import pytest
 from corpus_replies import CORPUS, FIXTURE
 from probing import probe_workers, sandbox_ready
-from test_simulate_probe import disagreement, known_divergence
+from test_simulate_probe import disagreement
 
 from qbcore.probe import probe_many
 from qbcore.simulate import simulate
@@ -24,7 +22,8 @@ __all__ = ["sandbox_ready"]  # a fixture, imported for its name
 def _run(replies, root):
     items = [(reply, transport) for reply in replies for transport in NAMES]
     results = probe_many(items, fixture=FIXTURE, root=root, workers=probe_workers())
-    return [(reply, transport, got, simulate(reply, transport, cwd=got.cwd, environ=got.environ))
+    return [(reply, transport, got, simulate(reply, transport, cwd=got.cwd, environ=got.environ,
+                                                   listing=list(FIXTURE)))
             for (reply, transport), got in zip(items, results)]
 
 
@@ -34,16 +33,12 @@ def corpus_results(tmp_path_factory, sandbox_ready):
 
 
 def _check(results, transport):
-    wrong, known = [], []
+    wrong = []
     for reply, t, got, sim in results:
         why = disagreement(sim, got) if t == transport and sim.exact else None
         if why:
-            name = known_divergence(reply, transport, got, sim)
-            (known if name else wrong).append((reply, name or why))
+            wrong.append((reply, why))
     assert not wrong, "\n".join(f"{reply!r}: {why}" for reply, why in wrong)
-    if known:
-        # causes in the bash model, listed in test_simulate_probe.KNOWN_DIVERGENCES
-        warnings.warn(f"{transport}: known bash-model divergences: {known}")
 
 
 def test_the_corpus_covers_every_family():

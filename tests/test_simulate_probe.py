@@ -61,82 +61,58 @@ def wording(sim, got):
     return bool(sim.outer_error and _error_line(sim.outer_error) and sim.outer_error.encode() not in got.stderr)
 
 
-# Disagreements whose cause lies in the bash model (syntax, expand) rather than
-# in the transports or simulate; each has its smallest known input. They are
-# counted and reported, and test_known_divergence_is_still_there turns into a
-# failure once the model is fixed, so the entry gets removed. The two left are
-# the evaluator's statuses and file view ($? after a substitution, a redirection
-# target ending in /), which its rewrite models.
-KNOWN_DIVERGENCES = {
-    "bang-status-in-substitution": (
-        "$? after a command substitution of the same command is that substitution's status in bash "
-        "(`!`$? is 1, `<<`$? is 2); the model keeps the status from before the command",
-        ("`!`$?", "nested"),
-        lambda reply, transport, got, sim: re.search(r"(`|\$\().*\$\?", reply, re.S) is not None),
-    "redirect-target-tilde": (
-        "bash expands a tilde in a redirection target (>~/ names the home directory, which fails); "
-        "the model keeps ~ literal",
-        ('">"~/', "nested"),
-        lambda reply, transport, got, sim: "~" in reply and (
-            b"Is a directory" in got.stderr or b"No such file or directory" in got.stderr)),
-}
-
-
-def known_divergence(reply, transport, got, sim):
-    for name, (_, _, applies) in KNOWN_DIVERGENCES.items():
-        if applies(reply, transport, got, sim):
-            return name
-    return None
-
-
-def compare(replies, transport, root):
-    """(verdicts, exact count, known, wording): a verdict is None (agree, not exact,
-    or a known divergence of the bash model) or the difference."""
-    results = probe_many([(r, transport) for r in replies], root=root, workers=probe_workers())
-    verdicts, exact, known, worded = [], 0, {}, 0
+def compare(replies, transport, root, fixture=None):
+    """(verdicts, exact count, wording): a verdict is None (agree, or not exact)
+    or the difference. Every probe starts in a directory holding exactly
+    ``fixture``, and the simulation is told so
+    (``listing``): after the probe the directory is the host's, not the one the
+    outer shell globbed in."""
+    results = probe_many([(r, transport) for r in replies], fixture=fixture, root=root, workers=probe_workers())
+    verdicts, exact, worded = [], 0, 0
     for reply, got in zip(replies, results):
-        sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ)
+        sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ, listing=list(fixture or ()))
         verdict = None
         if sim.exact:
             exact += 1
             verdict = disagreement(sim, got)
             if verdict is None:
                 worded += wording(sim, got)
-            else:
-                name = known_divergence(reply, transport, got, sim)
-                if name:
-                    known[name] = known.get(name, 0) + 1
-                    verdict = None
         verdicts.append(verdict)
-    return verdicts, exact, known, worded
+    return verdicts, exact, worded
 
 
 @pytest.mark.parametrize("chunk", range(len(chunk_count())))
 @pytest.mark.parametrize("transport", NAMES)
 def test_exact_simulation_matches_real_bash(transport, chunk, sandbox_ready, tmp_path):
     replies = draw(hostile_replies(), chunk_count()[chunk], "simulate", transport, chunk)
-    verdicts, exact, known, worded = compare(replies, transport, str(tmp_path))
-    failures = [(r, v) for r, v in zip(replies, verdicts) if v]
-    if failures:
-        smallest = shrink(min((r for r, _ in failures), key=len),
-                          lambda cs: [bool(v) for v in compare(cs, transport, str(tmp_path))[0]])
-        (verdict,), *_ = compare([smallest], transport, str(tmp_path))
-        pytest.fail(f"{transport}: smallest disagreement {smallest!r}: {verdict}\n" + describe(failures))
-    if known or worded:
-        warnings.warn(f"{transport}: {sum(known.values())} disagreement(s) from known bash-model divergences "
-                      f"{known}; {worded} syntax error(s) worded differently from bash")
+    exact = agreement(replies, transport, str(tmp_path))
     # hostile input is often opaque (`$$`, `$!`, globs), but not mostly
     assert exact >= len(replies) // 4, f"{transport}: exact on only {exact}/{len(replies)}"
 
 
-@pytest.mark.xfail(strict=True, reason="a known divergence of the bash model (see KNOWN_DIVERGENCES)")
-@pytest.mark.parametrize("name", sorted(KNOWN_DIVERGENCES))
-def test_known_divergence_is_still_there(name, sandbox_ready, tmp_path):
-    # passes (and so fails, strictly) once the model agrees with bash on the example
-    _, (reply, transport), _ = KNOWN_DIVERGENCES[name]
-    (got,) = probe_many([(reply, transport)], root=str(tmp_path))
-    sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ)
-    assert sim.exact and disagreement(sim, got) is None
+# Files named like words of the hostile alphabet, so that `<a`, `>c`, `c/*`, `*`
+# and `cd c` meet real files and directories in the outer shell.
+BESIDE_FILES = {"a": b"", "b": b"x\n", "c/x": b"", "EOF": b"", "é": b""}
+
+
+@pytest.mark.parametrize("transport", ["nested", "double-nested", "heredoc-ssh", "ssh"])
+def test_exact_simulation_matches_real_bash_beside_files(transport, sandbox_ready, tmp_path):
+    replies = draw(hostile_replies(), chunk_count()[0] // 2, "simulate beside files", transport)
+    agreement(replies, transport, str(tmp_path), BESIDE_FILES)
+
+
+def agreement(replies, transport, root, fixture=None):
+    """The number of exact simulations; fails with the smallest disagreement, if any."""
+    verdicts, exact, worded = compare(replies, transport, root, fixture)
+    failures = [(r, v) for r, v in zip(replies, verdicts) if v]
+    if failures:
+        smallest = shrink(min((r for r, _ in failures), key=len),
+                          lambda cs: [bool(v) for v in compare(cs, transport, root, fixture)[0]])
+        (verdict,), *_ = compare([smallest], transport, root, fixture)
+        pytest.fail(f"{transport}: smallest disagreement {smallest!r}: {verdict}\n" + describe(failures))
+    if worded:
+        warnings.warn(f"{transport}: {worded} syntax error(s) worded differently from bash")
+    return exact
 
 
 # The smallest inputs of disagreements once found by the property test, each
@@ -148,12 +124,14 @@ FIXED = [
     ("$@$c", "nested"), ("$@", "nested"), ('"$@"$c', "double-nested"), ("${##E}", "double-nested"),
     ("$\\\n(", "nested"), ("a$\\\nHOME", "ssh"), ("`echo a` `", "heredoc-ssh"),
     ("$(c())", "heredoc-ssh"), ("$(|)", "heredoc-ssh"),
+    ("`{b}<b`$?", "nested"), ("`!`$?", "nested"), ('">"~/', "nested"),
+    (";`{${y$!{a,b}<é$#b`EOFy||$?$#<$_é$#||$#$", "nested"),
 ]
 
 
 @pytest.mark.parametrize("reply, transport", FIXED)
 def test_fixed_divergence_stays_fixed(reply, transport, sandbox_ready, tmp_path):
     (got,) = probe_many([(reply, transport)], root=str(tmp_path))
-    sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ)
+    sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ, listing=[])
     assert sim.exact, sim.opaque
     assert disagreement(sim, got) is None

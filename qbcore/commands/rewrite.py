@@ -24,8 +24,20 @@ def configure(parser):
                              "environment, or the whole environment with --clean-env)")
     parser.add_argument("--clean-env", action="store_true",
                         help="the outer shell's environment is exactly the --env pairs")
+    parser.add_argument("--listing", metavar="FILE",
+                        help="the files under the working directory before the harness runs, one path a line "
+                             "(relative, directories ending in /; default: the real directory when it exists)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     add_reply_arguments(parser)
+
+
+def _listing(path):
+    """The paths of a --listing file (empty lines skipped), or None without one."""
+    if path is None:
+        return None
+    with open(path, "rb") as handle:
+        lines = handle.read().decode("utf-8", "surrogateescape").split("\n")
+    return [line for line in lines if line]
 
 
 def _environ(args, cwd):
@@ -50,7 +62,12 @@ def run(args):
         return 2
     cwd = os.path.abspath(args.cwd or os.getcwd())
     try:
-        simulation = simulate(reply, args.transport, cwd=cwd, environ=_environ(args, cwd))
+        listing = _listing(args.listing)
+    except OSError as exc:
+        sys.stderr.write(f"qbcore rewrite: cannot read {exc.filename}: {exc.strerror}\n")
+        return 2
+    try:
+        simulation = simulate(reply, args.transport, cwd=cwd, environ=_environ(args, cwd), listing=listing)
     except (ValueError, TypeError) as exc:
         sys.stderr.write(f"qbcore rewrite: {exc}\n")
         return 2

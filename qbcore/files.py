@@ -1,0 +1,208 @@
+"""The file system as the static evaluation sees it: the starting tree plus what the script made.
+
+One job: answer every file-system question of the evaluation (pathname
+expansion, ``cd``'s directory check, whether a redirection can open its file)
+from one view. The starting tree under the working directory is the real
+directory when it exists, a given listing, or unknown; the files the
+script's own redirections create are added to it. After a command whose
+effects on files the model does not follow (``touch``, ``rm``, an unknown
+program…) the view is lost: every later answer is None (unknown), named by
+``lost``. Outside the working tree the answers come from this machine.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Optional
+
+# Opened by any process on any Linux machine, for reading and writing.
+ALWAYS_OPENS = frozenset({"/dev/null"})
+
+NO_SUCH_FILE = "No such file or directory"
+IS_A_DIRECTORY = "Is a directory"
+NOT_A_DIRECTORY = "Not a directory"
+
+
+def checked_listing(paths: Iterable[str]) -> tuple:
+    """The paths of a listing; TypeError or ValueError (with the path) when one is not usable."""
+    if isinstance(paths, (str, bytes)):
+        raise TypeError("a listing is an iterable of paths, not one string")
+    found = tuple(paths)
+    for path in found:
+        if not isinstance(path, str):
+            raise TypeError(f"listing paths must be str, not {type(path).__name__}")
+        if path.startswith("/") or ".." in path.split("/"):
+            raise ValueError(f"listing path {path!r} leaves the working directory")
+    return found
+
+
+class Listing:
+    """A given tree: paths relative to ``root`` (``sub/`` or ``sub/f`` make ``sub`` a directory)."""
+
+    def __init__(self, paths: Iterable[str], root: str):
+        self.root = root
+        self.dirs: dict = {"": set()}
+        for path in checked_listing(paths):
+            is_dir = path.endswith("/")
+            parts = [p for p in path.split("/") if p not in ("", ".")]
+            prefix = ""
+            for n, part in enumerate(parts):
+                self.dirs.setdefault(prefix, set()).add(part)
+                prefix = f"{prefix}/{part}" if prefix else part
+                if n < len(parts) - 1 or is_dir:
+                    self.dirs.setdefault(prefix, set())
+
+    def names(self, rel: str) -> list:
+        return sorted(self.dirs.get(rel, ()))
+
+    def kind(self, rel: str) -> Optional[str]:
+        """``dir``, ``file`` or None (absent)."""
+        if rel in self.dirs:
+            return "dir"
+        parent, _, name = rel.rpartition("/")
+        return "file" if name in self.dirs.get(parent, ()) else None
+
+
+class FileView:
+    """What the evaluation knows of the files, shared by a shell and its subshells
+    (the file system is not per process).
+
+    ``root`` is the first working directory; ``listing`` None reads the real
+    directory when it exists (the tree is unknown otherwise), or lists the
+    paths standing for the whole tree under ``root``.
+    """
+
+    def __init__(self, root: str, listing: Optional[Iterable[str]] = None):
+        self.root = os.path.abspath(root)
+        self.listing = None if listing is None else Listing(listing, self.root)
+        self.real = listing is None and os.path.isdir(self.root)
+        self.created: set = set()
+        self.lost: Optional[str] = None  # why the tree is no longer known
+
+    def fork(self) -> "FileView":
+        """A copy for something that may or may not happen (see ``absorb``)."""
+        other = FileView.__new__(FileView)
+        other.root, other.listing, other.real = self.root, self.listing, self.real
+        other.created = set(self.created)
+        other.lost = self.lost
+        return other
+
+    def absorb(self, fork: "FileView", what: str):
+        """After ``what`` ran on ``fork`` without certainty: anything it changed is unknown here."""
+        if fork.created != self.created or fork.lost != self.lost:
+            self.lose(f"the files after {what}")
+
+    # -- what the script does ---------------------------------------------
+
+    def create(self, path: str):
+        """A redirection created (or truncated) the file ``path`` (absolute)."""
+        self.created.add(os.path.normpath(path))
+
+    def lose(self, why: str):
+        """Something changed the files in ways the model does not follow."""
+        if self.lost is None:
+            self.lost = why
+
+    # -- questions ---------------------------------------------------------
+
+    def unknown(self, path: str) -> Optional[str]:
+        """Why nothing is known about ``path`` (absolute), or None when something is."""
+        if self.lost is not None:
+            return self.lost
+        if self._relative(path) is not None and self.listing is None and not self.real:
+            return f"the files in {self.root} ({self.root} does not exist here)"
+        return None
+
+    def kind(self, path: str) -> Optional[str]:
+        """``dir``, ``file``, ``missing``, or None when unknown."""
+        path = os.path.normpath(path)
+        if self.unknown(path):
+            return None
+        if path in self.created:
+            return "file"
+        rel = self._relative(path)
+        if rel is not None and self.listing is not None:
+            return self.listing.kind(rel) or "missing"
+        if os.path.isdir(path):
+            return "dir"
+        return "file" if os.path.lexists(path) else "missing"
+
+    def is_dir(self, path: str) -> Optional[bool]:
+        kind = self.kind(path)
+        return None if kind is None else kind == "dir"
+
+    def names(self, path: str) -> Optional[list]:
+        """The names in directory ``path`` (absolute; [] when it is none), or None when unknown."""
+        path = os.path.normpath(path)
+        if self.unknown(path):
+            return None
+        rel = self._relative(path)
+        if rel is not None and self.listing is not None:
+            found = set(self.listing.names(rel))
+        else:
+            try:
+                found = set(os.listdir(path))
+            except OSError:
+                found = set()
+        found.update(os.path.basename(p) for p in self.created if os.path.dirname(p) == path)
+        return sorted(found)
+
+    def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
+        """Why opening ``path`` (absolute) fails: bash's wording of the error, "" when it
+        opens, None when unknown. Writing creates a missing file; inside the working
+        tree the model takes directories as writable (outside it, permissions decide)."""
+        path = os.path.normpath(path)
+        if path in ALWAYS_OPENS and not trailing_slash:
+            return ""
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
+        kind = self.kind(path)
+        if kind is None:
+            return None
+        if writes:
+            if kind == "dir" or trailing_slash:
+                return IS_A_DIRECTORY  # O_CREAT on a name ending in / is EISDIR too
+            if self._relative(path) is None:
+                return None  # outside the working tree: permissions the model does not know
+            return ""
+        if kind == "missing":
+            return NO_SUCH_FILE
+        if kind == "file" and trailing_slash:
+            return NOT_A_DIRECTORY
+        return ""
+
+    def directory_failure(self, path: str) -> Optional[str]:
+        """Why ``cd`` cannot enter ``path`` (absolute): bash's wording, "" when it can, None when unknown."""
+        path = os.path.normpath(path)
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
+        kind = self.kind(path)
+        if kind is None:
+            return None
+        return {"dir": "", "file": NOT_A_DIRECTORY, "missing": NO_SUCH_FILE}[kind]
+
+    def _ancestor_failure(self, path: str) -> Optional[str]:
+        """The error of the first directory above ``path`` that is missing or a file ("" for none)."""
+        ancestors = []
+        head = os.path.dirname(path)
+        while head and head != "/" and head != self.root:  # the working directory is there
+            ancestors.append(head)
+            head = os.path.dirname(head)
+        for ancestor in reversed(ancestors):
+            kind = self.kind(ancestor)
+            if kind is None:
+                return None
+            if kind == "missing":
+                return NO_SUCH_FILE
+            if kind == "file":
+                return NOT_A_DIRECTORY
+        return ""
+
+    def _relative(self, path: str) -> Optional[str]:
+        """``path`` (absolute, normalised) relative to the root; None outside the tree."""
+        if path == self.root:
+            return ""
+        prefix = self.root.rstrip("/") + "/"
+        return path[len(prefix):] if path.startswith(prefix) else None

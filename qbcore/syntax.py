@@ -1157,6 +1157,10 @@ class _Parser:
             if part is not None:
                 parts.append(part)
             end = self._end()
+        if b"{" in self.raw[start:end]:
+            for part in parts:
+                if type(part) is DoubleQuoted:
+                    _mark_unclosed_backticks(part.parts)
         return Word(tuple(parts), start, end)
 
     def part(self, quoted_context: bool):
@@ -1192,9 +1196,6 @@ class _Parser:
                 part = self.part(quoted_context=True)
                 if part is not None:
                     parts.append(part)
-            if any(type(p) is CmdSub and p.backtick and p.script.error is not None for p in parts) and \
-                    b"{" in self.raw[tok[1]:self._end()]:
-                _mark_unclosed_backticks(parts)
             return DoubleQuoted(tuple(parts), kind == "locale-open", tok[1], self._end())
         if kind == "var":
             self.i += 1
@@ -1626,8 +1627,9 @@ UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
 
 
 def _mark_unclosed_backticks(parts: list):
-    """Backtick bodies of a double-quoted string that holds a `{`, whose `$(` does not
-    close: bash reports the backtick itself as unclosed there and abandons the line
+    """Backtick bodies of a double-quoted string in a word that holds a `{` anywhere
+    (quoted, escaped or in `${x}`), whose `$(` does not close: bash's brace
+    expansion reports the backtick itself as unclosed and abandons the line
     (measured, not modelled); their error says so."""
     for part in parts:
         if isinstance(part, CmdSub) and part.backtick and part.script.error is not None and \

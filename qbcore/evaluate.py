@@ -945,6 +945,9 @@ class _Walker:
                 body = doc.raw
             else:
                 broken = X.unexpandable_in_document(doc)
+                if broken and X.joined_before_failure(doc):
+                    body = exp.opaque_text(X.UNJOINED_DOCUMENT)
+                    return RedirectRecord(op, redirect.fd, None, None, False, False, body, False), None
                 if broken:
                     exp.parts(X.expanded_before_failure(doc), quoted=True)  # what ran before it stops
                     # bash fails this command when it expands the body (the line goes on)

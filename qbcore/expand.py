@@ -313,6 +313,16 @@ def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
     return None
 
 
+UNJOINED_DOCUMENT = Opaque("here-document body with a backslash-newline before an unclosed construct")
+
+
+def joined_before_failure(heredoc: "S.Heredoc") -> bool:
+    """Whether an unexpandable body holds a backslash-newline: bash joins the lines
+    before it expands, which can close or open constructs (``$\\<nl>$(`` is ``$$(``);
+    the literal body the lexer kept cannot say which."""
+    return any(isinstance(part, S.Lit) and "\\\n" in part.text for part in heredoc.parts)
+
+
 def expanded_before_failure(heredoc: "S.Heredoc") -> tuple:
     """The parts of an unexpandable body that bash expands before it meets the one that fails."""
     for n, part in enumerate(heredoc.parts):
@@ -330,6 +340,8 @@ def document(heredoc: "S.Heredoc", env: Env) -> Text:
     if heredoc.quoted:
         return Text(heredoc.raw, ())
     broken = unexpandable_in_document(heredoc)
+    if broken and joined_before_failure(heredoc):
+        return Text(UNJOINED_DOCUMENT.render(), (UNJOINED_DOCUMENT.name,))
     if broken:
         raise ExpansionError(f"here-document: cannot expand {broken!r}")
     exp = _Expander(env)

@@ -160,3 +160,13 @@ def test_bad_input_is_a_clear_error(bad, error):
         simulate(bad, "nested")
     with pytest.raises(ValueError, match="unknown transport"):
         simulate("x", "telnet")
+
+
+def test_a_heredoc_body_joined_into_another_construct_is_not_guessed(tmp_path, sandboxed):
+    # bash joins `$\<nl>$(` into `$$(` before it expands: a pid and a `(`, no failure
+    got = probe("$\\\n$(", "heredoc-ssh", root=str(tmp_path))
+    assert got.inner_script is not None and got.inner_script.endswith("(\n")
+    sim = simulate("$\\\n$(", "heredoc-ssh", cwd=got.cwd, environ=got.environ, listing=[])
+    assert not sim.exact and any("backslash-newline" in name for name in sim.opaque)
+    # with no continuation the body cannot be expanded, and the command does not run
+    assert check("$(", "heredoc-ssh", tmp_path).inner_script is None

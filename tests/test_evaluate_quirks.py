@@ -97,3 +97,25 @@ def test_backtick_body_in_double_quotes_read_as_unclosed_is_opaque(quoted, tmp_p
     assert outcome.text == "next\n"
     result = evaluate(parse(script), Env.default(str(tmp_path)))
     assert isinstance(result.stdout, Opaque)
+
+
+@pytest.mark.parametrize("word", ['{"`$(`"', 'x{"`$(`"', '\\{"`$(`"', "'{'\"`$(`\"", '${x}"`$(`"', '"`$(`"{'])
+def test_a_brace_elsewhere_in_the_word_counts_too(word, tmp_path):
+    # the `{` may sit outside the double quotes, quoted, escaped or in ${x}: brace
+    # expansion scans the whole word (measured)
+    script = f"echo {word} x; echo same\necho next"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text == "next\n"
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque)
+
+
+@pytest.mark.parametrize("script", ['echo "{" "`$(`"; echo next', 'x={"`$(`"; echo next',
+                                    'case {"`$(`" in *) ;; esac; echo next'])
+def test_no_brace_in_a_brace_expanded_word_is_modelled(script, tmp_path):
+    # a `{` in another word, or a word bash does not brace-expand: the substitution
+    # alone fails, the line goes on
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text.endswith("next\n")
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text

@@ -1929,7 +1929,10 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
 
 
 _OPEN_SUBSTITUTION = re.compile(rb"\$\((?!\()")
-_SUBSTITUTION_DEPTH = [0]  # bodies inside bodies: bounded, so deep nesting stays linear
+# bodies inside bodies: the depth and the number of bodies parsed for one
+# script are bounded, so deep nesting and long scripts stay linear
+_SUBSTITUTION_DEPTH = [0]
+_BODY_BUDGET = [0]
 
 
 def _error_in_open_substitution(raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
@@ -1937,15 +1940,20 @@ def _error_in_open_substitution(raw: bytes, error: ShellSyntaxError) -> Optional
 
     bash parses a command substitution's body as commands when it reads the
     ``$(``, so ``E$(||"`` fails at ``||``; the lexer only sees the ``$(``
-    run to the end of input. The body of the last open ``$(`` before the
-    lexer's error is parsed on its own: an unexpected token there (other than
-    the ``)`` that would close it) is the error bash reports.
+    run to the end of input. The bodies are parsed on their own in reading
+    order: one that fails at the ``)`` closing it is skipped; the first
+    other unexpected token is the error bash reports.
     """
     limit = min(error.offset, len(raw))
-    if _SUBSTITUTION_DEPTH[0] >= 4:
+    if _SUBSTITUTION_DEPTH[0] == 0:
+        _BODY_BUDGET[0] = 32
+    elif _SUBSTITUTION_DEPTH[0] >= 4:
         return None
     starts = [m.start() for m in _OPEN_SUBSTITUTION.finditer(raw, 0, limit)]
-    for start in reversed(starts[-8:]):
+    for start in starts[:32]:
+        if _BODY_BUDGET[0] <= 0:
+            return None
+        _BODY_BUDGET[0] -= 1
         try:
             _lex(raw[:start + 2].decode("utf-8", "surrogateescape"))
             continue  # (cannot happen: an open `$(` at the end never lexes)
@@ -1960,8 +1968,10 @@ def _error_in_open_substitution(raw: bytes, error: ShellSyntaxError) -> Optional
             inner = None
         finally:
             _SUBSTITUTION_DEPTH[0] -= 1
+        if inner is not None and inner.message.endswith("`)'"):
+            continue  # this one closes: bash goes on reading after it
         if inner is None or "unexpected EOF" in inner.message or "end of file" in inner.message \
-                or inner.message.endswith("`)'") or start + 2 + inner.offset >= limit:
+                or start + 2 + inner.offset >= limit:
             return None
         offset = start + 2 + inner.offset
         line, column = _position(raw, offset)

@@ -217,7 +217,7 @@ def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
         return None
     if _INPUT_FIRST.match(script.source):
         return "syntax error in a backtick body read as `<file`"
-    if script.error.message == S.UNCLOSED_BACKTICK and S.OPEN_AT_END.search(script.source):
+    if script.error.message == S.UNCLOSED_BACKTICK and S.has_open_substitution(script.source):
         return "syntax error in a backtick body bash reads as unclosed"
     return None
 

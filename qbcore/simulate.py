@@ -321,6 +321,13 @@ def _failed_first(evaluation, program):
 
 def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):
     background = _background_spans(tree.chunks)
+    if harness is not None and started and _starts(harness):
+        # the commands of a pipeline start together: which shell the recorder (or the
+        # remote side) sees first is a race when another one in it starts a shell too
+        shared = [(start, end) for start, end in _pipeline_spans(tree.chunks) if start <= harness.start < end]
+        if any(record is not harness and _starts(record) and not record.error
+               and any(start <= record.start < end for start, end in shared) for record in evaluation.commands):
+            outcome.note([f"which shell the pipeline with `{harness.text}` starts first"])
     for record in evaluation.commands:
         if any(start <= record.start < end for start, end in background) and _starts(record):
             # the shell may exit, and the sandbox end it, before the job starts anything
@@ -409,21 +416,32 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files):
     return start[0], start[1], error or middle_error
 
 
-def _background_spans(node, found=None) -> list:
+def _background_spans(node) -> list:
     """Byte spans of every list item run with ``&`` anywhere in ``node``."""
     from .syntax import ListItem
 
+    return _spans(node, lambda n: isinstance(n, ListItem) and n.background)
+
+
+def _pipeline_spans(node) -> list:
+    """Byte spans of every pipeline of two or more commands anywhere in ``node``."""
+    from .syntax import Pipeline
+
+    return _spans(node, lambda n: isinstance(n, Pipeline) and len(n.commands) > 1)
+
+
+def _spans(node, wanted, found=None) -> list:
     found = [] if found is None else found
-    if isinstance(node, ListItem) and node.background:
+    if wanted(node):
         found.append((node.start, node.end))
     if isinstance(node, (list, tuple)):
         for child in node:
-            _background_spans(child, found)
+            _spans(child, wanted, found)
     elif hasattr(node, "__dataclass_fields__"):
         for name in node.__dataclass_fields__:
             child = getattr(node, name, None)
             if isinstance(child, (list, tuple)) or hasattr(child, "__dataclass_fields__"):
-                _background_spans(child, found)
+                _spans(child, wanted, found)
     return found
 
 

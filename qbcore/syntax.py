@@ -1621,19 +1621,28 @@ def _byte_char(value: int) -> str:
     return bytes([value]).decode("utf-8", "surrogateescape")
 
 
-# a `$(` that a backtick body does not close
-OPEN_AT_END = re.compile(r"\$\([^)]*\Z")
 UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
+
+
+def has_open_substitution(body: str) -> bool:
+    """Whether a backtick body holds a ``$(`` (or ``$((``) that never closes."""
+    for match in re.finditer(r"\$\(", body):
+        try:
+            _lex(body[match.start():])
+        except ShellSyntaxError as exc:
+            if exc.message.endswith("matching `)'"):
+                return True
+    return False
 
 
 def _mark_unclosed_backticks(parts: list):
     """Backtick bodies of a double-quoted string in a word that holds a `{` anywhere
-    (quoted, escaped or in `${x}`), whose `$(` does not close: bash's brace
+    (quoted, escaped or in `${x}`), whose `$(` or `$((` does not close: bash's brace
     expansion reports the backtick itself as unclosed and abandons the line
     (measured, not modelled); their error says so."""
     for part in parts:
         if isinstance(part, CmdSub) and part.backtick and part.script.error is not None and \
-                OPEN_AT_END.search(part.script.source):
+                has_open_substitution(part.script.source):
             error = part.script.error
             part.script.error = ShellSyntaxError(UNCLOSED_BACKTICK, error.offset, error.line, error.column)
 
@@ -1818,12 +1827,18 @@ def _continuations_before(raw: bytes, offset: int) -> list:
     the text before it, then every unescaped pair after it (bash stops there, but
     counts the lines it reads up to the end of the unexpected token). When the text
     before it does not lex either (the lexer stopped at the end of input), every
-    unescaped pair: quotes and comments are not told apart in a script that fails."""
-    try:
-        found = _continuations(raw[:offset], _lex(raw[:offset].decode("utf-8", "surrogateescape")))
-    except ShellSyntaxError:
-        found, offset = [], 0
-    _pairs(raw, offset, len(raw), found)
+    unescaped pair after the longest run of whole lines that does: there, quotes and
+    comments are not told apart in a script that fails."""
+    ends = [offset] + [m.end() for m in re.finditer(b"\n", raw[:offset])][::-1][:64]
+    found, start = [], 0
+    for end in ends:
+        try:
+            found = _continuations(raw[:end], _lex(raw[:end].decode("utf-8", "surrogateescape")))
+        except ShellSyntaxError:
+            continue
+        start = end
+        break
+    _pairs(raw, start, len(raw), found)
     return found
 
 

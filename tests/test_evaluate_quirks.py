@@ -99,7 +99,8 @@ def test_backtick_body_in_double_quotes_read_as_unclosed_is_opaque(quoted, tmp_p
     assert isinstance(result.stdout, Opaque)
 
 
-@pytest.mark.parametrize("word", ['{"`$(`"', 'x{"`$(`"', '\\{"`$(`"', "'{'\"`$(`\"", '${x}"`$(`"', '"`$(`"{'])
+@pytest.mark.parametrize("word", ['{"`$(`"', 'x{"`$(`"', '\\{"`$(`"', "'{'\"`$(`\"", '${x}"`$(`"', '"`$(`"{',
+                                  '{"`$(()`"', '{"`echo $((1)`"', '{"`z;}&F$(cEF$((1+2));`"'])
 def test_a_brace_elsewhere_in_the_word_counts_too(word, tmp_path):
     # the `{` may sit outside the double quotes, quoted, escaped or in ${x}: brace
     # expansion scans the whole word (measured)

@@ -170,3 +170,11 @@ def test_a_heredoc_body_joined_into_another_construct_is_not_guessed(tmp_path, s
     assert not sim.exact and any("backslash-newline" in name for name in sim.opaque)
     # with no continuation the body cannot be expanded, and the command does not run
     assert check("$(", "heredoc-ssh", tmp_path).inner_script is None
+
+
+@pytest.mark.parametrize("reply, transport", [("a'|bash -c 'b", "single"), ('a"|bash -c "b', "nested")])
+def test_shells_started_by_one_pipeline_race(reply, transport):
+    # the commands of a pipeline start together: which inner shell comes first is a race
+    sim = simulate(reply, transport, cwd="/tmp", listing=[])
+    assert not sim.exact and any("pipeline" in name for name in sim.opaque)
+    assert sim.inner_starts == 2

@@ -196,6 +196,7 @@ ERRORS = [
     # inside a `$(` that never closes, bash meets the body's own error first
     'E$(||"', "E$(a; ||", "a\nE$(echo $(||", "x=$(;", '"$(||', "E$( ) ||", "echo '$(||' \"",
     "x $($(&&}$(;", 'E$(a) $(||"',  # in reading order: the outer body first, a closed one skipped
+    'a #\\\n"`"', 'a \\\nb #\\\n"`"',  # a comment keeps its backslash-newline in a failing script
     # a `(` after a word is unexpected even when the lexer never sees it closed
     'echo a(b "', "a b(\n", "a b(x", 'x=(a "', 'f( "', 'a; (b "', 'f() { "',
     'a\\\nb\nE$(||"', 'a \\\nb(x "',  # the same after a line continuation

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 import sys
+import threading
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -1946,8 +1947,8 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
 _OPEN_SUBSTITUTION = re.compile(rb"\$\((?!\()")
 # bodies inside bodies: the depth and the number of bodies parsed for one
 # script are bounded, so deep nesting and long scripts stay linear
-_SUBSTITUTION_DEPTH = [0]
-_BODY_BUDGET = [0]
+# (per thread: simulate may run in several threads at once)
+_bodies = threading.local()
 
 
 def _error_in_open_substitution(raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
@@ -1960,29 +1961,31 @@ def _error_in_open_substitution(raw: bytes, error: ShellSyntaxError) -> Optional
     other unexpected token is the error bash reports.
     """
     limit = min(error.offset, len(raw))
-    if _SUBSTITUTION_DEPTH[0] == 0:
-        _BODY_BUDGET[0] = 32
-    elif _SUBSTITUTION_DEPTH[0] >= 4:
+    depth = getattr(_bodies, "depth", 0)
+    if depth == 0:
+        _bodies.budget = 32
+    elif depth >= 4:
         return None
     starts = [m.start() for m in _OPEN_SUBSTITUTION.finditer(raw, 0, limit)]
     for start in starts[:32]:
-        if _BODY_BUDGET[0] <= 0:
+        if _bodies.budget <= 0:
             return None
-        _BODY_BUDGET[0] -= 1
+        _bodies.budget -= 1
         try:
             _lex(raw[:start + 2].decode("utf-8", "surrogateescape"))
-            continue  # (cannot happen: an open `$(` at the end never lexes)
         except ShellSyntaxError as opened:
             if not opened.message.endswith("matching `)'"):
                 continue  # the `$(` sits in quotes or a comment: not a substitution
+        else:
+            continue
         body = raw[start + 2:]
-        _SUBSTITUTION_DEPTH[0] += 1
+        _bodies.depth = depth + 1
         try:
             inner = parse_prefix(body.decode("utf-8", "surrogateescape")).error
         except ValueError:
             inner = None
         finally:
-            _SUBSTITUTION_DEPTH[0] -= 1
+            _bodies.depth = depth
         if inner is not None and inner.message.endswith("`)'"):
             continue  # this one closes: bash goes on reading after it
         if inner is None or "unexpected EOF" in inner.message or "end of file" in inner.message \

@@ -442,10 +442,13 @@ def _bracket(chars: list, i: int):
         negate = True
         i += 1
     items = []
+    last = None  # the character the last item matches, when it is a single one
     first = True
     while i < n:
         ch, active = chars[i]
         if ch == "]" and active and not first:
+            if not items:  # only empty ranges: nothing matches (or, negated, anything)
+                return ("(?s:.)" if negate else "(?!)"), i + 1
             body = "".join(items)
             return ("[^" if negate else "[") + body + "]", i + 1
         first = False
@@ -457,17 +460,27 @@ def _bracket(chars: list, i: int):
                 j += 1
             if j + 1 < n and chars[j][0] == ":" and chars[j + 1][0] == "]" and name in _CLASSES:
                 items.append(_CLASSES[name])
+                last = None
                 i = j + 2
                 continue
         if active and ch == "\\" and i + 1 < n:
             items.append(re.escape(chars[i + 1][0]))
+            last = chars[i + 1][0]
             i += 2
             continue
         if active and ch == "-" and items and i + 1 < n and chars[i + 1][0] != "]":
+            end = chars[i + 2][0] if chars[i + 1] == ("\\", True) and i + 2 < n else chars[i + 1][0]
+            if last is not None and last > end:
+                # a range whose end comes before its start matches nothing (measured)
+                items.pop()
+                i += 3 if chars[i + 1] == ("\\", True) else 2
+                last = None
+                continue
             items.append("-")
             i += 1
             continue
         items.append(re.escape(ch) if ch not in "-" else "\\-")
+        last = ch
         i += 1
     return None
 
@@ -1183,7 +1196,12 @@ class _Expander:
         if quoted:
             out = []
             for part in word.parts:
-                if isinstance(part, S.SingleQuoted):
+                if isinstance(part, S.SingleQuoted) and any(c in part.text for c in "$`\\"):
+                    # the quotes stay, but bash expands what they hold there (measured:
+                    # "${x-'$HOME'}" is '/home/…'); that expansion is not modelled
+                    out.append((self.opaque_text(Opaque(f"'{part.text}' in a double-quoted ${{…}} word")),
+                                True, False))
+                elif isinstance(part, S.SingleQuoted):
                     # inside double quotes, single quotes in the word are literal
                     out.append(("'" + part.text + "'", True, False))
                 elif isinstance(part, S.Escaped) and part.char not in '$`"\\}\n':

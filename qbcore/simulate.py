@@ -254,6 +254,7 @@ def _through_bash(invocation, spec, cwd, environ, outcome, files):
                  if var.exported and isinstance(var.value, str)}
     script_tree = parse_prefix(invocation.argv[2])
     evaluation = evaluate(script_tree, env)
+    _note_unsure_syntax_error(script_tree, outcome)
     program = "ssh" if spec.remote else "bash"
     harness, error = _harness_command(evaluation, program)
     _collect_effects(evaluation, harness or _failed_first(evaluation, program), outcome, layer=1, cwd=cwd,
@@ -284,6 +285,15 @@ def _through_bash(invocation, spec, cwd, environ, outcome, files):
         return _middle_layer(script, args, start_env, lone, cwd, outcome, error,
                              _files_at_start(harness, start_files))
     return script, args, error
+
+
+def _note_unsure_syntax_error(tree, outcome):
+    """bash matches `$[…]` by its brackets and parses what it holds only when it expands
+    it (`$[${]` is a bad substitution, not a syntax error); the lexer reads the `${` at
+    once, so an error it finds after a `$[` may be no error to bash."""
+    error = tree.error
+    if error is not None and b"$[" in tree.source.encode("utf-8", "surrogateescape")[:error.offset]:
+        outcome.note(["a syntax error after `$[` (bash parses `$[…]` when it expands it)"])
 
 
 def _harness_command(evaluation, program):
@@ -397,6 +407,7 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files):
     env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files)
     middle_tree = parse_prefix(script)
     middle = evaluate(middle_tree, env)
+    _note_unsure_syntax_error(middle_tree, outcome)
     inner, middle_error = _harness_command(middle, "bash")
     skip = inner or _failed_first(middle, "bash")
     if middle_error and middle_error.startswith("bash: -c:"):

@@ -120,3 +120,20 @@ def test_no_brace_in_a_brace_expanded_word_is_modelled(script, tmp_path):
     assert outcome.text.endswith("next\n")
     result = evaluate(parse(script), Env.default(str(tmp_path)))
     assert result.stdout == outcome.text
+
+
+@pytest.mark.parametrize("subject, pattern", [("E", "[{-E]"), ("x", "[x{-Ey]"), ("y", "[x{-Ey]"), ("E", "[!{-E]"),
+                                              ("{", "[{-E]"), ("c", "[a-e]"), ("-", "[a-]")])
+def test_a_range_whose_end_comes_first_matches_nothing(subject, pattern, tmp_path):
+    script = f"case '{subject}' in {pattern}) echo yes;; *) echo no;; esac"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+def test_single_quotes_in_a_double_quoted_default_word(tmp_path):
+    # the quotes stay literal there, and bash expands what they hold: not modelled, so opaque
+    script = "unset x; echo \"${x-'$HOME'}\""
+    assert bashref.run(script, cwd=str(tmp_path)).text == f"'{tmp_path}'\n"  # HOME is the directory
+    assert isinstance(evaluate(parse(script), Env.default(str(tmp_path))).stdout, Opaque)
+    plain = "unset x; echo \"${x-'a b'}\""  # nothing to expand: the literal quotes are exact
+    assert evaluate(parse(plain), Env.default(str(tmp_path))).stdout == bashref.run(plain, cwd=str(tmp_path)).text

@@ -178,3 +178,11 @@ def test_shells_started_by_one_pipeline_race(reply, transport):
     sim = simulate(reply, transport, cwd="/tmp", listing=[])
     assert not sim.exact and any("pipeline" in name for name in sim.opaque)
     assert sim.inner_starts == 2
+
+
+def test_an_error_the_lexer_finds_after_a_bracket_arithmetic_is_not_claimed(tmp_path, sandboxed):
+    # bash reads $[${] as a bad substitution at expansion time, not as a syntax error
+    got = probe("$[${]", "nested", root=str(tmp_path))
+    assert b"bad substitution" in got.stderr and not got.received
+    sim = simulate("$[${]", "nested", cwd=got.cwd, environ=got.environ, listing=[])
+    assert not sim.exact and sim.inner_script is None

@@ -1204,6 +1204,8 @@ class _Parser:
         if kind == "param-open":
             return self.param(quoted_context)
         if kind == "cmdsub-open":
+            if self.raw[tok[2]:tok[2] + 1] == b"(":
+                return self.unarithmetic_substitution(tok)
             self.i += 1
             script = self.nested_script("cmdsub-close")
             return CmdSub(script, False, tok[1], self._end())
@@ -1242,6 +1244,34 @@ class _Parser:
         self.pending_heredocs = saved_pending + self.pending_heredocs
         chunk = Chunk(tuple(items), start, close[1], 0, 0)
         return Script(self.source, (chunk,) if items else (), None, close[1], self.newlines)
+
+    def unarithmetic_substitution(self, open_tok) -> CmdSub:
+        """A `$((` that is no arithmetic: bash matches it as a command substitution by
+        its parentheses and parses the body only when it expands it, so a syntax error
+        there fails that substitution at run time (measured: `echo "$(()<nl>)" next`
+        prints " next"), as in a backtick body."""
+        start, saved = self.i, list(self.pending_heredocs)
+        self.i += 1
+        try:
+            script = self.nested_script("cmdsub-close")
+            return CmdSub(script, False, open_tok[1], self._end())
+        except _Failure:
+            pass
+        self.i, self.pending_heredocs = start + 1, saved
+        depth = 1
+        while self.i < self.n and depth:
+            kind = self.toks[self.i][0]
+            depth += 1 if kind == "cmdsub-open" else -1 if kind == "cmdsub-close" else 0
+            self.i += 1
+        if depth:
+            self.fail(None)
+        close = self.toks[self.i - 1]
+        body = self.raw[open_tok[2]:close[1]].decode("utf-8", "surrogateescape")
+        try:
+            script = parse_prefix(body)
+        except (RecursionError, ValueError):
+            raise _Failure("the substitution nesting is deeper than the parser follows", open_tok[1]) from None
+        return CmdSub(script, False, open_tok[1], close[2])
 
     def backtick(self, quoted_context: bool) -> CmdSub:
         open_tok = self.toks[self.i]

@@ -137,3 +137,12 @@ def test_single_quotes_in_a_double_quoted_default_word(tmp_path):
     assert isinstance(evaluate(parse(script), Env.default(str(tmp_path))).stdout, Opaque)
     plain = "unset x; echo \"${x-'a b'}\""  # nothing to expand: the literal quotes are exact
     assert evaluate(parse(plain), Env.default(str(tmp_path))).stdout == bashref.run(plain, cwd=str(tmp_path)).text
+
+
+@pytest.mark.parametrize("script", ['echo "$(()\n)" next; echo $?', "echo $(()\n) next; echo $?",
+                                    "echo $((echo a) )", "echo $(()\necho b\n) c"])
+def test_a_dollar_double_paren_that_is_no_arithmetic_parses_its_body_late(script, tmp_path):
+    # matched as a command substitution by its parentheses; a syntax error in the body
+    # fails that substitution when it runs, and the line goes on
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

@@ -125,7 +125,7 @@ FIXED = [
     ("$\\\n(", "nested"), ("a$\\\nHOME", "ssh"), ("`echo a` `", "heredoc-ssh"),
     ("$(c())", "heredoc-ssh"), ("$(|)", "heredoc-ssh"),
     ("`{b}<b`$?", "nested"), ("`!`$?", "nested"), ('">"~/', "nested"),
-    (";`{${y$!{a,b}<é$#b`EOFy||$?$#<$_é$#||$#$", "nested"), ('";#\\\n"`', "nested"),
+    (";`{${y$!{a,b}<é$#b`EOFy||$?$#<$_é$#||$#$", "nested"), ('";#\\\n"`', "nested"), ("$(()\n)", "double-nested"),
 ]
 
 

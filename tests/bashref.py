@@ -161,3 +161,16 @@ def stdout_disagreements(scripts, *, cwd: str) -> list:
             cases.append((script, result.stdout))
     outcomes = run_many([script for script, _ in cases], cwd=cwd)
     return [(s, m, o.text) for (s, m), o in zip(cases, outcomes) if m != o.text]
+
+
+def model_stderr(commands) -> str:
+    """What bash writes to stderr for the model's command records (substitutions first)."""
+    return "".join(_errors_of(commands))
+
+
+def _errors_of(commands):
+    for command in commands:
+        for sub in command.substitutions:
+            yield from _errors_of(sub.commands)
+        if command.error:
+            yield f"bash: line {command.line}: {command.error}\n"

@@ -77,16 +77,7 @@ def outcomes(tmp_path_factory):
 
 def model(script, cwd):
     result = evaluate(parse(script), Env.default(cwd))
-    return result, "".join(errors_of(result.commands))
-
-
-def errors_of(commands):
-    """What bash writes to stderr for these commands, substitutions first."""
-    for command in commands:
-        for sub in command.substitutions:
-            yield from errors_of(sub.commands)
-        if command.error:
-            yield f"bash: line {command.line}: {command.error}\n"
+    return result, bashref.model_stderr(result.commands)
 
 
 @pytest.mark.bash

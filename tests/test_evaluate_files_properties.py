@@ -40,14 +40,6 @@ SCRIPT = st.lists(st.tuples(COMMAND, st.sampled_from(SEPARATORS)), min_size=1, m
     lambda items: "".join(c + s for c, s in items) + "echo \"end $?\"")
 
 
-def errors_of(commands):
-    for command in commands:
-        for sub in command.substitutions:
-            yield from errors_of(sub.commands)
-        if command.error:
-            yield f"bash: line {command.line}: {command.error}\n"
-
-
 @settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(SCRIPT)
@@ -63,4 +55,4 @@ def test_known_outcomes_agree_with_bash(tmp_path_factory, script):
     model = (result.stdout.replace(model_dir, "CWD"), result.status)
     assert model == (outcome.text.replace(bash_dir, "CWD"), outcome.status), script
     if result.exact:  # the errors too, when nothing was unknown
-        assert "".join(errors_of(result.commands)) == outcome.error, script
+        assert bashref.model_stderr(result.commands) == outcome.error, script

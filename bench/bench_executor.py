@@ -6,7 +6,8 @@ validator, failure class) through ``qbcore.executor``; the baseline passes
 runs every attempt in its own bubblewrap sandbox over ``run_many``'s process
 pool (twice as many workers as CPUs). Both are measured in the same session
 and the ratio of their best rounds is printed at the end, with the CPU time of
-every process per attempt.
+every process per attempt, and the CPU time of a bare bubblewrap start with the
+same namespaces (the floor of what a sandbox per attempt adds).
 
 Run: python -m pytest bench/bench_executor.py   (QBCORE_LONG=1 for more rounds)
 """
@@ -14,6 +15,8 @@ Run: python -m pytest bench/bench_executor.py   (QBCORE_LONG=1 for more rounds)
 import ctypes
 import os
 import resource
+import shutil
+import subprocess
 
 import pytest
 
@@ -56,6 +59,11 @@ def _report(capsys):
         f"{(os.cpu_count() or 1) * base_cpu / fast_cpu:.2f}x",
         f"  load average while measuring: {' '.join(f'{x:.1f}' for x in os.getloadavg())}",
     ]
+    if "bare bubblewrap" in BEST:
+        bare_cpu = BEST["bare bubblewrap"][2] / count
+        ceiling = (os.cpu_count() or 1) * base_cpu / (base_cpu + bare_cpu * count)
+        lines.insert(-1, f"  a bare bubblewrap start (same namespaces, /bin/true): {bare_cpu * 1e3:.1f} ms CPU; "
+                         f"even if the sandbox added nothing else the ratio could reach {ceiling:.2f}x")
     with capsys.disabled():
         print("\n".join(lines))
 
@@ -109,6 +117,24 @@ def bench_executor_unsandboxed_sequential(benchmark, capsys):
     _measure(benchmark, "unsandboxed sequential",
              lambda: [(job, executor.run(job.task_id, job.reply, job.transport, unsafe_no_sandbox=True))
                       for job in jobs])
+
+
+BARE_BWRAP = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all",
+              "--unshare-user", "--die-with-parent", "--as-pid-1", "--", "/bin/true"]
+
+
+def bench_bare_bubblewrap(benchmark):
+    if not sandbox.available():
+        pytest.skip(f"bubblewrap cannot run here: {sandbox.unavailable_reason()}")
+    command = [shutil.which("bwrap"), *BARE_BWRAP]
+    count = len(_jobs())
+
+    def starts():
+        for _ in range(count):
+            subprocess.run(command, check=True)
+        return []
+
+    _measure(benchmark, "bare bubblewrap", starts)
 
 
 def bench_executor_sandboxed_parallel(benchmark, capsys):

@@ -1,0 +1,141 @@
+"""What an outer shell does to the words that carry a script: events with spans.
+
+Both analyses use it: a reply spliced into a transport's outer command, and
+a script word written in a file. It walks the parser's word parts (byte
+spans in the outer text) and reports, in the linted text's characters, the
+expansions, substitutions, quote boundaries, removed backslashes and globs
+the outer shell acts on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+from ..syntax import (AnsiC, Arith, CmdSub, DoubleQuoted, Escaped, Lit, Param, ProcSub, SimpleCommand,
+                      SingleQuoted)
+from .rules import Event
+
+POSITIONAL = frozenset("0123456789@*#")
+# exported by every login: the inner shell sees the same value, so expanding early changes little
+ENVIRONMENT = frozenset("HOME PATH USER LOGNAME SHELL PWD TERM LANG LC_ALL TMPDIR HOSTNAME UID".split())
+_GLOB = re.compile(r"[*?]|\[[^\]]*\]|\{[^{}]*,[^{}]*\}|\{[^{}]*\.\.[^{}]*\}")
+_PRINTF_Q = re.compile(r"""\s*printf\s+(-v\s+\S+\s+)?(['"]?)(%q ?)+\2(\s|$)""")
+
+
+def quotes_for_shell(command: str) -> bool:
+    """True for a command substitution whose output is already quoted for a shell (`printf %q`)."""
+    return bool(_PRINTF_Q.match(command))
+
+
+def param_is_quoted_value(part) -> bool:
+    """``${x@Q}`` expands to a quoted word that the inner shell reads back as the value."""
+    return isinstance(part, Param) and part.op == "@Q"
+
+
+class Spans:
+    """Maps byte offsets of an outer text to characters of the linted text (None when outside it)."""
+
+    def __init__(self, outer: str, base_byte: int, length_bytes: int, to_char: Callable[[int], int],
+                 shift: int = 0):
+        self.outer = outer
+        self.base = base_byte
+        self.length = length_bytes
+        self.to_char = to_char
+        self.shift = shift
+
+    def inside(self, offset: int) -> bool:
+        return self.base <= offset < self.base + self.length
+
+    def char(self, offset: int) -> Optional[int]:
+        local = offset - self.base
+        if local < 0 or local > self.length:
+            return None
+        return self.to_char(local) + self.shift
+
+
+def word_events(parts, spans: Spans, text: str, emit, *, mode: str, quoted: bool = False,
+                known_quoted=frozenset(), args_follow: bool = False, placeholder: Optional[str] = None):
+    """Emit the events of one word's parts as the outer shell evaluates them."""
+    for part in parts:
+        start, end = spans.char(part.start), spans.char(part.end)
+        if start is None or end is None:
+            if isinstance(part, DoubleQuoted):
+                # the wrapper's own quotes: only what lies inside the text matters
+                _quote_event(part, spans, text, emit, mode, '"')
+                word_events(part.parts, spans, text, emit, mode=mode, quoted=True, known_quoted=known_quoted,
+                            args_follow=args_follow, placeholder=placeholder)
+            elif isinstance(part, SingleQuoted) and mode == "reply":
+                _quote_event(part, spans, text, emit, mode, "'")
+            continue
+        snippet = text[start:end]
+        if isinstance(part, Lit):
+            if not quoted:
+                for m in _GLOB.finditer(part.text):
+                    s = spans.char(part.start + len(part.text[:m.start()].encode("utf-8", "surrogateescape")))
+                    if s is not None:
+                        emit(Event("glob", s, s + len(m.group()), {"text": m.group()}))
+                if part.text.startswith("~") and part is parts[0]:
+                    emit(Event("glob", start, start + 1, {"text": "~"}))
+            if placeholder and placeholder in part.text:
+                at = part.text.index(placeholder)
+                s = spans.char(part.start + len(part.text[:at].encode("utf-8", "surrogateescape")))
+                if s is not None:
+                    emit(Event("placeholder", s, s + len(placeholder), {"text": placeholder}))
+        elif isinstance(part, Escaped):
+            if mode == "reply":
+                emit(Event("backslash", start, end, {"text": snippet}))
+        elif isinstance(part, SingleQuoted):
+            if mode == "reply":
+                _quote_event(part, spans, text, emit, mode, "'")
+            elif placeholder and placeholder in part.text:
+                at = part.text.index(placeholder)
+                emit(Event("placeholder", start + 1 + at, start + 1 + at + len(placeholder), {"text": placeholder}))
+        elif isinstance(part, AnsiC):
+            continue
+        elif isinstance(part, DoubleQuoted):
+            if mode == "reply":
+                _quote_event(part, spans, text, emit, mode, '"')
+            word_events(part.parts, spans, text, emit, mode=mode, quoted=True, known_quoted=known_quoted,
+                        args_follow=args_follow, placeholder=placeholder)
+        elif isinstance(part, Param):
+            if part.name in known_quoted or param_is_quoted_value(part):
+                continue
+            emit(Event("expansion", start, end, {
+                "text": snippet, "name": part.name, "quoted": quoted or mode == "reply",
+                "positional": part.name in POSITIONAL or part.name.isdigit(),
+                "environment": part.name in ENVIRONMENT and mode == "script", "args_follow": args_follow}))
+        elif isinstance(part, (CmdSub, ProcSub)):
+            body = part.script.source if isinstance(part, CmdSub) else ""
+            if mode == "script" and quotes_for_shell(body):
+                continue
+            emit(Event("substitution", start, end, {"text": snippet, "quoted": quoted or mode == "reply"}))
+        elif isinstance(part, Arith):
+            emit(Event("expansion", start, end, {"text": snippet, "name": "((", "quoted": True,
+                                                 "positional": False}))
+
+
+def _quote_event(part, spans, text, emit, mode, quote):
+    if mode != "reply":
+        return
+    for offset, role in ((part.start, "open"), (part.end - 1, "close")):
+        if spans.inside(offset):
+            at = spans.char(offset)
+            if at is not None and text[at:at + 1] == quote:
+                emit(Event("quote", at, at + 1, {"quote": quote, "role": role, "text": quote}))
+
+
+def simple_commands(node, found=None):
+    """Every SimpleCommand in a syntax tree, outside-in, in source order (command substitutions included)."""
+    found = [] if found is None else found
+    if isinstance(node, SimpleCommand):
+        found.append(node)
+    if isinstance(node, (list, tuple)):
+        for child in node:
+            simple_commands(child, found)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            child = getattr(node, name, None)
+            if isinstance(child, (list, tuple)) or hasattr(child, "__dataclass_fields__"):
+                simple_commands(child, found)
+    return found

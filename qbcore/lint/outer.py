@@ -28,6 +28,14 @@ def quotes_for_shell(command: str) -> bool:
     return bool(_PRINTF_Q.match(command))
 
 
+def substitution_body(part) -> str:
+    """The command text inside ``$(…)`` or backticks."""
+    if part.backtick:
+        return part.script.source
+    raw = part.script.source.encode("utf-8", "surrogateescape")
+    return raw[part.start + 2:part.end - 1].decode("utf-8", "surrogateescape")
+
+
 def param_is_quoted_value(part) -> bool:
     """``${x@Q}`` expands to a quoted word that the inner shell reads back as the value."""
     return isinstance(part, Param) and part.op == "@Q"
@@ -106,7 +114,7 @@ def word_events(parts, spans: Spans, text: str, emit, *, mode: str, quoted: bool
                 "positional": part.name in POSITIONAL or part.name.isdigit(),
                 "environment": part.name in ENVIRONMENT and mode == "script", "args_follow": args_follow}))
         elif isinstance(part, (CmdSub, ProcSub)):
-            body = part.script.source if isinstance(part, CmdSub) else ""
+            body = substitution_body(part) if isinstance(part, CmdSub) else ""
             if mode == "script" and quotes_for_shell(body):
                 continue
             emit(Event("substitution", start, end, {"text": snippet, "quoted": quoted or mode == "reply"}))

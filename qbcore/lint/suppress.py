@@ -2,7 +2,8 @@
 
 A comment alone on a line silences the listed codes (or code prefixes) in
 the command that starts on the next line; placed before the first command
-of the text, it silences them in the whole text. Rules never see these
+of the text and parted from it by a blank line, it silences them in the
+whole text. Rules never see these
 comments: the engine filters their findings here.
 """
 
@@ -48,7 +49,8 @@ def directives(source: SourceText) -> list:
         if match:
             codes = tuple(c.strip().upper() for c in match.group(1).split(","))
             start, end = offset + match.start(), offset + match.end()
-            if number < first_command:
+            blank_before_command = any(not lines[n - 1].strip() for n in range(number + 1, first_command))
+            if number < first_command and blank_before_command:
                 found.append(Directive(codes, 1, len(lines), start, end))
             else:
                 following = next((n for n in range(number + 1, len(lines) + 1)

@@ -379,6 +379,10 @@ def _nested_layer(t, command, words, nested, path, depth, known, found):
             found.append(Layer("script", events, layers))
         _lint(inner, layers, depth - 1, nested.shell, found)
         return
+    if nested.by == "ssh":
+        for e in events:
+            if e.kind == "expansion":
+                e.detail["environment"] = False  # the remote host has its own $HOME, $USER, $PATH
     events = [_local_to_file(e, t) for e in events]
     no_fix = None
     if fix is not None and t.offsets is not None:

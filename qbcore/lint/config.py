@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Optional
 
 from .findings import severity_rank
@@ -24,12 +25,17 @@ class Settings:
     source: Optional[str] = None  # the file the settings came from
 
     def enabled(self, code: str) -> bool:
-        from .rules import matches
-
-        return matches(code, self.select) and not matches(code, self.ignore)
+        return _enabled(self.select, self.ignore, code)
 
     def reports(self, severity: str) -> bool:
         return severity_rank(severity) >= severity_rank(self.severity)
+
+
+@lru_cache(maxsize=4096)
+def _enabled(select: tuple, ignore: tuple, code: str) -> bool:
+    from .rules import matches
+
+    return matches(code, select) and not matches(code, ignore)
 
 
 def _codes(value, where) -> tuple:

@@ -6,6 +6,7 @@ one place, so a rule only ever says what it sees.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, Optional
 
 from . import suppress
@@ -41,15 +42,22 @@ def _finish(findings: list, source: SourceText, settings: Settings, *, reply_id=
     return sorted(kept, key=lambda f: f.sort_key())
 
 
+@lru_cache(maxsize=1 << 16)
+def reply_layer(reply: str, transport: str):
+    """The layer of one reply under one transport; stored replies repeat across trials and
+    models, so a batch computes each distinct (reply, transport) once."""
+    from .replies import layer_for
+
+    return layer_for(reply, transport)
+
+
 def lint_reply(reply: str, transports: Iterable[str], settings: Settings = Settings(), *, path: str = "-",
                reply_id: Optional[str] = None, record_line: Optional[int] = None) -> list:
     """Mode 1: the damage each transport does to ``reply``, with the escaped payload as fix."""
-    from .replies import layer_for
-
     source = SourceText(path, reply)
     found = []
     for transport in transports:
-        layer = layer_for(reply, transport, source)
+        layer = reply_layer(reply, transport)
         if layer is not None:
             found += findings_of(layer, source, settings, reply_id=reply_id, record_line=record_line)
     return _finish(found, source, settings, reply_id=reply_id, record_line=record_line)

@@ -133,6 +133,20 @@ def _quote_event(part, spans, text, emit, mode, quote):
                 emit(Event("quote", at, at + 1, {"quote": quote, "role": role, "text": quote}))
 
 
+def iter_simple_commands(node):
+    """The SimpleCommands of a syntax tree, lazily, in source order."""
+    if isinstance(node, SimpleCommand):
+        yield node
+    if isinstance(node, (list, tuple)):
+        for child in node:
+            yield from iter_simple_commands(child)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            child = getattr(node, name, None)
+            if isinstance(child, (list, tuple)) or hasattr(child, "__dataclass_fields__"):
+                yield from iter_simple_commands(child)
+
+
 def simple_commands(node, found=None):
     """Every SimpleCommand in a syntax tree, outside-in, in source order (command substitutions included)."""
     found = [] if found is None else found

@@ -18,7 +18,7 @@ from ..screen import delivery
 from ..simulate import simulate
 from ..syntax import parse_prefix
 from .findings import Fix, SourceText
-from .outer import Spans, simple_commands, word_events
+from .outer import Spans, iter_simple_commands, word_events
 from .rules import Event, Layer
 
 _MARK = "\x01"
@@ -99,8 +99,8 @@ def _bash_events(reply, spec, simulation, source):
     tree = parse_prefix(outer)
     events: list = []
     emit = events.append
-    commands = simple_commands(tree.chunks)
-    harness = commands[0] if commands else None
+    commands = iter_simple_commands(tree.chunks)
+    harness = next(commands, None)
     if harness is not None:
         if spec.inner == "stdin":
             _heredoc_events(reply, harness, spans, emit)
@@ -126,7 +126,7 @@ def _bash_events(reply, spec, simulation, source):
         end = spans.char(harness.end)
         if end is not None and spec.inner != "stdin":
             rest = len(reply) - len(reply[end:].lstrip(" \t"))
-            if rest < len(reply) and any(c.start > harness.end for c in commands):
+            if rest < len(reply) and any(c.start > harness.end for c in commands):  # the rest, lazily
                 emit(Event("operator", rest, len(reply), {"text": reply[rest:rest + 1]}))
     if tree.error is not None:
         at = spans.char(tree.error.offset)

@@ -6,7 +6,8 @@ for the programs that start the inner shell (sh, bash, ssh, sudo, su,
 docker, podman, kubectl, watch, eval), and records what the inner shell
 received. A hazard is confirmed when that differs from the intent; for
 bash-only syntax under sh, when dash and bash disagree on the received
-script; for stdin swallowing, when the script's last line never runs.
+script; for stdin swallowing, when the script's last line never runs, or a
+loop starts its program fewer times than it has input lines.
 ``python tests/lintcorpus.py`` rewrites labels.jsonl.
 """
 
@@ -24,7 +25,7 @@ RECORDER = b"""#!/bin/sh
 n=${0##*/}
 case " $REC_PASS " in *" $n "*) exec "/usr/bin/$n" "$@";; esac
 { printf '%s\\0' "$n" "$@"; printf '\\036'
-  case " $* " in *" -c "*) ;; *) cat;; esac
+  case " $* " in *" -c "*|*" -n "*) ;; *) cat;; esac
   printf '\\035'; } >> "$REC"
 """
 PRELUDE = """x='a b'; dir='my dir;touch pwned'; f="it's here.txt"; line='1.2.3.4 h'; cmd='echo one two'; n=41
@@ -97,13 +98,17 @@ def label(case, workdir):
     result = {"id": case["id"], "kind": case["kind"], "received": received, "received_args": args,
               "outer_status": done.exit_code}
     confirm = case.get("confirm", "argv")
-    if received is None:
+    if received is None and confirm != "count":
         confirmed = True
     elif confirm == "dash":
         runs = [_sandbox_run([shell, "-c", received], workdir) for shell in ("/usr/bin/dash", "/usr/bin/bash")]
         result["dash"] = [runs[0].exit_code, runs[0].stdout.decode("utf-8", "replace")]
         result["bash"] = [runs[1].exit_code, runs[1].stdout.decode("utf-8", "replace")]
         confirmed = result["dash"] != result["bash"]
+    elif confirm == "count":
+        starts = sum(1 for argv, _ in _records(workdir) if argv[0] == case["program"])
+        result["starts"] = starts
+        confirmed = starts != case["starts"]
     elif confirm == "stdin":
         run = _sandbox_run(["/usr/bin/bash", "-s"], workdir, stdin=received.encode("utf-8", "surrogateescape"))
         confirmed = b"END" not in run.stdout.split(b"\n")

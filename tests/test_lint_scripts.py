@@ -11,6 +11,7 @@ from probing import sandbox_ready
 
 from qbcore.lint import Settings, lint_text
 from qbcore.lint.fixes import apply_fixes
+from qbcore.simulate import simulate
 
 __all__ = ["sandbox_ready"]
 
@@ -122,6 +123,15 @@ def test_safe_fix_is_proven_by_the_simulator(command, inner, args):
     findings = lint_text(command)
     safe = [f for f in findings if f.fix is not None and f.fix.applicability == "safe"]
     assert safe, findings
+    for f in safe:
+        # the replacement is one word: the simulator's single / nested / ssh transports wrap exactly such a
+        # word, so simulating its content under them is the proof that it delivers the intended text
+        word = f.fix.replacement
+        transport = "single" if word.startswith("'") else "ssh" if command.startswith("ssh") else "nested"
+        delivered = simulate(word[1:-1], transport)
+        assert delivered.exact and not delivered.outer_effects and not delivered.inner_args
+        if inner is not None:
+            assert delivered.inner_script == inner
     fixed, _ = apply_fixes(command, findings)
     assert [f for f in lint_text(fixed) if f.severity in ("error", "warning")] == []
 

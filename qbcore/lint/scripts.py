@@ -88,6 +88,9 @@ def _lint(t: _Text, path: tuple, depth: int, dialect: str, found: list, *, top: 
         events = [Event("bashism", *t.to_file(s, e), {"what": what, "shell": "sh"}) for s, e, what in _bashisms(tree, t)]
         if events:
             found.append(Layer("script", events, path))
+    loop_readers = [Event("stdin-read", *t.to_file(s, e), {"message": message}) for s, e, message in _loop_stdin(tree, t)]
+    if loop_readers:
+        found.append(Layer("script", loop_readers, path))
     known = _quoted_variables(tree)
     if depth < 1:
         return
@@ -379,10 +382,11 @@ def _nested_layer(t, command, words, nested, path, depth, known, found):
             found.append(Layer("script", events, layers))
         _lint(inner, layers, depth - 1, nested.shell, found)
         return
-    if nested.by == "ssh":
+    if nested.by == "ssh" or any(word in nested.label for word in ("ssh ", "exec", "su -c", "sudo")):
         for e in events:
             if e.kind == "expansion":
-                e.detail["environment"] = False  # the remote host has its own $HOME, $USER, $PATH
+                # another host, container or user has its own $HOME, $USER, $PATH
+                e.detail["environment"] = False
     events = [_local_to_file(e, t) for e in events]
     no_fix = None
     if fix is not None and t.offsets is not None:
@@ -550,6 +554,44 @@ def _heredoc_text(doc, t) -> _Text:
     file_offsets = [t.to_file(o, o + 1)[0] for o in offsets]
     end = t.to_file(offsets[-1], offsets[-1] + 1)[1] if offsets else t.to_file(0, 0)[0]
     return _Text(body, file_offsets + [end])
+
+
+def _loop_stdin(tree, t):
+    """Commands inside a `while read` loop that read the loop's own standard input (ssh without -n…)."""
+    from ..syntax import While
+    from .replies import reads_stdin
+
+    src = t.source
+    found = []
+
+    def walk(node):
+        if isinstance(node, While):
+            readers = [c for c in simple_commands(list(node.condition))
+                       if c.words and _literal(c.words[0]) == "read"
+                       and not any(r.op.startswith("<") and r.fd in (None, "0") for r in c.redirects)]
+            if readers:
+                for command in simple_commands(list(node.body)):
+                    if any(r.op.startswith("<") and r.fd in (None, "0") for r in command.redirects):
+                        continue
+                    if any(r.heredoc is not None for r in command.redirects):
+                        continue
+                    words = [_word(w, t) for w in command.words]
+                    values = [w.value if w.static else None for w in words]
+                    if values and values[0] is not None and values[0] != "read" and reads_stdin(values):
+                        s, e = src.char_of_byte(command.start), src.char_of_byte(command.end)
+                        found.append((s, e, f"`{t.text[s:e]}` reads the loop's standard input and swallows the "
+                                            "lines `read` was meant to get (ssh -n, or </dev/null)"))
+        if isinstance(node, (list, tuple)):
+            for child in node:
+                walk(child)
+        elif hasattr(node, "__dataclass_fields__"):
+            for name in node.__dataclass_fields__:
+                child = getattr(node, name, None)
+                if isinstance(child, (list, tuple)) or hasattr(child, "__dataclass_fields__"):
+                    walk(child)
+
+    walk(tree.chunks)
+    return found
 
 
 # --- what only bash understands ------------------------------------------------------

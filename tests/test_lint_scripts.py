@@ -27,6 +27,8 @@ def codes(text):
     ('ssh -p 2222 -i key.pem host ls "my file"', "QB301"),
     ('ssh -o BatchMode=yes host "rm -r $dir"', "QB103"),
     ('ssh host "ls $(pwd)"', "QB104"),
+    ('ssh "$host" "rm -rf /srv/$app"', "QB103"),
+    ("while read -r h; do ssh \"$h\" uptime; done < hosts", "QB601"),
     ('sudo sh -c "echo $line >> /etc/hosts"', "QB103"),
     ('su -c "ls $d" root', "QB103"),
     ('docker exec -it web sh -c "cat $f"', "QB103"),
@@ -77,6 +79,8 @@ IDIOMS = [
     "bash -c 'ssh host \"echo \\$HOME\"'",
     "watch -n 5 'ls -l /tmp'",
     "timeout 10 ssh host uptime",
+    "while read -r h; do ssh -n \"$h\" uptime; done < hosts",
+    "sudo -u postgres psql -Atc \"SELECT 1 WHERE x = '$v'\"",
 ]
 
 
@@ -169,3 +173,8 @@ def test_unsafe_fix_is_applied_only_when_asked():
     findings = lint_text(command)
     assert apply_fixes(command, findings)[0] == command
     assert apply_fixes(command, findings, unsafe=True)[0] == "ssh host 'rm -r $dir'"
+
+
+def test_a_file_qbcore_cannot_parse_is_noted_not_failed():
+    (found,) = lint_text("echo ok\necho (\n")
+    assert (found.code, found.severity, found.line) == ("QB903", "info", 2)

@@ -161,7 +161,8 @@ def outer_expansion(layer):
     for e in layer.of("expansion"):
         if not e.detail.get("positional") and e.detail.get("quoted", True):
             severity = _reply(layer, "info" if e.detail.get("environment") else "warning")
-            yield Hit(e.start, e.end, f"`{_snippet(e)}` is expanded by the outer shell; its value is parsed "
+            side = e.detail.get("side", "the outer shell")
+            yield Hit(e.start, e.end, f"`{_snippet(e)}` is expanded by {side}; its value is parsed "
                                       "again as code by the inner shell", severity)
 
 
@@ -174,7 +175,8 @@ def outer_expansion(layer):
 def outer_substitution(layer):
     for e in layer.of("substitution"):
         if e.detail.get("quoted", True):
-            yield Hit(e.start, e.end, f"`{_snippet(e)}` runs in the outer shell and its output becomes "
+            side = e.detail.get("side", "the outer shell")
+            yield Hit(e.start, e.end, f"`{_snippet(e)}` runs in {side}; its output becomes "
                                       "inner code", _reply(layer, "warning"))
 
 
@@ -421,6 +423,17 @@ def outer_syntax(layer):
 def inner_syntax(layer):
     for e in layer.of("syntax-inner"):
         yield Hit(e.start, e.end, e.detail.get("message", "syntax error in the inner script"))
+
+
+@rule("QB903", "not-parsed", "info",
+      "The linted file does not parse; nested invocations after this point are not checked.",
+      "A syntax error in the file itself is no nesting hazard (bash -n and other linters report it); "
+      "it is reported so that a silent linter is not mistaken for a clean file.",
+      "echo (", "echo '('",
+      kinds=("syntax-file",))
+def not_parsed(layer):
+    for e in layer.of("syntax-file"):
+        yield Hit(e.start, e.end, e.detail.get("message", "not parsed"))
 
 
 def codes() -> list[str]:

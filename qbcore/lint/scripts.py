@@ -81,8 +81,9 @@ def _lint(t: _Text, path: tuple, depth: int, dialect: str, found: list, *, top: 
         at = t.source.char_of_byte(tree.error.offset)
         at = min(at, max(len(t.text) - 1, 0))
         s, e = t.to_file(at, at + 1)
-        kind = "syntax-outer" if top else "syntax-inner"
-        what = "bash cannot parse this" if top else "the inner shell cannot parse the script it receives"
+        kind = "syntax-file" if top else "syntax-inner"
+        what = ("qbcore cannot parse past this point; nested invocations after it are not checked"
+                if top else "the inner shell cannot parse the script it receives")
         found.append(Layer("script", [Event(kind, s, e, {"message": f"{what}: {tree.error.message}"})], path))
     if dialect == "sh":
         events = [Event("bashism", *t.to_file(s, e), {"what": what, "shell": "sh"}) for s, e, what in _bashisms(tree, t)]
@@ -309,7 +310,8 @@ def _ssh(values, i, end, via):
         if word is None:
             if host is not None:
                 break
-            return []
+            host, k = "…", k + 1  # `ssh "$host" …`: a host the script computes
+            continue
         if word == "--":
             k += 1
             if host is None and k < end:
@@ -387,6 +389,9 @@ def _nested_layer(t, command, words, nested, path, depth, known, found):
             if e.kind == "expansion":
                 # another host, container or user has its own $HOME, $USER, $PATH
                 e.detail["environment"] = False
+    if nested.by == "ssh":
+        for e in events:
+            e.detail["side"] = "the local shell, before ssh sends the command"
     events = [_local_to_file(e, t) for e in events]
     no_fix = None
     if fix is not None and t.offsets is not None:

@@ -187,3 +187,15 @@ def test_replies_file_findings_carry_id_and_transport(tmp_path):
 def test_bundled_samples_lint_through_the_command_line():
     code, out, _ = lint("--format", "json", "--replies", os.path.join(ROOT, "qbcore", "data", "sample_replies.jsonl"))
     assert code == 1 and json.loads(out)["findings"]
+
+
+def test_all_transports_at_once():
+    code, out, _ = lint("--format", "json", "-t", "all", "-c", 'echo "$x"')
+    assert code == 1
+    assert {f["transport"] for f in json.loads(out)["findings"]} == {"nested", "double-nested", "ssh", "ssh-argv",
+                                                                    "heredoc-ssh", "json-naive"}
+
+
+def test_pre_commit_hook_runs_this_command():
+    text = open(os.path.join(ROOT, ".pre-commit-hooks.yaml")).read()
+    assert "id: qbcore-lint" in text and "entry: qbcore lint" in text and "types: [shell]" in text

@@ -72,6 +72,9 @@ def _codes(reply, transport):
     ("echo $x", "heredoc-ssh", ("QB402", "$x")),
     ("echo a\nEOF\necho b", "heredoc-ssh", ("QB401", "EOF")),
     ("cat\necho gone", "stdin", ("QB601", "cat")),
+    ("echo $x", "double-nested", ("QB103", "$x")),
+    ('ls "a b"', "ssh-argv", ("QB301", '"')),
+    ("-n", "nested", ("QB303", "-")),
 ])
 def test_names_the_cause_at_its_span(reply, transport, expected):
     assert expected in _codes(reply, transport)

@@ -19,7 +19,7 @@ def configure(parser):
                         help="lint this text: a reply when -t is given, else a command line")
     parser.add_argument("--replies", metavar="FILE.jsonl", help="stored replies (the files screen reads)")
     parser.add_argument("-t", "--transport", action="append", metavar="T",
-                        help="a transport the reply travels through, repeatable (replies; default: nested)")
+                        help="a transport the reply travels through, repeatable, or 'all' (replies; default: nested)")
     parser.add_argument("--format", choices=sorted(FORMATTERS), default="text")
     parser.add_argument("--severity", choices=SEVERITIES, default=None,
                         help="report and fail on findings at or above this severity (default: style)")
@@ -82,9 +82,11 @@ def _settings(args, start, cache):
 
 
 def _transports(args, settings):
-    from ..transports import get
+    from ..transports import NAMES, get
 
     chosen = args.transport or settings.transports or DEFAULT_TRANSPORTS
+    if "all" in chosen:
+        return list(NAMES)
     return [get(t).name for t in chosen]
 
 

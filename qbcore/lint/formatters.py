@@ -65,7 +65,8 @@ class GccFormatter(Formatter):
     def handle(self, f):
         line = f.record_line if f.record_line is not None else f.line
         column = 1 if f.record_line is not None else f.column
-        where = f" (reply {f.reply_id}, {f.transport})" if f.reply_id is not None else ""
+        where = (f" (reply {f.reply_id}, {f.transport})" if f.reply_id is not None else
+                 f" ({f.transport})" if f.transport else "")
         self.stream.write(f"{f.path}:{line}:{column}: {f.severity}: {f.message}{where} [{f.code}]\n")
 
 

@@ -73,6 +73,10 @@ def _codes(reply, transport):
     ("echo a\nEOF\necho b", "heredoc-ssh", ("QB401", "EOF")),
     ("cat\necho gone", "stdin", ("QB601", "cat")),
     ("echo $x", "double-nested", ("QB103", "$x")),
+    ('echo "a; ls; echo "', "nested", ("QB108", '; ls; echo "')),
+    ('echo "x > f "', "nested", ("QB108", "> f")),
+    ('echo "*.txt"', "nested", ("QB107", "*")),
+    ('echo "a b"', "nested", ("QB106", " ")),
     ('ls "a b"', "ssh-argv", ("QB301", '"')),
     ("-n", "nested", ("QB303", "-")),
 ])

@@ -118,7 +118,8 @@ def _bash_events(reply, spec, simulation, source):
                         message = ("ssh joins these words with one space" if spec.remote else
                                    "the outer shell splits the text here; what follows becomes the inner "
                                    "shell's $0, $1, …")
-                        emit(Event("split", gap_start, max(gap_end, gap_start + 1), {"message": message}))
+                        blanks = len(gap) - len(gap.lstrip(" \t\n"))
+                        emit(Event("split", gap_start, gap_start + max(blanks, 1), {"message": message}))
             for redirect in harness.redirects:
                 start, end = spans.char(redirect.start), spans.char(redirect.end)
                 if start is not None and end is not None:

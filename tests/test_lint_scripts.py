@@ -178,3 +178,10 @@ def test_unsafe_fix_is_applied_only_when_asked():
 def test_a_file_qbcore_cannot_parse_is_noted_not_failed():
     (found,) = lint_text("echo ok\necho (\n")
     assert (found.code, found.severity, found.line) == ("QB903", "info", 2)
+
+
+def test_findings_say_what_the_inner_shell_receives():
+    (found,) = lint_text('ssh h "rm -r $dir"')
+    assert found.inner_script == "rm -r "  # the local $dir, unset here, is gone before ssh runs
+    (found,) = [f for f in lint_text('sh -c "echo $1" _ x') if f.code == "QB102"]
+    assert found.inner_script == "echo "

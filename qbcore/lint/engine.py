@@ -28,7 +28,8 @@ def findings_of(layer: Layer, source: SourceText, settings: Settings, *, reply_i
             found.append(source.finding(rule, hit.start, hit.end, hit.message, severity=severity,
                                         layers=layer.layers, transport=layer.transport,
                                         fix=hit.fix or layer.fix, no_fix=None if (hit.fix or layer.fix) else layer.no_fix,
-                                        reply_id=reply_id, record_line=record_line))
+                                        reply_id=reply_id, record_line=record_line,
+                                        inner_script=layer.inner_script))
     return found
 
 

@@ -58,7 +58,8 @@ class Finding:
     end column exclusive. ``layers`` names each nested invocation from the
     outside in; ``transport`` is set for a reply linted against a transport,
     ``reply_id`` and ``record_line`` for one read from a replies file.
-    ``no_fix`` says why there is no fix when one was looked for.
+    ``no_fix`` says why there is no fix when one was looked for;
+    ``inner_script`` is what the simulator predicts the inner shell receives.
     """
 
     code: str
@@ -80,6 +81,7 @@ class Finding:
     no_fix: Optional[str] = None
     reply_id: Optional[str] = None
     record_line: Optional[int] = None
+    inner_script: Optional[str] = None  # what the simulator says the inner shell receives
 
     def __post_init__(self):
         severity_rank(self.severity)
@@ -99,6 +101,8 @@ class Finding:
                  "transport": self.transport, "fix": self.fix.as_dict() if self.fix else None}
         if self.no_fix:
             found["no_fix"] = self.no_fix
+        if self.inner_script is not None:
+            found["inner_script"] = self.inner_script
         if self.reply_id is not None:
             found["reply_id"] = self.reply_id
             found["record_line"] = self.record_line
@@ -152,7 +156,8 @@ class SourceText:
 
     def finding(self, rule, start: int, end: int, message: str, *, severity: Optional[str] = None,
                 layers: tuple = (), transport: Optional[str] = None, fix: Optional[Fix] = None,
-                no_fix: Optional[str] = None, reply_id=None, record_line=None) -> Finding:
+                no_fix: Optional[str] = None, reply_id=None, record_line=None,
+                inner_script: Optional[str] = None) -> Finding:
         """A Finding of ``rule`` for the characters ``start:end`` of this text."""
         start = max(0, min(start, len(self.text)))
         end = max(start, min(end, len(self.text)))
@@ -160,4 +165,4 @@ class SourceText:
         end_line, end_column = self.position(end)
         return Finding(rule.code, rule.name, severity or rule.severity, message, self.path, start, end,
                        self.byte_of_char(start), self.byte_of_char(end), line, column, end_line, end_column,
-                       tuple(layers), transport, fix, no_fix, reply_id, record_line)
+                       tuple(layers), transport, fix, no_fix, reply_id, record_line, inner_script)

@@ -54,6 +54,10 @@ class TextFormatter(Formatter):
             line = source.line_text(f.line)
             width = (f.end_column - f.column) if f.end_line == f.line else len(line) - f.column + 1
             self.stream.write(f"  {line}\n  {' ' * (f.column - 1)}{'^' * max(1, width)}\n")
+        if f.inner_script is not None:
+            shown = f.inner_script if len(f.inner_script) < 300 else f.inner_script[:300] + "…"
+            unset = "" if f.transport else " (the outer shell's variables taken as unset)"
+            self.stream.write(f"  the inner shell receives{unset}: {shown!r}\n")
         if f.fix is not None:
             shown = f.fix.replacement if len(f.fix.replacement) < 300 else f.fix.replacement[:300] + "…"
             self.stream.write(f"  fix ({f.fix.applicability}): {f.fix.description}\n    {shown}\n")

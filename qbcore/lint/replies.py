@@ -49,7 +49,7 @@ def layer_for(reply: str, transport: str, source: Optional[SourceText] = None) -
     if not events:
         return None
     fix, no_fix = (None, None) if verdict == "intact" else payload_fix(reply, spec.name)
-    return Layer("reply", events, (spec.name,), spec.name, fix, no_fix)
+    return Layer("reply", events, (spec.name,), spec.name, fix, no_fix, simulation.inner_script)
 
 
 def payload_fix(reply: str, transport: str) -> tuple[Optional[Fix], Optional[str]]:

@@ -42,7 +42,7 @@ class Layer:
     transport: Optional[str] = None
     fix: Optional[Fix] = None
     no_fix: Optional[str] = None
-    launcher: str = ""
+    inner_script: Optional[str] = None
 
     def of(self, *kinds) -> Iterable[Event]:
         return [e for e in self.events if e.kind in kinds]

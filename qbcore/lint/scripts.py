@@ -398,9 +398,29 @@ def _nested_layer(t, command, words, nested, path, depth, known, found):
         # the words sit inside an outer layer's string: a rewrite must be escaped for it too
         fix, no_fix = None, "fix the enclosing layer first: this text sits inside another layer's string"
     if events:
-        found.append(Layer("script", events, layers, fix=fix, no_fix=no_fix))
+        found.append(Layer("script", events, layers, fix=fix, no_fix=no_fix,
+                           inner_script=_simulated(chosen, nested, t)))
     if inner is not None:
         _lint(inner, layers, depth - 1, nested.shell, found)
+
+
+def _simulated(chosen, nested, t) -> Optional[str]:
+    """What the simulator says the inner shell receives for a lone quoted script word (the outer
+    shell's own variables taken as unset): `bash -c "W"` is the nested transport, `bash -c 'W'`
+    the single one, `ssh host "W"` the ssh one."""
+    if len(chosen) != 1 or len(chosen[0].node.parts) != 1:
+        return None
+    part = chosen[0].node.parts[0]
+    transport = {DoubleQuoted: "ssh" if nested.by == "ssh" else "nested",
+                 SingleQuoted: "single"}.get(type(part))
+    if transport is None or getattr(part, "locale", False):
+        return None
+    start, end = t.source.char_of_byte(part.start) + 1, t.source.char_of_byte(part.end) - 1
+    try:
+        simulation = simulate(t.text[start:end], transport)
+    except ValueError:
+        return None
+    return simulation.inner_script if simulation.outer_error is None else None
 
 
 def _local_to_file(e: Event, t: _Text) -> Event:

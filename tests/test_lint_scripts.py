@@ -28,6 +28,8 @@ def codes(text):
     ('ssh -o BatchMode=yes host "rm -r $dir"', "QB103"),
     ('ssh host "ls $(pwd)"', "QB104"),
     ('ssh "$host" "rm -rf /srv/$app"', "QB103"),
+    ('out=$(ssh h "cat $f")', "QB103"),
+    ('diff <(ssh a ls "my dir") b', "QB301"),
     ("while read -r h; do ssh \"$h\" uptime; done < hosts", "QB601"),
     ('sudo sh -c "echo $line >> /etc/hosts"', "QB103"),
     ('su -c "ls $d" root', "QB103"),

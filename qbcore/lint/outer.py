@@ -148,10 +148,13 @@ def iter_simple_commands(node):
 
 
 def simple_commands(node, found=None):
-    """Every SimpleCommand in a syntax tree, outside-in, in source order (command substitutions included)."""
+    """Every SimpleCommand in a syntax tree, outside-in, in source order, those inside `$(…)` and
+    `<(…)` included (backtick bodies are re-parsed text with their own offsets, so they are not)."""
     found = [] if found is None else found
     if isinstance(node, SimpleCommand):
         found.append(node)
+    if isinstance(node, (CmdSub, ProcSub)) and not getattr(node, "backtick", False):
+        simple_commands(node.script.chunks, found)
     if isinstance(node, (list, tuple)):
         for child in node:
             simple_commands(child, found)

@@ -187,3 +187,61 @@ def test_findings_say_what_the_inner_shell_receives():
     assert found.inner_script == "rm -r "  # the local $dir, unset here, is gone before ssh runs
     (found,) = [f for f in lint_text('sh -c "echo $1" _ x') if f.code == "QB102"]
     assert found.inner_script == "echo "
+
+
+TOKENS = ["a", "b ", " ", "$1", "$2", "$@", "$#", "\\$", "\\\\", "\\\"", "'", ";", "|", "*", "{a,b}", "~", "\n",
+          "\\`", "é", "!", "\\\n", "%s", "\\n"]
+
+
+def _generated_commands(count=80):
+    import random
+
+    rng = random.Random(12)
+    commands = []
+    while len(commands) < count:
+        body = "".join(rng.choice(TOKENS) for _ in range(rng.randint(1, 12)))
+        if "$" in body.replace("\\$", ""):
+            commands.append((f'sh -c "{body}" _ x "y z"', body))
+    return commands
+
+
+def _double_quote_value(body):
+    """What bash's double quotes make of ``body`` when every `$` is kept as written: a backslash
+    before $, `, ", \\ is dropped, a backslash-newline vanishes, any other backslash stays."""
+    out, i = [], 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body) and body[i + 1] in "$`\"\\\n":
+            if body[i + 1] != "\n":
+                out.append(body[i + 1])
+            i += 2
+        else:
+            out.append(body[i])
+            i += 1
+    return "".join(out)
+
+
+# appends each start's arguments to $REC, one record ending in \x1d
+APPENDING_RECORDER = b"#!/bin/sh\n{ printf '%s\\0' \"$@\"; printf '\\035'; } >> \"$REC\"\n"
+
+
+@pytest.mark.bash
+def test_generated_safe_fixes_deliver_the_intended_script_through_real_bash(sandbox_ready, tmp_path):
+    """Hostile double-quoted scripts with positional parameters: the safe fix makes real bash hand the
+    inner shell exactly the script as written, with its arguments; one sandbox run records them all."""
+    cases = []
+    for command, body in _generated_commands():
+        fixed, applied = apply_fixes(command, lint_text(command))
+        assert applied and all(f.applicability == "safe" for f in applied), command
+        cases.append((fixed, _double_quote_value(body)))
+    from qbcore import sandbox
+
+    programs = {"/tmp/rec/sh": APPENDING_RECORDER}
+    script = "\n".join(fixed for fixed, _ in cases) + "\n"
+    rec = str(tmp_path / ".rec")
+    done = sandbox.run(["/usr/bin/bash", "-c", script], workdir=str(tmp_path),
+                       env={"PATH": "/tmp/rec:/usr/bin:/bin", "LC_ALL": "C.UTF-8", "REC": rec}, programs=programs)
+    assert done.exit_code == 0, done.stderr
+    entries = open(rec, "rb").read().decode().split("\x1d")[:-1]
+    assert len(entries) == len(cases)
+    for (fixed, intended), entry in zip(cases, entries):
+        assert entry.split("\0")[:-1] == ["-c", intended, "_", "x", "y z"], fixed

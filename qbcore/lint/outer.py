@@ -41,22 +41,66 @@ def param_is_quoted_value(part) -> bool:
     return isinstance(part, Param) and part.op == "@Q"
 
 
+def parse(text: str):
+    """(tree, to_text): the syntax tree of ``text`` and a map from the tree's byte offsets to
+    byte offsets of ``text``. bash removes line continuations before parsing, and so does the
+    parser: its spans then count in the joined text."""
+    from ..syntax import parse_prefix
+
+    tree = parse_prefix(text)
+    if tree.source == text:
+        return tree, _same
+    original = text.encode("utf-8", "surrogateescape")
+    joined = tree.source.encode("utf-8", "surrogateescape")
+    removed, i, j = [], 0, 0  # where the removed `\\\n` pairs sat, in joined offsets
+    while i < len(original):
+        if original[i:i + 2] == b"\\\n" and joined[j:j + 2] != b"\\\n":
+            removed.append(j)  # a pair the joined text lacks here (one it kept, it shows as well)
+            i += 2
+        elif j < len(joined) and original[i] == joined[j]:
+            i, j = i + 1, j + 1
+        else:
+            return tree, _same  # not a plain removal of continuations: keep the offsets as they are
+    if not removed:
+        return tree, _same
+
+    def to_text(offset: int) -> int:
+        from bisect import bisect_right
+
+        return offset + 2 * bisect_right(removed, offset)
+
+    def end_to_text(offset: int) -> int:
+        """An end offset: a span that ends where a pair was removed ends before that pair."""
+        from bisect import bisect_left
+
+        return offset + 2 * bisect_left(removed, offset)
+
+    to_text.removed = [at + 2 * n for n, at in enumerate(removed)]  # the pairs, in offsets of text
+    to_text.end = end_to_text
+    return tree, to_text
+
+
+def _same(offset: int) -> int:
+    return offset
+
+
 class Spans:
     """Maps byte offsets of an outer text to characters of the linted text (None when outside it)."""
 
     def __init__(self, outer: str, base_byte: int, length_bytes: int, to_char: Callable[[int], int],
-                 shift: int = 0):
+                 shift: int = 0, remap: Callable[[int], int] = _same):
         self.outer = outer
         self.base = base_byte
         self.length = length_bytes
         self.to_char = to_char
         self.shift = shift
+        self.remap = remap  # the tree's offsets to the outer text's (see parse)
 
     def inside(self, offset: int) -> bool:
-        return self.base <= offset < self.base + self.length
+        return self.base <= self.remap(offset) < self.base + self.length
 
     def char(self, offset: int) -> Optional[int]:
-        local = offset - self.base
+        local = self.remap(offset) - self.base
         if local < 0 or local > self.length:
             return None
         return self.to_char(local) + self.shift

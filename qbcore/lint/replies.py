@@ -18,7 +18,7 @@ from ..screen import delivery
 from ..simulate import simulate
 from ..syntax import parse_prefix
 from .findings import Fix, SourceText
-from .outer import Spans, iter_simple_commands, word_events
+from .outer import Spans, iter_simple_commands, parse, word_events
 from .rules import Event, Layer
 
 _MARK = "\x01"
@@ -95,10 +95,14 @@ def _bash_events(reply, spec, simulation, source):
     prefix = transports.wrap(_MARK, spec.name).argv[2].index(_MARK)
     prefix_bytes = len(outer[:prefix].encode("utf-8", "surrogateescape"))
     reply_bytes = len(source.raw())
-    spans = Spans(outer, prefix_bytes, reply_bytes, source.char_of_byte)
-    tree = parse_prefix(outer)
+    tree, remap = parse(outer)
+    spans = Spans(outer, prefix_bytes, reply_bytes, source.char_of_byte, remap=remap)
     events: list = []
     emit = events.append
+    for at in getattr(remap, "removed", ()):
+        if prefix_bytes <= at < prefix_bytes + reply_bytes:
+            start = source.char_of_byte(at - prefix_bytes)
+            emit(Event("backslash", start, start + 2, {"text": "\\\n"}))  # a line continuation the outer removes
     commands = iter_simple_commands(tree.chunks)
     harness = next(commands, None)
     if harness is not None:
@@ -234,7 +238,7 @@ def stdin_readers(script: str, offset: int = 0) -> list:
     """Events for top-level commands that read the stdin the script itself arrives on."""
     from ..syntax import Pipeline
 
-    tree = parse_prefix(script)
+    tree, remap = parse(script)
     source = SourceText("-", script)
     found = []
     items = [item for chunk in tree.chunks for item in chunk.items]
@@ -251,9 +255,10 @@ def stdin_readers(script: str, offset: int = 0) -> list:
             words = [_static(w) for w in command.words]
             if not reads_stdin(words):
                 continue
-            if command.end >= raw_len or not script.encode("utf-8", "surrogateescape")[command.end:].strip(b" \t\n;&|"):
+            command_end = remap(command.end)
+            if command_end >= raw_len or not source.raw()[command_end:].strip(b" \t\n;&|\\"):
                 continue  # nothing after it to swallow
-            start, end = source.char_of_byte(command.start), source.char_of_byte(command.end)
+            start, end = source.char_of_byte(remap(command.start)), source.char_of_byte(command_end)
             found.append(Event("stdin-read", start + offset, end + offset, {"text": script[start:end]}))
     return found
 

@@ -23,7 +23,7 @@ from ..syntax import (AnsiC, Arith, ArithCommand, ArithFor, Assignment, CmdSub, 
                       Escaped, For, FunctionDef, Lit, Param, Pipeline, ProcSub, Redirect, SimpleCommand,
                       SingleQuoted, parse_prefix)
 from .findings import Fix, SourceText
-from .outer import (Spans, param_is_quoted_value, quotes_for_shell, simple_commands, substitution_body,
+from .outer import (POSITIONAL, Spans, parse, param_is_quoted_value, quotes_for_shell, simple_commands, substitution_body,
                     word_events)
 from .replies import stdin_readers
 from .rules import Event, Layer
@@ -53,9 +53,19 @@ class _Text:
     text: str
     offsets: Optional[list] = None  # file offset of each character, plus one past the end
     source: SourceText = field(init=False)
+    remap: object = field(init=False, default=None)
 
     def __post_init__(self):
         self.source = SourceText("-", self.text)
+
+    def char(self, offset: int) -> int:
+        """The character of this text at a byte offset of its syntax tree."""
+        return self.source.char_of_byte(self.remap(offset) if self.remap else offset)
+
+    def char_end(self, offset: int) -> int:
+        """Like ``char``, for the end of a span (it stops before a removed line continuation)."""
+        end = getattr(self.remap, "end", None)
+        return self.source.char_of_byte(end(offset) if end else offset)
 
     def to_file(self, start: int, end: int) -> tuple[int, int]:
         if self.offsets is None:
@@ -76,9 +86,9 @@ def layers_of(text: str, *, depth: int = 3) -> list:
 # --- one text -------------------------------------------------------------------------
 
 def _lint(t: _Text, path: tuple, depth: int, dialect: str, found: list, *, top: bool = False):
-    tree = parse_prefix(t.text)
+    tree, t.remap = parse(t.text)
     if tree.error is not None:
-        at = t.source.char_of_byte(tree.error.offset)
+        at = t.char(tree.error.offset)
         at = min(at, max(len(t.text) - 1, 0))
         s, e = t.to_file(at, at + 1)
         kind = "syntax-file" if top else "syntax-inner"
@@ -127,7 +137,7 @@ def _word(word, t: _Text) -> _Word:
 
     def walk(parts):
         for part in parts:
-            cs, ce = src.char_of_byte(part.start), src.char_of_byte(part.end)
+            cs, ce = t.char(part.start), t.char_end(part.end)
             if isinstance(part, Lit):
                 literal(part.text, cs, ce - cs)
             elif isinstance(part, Escaped):
@@ -148,7 +158,7 @@ def _word(word, t: _Text) -> _Word:
 
     walk(word.parts)
     return _Word(word, "".join(value), offsets, state["static"], state["quoted"],
-                 src.char_of_byte(word.start), src.char_of_byte(word.end))
+                 t.char(word.start), t.char_end(word.end))
 
 
 # --- which words another shell parses ----------------------------------------------
@@ -346,7 +356,7 @@ def _ssh(values, i, end, via):
 def _nested_layer(t, command, words, nested, path, depth, known, found):
     layers = path + (nested.label,)
     events: list = []
-    local_spans = Spans(t.text, 0, len(t.source.raw()), t.source.char_of_byte)
+    local_spans = Spans(t.text, 0, len(t.source.raw()), t.source.char_of_byte, remap=t.remap or (lambda o: o))
     fix = None
     inner: Optional[_Text] = None
     if nested.kind in ("script", "join"):
@@ -415,7 +425,7 @@ def _simulated(chosen, nested, t) -> Optional[str]:
                  SingleQuoted: "single"}.get(type(part))
     if transport is None or getattr(part, "locale", False):
         return None
-    start, end = t.source.char_of_byte(part.start) + 1, t.source.char_of_byte(part.end) - 1
+    start, end = t.char(part.start) + 1, t.char(part.end) - 1
     try:
         simulation = simulate(t.text[start:end], transport)
     except ValueError:
@@ -433,7 +443,8 @@ def _script_word_events(word, t, spans, nested, known):
     events: list = []
     emit = events.append
     if len(parts) == 1 and isinstance(parts[0], DoubleQuoted) and len(parts[0].parts) == 1 \
-            and isinstance(parts[0].parts[0], _DYNAMIC):
+            and isinstance(parts[0].parts[0], _DYNAMIC) and not (
+                nested.args_follow and isinstance(parts[0].parts[0], Param) and parts[0].parts[0].name in POSITIONAL):
         return events  # `bash -c "$cmd"`, `eval "$(ssh-agent -s)"`: the value is meant as code
     has_single = any(isinstance(p, (SingleQuoted, AnsiC)) for p in parts)
     dynamic_top = [p for p in parts if isinstance(p, _DYNAMIC) or (
@@ -545,7 +556,7 @@ def _heredoc_events(redirect, t, known):
     escaped = any(isinstance(p, Escaped) for p in doc.parts)
     fix = None
     if not escaped and redirect.target is not None:
-        ts, te = src.char_of_byte(redirect.target.start), src.char_of_byte(redirect.target.end)
+        ts, te = t.char(redirect.target.start), t.char(redirect.target.end)
         fs, fe = t.to_file(ts, te)
         fix = Fix(fs, fe, "'" + doc.delimiter + "'", "unsafe",
                   "quote the delimiter so the body is sent as written (the local values are no longer pasted in)")
@@ -555,7 +566,7 @@ def _heredoc_events(redirect, t, known):
         if isinstance(part, CmdSub) and quotes_for_shell(substitution_body(part)):
             continue
         if isinstance(part, _DYNAMIC):
-            s, e = src.char_of_byte(part.start), src.char_of_byte(part.end)
+            s, e = t.char(part.start), t.char(part.end)
             events.append(Event("heredoc-expansion", s, e, {"text": t.text[s:e], "fix": fix}))
     return events
 
@@ -563,7 +574,7 @@ def _heredoc_events(redirect, t, known):
 def _heredoc_text(doc, t) -> _Text:
     src = t.source
     if doc.quoted or not doc.parts:
-        start = src.char_of_byte(doc.start)
+        start = t.char(doc.start)
         body = doc.raw
         offsets = list(range(start, start + len(body)))
         if src.text[start:start + len(body)] != body:
@@ -571,7 +582,7 @@ def _heredoc_text(doc, t) -> _Text:
     else:
         pieces, offsets = [], []
         for part in doc.parts:
-            cs, ce = src.char_of_byte(part.start), src.char_of_byte(part.end)
+            cs, ce = t.char(part.start), t.char(part.end)
             text = part.text if isinstance(part, Lit) else part.char if isinstance(part, Escaped) else t.text[cs:ce]
             pieces.append(text)
             offsets.extend(range(cs, cs + len(text)) if len(text) == ce - cs else [cs] * len(text))
@@ -603,7 +614,7 @@ def _loop_stdin(tree, t):
                     words = [_word(w, t) for w in command.words]
                     values = [w.value if w.static else None for w in words]
                     if values and values[0] is not None and values[0] != "read" and reads_stdin(values):
-                        s, e = src.char_of_byte(command.start), src.char_of_byte(command.end)
+                        s, e = t.char(command.start), t.char(command.end)
                         found.append((s, e, f"`{t.text[s:e]}` reads the loop's standard input and swallows the "
                                             "lines `read` was meant to get (ssh -n, or </dev/null)"))
         if isinstance(node, (list, tuple)):
@@ -636,8 +647,8 @@ def _bashisms(tree, t):
     found = []
 
     def add(node, what, length=None):
-        s = src.char_of_byte(node.start)
-        e = src.char_of_byte(node.end) if length is None else s + length
+        s = t.char(node.start)
+        e = t.char(node.end) if length is None else s + length
         found.append((s, max(e, s + 1), what))
 
     def walk(node, quoted=False):
@@ -647,7 +658,7 @@ def _bashisms(tree, t):
             add(node, "`(( … ))`" if isinstance(node, ArithCommand) else "`for ((…))`", 2)
         elif isinstance(node, For) and node.select:
             add(node, "`select`", 6)
-        elif isinstance(node, FunctionDef) and t.text[src.char_of_byte(node.start):].startswith("function"):
+        elif isinstance(node, FunctionDef) and t.text[t.char(node.start):].startswith("function"):
             add(node, "the `function` keyword", 8)
         elif isinstance(node, Coproc):
             add(node, "`coproc`", 6)
@@ -688,7 +699,7 @@ def _bashisms(tree, t):
                 add(node.words[1], f"`echo {_literal(node.words[1])}`")
         elif isinstance(node, Lit) and not quoted:
             for m in _BRACE.finditer(node.text):
-                s = src.char_of_byte(node.start) + len(node.text[:m.start()])
+                s = t.char(node.start) + len(node.text[:m.start()])
                 found.append((s, s + len(m.group()), "brace expansion"))
         if isinstance(node, (list, tuple)):
             for child in node:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..syntax import ListItem, parse_prefix
+from ..syntax import ListItem
 from .findings import SourceText
 
 _DIRECTIVE = re.compile(r"#\s*qbcore:\s*disable\s*=\s*([A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*)")
@@ -66,13 +66,15 @@ def directives(source: SourceText) -> list:
 
 def _command_extents(text, source):
     """(first line, last line) of every command list item, at every depth."""
-    tree = parse_prefix(text)
+    from .outer import parse
+
+    tree, remap = parse(text)
     extents = []
 
     def walk(node):
         if isinstance(node, ListItem):
-            first = source.position(source.char_of_byte(node.start))[0]
-            last = source.position(source.char_of_byte(max(node.start, node.end - 1)))[0]
+            first = source.position(source.char_of_byte(remap(node.start)))[0]
+            last = source.position(source.char_of_byte(remap(max(node.start, node.end - 1))))[0]
             extents.append((first, last))
         if isinstance(node, (list, tuple)):
             for child in node:

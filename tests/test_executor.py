@@ -217,3 +217,27 @@ def test_sandboxed_and_unsandboxed_attempts_agree_on_a_git_task():
         def shape(files):
             return [f for f in files if not f.startswith(".git/objects/")], len(files)
         assert (inside.class_, shape(inside.new_files)) == (outside.class_, shape(outside.new_files))
+
+
+# --- the command environment ----------------------------------------------------
+
+def _environ_seen(transport):
+    from qbcore.commandenv import command_environ
+
+    result = attempt("env", transport)
+    seen = dict(line.split("=", 1) for line in result.stdout.decode().splitlines())
+    return seen, command_environ(seen["HOME"])
+
+
+def test_the_command_runs_with_exactly_the_benchmarks_environment():
+    seen, wanted = _environ_seen("raw")
+    # what bash itself adds: the directory, the shell level, the last argument
+    assert {k: v for k, v in seen.items() if k not in ("PWD", "SHLVL", "_")} == wanted
+    assert seen["PWD"] == seen["HOME"] and "USER" not in seen and wanted["LC_ALL"] == "C"
+
+
+def test_an_ssh_transport_adds_only_the_stand_in_first_on_path():
+    seen, wanted = _environ_seen("ssh")
+    assert seen["PATH"].endswith(":" + wanted["PATH"]) and seen["PATH"].split(":")[0].endswith("/bin")
+    assert {k: v for k, v in seen.items() if k not in ("PWD", "SHLVL", "_", "OLDPWD", "PATH")} == \
+        {k: v for k, v in wanted.items() if k != "PATH"}

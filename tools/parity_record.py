@@ -15,8 +15,8 @@ for the other two layers, as qbcore's transports do. The artifact's harness
 run records (task id, command, transport, passed, failure class).
 
 The artifact's local executor runs commands on the host, so the recorder
-runs it inside bubblewrap (read-only root, private /tmp, no network) unless
-told --unsafe-no-sandbox. The artifact is imported from the given checkout;
+runs it inside bubblewrap (read-only root, private /tmp, no network, an
+unprivileged uid as in qbcore's sandbox) unless told --unsafe-no-sandbox. The artifact is imported from the given checkout;
 nothing of it is copied.
 """
 
@@ -173,8 +173,10 @@ def _sandboxed(argv: list[str]) -> list[str]:
     if bwrap is None:
         raise SystemExit("parity_record: bubblewrap (bwrap) is not installed; use --unsafe-no-sandbox to run the "
                          "artifact's harness on this host")
+    # an unprivileged uid, as qbcore's sandbox runs the command: permissions bite the same way
     return [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-            "--unshare-all", "--die-with-parent", "--new-session", "--", *argv]
+            "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534", "--die-with-parent",
+            "--new-session", "--", *argv]
 
 
 def record(artifact: str, *, workers: int = 2, unsafe_no_sandbox: bool = False, task_filter: str = "") -> list[dict]:

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from qbcore import executor, suite
+
+from sandboxing import need_sandbox
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tools")]  # this checkout's qbcore, also when run as a script
-
-from qbcore import executor, suite  # noqa: E402
-
+sys.path.insert(0, str(ROOT / "tools"))
 import parity_record  # noqa: E402
-from sandboxing import need_sandbox  # noqa: E402
 
 ARTIFACT = os.environ.get("QBCORE_QUOTEBENCH", "")
 

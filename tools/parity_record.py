@@ -17,7 +17,8 @@ run records (task id, command, transport, passed, failure class).
 The artifact's local executor runs commands on the host, so the recorder
 runs it inside bubblewrap (read-only root, private /tmp, no network, an
 unprivileged uid as in qbcore's sandbox) unless told --unsafe-no-sandbox. The artifact is imported from the given checkout;
-nothing of it is copied.
+nothing of it is copied. qbcore is the installed one (``pip install -e .``
+in this checkout).
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # this checkout's qbcore, not an installed one
 DEFAULT_OUT = ROOT / "tests" / "parity" / "quotebench_verdicts.jsonl"
 # replies written by hand, in many styles: the bundled samples and the parity set's own
 HAND_WRITTEN = (ROOT / "qbcore" / "data" / "sample_replies.jsonl", ROOT / "tests" / "parity" / "hand_written.jsonl")
@@ -187,8 +186,7 @@ def record(artifact: str, *, workers: int = 2, unsafe_no_sandbox: bool = False, 
     argv = [sys.executable, os.path.abspath(__file__), "--worker", os.path.abspath(artifact), "-j", str(workers)]
     if not unsafe_no_sandbox:
         argv = _sandboxed(argv)
-    done = subprocess.run(argv, input=json.dumps(jobs).encode(), capture_output=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(argv, input=json.dumps(jobs).encode(), capture_output=True, cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit("parity_record: the artifact's harness failed:\n" + done.stderr.decode(errors="replace"))
     results = json.loads(done.stdout)

@@ -59,7 +59,7 @@ def _extensions():
 setup(
     packages=["qbcore", "qbcore.commands", "qbcore.suite"],
     package_dir={"qbcore": "qbcore", "qbcore.suite": "tasks"},
-    package_data={"qbcore": ["*.pyi", "*.pyx", "py.typed", "data/*", "standins/*"], "qbcore.suite": ["**/*"]},
+    package_data={"qbcore": ["*.pyi", "*.pyx", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
     ext_modules=_extensions(),
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 import shutil
 import tempfile
@@ -22,6 +21,7 @@ from typing import Iterable, Iterator
 from . import dirtree
 from . import fixture as fixtures
 from . import sandbox, transports, validators
+from .commandenv import command_environ
 from .sandbox import Limits
 
 __all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "harness_env"]
@@ -38,9 +38,11 @@ LOGIN = "qbuser"
 # stdout/stderr kept in an Attempt (the sandbox caps what it reads; this caps what we carry)
 _KEEP = 64 * 1024
 
-_SYNTAX = re.compile(r"syntax error|unexpected EOF while looking for matching|unexpected end of file")
-# "prog: message" from a program other than the shell itself
-_TOOL = re.compile(r"^(?!bash:|sh:|environment:)([A-Za-z0-9_.+-]+): ", re.MULTILINE)
+# the benchmark's stderr marks: a syntax mark counts only beside a "bash:" message (sed and awk
+# report syntax errors too, and those are tool errors); a tool mark only with a non-zero status
+_SYNTAX_MARKS = ("unexpected EOF while looking for matching", "syntax error", "unterminated quoted string",
+                 "bad substitution", "unexpected end of file")
+_TOOL_MARKS = ("sed:", "awk:", "grep:", "find:", "mv:", "rm:", "printf:", "usage:", "No such file or directory")
 
 
 @dataclass(frozen=True)
@@ -68,14 +70,18 @@ class Attempt:
         return data
 
 
-def harness_env(task_dir: str, tool_dir: str) -> dict:
-    """The environment the harness runs with: stand-ins first on PATH, the task directory as home.
+def harness_env(task_dir: str, tool_dir: str, remote: bool = False) -> dict:
+    """The environment the harness runs with: the benchmark's (``qbcore.commandenv``), the task
+    directory as home, and for an ssh transport the stand-in ssh first on PATH.
 
-    HOME and the remote directory are the task directory because that is
-    where a real ssh login lands; the stand-in and the real server must agree.
+    The remote directory is the task directory because that is where a real
+    ssh login lands; the stand-in and the real server must agree.
     """
-    return {"PATH": f"{tool_dir}:/usr/local/bin:/usr/bin:/bin", "HOME": task_dir, "LANG": "C.UTF-8",
-            "QBCORE_REMOTE_DIR": task_dir, "SHELL": "/bin/bash", "USER": LOGIN, "LOGNAME": LOGIN}
+    env = command_environ(task_dir)
+    if remote:
+        env["PATH"] = f"{tool_dir}:{env['PATH']}"
+        env["QBCORE_REMOTE_DIR"] = task_dir
+    return env
 
 
 def _tool_dir(base: str) -> str:
@@ -119,11 +125,9 @@ class _TaskDirectory:
         dirtree.write(self.template, path)
 
     def inspect(self, path: str):
-        """The final snapshot, the new paths the task does not allow, and the checks' verdict (when none)."""
+        """The final snapshot, the new files the task does not allow, and the checks' verdict."""
         after = validators.snapshot(path)
         stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
-        if stray:
-            return after, stray, None
         if os.path.realpath(path) != path and any(c["kind"] == "git" for c in self.task.checks):
             # git resolves the path it is given, and a directory seen through
             # the sandbox's /proc/PID/root is not where its path says: judge a copy
@@ -182,7 +186,7 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
         # directory, and the stand-ins come in as read-only programs
         base = f"/tmp/qbcore-attempt-{secrets.token_hex(8)}"
         task_dir, tool_dir = f"{base}/task", f"{base}/bin"
-        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir),
+        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir, transports.get(transport).remote),
                            stdin=invocation.stdin, limits=limits, files=dict(invocation.files),
                            programs={f"{tool_dir}/ssh": _standin_ssh()}, workspace=workspace)
         return _attempt(task, transport, workspace, done, started)
@@ -192,7 +196,7 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
         task_dir = os.path.join(base, "task")
         os.mkdir(task_dir)
         tool_dir = _tool_dir(base)
-        env = harness_env(task_dir, tool_dir)
+        env = harness_env(task_dir, tool_dir, transports.get(transport).remote)
         argv, binds, files = list(invocation.argv), [tool_dir], dict(invocation.files)
         if through_real_ssh:
             argv, binds, files = _through_real_ssh(ssh_server, argv, binds, files, task_dir, base)
@@ -231,30 +235,32 @@ def _through_real_ssh(server, argv, binds, files, task_dir, base):
 
 
 def _classify(done: sandbox.Completed, stray: list[str], verdict) -> tuple[str, str]:
-    if done.timed_out:
-        return "timeout", "the command was still running when the wall-clock limit ended it"
-    if done.exit_code == 128 + 24 or done.exit_code == 128 + 9 and b"CPU" in done.stderr:
-        return "timeout", "the command used up its CPU-time limit"
+    """One failure class, in the benchmark's order: the verdict first (an exit status does not
+    matter when the state is right), extra files, the time limit, then what stderr and the exit
+    status say."""
     if done.state_lost or done.inspected is None:
+        if done.timed_out:
+            return "timeout", "the command was still running when the wall-clock limit ended it"
         return "environment-invalid", "; ".join(done.notes) or "the final directory could not be read back"
-    if stray:
-        shown = ", ".join(stray[:5]) + (f" and {len(stray) - 5} more" if len(stray) > 5 else "")
-        return "environment-invalid", f"created files the task does not allow: {shown}"
-    stderr = done.stderr.decode("utf-8", "replace")
-    if verdict.ok and done.exit_code == 0:
+    if verdict.ok and not stray:
         return "pass", verdict.reason
-    syntax = _SYNTAX.search(stderr)
-    if syntax:
-        line = stderr[:syntax.end()].rsplit("\n", 1)[-1] + stderr[syntax.end():].split("\n", 1)[0]
-        return "shell-syntax", f"bash stopped on a syntax error: {line.strip()}"
     if verdict.ok:
-        return "runtime-error", f"the state is right but the command exited with status {done.exit_code}"
+        shown = ", ".join(stray[:5]) + (f" and {len(stray) - 5} more" if len(stray) > 5 else "")
+        return "environment-invalid", f"unexpected extra files: {shown}"
+    if done.timed_out:
+        return "timeout", f"the command was still running when the wall-clock limit ended it; {verdict.reason}"
+    if done.exit_code == 128 + 24 or done.exit_code == 128 + 9 and b"CPU" in done.stderr:
+        return "timeout", f"the command used up its CPU-time limit; {verdict.reason}"
+    stderr = done.stderr.decode("utf-8", "replace")
+    if "bash:" in stderr and any(mark in stderr for mark in _SYNTAX_MARKS):
+        line = next((line for line in stderr.split("\n") if any(mark in line for mark in _SYNTAX_MARKS)), "")
+        return "shell-syntax", f"{verdict.reason}; bash reported a syntax problem: {line.strip()}"
     if done.exit_code != 0:
-        tool = _TOOL.search(stderr)
-        if tool:
-            line = stderr[tool.start():].split("\n", 1)[0]
-            return "tool-error", f"{verdict.reason}; {line.strip()}"
+        mark = next((m for m in _TOOL_MARKS if m in stderr), None)
         first = stderr.strip().split("\n", 1)[0] if stderr.strip() else f"exit status {done.exit_code}"
+        if mark:
+            line = next((line for line in stderr.split("\n") if mark in line), first)
+            return "tool-error", f"{verdict.reason}; {line.strip()}"
         return "runtime-error", f"{verdict.reason}; {first}"
     return "silent-wrong", f"exit status 0 but {verdict.reason}"
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Union
 
 from . import syntax as S
+from .commandenv import command_environ
 from .files import FileView
 
 # ---------------------------------------------------------------- values
@@ -109,10 +110,8 @@ _BASH_SETS = {
 }
 # The PATH bash 5.2 (Debian build) gives itself when the environment has none.
 _DEFAULT_PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
-EXECUTOR_ENVIRON = {
-    "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TERM": "dumb",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+# the executor's environment but HOME, which is the working directory (qbcore.commandenv)
+EXECUTOR_ENVIRON = {name: value for name, value in command_environ("").items() if name != "HOME"}
 
 SubstituteHook = Callable[["S.Script", "Env"], Substitution]
 ListDirHook = Callable[[str, "Env"], Optional[list]]

@@ -2,8 +2,8 @@
 
 Files with exact bytes and modes, directories, a git repository with a fixed
 identity and fixed dates (git is run as a program, with argv, no shell), and
-the probe programs a task observes the reply through: an argv recorder, an
-env recorder and an ssh-like wrapper.
+the probe programs a task observes the reply through (``standins/task``): an
+argv recorder, an env recorder and an ssh-like wrapper.
 """
 
 from __future__ import annotations
@@ -75,13 +75,17 @@ def _git(root: str, env: dict, *args: str) -> str:
 
 
 def _build_git(root: str, spec: Mapping) -> FixtureInfo:
+    """A repository on branch ``master`` with the task's identity; with ``initial_commit`` (the
+    default) everything is committed once and ``after_commit`` files are written on top."""
     identity = spec["identity"]
     with tempfile.TemporaryDirectory(prefix="qbcore-git-home-") as home:
         env = git_env(home)
         # no template: no sample hooks or description, fewer files to carry per attempt
-        _git(root, env, "init", "-q", "-b", "main", "--template=")
-        _git(root, env, "config", "user.name", identity["name"])
+        _git(root, env, "init", "-q", "-b", "master", "--template=")
         _git(root, env, "config", "user.email", identity["email"])
+        _git(root, env, "config", "user.name", identity["name"])
+        if not spec.get("initial_commit", True):
+            return FixtureInfo()
         _git(root, env, "add", "-A")
         _git(root, env, "commit", "-q", "-m", spec.get("initial_message", "Initial commit"))
         head = _git(root, env, "rev-parse", "HEAD")
@@ -92,70 +96,48 @@ def _build_git(root: str, spec: Mapping) -> FixtureInfo:
 
 def build(fixture: Mapping, root: str) -> FixtureInfo:
     """Create the fixture inside the existing, empty directory ``root``."""
+    git = fixture.get("git")
     for rel in fixture.get("dirs", ()):
         os.makedirs(_target(root, rel), exist_ok=True)
-    for spec in fixture.get("files", ()):
-        _write(root, spec["path"], _file_bytes(spec), int(spec.get("mode", "0644"), 8))
     for spec in fixture.get("programs", ()):
         _write(root, spec["path"], program_text(spec).encode("utf-8"), 0o755)
-    if fixture.get("git"):
-        return _build_git(root, fixture["git"])
-    return FixtureInfo()
+    # a repository without a first commit is made before its files are written
+    # (they are the uncommitted change); one with a commit is made from them
+    late = bool(git) and not git.get("initial_commit", True)
+    if not late:
+        for spec in fixture.get("files", ()):
+            _write(root, spec["path"], _file_bytes(spec), int(spec.get("mode", "0644"), 8))
+    info = _build_git(root, git) if git else FixtureInfo()
+    if late:
+        for spec in fixture.get("files", ()):
+            _write(root, spec["path"], _file_bytes(spec), int(spec.get("mode", "0644"), 8))
+    return info
 
 
 # --- probe programs -----------------------------------------------------------
 
+def _probe_source(name: str) -> str:
+    with open(os.path.join(os.path.dirname(__file__), "standins", "task", name), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _word(text: str) -> str:
+    # names of logs, variables and directories are plain words in every task
+    if not text or not all(c.isalnum() or c in "._-/" for c in text):
+        raise FixtureError(f"not a plain name for a probe program: {text!r}")
+    return text
+
+
 def program_text(spec: Mapping) -> str:
-    """The source of one probe program; its log lands next to it, whatever the caller's directory."""
+    """The source of one probe program (``qbcore/standins/task``) filled in for this task."""
     kind = spec.get("kind")
     if kind == "argv-recorder":
-        return _ARGV_RECORDER.replace("@LOG@", single_quote(spec.get("log", "args.log")))
+        return _probe_source("record").replace("@LOG@", _word(spec.get("log", "got.bin")))
     if kind == "env-recorder":
-        names = " ".join(single_quote(n) for n in spec["variables"])
-        return _ENV_RECORDER.replace("@LOG@", single_quote(spec.get("log", "env.log"))).replace("@NAMES@", names)
-    if kind == "ssh-wrapper":
-        exports = "".join(f"export {name}={single_quote(value)}\n" for name, value in spec["variables"].items())
-        return (_SSH_WRAPPER.replace("@REMOTE_ROOT@", single_quote(spec["remote_root"]))
-                .replace("@EXPORTS@", exports))
+        return (_probe_source("check_env").replace("@VARIABLE@", _word(spec["variable"]))
+                .replace("@LOG@", _word(spec.get("log", "got.txt"))))
+    if kind == "remote-shell":
+        exports = "".join(f"export {_word(name)}={single_quote(value)}\n"
+                          for name, value in spec["variables"].items())
+        return _probe_source("remote").replace("@ROOT@", _word(spec["remote_root"])).replace("@EXPORTS@", exports)
     raise FixtureError(f"unknown probe program kind {kind!r}")
-
-
-_ARGV_RECORDER = """#!/bin/bash
-# argv recorder: appends one record per call to its log, next to this program:
-# "call N" then each of the N arguments, every item NUL-terminated.
-log="$(dirname -- "$0")"/@LOG@
-{ printf 'call %d\\0' "$#"; (($#)) && printf '%s\\0' "$@"; } >> "$log"
-exit 0
-"""
-
-_ENV_RECORDER = """#!/bin/bash
-# env recorder: appends one record per call to its log, next to this program:
-# "call", then for each watched variable "set NAME" and its value, or
-# "unset NAME"; every item NUL-terminated.
-log="$(dirname -- "$0")"/@LOG@
-{
-  printf 'call\\0'
-  for name in @NAMES@; do
-    if [[ -v $name ]]; then printf 'set %s\\0%s\\0' "$name" "${!name}"; else printf 'unset %s\\0' "$name"; fi
-  done
-} >> "$log"
-exit 0
-"""
-
-_SSH_WRAPPER = """#!/bin/bash
-# ssh-like wrapper: `rsh HOST [COMMAND...]` joins the words after HOST with
-# single spaces and runs them with `bash -c` in the remote root, where the
-# remote-only variables are set; with no command, bash reads standard input.
-if (($# < 1)); then
-  echo "usage: rsh HOST [COMMAND...]" >&2
-  exit 255
-fi
-shift
-cd -- "$(dirname -- "$0")"/@REMOTE_ROOT@ || exit 255
-@EXPORTS@IFS=' '
-joined="$*"
-if [[ -z $joined ]]; then
-  exec bash
-fi
-exec bash -c "$joined"
-"""

@@ -2,7 +2,8 @@
 
 A record is ``task_id`` and ``reply`` with optional ``id``, ``model``,
 ``contract`` (``raw`` or ``nested``) and ``trial``. QuoteBench result records,
-which keep the reply under ``response`` or ``command``, are read too.
+which keep the reply under ``response`` or ``command``, are read too, and so
+are the artifact's own result records and task manifests (``qbcore.qbfiles``).
 """
 
 import json
@@ -67,8 +68,18 @@ def _record(obj, line: int) -> StoredReply:
                        contract=contract, trial=trial, line=line)
 
 
-def iter_replies(lines) -> Iterator[StoredReply | BadLine]:
-    """Yield a StoredReply or a BadLine for every non-blank line, in order."""
+def _records(obj, line: int, attempt: int) -> list[StoredReply]:
+    from . import qbfiles
+
+    if isinstance(obj, dict) and (qbfiles.is_result_record(obj) or qbfiles.is_manifest_row(obj)):
+        return [_record({k: v for k, v in fields.items() if v is not None}, line)
+                for fields in qbfiles.replies_of(obj, line, attempt)]
+    return [_record(obj, line)]
+
+
+def iter_replies(lines, *, attempt: int = 0) -> Iterator[StoredReply | BadLine]:
+    """Yield a StoredReply or a BadLine for every non-blank line, in order (a QuoteBench result
+    record gives its attempt ``attempt``, a manifest line its oracle and naive commands)."""
     seen = {}
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, bytes):
@@ -80,24 +91,25 @@ def iter_replies(lines) -> Iterator[StoredReply | BadLine]:
         if not raw.strip():
             continue
         try:
-            record = _record(json.loads(raw), number)
+            records = _records(json.loads(raw), number, attempt)
         except json.JSONDecodeError as exc:
             yield BadLine(number, f"not JSON: {exc.msg} at column {exc.colno}")
             continue
         except ValueError as exc:
             yield BadLine(number, str(exc))
             continue
-        if record.id in seen:
-            yield BadLine(number, f"duplicate id {record.id!r} (first on line {seen[record.id]})")
-            continue
-        seen[record.id] = number
-        yield record
+        for record in records:
+            if record.id in seen:
+                yield BadLine(number, f"duplicate id {record.id!r} (first on line {seen[record.id]})")
+                continue
+            seen[record.id] = number
+            yield record
 
 
-def read_replies(path) -> ReadResult:
+def read_replies(path, *, attempt: int = 0) -> ReadResult:
     """Read a whole JSONL file of stored replies (bytes, so bad UTF-8 is a bad line, not a crash)."""
     result = ReadResult()
     with open(path, "rb") as handle:
-        for item in iter_replies(handle):
+        for item in iter_replies(handle, attempt=attempt):
             (result.bad_lines if isinstance(item, BadLine) else result.replies).append(item)
     return result

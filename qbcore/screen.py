@@ -64,13 +64,14 @@ class ScreenSummary:
     counts: dict = field(default_factory=dict)  # transport -> {delivery: n}
 
 
-def screen(lines, transports, out_path, *, resume=True, simulate=None, on_result=None) -> ScreenSummary:
-    """Screen every stored reply in ``lines`` under every transport into ``out_path``."""
+def screen(lines, transports, out_path, *, resume=True, simulate=None, on_result=None, attempt=0) -> ScreenSummary:
+    """Screen every stored reply in ``lines`` under every transport into ``out_path`` (``attempt``:
+    which attempt of a QuoteBench result record)."""
     if simulate is None:
         from .simulate import simulate
     summary = ScreenSummary(counts={t: dict.fromkeys(DELIVERY, 0) for t in transports})
     with ResultLog(out_path, resume=resume) as log:
-        for item in iter_replies(lines):
+        for item in iter_replies(lines, attempt=attempt):
             if isinstance(item, BadLine):
                 summary.bad_lines.append(item)
                 continue

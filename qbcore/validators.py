@@ -1,11 +1,11 @@
 """Decide whether a task directory ended in the state the task asks for, and say why not.
 
 A task's checks are data (kind + arguments); each kind compares the final
-directory with the expectation: exact file bytes, the whole directory against
-the fixture plus the intended changes, a JSON value, the argv or environment
-a probe program received, the git commit made. Nothing here follows a
-symlink or trusts the repository's configuration: the directory was written
-by untrusted code.
+directory with the expectation as the QuoteBench validators do: exact file
+bytes (also what a probe program recorded), the exact set of files, a list
+of paths, a parsed JSON value, the git commit made. Symlinks are followed only within the snapshot, and the
+repository's configuration is never trusted: the directory was written by
+untrusted code.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 
 from .fixture import FixtureInfo, git_env
 
-__all__ = ["Entry", "snapshot", "new_paths", "disallowed_new", "check", "Verdict"]
+__all__ = ["Entry", "snapshot", "resolve", "regular_files", "new_paths", "disallowed_new", "check", "Verdict"]
 
 
 @dataclass(frozen=True)
@@ -63,20 +63,56 @@ def _matches(path: str, patterns: Sequence[str]) -> bool:
     return any(fnmatch.fnmatchcase(path, p) for p in patterns)
 
 
+def resolve(entries: Mapping[str, Entry], path: str, hops: int = 40) -> Entry | None:
+    """The entry ``path`` leads to inside the snapshot, following symlinks that stay in it.
+
+    A symlink out of the directory (an absolute target, too many ``..``) or a
+    loop leads nowhere: None, as for a missing path.
+    """
+    parts: list[str] = []
+    todo = [p for p in path.split("/") if p not in ("", ".")]
+    while todo:
+        part = todo.pop(0)
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        rel = "/".join(parts + [part])
+        entry = entries.get(rel)
+        if entry is None:
+            return None
+        if entry.kind == "symlink":
+            hops -= 1
+            if hops < 0 or entry.target.startswith("/"):
+                return None
+            todo = [p for p in entry.target.split("/") if p not in ("", ".")] + todo
+            continue
+        parts.append(part)
+    return entries.get("/".join(parts)) if parts else Entry("dir")
+
+
+def regular_files(entries: Mapping[str, Entry]) -> set[str]:
+    """The paths the benchmark counts as files: regular files, or symlinks to one, outside any ``.git``."""
+    out = set()
+    for path, entry in entries.items():
+        if ".git" in path.split("/") or entry.kind not in ("file", "symlink"):
+            continue
+        found = resolve(entries, path) if entry.kind == "symlink" else entry
+        if found is not None and found.kind == "file":
+            out.add(path)
+    return out
+
+
 def new_paths(before: Mapping[str, Entry], after: Mapping[str, Entry]) -> list[str]:
-    return sorted(set(after) - set(before))
+    """The files the reply added (directories and anything under ``.git`` do not count)."""
+    return sorted(regular_files(after) - regular_files(before))
 
 
 def disallowed_new(before, after, allowed: Sequence[str]) -> list[str]:
-    """New paths the task does not allow; a directory is allowed when something allowed lies under it."""
-    out = []
-    for path in new_paths(before, after):
-        if _matches(path, allowed):
-            continue
-        if after[path].kind == "dir" and any(a.startswith(path + "/") for a in allowed):
-            continue
-        out.append(path)
-    return out
+    """New files the task does not name in its allowed-new-files list."""
+    allowed = set(allowed)
+    return [path for path in new_paths(before, after) if path not in allowed]
 
 
 @dataclass(frozen=True)
@@ -98,7 +134,7 @@ def _expected_bytes(spec: Mapping) -> bytes:
 
 
 def _file(after, path):
-    entry = after.get(path)
+    entry = resolve(after, path)
     if entry is None:
         return None, f"{path} is missing"
     if entry.kind != "file":
@@ -116,53 +152,6 @@ def _check_file_bytes(spec, after, **_):
     return ""
 
 
-def _check_tree(spec, before, after, **_):
-    ignore = spec.get("ignore", ())
-    expected = {p: e for p, e in before.items() if p not in spec.get("remove", ())}
-    wanted_files, wanted_modes = {}, {}
-    for path, content in spec.get("set", {}).items():
-        wanted_files[path] = _expected_bytes(content)
-        if "mode" in content:
-            wanted_modes[path] = int(content["mode"], 8)
-        elif before.get(path, Entry("missing")).kind == "file":
-            # an edited file keeps its mode
-            wanted_modes[path] = before[path].mode
-        parent = path.rsplit("/", 1)[0] if "/" in path else ""
-        while parent and parent not in expected:
-            expected[parent] = Entry("dir")
-            parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
-    problems = []
-    for path in sorted(set(expected) | set(after) | set(wanted_files)):
-        if _matches(path, ignore):
-            continue
-        got = after.get(path)
-        if path in wanted_files:
-            if got is None or got.kind != "file":
-                problems.append(f"{path} is missing" if got is None else f"{path} is a {got.kind}")
-            elif got.data != wanted_files[path]:
-                problems.append(f"{path} holds {_show(got.data)} instead of {_show(wanted_files[path])}")
-            elif path in wanted_modes and got.mode != wanted_modes[path]:
-                problems.append(f"{path} mode is {got.mode:o} instead of {wanted_modes[path]:o}")
-            continue
-        want = expected.get(path)
-        if want is None:
-            problems.append(f"unexpected {got.kind} {path}")
-        elif got is None:
-            problems.append(f"{path} was removed" if path in before else f"{path} is missing")
-        elif got.kind != want.kind:
-            problems.append(f"{path} became a {got.kind}")
-        elif want.kind == "file" and got.data != want.data:
-            problems.append(f"{path} was changed")
-        elif want.kind == "symlink" and got.target != want.target:
-            problems.append(f"{path} points elsewhere")
-        elif path in before and want.mode != got.mode and want.kind != "symlink":
-            problems.append(f"{path} mode changed from {want.mode:o} to {got.mode:o}")
-    if problems:
-        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-        return "directory state differs: " + "; ".join(problems[:3]) + more
-    return ""
-
-
 def _check_json(spec, after, **_):
     data, problem = _file(after, spec["path"])
     if data is None:
@@ -175,77 +164,6 @@ def _check_json(spec, after, **_):
         return f"{spec['path']} holds the JSON value {json.dumps(value, ensure_ascii=False)[:80]} instead of " \
                f"{json.dumps(spec['value'], ensure_ascii=False)[:80]}"
     return ""
-
-
-def parse_argv_log(data: bytes) -> list[list[str]] | None:
-    items = data.split(b"\0")
-    if items[-1] != b"":
-        return None
-    items.pop()
-    calls, i = [], 0
-    while i < len(items):
-        head = items[i].decode("ascii", "replace")
-        if not head.startswith("call ") or not head[5:].isdigit():
-            return None
-        count = int(head[5:])
-        args = items[i + 1:i + 1 + count]
-        if len(args) != count:
-            return None
-        calls.append([a.decode("utf-8", "surrogateescape") for a in args])
-        i += 1 + count
-    return calls
-
-
-def parse_env_log(data: bytes) -> list[dict[str, str | None]] | None:
-    items = data.split(b"\0")
-    if items[-1] != b"":
-        return None
-    items.pop()
-    calls: list[dict] = []
-    i = 0
-    while i < len(items):
-        item = items[i].decode("utf-8", "surrogateescape")
-        if item == "call":
-            calls.append({})
-            i += 1
-        elif item.startswith("set ") and calls and i + 1 < len(items):
-            calls[-1][item[4:]] = items[i + 1].decode("utf-8", "surrogateescape")
-            i += 2
-        elif item.startswith("unset ") and calls:
-            calls[-1][item[6:]] = None
-            i += 1
-        else:
-            return None
-    return calls
-
-
-def _check_recorded(spec, after, parse, what):
-    data, problem = _file(after, spec["path"])
-    if data is None:
-        return f"the program was never run: {problem}"
-    calls = parse(data)
-    if calls is None:
-        return f"{spec['path']} is not a record the probe program writes: {_show(data)}"
-    want = spec["calls"]
-    if len(calls) != len(want):
-        return f"the program ran {len(calls)} times instead of {len(want)}"
-    for got, expected in zip(calls, want):
-        if got != expected:
-            return f"the program received {what} {_short(got)} instead of {_short(expected)}"
-    return ""
-
-
-def _short(value) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 120 else text[:120] + "…"
-
-
-def _check_argv(spec, after, **_):
-    return _check_recorded(spec, after, parse_argv_log, "the arguments")
-
-
-def _check_env(spec, after, **_):
-    return _check_recorded(spec, after, parse_env_log, "the environment")
 
 
 def _git_read(root: str, home: str, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
@@ -274,49 +192,65 @@ def _git_objects(root: str, home: str, names: Sequence[str]) -> list[bytes | Non
     return found
 
 
-def _check_git(spec, root, after, info: FixtureInfo, **_):
+def _check_git(spec, root, after, **_):
+    # the benchmark reads the last commit's message, the index and the commit count
     if after.get(".git", Entry("missing")).kind != "dir":
         return ".git is not a directory any more"
     with tempfile.TemporaryDirectory(prefix="qbcore-git-home-") as home:
         history = _git_read(root, home, "rev-list", "HEAD")
         if history.returncode != 0:
-            return "the repository has no readable HEAD: " + history.stderr.decode(errors="replace").strip()
-        commits = history.stdout.decode().split()
-        made = len(commits) - info.git_commits
-        if made != spec.get("new_commits", 1):
-            return f"{made} new commits instead of {spec.get('new_commits', 1)}"
-        if info.git_head and commits[made] != info.git_head:
-            return "the new commit does not sit on the fixture's HEAD"
-        tracked = {}
-        if spec.get("clean"):
-            listing = _git_read(root, home, "ls-tree", "-r", "-z", "--full-tree", "HEAD").stdout
-            for record in filter(None, listing.split(b"\0")):
-                meta, _, name = record.partition(b"\t")
-                tracked[name.decode("utf-8", "surrogateescape")] = meta.split()[2].decode()
-        heads = list(spec.get("head_files", {}))
-        objects = _git_objects(root, home, ["HEAD"] + [f"HEAD:{p}" for p in heads] + list(tracked.values()))
-        raw = (objects[0] or b"").decode("utf-8", "surrogateescape")
+            return "no commit was made: " + history.stderr.decode(errors="replace").strip()
+        raw = (_git_objects(root, home, ["HEAD"])[0] or b"").decode("utf-8", "surrogateescape")
         message = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""
         want = spec["message"]
         if message.rstrip("\n") != want.rstrip("\n"):
             return f"the commit message is {_show(message.encode(errors='surrogateescape'))} instead of " \
                    f"{_show(want.encode())}"
-        for path, blob in zip(heads, objects[1:1 + len(heads)]):
-            if blob != spec["head_files"][path].encode("utf-8"):
-                return f"the commit does not hold the expected {path}"
-        for path, blob in zip(tracked, objects[1 + len(heads):]):
-            entry = after.get(path)
-            if entry is None or entry.kind != "file" or entry.data != blob:
-                return f"the working tree differs from the commit at {path}"
-        if spec.get("clean"):
-            staged = _git_read(root, home, "diff-index", "--cached", "--quiet", "HEAD")
-            if staged.returncode != 0:
-                return "the index holds changes that were not committed"
+        listing = _git_read(root, home, "ls-files", "-z").stdout
+        indexed = {name.decode("utf-8", "surrogateescape") for name in listing.split(b"\0") if name}
+        for path in spec.get("tracked", ()):
+            if path not in indexed:
+                return f"{path} was not committed"
+        commits = len(history.stdout.split())
+        if commits != spec.get("commits", 1):
+            return f"the branch holds {commits} commits instead of {spec.get('commits', 1)}"
     return ""
 
 
-_CHECKS = {"file-bytes": _check_file_bytes, "tree": _check_tree, "json-value": _check_json,
-           "argv": _check_argv, "env": _check_env, "git": _check_git}
+def _check_file_set(spec, after, **_):
+    # every file outside .git, directories aside: exactly these names, with these bytes
+    want = spec["files"]
+    got = regular_files(after)
+    missing, extra = sorted(set(want) - got), sorted(got - set(want))
+    if missing or extra:
+        return f"the files differ from the expected set: missing {missing}, unexpected {extra}"
+    for path, text in want.items():
+        if text is not None:
+            data, _ = _file(after, path)
+            if data != text.encode("utf-8"):
+                return f"{path} holds {_show(data or b'')} instead of {_show(text.encode())}"
+    return ""
+
+
+def _check_path_list(spec, after, **_):
+    # lines as Python's text reading splits them; a leading prefix (./) is dropped from each
+    data, problem = _file(after, spec["path"])
+    if data is None:
+        return problem
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError:
+        return f"{spec['path']} is not UTF-8 text: {_show(data)}"
+    prefix = spec.get("strip_prefix", "")
+    got = "".join((line[len(prefix):] if prefix and line.startswith(prefix) else line) + "\n"
+                  for line in text.splitlines())
+    if got != spec["text"]:
+        return f"{spec['path']} lists {_show(got.encode())} instead of {_show(spec['text'].encode())}"
+    return ""
+
+
+_CHECKS = {"file-bytes": _check_file_bytes, "file-set": _check_file_set, "path-list": _check_path_list,
+           "json-value": _check_json, "git": _check_git}
 
 
 def check(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], after: Mapping[str, Entry],

@@ -1,4 +1,4 @@
-"""The QuoteBench-style task suite as data, installed as ``qbcore.suite``: load it, look tasks up.
+"""The QuoteBench core suite as data, installed as ``qbcore.suite``: load it, look tasks up.
 
 The task files are JSON (one per task, ``<family>/t<tier>-<name>.json``,
 built by ``qbcore.suite.build``); this package turns them into immutable
@@ -28,11 +28,25 @@ class UnknownTask(LookupError):
 
 @dataclass(frozen=True)
 class Hazard:
+    """A hazard tag as the benchmark writes it: ``apostrophe``, or ``SC2016:wrong-quote-type``
+    for one that a ShellCheck code names."""
+
     name: str
     shellcheck: str | None = None
 
+    @classmethod
+    def parse(cls, tag: str) -> "Hazard":
+        code, sep, name = tag.partition(":")
+        if sep and code.startswith("SC") and code[2:].isdigit():
+            return cls(name, code)
+        return cls(tag)
+
+    @property
+    def tag(self) -> str:
+        return f"{self.shellcheck}:{self.name}" if self.shellcheck else self.name
+
     def __str__(self):
-        return f"{self.name} ({self.shellcheck})" if self.shellcheck else self.name
+        return self.tag
 
 
 @dataclass(frozen=True)
@@ -58,7 +72,7 @@ class Task:
 
     def summary(self) -> dict:
         return {"id": self.id, "family": self.family, "tier": self.tier,
-                "hazards": [{"name": h.name, "shellcheck": h.shellcheck} for h in self.hazards]}
+                "hazards": [h.tag for h in self.hazards]}
 
     def as_dict(self) -> dict:
         return {**self.summary(), "instruction": self.instruction, "payloads": dict(self.payloads),
@@ -68,7 +82,7 @@ class Task:
 
 def _from_json(data: Mapping) -> Task:
     return Task(id=data["id"], family=data["family"], tier=int(data["tier"]),
-                hazards=tuple(Hazard(h["name"], h.get("shellcheck")) for h in data["hazards"]),
+                hazards=tuple(Hazard.parse(h) for h in data["hazards"]),
                 instruction=data["instruction"], payloads=data["payloads"], fixture=data["fixture"],
                 checks=tuple(data["checks"]), allowed_new=tuple(data["allowed_new"]),
                 oracle=data["oracle"], naive=data["naive"])

@@ -15,11 +15,11 @@ import tempfile
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
+from qbcore.commandenv import command_environ
+
 BASH = shutil.which("bash") or "/bin/bash"
-EXECUTOR_ENVIRON = {
-    "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TERM": "dumb",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+# the executor's command environment but HOME (qbcore.commandenv: defined once)
+EXECUTOR_ENVIRON = {name: value for name, value in command_environ("").items() if name != "HOME"}
 
 
 @dataclass(frozen=True)

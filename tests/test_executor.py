@@ -30,13 +30,18 @@ def content():
 
 
 @pytest.mark.parametrize("reply, class_", [
-    (f"printf %s '{{c}}' > note.txt", "pass"),
-    ("printf %s 'x' > note.txt; if then", "shell-syntax"),
-    ("sed -e 's/a/b/q9' note.txt", "tool-error"),
+    ("printf '%s\\n' '{c}' > out.txt", "pass"),
+    ("printf %s 'x' > out.txt; if then", "shell-syntax"),
+    ("sed -e 's/a/b/q9' out.txt", "tool-error"),
+    ("cat missing.txt > out.txt", "tool-error"),  # "No such file or directory" is a tool mark
     ("no-such-command-qb", "runtime-error"),
-    ("printf %s wrong > note.txt", "silent-wrong"),
-    (f"printf %s '{{c}}' > note.txt; touch stray", "environment-invalid"),
-    (f"printf %s '{{c}}' > note.txt; exit 3", "runtime-error"),
+    ("printf %s wrong > out.txt", "silent-wrong"),
+    ("printf '%s\\n' '{c}' > out.txt; touch stray", "environment-invalid"),
+    # the benchmark's order: a right final state passes whatever the exit status,
+    # and extra files only matter when the state is right
+    ("printf '%s\\n' '{c}' > out.txt; exit 3", "pass"),
+    ("touch stray; exit 3", "runtime-error"),
+    ("awk 'BEGIN {{' > out.txt", "tool-error"),  # awk's syntax error has no "bash:" beside it
 ])
 def test_failure_classes(reply, class_):
     result = attempt(reply.format(c=content()))
@@ -62,12 +67,12 @@ def test_contract_error_when_shlex_cannot_split():
 def test_attempt_json_fields():
     data = attempt(suite.get(WRITE).oracle).as_dict()
     assert set(data) == {"task_id", "transport", "passed", "class", "reason", "exit_code", "new_files", "duration_s"}
-    assert data["new_files"] == ["note.txt"] and data["class"] == "pass"
+    assert data["new_files"] == ["out.txt"] and data["class"] == "pass"
 
 
 def test_new_files_are_reported_even_when_allowed():
     result = attempt(suite.get(WRITE).oracle, "script")
-    assert result.new_files == ("note.txt",)  # the script file lives in the private /tmp
+    assert result.new_files == ("out.txt",)  # the script file lives in the private /tmp
 
 
 # --- bad input ------------------------------------------------------------------
@@ -88,7 +93,7 @@ def test_empty_reply_is_a_defined_failure():
 
 
 def test_nul_byte_is_a_contract_error():
-    result = attempt("printf a\0b > note.txt")
+    result = attempt("printf a\0b > out.txt")
     assert result.class_ == "contract-error" and "NUL" in result.reason
 
 
@@ -99,7 +104,7 @@ def test_ten_megabyte_reply():
 
 
 def test_invalid_utf8_bytes_reach_bash_unchanged():
-    reply = b"printf '%s' '\xff\xfe' > note.txt".decode("utf-8", "surrogateescape")
+    reply = b"printf '%s' '\xff\xfe' > out.txt".decode("utf-8", "surrogateescape")
     result = attempt(reply)
     assert result.class_ == "silent-wrong" and "xff" in result.reason and "xfe" in result.reason
 
@@ -145,7 +150,7 @@ def test_run_verb_missing_file(capsys, tmp_path):
 
 def test_run_verb_invalid_utf8_file(capsys, tmp_path):
     path = tmp_path / "reply"
-    path.write_bytes(b"printf '\xff' > note.txt")
+    path.write_bytes(b"printf '\xff' > out.txt")
     code, out, err = cli(capsys, "run", "--task", WRITE, "--format", "json", "--file", str(path))
     assert code == 1 and "not valid UTF-8" in err and json.loads(out)["class"] == "silent-wrong"
 
@@ -166,7 +171,7 @@ def test_tasks_list_json(capsys):
 
 def test_tasks_show(capsys):
     code, out, _ = cli(capsys, "tasks", "show", "sed-replace/t2-slashes")
-    assert code == 0 and "oracle:" in out and "⟪/usr/local/bin⟫" in out
+    assert code == 0 and "oracle:" in out and "⟪src/main.c⟫" in out
     code, _, err = cli(capsys, "tasks", "show", "sed-replace/t2")
     assert code == 2 and "did you mean" in err
 
@@ -181,7 +186,7 @@ def test_run_refuses_without_bubblewrap(monkeypatch, capsys):
 
 
 def test_escaped_oracle_runs_under_every_transport():
-    task = suite.get("ssh-heredoc/t3-nested")
+    task = suite.get("ssh-heredoc/t3-template-literal")
     for name in transports.NAMES:
         result = attempt(transports.escape(task.oracle, name), name, task=task.id)
         assert result.passed, (name, result.reason)
@@ -204,7 +209,7 @@ def test_fixture_snapshot_is_what_a_written_fixture_reads_back(tmp_path):
 
 
 def test_sandboxed_and_unsandboxed_attempts_agree_on_a_git_task():
-    task = suite.get("git-commit/t2-quotes")
+    task = suite.get("git-commit/t2-multiline")
     for reply in (task.oracle, task.naive):
         inside = attempt(reply, task=task.id)
         outside = attempt(reply, task=task.id, unsafe_no_sandbox=True)
@@ -212,3 +217,27 @@ def test_sandboxed_and_unsandboxed_attempts_agree_on_a_git_task():
         def shape(files):
             return [f for f in files if not f.startswith(".git/objects/")], len(files)
         assert (inside.class_, shape(inside.new_files)) == (outside.class_, shape(outside.new_files))
+
+
+# --- the command environment ----------------------------------------------------
+
+def _environ_seen(transport):
+    from qbcore.commandenv import command_environ
+
+    result = attempt("env", transport)
+    seen = dict(line.split("=", 1) for line in result.stdout.decode().splitlines())
+    return seen, command_environ(seen["HOME"])
+
+
+def test_the_command_runs_with_exactly_the_benchmarks_environment():
+    seen, wanted = _environ_seen("raw")
+    # what bash itself adds: the directory, the shell level, the last argument
+    assert {k: v for k, v in seen.items() if k not in ("PWD", "SHLVL", "_")} == wanted
+    assert seen["PWD"] == seen["HOME"] and "USER" not in seen and wanted["LC_ALL"] == "C"
+
+
+def test_an_ssh_transport_adds_only_the_stand_in_first_on_path():
+    seen, wanted = _environ_seen("ssh")
+    assert seen["PATH"].endswith(":" + wanted["PATH"]) and seen["PATH"].split(":")[0].endswith("/bin")
+    assert {k: v for k, v in seen.items() if k not in ("PWD", "SHLVL", "_", "OLDPWD", "PATH")} == \
+        {k: v for k, v in wanted.items() if k != "PATH"}

@@ -12,9 +12,9 @@ from qbcore.transports import NAMES
 
 REPLIES = [
     {"id": "a", "task_id": "write-file/t0-plain", "reply": "printf 'hi\\n' > f.txt"},
-    {"id": "b", "task_id": "write-file/t1-dollar", "reply": 'echo "a b" x'},
+    {"id": "b", "task_id": "write-file/t1-apostrophe", "reply": 'echo "a b" x'},
     "{broken",
-    {"id": "c", "task_id": "grep-count/t1-regex-dot", "reply": "echo \"$(pwd)\""},
+    {"id": "c", "task_id": "grep-count/t2-regex-trap", "reply": "echo \"$(pwd)\""},
 ]
 
 

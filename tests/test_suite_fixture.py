@@ -1,4 +1,4 @@
-"""Fixtures and validators: built without a shell, probe programs checked by running them in bash."""
+"""Fixtures and validators: built without a shell, probe programs checked against bash itself."""
 
 import os
 import stat
@@ -30,50 +30,53 @@ def test_unknown_program_kind_is_refused(tmp_path):
         fixture.build({"programs": [{"path": "p", "kind": "nope"}]}, str(tmp_path))
 
 
-@pytest.mark.bash
-def test_argv_recorder_records_each_call_exactly(tmp_path):
-    fixture.build({"programs": [{"path": "rec", "kind": "argv-recorder", "log": "args.log"}]}, str(tmp_path))
-    args = ["-n", "", "a b", "*", "x\ny", "é"]
-    subprocess.run([str(tmp_path / "rec"), *args], check=True, cwd="/")
-    subprocess.run([str(tmp_path / "rec")], check=True)
-    calls = validators.parse_argv_log((tmp_path / "args.log").read_bytes())
-    assert calls == [args, []]
+def test_probe_names_must_be_plain_words(tmp_path):
+    with pytest.raises(FixtureError, match="plain name"):
+        fixture.build({"programs": [{"path": "p", "kind": "argv-recorder", "log": "a;b"}]}, str(tmp_path))
 
 
 @pytest.mark.bash
-def test_env_recorder_tells_unset_from_empty(tmp_path):
-    fixture.build({"programs": [{"path": "rec", "kind": "env-recorder", "variables": ["V", "W"],
-                                 "log": "env.log"}]}, str(tmp_path))
-    subprocess.run([str(tmp_path / "rec")], check=True, env={"V": "a\nb", "PATH": os.environ["PATH"]})
-    subprocess.run([str(tmp_path / "rec")], check=True, env={"W": "", "PATH": os.environ["PATH"]})
-    calls = validators.parse_env_log((tmp_path / "env.log").read_bytes())
-    assert calls == [{"V": "a\nb", "W": None}, {"V": None, "W": ""}]
+@pytest.mark.parametrize("args", [["-n", "", "a b", "*", "x\ny", "é", "back\\slash"], [], [""]])
+def test_argv_recorder_writes_what_printf_would(tmp_path, args):
+    # the referee is the benchmark's own idiom, run by bash: printf '%s\0' "$@"
+    fixture.build({"programs": [{"path": "record", "kind": "argv-recorder", "log": "got.bin"}]}, str(tmp_path))
+    (tmp_path / "work").mkdir()
+    subprocess.run([str(tmp_path / "record"), *args], check=True, cwd=tmp_path / "work")
+    reference = subprocess.run(["bash", "-c", "printf '%s\\0' \"$@\"", "bash", *args], capture_output=True).stdout
+    assert (tmp_path / "work" / "got.bin").read_bytes() == reference
+    assert not (tmp_path / "got.bin").exists(), "the log goes to the caller's directory"
 
 
 @pytest.mark.bash
-def test_ssh_wrapper_joins_words_and_runs_remotely(tmp_path):
-    fixture.build({"dirs": ["remote"], "programs": [
-        {"path": "rsh", "kind": "ssh-wrapper", "remote_root": "remote", "variables": {"R": "it's"}}]},
+@pytest.mark.parametrize("value", ["a\nb 'c' $d", "", None])
+def test_env_recorder_writes_the_value_without_newline(tmp_path, value):
+    fixture.build({"programs": [{"path": "check_env", "kind": "env-recorder", "variable": "MSG", "log": "got.txt"}]},
+                  str(tmp_path))
+    env = {"PATH": os.environ["PATH"]} | ({} if value is None else {"MSG": value})
+    subprocess.run([str(tmp_path / "check_env")], check=True, env=env, cwd=tmp_path)
+    assert (tmp_path / "got.txt").read_bytes() == (value or "").encode()
+
+
+@pytest.mark.bash
+def test_remote_joins_words_and_runs_them_in_the_remote_root(tmp_path):
+    fixture.build({"dirs": ["remote_root"], "programs": [
+        {"path": "remote", "kind": "remote-shell", "remote_root": "remote_root", "variables": {"R": "it's"}}]},
         str(tmp_path))
-    done = subprocess.run([str(tmp_path / "rsh"), "box", "printf '%s|' \"$R\" \"$PWD\"", "a  b"],
-                          capture_output=True, text=True, cwd="/")
-    assert done.stdout == f"it's|{tmp_path}/remote|a|b|"
-    from_stdin = subprocess.run([str(tmp_path / "rsh"), "box"], input="echo $R", capture_output=True, text=True)
-    assert from_stdin.stdout == "it's\n"
-    assert "R" not in os.environ
+    done = subprocess.run(["./remote", "printf '%s|' \"$R\" \"$PWD\"", "a  b"], capture_output=True, text=True,
+                          cwd=tmp_path, env={"PATH": os.environ["PATH"]})
+    assert done.stdout == f"it's|{tmp_path}/remote_root|a|b|"
+    assert subprocess.run(["./remote"], cwd=tmp_path, input=b"echo hi", capture_output=True).stdout == b""
 
 
-def test_git_fixture_has_identity_fixed_dates_and_pending_change(tmp_path):
+def test_git_fixture_is_an_empty_repository_with_one_new_file(tmp_path):
     task = suite.get("git-commit/t0-plain")
-    (tmp_path / "one").mkdir()
-    (tmp_path / "two").mkdir()
-    info = fixture.build(task.fixture, str(tmp_path / "one"))
-    assert fixture.build(task.fixture, str(tmp_path / "two")).git_head == info.git_head
-    tmp_path = tmp_path / "one"
+    fixture.build(task.fixture, str(tmp_path))
     status = subprocess.run(["git", "-C", str(tmp_path), "status", "--porcelain"], capture_output=True, text=True)
-    assert status.stdout == " M README.md\n"
+    assert status.stdout == "?? newfile.txt\n"
     email = subprocess.run(["git", "-C", str(tmp_path), "config", "user.email"], capture_output=True, text=True)
-    assert email.stdout.strip() == "tester@qbcore.invalid"
+    assert email.stdout.strip() == "qb@example.com"
+    head = subprocess.run(["git", "-C", str(tmp_path), "symbolic-ref", "HEAD"], capture_output=True, text=True)
+    assert head.stdout.strip() == "refs/heads/master"
 
 
 # --- validators -----------------------------------------------------------------
@@ -84,37 +87,64 @@ def _state(tmp_path, task_id):
     return task, info, validators.snapshot(str(tmp_path))
 
 
-def test_tree_check_catches_collateral_damage(tmp_path):
-    task, info, before = _state(tmp_path, "hostile-filenames/t2-glob")
-    os.unlink(tmp_path / "*.bak")
-    os.unlink(tmp_path / "a.bak")
-    verdict = validators.check(task.checks, str(tmp_path), before, validators.snapshot(str(tmp_path)), info)
-    assert not verdict.ok and "a.bak was removed" in verdict.reason
+def _verdict(task, tmp_path, before, info):
+    return validators.check(task.checks, str(tmp_path), before, validators.snapshot(str(tmp_path)), info)
 
 
-def test_tree_check_catches_a_mode_change(tmp_path):
-    task, info, before = _state(tmp_path, "sed-replace/t0-plain")
-    path = tmp_path / "app.conf"
-    path.write_text(path.read_text().replace("localhost", task.payloads["new"]))
-    path.chmod(0o600)
-    verdict = validators.check(task.checks, str(tmp_path), before, validators.snapshot(str(tmp_path)), info)
-    assert not verdict.ok and "mode is 600 instead of 644" in verdict.reason
+def test_file_set_catches_collateral_damage(tmp_path):
+    task, info, before = _state(tmp_path, "hostile-filenames/t2-glob-name")
+    for name in ("*.txt", "a.txt"):
+        os.unlink(tmp_path / name)
+    verdict = _verdict(task, tmp_path, before, info)
+    assert not verdict.ok and "missing ['a.txt']" in verdict.reason
+
+
+def test_file_set_ignores_directories_and_git(tmp_path):
+    task, info, before = _state(tmp_path, "hostile-filenames/t2-glob-name")
+    os.unlink(tmp_path / "*.txt")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "sub" / ".git").mkdir(parents=True)
+    (tmp_path / "sub" / ".git" / "x").write_text("x")
+    assert _verdict(task, tmp_path, before, info).ok
+
+
+def test_path_list_drops_a_leading_dot_slash_and_splits_lines_as_python(tmp_path):
+    task, info, before = _state(tmp_path, "find-glob/t0-plain")
+    (tmp_path / "list.txt").write_bytes(b"./tree/alpha.log\r\ntree/sub/beta.log")
+    assert _verdict(task, tmp_path, before, info).ok
+    (tmp_path / "list.txt").write_bytes(b"tree/alpha.log\n\ntree/sub/beta.log\n")
+    assert not _verdict(task, tmp_path, before, info).ok
 
 
 def test_json_check_compares_values_not_text(tmp_path):
     task, info, before = _state(tmp_path, "json-write/t1-quotes")
-    (tmp_path / "data.json").write_text('{ "message" :\n' + __import__("json").dumps(task.payloads["message"]) + "}")
-    verdict = validators.check(task.checks, str(tmp_path), before, validators.snapshot(str(tmp_path)), info)
-    assert verdict.ok, verdict.reason
+    (tmp_path / "config.json").write_text('{ "message" :\n' + __import__("json").dumps(task.payloads["message"]) + "}")
+    assert _verdict(task, tmp_path, before, info).ok
 
 
-def test_symlinks_are_never_followed(tmp_path):
+def test_symlinks_are_followed_only_inside_the_directory(tmp_path):
     task, info, before = _state(tmp_path, "write-file/t0-plain")
-    target = tmp_path.parent / "elsewhere.txt"
-    target.write_text(task.payloads["content"])
-    os.symlink(target, tmp_path / "note.txt")
-    verdict = validators.check(task.checks, str(tmp_path), before, validators.snapshot(str(tmp_path)), info)
-    assert not verdict.ok and "symlink" in verdict.reason
+    (tmp_path / "real.txt").write_text("hello world\n")
+    os.symlink("real.txt", tmp_path / "out.txt")
+    assert _verdict(task, tmp_path, before, info).ok
+    os.unlink(tmp_path / "out.txt")
+    outside = tmp_path.parent / "elsewhere.txt"
+    outside.write_text("hello world\n")
+    os.symlink(outside, tmp_path / "out.txt")
+    verdict = _verdict(task, tmp_path, before, info)
+    assert not verdict.ok and "missing" in verdict.reason
+
+
+def test_git_check_reads_message_index_and_count(tmp_path):
+    task, info, before = _state(tmp_path, "git-commit/t1-apostrophe")
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "add", "newfile.txt"], cwd=tmp_path, env=env, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", task.payloads["message"] + "\n\n"], cwd=tmp_path, env=env, check=True)
+    assert _verdict(task, tmp_path, before, info).ok
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", task.payloads["message"]], cwd=tmp_path, env=env,
+                   check=True)
+    verdict = _verdict(task, tmp_path, before, info)
+    assert not verdict.ok and "2 commits instead of 1" in verdict.reason
 
 
 def test_git_check_never_runs_the_repository_config(tmp_path):
@@ -122,15 +152,20 @@ def test_git_check_never_runs_the_repository_config(tmp_path):
     canary = tmp_path.parent / "fsmonitor-ran"
     with open(tmp_path / ".git" / "config", "a") as handle:
         handle.write(f"[core]\n\tfsmonitor = touch {canary}\n\thooksPath = /nonexistent\n")
-    verdict = validators.check(task.checks, str(tmp_path), before, validators.snapshot(str(tmp_path)), info)
-    assert not verdict.ok and "0 new commits" in verdict.reason
+    verdict = _verdict(task, tmp_path, before, info)
+    assert not verdict.ok and "no commit was made" in verdict.reason
     assert not canary.exists()
 
 
-def test_disallowed_new_files(tmp_path):
+def test_new_files_are_regular_files_outside_git_by_exact_name(tmp_path):
     task, info, before = _state(tmp_path, "write-file/t0-plain")
-    (tmp_path / "note.txt").write_text("x")
+    (tmp_path / "out.txt").write_text("x")
     (tmp_path / "junk").mkdir()
     (tmp_path / "junk" / "f").write_text("x")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("x")
+    os.symlink("out.txt", tmp_path / "link")
+    os.symlink("nowhere", tmp_path / "dangling")
     after = validators.snapshot(str(tmp_path))
-    assert validators.disallowed_new(before, after, task.allowed_new) == ["junk", "junk/f"]
+    assert validators.disallowed_new(before, after, task.allowed_new) == ["junk/f", "link"]

@@ -12,9 +12,14 @@ HELP = "run a reply for a task under a transport in a sandbox and judge the fina
 def configure(parser):
     from ..transports import NAMES
 
-    parser.add_argument("--task", required=True, metavar="ID", help="the task id, e.g. sed-replace/t2-slashes")
-    parser.add_argument("-t", "--transport", default="raw", choices=NAMES, metavar="T",
-                        help="the harness layer (default raw): " + ", ".join(NAMES))
+    parser.add_argument("--task", metavar="ID", help="the task id, e.g. sed-replace/t2-slashes")
+    parser.add_argument("-t", "--transport", default=None, choices=NAMES, metavar="T",
+                        help="the harness layer (default raw, or the one a --record's contract implies): "
+                             + ", ".join(NAMES))
+    parser.add_argument("--record", metavar="RESULTS.jsonl:LINE",
+                        help="take the task and the reply from line LINE of a QuoteBench result file")
+    parser.add_argument("--attempt", type=int, default=0, metavar="N",
+                        help="with --record: which attempt (0 = first, -1 = last)")
     parser.add_argument("--real-ssh", action="store_true",
                         help="send the ssh transports to a private OpenSSH server instead of the stand-in")
     parser.add_argument("--unsafe-no-sandbox", action="store_true",
@@ -27,16 +32,28 @@ def configure(parser):
 def run(args) -> int:
     from .. import executor, realssh, sandbox, suite
 
+    if args.record:
+        try:
+            args.task, reply, implied = _from_record(args.record, args.attempt)
+        except (OSError, ValueError) as exc:
+            sys.stderr.write(f"qbcore run: --record {args.record}: {exc}\n")
+            return 2
+        args.transport = args.transport or implied
+    elif not args.task:
+        sys.stderr.write("qbcore run: give --task ID (or --record RESULTS.jsonl:LINE)\n")
+        return 2
+    args.transport = args.transport or "raw"
     try:
         task = suite.get(args.task)
     except suite.UnknownTask as exc:
         sys.stderr.write(f"qbcore run: {exc.args[0]}\n")
         return 2
-    try:
-        reply = read_reply(args)
-    except OSError as exc:
-        sys.stderr.write(f"qbcore run: cannot read the reply: {exc.strerror}: {exc.filename}\n")
-        return 2
+    if not args.record:
+        try:
+            reply = read_reply(args)
+        except OSError as exc:
+            sys.stderr.write(f"qbcore run: cannot read the reply: {exc.strerror}: {exc.filename}\n")
+            return 2
     try:
         attempt = executor.run(task, reply, args.transport, real_ssh=args.real_ssh,
                                unsafe_no_sandbox=args.unsafe_no_sandbox)
@@ -62,6 +79,30 @@ def run(args) -> int:
         if args.show_output:
             sys.stdout.write("  stdout:\n" + _indent(attempt.stdout) + "  stderr:\n" + _indent(attempt.stderr))
     return 0 if attempt.passed else 1
+
+
+def _from_record(spec: str, attempt: int):
+    """(task id, reply, transport the artifact ran it under) from ``FILE:LINE`` of a result file."""
+    from .. import qbfiles
+
+    path, sep, line = spec.rpartition(":")
+    if not sep or not line.isdigit() or int(line) < 1:
+        raise ValueError("expected RESULTS.jsonl:LINE with a line number from 1")
+    number, raw = 0, b""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == int(line):
+                break
+        else:
+            raise ValueError(f"the file has only {number} lines")
+    try:
+        record = json.loads(raw)
+    except ValueError as exc:
+        raise ValueError(f"line {line} is not JSON: {exc}") from None
+    if not isinstance(record, dict) or not qbfiles.is_result_record(record):
+        raise ValueError(f"line {line} is not a QuoteBench result record")
+    return record.get("task_id"), qbfiles.attempt_reply(record, attempt), \
+        qbfiles.execution_transport(record.get("contract"))
 
 
 def _indent(data: bytes) -> str:

@@ -19,6 +19,8 @@ def configure(parser):
     parser.add_argument("--restart", action="store_true", help="start the result file afresh")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="the summary's format on stdout")
+    parser.add_argument("--attempt", type=int, default=0, metavar="N",
+                        help="for QuoteBench result records: which attempt to screen (0 = first, -1 = last)")
 
 
 def _transports(chosen):
@@ -58,7 +60,7 @@ def run(args):
         sys.stderr.write(f"qbcore screen: cannot read {exc.filename}: {exc.strerror}\n")
         return 2
     with source:
-        summary = screen(source, transports, args.output, resume=not args.restart)
+        summary = screen(source, transports, args.output, resume=not args.restart, attempt=args.attempt)
     for bad in summary.bad_lines:
         sys.stderr.write(f"qbcore screen: {args.replies or SAMPLE}: skipped {bad}\n")
     counts = _counts(args.output, transports)
@@ -67,11 +69,12 @@ def run(args):
                    "bad_lines": [{"line": b.line, "reason": b.reason} for b in summary.bad_lines],
                    "delivery": counts}, sys.stdout)
         sys.stdout.write("\n")
-        return 0
+        return 1 if summary.bad_lines else 0
     print(f"screened {summary.screened} (reply, transport) pairs, {summary.skipped} already done; "
           f"{len(summary.bad_lines)} bad lines; results in {args.output}")
     width = max(len(t) for t in transports)
     print(f"{'transport':<{width}}  " + "  ".join(f"{d:>9}" for d in DELIVERY))
     for transport in transports:
         print(f"{transport:<{width}}  " + "  ".join(f"{counts[transport][d]:>9}" for d in DELIVERY))
-    return 0
+    # the good lines are done; a file with bad lines still ends in failure
+    return 1 if summary.bad_lines else 0

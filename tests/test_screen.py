@@ -29,7 +29,7 @@ REPLIES = [
 # Replies the substitute model below treats as hostile. The guard is tested with a model of its own,
 # passed to screen() the way any caller passes one, so no production code path knows these markers
 # and the test does not depend on which real replies the model happens to mishandle today.
-HANG, CRASH, RAISE = "# hangs the model", "# crashes the model", "# makes the model raise"
+HANG, CRASH, RAISE, GREEDY = "# hangs the model", "# crashes the model", "# makes the model raise", "# eats memory"
 
 
 def hostile_simulate(reply, transport, **options):
@@ -39,6 +39,8 @@ def hostile_simulate(reply, transport, **options):
         os.kill(os.getpid(), signal.SIGSEGV)
     if reply == RAISE:
         raise RuntimeError("a bug in the model")
+    if reply == GREEDY:
+        bytearray(1 << 30)
     return simulate(reply, transport, **options)
 
 
@@ -138,6 +140,23 @@ def test_a_file_of_hostile_replies_finishes_every_good_line(tmp_path):
     assert big["cut"] == ["inner_script"] and big["reply_chars"] == len(huge)
     assert big["inner_script"] == huge[:len(big["inner_script"])] and big["delivered"] == "intact"
     assert max(len(line) for line in out.read_text().splitlines()) < 100_000  # the reply is in no row whole
+
+
+def test_a_reply_that_needs_more_memory_than_a_worker_has_is_an_error_row(tmp_path):
+    out = tmp_path / "out.jsonl"
+    lines = jsonl([{"id": "m", "task_id": "t", "reply": GREEDY}, {"id": "g", "task_id": "t", "reply": "echo"}])
+    summary = screen(lines, ["raw"], out, simulate=hostile_simulate, memory_mb=512, jobs=1)
+    assert summary.errors == 1 and latest(out)["g", "raw"]["delivered"] == "intact"
+    assert latest(out)["m", "raw"]["error"].startswith("memory: ")
+
+
+def test_replies_from_standard_input(tmp_path):
+    out = tmp_path / "out.jsonl"
+    done = subprocess.run([sys.executable, "-m", "qbcore", "screen", "-", "-t", "raw", "-o", str(out)],
+                          input="".join(jsonl(REPLIES)), capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    assert done.returncode == 1 and "skipped line 3" in done.stderr
+    assert [r["id"] for r in rows(out)] == ["a", "b", "c"]
 
 
 def test_an_error_row_is_final_unless_errors_are_retried(tmp_path):

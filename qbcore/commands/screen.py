@@ -94,7 +94,7 @@ def run(args):
         except (TypeError, ValueError) as exc:
             return _fail(f"{args.listing}: {exc}")
     cwd = os.path.abspath(args.cwd) if args.cwd else None
-    name = args.replies or SAMPLE
+    name = "standard input" if args.replies == "-" else args.replies or SAMPLE
     try:
         if args.replies == "-":
             source = os.fdopen(os.dup(sys.stdin.fileno()), "rb")

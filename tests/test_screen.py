@@ -380,3 +380,28 @@ def test_screen_gives_the_same_results_in_a_directory_it_cannot_read(tmp_path):
     if found[0] != found[1] and _model_globs_the_working_directory(work):
         pytest.xfail("the model's default still globs the working directory when none is given")
     assert found[0] == found[1]
+
+
+def test_the_input_is_read_only_a_bounded_way_ahead_of_the_rows_written(tmp_path):
+    from qbcore.screen import CHUNK_PAIRS
+
+    out = tmp_path / "out.jsonl"
+    ahead = []
+
+    def stream():
+        for n in range(1, 3001):
+            if n % 250 == 0:  # how far reading runs ahead of writing
+                ahead.append(n - 1 - out.read_text().count("\n"))
+            yield json.dumps({"id": f"r{n}", "task_id": "t", "reply": f"echo {n}"}) + "\n"
+
+    summary = screen(stream(), ["raw"], out, jobs=1)
+    assert summary.screened == 3000 and len(ahead) == 12
+    assert max(ahead) <= 1 * CHUNK_PAIRS * 5  # one chunk in flight, four held for order: not the whole input
+
+
+def test_a_bad_listing_is_a_usage_error(tmp_path):
+    listing = tmp_path / "listing"
+    listing.write_text("../up\n")
+    for args in (["--listing", listing], ["--listing", tmp_path / "missing"]):
+        done = cli("-o", tmp_path / "out.jsonl", *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -76,7 +76,8 @@ def _plain(value):
 
 
 def _capped(value, budget: list):
-    """``value`` within ``budget[0]`` characters (strings cut, list tails dropped), and whether it was cut."""
+    """``value`` within ``budget[0]`` characters (a string cut to a prefix, a list's tail dropped),
+    and whether it was cut."""
     if isinstance(value, str):
         if len(value) <= budget[0]:
             budget[0] -= max(len(value), 1)
@@ -87,8 +88,8 @@ def _capped(value, budget: list):
     if isinstance(value, list):
         out, cut = [], False
         for item in value:
-            if budget[0] <= 0:
-                return out, True
+            if budget[0] <= 0 or (type(item) is str and len(item) > budget[0]):
+                return out, True  # a list loses whole items: a cut argument would pass for a real one
             item, item_cut = _capped(item, budget)
             out.append(item)
             cut = cut or item_cut
@@ -122,9 +123,12 @@ def result_row(meta: dict, transport: str, simulation=None, *, reply: str = "", 
                 "outer_error": _plain(simulation.outer_error)}
     cut = []
     for name in _REPORTED:
-        row[name], was_cut = _capped(reported[name], [max_text])
-        if was_cut:
-            cut.append(name)
+        value = reported[name]
+        if value and not (type(value) is str and len(value) <= max_text):  # most fields need no walk
+            value, was_cut = _capped(value, [max_text])
+            if was_cut:
+                cut.append(name)
+        row[name] = value
         if name == "inner_args":
             row["exact"] = simulation.exact
     row["cut"] = cut

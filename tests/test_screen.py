@@ -405,3 +405,18 @@ def test_a_bad_listing_is_a_usage_error(tmp_path):
     for args in (["--listing", listing], ["--listing", tmp_path / "missing"]):
         done = cli("-o", tmp_path / "out.jsonl", *args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_row_caps_each_reported_field_and_names_what_it_cut():
+    from types import SimpleNamespace
+
+    from qbcore.screen import result_row
+
+    many = [f"arg-{n:05}" for n in range(10_000)]
+    prediction = SimpleNamespace(outer_error=None, exact=True, inner_script="echo " + "y" * 5000,
+                                 inner_args=many, opaque=["$(date)"], outer_effects=[])
+    row = result_row({"id": "a"}, "nested", prediction, reply="echo", max_text=1000)
+    assert row["cut"] == ["inner_script", "inner_args"] and row["delivered"] == "rewritten"
+    assert row["inner_script"] == ("echo " + "y" * 5000)[:1000]
+    assert row["inner_args"] == many[:len(row["inner_args"])] and 950 < sum(map(len, row["inner_args"])) <= 1000
+    assert row["opaque"] == ["$(date)"] and row["exact"] is True

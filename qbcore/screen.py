@@ -161,7 +161,7 @@ def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict,
 
 # -- the worker side ----------------------------------------------------------
 
-def _die_with_parent():
+def _die_with_parent(parent: int):
     """Linux: the worker is killed when the batch process dies, even while it is stuck."""
     try:
         import ctypes
@@ -169,12 +169,14 @@ def _die_with_parent():
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if os.getppid() != parent:  # the batch died before the request took effect
+        os._exit(0)
 
 
-def _serve(conn, progress, simulate, options, max_text, memory_mb):
+def _serve(conn, progress, parent, simulate, options, max_text, memory_mb):
     """A worker: predict the chunks it is sent, noting in ``progress`` which pair runs since when."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch process handles Ctrl-C
-    _die_with_parent()
+    _die_with_parent(parent)
     if memory_mb:
         import resource
 
@@ -185,21 +187,27 @@ def _serve(conn, progress, simulate, options, max_text, memory_mb):
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     if simulate is None:
         from .simulate import simulate
-    while True:
-        try:
+    try:
+        while True:
             message = conn.recv()
-        except EOFError:
-            return
-        if message is None:
-            return
-        serial, tasks = message
-        out = []
-        for index, (seq, meta, reply, transport) in enumerate(tasks):
-            progress[2] = time.monotonic()
-            progress[1] = index
-            progress[0] = serial
-            out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text))
-        conn.send(out)
+            if message is None:
+                return
+            serial, tasks = message
+            out = []
+            for index, (seq, meta, reply, transport) in enumerate(tasks):
+                progress[2] = time.monotonic()
+                progress[1] = index
+                progress[0] = serial
+                out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text))
+            conn.send(out)
+    except EOFError:
+        return
+    except BaseException:  # noqa: B036 - a chunk too large to take or give back: the batch sees a crash
+        os._exit(_CRASHED)
+
+
+#: the exit status of a worker that could not receive or send a chunk
+_CRASHED = 70
 
 
 # -- the batch side -----------------------------------------------------------
@@ -211,7 +219,8 @@ class _Worker:
         self.conn, child = context.Pipe()
         self.progress = context.RawArray(ctypes.c_double, 3)
         self.progress[0] = -1
-        self.process = context.Process(target=_serve, args=(child, self.progress) + target_args, daemon=True)
+        self.process = context.Process(target=_serve, args=(child, self.progress, os.getpid()) + target_args,
+                                       daemon=True)
         self.process.start()
         child.close()
         self.serial = 0
@@ -224,8 +233,13 @@ class _Worker:
 
     def running(self):
         """(index of the pair under way, since when) in the current chunk."""
-        if int(self.progress[0]) == self.serial:
-            return int(self.progress[1]), self.progress[2]
+        while True:  # the worker writes time, index, serial in turn: read them back the other way
+            since = self.progress[2]
+            serial, index = int(self.progress[0]), int(self.progress[1])
+            if since == self.progress[2]:
+                break
+        if serial == self.serial:
+            return index, since
         return 0, self.given_at
 
     def stop(self):
@@ -242,6 +256,8 @@ class _Worker:
             except ValueError:
                 name = f"signal {-code}"
             return f"crash: the worker was killed by {name}"
+        if code == _CRASHED:
+            return "crash: the worker could not take or give back its chunk (out of memory?)"
         return f"crash: the worker exited with status {code}"
 
 

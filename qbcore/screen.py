@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import signal
-import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -202,7 +201,7 @@ def _serve(conn, progress, parent, simulate, options, max_text, memory_mb):
             conn.send(out)
     except EOFError:
         return
-    except BaseException:  # noqa: B036 - a chunk too large to take or give back: the batch sees a crash
+    except BaseException:  # a chunk too large to take or give back: the batch sees a crash
         os._exit(_CRASHED)
 
 

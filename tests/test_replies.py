@@ -2,7 +2,7 @@
 
 import json
 
-from qbcore.replies import BadLine, StoredReply, iter_replies, read_replies
+from qbcore.replies import BadLine, StoredReply, iter_replies, json_depth, read_lines, read_replies
 
 
 def lines(*objs):
@@ -57,3 +57,39 @@ def test_read_replies_from_a_file(tmp_path):
     result = read_replies(path)
     assert [r.reply for r in result.replies] == ["echo \u00e9"]
     assert [str(b) for b in result.bad_lines] == ["line 2: not valid UTF-8 at byte 0"]
+
+
+def test_a_byte_order_mark_on_the_first_line_is_accepted():
+    first = b"\xef\xbb\xbf" + json.dumps({"task_id": "a", "reply": "echo hi"}).encode() + b"\n"
+    (record,) = iter_replies([first])
+    assert record.reply == "echo hi" and record.line == 1
+
+
+def test_a_reply_with_a_nul_is_a_bad_line_naming_the_offset():
+    (bad,) = iter_replies(lines({"task_id": "a", "reply": "echo a\0b"}))
+    assert isinstance(bad, BadLine) and "NUL" in bad.reason and "offset 6" in bad.reason
+
+
+def test_deep_json_in_an_ignored_field_is_a_bad_line_not_a_recursion_error():
+    deep = '{"task_id": "a", "reply": "x", "junk": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    (bad, good) = iter_replies([deep, json.dumps({"task_id": "b", "reply": "y"})])
+    assert isinstance(bad, BadLine) and bad.line == 1 and "nested deeper than" in bad.reason
+    assert good.reply == "y"
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    text = json.dumps({"task_id": "a", "reply": "[" * 5000 + '\\"{' * 100})
+    assert json_depth(text) == 1
+    (record,) = iter_replies([text])
+    assert record.reply.startswith("[[[")
+    assert json_depth("[" * 10 + "]" * 10, limit=3) == 4  # counting stops past the limit
+
+
+def test_an_overlong_line_is_a_bad_line_and_the_next_line_is_read(tmp_path):
+    path = tmp_path / "r.jsonl"
+    long = json.dumps({"task_id": "a", "reply": "x" * 5000})
+    path.write_text(long + "\n" + json.dumps({"task_id": "b", "reply": "y"}) + "\n")
+    with open(path, "rb") as handle:
+        items = list(iter_replies(read_lines(handle, max_bytes=1000)))
+    assert isinstance(items[0], BadLine) and items[0].reason == f"longer than 1000 bytes ({len(long) + 1})"
+    assert items[1].reply == "y" and items[1].line == 2

@@ -1,0 +1,351 @@
+"""The long-lived process inside a worker's sandbox that gives every attempt a fresh world.
+
+bubblewrap starts this once per worker (``python3 -I -S``, standard library
+and ``dirtree`` only, no host path of its own); the host then sends it one
+request per attempt over a socket on fd 3. For each attempt it forks a
+manager with fresh mount and pid namespaces: new tmpfs mounts for /tmp,
+/dev/shm, the task directory and the read-only program folders, the fixture
+and files written in, and then the attempt's pid 1, which mounts its own
+/proc and starts the command with a clean environment, no capabilities, the
+rlimits, no_new_privs and the seccomp filter. The output pipes go to the host
+(SCM_RIGHTS) and the host pumps them; when it says "end", the manager kills
+the attempt's pid 1 (the kernel then ends every process in that namespace),
+reads the task directory from the descriptor it opened before the command
+ran (``dirtree.read_at``: no path followed, capped) and sends it back. When
+the manager exits, its mount namespace and every tmpfs in it go away.
+
+Frames, both ways: ``<IQ`` (header length, payload length), a JSON header,
+the payload.
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import struct
+import sys
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import dirtree  # noqa: E402 - the sandbox carries this module next to this one
+else:
+    from . import dirtree
+
+FRAME = struct.Struct("<IQ")
+MAX_HEADER = 64 << 20
+
+CLONE_NEWNS, CLONE_NEWPID = 0x00020000, 0x20000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 0x4000, 0x40000
+PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_DUMPABLE = 24, 47, 4, 4
+_CAPABILITY_VERSION_3 = 0x20080522
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def send_frame(sock: socket.socket, header: dict, payload: bytes = b"", fds=()):
+    head = json.dumps(header).encode()
+    data = FRAME.pack(len(head), len(payload)) + head
+    if fds:
+        socket.send_fds(sock, [data], list(fds))
+    else:
+        sock.sendall(data)
+    if payload:
+        sock.sendall(payload)
+
+
+def _exactly(sock: socket.socket, size: int, limit: int) -> bytes:
+    if size > limit:
+        raise ValueError(f"frame of {size} bytes is over its limit of {limit}")
+    view = bytearray(size)
+    got = 0
+    while got < size:
+        count = sock.recv_into(memoryview(view)[got:], size - got)
+        if not count:
+            raise EOFError("the other side closed the channel")
+        got += count
+    return bytes(view)
+
+
+def recv_frame(sock: socket.socket, payload_limit: int) -> tuple[dict, bytes]:
+    head = _exactly(sock, FRAME.size, FRAME.size)
+    head_len, payload_len = FRAME.unpack(head)
+    header = json.loads(_exactly(sock, head_len, MAX_HEADER))
+    return header, _exactly(sock, payload_len, payload_limit)
+
+
+def _check(result: int, what: str):
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
+def _mount(source, target, kind, flags, data=None):
+    _check(_libc.mount(source and source.encode(), target.encode(), kind and kind.encode(), flags,
+                       data and data.encode()), f"mount {target}")
+
+
+def _tmpfs(target: str, size: int, mode: str, inodes: int | None = None):
+    options = f"size={size},mode={mode}" + (f",nr_inodes={inodes}" if inodes else "")
+    _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options)
+
+
+def _b(text: str) -> bytes:
+    return base64.b64decode(text)
+
+
+class _Attempt:
+    """One attempt, run by the manager (a fork of the zygote) in its own namespaces."""
+
+    def __init__(self, sock: socket.socket, request: dict, fixture: bytes, seccomp: bytes):
+        self.sock, self.request, self.fixture, self.seccomp = sock, request, fixture, seccomp
+
+    def run(self):
+        request = self.request
+        limits = request["limits"]
+        caps = dirtree.Caps(**request["caps"])
+        work = request["work"]
+        try:
+            _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWPID), "unshare")
+            _mount(None, "/", None, MS_REC | MS_PRIVATE)
+            # a writable place the last attempt could have used is a new, empty mount now
+            _tmpfs("/tmp", limits["tmp_bytes"], "1777", caps.entries + 1024)
+            _tmpfs("/dev/shm", 1 << 20, "1777", 1024)
+            os.makedirs(work, 0o755)
+            _tmpfs(work, limits["workdir_bytes"], "0755", caps.entries + 64)
+            workfd = os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            dirtree.write(dirtree.load(self.fixture, caps), work)
+            for path, data in request["files"].items():
+                self._create(path, _b(data), 0o644)
+            folders = sorted({os.path.dirname(p) for p in request["programs"]})
+            for folder in folders:
+                os.makedirs(folder, 0o755, exist_ok=True)
+                _tmpfs(folder, 1 << 20, "0755", 64)
+            for path, data in request["programs"].items():
+                self._create(path, _b(data), 0o755)
+            for folder in folders:
+                _mount(None, folder, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
+        except (OSError, ValueError) as exc:
+            send_frame(self.sock, {"op": "error", "error": f"cannot set up the attempt: {exc}"})
+            return
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        if request["stdin"]:
+            in_r, in_w = os.pipe()
+        else:
+            in_r, in_w = os.open(os.devnull, os.O_RDONLY), None
+        status_r, status_w = os.pipe()
+        init = os.fork()
+        if init == 0:
+            try:
+                os.close(status_r)
+                for fd in (out_r, err_r, in_w, workfd):
+                    if fd is not None:
+                        os.close(fd)
+                self._init(status_w, in_r, out_w, err_w)
+            finally:
+                os._exit(1)
+        for fd in (out_w, err_w, in_r, status_w):
+            os.close(fd)
+        send_frame(self.sock, {"op": "started"}, fds=[out_r, err_r] + ([in_w] if in_w is not None else []))
+        for fd in (out_r, err_r, in_w):
+            if fd is not None:
+                os.close(fd)
+        self._converse(init, status_r, workfd, caps)
+
+    def _create(self, path: str, data: bytes, mode: int):
+        os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+
+    def _converse(self, init: int, status_r: int, workfd: int, caps):
+        """Relay the command's status, wait for the host's end, end the namespace, return the state."""
+        timed_out = False
+        status_sent = False
+        buffered = b""
+        while True:
+            ready = select.select([self.sock] + ([] if status_sent else [status_r]), [], [])[0]
+            if status_r in ready and not status_sent:
+                buffered += os.read(status_r, 64)
+                if b"\n" in buffered or not buffered:
+                    status = buffered.split(b"\n")[0].decode() or None
+                    send_frame(self.sock, {"op": "status", "status": None if status is None else int(status)})
+                    status_sent = True
+                continue
+            if self.sock in ready:
+                header, _ = recv_frame(self.sock, 0)
+                timed_out = bool(header.get("timed_out"))
+                break
+        os.kill(init, signal.SIGKILL)
+        os.waitpid(init, 0)
+        if timed_out:
+            send_frame(self.sock, {"op": "done", "state": "lost", "note": "timed out"})
+            return
+        try:
+            nodes = dirtree.read_at(workfd, caps)
+        except dirtree.TooLarge as exc:
+            send_frame(self.sock, {"op": "done", "state": "too-large", "note": str(exc)})
+            return
+        except OSError as exc:
+            send_frame(self.sock, {"op": "done", "state": "lost", "note": f"the task directory could not be read "
+                                                                          f"back ({exc})"})
+            return
+        send_frame(self.sock, {"op": "done", "state": "ok"}, dirtree.dump(nodes))
+
+    def _init(self, status_w: int, in_r: int, out_w: int, err_w: int):
+        """pid 1 of the attempt: its own /proc, the command, then reaping until the manager ends it."""
+        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        try:
+            _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | 8, None)  # 8: MS_NOEXEC
+        except OSError as exc:
+            os.write(err_w, f"qbcore sandbox: {exc}\n".encode())
+            os._exit(1)
+        command = os.fork()
+        if command == 0:
+            try:
+                os.close(status_w)
+                self._exec(in_r, out_w, err_w)
+            finally:
+                os._exit(127)
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+        while True:
+            try:
+                pid, status = os.wait()
+            except ChildProcessError:
+                signal.pause()
+                continue
+            if pid == command:
+                code = os.waitstatus_to_exitcode(status)
+                os.write(status_w, f"{128 - code if code < 0 else code}\n".encode())
+
+    def _exec(self, in_r: int, out_w: int, err_w: int):
+        request, limits = self.request, self.request["limits"]
+        os.setsid()
+        for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
+            os.dup2(fd, target)
+        os.closerange(3, 1 << 16)
+        for name in ("SIGPIPE", "SIGXFSZ", "SIGINT", "SIGTERM", "SIGHUP", "SIGCHLD"):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        os.chdir(request["work"])
+        for kind, value in ((resource.RLIMIT_CPU, limits["cpu_s"]), (resource.RLIMIT_AS, limits["memory_bytes"]),
+                            (resource.RLIMIT_FSIZE, limits["file_size_bytes"]),
+                            (resource.RLIMIT_NOFILE, limits["open_files"]),
+                            (resource.RLIMIT_NPROC, limits["processes"])):
+            resource.setrlimit(kind, (value, value))
+        _drop_capabilities()
+        _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+        if self.seccomp:
+            _install_filter(self.seccomp)
+        argv = [_b(a) for a in request["argv"]]
+        env = {}
+        for item in request["env"]:
+            key, _, value = _b(item).partition(b"=")
+            env[key] = value
+        try:
+            os.execvpe(argv[0], argv, env)
+        except OSError as exc:
+            # what `env -i` says, so a missing program reads the same either way
+            os.write(2, f"env: '{os.fsdecode(argv[0])}': {exc.strerror}\n".encode(errors="replace"))
+            os._exit(126 if isinstance(exc, PermissionError) else 127)
+
+
+def _drop_capabilities():
+    _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for cap in range(64):
+        if _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            break
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    _check(_libc.capset(header, data), "capset")
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def _install_filter(program: bytes):
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp")
+
+
+def serve(sock: socket.socket, seccomp: bytes):
+    """Answer requests until the host closes the channel; one attempt at a time.
+
+    A manager says it is finished with the channel (a byte on a pipe) before
+    it exits, so the next attempt need not wait for its namespaces to be torn
+    down; it is reaped later. A manager that dies without saying so may have
+    stopped mid-frame: then this zygote ends, and the host replaces it.
+    """
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    while True:
+        _reap_finished()
+        try:
+            header, payload = recv_frame(sock, 1 << 30)
+        except EOFError:
+            return
+        if header.get("op") == "ping":
+            send_frame(sock, {"op": "pong"})
+            continue
+        released_r, released_w = os.pipe()
+        manager = os.fork()
+        if manager == 0:
+            code = 1
+            try:
+                os.close(released_r)
+                _Attempt(sock, header, payload, seccomp).run()
+                os.write(released_w, b"k")
+                code = 0
+            except BaseException as exc:  # noqa: BLE001 - the host must learn of it, not hang
+                try:
+                    os.write(2, f"qbcore zygote: {exc.__class__.__name__}: {exc}\n".encode())
+                except OSError:
+                    pass
+            finally:
+                os._exit(code)
+        os.close(released_w)
+        try:
+            released = os.read(released_r, 1)
+        finally:
+            os.close(released_r)
+        if released != b"k":
+            _, status = os.waitpid(manager, 0)
+            os.write(2, f"qbcore zygote: the attempt's manager ended with wait status {status}\n".encode())
+            return
+
+
+def _reap_finished():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if not pid:
+            return
+
+
+def main():
+    sock = socket.socket(fileno=3)
+    seccomp = b""
+    if len(sys.argv) > 1:
+        with open(int(sys.argv[1]), "rb", closefd=True) as handle:
+            seccomp = handle.read()
+    serve(sock, seccomp)
+
+
+if __name__ == "__main__":
+    main()

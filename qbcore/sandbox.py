@@ -79,18 +79,21 @@ VISIBLE_TOP_LEVEL = ("usr", *_USR_LINKS, "etc", "dev", "proc", "tmp")
 # the host sees end of file exactly when no process holds the output any more
 # (a harness that reads the output to its end waits for the same). As pid 1
 # it cannot be killed from inside, reaps orphans while it waits, and its exit
-# ends every process left in the sandbox.
+# ends every process left in the sandbox. It holds one capability (CAP_KILL)
+# that the command gives up (``drop``): the kernel lets no process read the
+# memory, descriptors or environment of one with capabilities it lacks, so
+# the secret in pid 1's memory stays out of the command's reach.
 _LAUNCHER = r"""
 exec 5>&-
-work=$1 control=$2 limits=$3
-shift 3
+work=$1 control=$2 limits=$3 drop=$4
+shift 4
 printf 'R\n' >&3
 read -r word nonce <&4 && [ "$word" = go ] || exit 0
 cd "$work" || { printf 'E cannot enter the task directory\n' >&3; exit 0; }
 eval "$limits" 2>/dev/null || { printf 'E cannot apply the resource limits\n' >&3; exit 0; }
 exec 6>"$control/out" 7>"$control/err" 8<&0
 printf 'B\n' >&3
-env -i "$@" <&8 >&6 2>&7 3>&- 4>&- 6>&- 7>&- 8<&- &
+$drop env -i "$@" <&8 >&6 2>&7 3>&- 4>&- 6>&- 7>&- 8<&- &
 exec 0</dev/null 2>/dev/null 6>&- 7>&- 8<&-
 wait $!
 printf 'S %s %s\n' "$nonce" "$?" >&3
@@ -298,10 +301,12 @@ def etc_files(uid: int, gid: int) -> dict[str, bytes]:
     }
 
 
-def _view(uid: int, gid: int, tmp_bytes: int, replaced=()) -> tuple[list[str], list[int]]:
+def _view(uid: int, gid: int, tmp_bytes: int, replaced=(), mask_proc: bool = True) -> tuple[list[str], list[int]]:
     """bubblewrap's arguments for the least-privilege view, and the descriptors they read (closed by bwrap).
 
-    ``replaced``: /etc files a bind of the caller's provides instead."""
+    ``replaced``: /etc files a bind of the caller's provides instead. ``mask_proc``: cover the kernel-wide
+    /proc files (a zygote leaves its /proc whole, as the kernel only lets an attempt mount a /proc of its
+    own beside a fully visible one, and masks the attempt's)."""
     args = ["--ro-bind", "/usr", "/usr"]
     for name in _USR_LINKS:
         path = "/" + name
@@ -316,9 +321,41 @@ def _view(uid: int, gid: int, tmp_bytes: int, replaced=()) -> tuple[list[str], l
         fd = _memfd(data, "qbcore-etc")
         fds.append(fd)
         args += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]
+    for name, target in _alternatives():
+        args += ["--symlink", target, f"/etc/alternatives/{name}"]
     args += ["--dev", "/dev", "--proc", "/proc", "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
-             "--size", str(1 << 20), "--perms", "1777", "--tmpfs", "/dev/shm"]
+             "--size", str(1 << 20), "--perms", "1777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    for name in zygote.MASKED_PROC if mask_proc else ():
+        if os.path.exists(f"/proc/{name}"):
+            args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
     return args, fds
+
+
+_programs_chosen: list[tuple[str, str]] | None = None
+
+
+def _alternatives() -> list[tuple[str, str]]:
+    """The host's /etc/alternatives links that choose a program under /usr (awk -> mawk, editor, ...):
+    the commands on PATH go through them, so the sandbox's /etc has the same links (and no others)."""
+    global _programs_chosen
+    if _programs_chosen is None:
+        _programs_chosen = []
+        folder = "/etc/alternatives"
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            names = []
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                target = os.readlink(path)
+            except OSError:
+                continue
+            real = os.path.realpath(path)
+            if (real.startswith("/usr/") and os.path.isfile(real) and os.access(real, os.X_OK)
+                    and "/" not in name):
+                _programs_chosen.append((name, target))
+    return _programs_chosen
 
 
 _filter: bytes | None = None
@@ -533,7 +570,7 @@ class _Zygote:
         uid, gid = _identity()
         self.owner = os.getpid()
         self.group = cgroups.Group.create((1 << 30) + _ZYGOTE_MEMORY, 256 + _ZYGOTE_TASKS)
-        view, view_fds = _view(uid, gid, 1 << 20)
+        view, view_fds = _view(uid, gid, 1 << 20, mask_proc=False)
         here = os.path.dirname(os.path.abspath(__file__))
         program = _seccomp_program()
         command = [bwrap, *view,
@@ -630,9 +667,9 @@ class _Zygote:
         limit = caps.data_bytes + caps.name_bytes + 64 * caps.entries
         if "code" not in status:
             # a status sent as the clock ran out is still in the channel
-            header, payload = self._expect(("status", "done"), time.monotonic() + _GRACE_S + 10.0, limit)
+            header, payload = self._expect(("status", "done"), time.monotonic() + 3 * _GRACE_S, limit)
         if "code" in status or header.get("op") == "status":
-            header, payload = self._expect("done", time.monotonic() + _GRACE_S + 10.0, limit)
+            header, payload = self._expect("done", time.monotonic() + 3 * _GRACE_S, limit)
         state = header.get("state")
         if state == "ok":
             try:
@@ -860,9 +897,10 @@ def _run_own_bubblewrap(bwrap, argv, inner_work, env, stdin, limits: Limits, ro_
     # env -i K=V... ARGV: the first word without "=" is the program (_check_inputs makes sure it is argv[0])
     env_words = [_encode(f"{k}={v}") for k, v in env.items()]
     command += ["--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
-                "--hostname", "sandbox", "--die-with-parent", "--new-session", "--as-pid-1",
+                "--cap-add", "CAP_KILL", "--hostname", "sandbox", "--die-with-parent", "--new-session", "--as-pid-1",
                 "--info-fd", "5", "--chdir", "/", "--", shell, "-c", _LAUNCHER, "qbcore-sandbox",
-                inner_work, _CONTROL, limits.ulimit_commands(os.path.basename(shell)), *env_words, *argv]
+                inner_work, _CONTROL, limits.ulimit_commands(os.path.basename(shell)), _drop_command(),
+                *env_words, *argv]
     session = _Session(limits, stdin)
     try:
         session.start(command, uid, gid, extra)
@@ -871,6 +909,15 @@ def _run_own_bubblewrap(bwrap, argv, inner_work, env, stdin, limits: Limits, ro_
     finally:
         session.close()
     return session.outcome
+
+
+def _drop_command() -> str:
+    """What runs the command without any capability (setpriv from util-linux, under /usr)."""
+    setpriv = shutil.which("setpriv", path="/usr/bin:/bin")
+    if not setpriv or not setpriv.startswith("/usr/"):
+        raise SandboxUnavailable("setpriv (util-linux) is needed under /usr to start the command without "
+                                 "capabilities")
+    return f"{setpriv} --inh-caps=-all --ambient-caps=-all --bounding-set=-all"
 
 
 _libc = None

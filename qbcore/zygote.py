@@ -48,6 +48,11 @@ _CAPABILITY_VERSION_3 = 0x20080522
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
+# kernel-wide /proc files a reply has no use for (symbols, memory, keys, timers): /dev/null is mounted on them
+MASKED_PROC = ("kallsyms", "kcore", "keys", "key-users", "timer_list", "sched_debug", "sysrq-trigger",
+               "latency_stats", "modules", "kpageflags", "kpagecount", "kpagecgroup")
+MS_BIND = 4096
+
 
 def send_frame(sock: socket.socket, header: dict, payload: bytes = b"", fds=()):
     head = json.dumps(header).encode()
@@ -209,6 +214,9 @@ class _Attempt:
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         try:
             _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | 8, None)  # 8: MS_NOEXEC
+            for name in MASKED_PROC:
+                if os.path.exists(f"/proc/{name}"):
+                    _mount("/dev/null", f"/proc/{name}", None, MS_BIND, None)
         except OSError as exc:
             os.write(err_w, f"qbcore sandbox: {exc}\n".encode())
             os._exit(1)

@@ -162,6 +162,8 @@ class Group:
         return all(_write(os.path.join(d, "cgroup.procs"), str(pid)) for d in self.directories)
 
     def pids(self) -> list[int]:
+        if not self.directories:
+            return []
         try:
             with open(os.path.join(self.pids_dir, "cgroup.procs"), encoding="ascii") as handle:
                 return [int(line) for line in handle if line.strip()]
@@ -177,8 +179,10 @@ class Group:
             return None
 
     def close(self):
-        """Kill whatever is left in the group and remove it."""
-        for _ in range(100):
+        """Kill whatever is left in the group and remove it (again: nothing)."""
+        import time
+
+        for _ in range(400):
             left = self.pids()
             if not left:
                 break
@@ -187,7 +191,6 @@ class Group:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-            import time
             time.sleep(0.005)
         for directory in self.directories:
             _remove(directory)

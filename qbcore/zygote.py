@@ -210,23 +210,54 @@ class _Attempt:
         send_frame(self.sock, {"op": "done", "state": "ok"}, dirtree.dump(nodes))
 
     def _init(self, status_w: int, in_r: int, out_w: int, err_w: int):
-        """pid 1 of the attempt: its own /proc, the command, then reaping until the manager ends it."""
+        """pid 1 of the attempt: its own /proc, the command, then reaping until the manager ends it.
+
+        It takes on itself everything the command inherits (directory,
+        rlimits, no_new_privs, the seccomp filter, no inheritable or ambient
+        capabilities) and starts the command with posix_spawn, so no Python
+        process is copied for it. It keeps its own permitted capabilities:
+        the kernel then lets the command neither trace it nor read its memory
+        or descriptors.
+        """
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        request, limits = self.request, self.request["limits"]
         try:
             _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | 8, None)  # 8: MS_NOEXEC
             for name in MASKED_PROC:
                 if os.path.exists(f"/proc/{name}"):
                     _mount("/dev/null", f"/proc/{name}", None, MS_BIND, None)
+            os.chdir(request["work"])
+            for kind, value in ((resource.RLIMIT_CPU, limits["cpu_s"]),
+                                (resource.RLIMIT_AS, limits["memory_bytes"]),
+                                (resource.RLIMIT_FSIZE, limits["file_size_bytes"]),
+                                (resource.RLIMIT_NOFILE, limits["open_files"]),
+                                (resource.RLIMIT_NPROC, limits["processes"])):
+                resource.setrlimit(kind, (value, value))
+            _keep_capabilities_to_self()
+            _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+            if self.seccomp:
+                _install_filter(self.seccomp)
         except OSError as exc:
             os.write(err_w, f"qbcore sandbox: {exc}\n".encode())
             os._exit(1)
-        command = os.fork()
-        if command == 0:
-            try:
-                os.close(status_w)
-                self._exec(in_r, out_w, err_w)
-            finally:
-                os._exit(127)
+        argv = [_b(a) for a in request["argv"]]
+        env = {}
+        for item in request["env"]:
+            key, _, value = _b(item).partition(b"=")
+            env[key] = value
+        try:
+            command = os.posix_spawn(
+                _find_program(argv[0], env.get(b"PATH", b"")), argv, env,
+                file_actions=[(os.POSIX_SPAWN_DUP2, in_r, 0), (os.POSIX_SPAWN_DUP2, out_w, 1),
+                              (os.POSIX_SPAWN_DUP2, err_w, 2)],
+                setsid=True, setsigmask=(),
+                setsigdef=(signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                           signal.SIGCHLD, signal.SIGQUIT))
+        except OSError as exc:
+            # what `env -i` says, so a missing program reads the same either way
+            os.write(err_w, f"env: '{os.fsdecode(argv[0])}': {exc.strerror}\n".encode(errors="replace"))
+            os.write(status_w, b"126\n" if isinstance(exc, PermissionError) else b"127\n")
+            command = None
         for fd in (in_r, out_w, err_w):
             os.close(fd)
         while True:
@@ -239,45 +270,31 @@ class _Attempt:
                 code = os.waitstatus_to_exitcode(status)
                 os.write(status_w, f"{128 - code if code < 0 else code}\n".encode())
 
-    def _exec(self, in_r: int, out_w: int, err_w: int):
-        request, limits = self.request, self.request["limits"]
-        os.setsid()
-        for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
-            os.dup2(fd, target)
-        os.closerange(3, 1 << 16)
-        for name in ("SIGPIPE", "SIGXFSZ", "SIGINT", "SIGTERM", "SIGHUP", "SIGCHLD"):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        os.chdir(request["work"])
-        for kind, value in ((resource.RLIMIT_CPU, limits["cpu_s"]), (resource.RLIMIT_AS, limits["memory_bytes"]),
-                            (resource.RLIMIT_FSIZE, limits["file_size_bytes"]),
-                            (resource.RLIMIT_NOFILE, limits["open_files"]),
-                            (resource.RLIMIT_NPROC, limits["processes"])):
-            resource.setrlimit(kind, (value, value))
-        _drop_capabilities()
-        _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
-        if self.seccomp:
-            _install_filter(self.seccomp)
-        argv = [_b(a) for a in request["argv"]]
-        env = {}
-        for item in request["env"]:
-            key, _, value = _b(item).partition(b"=")
-            env[key] = value
-        try:
-            os.execvpe(argv[0], argv, env)
-        except OSError as exc:
-            # what `env -i` says, so a missing program reads the same either way
-            os.write(2, f"env: '{os.fsdecode(argv[0])}': {exc.strerror}\n".encode(errors="replace"))
-            os._exit(126 if isinstance(exc, PermissionError) else 127)
+
+def _find_program(name: bytes, path: bytes) -> bytes:
+    """execvp's search, in the command's own PATH (posix_spawnp would search this process's)."""
+    if b"/" in name:
+        return name
+    denied = None
+    for folder in path.split(b":"):
+        candidate = os.path.join(folder or b".", name)
+        if os.path.isfile(candidate):
+            if os.access(candidate, os.X_OK):
+                return candidate
+            denied = candidate
+    if denied:
+        return denied
+    raise FileNotFoundError(2, "No such file or directory")
 
 
-def _drop_capabilities():
+def _keep_capabilities_to_self():
+    """Clear the ambient and inheritable sets: a command started from here (not uid 0 in the
+    namespace, no_new_privs) starts with no capability."""
     _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-    for cap in range(64):
-        if _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            break
     header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
     data = (ctypes.c_uint32 * 6)()
+    _check(_libc.capget(header, data), "capget")
+    data[2] = data[5] = 0  # inheritable, both words
     _check(_libc.capset(header, data), "capset")
 
 
@@ -347,6 +364,11 @@ def _reap_finished():
 
 
 def main():
+    import gc
+
+    # what the zygote has built stays untouched by the collector in every fork (no copy-on-write for it)
+    gc.freeze()
+    os.set_inheritable(3, False)  # the host's channel never reaches a command
     sock = socket.socket(fileno=3)
     seccomp = b""
     if len(sys.argv) > 1:

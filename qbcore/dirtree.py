@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import stat
 import struct
-from dataclasses import dataclass
+from collections import namedtuple
 
 __all__ = ["Node", "Caps", "TooLarge", "read", "read_at", "write", "clear", "dump", "load"]
 
@@ -22,15 +22,14 @@ __all__ = ["Node", "Caps", "TooLarge", "read", "read_at", "write", "clear", "dum
 _MODE_BITS = 0o1777
 
 
-@dataclass(frozen=True)
-class Node:
-    """One entry, parents before children: ``kind`` is dir, file, symlink, fifo or other."""
+class Node(namedtuple("Node", "path kind mode data target", defaults=(0, b"", ""))):
+    """One entry, parents before children: ``kind`` is dir, file, symlink, fifo or other.
 
-    path: str
-    kind: str
-    mode: int = 0
-    data: bytes = b""
-    target: str = ""
+    (A named tuple, not a dataclass: the sandbox's zygote imports this module
+    at every start, and dataclasses costs more to import than the rest of it.)
+    """
+
+    __slots__ = ()
 
 
 def read(root: str) -> list[Node]:
@@ -67,14 +66,10 @@ def read(root: str) -> list[Node]:
     return nodes
 
 
-@dataclass(frozen=True)
-class Caps:
+class Caps(namedtuple("Caps", "entries depth data_bytes name_bytes", defaults=(20000, 64, 192 << 20, 8 << 20))):
     """The most a read may return: entries, directory depth, bytes of file content, bytes of path and link text."""
 
-    entries: int = 20000
-    depth: int = 64
-    data_bytes: int = 192 << 20
-    name_bytes: int = 8 << 20
+    __slots__ = ()
 
 
 class TooLarge(Exception):

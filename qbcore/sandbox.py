@@ -26,11 +26,11 @@ to the caller's workspace as a private host copy.
 from __future__ import annotations
 
 import atexit
-import base64
 import contextlib
 import ctypes
 import fcntl
 import json
+import marshal
 import os
 import secrets
 import selectors
@@ -599,7 +599,7 @@ class _Zygote:
             self.pid, self.child_pid = _start_sandbox(command, child, uid, gid, self.group)
             if not self.child_pid:
                 raise SandboxUnavailable(f"bubblewrap could not set up the sandbox: {_bwrap_errors(self.errors)}")
-            zygote.send_frame(self.sock, {"op": "ping"})
+            zygote.send_frame(self.sock, marshal.dumps({"op": "ping"}))
             self._expect("pong", time.monotonic() + 30.0)
         except (SandboxUnavailable, _ZygoteDied, OSError) as exc:
             message = _bwrap_errors(self.errors)
@@ -614,7 +614,7 @@ class _Zygote:
             raise _ZygoteDied(f"no answer from the zygote (waiting for {op})")
         try:
             self.sock.settimeout(max(1.0, deadline - time.monotonic()))
-            header, payload = zygote.recv_frame(self.sock, payload_limit)
+            header, payload = zygote.recv_frame(self.sock, payload_limit, json.loads)
         except (OSError, EOFError, ValueError) as exc:
             raise _ZygoteDied(f"the zygote's channel broke ({exc})") from exc
         finally:
@@ -634,13 +634,13 @@ class _Zygote:
         if self.group is not None and not self.group.limit(limits.memory_bytes + _ZYGOTE_MEMORY,
                                                             limits.processes + _ZYGOTE_TASKS):
             outcome.notes.append("the cgroup refused the attempt's memory and process caps")
-        request = {"op": "run", "argv": [_b64(_encode(a)) for a in argv],
-                   "env": [_b64(_encode(f"{k}={v}")) for k, v in env.items()], "work": work,
+        request = {"op": "run", "argv": [_encode(a) for a in argv],
+                   "env": [_encode(f"{k}={v}") for k, v in env.items()], "work": work,
                    "limits": limits.rlimits(), "caps": _caps_dict(limits.caps()),
-                   "files": {p: _b64(d) for p, d in files.items()},
-                   "programs": {p: _b64(d) for p, d in programs.items()}, "stdin": stdin is not None}
+                   "files": {p: bytes(d) for p, d in files.items()},
+                   "programs": {p: bytes(d) for p, d in programs.items()}, "stdin": stdin is not None}
         try:
-            zygote.send_frame(self.sock, request, dirtree.dump(content))
+            zygote.send_frame(self.sock, marshal.dumps(request), dirtree.dump(content))
         except OSError as exc:
             raise _ZygoteGone(f"the zygote was gone before the attempt ({exc})") from exc
         fds = self._receive_started(deadline + _GRACE_S)
@@ -662,7 +662,7 @@ class _Zygote:
         outcome.take(pumped)
         if not pumped.timed_out:
             outcome.status = status.get("code")
-        zygote.send_frame(self.sock, {"op": "end", "timed_out": pumped.timed_out})
+        zygote.send_frame(self.sock, marshal.dumps({"op": "end", "timed_out": pumped.timed_out}))
         caps = limits.caps()
         limit = caps.data_bytes + caps.name_bytes + 64 * caps.entries
         if "code" not in status:
@@ -744,10 +744,6 @@ _ZYGOTE_MEMORY = 96 << 20
 _ZYGOTE_TASKS = 8
 # how long past the wall clock the zygote may take to answer before it is replaced
 _GRACE_S = 5.0
-
-
-def _b64(data: bytes) -> str:
-    return base64.b64encode(data).decode()
 
 
 def _caps_dict(caps: dirtree.Caps) -> dict:

@@ -14,15 +14,16 @@ reads the task directory from the descriptor it opened before the command
 ran (``dirtree.read_at``: no path followed, capped) and sends it back. When
 the manager exits, its mount namespace and every tmpfs in it go away.
 
-Frames, both ways: ``<IQ`` (header length, payload length), a JSON header,
-the payload.
+Frames, both ways: ``<IQ`` (header length, payload length), a header, the
+payload. The host's headers are marshal data (the zygote trusts the host, and
+marshal costs no import); the zygote's are JSON, which the host, trusting
+nothing from a sandbox, parses with ``json``.
 """
 
 from __future__ import annotations
 
-import base64
 import ctypes
-import json
+import marshal
 import os
 import resource
 import select
@@ -54,15 +55,38 @@ MASKED_PROC = ("kallsyms", "kcore", "keys", "key-users", "timer_list", "sched_de
 MS_BIND = 4096
 
 
-def send_frame(sock: socket.socket, header: dict, payload: bytes = b"", fds=()):
-    head = json.dumps(header).encode()
-    data = FRAME.pack(len(head), len(payload)) + head
+def send_frame(sock: socket.socket, header: bytes, payload: bytes = b"", fds=()):
+    """One frame; ``header`` is already encoded (``to_json`` here, marshal on the host)."""
+    data = FRAME.pack(len(header), len(payload)) + header
     if fds:
         socket.send_fds(sock, [data], list(fds))
     else:
         sock.sendall(data)
     if payload:
         sock.sendall(payload)
+
+
+def to_json(header: dict) -> bytes:
+    """A flat dict of str, int, bool and None as JSON (the json module pulls in re, a slow import)."""
+    return ("{" + ",".join(f"{_json_value(k)}:{_json_value(v)}" for k, v in header.items()) + "}").encode()
+
+
+def _json_value(value) -> str:
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return str(value)
+    out = []
+    for char in str(value):
+        code = ord(char)
+        if 0x20 <= code < 0x7F and char not in '"\\':
+            out.append(char)
+        elif code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return '"' + "".join(out) + '"'
 
 
 def _exactly(sock: socket.socket, size: int, limit: int) -> bytes:
@@ -78,10 +102,12 @@ def _exactly(sock: socket.socket, size: int, limit: int) -> bytes:
     return bytes(view)
 
 
-def recv_frame(sock: socket.socket, payload_limit: int) -> tuple[dict, bytes]:
+def recv_frame(sock: socket.socket, payload_limit: int, decode=marshal.loads) -> tuple[dict, bytes]:
     head = _exactly(sock, FRAME.size, FRAME.size)
     head_len, payload_len = FRAME.unpack(head)
-    header = json.loads(_exactly(sock, head_len, MAX_HEADER))
+    header = decode(_exactly(sock, head_len, MAX_HEADER))
+    if not isinstance(header, dict):
+        raise ValueError("a frame's header is not a mapping")
     return header, _exactly(sock, payload_len, payload_limit)
 
 
@@ -99,10 +125,6 @@ def _mount(source, target, kind, flags, data=None):
 def _tmpfs(target: str, size: int, mode: str, inodes: int | None = None):
     options = f"size={size},mode={mode}" + (f",nr_inodes={inodes}" if inodes else "")
     _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options)
-
-
-def _b(text: str) -> bytes:
-    return base64.b64decode(text)
 
 
 class _Attempt:
@@ -127,17 +149,17 @@ class _Attempt:
             workfd = os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             dirtree.write(dirtree.load(self.fixture, caps), work)
             for path, data in request["files"].items():
-                self._create(path, _b(data), 0o644)
+                self._create(path, data, 0o644)
             folders = sorted({os.path.dirname(p) for p in request["programs"]})
             for folder in folders:
                 os.makedirs(folder, 0o755, exist_ok=True)
                 _tmpfs(folder, 1 << 20, "0755", 64)
             for path, data in request["programs"].items():
-                self._create(path, _b(data), 0o755)
+                self._create(path, data, 0o755)
             for folder in folders:
                 _mount(None, folder, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
         except (OSError, ValueError) as exc:
-            send_frame(self.sock, {"op": "error", "error": f"cannot set up the attempt: {exc}"})
+            send_frame(self.sock, to_json({"op": "error", "error": f"cannot set up the attempt: {exc}"}))
             return
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -158,7 +180,7 @@ class _Attempt:
                 os._exit(1)
         for fd in (out_w, err_w, in_r, status_w):
             os.close(fd)
-        send_frame(self.sock, {"op": "started"}, fds=[out_r, err_r] + ([in_w] if in_w is not None else []))
+        send_frame(self.sock, to_json({"op": "started"}), fds=[out_r, err_r] + ([in_w] if in_w is not None else []))
         for fd in (out_r, err_r, in_w):
             if fd is not None:
                 os.close(fd)
@@ -186,7 +208,7 @@ class _Attempt:
                 buffered += os.read(status_r, 64)
                 if b"\n" in buffered or not buffered:
                     status = buffered.split(b"\n")[0].decode() or None
-                    send_frame(self.sock, {"op": "status", "status": None if status is None else int(status)})
+                    send_frame(self.sock, to_json({"op": "status", "status": None if status is None else int(status)}))
                     status_sent = True
                 continue
             if self.sock in ready:
@@ -196,18 +218,18 @@ class _Attempt:
         os.kill(init, signal.SIGKILL)
         os.waitpid(init, 0)
         if timed_out:
-            send_frame(self.sock, {"op": "done", "state": "lost", "note": "timed out"})
+            send_frame(self.sock, to_json({"op": "done", "state": "lost", "note": "timed out"}))
             return
         try:
             nodes = dirtree.read_at(workfd, caps)
         except dirtree.TooLarge as exc:
-            send_frame(self.sock, {"op": "done", "state": "too-large", "note": str(exc)})
+            send_frame(self.sock, to_json({"op": "done", "state": "too-large", "note": str(exc)}))
             return
         except OSError as exc:
-            send_frame(self.sock, {"op": "done", "state": "lost", "note": f"the task directory could not be read "
-                                                                          f"back ({exc})"})
+            send_frame(self.sock, to_json({"op": "done", "state": "lost", "note": f"the task directory could not be read "
+                                                                          f"back ({exc})"}))
             return
-        send_frame(self.sock, {"op": "done", "state": "ok"}, dirtree.dump(nodes))
+        send_frame(self.sock, to_json({"op": "done", "state": "ok"}), dirtree.dump(nodes))
 
     def _init(self, status_w: int, in_r: int, out_w: int, err_w: int):
         """pid 1 of the attempt: its own /proc, the command, then reaping until the manager ends it.
@@ -240,10 +262,10 @@ class _Attempt:
         except OSError as exc:
             os.write(err_w, f"qbcore sandbox: {exc}\n".encode())
             os._exit(1)
-        argv = [_b(a) for a in request["argv"]]
+        argv = list(request["argv"])
         env = {}
         for item in request["env"]:
-            key, _, value = _b(item).partition(b"=")
+            key, _, value = item.partition(b"=")
             env[key] = value
         try:
             command = os.posix_spawn(
@@ -324,7 +346,7 @@ def serve(sock: socket.socket, seccomp: bytes):
         except EOFError:
             return
         if header.get("op") == "ping":
-            send_frame(sock, {"op": "pong"})
+            send_frame(sock, to_json({"op": "pong"}))
             continue
         released_r, released_w = os.pipe()
         manager = os.fork()

@@ -11,7 +11,6 @@ in the task directory. This checks the stand-in ssh against the real thing.
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
 import socket
 import subprocess

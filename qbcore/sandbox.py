@@ -741,9 +741,9 @@ class _Zygote:
         with contextlib.suppress(OSError):
             self.sock.close()
         if self.pid is not None:
-            if _reap(self.pid, None, 2.0) is None:
+            if _reap(self.pid, 2.0) is None:
                 _kill_group(self.pid)
-                _reap(self.pid, None, None)
+                _reap(self.pid, None)
             self.pid = None
         if self.group is not None:
             self.group.close()
@@ -1130,9 +1130,9 @@ class _Session:
         if self.control in self._fds:
             self._close(self.control)
         if self.pid is not None:
-            if _reap(self.pid, None, max(0.0, self.deadline - time.monotonic()) + 2.0) is None:
+            if _reap(self.pid, max(0.0, self.deadline - time.monotonic()) + 2.0) is None:
                 _kill_group(self.pid)
-                _reap(self.pid, None, None)
+                _reap(self.pid, None)
             self.pid = None
 
     def close(self):
@@ -1222,13 +1222,22 @@ def _pump(out: int, err: int, stdin_fd: int | None, stdin: bytes | None, cap: in
     return _Pumped({name: b"".join(parts) for name, parts in chunks.items()}, truncated, timed_out)
 
 
-def _reap(pid: int, pidfd: int | None, timeout: float | None) -> int | None:
-    """Wait for ``pid`` up to ``timeout`` seconds (forever when None); its exit code once reaped, else None."""
+def _reap(pid: int, timeout: float | None) -> int | None:
+    """Wait for ``pid`` up to ``timeout`` seconds (forever when None); its exit code once reaped, else None.
+
+    A pidfd wakes the wait the moment the process exits; without one, poll."""
     if timeout is None:
         return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
     if pidfd is not None:
-        if not select.select([pidfd], [], [], timeout)[0]:
-            return None
+        try:
+            if not select.select([pidfd], [], [], timeout)[0]:
+                return None
+        finally:
+            os.close(pidfd)
         return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     deadline = time.monotonic() + timeout
     while True:
@@ -1410,11 +1419,11 @@ def _run_unsandboxed(argv, *, workdir, env, stdin, limits: Limits, files, execut
     finally:
         os.close(out)
         os.close(err)
-    code = None if pumped.timed_out else _reap(pid, None, max(0.0, deadline - time.monotonic()) + 2.0)
+    code = None if pumped.timed_out else _reap(pid, max(0.0, deadline - time.monotonic()) + 2.0)
     # the command is done (or out of time); leftovers in its session go with it, as in the sandbox
     _kill_group(pid)
     if code is None:
-        _reap(pid, None, None)
+        _reap(pid, None)
     timed_out = code is None
     for path in created:
         try:

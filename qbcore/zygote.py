@@ -3,7 +3,7 @@
 bubblewrap starts this once per worker (``python3 -I -S``, standard library
 and ``dirtree`` only, no host path of its own); the host then sends it one
 request per attempt over a socket on fd 3. For each attempt it forks a
-manager with fresh mount and pid namespaces: new tmpfs mounts for /tmp,
+manager with fresh mount, pid and IPC namespaces: new tmpfs mounts for /tmp,
 /dev/shm, the task directory and the read-only program folders, the fixture
 and files written in, and then the attempt's pid 1, which mounts its own
 /proc and starts the command with a clean environment, no capabilities, the
@@ -41,7 +41,7 @@ else:
 FRAME = struct.Struct("<IQ")
 MAX_HEADER = 64 << 20
 
-CLONE_NEWNS, CLONE_NEWPID = 0x00020000, 0x20000000
+CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWIPC = 0x00020000, 0x20000000, 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 0x4000, 0x40000
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_DUMPABLE = 47, 4, 4
@@ -139,7 +139,8 @@ class _Attempt:
         caps = dirtree.Caps(**request["caps"])
         work = request["work"]
         try:
-            _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWPID), "unshare")
+            # System V shared memory and message queues outlive their processes: a new IPC namespace too
+            _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC), "unshare")
             _mount(None, "/", None, MS_REC | MS_PRIVATE)
             # a writable place the last attempt could have used is a new, empty mount now
             _tmpfs("/tmp", limits["tmp_bytes"], "1777", caps.entries + 1024)

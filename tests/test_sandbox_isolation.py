@@ -122,13 +122,20 @@ def test_nothing_of_one_attempt_reaches_the_next_in_the_same_zygote():
              "</dev/null >/dev/null 2>&1 &); "
              "echo secret > /tmp/left; echo secret > /dev/shm/left; echo secret > left; mkdir -p /tmp/d/e; "
              "mkfifo /tmp/fifo; exec 7>/tmp/left7; touch /dev/left /etc/left /left /usr/left 2>/dev/null; "
+             "ipcmk -M 4096 >/dev/null; ipcmk -Q >/dev/null; hostname left 2>/dev/null; "
+             "(exec -a qbcore-leftover-listener python3 -c 'import socket, time; s = socket.socket(); "
+             "s.bind((\"127.0.0.1\", 47123)); s.listen(); u = socket.socket(socket.AF_UNIX); "
+             "u.bind(\"\\0qbcore-left\"); u.listen(); time.sleep(60)' </dev/null >/dev/null 2>&1 &); sleep 0.3; "
              "export QBCORE_LEFT=1; echo QBCORE_LEFT=1 >> ~/.bashrc; echo ok")
     first = run(leave)
     assert first.stdout.endswith(b"ok\n") and first.exit_code == 0
     assert len(sandbox._zygotes.idle) == 1
     used = sandbox._zygotes.idle[0]
     look = ("ps -eo comm= | sort | tr '\\n' ' '; echo; ls -A /tmp /dev/shm . | tr '\\n' ' '; echo; "
-            "ls /proc/self/fd | tr '\\n' ' '; echo; env | grep -c QBCORE; ls /dev /etc / | grep -c left")
+            "ls /proc/self/fd | tr '\\n' ' '; echo; env | grep -c QBCORE; ls /dev /etc / | grep -c left; "
+            "ipcs -m -q | grep -c 0x; hostname; (exec 3<>/dev/tcp/127.0.0.1/47123) 2>/dev/null && echo open || "
+            "echo closed; python3 -c 'import socket; u = socket.socket(socket.AF_UNIX)\n"
+            "try: u.connect(\"\\0qbcore-left\"); print(\"open\")\nexcept OSError: print(\"closed\")'")
     second = run(look)
     assert sandbox._zygotes.idle == [used]  # the same zygote served both
     lines = second.stdout.decode().split("\n")
@@ -137,9 +144,11 @@ def test_nothing_of_one_attempt_reaches_the_next_in_the_same_zygote():
     assert "left" not in lines[1] and "w" not in lines[1].split() and "d" not in lines[1].split()
     assert lines[2].split() == ["0", "1", "2", "3"]  # ls's own directory descriptor is the 4th
     assert lines[3:5] == ["0", "0"]
+    # System V IPC, the host name, loopback and abstract sockets: nothing left either
+    assert lines[5:9] == ["0", "sandbox", "closed", "closed"], lines[5:]
     assert second.inspected == []
     # and on the host no process of the first attempt is left
-    assert not any(b"qbcore-leftover-writer" in _cmdline(pid) for pid in os.listdir("/proc") if pid.isdigit())
+    assert not any(b"qbcore-leftover-" in _cmdline(pid) for pid in os.listdir("/proc") if pid.isdigit())
 
 
 def _cmdline(pid: str) -> bytes:

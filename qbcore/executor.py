@@ -121,6 +121,10 @@ class _TaskDirectory:
         self.task, self.template, self.info = task, template, info
         self.before = _snapshot_of(template)
 
+    def content(self) -> list[dirtree.Node]:
+        """The fixture as nodes, for a sandbox that lays it down itself."""
+        return self.template
+
     def populate(self, path: str):
         dirtree.write(self.template, path)
 

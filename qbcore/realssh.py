@@ -11,7 +11,6 @@ in the task directory. This checks the stand-in ssh against the real thing.
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
 import socket
 import subprocess
@@ -149,8 +148,9 @@ class Server:
         """
         uid, gid = sandbox._identity()
         passwd = os.path.join(scratch, "passwd")
-        with open("/etc/passwd", encoding="utf-8") as handle:
-            kept = [line for line in handle if line.split(":")[2:3] != [str(uid)]]
+        # the sandbox's own /etc/passwd (never the host's), with the login landing in the task directory
+        base = sandbox.etc_files(uid, gid)["passwd"].decode()
+        kept = [line + "\n" for line in base.splitlines() if line.split(":")[2:3] != [str(uid)]]
         kept.append(f"{USER}:x:{uid}:{gid}:qbcore ssh user:{home}:/bin/bash\n")
         _write(passwd, "".join(kept))
         tools = os.path.join(scratch, "ssh-bin")

@@ -1,5 +1,7 @@
 """The probe records what the inner shell really receives; these pin it to known bash behaviour."""
 
+import os
+
 import pytest
 
 from qbcore import probe as probe_module
@@ -120,3 +122,25 @@ def test_host_name_reaches_the_standin_as_the_destination(sandboxed):
     # the recorder sees what ssh's remote shell gets; the destination is not part of it
     got = probe(HOST, "ssh")
     assert got.inner_script == HOST
+
+
+def test_a_reply_that_swaps_the_work_directory_for_a_link_copies_back_nothing_of_the_host(sandboxed, tmp_path):
+    # the batch's final directory comes back into the host's work directory: it is
+    # read from inside the sandbox by descriptor, so a link to a host folder is a link
+    hostdir = tmp_path / "host"
+    hostdir.mkdir()
+    (hostdir / "host-only-file").write_text("host secret\n")
+    root = tmp_path / "probes"
+    root.mkdir()
+    # the inner shell is the recorder: the swap leaks into the outer shell, which runs for real
+    reply = (f'x"; d=$(dirname "$PWD"); cd /; mv "$d" /tmp/moved && mkdir "$d" && ln -s {hostdir} "$d/w"; '
+             f'echo done; bash -c "y')
+    try:
+        got = probe(reply, "nested", root=str(root))
+        assert got.stdout.endswith(b"done\n")
+    except ProbeError as exc:
+        # the batch driver cannot restore a work directory that is now a link, and says so
+        assert "probe batch failed" in str(exc)
+    copied = [name for _, _, files in os.walk(root) for name in files]
+    assert "host-only-file" not in copied
+    assert sorted(os.listdir(hostdir)) == ["host-only-file"]

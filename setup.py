@@ -1,4 +1,4 @@
-"""Build qbcore, compiling qbcore._fastquote unless QBCORE_NO_EXTENSIONS is set.
+"""Build qbcore, compiling qbcore.syntax._fastquote unless QBCORE_NO_EXTENSIONS is set.
 
 The variable is read through qbcore/_switch.py, the same function the package
 uses at import time. A failed compile does not fail the install: the package
@@ -9,7 +9,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -49,17 +49,17 @@ def _extensions():
     from setuptools import Extension
 
     return cythonize(
-        [Extension("qbcore._fastquote", ["qbcore/_fastquote.pyx"]),
-         Extension("qbcore._quickpath", ["qbcore/_quickpath.pyx"])],
+        [Extension("qbcore.syntax._fastquote", ["qbcore/syntax/_fastquote.pyx"]),
+         Extension("qbcore.harness._quickpath", ["qbcore/harness/_quickpath.pyx"])],
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False,
                              "cdivision": True, "initializedcheck": False},
     )
 
 
 setup(
-    packages=["qbcore", "qbcore.commands", "qbcore.suite"],
+    packages=find_packages(include=["qbcore", "qbcore.*"]) + ["qbcore.suite"],
     package_dir={"qbcore": "qbcore", "qbcore.suite": "tasks"},
-    package_data={"qbcore": ["*.pyi", "*.pyx", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
+    package_data={"": ["*.pyi", "*.pyx", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
     ext_modules=_extensions(),
     cmdclass={"build_ext": OptionalBuildExt},
 )

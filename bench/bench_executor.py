@@ -1,7 +1,7 @@
 """Executor throughput: the suite's 112 oracle and naive attempts, sandboxed over the pool vs unsandboxed in turn.
 
 Both sides do the whole attempt (fresh directory, fixture, `bash -c`,
-validator, failure class) through ``qbcore.executor``; the baseline passes
+validator, failure class) through ``qbcore.realbash.executor``; the baseline passes
 ``unsafe_no_sandbox`` and runs one attempt after another, the measured side
 runs every attempt sandboxed over ``run_many``'s process pool (twice as many
 workers as CPUs; each worker starts one bubblewrap, its zygote, and every
@@ -22,7 +22,8 @@ import subprocess
 
 import pytest
 
-from qbcore import cgroups, executor, sandbox, suite
+from qbcore.realbash import cgroups, executor, sandbox
+from qbcore import suite
 
 ROUNDS = 5 if os.environ.get("QBCORE_LONG") else 3
 BEST = {}  # side -> (best seconds, outcomes, CPU seconds of the best round)

@@ -10,10 +10,10 @@ import pytest
 import tree_sitter
 import tree_sitter_bash
 
-from qbcore import _purequote
+from qbcore.syntax import _purequote
 
 try:
-    from qbcore import _fastquote
+    from qbcore.syntax import _fastquote
 except ImportError:  # measured only when built
     _fastquote = None
 

@@ -2,8 +2,8 @@
 
 Run: python bench/bench_lint.py   (from the repository root; prints a table)
 
-The 10,000 replies are the short agent commands of tests/lexcorpus.py, the
-QuoteBench reply shapes of tests/corpus_replies.py and the bundled sample
+The 10,000 replies are the short agent commands of tests/support/lexcorpus.py, the
+QuoteBench reply shapes of tests/support/corpus_replies.py and the bundled sample
 replies, in turn, as a stored-reply file holds them (the same reply under
 several trials and models). Three qbcore figures: as stored (each distinct
 reply is analysed once per run), every reply analysed afresh (the cache
@@ -29,14 +29,14 @@ from lintcorpus import load_cases  # noqa: E402
 
 from qbcore.lint import lint_reply, lint_text  # noqa: E402
 from qbcore.lint.engine import reply_layer  # noqa: E402
-from qbcore.screen import delivery  # noqa: E402
-from qbcore.simulate import simulate  # noqa: E402
+from qbcore.batch.screen import delivery  # noqa: E402
+from qbcore.harness.simulate import simulate  # noqa: E402
 
 COUNT = 10_000
 
 
 def stored_replies():
-    with resources.files("qbcore").joinpath("data", "sample_replies.jsonl").open("rb") as handle:
+    with resources.files("qbcore.batch").joinpath("data", "sample_replies.jsonl").open("rb") as handle:
         samples = [json.loads(line)["reply"] for line in handle if line.strip()]
     pool = agent_commands() + [r for _, r in CORPUS] + samples
     return [pool[i % len(pool)] for i in range(COUNT)], len(set(pool))

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not ARTIFACT, reason="set QBCORE_QUOTEBENCH to a
 
 def _records(tmp_path):
     path = tmp_path / "records.jsonl"
-    parts = [resources.files("qbcore").joinpath("data", "sample_results.jsonl").read_bytes()]
+    parts = [resources.files("qbcore.batch").joinpath("data", "sample_results.jsonl").read_bytes()]
     for adapter in ("oracle", "naive"):
         out = tmp_path / f"{adapter}.jsonl"
         subprocess.run([sys.executable, "-m", "quotebench", "run", "--adapter", adapter, "--out", str(out)],
@@ -42,7 +42,7 @@ def _verdicts(path):
 
 
 def bench_replay_throughput(tmp_path):
-    from qbcore.replay import replay
+    from qbcore.realbash.replay import replay
 
     records = _records(tmp_path)
     raw_only = tmp_path / "raw.jsonl"  # the artifact's replay runs the stored command: compare raw contracts

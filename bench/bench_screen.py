@@ -18,12 +18,12 @@ import sys
 import time
 from pathlib import Path
 
-from qbcore.replies import iter_replies, read_lines
-from qbcore.simulate import simulate
-from qbcore.transports import NAMES
+from qbcore.batch.replies import iter_replies, read_lines
+from qbcore.harness.simulate import simulate
+from qbcore.harness.transports import NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "qbcore" / "data" / "sample_replies.jsonl"
+SAMPLES = ROOT / "qbcore" / "batch" / "data" / "sample_replies.jsonl"
 GENERATED = 20_000
 ROWS = []
 

@@ -3,8 +3,8 @@
 Run: python -m pytest bench/bench_simulate.py -s   (the tables are printed at the end)
 
 Every tool reads the same strings in the same run: the short agent commands
-of tests/corpus/ (single-line ones) and the single-line QuoteBench reply
-shapes of tests/corpus_replies.py. The engines are switched in-process: the
+of tests/support/corpus/ (single-line ones) and the single-line QuoteBench reply
+shapes of tests/support/corpus_replies.py. The engines are switched in-process: the
 lexer behind the parser, the fast path's scanner and the Simulation class are
 swapped together.
 The "typical reply" figure is the median, over the replies, of the
@@ -23,12 +23,14 @@ import tree_sitter_bash
 from corpus_replies import CORPUS
 from lexcorpus import agent_commands
 
-from qbcore import _purequote, quickpath
-from qbcore.simulate import simulate
-from qbcore.transports import NAMES
+from qbcore.syntax import _purequote
+from qbcore.harness import quickpath
+from qbcore.harness.simulate import simulate
+from qbcore.harness.transports import NAMES
 
 try:
-    from qbcore import _fastquote, _quickpath
+    from qbcore.syntax import _fastquote
+    from qbcore.harness import _quickpath
 except ImportError:  # measured only when built
     _fastquote = _quickpath = None
 
@@ -44,7 +46,7 @@ needs_compiled = pytest.mark.skipif(_fastquote is None or _quickpath is None, re
 @contextmanager
 def engine(name):
     """Swap the lexer behind the parser, the fast path and the Simulation class together."""
-    engine_module, simulate_module = sys.modules["qbcore._engine"], sys.modules["qbcore.simulate"]
+    engine_module, simulate_module = sys.modules["qbcore.syntax._engine"], sys.modules["qbcore.harness.simulate"]
     names = ("dq_words", "Simulation", "_nested_fast")
     saved = engine_module.lex, [getattr(simulate_module, n) for n in names]
     if name == "pure":

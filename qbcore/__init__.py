@@ -2,12 +2,12 @@
 
 __version__ = "0.1.0"
 
-from ._engine import Tokens, engine, lex
-from .errors import ShellSyntaxError
+from .syntax._engine import Tokens, engine, lex
+from .syntax.errors import ShellSyntaxError
 # the function, not the submodule of the same name: bound once here, so a later
 # `from .simulate import ...` elsewhere never turns qbcore.simulate into the module
-from .simulate import simulate
-from .transports import escape
+from .harness.simulate import simulate
+from .harness.transports import escape
 
 __all__ = ["__version__", "engine", "lex", "Tokens", "ShellSyntaxError", "simulate", "escape"]
 

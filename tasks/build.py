@@ -4,7 +4,7 @@ Task ids, tiers, hazard tags, payload bytes, fixtures, validators and the
 naive commands are those of the public QuoteBench artifact, so a stored
 QuoteBench reply gets the verdict the artifact gives it; the instructions
 are qbcore's own words around the same ⟪payloads⟫. Oracles are assembled
-from the payloads through ``qbcore.quoting``, never escaped by hand.
+from the payloads through ``qbcore.harness.quoting``, never escaped by hand.
 ``python -m qbcore.suite.build`` rewrites the JSON files next to this
 module; a test checks they are current.
 """
@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from qbcore.quoting import json_string, sed_pattern, sed_replacement, single_quote as sq
+from qbcore.harness.quoting import json_string, sed_pattern, sed_replacement, single_quote as sq
 
 HERE = Path(__file__).resolve().parent
 FAMILIES = ("write-file", "sed-replace", "grep-count", "field-lookup", "hostile-filenames", "find-glob",

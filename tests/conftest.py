@@ -4,16 +4,22 @@ The compiled engine is skipped only when it is not built; with
 QBCORE_REQUIRE_EXTENSIONS=1 (set by CI's compiled run) a missing build fails.
 
 Randomness: by default every run draws fresh examples. QBCORE_SEED=N (CI sets
-one) makes a run reproducible: the probe batches draw from N (tests/probing.py)
+one) makes a run reproducible: the probe batches draw from N (tests/support/probing.py)
 and every other hypothesis test is derandomized, so a commit that passed once
 passes again, and a failure message's seed replays it.
 """
 
 import importlib
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+# the shared test helpers (bashref, probing, sandboxing, lexcorpus, corpus_replies)
+# live in tests/support/; the tests in every layer's folder import them by name
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
 REPRODUCIBLE = os.environ.get("QBCORE_SEED", "") not in ("", "0")
 settings.register_profile("reproducible", derandomize=True, database=None)
@@ -25,7 +31,7 @@ REQUIRE_EXTENSIONS = os.environ.get("QBCORE_REQUIRE_EXTENSIONS", "") not in ("",
 
 def _load(name):
     try:
-        return importlib.import_module(f"qbcore.{name}")
+        return importlib.import_module(f"qbcore.syntax.{name}")
     except ImportError as exc:
         if name == "_fastquote" and REQUIRE_EXTENSIONS:
             pytest.fail(f"compiled engine required but not importable: {exc}")

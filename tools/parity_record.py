@@ -36,10 +36,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "tests" / "parity" / "quotebench_verdicts.jsonl"
 # replies written by hand, in many styles: the bundled samples and the parity set's own
-HAND_WRITTEN = (ROOT / "qbcore" / "data" / "sample_replies.jsonl", ROOT / "tests" / "parity" / "hand_written.jsonl")
+HAND_WRITTEN = (ROOT / "qbcore" / "batch" / "data" / "sample_replies.jsonl", ROOT / "tests" / "parity" / "hand_written.jsonl")
 TRANSPORTS = ("raw", "nested", "single", "double-nested")
 
-# a quoted shell word as qbcore.quoting.single_quote writes one: '…' joined by \'
+# a quoted shell word as qbcore.harness.quoting.single_quote writes one: '…' joined by \'
 _SQ_WORD = re.compile(r"'[^']*'(?:\\''[^']*')*")
 _OUTPUT_NAMES = ("out.txt", "data.txt", "count.txt", "list.txt", "greeting.txt", "notes.txt", "config.json",
                  "doc.txt", "data_1.txt", "fixed.txt", "archive.txt", "newfile.txt", "./check_env", "./record")
@@ -70,7 +70,7 @@ def _backslashed(text: str) -> str:
 
 def restyle(command: str, style: str) -> str | None:
     """The command with every single-quoted word written in another quoting ``style``."""
-    from qbcore.quoting import double_quote
+    from qbcore.harness.quoting import double_quote
 
     quote = {"double": double_quote, "ansi-c": _ansi_c, "backslash": _backslashed,
              "bare-double": lambda t: f'"{t}"'}[style]
@@ -141,7 +141,7 @@ def wrapped(command: str, transport: str, apply_contract) -> str:
         return command
     if transport == "nested":
         return apply_contract("wrapped", command)[0]  # the artifact's own wrapping
-    from qbcore import transports
+    from qbcore.harness import transports
     return transports.wrap(command, transport).argv[2]
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make qbcore/data/sample_results.jsonl: the bundled sample replies run by the QuoteBench artifact.
+"""Make qbcore/batch/data/sample_results.jsonl: the bundled sample replies run by the QuoteBench artifact.
 
     python3 tools/sample_results.py /path/to/quoteBench
 
@@ -26,14 +26,14 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from parity_record import _sandboxed  # noqa: E402
 
-from qbcore import transports  # noqa: E402
+from qbcore.harness import transports  # noqa: E402
 
-OUT = ROOT / "qbcore" / "data" / "sample_results.jsonl"
+OUT = ROOT / "qbcore" / "batch" / "data" / "sample_results.jsonl"
 
 
 def main(argv=None) -> int:
     artifact = os.path.abspath((argv or sys.argv[1:])[0])
-    samples = [json.loads(line) for line in open(ROOT / "qbcore" / "data" / "sample_replies.jsonl", encoding="utf-8")]
+    samples = [json.loads(line) for line in open(ROOT / "qbcore" / "batch" / "data" / "sample_replies.jsonl", encoding="utf-8")]
     records = []
     with tempfile.TemporaryDirectory(prefix="qbcore-samples-") as scratch:
         for contract in ("raw", "wrapped"):

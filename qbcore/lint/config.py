@@ -67,7 +67,7 @@ def from_table(table: dict, where: str, base: Settings = Settings()) -> Settings
             raise ConfigError(f"{where}: {exc}") from None
         settings = replace(settings, severity=table["severity"])
     if "transports" in table:
-        from ..transports import get
+        from ..harness.transports import get
 
         values = table["transports"]
         if not isinstance(values, list):

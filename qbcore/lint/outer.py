@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from ..syntax import (AnsiC, Arith, CmdSub, DoubleQuoted, Escaped, Lit, Param, ProcSub, SimpleCommand,
+from ..syntax.parser import (AnsiC, Arith, CmdSub, DoubleQuoted, Escaped, Lit, Param, ProcSub, SimpleCommand,
                       SingleQuoted)
 from .rules import Event
 
@@ -45,7 +45,7 @@ def parse(text: str):
     """(tree, to_text): the syntax tree of ``text`` and a map from the tree's byte offsets to
     byte offsets of ``text``. bash removes line continuations before parsing, and so does the
     parser: its spans then count in the joined text."""
-    from ..syntax import parse_prefix
+    from ..syntax.parser import parse_prefix
 
     tree = parse_prefix(text)
     if tree.source == text:

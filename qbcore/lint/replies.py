@@ -13,10 +13,10 @@ import difflib
 import re
 from typing import Optional
 
-from .. import transports
-from ..screen import delivery
-from ..simulate import simulate
-from ..syntax import parse_prefix
+from ..harness import transports
+from ..batch.screen import delivery
+from ..harness.simulate import simulate
+from ..syntax.parser import parse_prefix
 from .findings import Fix, SourceText
 from .outer import Spans, iter_simple_commands, parse, word_events
 from .rules import Event, Layer
@@ -149,7 +149,7 @@ def _bash_events(reply, spec, simulation, source):
 
 
 def _heredoc_events(reply, harness, spans, emit):
-    from ..syntax import CmdSub, Escaped, Param
+    from ..syntax.parser import CmdSub, Escaped, Param
 
     for redirect in harness.redirects:
         doc = redirect.heredoc
@@ -236,7 +236,7 @@ _INTERPRETERS = frozenset("python python3 perl ruby node php".split())
 
 def stdin_readers(script: str, offset: int = 0) -> list:
     """Events for top-level commands that read the stdin the script itself arrives on."""
-    from ..syntax import Pipeline
+    from ..syntax.parser import Pipeline
 
     tree, remap = parse(script)
     source = SourceText("-", script)
@@ -285,7 +285,7 @@ def reads_stdin(words) -> bool:
 
 def _static(word):
     """The value of a word without expansions, or None."""
-    from ..syntax import DoubleQuoted, Escaped, Lit, SingleQuoted
+    from ..syntax.parser import DoubleQuoted, Escaped, Lit, SingleQuoted
 
     out = []
     for part in word.parts:

@@ -16,10 +16,10 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .. import transports
-from ..screen import delivery
-from ..simulate import simulate
-from ..syntax import (AnsiC, Arith, ArithCommand, ArithFor, Assignment, CmdSub, Cond, Coproc, DoubleQuoted,
+from ..harness import transports
+from ..batch.screen import delivery
+from ..harness.simulate import simulate
+from ..syntax.parser import (AnsiC, Arith, ArithCommand, ArithFor, Assignment, CmdSub, Cond, Coproc, DoubleQuoted,
                       Escaped, For, FunctionDef, Lit, Param, Pipeline, ProcSub, Redirect, SimpleCommand,
                       SingleQuoted, parse_prefix)
 from .findings import Fix, SourceText
@@ -594,7 +594,7 @@ def _heredoc_text(doc, t) -> _Text:
 
 def _loop_stdin(tree, t):
     """Commands inside a `while read` loop that read the loop's own standard input (ssh without -n…)."""
-    from ..syntax import While
+    from ..syntax.parser import While
     from .replies import reads_stdin
 
     src = t.source

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..syntax import ListItem
+from ..syntax.parser import ListItem
 from .findings import SourceText
 
 _DIRECTIVE = re.compile(r"#\s*qbcore:\s*disable\s*=\s*([A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*)")

@@ -1,1 +1,0 @@
-"""One module per ``qbcore`` verb: NAME, HELP, configure(parser), run(args) -> int."""

@@ -1,0 +1,483 @@
+"""Predict what a transport's inner shell receives, without running anything.
+
+One job: build the harness's command (``transports.wrap``), evaluate its outer
+layer statically (``syntax.parse_prefix`` and ``evaluate``, as ``bash -c``
+reads: line by line), and report the inner script, its positional
+arguments, what ran in the outer shell on the way, and the outer error.
+``exact`` is claimed only when every reported part was statically known.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Optional
+
+from . import transports
+from ..model.files import FileView, checked_listing
+from . import quickpath
+from .quickpath import dq_words
+from .transports import HarnessError
+
+__all__ = ["Simulation", "PureSimulation", "OuterEffect", "simulate", "simulate_general", "default_environ"]
+
+
+def default_environ(cwd: str) -> dict[str, str]:
+    """The executor's environment for a run in ``cwd`` (HOME is the working directory)."""
+    from ..model.expand import EXECUTOR_ENVIRON
+
+    return dict(EXECUTOR_ENVIRON, HOME=cwd)
+
+
+@dataclass(frozen=True)
+class OuterEffect:
+    """Something that happened in the outer shell besides handing the script over.
+
+    ``kind``: ``command`` (a command that leaked out of the quotes and ran
+    there), ``substitution`` (a command substitution the outer shell ran
+    client-side), ``file`` (a file the outer shell created or truncated).
+    ``text`` is the source text, ``argv`` the expanded command (``⟨name⟩``
+    for unknown parts), ``path`` the file, ``certain`` False when it runs
+    only under a condition the model cannot decide, ``layer`` 1 for the
+    outer shell and 2 for the middle one of double-nested.
+    """
+
+    kind: str
+    text: str
+    argv: tuple = ()
+    path: Optional[str] = None
+    certain: bool = True
+    layer: int = 1
+
+    def as_dict(self) -> dict:
+        found = {"kind": self.kind, "text": self.text, "certain": self.certain, "layer": self.layer}
+        if self.argv:
+            found["argv"] = list(self.argv)
+        if self.path is not None:
+            found["path"] = self.path
+        return found
+
+
+@dataclass(slots=True)  # not frozen: a frozen dataclass costs a microsecond to build
+class PureSimulation:
+    """What the inner shell receives for one reply under one transport.
+
+    ``inner_script`` is None when the outer layer fails before starting the
+    inner shell; ``inner_args`` are its ``$0``, ``$1``, …; ``opaque`` names
+    every part not statically known (``exact`` when there is none);
+    ``outer_error`` is the outer shell's syntax or expansion error, a JSON
+    contract error, a shlex split error or an ssh usage error.
+    ``inner_starts`` counts the times the inner program (bash, or ssh for
+    the ssh transports) is started, the harness's own start included.
+    """
+
+    transport: str
+    reply: str
+    inner_script: Optional[str]
+    inner_args: list = field(default_factory=list)
+    opaque: list = field(default_factory=list)
+    outer_effects: list = field(default_factory=list)
+    outer_error: Optional[str] = None
+    inner_starts: int = 0
+
+    @property
+    def exact(self) -> bool:
+        return not self.opaque
+
+    def as_dict(self) -> dict:
+        """The JSON shape of ``qbcore rewrite --format json``."""
+        return {"transport": self.transport, "reply": self.reply, "inner_script": self.inner_script,
+                "inner_args": list(self.inner_args), "exact": self.exact, "opaque": list(self.opaque),
+                "outer_effects": [e.as_dict() for e in self.outer_effects], "outer_error": self.outer_error}
+
+
+# The compiled engine brings a twin of the class that is cheaper to build, and
+# the fast path for nested in C; both engines give the same fields and methods.
+if quickpath.engine == "cython":
+    from ._quickpath import Simulation
+    from ._quickpath import nested as _nested_fast
+else:
+    Simulation = PureSimulation
+    _nested_fast = None
+
+
+class _Outcome:
+    """Accumulates a simulation's parts while the layers are walked."""
+
+    def __init__(self):
+        self.opaque: list[str] = []
+        self.effects: list[OuterEffect] = []
+        self.starts = 0
+
+    def note(self, names):
+        for name in names:
+            if name not in self.opaque:
+                self.opaque.append(name)
+
+
+def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
+             environ: Optional[Mapping[str, str]] = None,
+             listing: Optional[Iterable[str]] = None) -> "Simulation":
+    """Predict what ``transport`` makes of ``reply``.
+
+    ``environ`` is the complete exported environment of the outer shell (as
+    with ``env -i``; default: the executor's, HOME = ``cwd``), ``cwd`` its
+    working directory (default: the current one), ``listing`` the files
+    under it before the harness runs (paths relative to ``cwd``,
+    directories ending in ``/``; default: the real directory when it
+    exists, unknown otherwise). Raises ValueError for an unknown transport
+    or a reply with a NUL character, TypeError or ValueError for a bad listing.
+    """
+    if listing is not None:
+        listing = checked_listing(listing)  # the fast paths need no files, but the caller erred
+    if type(reply) is str:
+        # the fast path, inlined for the most common transport: every call costs here
+        if transport == "nested":
+            if _nested_fast is not None:
+                found = _nested_fast(reply)
+                if found is not None:
+                    return found
+            else:
+                words = dq_words(reply)
+                if words is not None and words[0][:1] not in _OPTION_STARTS:
+                    return Simulation("nested", reply, words[0], words[1:], [], [], None, 1)
+        else:
+            quick = _QUICK.get(transport)
+            if quick is not None and "\0" not in reply:
+                found = quick(reply)
+                if found is not None:
+                    return found
+    return simulate_general(reply, transport, cwd=cwd, environ=environ, listing=listing)
+
+
+def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
+                     environ: Optional[Mapping[str, str]] = None,
+                     listing: Optional[Iterable[str]] = None) -> "Simulation":
+    """``simulate`` without the fast path: always the parser and the evaluator."""
+    if not isinstance(reply, str):
+        raise TypeError(f"reply must be str, not {type(reply).__name__}")
+    spec = transports.get(transport)
+    cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+    environ = dict(environ) if environ is not None else default_environ(cwd)
+    files = FileView(cwd, listing)  # before anything runs: a bad listing is the caller's error
+    try:
+        invocation = transports.wrap(reply, spec.name)
+    except HarnessError as exc:
+        return Simulation(spec.name, reply, None, outer_error=str(exc))
+    outcome = _Outcome()
+    if spec.outer in ("none", "json", "shlex"):
+        script, args, error, trouble = _direct(invocation, spec)
+        if trouble:
+            outcome.note([_OPTIONS_NOTE])
+        runs = spec.name != "ssh-argv" or transports.ssh_call(invocation.argv[1:]).command is not None
+        outcome.starts = 0 if error or not runs else 1
+    else:
+        script, args, error = _through_bash(invocation, spec, cwd, environ, outcome, files)
+    return Simulation(spec.name, reply, script, args, outcome.opaque, outcome.effects, error, outcome.starts)
+
+
+_OPTION_STARTS = ("-", "+")
+
+
+def _quick_single(reply):
+    if "'" in reply or reply[:1] in ("-", "+"):
+        return None
+    return Simulation("single", reply, reply, [], [], [], None, 1)
+
+
+def _quick_ssh(reply):
+    words = dq_words(reply)
+    if words is None:
+        return None
+    call = transports.ssh_call([transports.HOST, *words])
+    script, args, error, trouble = _remote(call, None)
+    if trouble:
+        return None
+    starts = 0 if error or call.command is None else 1
+    return Simulation("ssh", reply, script, args, [], [], error, starts)
+
+
+# Replies that meet no expansion and no operator on their way through the
+# outer layer skip the parser: quote removal alone gives the outer words
+# (the differential test holds these to the general path).
+_QUICK = {"single": _quick_single, "ssh": _quick_ssh}  # nested: inlined in simulate
+
+_OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
+# commands that can start another program named by their arguments
+_LAUNCHERS = frozenset("exec command env nohup xargs time nice timeout setsid sh dash eval builtin".split())
+
+
+def _direct(invocation, spec):
+    """The transports whose harness hands the text over without a shell."""
+    argv = invocation.argv
+    if spec.name == "ssh-argv":
+        script, args, error, trouble = _remote(transports.ssh_call(argv[1:]), None)
+        return script, args, error, trouble
+    if spec.inner == "stdin":
+        return invocation.stdin.decode("utf-8", "surrogateescape"), [], None, False
+    if spec.inner == "file":
+        (content,) = invocation.files.values()
+        return content.decode("utf-8", "surrogateescape"), [], None, False
+    start = transports.bash_c_script(argv[1:])
+    return (start[0], start[1], None, False) if start else (None, [], None, True)
+
+
+def _remote(call, stdin_body):
+    """(script, args, error, options_trouble) for one ssh call: the remote shell runs
+    ``bash -c JOINED``, or reads stdin when the command is empty."""
+    if call.error:
+        return None, [], f"ssh: {call.error}", False
+    if call.command is None:
+        return None, [], None, False  # -N or -V: nothing runs remotely
+    if call.command == "" or (call.command == "bash" and stdin_body is not None):
+        # a shell that reads its script from stdin (-n: from /dev/null)
+        return ("" if stdin_body is None or call.null_stdin else stdin_body), [], None, False
+    start = transports.bash_c_script(["-c", call.command])
+    if start is None:
+        return None, [], None, True
+    return start[0], start[1], None, False
+
+
+def _real_bash_path() -> str:
+    return shutil.which("bash", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/bash"
+
+
+def _through_bash(invocation, spec, cwd, environ, outcome, files):
+    from ..model.evaluate import evaluate
+    from ..model.expand import Env
+    from ..syntax.parser import parse_prefix
+
+    start_files = files.fork()  # what the middle shell of double-nested starts with, refined below
+    env = Env.from_environ(environ, cwd, invoked_as="bash", files=files)
+    start_env = {name: var.value for name, var in env.vars.items()
+                 if var.exported and isinstance(var.value, str)}
+    script_tree = parse_prefix(invocation.argv[2])
+    evaluation = evaluate(script_tree, env)
+    _note_unsure_syntax_error(script_tree, outcome)
+    program = "ssh" if spec.remote else "bash"
+    harness, error = _harness_command(evaluation, program)
+    _collect_effects(evaluation, harness or _failed_first(evaluation, program), outcome, layer=1, cwd=cwd,
+                     tree=script_tree, started=harness is not None)
+    if harness is None:
+        return None, [], error
+    outcome.note(harness.opaque)
+    if spec.remote:
+        body = None
+        if spec.inner == "stdin":
+            heredocs = [r for r in harness.redirects if r.op in ("<<", "<<-")]
+            if heredocs:
+                body = heredocs[-1].body
+                if not heredocs[-1].exact:
+                    outcome.note([f"heredoc body of `{harness.text}`"])
+        script, args, remote_error, trouble = _remote(transports.ssh_call(harness.argv[1:]), body)
+        if trouble:
+            outcome.note([_OPTIONS_NOTE])
+        return script, args, error or remote_error
+    start = transports.bash_c_script(harness.argv[1:])
+    if start is None:
+        if not _without_script(harness.argv):
+            outcome.note([_OPTIONS_NOTE])
+        return None, [], error
+    script, args = start
+    if spec.outer == "bash-twice":
+        lone = _lone_simple_command(script_tree)
+        return _middle_layer(script, args, start_env, lone, cwd, outcome, error,
+                             _files_at_start(harness, start_files))
+    return script, args, error
+
+
+def _note_unsure_syntax_error(tree, outcome):
+    """bash matches `$[…]` by its brackets and parses what it holds only when it expands
+    it (`$[${]` is a bad substitution, not a syntax error); the lexer reads the `${` at
+    once, so an error it finds after a `$[` may be no error to bash."""
+    error = tree.error
+    if error is not None and b"$[" in tree.source.encode("utf-8", "surrogateescape")[:error.offset]:
+        outcome.note(["a syntax error after `$[` (bash parses `$[…]` when it expands it)"])
+
+
+def _harness_command(evaluation, program):
+    """The command the harness typed (the first one run), and the shell's error, if any."""
+    error = None
+    if evaluation.syntax_error is not None:
+        e = evaluation.syntax_error
+        error = f"bash: -c: line {e.line}: {e.message}"
+    first = evaluation.commands[0] if evaluation.commands else None
+    if first is None or not first.argv or first.argv[0] != program:
+        return None, error
+    if first.error:
+        return None, error or f"bash: line {first.line}: {first.error}"
+    return first, error
+
+
+def _starts(record) -> int:
+    """How many inner programs a leaked or harness command starts (0 or 1)."""
+    if not record.argv:
+        return 0
+    if record.argv[0] == "bash":
+        return 1
+    if record.argv[0] == "ssh":
+        # ssh starts the remote shell only when it has something to run
+        call = transports.ssh_call(record.argv[1:])
+        return 0 if call.error or call.command is None else 1
+    return 0
+
+
+def _failed_first(evaluation, program):
+    """The harness's own command when it failed before starting anything (it is no leak)."""
+    first = evaluation.commands[0] if evaluation.commands else None
+    return first if first is not None and first.argv[:1] == (program,) else None
+
+
+def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):
+    background = _background_spans(tree.chunks)
+    if harness is not None and started and _starts(harness):
+        # the commands of a pipeline start together: which shell the recorder (or the
+        # remote side) sees first is a race when another one in it starts a shell too
+        shared = [(start, end) for start, end in _pipeline_spans(tree.chunks) if start <= harness.start < end]
+        if any(record is not harness and _starts(record) and not record.error
+               and any(start <= record.start < end for start, end in shared) for record in evaluation.commands):
+            outcome.note([f"which shell the pipeline with `{harness.text}` starts first"])
+    for record in evaluation.commands:
+        if any(start <= record.start < end for start, end in background) and _starts(record):
+            # the shell may exit, and the sandbox end it, before the job starts anything
+            outcome.note([f"whether the background job `{record.text}` starts before the shell exits"])
+        for sub in record.substitutions:
+            outcome.effects.append(OuterEffect("substitution", f"$({sub.text})", certain=record.certain,
+                                               layer=layer))
+            for inner in sub.commands:
+                if inner.argv and (inner.argv[0] in ("bash", "ssh") or inner.argv[0] in _LAUNCHERS):
+                    # a shell started client-side: its effects are not modelled here
+                    outcome.note([f"`{inner.text}` run by `$({sub.text})`"])
+        for redirect in record.redirects:
+            if (redirect.creates or redirect.truncates) and redirect.path:
+                outcome.effects.append(OuterEffect("file", record.text, path=redirect.path,
+                                                   certain=record.certain, layer=layer))
+            if not redirect.exact:
+                outcome.note([f"redirection in `{record.text}`"])
+        if record is harness:
+            outcome.starts += _starts(record) if started else 0
+            continue
+        outcome.effects.append(OuterEffect("command", record.text, tuple(record.argv), certain=record.certain,
+                                           layer=layer))
+        outcome.note(record.opaque)
+        if not record.certain:
+            outcome.note([f"whether `{record.text}` runs"])
+        if record.argv and record.argv[0] in ("bash", "ssh"):
+            # a command that failed on the way (a redirection, an expansion) starts nothing
+            if not record.error:
+                outcome.starts += _starts(record)
+        elif record.argv and record.argv[0] in _LAUNCHERS and not record.modelled:
+            outcome.note([f"what `{record.text}` starts"])
+
+
+def _files_at_start(harness, files):
+    """The files when the harness command starts: the starting tree, plus what its
+    redirections and command substitutions made (the outer shell's later commands
+    run while the started shell runs)."""
+    records = [harness]
+    while records:
+        record = records.pop()
+        for redirect in record.redirects:
+            if redirect.creates and redirect.path and redirect.exact:
+                files.create(redirect.path)
+            elif redirect.creates:
+                files.lose(f"the files after `{record.text}`")
+        for sub in record.substitutions:
+            for inner in sub.commands:
+                if not inner.modelled:
+                    files.lose(f"the files after `{inner.text}`")
+                records.append(inner)
+    return files
+
+
+def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files):
+    """double-nested: the middle bash runs ``script``; the innermost is the first bash it starts."""
+    from ..model.evaluate import evaluate
+    from ..model.expand import Env
+    from ..syntax.parser import parse_prefix
+
+    exported = dict(start_env)
+    # bash -c execs a lone simple command after lowering SHLVL, so the middle
+    # shell then counts the outer one's level again; otherwise one more
+    level = int(exported.get("SHLVL", "1"))
+    exported["SHLVL"] = str(level - 1 if lone else level)
+    exported["_"] = _real_bash_path()  # bash exports the path it found on PATH
+    arg0 = args[0] if args else "bash"
+    env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files)
+    middle_tree = parse_prefix(script)
+    middle = evaluate(middle_tree, env)
+    _note_unsure_syntax_error(middle_tree, outcome)
+    inner, middle_error = _harness_command(middle, "bash")
+    skip = inner or _failed_first(middle, "bash")
+    if middle_error and middle_error.startswith("bash: -c:"):
+        # bash names the shell by $0, and drops the name when $0 is the input's own name
+        rest = middle_error[len("bash: "):]
+        middle_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
+    _collect_effects(middle, skip, outcome, layer=2, cwd=cwd, tree=middle_tree, started=inner is not None)
+    outcome.starts -= 1  # the middle shell is no inner start: only the one it starts is
+    if inner is None:
+        return None, [], error or middle_error
+    outcome.note(inner.opaque)
+    start = transports.bash_c_script(inner.argv[1:])
+    if start is None:
+        if not _without_script(inner.argv):
+            outcome.note([_OPTIONS_NOTE])
+        return None, [], error or middle_error
+    return start[0], start[1], error or middle_error
+
+
+def _background_spans(node) -> list:
+    """Byte spans of every list item run with ``&`` anywhere in ``node``."""
+    from ..syntax.parser import ListItem
+
+    return _spans(node, lambda n: isinstance(n, ListItem) and n.background)
+
+
+def _pipeline_spans(node) -> list:
+    """Byte spans of every pipeline of two or more commands anywhere in ``node``."""
+    from ..syntax.parser import Pipeline
+
+    return _spans(node, lambda n: isinstance(n, Pipeline) and len(n.commands) > 1)
+
+
+def _spans(node, wanted, found=None) -> list:
+    found = [] if found is None else found
+    if wanted(node):
+        found.append((node.start, node.end))
+    if isinstance(node, (list, tuple)):
+        for child in node:
+            _spans(child, wanted, found)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            child = getattr(node, name, None)
+            if isinstance(child, (list, tuple)) or hasattr(child, "__dataclass_fields__"):
+                _spans(child, wanted, found)
+    return found
+
+
+def _lone_simple_command(script) -> bool:
+    """One line holding one simple command without redirections: the case where
+    bash -c execs it in place (measured: a pipeline, a redirection or a later
+    command keeps bash around)."""
+    from ..syntax.parser import SimpleCommand
+
+    if script.error is not None or len(script.chunks) != 1:
+        return False
+    items = script.chunks[0].items
+    if len(items) != 1 or items[0].background:
+        return False
+    and_or = items[0].command
+    if len(and_or.pipelines) != 1:
+        return False
+    pipeline = and_or.pipelines[0]
+    if len(pipeline.commands) != 1 or pipeline.negated or pipeline.timed:
+        return False
+    command = pipeline.commands[0]
+    return isinstance(command, SimpleCommand) and not command.redirects
+
+
+def _without_script(argv) -> bool:
+    """``bash -c`` and nothing after it (an unquoted empty expansion vanished): bash
+    starts, says "-c: option requires an argument" and runs no script."""
+    return len(argv) == 2 and argv[1] == "-c"

@@ -1,0 +1,1806 @@
+"""A model of bash 5.2 word expansion over an Env, without running anything.
+
+One job: turn syntax-tree words into what bash would make of them — argv
+fields, an assignment value, a heredoc body — in the order bash expands:
+brace, tilde, parameter/arithmetic/command substitution, word splitting,
+pathname expansion, quote removal. What cannot be known statically (``$$``, a
+command substitution the static hook cannot evaluate, a glob against an
+unknown directory) becomes an Opaque value with a name; every result reports
+the names of all opaque parts, so nothing is silently guessed.
+
+Side effects go through hooks on the Env, as in mvdan/sh's ``expand.Config``:
+``substitute`` runs a command substitution (the default hook evaluates it
+statically with qbcore.model.evaluate) and ``list_dir`` lists a directory for
+pathname expansion (by default from the Env's ``files``, a qbcore.model.files.FileView).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Optional, Union
+
+from ..syntax import parser as S
+from .commandenv import command_environ
+from .files import FileView
+
+# ---------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class Opaque:
+    """A value the static model cannot know; ``name`` says which (``$RANDOM``, ``$(date)``…)."""
+    name: str
+
+    def render(self) -> str:
+        return f"⟨{self.name}⟩"
+
+
+Value = Union[str, Opaque]
+
+
+class ExpansionError(Exception):
+    """An expansion bash reports as an error (``${x:?}``, division by 0, bad substitution).
+
+    In ``bash -c`` such an error abandons the rest of the current line (the
+    lines after it still run) with status 1; ``${x:?}`` is ``fatal``: it ends
+    the whole shell with status 127 (measured with bash 5.2).
+    """
+
+    def __init__(self, message: str, status: int = 1, fatal: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.fatal = fatal
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """The argv fields of words. ``opaque`` names every part not statically known
+    (their place in ``values`` shows as ``⟨name⟩``); ``exact`` when there is none."""
+    values: tuple
+    opaque: tuple
+
+    @property
+    def exact(self) -> bool:
+        return not self.opaque
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One string (assignment value, heredoc body); ``opaque`` as in Fields."""
+    value: str
+    opaque: tuple
+
+    @property
+    def exact(self) -> bool:
+        return not self.opaque
+
+
+@dataclass(frozen=True, slots=True)
+class Substitution:
+    """What a command substitution produced: its stdout (before trailing newlines are
+    removed) or an Opaque, its exit status (int or Opaque), and the opaque names inside."""
+    stdout: Value
+    status: Union[int, Opaque]
+    opaque: tuple = ()
+
+
+@dataclass(slots=True)
+class Variable:
+    """A shell variable: a string, an indexed array (dict index -> str), or Opaque."""
+    value: object
+    exported: bool = False
+
+
+# Values bash itself gives to these under `bash -c`, measured with 5.2.15
+# under `env -i`; dynamic ones are opaque by nature.
+DYNAMIC = ("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "PPID")
+_MACHINE = ("HOSTNAME", "UID", "EUID", "GROUPS")
+_BASH_SETS = {
+    "IFS": " \t\n", "OPTIND": "1", "OPTERR": "1", "PS4": "+ ",
+    "BASH": "/usr/bin/bash", "BASH_VERSION": "5.2.15(1)-release",
+    "HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
+    "SHELLOPTS": "braceexpand:hashall:interactive-comments",
+    "BASHOPTS": ("checkwinsize:cmdhist:complete_fullquote:extquote:force_fignore:globasciiranges:"
+                 "globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:"
+                 "promptvars:sourcepath"),
+}
+# The PATH bash 5.2 (Debian build) gives itself when the environment has none.
+_DEFAULT_PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
+# the executor's environment but HOME, which is the working directory (qbcore.model.commandenv)
+EXECUTOR_ENVIRON = {name: value for name, value in command_environ("").items() if name != "HOME"}
+
+SubstituteHook = Callable[["S.Script", "Env"], Substitution]
+ListDirHook = Callable[[str, "Env"], Optional[list]]
+
+
+def _static_substitute(script, env):
+    # evaluate builds on this module; import late so the layers stay one-way at load time
+    from .evaluate import substitute
+    return substitute(script, env)
+
+
+class Env:
+    """The state word expansion reads: variables, positional parameters, ``$0``,
+    ``$?``, the working directory, shell options, and the two side-effect hooks.
+
+    ``listing``: None to list the real ``cwd`` when it exists (opaque
+    otherwise), or an iterable of relative paths (``sub/`` or ``sub/f`` make
+    ``sub`` a directory) standing for the whole tree under ``cwd``; ``files``
+    an existing FileView to share instead (a shell started by another).
+    """
+
+    def __init__(self, variables: Optional[Mapping[str, object]] = None, *, cwd: Optional[str] = None,
+                 positional: Iterable[str] = (), arg0: str = "bash", status: Union[int, Opaque] = 0,
+                 listing: Optional[Iterable[str]] = None, substitute: Optional[SubstituteHook] = None,
+                 list_dir: Optional[ListDirHook] = None, files: Optional[FileView] = None):
+        self.vars: dict = {}
+        for name, value in (variables or {}).items():
+            self.vars[name] = value if isinstance(value, Variable) else Variable(value, True)
+        self.cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        self.cwd_known = True  # False after a cd the model could not follow
+        self.positional = list(positional)
+        self.arg0 = arg0
+        self.status: Union[int, Opaque] = status
+        self.flags = "hBc"
+        self.noglob = False
+        self.lineno = 1
+        self.last_bg: Optional[Value] = None
+        self.files = files if files is not None else FileView(self.cwd, listing)
+        self.substitute: SubstituteHook = substitute or _static_substitute
+        self.list_dir: ListDirHook = list_dir or _default_list_dir
+        self.functions: dict = {}
+
+    # -- construction ---------------------------------------------------
+
+    @classmethod
+    def default(cls, cwd: Optional[str] = None, **kwargs) -> "Env":
+        """The executor's environment: HOME = the working directory, PATH, LC_ALL=C…"""
+        cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        environ = dict(EXECUTOR_ENVIRON, HOME=cwd)
+        return cls.from_environ(environ, cwd, **kwargs)
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str], cwd: Optional[str] = None, *,
+                     invoked_as: str = "bash", **kwargs) -> "Env":
+        """The shell state of ``bash -c`` started with exactly ``environ`` in ``cwd``:
+        the exported variables plus what bash sets itself (PWD, SHLVL, ``_``, IFS…).
+
+        ``invoked_as`` is how bash was named when started (``$_`` when the
+        environment has no ``_``: ``bash`` when exec'd by that name, a full path
+        when another shell found it on PATH).
+        """
+        for key, value in environ.items():
+            if not isinstance(key, str) or not isinstance(value, str):
+                raise TypeError("environ must map str to str")
+            if "\0" in value or "\0" in key:
+                raise ValueError(f"environment variable {key!r} contains a NUL byte")
+        cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        env = cls({}, cwd=cwd, **kwargs)
+        for name, value in environ.items():
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                env.vars[name] = Variable(value, True)
+        for name, value in _BASH_SETS.items():
+            env.vars.setdefault(name, Variable(value, False))
+        pwd_value = environ.get("PWD")
+        if not (pwd_value and pwd_value.startswith("/") and _same_dir(pwd_value, cwd)):
+            pwd_value = cwd
+        env.vars["PWD"] = Variable(pwd_value, True)
+        oldpwd = environ.get("OLDPWD")
+        if oldpwd is not None and not os.path.isdir(oldpwd):
+            env.vars.pop("OLDPWD", None)  # bash keeps an inherited OLDPWD only when it is a directory
+        if "PATH" not in environ:
+            env.vars["PATH"] = Variable(_DEFAULT_PATH, False)
+        try:
+            level = int(environ.get("SHLVL", "0").strip() or "0") + 1
+        except ValueError:
+            level = 1
+        env.vars["SHLVL"] = Variable(str(max(level, 0)), True)
+        env.vars["_"] = Variable(environ.get("_", invoked_as), True)
+        if "SHELL" not in environ:
+            env.vars["SHELL"] = Variable(Opaque("$SHELL"), False)
+        for name in _MACHINE:
+            if name not in environ:
+                env.vars[name] = Variable(Opaque("$" + name), False)
+        return env
+
+    def copy(self) -> "Env":
+        """A subshell's copy: changes to it never reach this Env."""
+        other = Env.__new__(Env)
+        other.vars = {k: Variable(dict(v.value) if isinstance(v.value, dict) else v.value, v.exported)
+                      for k, v in self.vars.items()}
+        other.cwd = self.cwd
+        other.cwd_known = self.cwd_known
+        other.positional = list(self.positional)
+        other.arg0 = self.arg0
+        other.status = self.status
+        other.flags = self.flags
+        other.noglob = self.noglob
+        other.lineno = self.lineno
+        other.last_bg = self.last_bg
+        other.files = self.files  # one file system for the shell and its subshells
+        other.substitute = self.substitute
+        other.list_dir = self.list_dir
+        other.functions = dict(self.functions)
+        return other
+
+    # -- variables ------------------------------------------------------
+
+    def get(self, name: str) -> Optional[object]:
+        """The value of a variable (str, dict for arrays, Opaque) or None when unset."""
+        if name in DYNAMIC:
+            return Opaque("$" + name)
+        if name == "LINENO":
+            return str(self.lineno)
+        var = self.vars.get(name)
+        return None if var is None else var.value
+
+    def set(self, name: str, value: object, *, exported: Optional[bool] = None):
+        """Assign a variable, keeping its export flag unless ``exported`` is given."""
+        old = self.vars.get(name)
+        flag = old.exported if old is not None else False
+        self.vars[name] = Variable(value, flag if exported is None else exported)
+
+    def unset(self, name: str):
+        self.vars.pop(name, None)
+
+    @property
+    def locale_is_c(self) -> bool:
+        """True when bash runs in the C locale (bytes, not characters; ASCII case mapping)."""
+        for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+            value = self.get(name)
+            if isinstance(value, str) and value:
+                return value in ("C", "POSIX")
+        return True
+
+    def ifs(self) -> Value:
+        value = self.get("IFS")
+        if value is None:
+            return " \t\n"
+        if isinstance(value, dict):
+            return value.get(0, "")
+        return value
+
+
+def _same_dir(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.normpath(a) == os.path.normpath(b)
+
+
+def _default_list_dir(path: str, env: "Env") -> Optional[list]:
+    """The names in directory ``path`` (relative to cwd or absolute); None when unknowable."""
+    if not env.cwd_known and not path.startswith("/"):
+        return None
+    return env.files.names(os.path.join(env.cwd, path) if path else env.cwd)
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def fields(words, env: Env) -> Fields:
+    """Expand words as bash expands a command's arguments; returns Fields (argv values)."""
+    exp = _Expander(env)
+    out = []
+    for word in words:
+        out.extend(exp.word_fields(word))
+    return Fields(tuple(out), tuple(exp.opaque))
+
+
+def literal(word: Optional["S.Word"], env: Env, *, assignment: bool = True) -> Text:
+    """Expand a word as an assignment value: tilde after ``=``/``:``, no splitting, no globbing."""
+    exp = _Expander(env)
+    value = exp.word_text(word, assignment=assignment) if word is not None else ""
+    return Text(value, tuple(exp.opaque))
+
+
+def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
+    """The unterminated ``$(``, ``${``, ``$[`` or backtick an unquoted heredoc body holds, if any.
+
+    The lexer leaves such text literal so the body still ends at its
+    delimiter; bash then fails the command when it expands the body.
+    """
+    for part in heredoc.parts:
+        if isinstance(part, S.Lit):
+            match = re.search(r"\$[({[]|`", part.text)
+            if match:
+                return part.text[match.start():].split("\n", 1)[0]
+    return None
+
+
+UNJOINED_DOCUMENT = Opaque("here-document body with a backslash-newline before an unclosed construct")
+
+
+def joined_before_failure(heredoc: "S.Heredoc") -> bool:
+    """Whether an unexpandable body holds a backslash-newline: bash joins the lines
+    before it expands, which can close or open constructs (``$\\<nl>$(`` is ``$$(``);
+    the literal body the lexer kept cannot say which."""
+    return any(isinstance(part, S.Lit) and "\\\n" in part.text for part in heredoc.parts)
+
+
+def expanded_before_failure(heredoc: "S.Heredoc") -> tuple:
+    """The parts of an unexpandable body that bash expands before it meets the one that fails."""
+    for n, part in enumerate(heredoc.parts):
+        if isinstance(part, S.Lit) and re.search(r"\$[({[]|`", part.text):
+            return heredoc.parts[:n]
+    return heredoc.parts
+
+
+def document(heredoc: "S.Heredoc", env: Env) -> Text:
+    """The body an unquoted-delimiter heredoc delivers (a quoted one is returned raw).
+
+    Raises ExpansionError when bash could not expand it (an unterminated
+    ``$(`` or backtick in the body).
+    """
+    if heredoc.quoted:
+        return Text(heredoc.raw, ())
+    broken = unexpandable_in_document(heredoc)
+    if broken and joined_before_failure(heredoc):
+        return Text(UNJOINED_DOCUMENT.render(), (UNJOINED_DOCUMENT.name,))
+    if broken:
+        raise ExpansionError(f"here-document: cannot expand {broken!r}")
+    exp = _Expander(env)
+    pieces = exp.parts(heredoc.parts, quoted=True)
+    return Text(exp.join_pieces(pieces), tuple(exp.opaque))
+
+
+def pattern(word: "S.Word", env: Env) -> "Pattern":
+    """Expand a word as a pattern (``case``, ``[[ == ]]``): quoted characters match themselves."""
+    exp = _Expander(env)
+    return exp.pattern_of(word)
+
+
+# ---------------------------------------------------------------- patterns
+
+
+class Pattern:
+    """A bash glob pattern compiled from (char, active) pairs; ``opaque`` names unknown parts."""
+
+    __slots__ = ("regex", "opaque", "has_magic", "text", "byte_mode")
+
+    def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False, byte_mode: bool = False):
+        if byte_mode:
+            # the C locale matches bytes: `?` is one byte of a multi-byte character
+            chars = [(b, active) for ch, active in chars for b in to_bytes(ch)]
+        self.regex = re.compile(_pattern_regex(chars, pathname), re.S)
+        self.opaque = opaque
+        self.has_magic = any(active and ch in "*?[" for ch, active in chars)
+        self.text = "".join(ch for ch, _ in chars)
+        self.byte_mode = byte_mode
+
+    def matches(self, text: str) -> bool:
+        """Whether the whole of ``text`` matches (converted to bytes in byte mode)."""
+        return self.regex.fullmatch(to_bytes(text) if self.byte_mode else text) is not None
+
+
+def to_bytes(text: str) -> str:
+    """Text as one character per UTF-8 byte (latin-1), how bash sees it in the C locale."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def from_bytes(text: str) -> str:
+    return text.encode("latin-1").decode("utf-8", "surrogateescape")
+
+
+_CLASSES = {
+    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+    "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
+    "xdigit": "0-9A-Fa-f", "cntrl": "\\x00-\\x1f\\x7f", "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e",
+    "word": "a-zA-Z0-9_",
+}
+
+
+def _pattern_regex(chars: list, pathname: bool) -> str:
+    out = []
+    i, n = 0, len(chars)
+    star = "[^/]*" if pathname else ".*"
+    one = "[^/]" if pathname else "."
+    while i < n:
+        ch, active = chars[i]
+        if not active:
+            out.append(re.escape(ch))
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < n:
+            out.append(re.escape(chars[i + 1][0]))
+            i += 2
+            continue
+        if ch == "*":
+            while i + 1 < n and chars[i + 1] == ("*", True):
+                i += 1
+            out.append(star)
+            i += 1
+            continue
+        if ch == "?":
+            out.append(one)
+            i += 1
+            continue
+        if ch == "[":
+            parsed = _bracket(chars, i + 1)
+            if parsed is not None:
+                regex, i = parsed
+                out.append(regex)
+                continue
+            out.append("\\[")
+            i += 1
+            continue
+        out.append(re.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+def _bracket(chars: list, i: int):
+    """Translate ``[...]`` starting after ``[``; None when it is not closed."""
+    n = len(chars)
+    negate = False
+    if i < n and chars[i][1] and chars[i][0] in "!^":
+        negate = True
+        i += 1
+    items = []
+    last = None  # the character the last item matches, when it is a single one
+    first = True
+    while i < n:
+        ch, active = chars[i]
+        if ch == "]" and active and not first:
+            if not items:  # only empty ranges: nothing matches (or, negated, anything)
+                return ("(?s:.)" if negate else "(?!)"), i + 1
+            body = "".join(items)
+            return ("[^" if negate else "[") + body + "]", i + 1
+        first = False
+        if active and ch == "[" and i + 1 < n and chars[i + 1][0] == ":":
+            j = i + 2
+            name = ""
+            while j < n and chars[j][0].isalpha():
+                name += chars[j][0]
+                j += 1
+            if j + 1 < n and chars[j][0] == ":" and chars[j + 1][0] == "]" and name in _CLASSES:
+                items.append(_CLASSES[name])
+                last = None
+                i = j + 2
+                continue
+        if active and ch == "\\" and i + 1 < n:
+            items.append(re.escape(chars[i + 1][0]))
+            last = chars[i + 1][0]
+            i += 2
+            continue
+        if active and ch == "-" and items and i + 1 < n and chars[i + 1][0] != "]":
+            end = chars[i + 2][0] if chars[i + 1] == ("\\", True) and i + 2 < n else chars[i + 1][0]
+            if last is not None and last > end:
+                # a range whose end comes before its start matches nothing (measured)
+                items.pop()
+                i += 3 if chars[i + 1] == ("\\", True) else 2
+                last = None
+                continue
+            items.append("-")
+            i += 1
+            continue
+        items.append(re.escape(ch) if ch not in "-" else "\\-")
+        last = ch
+        i += 1
+    return None
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+class ArithError(ExpansionError):
+    pass
+
+
+_MASK = (1 << 64) - 1
+
+
+def _wrap(value: int) -> int:
+    value &= _MASK
+    return value - (1 << 64) if value >> 63 else value
+
+
+_ARITH_TOKEN = re.compile(r"""\s*(?:
+    (?P<num>[0-9][0-9A-Za-z@_]*(?:\#[0-9A-Za-z@_]+)?)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<op>\*\*=|<<=|>>=|\+\+|--|\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|[-+*/%<>=!~&^|?:,()\[\]])
+)""", re.X)
+
+_BINARY = [
+    (",",), ("=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="), ("?",), ("||",),
+    ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<=", ">=", "<", ">"), ("<<", ">>"), ("+", "-"),
+    ("*", "/", "%"), ("**",),
+]
+
+
+class _Arith:
+    """Evaluate a bash arithmetic expression (64-bit, bash precedence, variables recursive)."""
+
+    def __init__(self, text: str, env: Env, opaque: list, depth: int = 0):
+        self.env = env
+        self.text = text
+        self.opaque = opaque
+        self.depth = depth
+        self.toks = []
+        pos = 0
+        stripped = text.rstrip()
+        while pos < len(stripped):
+            match = _ARITH_TOKEN.match(stripped, pos)
+            if not match or match.end() == pos:
+                rest = stripped[pos:].strip()
+                raise ArithError(f"{text.strip()}: syntax error: invalid arithmetic operator "
+                                 f"(error token is \"{rest}\")")
+            kind = match.lastgroup
+            self.toks.append((kind, match.group(kind)))
+            pos = match.end()
+        self.i = 0
+
+    def run(self):
+        if not self.toks:
+            return 0
+        value = self.comma()
+        if self.i < len(self.toks):
+            tok = " ".join(t[1] for t in self.toks[self.i:])
+            raise ArithError(f"{self.text.strip()}: syntax error in expression (error token is \"{tok}\")")
+        return value
+
+    def peek(self):
+        return self.toks[self.i][1] if self.i < len(self.toks) else None
+
+    def comma(self):
+        value = self.assign()
+        while self.peek() == ",":
+            self.i += 1
+            value = self.assign()
+        return value
+
+    def assign(self):
+        if self.i + 1 < len(self.toks) and self.toks[self.i][0] == "name" and \
+                self.toks[self.i + 1][1] in _BINARY[1]:
+            name = self.toks[self.i][1]
+            op = self.toks[self.i + 1][1]
+            self.i += 2
+            rhs = self.assign()
+            if op != "=":
+                rhs = self.binop(op[:-1], self.var(name), rhs)
+            self.store(name, rhs)
+            return rhs
+        return self.ternary()
+
+    def ternary(self):
+        cond = self.binary(3)
+        if self.peek() == "?":
+            self.i += 1
+            yes = self.comma()
+            if self.peek() != ":":
+                raise ArithError(f"{self.text.strip()}: expected `:' in conditional expression")
+            self.i += 1
+            no = self.ternary()
+            return yes if _known(cond) and cond else no if _known(cond) else Opaque(cond.name)
+        return cond
+
+    def binary(self, level):
+        if level >= len(_BINARY):
+            return self.unary()
+        ops = _BINARY[level]
+        if ops == ("**",):
+            base = self.unary()
+            if self.peek() == "**":
+                self.i += 1
+                exponent = self.binary(level)  # right associative
+                return self.binop("**", base, exponent)
+            return base
+        left = self.binary(level + 1)
+        while self.peek() in ops:
+            op = self.peek()
+            self.i += 1
+            if op in ("&&", "||") and _known(left) and (bool(left) if op == "||" else not left):
+                # short circuit: the right side is parsed but not evaluated
+                self._skip(level + 1)
+                left = 1 if op == "||" else 0
+                continue
+            right = self.binary(level + 1)
+            left = self.binop(op, left, right)
+        return left
+
+    def _skip(self, level):
+        saved_env = self.env
+        self.env = saved_env.copy()
+        try:
+            self.binary(level)
+        finally:
+            self.env = saved_env
+
+    def unary(self):
+        op = self.peek()
+        if op in ("-", "+", "!", "~"):
+            self.i += 1
+            value = self.unary()
+            if not _known(value):
+                return value
+            return {"-": lambda v: _wrap(-v), "+": lambda v: v, "!": lambda v: int(not v),
+                    "~": lambda v: _wrap(~v)}[op](value)
+        if op in ("++", "--") and self.i + 1 < len(self.toks) and self.toks[self.i + 1][0] == "name":
+            name = self.toks[self.i + 1][1]
+            self.i += 2
+            value = self.var(name)
+            if _known(value):
+                value = _wrap(value + (1 if op == "++" else -1))
+            self.store(name, value)
+            return value
+        return self.postfix()
+
+    def postfix(self):
+        if self.i >= len(self.toks):
+            raise ArithError(f"{self.text.strip()}: syntax error: operand expected (error token is \"\")")
+        kind, tok = self.toks[self.i]
+        if tok == "(":
+            self.i += 1
+            value = self.comma()
+            if self.peek() != ")":
+                raise ArithError(f"{self.text.strip()}: missing `)' (error token is \"{self.peek() or ''}\")")
+            self.i += 1
+            return value
+        if kind == "num":
+            self.i += 1
+            return _number(tok, self.text)
+        if kind == "name":
+            self.i += 1
+            name = tok
+            if self.peek() == "[":
+                depth, j = 0, self.i
+                while j < len(self.toks):
+                    if self.toks[j][1] == "[":
+                        depth += 1
+                    elif self.toks[j][1] == "]":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                sub = " ".join(t[1] for t in self.toks[self.i + 1:j])
+                self.i = j + 1
+                index = _Arith(sub, self.env, self.opaque, self.depth + 1).run()
+                if not _known(index):
+                    return index
+                return self.element(name, index)
+            if self.peek() in ("++", "--"):
+                op = self.toks[self.i][1]
+                self.i += 1
+                value = self.var(name)
+                if _known(value):
+                    self.store(name, _wrap(value + (1 if op == "++" else -1)))
+                else:
+                    self.store(name, value)
+                return value
+            return self.var(name)
+        rest = " ".join(t[1] for t in self.toks[self.i:])
+        raise ArithError(f"{self.text.strip()}: syntax error: operand expected (error token is \"{rest}\")")
+
+    def element(self, name, index):
+        value = self.env.get(name)
+        if isinstance(value, dict):
+            text = value.get(index)
+        elif index == 0:
+            text = value
+        else:
+            text = None
+        return self._value_of(name, text)
+
+    def var(self, name):
+        return self._value_of(name, self.env.get(name))
+
+    def _value_of(self, name, value):
+        if isinstance(value, dict):
+            value = value.get(0)
+        if value is None or value == "":
+            return 0
+        if isinstance(value, Opaque):
+            self._note(value.name)
+            return value
+        if self.depth > 100:
+            raise ArithError(f"{name}: expression recursion level exceeded")
+        return _Arith(value, self.env, self.opaque, self.depth + 1).run()
+
+    def _note(self, name):
+        if name not in self.opaque:
+            self.opaque.append(name)
+
+    def store(self, name, value):
+        self.env.set(name, str(value) if _known(value) else value)
+
+    def binop(self, op, a, b):
+        if not _known(a):
+            return a
+        if not _known(b):
+            return b
+        if op in ("/", "%"):
+            if b == 0:
+                raise ArithError(f"{self.text.strip()}: division by 0 (error token is \"{self._last()}\")")
+            quotient = abs(a) // abs(b)
+            if (a < 0) != (b < 0):
+                quotient = -quotient
+            return _wrap(quotient) if op == "/" else _wrap(a - b * quotient)
+        if op == "**":
+            if b < 0:
+                raise ArithError(f"{self.text.strip()}: exponent less than 0 (error token is \"{self._last()}\")")
+            return _wrap(pow(a, b, 1 << 64))
+        if op in ("<<", ">>"):
+            b &= 63
+            return _wrap(a << b) if op == "<<" else a >> b
+        table = {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b,
+                 "==": int(a == b), "!=": int(a != b), "<": int(a < b), ">": int(a > b),
+                 "<=": int(a <= b), ">=": int(a >= b), "&&": int(bool(a) and bool(b)),
+                 "||": int(bool(a) or bool(b))}
+        return _wrap(table[op])
+
+    def _last(self):
+        return self.toks[self.i - 1][1] if self.i else ""
+
+
+def _known(value) -> bool:
+    return not isinstance(value, Opaque)
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
+
+
+def _number(tok: str, text: str) -> int:
+    if "#" in tok:
+        base_text, digits = tok.split("#", 1)
+        base = int(base_text)
+        if not 2 <= base <= 64:
+            raise ArithError(f"{text.strip()}: invalid arithmetic base (error token is \"{tok}\")")
+    elif tok[:2] in ("0x", "0X"):
+        base, digits = 16, tok[2:]
+    elif tok.startswith("0") and len(tok) > 1:
+        base, digits = 8, tok[1:]
+    else:
+        base, digits = 10, tok
+    value = 0
+    for ch in digits:
+        if base <= 36:
+            d = _DIGITS.find(ch.lower()) if ch.isalpha() else _DIGITS.find(ch)
+        else:
+            d = _DIGITS.find(ch)
+        if d < 0 or d >= base:
+            raise ArithError(f"{text.strip()}: value too great for base (error token is \"{tok}\")")
+        value = value * base + d
+    return _wrap(value)
+
+
+def arithmetic(text: str, env: Env) -> Union[int, Opaque]:
+    """Evaluate arithmetic expression text over env (assignments inside change env)."""
+    return _Arith(text, env, []).run()
+
+
+# ---------------------------------------------------------------- the expander
+
+# A piece of an expanded word: (text, quoted, split). `split` marks unquoted
+# expansion results, which alone undergo word splitting; quoted text is never
+# a glob. _BREAK separates the elements of "$@"; _BREAK_SOFT those of an
+# unquoted $@, where empty elements disappear.
+_BREAK = ("", True, "break")
+_BREAK_SOFT = ("", False, "break")
+_STARTED = ("", True, False)
+
+
+class _Expander:
+    def __init__(self, env: Env):
+        self.env = env
+        self.opaque: list = []
+        self.substitutions: list = []
+
+    def note(self, name: str):
+        if name not in self.opaque:
+            self.opaque.append(name)
+
+    def opaque_text(self, value: Opaque) -> str:
+        self.note(value.name)
+        return value.render()
+
+    # -- whole words ----------------------------------------------------
+
+    def word_fields(self, word: "S.Word") -> list:
+        parts = word.parts
+        if len(parts) == 1:
+            # fast path: a plain literal or a single-quoted string expands to itself
+            part = parts[0]
+            kind = type(part)
+            if kind is S.Lit and not _SPECIAL_LITERAL.search(part.text):
+                return [part.text]
+            if kind is S.SingleQuoted:
+                return [part.text]
+        out = []
+        expansions = brace_expand(word.parts)
+        # a word made by brace expansion is no longer assignment-like for tilde purposes
+        braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
+        for parts in expansions:
+            parts = self.tilde(parts, assignment_like=not braced and _looks_like_assignment(parts))
+            pieces = self.parts(parts, quoted=False)
+            if self.suppresses_splitting(parts):
+                pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
+            for chars in self.split(pieces):
+                out.extend(self.glob(chars))
+        return out
+
+    def suppresses_splitting(self, parts) -> bool:
+        """bash 5.2 does not split a word whose last unquoted expansion is followed by a
+        literal ``$`` (``$x$``, ``$x$.``) or an unset ``$!``, unless ``"$@"`` or an
+        unquoted ``$@``/``$*`` appears in the word. Measured against bash, not documented."""
+        flag = False
+        for part in parts:
+            if isinstance(part, S.DoubleQuoted):
+                if any(isinstance(p, S.Param) and (p.name == "@" or p.index == "@") for p in part.parts):
+                    return False  # with "$@" in the word, bash splits as usual
+            elif isinstance(part, S.Param) and (part.name in "@*" or part.index in ("@", "*")):
+                return False  # likewise with an unquoted $@ or $*
+            if isinstance(part, S.Lit):
+                if "$" in part.text:
+                    flag = True
+            elif isinstance(part, S.Param) and part.name == "!" and part.op is None and \
+                    self.env.last_bg is None:
+                flag = True
+            elif isinstance(part, (S.Param, S.CmdSub, S.Arith)):
+                flag = False
+        return flag
+
+    def word_text(self, word: "S.Word", assignment: bool = True) -> str:
+        parts = self.tilde(list(word.parts), assignment_like=assignment, value_only=assignment)
+        pieces = self.parts(parts, quoted=False)
+        return self.join_pieces(pieces, glue=" ")
+
+    def join_pieces(self, pieces: list, glue: str = " ") -> str:
+        out = []
+        for text, quoted, split in pieces:
+            if split == "break":
+                out.append(glue)
+            else:
+                out.append(text)
+        return "".join(out)
+
+    # -- tilde ----------------------------------------------------------
+
+    def tilde(self, parts: list, assignment_like: bool, value_only: bool = False) -> list:
+        """Tilde expansion at the word start, and after ``=`` and each ``:`` in assignments
+        and assignment-like arguments (``x=~/q``). A tilde-prefix that runs into a quoted
+        or expanded part (``~"u"``, ``~$x``) is left alone, as bash does."""
+        parts = list(parts)
+        if not parts:
+            return parts
+        colon_rule = assignment_like or value_only
+        stops = "/:"  # bash ends a tilde-prefix at `:` too, in any word
+        out = []
+        after_eq = value_only
+        for k, part in enumerate(parts):
+            if not isinstance(part, S.Lit):
+                out.append(part)
+                continue
+            text = part.text
+            if k == 0:
+                starts = [0]
+                if assignment_like and not value_only:
+                    starts.append(text.index("=") + 1)
+            else:
+                starts = []
+            if colon_rule:
+                first_colon = 0
+                if assignment_like and not value_only and k == 0:
+                    first_colon = text.index("=")
+                starts += [m.end() for m in re.finditer(":", text) if m.start() >= first_colon]
+                if k > 0 and out and isinstance(parts[k - 1], S.Lit) is False:
+                    pass
+            if not after_eq and not starts:
+                out.append(part)
+                continue
+            pos = 0
+            pieces = []
+            for start in sorted(set(starts)):
+                if start < pos or start >= len(text) or text[start] != "~":
+                    continue
+                end = start + 1
+                while end < len(text) and text[end] not in stops:
+                    end += 1
+                if not colon_rule:
+                    slash = text.find("/", start)
+                    prefix = text[start:slash if slash >= 0 else len(text)]
+                    if ":" in prefix or "=" in prefix:
+                        # bash's tilde code treats such words in ways not modelled here
+                        self.note(f"tilde expansion of {prefix}")
+                        continue
+                if end == len(text) and k != len(parts) - 1:
+                    continue  # the tilde-prefix runs into the next part: no expansion
+                home = self.tilde_value(text[start + 1:end])
+                if home is None:
+                    continue
+                if start > pos:
+                    pieces.append(S.Lit(text[pos:start], part.start, part.end))
+                pieces.append(home)
+                pos = end
+            if pieces:
+                if pos < len(text):
+                    pieces.append(S.Lit(text[pos:], part.start, part.end))
+                out.extend(pieces)
+            else:
+                out.append(part)
+        return out
+
+    def tilde_value(self, user: str):
+        env = self.env
+        if user == "":
+            home = env.get("HOME")
+            if home is None:
+                try:
+                    home = pwd.getpwuid(os.getuid()).pw_dir
+                except KeyError:
+                    return None
+        elif user == "+":
+            home = env.get("PWD")
+        elif user == "-":
+            home = env.get("OLDPWD")
+        else:
+            try:
+                home = pwd.getpwnam(user).pw_dir
+            except KeyError:
+                return None
+        if home is None:
+            return None
+        if isinstance(home, Opaque):
+            return _OpaquePart(home)
+        # the result of tilde expansion is not split or globbed
+        return S.SingleQuoted(home if isinstance(home, str) else "", 0, 0)
+
+    # -- parts → pieces ---------------------------------------------------
+
+    def parts(self, parts, quoted: bool) -> list:
+        pieces = []
+        for part in parts:
+            self.part(part, quoted, pieces)
+        return pieces
+
+    def part(self, part, quoted: bool, pieces: list):
+        if isinstance(part, S.Lit):
+            pieces.append((part.text, quoted, False))
+        elif isinstance(part, S.Escaped):
+            pieces.append((part.char, True, False))
+        elif isinstance(part, (S.SingleQuoted, S.AnsiC)):
+            pieces.append((part.text, True, False))
+        elif isinstance(part, S.DoubleQuoted):
+            inner = self.parts(part.parts, quoted=True)
+            if _vanishing_at(part.parts, inner, self):
+                return  # its empty quoted pieces must not start a field either
+            pieces.append(_STARTED)
+            pieces.extend(inner)
+        elif isinstance(part, S.Param):
+            self.param(part, quoted, pieces)
+        elif isinstance(part, S.CmdSub):
+            self.add_value(self.command_substitution(part), quoted, pieces)
+        elif isinstance(part, S.Arith):
+            self.add_value(self.arith(part), quoted, pieces)
+        elif isinstance(part, S.ProcSub):
+            self.add_value(Opaque("process substitution"), quoted, pieces)
+        elif isinstance(part, _OpaquePart):
+            pieces.append((self.opaque_text(part.value), True, False))
+        else:
+            raise TypeError(f"not a word part: {part!r}")
+
+    def add_value(self, value, quoted: bool, pieces: list):
+        if isinstance(value, Opaque):
+            pieces.append((self.opaque_text(value), True, False))
+        else:
+            pieces.append((value, quoted, not quoted))
+
+    def command_substitution(self, part: "S.CmdSub") -> Value:
+        result = self.env.substitute(part.script, self.env.copy())
+        # bash sets $? as soon as a substitution ends: later expansions of the same command see it
+        self.env.status = result.status
+        for name in result.opaque:
+            self.note(name)
+        self.substitutions.append((part, result))
+        if isinstance(result.stdout, Opaque):
+            return result.stdout
+        # bash drops NUL bytes from the output, then all trailing newlines
+        return result.stdout.replace("\0", "").rstrip("\n")
+
+    def arith(self, part: "S.Arith") -> Value:
+        text = self.join_pieces(self.parts(part.parts, quoted=True))
+        opaque: list = []
+        if "⟨" in text:
+            return Opaque(f"$(({text}))")
+        value = _Arith(text, self.env, opaque).run()
+        for name in opaque:
+            self.note(name)
+        return value if isinstance(value, Opaque) else str(value)
+
+    # -- parameters -------------------------------------------------------
+
+    def lookup(self, p: "S.Param"):
+        """The raw value: str, list (for @/* forms), Opaque, or None when unset."""
+        env = self.env
+        name = p.name
+        if name.isdigit():
+            n = int(name)
+            if n == 0:
+                return env.arg0
+            return env.positional[n - 1] if n <= len(env.positional) else None
+        if name in ("@", "*"):
+            return _Many(list(env.positional), name == "*")
+        if name == "#":
+            if any(isinstance(p, Opaque) for p in env.positional):
+                return Opaque("$#")
+            return str(len(env.positional))
+        if name == "?":
+            return env.status if isinstance(env.status, Opaque) else str(env.status)
+        if name == "-":
+            return env.flags
+        if name == "$":
+            return Opaque("$$")
+        if name == "!":
+            return env.last_bg
+        value = env.get(name)
+        if p.index is not None:
+            index = p.index
+            if index in ("@", "*"):
+                if value is None:
+                    return _Many([], index == "*")
+                if isinstance(value, dict):
+                    return _Many([value[k] for k in sorted(value)], index == "*")
+                return _Many([value], index == "*")
+            sub = self.arith_index(index)
+            if isinstance(sub, Opaque):
+                return sub
+            if isinstance(value, dict):
+                if sub < 0:
+                    sub += (max(value) + 1) if value else 0
+                return value.get(sub)
+            return value if sub == 0 else None
+        if isinstance(value, dict):
+            return value.get(0)
+        return value
+
+    def arith_index(self, text: str):
+        return _Arith(text, self.env, self.opaque).run()
+
+    def param(self, p: "S.Param", quoted: bool, pieces: list):
+        if p.op == "bad substitution":
+            raise ExpansionError(f"${{{p.name}}}: bad substitution")
+        if p.op == "names@" or p.op == "names*":
+            names = sorted(n for n in self.env.vars if n.startswith(p.name))
+            return self.emit(_Many(names, p.op == "names*"), quoted, pieces)
+        if p.indirect and p.index in ("@", "*"):
+            value = self.env.get(p.name)
+            keys = [str(k) for k in sorted(value)] if isinstance(value, dict) else \
+                ([] if value is None else ["0"])
+            return self.emit(_Many(keys, p.index == "*"), quoted, pieces)
+        value = self.lookup(p)
+        if p.indirect:
+            value = self.indirect(value, p.name)
+        if p.length:
+            if isinstance(value, _Many):
+                return self.emit(str(len(value.items)), quoted, pieces)
+            if isinstance(value, Opaque):
+                return self.emit(Opaque(value.name), quoted, pieces)
+            return self.emit(str(self.length(value or "")), quoted, pieces)
+        op = p.op
+        if op in (":-", "-", ":=", "=", ":?", "?", ":+", "+"):
+            return self.default_op(p, value, quoted, pieces)
+        if value is None:
+            return self.emit("", quoted, pieces)
+        if op is None:
+            return self.emit(value, quoted, pieces)
+        if isinstance(value, Opaque):
+            self.parts_for_side_effects(p)
+            return self.emit(value, quoted, pieces)
+        if isinstance(value, _Many):
+            if op == ":":
+                items = self.slice_many(p, value)
+            else:
+                items = [self.apply_op(p, item) for item in value.items]
+            return self.emit(_Many(items, value.star), quoted, pieces)
+        return self.emit(self.apply_op(p, value), quoted, pieces)
+
+    def parts_for_side_effects(self, p):
+        for word in (p.arg, p.arg2):
+            if word is not None:
+                self.parts(word.parts, quoted=True)
+
+    def indirect(self, value, name=""):
+        if value is None:
+            raise ExpansionError(f"{name}: invalid indirect expansion")
+        if isinstance(value, _Many):
+            if isinstance(value, _Many):
+                value = " ".join(value.items) if value.items else None
+            if value is None:
+                return None
+        if isinstance(value, Opaque):
+            return value
+        match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:\[(.*)\])?", value, re.S)
+        if not match:
+            raise ExpansionError(f"{value}: invalid indirect expansion")
+        return self.lookup(S.Param(match.group(1), match.group(2), False, False, None, None, None,
+                                   True, 0, 0))
+
+    def length(self, value: str) -> int:
+        if self.env.locale_is_c:
+            return len(value.encode("utf-8", "surrogateescape"))
+        return len(value)
+
+    def emit(self, value, quoted: bool, pieces: list):
+        if isinstance(value, Opaque):
+            pieces.append((self.opaque_text(value), True, False))
+        elif isinstance(value, _Many):
+            if value.star and quoted:
+                sep = self.env.ifs()
+                if isinstance(sep, Opaque):
+                    sep = self.opaque_text(sep)
+                pieces.append((sep[:1].join(value.items), True, False))
+                return
+            for n, item in enumerate(value.items):
+                if n:
+                    pieces.append(_BREAK if quoted else _BREAK_SOFT)
+                if isinstance(item, Opaque):
+                    pieces.append((self.opaque_text(item), True, False))
+                else:
+                    pieces.append((item, quoted, "many" if not quoted else False))
+        else:
+            pieces.append((value, quoted, not quoted))
+
+    def default_op(self, p, value, quoted, pieces):
+        op = p.op
+        if isinstance(value, Opaque):
+            # whether an opaque value is empty is unknown
+            self.note(value.name)
+            pieces.append((value.render(), True, False))
+            return
+        if isinstance(value, _Many):
+            is_null = not value.items or (op.startswith(":") and all(v == "" for v in value.items)
+                                          and (len(value.items) == 1 or value.star and quoted))
+            is_unset = not value.items
+        else:
+            is_unset = value is None
+            is_null = is_unset or value == ""
+        missing = is_null if op.startswith(":") else is_unset
+        base = op.lstrip(":")
+        if base == "+":
+            if not missing:
+                pieces.extend(self.operand(p.arg, quoted))
+            return
+        if not missing:
+            return self.emit(value, quoted, pieces)
+        if base == "-":
+            pieces.extend(self.operand(p.arg, quoted))
+            return
+        if base == "=":
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p.name) or p.index in ("@", "*"):
+                raise ExpansionError(f"${p.name}: cannot assign in this way")
+            if quoted:
+                new = self.join_pieces(self.operand(p.arg, True))
+            else:
+                new = self.word_text(p.arg, assignment=False)
+            if p.index is not None:
+                sub = self.arith_index(p.index)
+                current = self.env.get(p.name)
+                array = dict(current) if isinstance(current, dict) else \
+                    ({0: current} if isinstance(current, str) else {})
+                array[sub] = new
+                self.env.set(p.name, array)
+            else:
+                self.env.set(p.name, new)
+            return self.emit(new, quoted, pieces)
+        if base == "?":
+            message = self.word_text(p.arg, assignment=False) if p.arg is not None and p.arg.parts else (
+                "parameter null or not set" if op.startswith(":") else "parameter not set")
+            raise ExpansionError(f"{p.name}: {message}", status=127, fatal=True)
+
+    def operand(self, word, quoted: bool) -> list:
+        """The word of ``${x:-w}``/``${x:+w}``: unquoted, its text is split like any expansion."""
+        if quoted:
+            out = []
+            for part in word.parts:
+                if isinstance(part, S.SingleQuoted) and any(c in part.text for c in "$`\\"):
+                    # the quotes stay, but bash expands what they hold there (measured:
+                    # "${x-'$HOME'}" is '/home/…'); that expansion is not modelled
+                    out.append((self.opaque_text(Opaque(f"'{part.text}' in a double-quoted ${{…}} word")),
+                                True, False))
+                elif isinstance(part, S.SingleQuoted):
+                    # inside double quotes, single quotes in the word are literal
+                    out.append(("'" + part.text + "'", True, False))
+                elif isinstance(part, S.Escaped) and part.char not in '$`"\\}\n':
+                    # and a backslash stays before a character it does not quote there
+                    out.append(("\\" + part.char, True, False))
+                else:
+                    self.part(part, True, out)
+            return out
+        parts = self.tilde(list(word.parts), assignment_like=False)
+        return [(text, q, True if (split is False and not q) else split)
+                for text, q, split in self.parts(parts, quoted=False)]
+
+    def apply_op(self, p, value: str):
+        op = p.op
+        if isinstance(value, Opaque):
+            return value
+        if op in ("#", "##", "%", "%%"):
+            pat = self.pattern_of(p.arg)
+            if pat.opaque:
+                return Opaque(f"${{{p.name}{op}…}}")
+            return _remove(value, pat, op)
+        if op in ("/", "//", "/#", "/%"):
+            pat = self.pattern_of(p.arg)
+            if pat.opaque:
+                return Opaque(f"${{{p.name}{op}…}}")
+            rep = self.replacement(p.arg2)
+            return _replace(value, pat, rep, op)
+        if op in ("^^", "^", ",,", ",", "~~", "~"):
+            pat = self.pattern_of(p.arg) if p.arg is not None and p.arg.parts else None
+            return _case(value, op, pat)
+        if op == ":":
+            return self.substring(value, p)
+        if op.startswith("@"):
+            return self.transform(value, op[1], p)
+        raise ExpansionError(f"${{{p.name}{op}}}: bad substitution")
+
+    def substring(self, value: str, p):
+        offset, length = self.slice_bounds(p)
+        if isinstance(offset, Opaque) or isinstance(length, Opaque):
+            return Opaque(f"${{{p.name}:…}}")
+        c_locale = self.env.locale_is_c
+        data = value.encode("utf-8", "surrogateescape") if c_locale else value
+        size = len(data)
+        if offset < 0:
+            offset += size
+            if offset < 0:
+                return ""
+        if offset > size:
+            return ""
+        if length is None:
+            end = size
+        elif length < 0:
+            end = size + length
+            if end < offset:
+                raise ExpansionError(f"{length}: substring expression < 0")
+        else:
+            end = min(size, offset + length)
+        out = data[offset:end]
+        return out.decode("utf-8", "surrogateescape") if c_locale else out
+
+    def slice_bounds(self, p):
+        offset_text = self.word_text(p.arg, assignment=False) if p.arg is not None else ""
+        offset = _Arith(offset_text, self.env, self.opaque).run() if offset_text.strip() else 0
+        length = None
+        if p.arg2 is not None:
+            length_text = self.word_text(p.arg2, assignment=False)
+            length = _Arith(length_text, self.env, self.opaque).run() if length_text.strip() else 0
+        return offset, length
+
+    def slice_many(self, p, value: "_Many") -> list:
+        offset, length = self.slice_bounds(p)
+        if isinstance(offset, Opaque) or isinstance(length, Opaque):
+            return [Opaque(f"${{{p.name}:…}}")]
+        items = list(value.items)
+        if p.name in ("@", "*"):
+            items = [self.env.arg0] + items  # ${@:0} starts at $0
+        if offset < 0:
+            offset += len(items)
+            if offset < 0:
+                return []
+        if length is not None and length < 0:
+            raise ExpansionError(f"{length}: substring expression < 0")
+        end = len(items) if length is None else offset + length
+        return items[offset:end]
+
+    def transform(self, value: str, letter: str, p):
+        if letter == "Q":
+            return quote_for_reuse(value)
+        if letter == "E":
+            return S.decode_ansi_c(value)
+        if letter == "U":
+            return _case(value, "^^", None)
+        if letter == "u":
+            return _case(value, "^", None)
+        if letter == "L":
+            return _case(value, ",,", None)
+        if letter == "a":
+            raw = self.env.get(p.name)
+            return "a" if isinstance(raw, dict) else ""
+        if letter == "A":
+            return f"{p.name}={quote_for_reuse(value)}"
+        if letter == "K":
+            return quote_for_reuse(value)
+        if letter == "k":
+            return quote_for_reuse(value)
+        return Opaque(f"${{{p.name}@{letter}}}")
+
+    # -- patterns -------------------------------------------------------
+
+    def pattern_chars(self, word: Optional["S.Word"]) -> list:
+        """(char, active) pairs: unquoted pattern characters are active, quoted ones literal."""
+        if word is None:
+            return []
+        pieces = self.parts(word.parts, quoted=False)
+        chars = []
+        for text, quoted, split in pieces:
+            if split == "break":
+                chars.append((" ", False))
+                continue
+            for ch in text:
+                chars.append((ch, not quoted))
+        return chars
+
+    def pattern_of(self, word: Optional["S.Word"]) -> Pattern:
+        before = len(self.opaque)
+        chars = self.pattern_chars(word)
+        return Pattern(chars, tuple(self.opaque[before:]), byte_mode=self.env.locale_is_c)
+
+    def replacement(self, word: Optional["S.Word"]) -> list:
+        """The replacement of ``${x/p/r}`` as (text, quoted) pieces; unquoted ``&`` is the match."""
+        if word is None:
+            return []
+        pieces = self.parts(word.parts, quoted=False)
+        return [(text, quoted) for text, quoted, split in pieces if split != "break"]
+
+    # -- splitting --------------------------------------------------------
+
+    def split(self, pieces: list) -> list:
+        """Word splitting: a list of fields, each a list of (text, quoted) segments."""
+        ifs = self.env.ifs()
+        if isinstance(ifs, Opaque):
+            self.note(ifs.name)
+            ifs = " \t\n"
+        ws = "".join(c for c in ifs if c in " \t\n")
+        other = "".join(c for c in ifs if c not in " \t\n")
+        fields = []
+        cur: list = []
+        started = False
+        merge = False
+
+        def emit():
+            nonlocal cur, started
+            fields.append(cur)
+            cur = []
+            started = False
+
+        for text, quoted, split in pieces:
+            if split == "break":
+                if quoted or started:
+                    emit()
+                merge = False
+                continue
+            if not split or not ifs:
+                if text or quoted:
+                    cur.append((text, quoted))
+                    started = True
+                    merge = False
+                continue
+            buf = []
+            for ch in text:
+                if ch in ws:
+                    if buf:
+                        cur.append(("".join(buf), False))
+                        buf = []
+                        started = True
+                    if started:
+                        emit()
+                        merge = True
+                elif ch in other:
+                    if buf:
+                        cur.append(("".join(buf), False))
+                        buf = []
+                        started = True
+                    if started:
+                        emit()
+                    elif merge:
+                        pass
+                    else:
+                        emit()
+                    merge = False
+                else:
+                    buf.append(ch)
+                    merge = False
+            if buf:
+                cur.append(("".join(buf), False))
+                started = True
+        if started:
+            emit()
+        return fields
+
+    # -- pathname expansion ----------------------------------------------
+
+    def glob(self, segments: list) -> list:
+        chars = [(ch, not quoted) for text, quoted in segments for ch in text]
+        text = "".join(ch for ch, _ in chars)
+        if not any(active and ch in "*?[" for ch, active in chars):
+            return [text]
+        if self.env.noglob is None:
+            # shell options changed in ways the model does not follow
+            self.note(f"glob {text}")
+            return [text]
+        if self.env.noglob:
+            return [text]
+        if "⟨" in text:
+            self.note(f"glob {text}")
+            return [text]
+        result = self.pathname(chars)
+        if result is None:
+            lost = self.env.files.lost
+            self.note(f"glob {text} ({lost})" if lost else f"glob {text}")
+            return [text]
+        return result or [text]
+
+    def pathname(self, chars: list) -> Optional[list]:
+        components = []
+        current: list = []
+        for ch, active in chars:
+            if ch == "/":
+                components.append(current)
+                current = []
+            else:
+                current.append((ch, active))
+        components.append(current)
+        absolute = not components[0] and len(components) > 1
+        if absolute:
+            components = components[1:]
+        prefixes = ["/" if absolute else ""]
+        globbed = False
+        for n, comp in enumerate(components):
+            last = n == len(components) - 1
+            has_magic = any(active and ch in "*?[" for ch, active in comp)
+            new = []
+            if not comp:
+                # `a//b` or a trailing slash: keep it; bash matches directories only
+                for prefix in prefixes:
+                    new.append(prefix + "/" if prefix and not prefix.endswith("/") else prefix)
+                prefixes = new
+                continue
+            if has_magic:
+                pat = Pattern(comp, pathname=True, byte_mode=self.env.locale_is_c)
+                leading_dot = comp[0][0] == "."
+                for prefix in prefixes:
+                    names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
+                    if names is None:
+                        return None
+                    for name in names:
+                        if name in (".", ".."):
+                            continue
+                        if name.startswith(".") and not leading_dot:
+                            continue
+                        if pat.matches(name):
+                            if not last:
+                                is_dir = self.is_dir(_join(prefix, name))
+                                if is_dir is None:
+                                    return None
+                                if not is_dir:
+                                    continue
+                            new.append(_join(prefix, name))
+                globbed = True
+            else:
+                name = "".join(ch for ch, _ in comp)
+                for prefix in prefixes:
+                    if globbed:
+                        names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
+                        if names is None:
+                            return None
+                        if name not in names:
+                            continue
+                    new.append(_join(prefix, name))
+            prefixes = new
+            if not prefixes:
+                return []
+        return sorted(prefixes, key=lambda s: s.encode("utf-8", "surrogateescape"))
+
+    def is_dir(self, path: str) -> Optional[bool]:
+        return self.env.files.is_dir(os.path.join(self.env.cwd, path))
+
+
+def _join(prefix: str, name: str) -> str:
+    if not prefix:
+        return name
+    return prefix + name if prefix.endswith("/") else prefix + "/" + name
+
+
+@dataclass(frozen=True, slots=True)
+class _OpaquePart:
+    value: Opaque
+
+
+class _Many:
+    """The elements of ``$@``, ``$*``, ``${a[@]}``; ``star`` joins them when quoted."""
+
+    __slots__ = ("items", "star")
+
+    def __init__(self, items: list, star: bool):
+        self.items = items
+        self.star = star
+
+
+_SPECIAL_LITERAL = re.compile(r"[{~*?\[$]")
+
+
+def _vanishing_at(parts, pieces, expander=None) -> bool:
+    # "$@" (or "${a[@]}") with no elements, alone in its quotes or beside
+    # expansions that are empty ("$@$x"), produces no field at all, unlike ""
+    # which produces an empty one (measured with bash 5.2).
+    has_at = False
+    for part in parts:
+        if isinstance(part, S.Param):
+            if part.op is None and not part.length and (part.name == "@" or part.index == "@"):
+                value = expander.lookup(part) if expander is not None else None
+                if isinstance(value, _Many) and value.items:
+                    return False
+                has_at = True
+        elif not isinstance(part, (S.CmdSub, S.Arith)):
+            return False
+    return has_at and all(piece[0] == "" for piece in pieces if piece[2] != "break")
+
+
+def _looks_like_assignment(parts) -> bool:
+    return bool(parts) and isinstance(parts[0], S.Lit) and \
+        re.match(r"[A-Za-z_][A-Za-z0-9_]*=", parts[0].text) is not None
+
+
+# ---------------------------------------------------------------- string operations
+
+
+def _remove(value: str, pat: Pattern, op: str) -> str:
+    if pat.byte_mode:
+        return from_bytes(_remove_in(to_bytes(value), pat.regex.fullmatch, op))
+    return _remove_in(value, pat.regex.fullmatch, op)
+
+
+def _remove_in(value: str, match, op: str) -> str:
+    n = len(value)
+    if op == "#":
+        for i in range(0, n + 1):
+            if match(value[:i]):
+                return value[i:]
+    elif op == "##":
+        for i in range(n, -1, -1):
+            if match(value[:i]):
+                return value[i:]
+    elif op == "%":
+        for i in range(n, -1, -1):
+            if match(value[i:]):
+                return value[:i]
+    elif op == "%%":
+        for i in range(0, n + 1):
+            if match(value[i:]):
+                return value[:i]
+    return value
+
+
+def _render_replacement(rep: list, match: str) -> str:
+    out = []
+    for text, quoted in rep:
+        if quoted:
+            out.append(text)
+            continue
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == "\\" and i + 1 < len(text) and text[i + 1] in "&\\":
+                out.append(text[i + 1])
+                i += 2
+            elif ch == "&":
+                out.append(match)
+                i += 1
+            else:
+                out.append(ch)
+                i += 1
+    return "".join(out)
+
+
+def _replace(value: str, pat: Pattern, rep: list, op: str) -> str:
+    if pat.byte_mode:
+        rep = [(to_bytes(text), quoted) for text, quoted in rep]
+        return from_bytes(_replace_in(to_bytes(value), pat, rep, op))
+    return _replace_in(value, pat, rep, op)
+
+
+def _replace_in(value: str, pat: Pattern, rep: list, op: str) -> str:
+    if not pat.text and op != "/#" and op != "/%":
+        return value
+    match = pat.regex.fullmatch
+    n = len(value)
+    if op == "/#":
+        for end in range(n, -1, -1):
+            if match(value[:end]):
+                return _render_replacement(rep, value[:end]) + value[end:]
+        return value
+    if op == "/%":
+        for start in range(0, n + 1):
+            if match(value[start:]):
+                return value[:start] + _render_replacement(rep, value[start:])
+        return value
+    out = []
+    i = 0
+    replaced = False
+    while i <= n:
+        found = None
+        if not (replaced and op == "/"):
+            for end in range(n, i - 1, -1):
+                if match(value[i:end]):
+                    found = end
+                    break
+        if found is not None and (found > i or pat.text):
+            out.append(_render_replacement(rep, value[i:found]))
+            replaced = True
+            if found == i:
+                if i < n:
+                    out.append(value[i])
+                i += 1
+            else:
+                i = found
+            if op == "/":
+                out.append(value[i:])
+                return "".join(out)
+            continue
+        if i < n:
+            out.append(value[i])
+        i += 1
+    return "".join(out)
+
+
+def _case(value: str, op: str, pat: Optional[Pattern]) -> str:
+    """``^`` upper, ``,`` lower, ``~`` toggle (bash 5.2): the first character, or all when doubled."""
+    change = {"^": str.upper, ",": str.lower, "~": str.swapcase}[op[0]]
+    first_only = len(op) == 1
+    out = []
+    for n, ch in enumerate(value):
+        if first_only and n > 0:
+            out.append(value[n:])
+            break
+        if ch.isascii() and (pat is None or pat.matches(ch)):
+            ch = change(ch)
+        out.append(ch)
+    return "".join(out)
+
+
+def quote_for_reuse(value: str) -> str:
+    """``${x@Q}``: single quotes, or ``$'…'`` when the value has non-printable bytes (C locale)."""
+    data = value.encode("utf-8", "surrogateescape")
+    if any(b < 0x20 or b >= 0x7f for b in data):
+        out = ["$'"]
+        names = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 27: "\\E",
+                 39: "\\'", 92: "\\\\"}
+        for b in data:
+            if b in names:
+                out.append(names[b])
+            elif b < 0x20 or b >= 0x7f:
+                out.append(f"\\{b:03o}")
+            else:
+                out.append(chr(b))
+        out.append("'")
+        return "".join(out)
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+# ---------------------------------------------------------------- brace expansion
+
+
+def brace_expand(parts) -> list:
+    """Brace expansion over word parts: a list of part lists (one per resulting word)."""
+    if not any(isinstance(p, S.Lit) and "{" in p.text for p in parts):
+        return [list(parts)]
+    items = []
+    for part in parts:
+        if isinstance(part, S.Lit):
+            items.extend(("c", ch, part.start, part.end) for ch in part.text)
+        else:
+            items.append(("p", part))
+    results = _brace(items)
+    if len(results) == 1:
+        return [list(parts)]
+    return [_rejoin_names(_regroup(result)) for result in results]
+
+
+def _rejoin_names(parts: list) -> list:
+    """``$x{a,b}`` is ``$xa $xb`` in bash: brace expansion works on the text, so a
+    name character after an unbraced ``$name`` extends the name."""
+    out = []
+    for part in parts:
+        prev = out[-1] if out else None
+        if isinstance(part, S.Lit) and isinstance(prev, S.Param) and not prev.braced and \
+                re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", prev.name):
+            match = re.match(r"[A-Za-z0-9_]+", part.text)
+            if match:
+                out[-1] = S.Param(prev.name + match.group(0), None, False, False, None, None, None,
+                                  False, prev.start, part.end)
+                rest = part.text[match.end():]
+                if rest:
+                    out.append(S.Lit(rest, part.start, part.end))
+                continue
+        out.append(part)
+    return out
+
+
+def _regroup(items) -> list:
+    parts, buf, span = [], [], (0, 0)
+    for item in items:
+        if item[0] == "c":
+            if not buf:
+                span = (item[2], item[3])
+            buf.append(item[1])
+        else:
+            if buf:
+                parts.append(S.Lit("".join(buf), span[0], span[1]))
+                buf = []
+            parts.append(item[1])
+    if buf:
+        parts.append(S.Lit("".join(buf), span[0], span[1]))
+    return parts
+
+
+def _is(item, ch) -> bool:
+    return item[0] == "c" and item[1] == ch
+
+
+def _brace(items) -> list:
+    n = len(items)
+    # one pass with a stack: the matching close of every `{` and its top-level commas
+    close_of, commas_of, stack = {}, {}, []
+    for j, item in enumerate(items):
+        if item[0] != "c":
+            continue
+        ch = item[1]
+        if ch == "{":
+            stack.append(j)
+            commas_of[j] = []
+        elif ch == "}" and stack:
+            close_of[stack.pop()] = j
+        elif ch == "," and stack:
+            commas_of[stack[-1]].append(j)
+    for i in range(n):
+        close = close_of.get(i)
+        if close is None:
+            continue
+        pre, post = items[:i], items[close + 1:]
+        commas = commas_of[i]
+        if commas:
+            bounds = [i] + commas + [close]
+            alternatives = []
+            for a, b in zip(bounds, bounds[1:]):
+                alternatives.extend(_brace(items[a + 1:b]))
+            posts = _brace(post)
+            return [pre + alt + p for alt in alternatives for p in posts]
+        seq = _sequence(items[i + 1:close])
+        if seq is not None:
+            posts = _brace(post)
+            return [pre + [("c", ch, 0, 0) for ch in s] + p for s in seq for p in posts]
+    return [items]
+
+
+_SEQ_NUM = re.compile(r"([-+]?[0-9]+)\.\.([-+]?[0-9]+)(?:\.\.([-+]?[0-9]+))?\Z")
+_SEQ_CHR = re.compile(r"([^0-9])\.\.([^0-9])(?:\.\.([-+]?[0-9]+))?\Z")
+
+
+def _sequence(items) -> Optional[list]:
+    if not items or any(item[0] != "c" for item in items):
+        return None
+    text = "".join(item[1] for item in items)
+    match = _SEQ_NUM.match(text)
+    if match:
+        a_text, b_text, step_text = match.groups()
+        a, b = int(a_text), int(b_text)
+        step = abs(int(step_text)) if step_text else 1
+        step = step or 1
+        width = 0
+        for t in (a_text, b_text):
+            digits = t.lstrip("+-")
+            if len(digits) > 1 and digits.startswith("0"):
+                width = max(width, len(t))
+        values = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        out = []
+        for v in values:
+            s = str(v)
+            if width:
+                s = ("-" + str(-v).zfill(width - 1)) if v < 0 else str(v).zfill(width)
+            out.append(s)
+        return out
+    match = _SEQ_CHR.match(text)
+    if match:
+        a, b, step_text = match.groups()
+        if not (a.isascii() and b.isascii() and a.isalpha() and b.isalpha()):
+            return None
+        step = abs(int(step_text)) if step_text else 1
+        step = step or 1
+        x, y = ord(a), ord(b)
+        values = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
+        return [chr(v) for v in values]
+    return None

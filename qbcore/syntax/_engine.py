@@ -1,0 +1,26 @@
+"""Choose the lexing engine: the compiled one unless disabled or missing.
+
+``QBCORE_NO_EXTENSIONS`` (see ``_switch``) selects the pure-Python twin; a
+compiled module that fails to import falls back to it with one warning.
+"""
+
+import warnings
+
+from .._switch import VARIABLE, extensions_disabled
+
+if extensions_disabled():
+    from ._purequote import Tokens, lex
+    engine = "python"
+else:
+    try:
+        from ._fastquote import Tokens, lex
+        engine = "cython"
+    except Exception as exc:  # noqa: BLE001 - not built, or built from a stale table
+        warnings.warn(
+            f"qbcore: compiled engine unavailable ({exc}); using the pure-Python "
+            f"engine (set {VARIABLE}=1 to choose it explicitly)",
+            RuntimeWarning, stacklevel=2)
+        from ._purequote import Tokens, lex
+        engine = "python"
+
+__all__ = ["Tokens", "lex", "engine"]

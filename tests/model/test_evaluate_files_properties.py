@@ -1,0 +1,58 @@
+"""Property: scripts that create, open and glob files and read ``$?`` do what bash does.
+
+Each drawn script runs in its own fresh directory holding TREE, once in bash
+and once in the model; whenever the model knows the output and the exit
+status they must be bash's, and so must stderr when the whole evaluation is
+exact (QBCORE_LONG=1 draws more).
+"""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import bashref
+from qbcore.model.evaluate import evaluate
+from qbcore.model.expand import Env, Opaque
+from qbcore.syntax.parser import parse
+
+pytestmark = pytest.mark.bash
+
+LONG = os.environ.get("QBCORE_LONG", "") not in ("", "0")
+EXAMPLES = 2000 if LONG else 150
+TREE = ["a", "d/", "d/x"]
+TARGETS = ["a", "b", "d", "d/x", "d/y", "nodir/x", ".", "''", "a/", "d/", "b/", "a/x", '"$f"', "$g"]
+COMMANDS = [
+    ": >{t}", "echo x >{t}", "echo x >>{t}", ": <{t}", "echo $? <{t}", ": <>{t}", "echo x &>{t}",
+    "{{ echo g; }} <{t}", "(echo s) >{t}", "x=$(: <{t})", "echo $(true <{t})$?", "f=$(echo {t})",
+    "echo x >/dev/null >{t}", "echo x >{t} <{t}", ": {{n}}<{t}",
+    "echo $?", "echo *", "echo d/* */", "echo $(false)$?", "echo $(exit 3) $?", "false", "true",
+    "x=$(exit 2) y=$?", "echo \"[$y]\"", "cd d", "cd ..", "echo $(exit 4)${{z:-$?}}", "for i in $(exit 5)q; do echo $?; done",
+    "case $(exit 6) in *) echo $?;; esac", "echo x >&-", "g=$(exit 7)b",
+    "set -C", "set +C", "echo x >|{t}", "(: >{t}); echo $?", "echo {t}*", "exec 3>{t}",
+    "(exec >{t}; echo x); echo $?", "(exec >&-; echo x)", "{{ echo x; }} >&- >{t}",
+]
+SEPARATORS = ["; ", " && ", " || ", "\n"]
+
+COMMAND = st.tuples(st.sampled_from(COMMANDS), st.sampled_from(TARGETS)).map(lambda ct: ct[0].format(t=ct[1]))
+SCRIPT = st.lists(st.tuples(COMMAND, st.sampled_from(SEPARATORS)), min_size=1, max_size=6).map(
+    lambda items: "".join(c + s for c, s in items) + "echo \"end $?\"")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(SCRIPT)
+def test_known_outcomes_agree_with_bash(tmp_path_factory, script):
+    model_dir, bash_dir = str(tmp_path_factory.mktemp("model")), str(tmp_path_factory.mktemp("bash"))
+    bashref.make_tree(model_dir, TREE)
+    bashref.make_tree(bash_dir, TREE)
+    # the model's directory keeps the starting tree: the model must not lean on what bash made
+    result = evaluate(parse(script), Env.default(model_dir))
+    if isinstance(result.stdout, Opaque) or isinstance(result.status, Opaque):
+        return
+    outcome = bashref.run(script, cwd=bash_dir)
+    model = (result.stdout.replace(model_dir, "CWD"), result.status)
+    assert model == (outcome.text.replace(bash_dir, "CWD"), outcome.status), script
+    if result.exact:  # the errors too, when nothing was unknown
+        assert bashref.model_stderr(result.commands) == outcome.error, script

@@ -1,0 +1,148 @@
+"""Corners where bash reads or expands late or unusually, each pinned against bash."""
+
+import pytest
+
+import bashref
+from qbcore.model.evaluate import evaluate
+from qbcore.model.expand import Env, Opaque
+from qbcore.syntax.parser import parse
+
+pytestmark = pytest.mark.bash
+
+# a backtick body is parsed when it is expanded: a syntax error there is the
+# substitution's (status 2, the lines of the body before it ran), and the line goes on
+BACKTICK_BODIES = [
+    "echo `|` x; echo \"st=$?\"",
+    "y=`|`; echo \"st=$?\"",
+    "y=`echo a\n|`; echo \"[$y] st=$?\"",
+    "echo \"`echo b; |`\" \"`(`\" `'` `if` `$(` `;;`; echo next",
+    "z=`echo c\nfi`; echo \"[$z] $?\"; echo `2<` `<<` `a; <` `<&` `<> |`",
+    "echo `{$(` `{ $(` \"`$(`\" \"`{${`\" \"`x $(`\" \"`$(a }`\" \"`$(<`\" \"{\"`$(`; echo next",
+]
+
+
+@pytest.mark.parametrize("script", BACKTICK_BODIES)
+def test_backtick_body_syntax_error_is_the_substitutions(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text
+
+
+@pytest.mark.parametrize("body", ["<", " <", "\t<;", "<f; (", "<(", "<\n|"])
+def test_backtick_body_read_as_input_file_is_opaque(body, tmp_path):
+    # bash takes its `$(<file)` path for such a body and stops more than the
+    # substitution (measured: not even the rest of the script runs)
+    script = f"echo `{body}` x; echo \"st=$?\""
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text == ""
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque)
+
+
+# bash 5.2 toggles case with ~ (first character) and ~~ (all), a pattern limiting which
+CASE_TOGGLE = ("x=aBc; y=éA1z; echo ${x~} ${x~~} ${x~~[a-b]} ${x~[a]} ${x~B} ${y~~} ${y~} \"${x~~}\" "
+               "${x[0]~~} ${x~~*} ${x~~?}; a=(aB Cd); echo ${a[@]~} ${a[*]~~}; set -- pQ Rs; echo ${@~} ${*~~}")
+
+
+def test_case_toggling(tmp_path):
+    outcome = bashref.run(CASE_TOGGLE, cwd=str(tmp_path))
+    assert evaluate(parse(CASE_TOGGLE), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+# inside ${…} a leading `$` is the parameter $$ and what follows is an operator
+DOLLAR_FORMS = ["${$1}", "${$$}", "${$x}", "${$-}", "${$?}", "${$*}", "${$!}", "${$0}", "${$#a}", "${$-x}",
+                "${$?x}", "${$-$}", "${$#}", "${$##}", "${$@}", "${$}", "${#$}"]
+
+
+@pytest.mark.parametrize("form", DOLLAR_FORMS)
+def test_dollar_parameter_inside_braces(form, tmp_path):
+    # a bad substitution abandons the line; a good one expands to the process id
+    script = f"x={form}; echo ok"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+# ${#…}: the length of a parameter, or $# with an operator, or an error, as bash decides
+HASH_FORMS = ["${##}", "${##E}", "${#-}", "${#-x}", "${#?}", "${#?x}", "${#x}", "${#x-a}", "${#@}", "${#@x}",
+              "${#:-a}", "${#%a}", "${#/a/b}", "${#:1}", "${#^}", "${#$x}", "${#!}", "${#*}", "${#1}", "${#1x}",
+              "${#=}", "${#+}", "${#+x}", "${#}", "${#:}", "${#,}", "${#@Q}", "${#~}", "${#%}", "${#/}", "${#^^}",
+              "${##*}", "${#:-}", "${#-}x", "${#a[@]}", "${#*x}", "${?^}", "${-^^}", "${-~}", "${#,a}", "${@^}"]
+
+
+@pytest.mark.parametrize("form", HASH_FORMS)
+def test_length_or_dollar_hash(form, tmp_path):
+    script = f'set -- aa; x=abc; echo "{form}"; echo next'
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+def test_heredoc_body_runs_its_substitutions_up_to_the_one_that_fails(tmp_path):
+    # bash expands the body left to right in the command's child: what comes
+    # before the construct that does not close has run when the command fails
+    source = "cat <<EOF >/dev/null; echo \"st=$?\"\nx $(echo ran >&2) `echo ran2 >&2` $[\nEOF\n"
+    outcome = bashref.run(source, cwd=str(tmp_path))
+    assert outcome.error.startswith("ran\nran2\n") and outcome.text == "st=1\n"
+    result = evaluate(parse(source), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text
+    assert [s.text for s in result.commands[0].substitutions] == ["echo ran >&2", "echo ran2 >&2"]
+
+
+@pytest.mark.parametrize("quoted", ["`{$(`", "`{ $(`", "`b{$(`", "`$({`", "`{$((`", "`;<<!!${x:-y}$(!!`",
+                                    "{`$(`", "`$(`{", "`$(<`${x}", "`$(a{`"])
+def test_backtick_body_in_double_quotes_read_as_unclosed_is_opaque(quoted, tmp_path):
+    # in double quotes that hold a `{`, a backtick body with an unclosed `$(` makes bash
+    # report the backtick itself as unclosed and abandon the line (measured; not modelled)
+    script = f"echo \"{quoted}\" x; echo same\necho next"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text == "next\n"
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque)
+
+
+@pytest.mark.parametrize("word", ['{"`$(`"', 'x{"`$(`"', '\\{"`$(`"', "'{'\"`$(`\"", '${x}"`$(`"', '"`$(`"{',
+                                  '{"`$(()`"', '{"`echo $((1)`"', '{"`z;}&F$(cEF$((1+2));`"'])
+def test_a_brace_elsewhere_in_the_word_counts_too(word, tmp_path):
+    # the `{` may sit outside the double quotes, quoted, escaped or in ${x}: brace
+    # expansion scans the whole word (measured)
+    script = f"echo {word} x; echo same\necho next"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text == "next\n"
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque)
+
+
+@pytest.mark.parametrize("script", ['echo "{" "`$(`"; echo next', 'x={"`$(`"; echo next',
+                                    'case {"`$(`" in *) ;; esac; echo next'])
+def test_no_brace_in_a_brace_expanded_word_is_modelled(script, tmp_path):
+    # a `{` in another word, or a word bash does not brace-expand: the substitution
+    # alone fails, the line goes on
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text.endswith("next\n")
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text
+
+
+@pytest.mark.parametrize("subject, pattern", [("E", "[{-E]"), ("x", "[x{-Ey]"), ("y", "[x{-Ey]"), ("E", "[!{-E]"),
+                                              ("{", "[{-E]"), ("c", "[a-e]"), ("-", "[a-]")])
+def test_a_range_whose_end_comes_first_matches_nothing(subject, pattern, tmp_path):
+    script = f"case '{subject}' in {pattern}) echo yes;; *) echo no;; esac"
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+def test_single_quotes_in_a_double_quoted_default_word(tmp_path):
+    # the quotes stay literal there, and bash expands what they hold: not modelled, so opaque
+    script = "unset x; echo \"${x-'$HOME'}\""
+    assert bashref.run(script, cwd=str(tmp_path)).text == f"'{tmp_path}'\n"  # HOME is the directory
+    assert isinstance(evaluate(parse(script), Env.default(str(tmp_path))).stdout, Opaque)
+    plain = "unset x; echo \"${x-'a b'}\""  # nothing to expand: the literal quotes are exact
+    assert evaluate(parse(plain), Env.default(str(tmp_path))).stdout == bashref.run(plain, cwd=str(tmp_path)).text
+
+
+@pytest.mark.parametrize("script", ['echo "$(()\n)" next; echo $?', "echo $(()\n) next; echo $?",
+                                    "echo $((echo a) )", "echo $(()\necho b\n) c"])
+def test_a_dollar_double_paren_that_is_no_arithmetic_parses_its_body_late(script, tmp_path):
+    # matched as a command substitution by its parentheses; a syntax error in the body
+    # fails that substitution when it runs, and the line goes on
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

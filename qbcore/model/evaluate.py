@@ -167,14 +167,27 @@ class _Return(Exception):
         self.status = status
 
 
+def static(env: Env) -> Env:
+    """``env`` with the evaluator installed as its command-substitution hook.
+
+    The one place expansion and evaluation are joined (expand alone leaves a
+    substitution unknown, named): the evaluator evaluates every substitution
+    statically, in a copy of the shell. A hook the caller chose is kept.
+    """
+    if env.substitute is X.unknown_substitution:
+        env.substitute = substitute
+    return env
+
+
 def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
     """Evaluate ``script`` over ``env`` (changed in place; default: Env.default()).
 
-    Returns an Evaluation; a script with a syntax error (from parse_prefix)
-    is evaluated up to the chunk before the error, as bash -c does, and then
+    Command substitutions are evaluated statically (see ``static``). Returns
+    an Evaluation; a script with a syntax error (from parse_prefix) is
+    evaluated up to the chunk before the error, as bash -c does, and then
     ends with status 2.
     """
-    env = env if env is not None else Env.default()
+    env = static(env if env is not None else Env.default())
     result = Evaluation(env=env)
     walker = _Walker(env, result, script)
     try:
@@ -239,7 +252,7 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = 1
     except (_Break, _Return):
         status = env.status
-    text = _script_text(script)
+    text = X.script_text(script)
     stdout = result.stdout
     unmodelled = _unmodelled_backtick_error(script)
     if unmodelled:
@@ -283,13 +296,6 @@ def _reads_a_file(script: "S.Script") -> bool:
 @dataclass(frozen=True)
 class _Substitution(X.Substitution):
     commands: tuple = ()
-
-
-def _script_text(script: "S.Script") -> str:
-    if not script.chunks:
-        return ""
-    raw = script.source.encode("utf-8", "surrogateescape")
-    return raw[script.chunks[0].start:script.chunks[-1].end].decode("utf-8", "surrogateescape").strip()
 
 
 class _Walker:
@@ -851,7 +857,7 @@ class _Walker:
             if name not in names:
                 names.append(name)
         for part, result in exp.substitutions:
-            text = _script_text(part.script)
+            text = X.script_text(part.script)
             substitutions.append(SubstitutionRecord(text, result.stdout, result.status,
                                                     getattr(result, "commands", ())))
         exp.substitutions = []

@@ -9,8 +9,9 @@ unknown directory) becomes an Opaque value with a name; every result reports
 the names of all opaque parts, so nothing is silently guessed.
 
 Side effects go through hooks on the Env, as in mvdan/sh's ``expand.Config``:
-``substitute`` runs a command substitution (the default hook evaluates it
-statically with qbcore.model.evaluate) and ``list_dir`` lists a directory for
+``substitute`` runs a command substitution (by default its output and status
+are unknown, named after it; qbcore.model.evaluate installs the static one)
+and ``list_dir`` lists a directory for
 pathname expansion (by default from the Env's ``files``, a qbcore.model.files.FileView).
 """
 
@@ -117,10 +118,19 @@ SubstituteHook = Callable[["S.Script", "Env"], Substitution]
 ListDirHook = Callable[[str, "Env"], Optional[list]]
 
 
-def _static_substitute(script, env):
-    # evaluate builds on this module; import late so the layers stay one-way at load time
-    from .evaluate import substitute
-    return substitute(script, env)
+def script_text(script: "S.Script") -> str:
+    """The source text of a (substitution's) script, blanks around it removed."""
+    if not script.chunks:
+        return ""
+    raw = script.source.encode("utf-8", "surrogateescape")
+    return raw[script.chunks[0].start:script.chunks[-1].end].decode("utf-8", "surrogateescape").strip()
+
+
+def unknown_substitution(script: "S.Script", env: "Env") -> Substitution:
+    """The default command-substitution hook: expansion alone runs nothing, so the
+    output and the status are unknown, named after the substitution."""
+    text = script_text(script)
+    return Substitution(Opaque(f"$({text})"), Opaque(f"status of $({text})"), (f"$({text})",))
 
 
 class Env:
@@ -150,7 +160,7 @@ class Env:
         self.lineno = 1
         self.last_bg: Optional[Value] = None
         self.files = files if files is not None else FileView(self.cwd, listing)
-        self.substitute: SubstituteHook = substitute or _static_substitute
+        self.substitute: SubstituteHook = substitute or unknown_substitution
         self.list_dir: ListDirHook = list_dir or _default_list_dir
         self.functions: dict = {}
 

@@ -4,6 +4,7 @@ import pytest
 
 import bashref
 from qbcore.model import expand as E
+from qbcore.model.evaluate import static
 from qbcore.syntax.parser import parse
 
 TREE = ["a.txt", "b.txt", ".h.txt", "sub/c.txt", "sub/d.log", "sub/deeper/e.txt", "x y.txt",
@@ -57,7 +58,7 @@ POSITIONAL = ["p 1", "", "p3", "4", "5", "6", "7", "8", "9", "ten"]
 
 
 def model_env(cwd):
-    env = E.Env.default(cwd)
+    env = static(E.Env.default(cwd))
     for name, value in V.items():
         env.set(name, dict(enumerate(value)) if isinstance(value, list) else value)
     env.positional = list(POSITIONAL)
@@ -159,7 +160,7 @@ def test_document_matches_bash(tmp_path):
     body = '\\"x\\" \\$y \\a $x "$x" ~ `echo bt` $((1+1)) ${x/a/A}\\\njoined\n'
     source = "x='a b'\ncat <<EOF\n" + body + "EOF\n"
     outcome = bashref.run(source, cwd=str(tmp_path))
-    env = E.Env.default(str(tmp_path))
+    env = static(E.Env.default(str(tmp_path)))
     env.set("x", "a b")
     doc = parse(source).body[1].command.pipelines[0].commands[0].redirects[0].heredoc
     assert E.document(doc, env).value == outcome.text
@@ -215,3 +216,18 @@ def test_from_environ_rejects_bad_input(tmp_path):
         E.Env.from_environ({"A": "x\0y"}, str(tmp_path))
     with pytest.raises(TypeError):
         E.Env.from_environ({"A": 1}, str(tmp_path))
+
+
+def test_expansion_alone_leaves_a_command_substitution_unknown_and_named():
+    # expand runs nothing itself: the evaluator installs the static hook (evaluate.static)
+    result = model_fields("a$(echo hi)b", E.Env.default("/nonexistent/qbcore"))
+    assert result.opaque == ("$(echo hi)",)
+    assert result.values == ("a⟨$(echo hi)⟩b",)
+
+
+def test_the_evaluator_keeps_a_hook_the_caller_chose():
+    def hook(script, env):
+        return E.Substitution("chosen", 0)
+
+    env = static(E.Env.default("/nonexistent/qbcore", substitute=hook))
+    assert model_fields("$(echo hi)", env).values == ("chosen",)

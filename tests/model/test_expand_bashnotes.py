@@ -4,7 +4,7 @@ import pytest
 
 import bashref
 from qbcore.model import expand as E
-from qbcore.model.evaluate import evaluate
+from qbcore.model.evaluate import evaluate, static
 from qbcore.model.expand import Env, Opaque
 from qbcore.syntax.parser import parse
 
@@ -92,7 +92,7 @@ def test_heredoc_delimiter_is_matched_on_the_raw_line(tmp_path):
     source = "cat <<EOF\nEO$()F\nline\nEOF\n"
     outcome = bashref.run(source, cwd=str(tmp_path))
     doc = parse(source).body[0].command.pipelines[0].commands[0].redirects[0].heredoc
-    assert E.document(doc, Env.default(str(tmp_path))).value == outcome.text == "EOF\nline\n"
+    assert E.document(doc, static(Env.default(str(tmp_path)))).value == outcome.text == "EOF\nline\n"
 
 
 def test_heredoc_tabs_stripped_with_dash(tmp_path):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import bashref
 from qbcore import ShellSyntaxError
 from qbcore.model import expand as E
+from qbcore.model.evaluate import static
 from qbcore.syntax import parser as S
 from qbcore.syntax.parser import parse
 
@@ -66,7 +67,7 @@ def model(words: str, cwd: str):
         return None
     if _has_redirect(command.words):
         return None
-    env = E.Env.default(cwd)
+    env = static(E.Env.default(cwd))
     for name, value in VARIABLES.items():
         env.set(name, value)
     env.positional = list(POSITIONAL)

@@ -9,7 +9,7 @@ from qbcore.syntax import parser as S
 from qbcore.syntax.parser import parse, parse_prefix
 
 import bashref
-from qbcore.model.evaluate import evaluate
+from qbcore.model.evaluate import evaluate, static
 from qbcore.model.expand import Env, document
 
 
@@ -347,7 +347,7 @@ def test_here_documents_of_the_lines_that_ran_keep_their_bodies(source, tmp_path
     # the line that ran ends after its here-document bodies, not at its own newline
     script = parse_prefix(source)
     assert script.error is not None
-    env = Env.default(str(tmp_path))
+    env = static(Env.default(str(tmp_path)))
     # each command is a cat, which reads the last here-document of its command
     commands = [item.command.pipelines[0].commands[0] for chunk in script.chunks for item in chunk.items]
     printed = "".join(document(c.redirects[-1].heredoc, env).value for c in commands if c.redirects)

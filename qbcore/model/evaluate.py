@@ -40,6 +40,8 @@ _CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
 _GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
                   "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
 _DECLARATION = frozenset("export local declare typeset readonly".split())
+# a word a declaration builtin reads as an assignment (name=, name+=)
+_ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # Builtins the model does not run that change no file (every other command may).
 _NO_FILE_EFFECTS = (MODELLED - {"command", "builtin"}) | frozenset(
     "read mapfile readarray getopts type hash alias unalias wait jobs kill umask ulimit times help dirs "
@@ -505,13 +507,13 @@ class _Walker:
                     output=None if self.stdout_redirected else Opaque(f"output of {name}"))
 
     def arith(self, expr: "S.Arith"):
-        exp = X._Expander(self.env)
+        exp = X.Expander(self.env)
         try:
             text = exp.join_pieces(exp.parts(expr.parts, quoted=True))
             if "⟨" in text:
                 self.note(exp.opaque)
                 return Opaque(text)
-            value = X._Arith(text, self.env, exp.opaque).run()
+            value = X.Arithmetic(text, self.env, exp.opaque).run()
         except ExpansionError as exc:
             self.fatal(exc, expr)
         self.note(exp.opaque)
@@ -838,10 +840,10 @@ class _Walker:
     def expand_words(self, words, names: list, substitutions: list) -> list:
         """argv; declaration builtins take assignment-like arguments without splitting."""
         out = []
-        exp = X._Expander(self.env)
+        exp = X.Expander(self.env)
         declaration = False
         for n, word in enumerate(words):
-            if declaration and X._looks_like_assignment(list(word.parts)):
+            if declaration and X.looks_like_assignment(list(word.parts)):
                 # `export x=$y`: an assignment argument is neither split nor globbed
                 parts = exp.tilde(list(word.parts), assignment_like=True)
                 out.append(exp.join_pieces(exp.parts(parts, quoted=False)))
@@ -863,7 +865,7 @@ class _Walker:
         exp.substitutions = []
 
     def assignment_value(self, node: "S.Assignment", names, substitutions):
-        exp = X._Expander(self.env)
+        exp = X.Expander(self.env)
         if node.array is not None:
             values = []
             for word in node.array:
@@ -893,7 +895,7 @@ class _Walker:
             env.set(name, array)
             return
         if index is not None:
-            sub = X._Arith(index, env, []).run() if index not in ("@", "*") else 0
+            sub = X.Arithmetic(index, env, []).run() if index not in ("@", "*") else 0
             array = dict(current) if isinstance(current, dict) else ({0: current} if isinstance(current, str) else {})
             if isinstance(sub, Opaque):
                 env.set(name, Opaque(f"${name}"))
@@ -926,7 +928,7 @@ class _Walker:
         substitutions = [] if substitutions is None else substitutions
         out, doubts, opened = [], [], set()
         for redirect in redirects:
-            exp = X._Expander(self.env)
+            exp = X.Expander(self.env)
             try:
                 record, doubt = self.redirection(redirect, exp, opened)
             except _Ambiguous as failure:
@@ -1281,7 +1283,7 @@ class _Walker:
                         dict(old.value) if isinstance(old.value, dict) else old.value, old.exported)
                     if "=" not in arg:
                         self.env.unset(var)  # `local x` starts unset
-        options = [a for a in args if a.startswith(("-", "+")) and not X._ASSIGN_WORD.match(a)]
+        options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)]
         if any(o not in ("-x", "--", "-g", "-r", "+x") for o in options):
             return False, Opaque(f"status of {name} {' '.join(options)}"), None, None
         if len(options) == len(args):
@@ -1468,9 +1470,6 @@ def _closes_stdout(records, closed: bool = False) -> bool:
         elif _redirects_stdout(record):
             closed = False
     return closed
-
-
-X._ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
 # ---------------------------------------------------------------- [[ ]]

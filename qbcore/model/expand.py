@@ -294,7 +294,7 @@ def _default_list_dir(path: str, env: "Env") -> Optional[list]:
 
 def fields(words, env: Env) -> Fields:
     """Expand words as bash expands a command's arguments; returns Fields (argv values)."""
-    exp = _Expander(env)
+    exp = Expander(env)
     out = []
     for word in words:
         out.extend(exp.word_fields(word))
@@ -303,7 +303,7 @@ def fields(words, env: Env) -> Fields:
 
 def literal(word: Optional["S.Word"], env: Env, *, assignment: bool = True) -> Text:
     """Expand a word as an assignment value: tilde after ``=``/``:``, no splitting, no globbing."""
-    exp = _Expander(env)
+    exp = Expander(env)
     value = exp.word_text(word, assignment=assignment) if word is not None else ""
     return Text(value, tuple(exp.opaque))
 
@@ -353,14 +353,14 @@ def document(heredoc: "S.Heredoc", env: Env) -> Text:
         return Text(UNJOINED_DOCUMENT.render(), (UNJOINED_DOCUMENT.name,))
     if broken:
         raise ExpansionError(f"here-document: cannot expand {broken!r}")
-    exp = _Expander(env)
+    exp = Expander(env)
     pieces = exp.parts(heredoc.parts, quoted=True)
     return Text(exp.join_pieces(pieces), tuple(exp.opaque))
 
 
 def pattern(word: "S.Word", env: Env) -> "Pattern":
     """Expand a word as a pattern (``case``, ``[[ == ]]``): quoted characters match themselves."""
-    exp = _Expander(env)
+    exp = Expander(env)
     return exp.pattern_of(word)
 
 
@@ -522,7 +522,7 @@ _BINARY = [
 ]
 
 
-class _Arith:
+class Arithmetic:
     """Evaluate a bash arithmetic expression (64-bit, bash precedence, variables recursive)."""
 
     def __init__(self, text: str, env: Env, opaque: list, depth: int = 0):
@@ -668,7 +668,7 @@ class _Arith:
                     j += 1
                 sub = " ".join(t[1] for t in self.toks[self.i + 1:j])
                 self.i = j + 1
-                index = _Arith(sub, self.env, self.opaque, self.depth + 1).run()
+                index = Arithmetic(sub, self.env, self.opaque, self.depth + 1).run()
                 if not _known(index):
                     return index
                 return self.element(name, index)
@@ -708,7 +708,7 @@ class _Arith:
             return value
         if self.depth > 100:
             raise ArithError(f"{name}: expression recursion level exceeded")
-        return _Arith(value, self.env, self.opaque, self.depth + 1).run()
+        return Arithmetic(value, self.env, self.opaque, self.depth + 1).run()
 
     def _note(self, name):
         if name not in self.opaque:
@@ -779,7 +779,7 @@ def _number(tok: str, text: str) -> int:
 
 def arithmetic(text: str, env: Env) -> Union[int, Opaque]:
     """Evaluate arithmetic expression text over env (assignments inside change env)."""
-    return _Arith(text, env, []).run()
+    return Arithmetic(text, env, []).run()
 
 
 # ---------------------------------------------------------------- the expander
@@ -793,7 +793,10 @@ _BREAK_SOFT = ("", False, "break")
 _STARTED = ("", True, False)
 
 
-class _Expander:
+class Expander:
+    """The expansion of one command's words over an Env: collects the opaque names
+    met and the command substitutions run (the evaluator records both)."""
+
     def __init__(self, env: Env):
         self.env = env
         self.opaque: list = []
@@ -824,7 +827,7 @@ class _Expander:
         # a word made by brace expansion is no longer assignment-like for tilde purposes
         braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
         for parts in expansions:
-            parts = self.tilde(parts, assignment_like=not braced and _looks_like_assignment(parts))
+            parts = self.tilde(parts, assignment_like=not braced and looks_like_assignment(parts))
             pieces = self.parts(parts, quoted=False)
             if self.suppresses_splitting(parts):
                 pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
@@ -1015,7 +1018,7 @@ class _Expander:
         opaque: list = []
         if "⟨" in text:
             return Opaque(f"$(({text}))")
-        value = _Arith(text, self.env, opaque).run()
+        value = Arithmetic(text, self.env, opaque).run()
         for name in opaque:
             self.note(name)
         return value if isinstance(value, Opaque) else str(value)
@@ -1067,7 +1070,7 @@ class _Expander:
         return value
 
     def arith_index(self, text: str):
-        return _Arith(text, self.env, self.opaque).run()
+        return Arithmetic(text, self.env, self.opaque).run()
 
     def param(self, p: "S.Param", quoted: bool, pieces: list):
         if p.op == "bad substitution":
@@ -1273,11 +1276,11 @@ class _Expander:
 
     def slice_bounds(self, p):
         offset_text = self.word_text(p.arg, assignment=False) if p.arg is not None else ""
-        offset = _Arith(offset_text, self.env, self.opaque).run() if offset_text.strip() else 0
+        offset = Arithmetic(offset_text, self.env, self.opaque).run() if offset_text.strip() else 0
         length = None
         if p.arg2 is not None:
             length_text = self.word_text(p.arg2, assignment=False)
-            length = _Arith(length_text, self.env, self.opaque).run() if length_text.strip() else 0
+            length = Arithmetic(length_text, self.env, self.opaque).run() if length_text.strip() else 0
         return offset, length
 
     def slice_many(self, p, value: "_Many") -> list:
@@ -1540,7 +1543,8 @@ def _vanishing_at(parts, pieces, expander=None) -> bool:
     return has_at and all(piece[0] == "" for piece in pieces if piece[2] != "break")
 
 
-def _looks_like_assignment(parts) -> bool:
+def looks_like_assignment(parts) -> bool:
+    """Whether a word starts as ``name=`` (bash then expands a tilde after ``=`` and ``:``)."""
     return bool(parts) and isinstance(parts[0], S.Lit) and \
         re.match(r"[A-Za-z_][A-Za-z0-9_]*=", parts[0].text) is not None
 

@@ -7,10 +7,11 @@ from quote removal alone. ``dq_words`` returns those words, or None as soon as
 anything else appears (an expansion, a glob, an operator, a newline outside
 quotes, a tilde, a brace, an unterminated quote) -- then the general path
 decides. The compiled twin ``qbcore.harness._quickpath`` runs the same rules;
-QBCORE_NO_EXTENSIONS selects this one.
+it is used exactly when the lexer's engine is the compiled one (one switch:
+``qbcore.syntax._engine``), and simulate follows ``engine`` here.
 """
 
-from .._switch import extensions_disabled
+from ..syntax._engine import engine
 
 __all__ = ["dq_words", "dq_words_pure", "engine"]
 
@@ -91,13 +92,11 @@ def dq_words_pure(reply: str):
     return words
 
 
-if extensions_disabled():
-    dq_words = dq_words_pure
-    engine = "python"
-else:
+if engine == "cython":
     try:
         from ._quickpath import dq_words
-        engine = "cython"
-    except ImportError:  # not built; the lexer's engine switch warns about the same build
-        dq_words = dq_words_pure
-        engine = "python"
+    except ImportError as exc:  # setup.py builds both twins or neither
+        raise ImportError(f"qbcore: the compiled engine is only partly built ({exc}); rebuild it "
+                          "(python3 setup.py build_ext --inplace) or set QBCORE_NO_EXTENSIONS=1") from exc
+else:
+    dq_words = dq_words_pure

@@ -1,7 +1,9 @@
-"""Choose the lexing engine: the compiled one unless disabled or missing.
+"""Choose the engine: the compiled one unless disabled or missing.
 
-``QBCORE_NO_EXTENSIONS`` (see ``_switch``) selects the pure-Python twin; a
-compiled module that fails to import falls back to it with one warning.
+The one engine switch: ``QBCORE_NO_EXTENSIONS`` (read by ``_switch``) selects
+the pure-Python twin; a compiled lexer that fails to import falls back to it
+with one warning. Every other compiled twin (the simulate fast path) follows
+``engine`` here.
 """
 
 import warnings

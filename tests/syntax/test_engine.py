@@ -44,3 +44,12 @@ def test_version_names_the_version_and_the_engine():
 def test_lex_is_the_selected_engines_function():
     module = "qbcore.syntax._fastquote" if qbcore.engine == "cython" else "qbcore.syntax._purequote"
     assert qbcore.lex.__module__ == module or qbcore.Tokens.__module__ == module
+
+
+def test_every_compiled_twin_follows_the_one_switch():
+    # the simulate fast path and its Simulation class never disagree with the lexer's engine
+    code = ("import qbcore; from qbcore.harness import quickpath, simulate\n"
+            "print(qbcore.engine, quickpath.engine, simulate.Simulation.__module__)")
+    pure = ["python", "python", "qbcore.harness.simulate"]
+    assert python(code, QBCORE_NO_EXTENSIONS="1").stdout.split() == pure
+    assert python("import sys; sys.modules['qbcore.syntax._fastquote'] = None\n" + code).stdout.split() == pure

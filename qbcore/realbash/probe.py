@@ -25,10 +25,11 @@ from typing import Iterable, Mapping
 
 from ..harness import transports
 from ..harness.transports import SCRIPT_PATH, HarnessError, Invocation
+from ..model.commandenv import COMMAND_PATH, command_environ
 
 __all__ = ["Received", "ProbeResult", "ProbeError", "probe", "probe_many", "base_environ", "SYSTEM_PATH"]
 
-SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+SYSTEM_PATH = COMMAND_PATH
 JOB_TIMEOUT_S = 10.0
 BATCH_SIZE = 400
 
@@ -38,11 +39,12 @@ class ProbeError(RuntimeError):
 
 
 def base_environ(workdir: str, bin_dir: str | None = None) -> dict[str, str]:
-    """The executor's environment for a run in ``workdir`` (issue 3's default Env),
-    with ``bin_dir`` first on PATH when given."""
-    path = f"{bin_dir}:{SYSTEM_PATH}" if bin_dir else SYSTEM_PATH
-    return {"HOME": workdir, "PATH": path, "LC_ALL": "C", "LANG": "C", "TERM": "dumb",
-            "GIT_CONFIG_NOSYSTEM": "1"}
+    """The executor's environment for a run in ``workdir`` (qbcore.model.commandenv), with
+    ``bin_dir`` first on PATH when given."""
+    environ = command_environ(workdir)
+    if bin_dir:
+        environ["PATH"] = f"{bin_dir}:{environ['PATH']}"
+    return environ
 
 
 def _text(data: bytes) -> str:

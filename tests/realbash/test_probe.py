@@ -7,6 +7,7 @@ import pytest
 from qbcore.realbash import probe as probe_module
 from qbcore.realbash.probe import ProbeError, base_environ, probe, probe_many
 from qbcore.harness.transports import HOST, SCRIPT_PATH
+from qbcore.model.commandenv import COMMAND_PATH
 
 from sandboxing import need_sandbox
 
@@ -35,7 +36,7 @@ def test_the_outer_environment_is_the_executors_with_the_probe_bin_first(sandbox
     got = probe("echo $HOME $PATH $LC_ALL $TERM $GIT_CONFIG_NOSYSTEM $0 $_", "nested")
     bin_dir = got.environ["PATH"].split(":")[0]
     assert got.environ == base_environ(got.cwd, bin_dir)
-    assert got.inner_script == (f"echo {got.cwd} {bin_dir}:/usr/local/bin:/usr/bin:/bin C dumb 1 bash bash")
+    assert got.inner_script == (f"echo {got.cwd} {bin_dir}:{COMMAND_PATH} C dumb 1 bash bash")
 
 
 def test_double_nested_lets_the_middle_shell_run_and_records_the_innermost(sandboxed):

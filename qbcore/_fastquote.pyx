@@ -819,9 +819,12 @@ cdef class _Lexer:
                 flags = (flags | FL_PATTERN_WORD) & ~FL_PATTERN_BAR
             elif flags & FL_WORD_ASSIGN:
                 flags &= ~(FL_WORD_ASSIGN | FL_RESERVED_OK)
-            elif not flags & FL_NAME_SEEN:
+            elif flags & FL_NAME_SEEN:
+                # a word after `done`, `fi`, `]]`…: reserved words are no longer due
+                flags &= ~FL_RESERVED_OK
+            else:
                 flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
-                if p - ws >= 5 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0:
+                if p - ws >= 3 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0:
                     flags |= FL_ASSIGN_OK
         elif role == ROLE_HEREDOC or role == ROLE_HEREDOC_STRIP:
             delimiter, quoted = D.heredoc_delimiter((<const char*>s)[ws:p])
@@ -872,9 +875,9 @@ cdef class _Lexer:
                         self.p = q
                         self.top -= 1
                         parent = &self.stack[self.top]
-                        parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+                        parent.flags = (parent.flags | FL_NAME_SEEN | FL_RESERVED_OK) & ~FL_ASSIGN_OK
                         return 0
-                    if q - p == 1 and c == 33:  # !
+                    if q - p == 1 and c == 33 and not (q < limit and s[q] == 40):  # ! but not !(
                         self.emit(K_COND_OP, p, q)
                         self.p = q
                         return 0
@@ -982,7 +985,9 @@ cdef class _Lexer:
             if f.aux < 0:
                 self.grammar_error((<const char*>self.s)[p:q].decode("latin-1"), p)
                 f.aux = 0
-            f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+            # bash recognises a reserved word right after `done`, `fi`, `esac`
+            # and `}` (its reserved_word_acceptable): `f() { for …; done }`
+            f.flags = (flags | FL_NAME_SEEN | FL_RESERVED_OK) & ~FL_ASSIGN_OK
         elif effect & RW_START:
             f.flags = FRESH
             if effect & RW_TIME:
@@ -1007,7 +1012,7 @@ cdef class _Lexer:
             self.grammar_error("esac", p)
         self.top -= 1
         cdef Frame* parent = &self.stack[self.top]
-        parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+        parent.flags = (parent.flags | FL_NAME_SEEN | FL_RESERVED_OK) & ~FL_ASSIGN_OK
         return 0
 
     cdef bint assignment(self, Frame* f, Py_ssize_t p) except -1:

@@ -494,10 +494,13 @@ class _Lexer:
                 flags = (flags | D.FL_PATTERN_WORD) & ~D.FL_PATTERN_BAR
             elif flags & D.FL_WORD_ASSIGN:
                 flags &= ~(D.FL_WORD_ASSIGN | D.FL_RESERVED_OK)
-            elif not flags & D.FL_NAME_SEEN:
+            elif flags & D.FL_NAME_SEEN:
+                # a word after `done`, `fi`, `]]`…: reserved words are no longer due
+                flags &= ~D.FL_RESERVED_OK
+            else:
                 flags = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
                 # length first: slicing a long word at every nesting level would be quadratic
-                if 5 <= self.p - frame[_WSTART] <= 8 and \
+                if 3 <= self.p - frame[_WSTART] <= 8 and \
                         self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS:
                     flags |= D.FL_ASSIGN_OK
         elif role in (D.ROLE_HEREDOC, D.ROLE_HEREDOC_STRIP):
@@ -548,10 +551,11 @@ class _Lexer:
                         self.p = q
                         self.stack.pop()
                         parent = self.stack[-1]
-                        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(
-                            D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+                        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN | D.FL_RESERVED_OK) & \
+                            ~D.FL_ASSIGN_OK
                         return
-                    if word == b"!":
+                    if word == b"!" and not (q < limit and s[q] == 0x28):
+                        # `!(…)` is an extglob word, a lone `!` negates
                         self.emit(K.COND_OP, p, q)
                         self.p = q
                         return
@@ -650,7 +654,9 @@ class _Lexer:
             if frame[_AUX] < 0:
                 self.grammar_error(word.decode("latin-1"), p)
                 frame[_AUX] = 0
-            frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+            # bash recognises a reserved word right after `done`, `fi`, `esac`
+            # and `}` (its reserved_word_acceptable): `f() { for …; done }`
+            frame[_FLAGS] = (flags | D.FL_NAME_SEEN | D.FL_RESERVED_OK) & ~D.FL_ASSIGN_OK
         elif effect & D.RW_START:
             frame[_FLAGS] = _FRESH
             if effect & D.RW_TIME:
@@ -679,7 +685,7 @@ class _Lexer:
             self.grammar_error("esac", p)
         self.stack.pop()
         parent = self.stack[-1]
-        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN | D.FL_RESERVED_OK) & ~D.FL_ASSIGN_OK
 
     def assignment(self, frame, p):
         # name=, name+=, name[subscript]= at the start of an assignment word

@@ -835,6 +835,15 @@ class _Walker:
         exp = X._Expander(self.env)
         declaration = False
         for n, word in enumerate(words):
+            if isinstance(word, S.Assignment):
+                if not declaration or word.array is None:
+                    # `let i=(3+4)`, `eval a=(…)`, `declare a=(1 2)x`: one plain word
+                    word = S.compound_word(word)
+                else:
+                    self.collect(exp, names, substitutions)
+                    assigned = self.assignment_value(word, names, substitutions)
+                    out.append(_CompoundArgument(word.name, assigned))
+                    continue
             if declaration and X._looks_like_assignment(list(word.parts)):
                 # `export x=$y`: an assignment argument is neither split nor globbed
                 parts = exp.tilde(list(word.parts), assignment_like=True)
@@ -859,21 +868,46 @@ class _Walker:
     def assignment_value(self, node: "S.Assignment", names, substitutions):
         exp = X._Expander(self.env)
         if node.array is not None:
-            values = []
-            for word in node.array:
-                for parts in X.brace_expand(word.parts):
-                    parts = exp.tilde(parts, assignment_like=False)
-                    for chars in exp.split(exp.parts(parts, quoted=False)):
-                        values.extend(exp.glob(chars))
-            value = tuple(values)
+            value = self.array_elements(node.array, exp)
         elif node.value is None:
             value = ""
         else:
             value = exp.word_text(node.value, assignment=True)
         self.collect(exp, names, substitutions)
-        if "⟨" in (value if isinstance(value, str) else "".join(value)):
+        if value is None or "⟨" in (value if isinstance(value, str) else "".join(
+                item if isinstance(item, str) else item[2] for item in value)):
             value = Opaque(f"${node.name}")
         return (node.name, value, node.append, node.index)
+
+    def array_elements(self, words, exp) -> Optional[tuple]:
+        """The elements of ``name=(…)``: strings, and (index, append, text) for
+        ``[k]=v`` / ``[k]+=v``; None when an element is beyond the model."""
+        values = []
+        for word in words:
+            expansions = X.brace_expand(word.parts)
+            first = word.parts[0] if word.parts else None
+            if len(expansions) == 1 and isinstance(first, S.Lit) and first.text.startswith("["):
+                # `[k]=v` assigns one element, neither split nor globbed (after
+                # brace expansion bash takes the words as plain values)
+                match = re.match(r"\[([^\]]*)\](\+?)=", first.text)
+                if match is None:
+                    if "]" in "".join(p.text for p in word.parts if isinstance(p, S.Lit)):
+                        return None  # a subscript built by an expansion
+                else:
+                    rest = S._drop_prefix(word, len(match.group(0).encode("utf-8", "surrogateescape")))
+                    sub = X._Arith(match.group(1), self.env, []).run()
+                    if not isinstance(sub, int) or sub < 0:
+                        return None
+                    values.append((sub, bool(match.group(2)), exp.word_text(rest, assignment=True)))
+                    continue
+            for parts in expansions:
+                parts = exp.tilde(parts, assignment_like=False)
+                pieces = exp.parts(parts, quoted=False)
+                if exp.suppresses_splitting(parts):  # `($x$)` stays one word, as in argv
+                    pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
+                for chars in exp.split(pieces):
+                    values.extend(exp.glob(chars))
+        return tuple(values)
 
     def assign(self, name, value, append=False, index=None):
         env = self.env
@@ -881,9 +915,19 @@ class _Walker:
         if isinstance(value, tuple):
             array = dict(current) if append and isinstance(current, dict) else (
                 {0: current} if append and isinstance(current, str) else {})
-            start = (max(array) + 1) if array else 0
-            for n, item in enumerate(value):
-                array[start + n] = item
+            following = (max(array) + 1) if array else 0
+            for item in value:
+                if isinstance(item, str):
+                    array[following] = item
+                    following += 1
+                    continue
+                at, plus, text = item  # `[k]=v`: later plain elements follow k
+                old = array.get(at, "")
+                if plus and not isinstance(old, str):
+                    env.set(name, Opaque(f"${name}"))
+                    return
+                array[at] = old + text if plus else text
+                following = at + 1
             env.set(name, array)
             return
         if index is not None:
@@ -1275,14 +1319,29 @@ class _Walker:
                         dict(old.value) if isinstance(old.value, dict) else old.value, old.exported)
                     if "=" not in arg:
                         self.env.unset(var)  # `local x` starts unset
-        options = [a for a in args if a.startswith(("-", "+")) and not X._ASSIGN_WORD.match(a)]
-        if any(o not in ("-x", "--", "-g", "-r", "+x") for o in options):
+        options = [a for a in args if a.startswith(("-", "+")) and not X._ASSIGN_WORD.match(a)
+                   and not isinstance(a, _CompoundArgument)]
+        modelled = ("-x", "--", "-g", "-r", "+x")
+        if not any("=" in a for a in args if not isinstance(a, _CompoundArgument)):
+            modelled += ("-a",)  # `declare -a a=(…)`; `-a a="(1 2)"` parses its string
+        if any(o not in modelled for o in options) or any(
+                isinstance(a, _CompoundArgument) and (a.assignment[3] is not None or
+                                                      isinstance(a.assignment[1], Opaque))
+                for a in args):
+            # attributes (-A, -i, -l…) change what is stored: the names become unknown
+            self.taint(name, [name] + [a for a in args if a not in options])
             return False, Opaque(f"status of {name} {' '.join(options)}"), None, None
         if len(options) == len(args):
             # without names it lists variables: output the model does not produce
             return False, 0, Opaque(f"output of {name}"), None
         for arg in args:
             if arg in options:
+                continue
+            if isinstance(arg, _CompoundArgument):
+                var, value, append, index = arg.assignment
+                self.assign(var, value, append, index)
+                if name == "export" or "-x" in options:
+                    self.env.vars[var].exported = True
                 continue
             match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", arg, re.S)
             if match:
@@ -1430,6 +1489,21 @@ def _test_int(text: str) -> int:
     return int(text)
 
 
+_EXTGLOB_GROUP = re.compile(r"[?*+@!]\(")
+
+
+class _CompoundArgument(str):
+    """A ``name=(…)`` argument of a declaration builtin, expanded: the string is
+    the name (what ``$_`` shows afterwards); ``assignment`` is what to assign."""
+
+    assignment: tuple
+
+    def __new__(cls, name: str, assignment: tuple):
+        arg = super().__new__(cls, name)
+        arg.assignment = assignment
+        return arg
+
+
 class _Unknown(Exception):
     pass
 
@@ -1544,6 +1618,9 @@ class _CondEval:
             right_word = items[i + 2]
             self.i = i + 3
             if op in ("==", "=", "!="):
+                if any(isinstance(p, S.Lit) and _EXTGLOB_GROUP.search(p.text) for p in right_word.parts):
+                    # [[ ]] matches `@(a|b)`, `!(x)`… as extended globs: not modelled
+                    raise _Unknown("extended glob pattern")
                 pattern = X.pattern(right_word, self.walker.env)
                 if pattern.opaque:
                     raise _Unknown(", ".join(pattern.opaque))

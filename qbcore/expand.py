@@ -1042,6 +1042,8 @@ class _Expander:
             if index in ("@", "*"):
                 if value is None:
                     return _Many([], index == "*")
+                if isinstance(value, Opaque):
+                    return value  # an unknown value may be an array of any length
                 if isinstance(value, dict):
                     return _Many([value[k] for k in sorted(value)], index == "*")
                 return _Many([value], index == "*")
@@ -1068,6 +1070,8 @@ class _Expander:
             return self.emit(_Many(names, p.op == "names*"), quoted, pieces)
         if p.indirect and p.index in ("@", "*"):
             value = self.env.get(p.name)
+            if isinstance(value, Opaque):
+                return self.emit(Opaque(value.name), quoted, pieces)
             keys = [str(k) for k in sorted(value)] if isinstance(value, dict) else \
                 ([] if value is None else ["0"])
             return self.emit(_Many(keys, p.index == "*"), quoted, pieces)

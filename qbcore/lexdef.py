@@ -232,9 +232,13 @@ RESERVED = {
     "{": RW_START | RW_OPEN, "}": RW_CLOSE, "[[": RW_COND, "]]": 0,
 }
 RESERVED_BYTES = {word.encode(): flags for word, flags in RESERVED.items()}
-# Builtins whose arguments bash still parses as assignments (`export a=(1 2)`).
+# Command names after which bash still parses `name=(…)` arguments as compound
+# assignments (its PST_ASSIGNOK): the assignment builtins, and eval and let
+# (`export a=(1 2)`, `let i=(3+4)`).  Only the bare word counts: `\declare`,
+# `"declare"`, `builtin declare` and `command declare` do not.
 DECLARATION_BUILTINS = frozenset(w.encode() for w in
-                                 ("declare", "typeset", "export", "local", "readonly"))
+                                 ("declare", "typeset", "export", "local", "readonly",
+                                  "alias", "eval", "let"))
 
 # Word roles: what the word being lexed is for.
 ROLE_NORMAL, ROLE_REDIR_TARGET, ROLE_HEREDOC, ROLE_HEREDOC_STRIP, ROLE_FOR_NAME, \

@@ -165,7 +165,13 @@ class Redirect:
 
 @dataclass(slots=True)
 class Assignment:
-    """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(…)``."""
+    """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(…)``.
+
+    ``array`` holds the element words of ``name=(…)``. When text follows the
+    ``)`` in the same word (``a=(1 2)x``) bash assigns a string instead: the
+    elements joined by single spaces inside the parentheses, then the rest
+    (``(1 2)x``), so ``array`` is None and ``value`` is that rebuilt word.
+    """
     name: str
     index: Optional[str]
     append: bool
@@ -177,7 +183,12 @@ class Assignment:
 
 @dataclass(slots=True)
 class SimpleCommand:
-    """``line`` is bash's line for it (``$LINENO``): where the parser had read to once
+    """``words`` are Words, except that a ``name=(…)`` argument of a command named
+    ``declare``, ``typeset``, ``local``, ``export``, ``readonly``, ``alias``, ``eval``
+    or ``let`` is an Assignment (bash parses those as compound assignments;
+    ``compound_word`` gives the single word other commands receive).
+
+    ``line`` is bash's line for it (``$LINENO``): where the parser had read to once
     the token after the first element was in, which may be past the command's start."""
     assignments: tuple
     words: tuple
@@ -851,6 +862,14 @@ class _Parser:
                     if elements == 1 or lookahead is None:
                         lookahead = assignment.end  # as for a redirection
                     continue
+            if words and kind == "assign" and self.i + 1 < self.n and \
+                    self.toks[self.i + 1][0] == "(" and self.toks[self.i + 1][1] == tok[2]:
+                # the lexer emits `name=` plus `(` in an argument only after a
+                # command name for which bash reads compound assignments
+                words.append(self.assignment())
+                if elements == 2 and lookahead is None:
+                    lookahead = words[-1].end
+                continue
             word = self.word()
             if word is None:
                 elements -= 1
@@ -890,6 +909,7 @@ class _Parser:
         # Array assignment: `name=(` with the paren glued to the `=`.
         if match.end() == len(text) and self.i + 1 < self.n and self.toks[self.i + 1][0] == "(" \
                 and self.toks[self.i + 1][1] == tok[2]:
+            open_tok = self.toks[self.i + 1]
             self.i += 2
             elements = []
             while True:
@@ -901,6 +921,12 @@ class _Parser:
                 if kind is None or kind not in _WORD_PARTS:
                     self.fail()
                 elements.append(self.word())
+            tok = self.peek()
+            if tok is not None and tok[1] == close[2] and tok[0] in _WORD_PARTS:
+                tail = self.word()
+                value = _joined_elements(elements, open_tok, close, tail)
+                return Assignment(name, index[1:-1] if index else None, bool(plus), value, None,
+                                  start, tail.end)
             return Assignment(name, index[1:-1] if index else None, bool(plus), None,
                               tuple(elements), start, close[2])
         word = self.word()
@@ -1415,6 +1441,38 @@ def _strip_doc_tabs(parts: list) -> list:
             at_line_start = False
             out.append(part)
     return out
+
+
+def _joined_elements(elements: list, open_tok, close, tail: Optional[Word]) -> Word:
+    """``(e1 e2 …)`` plus ``tail`` as the one word bash makes of it: the element
+    words joined by single spaces (newlines and comments between them dropped)."""
+    parts = [Lit("(", open_tok[1], open_tok[2])]
+    for n, element in enumerate(elements):
+        if n:
+            parts.append(Lit(" ", element.start, element.start))
+        parts.extend(element.parts)
+    parts.append(Lit(")", close[1], close[2]))
+    end = close[2]
+    if tail is not None:
+        parts.extend(tail.parts)
+        end = tail.end
+    return Word(tuple(parts), open_tok[1], end)
+
+
+def compound_word(assignment: Assignment) -> Word:
+    """The word a command other than a declaration builtin receives for a
+    ``name=(…)`` argument (``let i=(3+4)`` passes ``i=(3+4)``, ``eval`` likewise)."""
+    prefix = f"{assignment.name}{'' if assignment.index is None else '[' + assignment.index + ']'}" \
+        f"{'+' if assignment.append else ''}="
+    head = Lit(prefix, assignment.start, assignment.start + len(prefix.encode("utf-8", "surrogateescape")))
+    if assignment.array is None:
+        rest = assignment.value.parts if assignment.value is not None else ()
+        return Word((head,) + tuple(rest), assignment.start, assignment.end)
+    elements = assignment.array
+    open_at = head.end
+    value = _joined_elements(list(elements), ("(", open_at, open_at + 1),
+                             (")", assignment.end - 1, assignment.end), None)
+    return Word((head,) + value.parts, assignment.start, assignment.end)
 
 
 def _drop_prefix(word: Word, nbytes: int) -> Word:

@@ -676,7 +676,9 @@ class _Walker:
         try:
             value = _CondEval(self, items).run()
         except _Unknown as unknown:
-            return Opaque(f"[[ {self.text(node)[2:-2].strip()} ]] ({unknown})")
+            status = Opaque(f"[[ {self.text(node)[2:-2].strip()} ]] ({unknown})")
+            self.note([status.name])  # what runs after it depends on it: not exact
+            return status
         except ExpansionError as exc:
             self.fatal(exc, node)
         return 0 if value else 1

@@ -413,6 +413,9 @@ _WORD_PARTS = frozenset((
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SPECIAL_PARAMS = "@*#?-$!0123456789"
+# the quoting context of an unquoted here-document body: like double quotes,
+# except that `"` is not special (nor, then, `\"` inside backticks)
+_DOCUMENT = "document"
 
 
 class _Failure(Exception):
@@ -616,7 +619,7 @@ class _Parser:
             elif kind in ("var", "param-open", "cmdsub-open", "backtick-open", "arith-open"):
                 mark, pending = self.i, self.pending_heredocs
                 try:
-                    part = self.part(quoted_context=True)
+                    part = self.part(quoted_context=_DOCUMENT)
                 except _Failure:
                     # bash parses a substitution in a body only when it expands the body:
                     # a grammar error there fails the expansion, from this construct on
@@ -1190,8 +1193,11 @@ class _Parser:
                     _mark_unclosed_backticks(part.parts)
         return Word(tuple(parts), start, end)
 
-    def part(self, quoted_context: bool):
-        """One word part at the cursor (consumes nested tokens up to its close)."""
+    def part(self, quoted_context):
+        """One word part at the cursor (consumes nested tokens up to its close).
+
+        ``quoted_context`` is False, True (double quotes, arithmetic) or
+        ``_DOCUMENT`` (an unquoted here-document body, and ``${…}`` in it)."""
         tok = self.toks[self.i]
         kind = tok[0]
         text = self.text(tok)
@@ -1299,7 +1305,7 @@ class _Parser:
             raise _Failure("the substitution nesting is deeper than the parser follows", open_tok[1]) from None
         return CmdSub(script, False, open_tok[1], close[2])
 
-    def backtick(self, quoted_context: bool) -> CmdSub:
+    def backtick(self, quoted_context) -> CmdSub:
         open_tok = self.toks[self.i]
         self.i += 1
         body = ""
@@ -1309,7 +1315,9 @@ class _Parser:
         if self.i >= self.n or self.toks[self.i][0] != "backtick-close":
             self.fail(None)
         self.i += 1
-        inner = unescape_backticks(body, quoted_context)
+        # in a here-document body `"` is an ordinary character, so `\"` keeps its
+        # backslash in a backtick there (measured: `echo \"q\"` in backticks prints "q")
+        inner = unescape_backticks(body, quoted_context is True)
         try:
             # bash parses a backtick body only when it expands it: a syntax
             # error there is a runtime error of that substitution (script.error)
@@ -1334,7 +1342,7 @@ class _Parser:
                 parts.append(part)
         return Arith(tuple(parts), open_tok[1], self._end())
 
-    def param(self, quoted_context: bool) -> Param:
+    def param(self, quoted_context) -> Param:
         open_tok = self.toks[self.i]
         self.i += 1
         items = []

@@ -200,6 +200,12 @@ ERRORS = [
     # a `(` after a word is unexpected even when the lexer never sees it closed
     'echo a(b "', "a b(\n", "a b(x", 'x=(a "', 'f( "', 'a; (b "', 'f() { "',
     'a\\\nb\nE$(||"', 'a \\\nb(x "',  # the same after a line continuation
+    # compound assignments only after the bare name of a declaration builtin, eval or let
+    '"declare" a=(1)', "\\declare a=(1)", "builtin declare a=(1)", "command declare a=(1)",
+    "echo declare a=(1)", "declare a=(1) (", "declare a=(1)(2)", "let a=(1", "declare -a a=(1 2",
+    # a reserved word is due after done/fi/}/]]/)), not after an ordinary word
+    "{ echo; } }", "(echo) }", "f() { :; } }", "{ echo done }", "if :; then :; fi foo fi",
+    "for a in 1; do :; done done",
 ]
 
 
@@ -226,7 +232,19 @@ ACCEPTED = [
     "x=1", ">out", "case x in esac", "case x in (a) ;; esac", "for i do :; done",
     "for i in; do :; done", "f() ( a )", "a;", "[[ a ]]", "echo ]] }", "time", "if a; then :; fi >o",
     "echo $'\\''", "echo \"`echo \\\"x\\\"`\"", "for ((;;)); do break; done", "echo {a,b}",
-    "a=(\n1\n2\n)", "cat <<EOF\nnever ends", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
+    "a=(\n1\n2\n)", "cat <<EOF\nnever ends",
+    # compound assignments as arguments of declaration builtins, eval and let
+    "declare -a a=(1 2)", "local x=(a b)", "export A=(1)", "readonly r=(1 2)", "typeset -A m=([k]=v)",
+    "declare a=()", "declare -- a=(1 2) b=(\n3 # c\n4)", "x=1 declare a=(1)", ">f declare a=(1)",
+    "declare a+=([0]+=x) b=(1)x", "let i=(3+4) j=(1)+2", "eval a=(1 2)", "alias q=(1)",
+    # a closing reserved word right after a compound command
+    'f() { for a in "$@"; do echo "$a"; done }', "f() { if true; then :; fi }",
+    "f() { case x in x) :;; esac }", "{ (echo) }", "{ [[ x ]] }", "{ ((1)) }", "{ { :; } }",
+    "if (true) then :; fi", "if [[ x ]] then :; fi", "if :; then if :; then :; fi fi",
+    "case x in x) for a in 1; do :; done esac", "while ((1)) do :; done",
+    # extended globs in [[ ]]
+    "[[ x == !(foo) ]]", "[[ x == @(a|b) ]]", "[[ x == +(a) ]]", "[[ x == *(a) ]]", "[[ x == ?(a) ]]",
+    "[[ !(a) ]]", "[[ ! (a) ]]", "[[ a == !(b) && c != @(d|e)x ]]", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
 ]
 
 

@@ -1523,6 +1523,8 @@ def _split_arith(expr: Arith) -> list:
 
 
 _COND_BINARY = frozenset("== = != =~ < > -eq -ne -lt -le -gt -ge -ef -nt -ot".split())
+# bash's unary test operators (test_unop): in [[ ]] each takes exactly one argument
+_COND_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -n -o -p -r -s -t -u -v -w -x -z -G -L -N -O -R -S".split())
 
 
 def _check_cond(items: list):
@@ -1534,15 +1536,33 @@ def _check_cond(items: list):
             run.append(item)
         else:
             groups.append(run)
+            if item.op == "(" and run:
+                # a `(` right after an operand: bash has a whole term and wants && || ) ]]
+                _check_cond_terms(groups)
+                if len(run) == 1:
+                    raise _Failure("unexpected token `(', conditional binary operator expected", item.start)
+                raise _Failure("syntax error in conditional expression: unexpected token `('", item.start)
             run = []
     groups.append(run)
+    _check_cond_terms(groups)
+
+
+def _check_cond_terms(groups: list):
     for run in groups:
         texts = ["".join(getattr(p, "text", "") for p in w.parts) if isinstance(w, Word) else w.op
                  for w in run]
+        first = run[0] if run else None
+        if len(run) > 2 and isinstance(first, Word) and len(first.parts) == 1 and \
+                isinstance(first.parts[0], Lit) and texts[0] in _COND_UNARY:
+            # an unquoted test operator takes the next word as its argument, whatever
+            # it is (`[[ -n == x ]]` is `-n` of `==`, then a stray `x`)
+            raise _Failure("syntax error in conditional expression", run[2].start)
         if len(run) == 2 and not re.fullmatch(r"-[a-zA-Z]", texts[0]):
             raise _Failure("conditional binary operator expected", run[1].start)
-        if len(run) == 3 and texts[1] not in _COND_BINARY:
+        if len(run) >= 3 and texts[1] not in _COND_BINARY:
             raise _Failure("conditional binary operator expected", run[1].start)
+        if len(run) > 3:
+            raise _Failure("syntax error in conditional expression", run[3].start)
 
 
 class _BadSubstitution(Exception):

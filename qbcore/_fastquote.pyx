@@ -21,7 +21,7 @@ __all__ = ["lex", "Tokens"]
 # ------------------------------------------------------------------ the table as C data
 cdef enum:
     MAX_RULES = 256
-    NMODES = 8
+    NMODES = 9
     INITIAL_FRAMES = 16
     INITIAL_TOKENS = 32
 
@@ -123,6 +123,7 @@ cdef int F_TOP = D.F.TOP, F_CMDSUB = D.F.CMDSUB, F_PROCSUB = D.F.PROCSUB, F_CASE
 cdef int F_COND = D.F.COND, F_ARRAY = D.F.ARRAY, F_DQ = D.F.DQ, F_PARAM = D.F.PARAM
 cdef int F_ARITH = D.F.ARITH, F_DOC = D.F.DOC, F_EXTPAT = D.F.EXTPAT
 cdef int M_CMD_START = D.M.CMD_START, M_CMD_WORD = D.M.CMD_WORD, M_COND_START = D.M.COND_START
+cdef int M_BRACKET = D.M.BRACKET
 
 cdef int FL_IN_WORD = D.FL_IN_WORD, FL_RESERVED_OK = D.FL_RESERVED_OK, FL_ASSIGN_OK = D.FL_ASSIGN_OK
 cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
@@ -452,6 +453,8 @@ cdef class _Lexer:
             if f.flags & FL_IN_WORD:
                 return M_CMD_WORD
             return M_COND_START if f.ft == F_COND else M_CMD_START
+        if f.ft == F_ARITH and f.aux == ARITH_BRACKET:
+            return M_BRACKET
         return FRAME_MODE[f.ft]
 
     # ------------------------------------------------------------ main loop
@@ -572,23 +575,18 @@ cdef class _Lexer:
                 f.aux = ARITH_BRACKET
                 self.p = p + 2
             elif action == A_PAREN_IN:
-                if not (f.ft == F_ARITH and f.aux == ARITH_BRACKET):
-                    f.depth += 1
-                else:
-                    kind = K_ARITH_LIT
+                f.depth += 1
                 self.emit(kind, p, p + 1)
                 self.p = p + 1
             elif action == A_PAREN_OUT:
                 self.paren_out(f)
             elif action == A_BRACKET_IN:
-                if f.aux == ARITH_BRACKET:
-                    f.depth += 1
+                f.depth += 1
                 self.emit(kind, p, p + 1)
                 self.p = p + 1
             elif action == A_BRACKET_OUT:
-                if f.aux != ARITH_BRACKET or f.depth:
-                    if f.aux == ARITH_BRACKET:
-                        f.depth -= 1
+                if f.depth:
+                    f.depth -= 1
                     self.emit(K_ARITH_LIT, p, p + 1)
                 else:
                     self.emit(kind, p, p + 1)
@@ -653,10 +651,6 @@ cdef class _Lexer:
                 f.depth -= 1
             else:
                 self.top -= 1
-            return 0
-        if f.aux == ARITH_BRACKET:
-            self.emit(K_ARITH_LIT, p, p + 1)
-            self.p = p + 1
             return 0
         if f.depth:
             f.depth -= 1

@@ -161,6 +161,8 @@ class _Lexer:
                     mode = M.COND_START
                 else:
                     mode = M.CMD_START
+            elif ft == F.ARITH and frame[_AUX] == D.ARITH_BRACKET:
+                mode = M.BRACKET
             else:
                 mode = _FRAME_MODE[ft]
             c = s[p]
@@ -293,8 +295,6 @@ class _Lexer:
         self.p = p + 2
 
     def a_paren_in(self, frame, kind, length, arg):
-        if frame[_FT] == F.ARITH and frame[_AUX] == D.ARITH_BRACKET:
-            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
         frame[_DEPTH] += 1
         self.a_emit(frame, kind, 1, 0)
 
@@ -307,8 +307,6 @@ class _Lexer:
             else:
                 self.stack.pop()
             return
-        if frame[_AUX] == D.ARITH_BRACKET:
-            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
         if frame[_DEPTH]:
             frame[_DEPTH] -= 1
             return self.a_emit(frame, K.ARITH_LIT, 1, 0)
@@ -335,14 +333,12 @@ class _Lexer:
             self.p += 1
 
     def a_bracket_in(self, frame, kind, length, arg):
-        if frame[_AUX] == D.ARITH_BRACKET:
-            frame[_DEPTH] += 1
+        frame[_DEPTH] += 1
         self.a_emit(frame, kind, 1, 0)
 
     def a_bracket_out(self, frame, kind, length, arg):
-        if frame[_AUX] != D.ARITH_BRACKET or frame[_DEPTH]:
-            if frame[_AUX] == D.ARITH_BRACKET:
-                frame[_DEPTH] -= 1
+        if frame[_DEPTH]:
+            frame[_DEPTH] -= 1
             return self.a_emit(frame, K.ARITH_LIT, 1, 0)
         self.a_pop(frame, kind, 1, 0)
 
@@ -864,6 +860,8 @@ def _mode_of(frame):
         if frame[_FLAGS] & D.FL_IN_WORD:
             return M.CMD_WORD
         return M.COND_START if ft == F.COND else M.CMD_START
+    if ft == F.ARITH and frame[_AUX] == D.ARITH_BRACKET:
+        return M.BRACKET
     return _FRAME_MODE[ft]
 
 

@@ -1339,7 +1339,10 @@ class _Parser:
                 break
             part = self.part(quoted_context=True)
             if part is not None:
-                parts.append(part)
+                if type(part) is Lit and "${" in part.text and open_tok[3] == "$[":
+                    parts.extend(_expanded_in_brackets(part))
+                else:
+                    parts.append(part)
         return Arith(tuple(parts), open_tok[1], self._end())
 
     def param(self, quoted_context) -> Param:
@@ -1481,6 +1484,31 @@ def compound_word(assignment: Assignment) -> Word:
     value = _joined_elements(list(elements), ("(", open_at, open_at + 1),
                              (")", assignment.end - 1, assignment.end), None)
     return Word((head,) + value.parts, assignment.start, assignment.end)
+
+
+def _expanded_in_brackets(lit: Lit) -> list:
+    """The parts of ``$[…]`` text holding ``${``: bash matches ``$[`` by its brackets
+    alone and expands ``${…}`` in it only when it expands the whole, as it expands
+    an unquoted here-document body (a malformed one stays text and fails then)."""
+    delimiter = "QBCORE_BRACKET_END"
+    while delimiter in lit.text:
+        delimiter += "_"
+    header = "cat <<" + delimiter + "\n"
+    try:
+        script = parse(header + lit.text + "\n" + delimiter + "\n")
+    except (ShellSyntaxError, RecursionError, ValueError):
+        return [lit]
+    (redirect,) = script.chunks[0].items[0].command.pipelines[0].commands[0].redirects
+    shift = lit.start - len(header.encode())
+    parts = []
+    for part in redirect.heredoc.parts:
+        part.start, part.end = part.start + shift, min(part.end + shift, lit.end)
+        if type(part) is Lit and part.end == lit.end and part.text.endswith("\n"):
+            part.text = part.text[:-1]  # the body's own final newline
+            if not part.text:
+                continue
+        parts.append(part)
+    return parts
 
 
 def _drop_prefix(word: Word, nbytes: int) -> Word:

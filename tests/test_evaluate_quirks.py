@@ -208,3 +208,21 @@ def test_list_for_one_element_is_unknown(tmp_path):
     # bash refuses it at run time ("cannot assign list to array member") and stops the line
     result = evaluate(parse("declare a[1]=(x); echo ${a[@]}"), Env.default(str(tmp_path)))
     assert not result.exact and isinstance(result.stdout, Opaque)
+
+
+# bash reads $[…] by its brackets and expands ${…} in it only when it expands it
+BRACKET_ARITHMETIC = [
+    'x=2; echo "$[ ${x}+1 ]" $[ ${x:-5} * 2 ] $[ $(echo 3) + ${#x} ]; echo next',
+    "echo $[ 2*(3+1) ] $[ $[1] + 1 ] $[ \"2\" + 1 ]; x=(5 6); echo $[ x[1] ] $[ ${#x} ]",
+    "x=2; echo $[ ${x}\n+1 ]",
+    "echo $[ ${ ]; echo next",
+    "x=1; echo $[ ${x:-]} ]; echo next",
+    "echo $[ [ ] ]; echo next",
+]
+
+
+@pytest.mark.parametrize("script", BRACKET_ARITHMETIC)
+def test_bracket_arithmetic_is_read_by_its_brackets(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.stdout == outcome.text

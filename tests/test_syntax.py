@@ -207,6 +207,7 @@ ERRORS = [
     "{ echo; } }", "(echo) }", "f() { :; } }", "{ echo done }", "if :; then :; fi foo fi",
     "for a in 1; do :; done done",
     # an unquoted test operator in [[ ]] takes the next word, whatever it is
+    "echo $[ $( ] )", 'echo $[ "a ]', "echo $[ $(( 1 ]",  # $[ is matched by its brackets
     "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]",
 ]
 
@@ -244,6 +245,7 @@ ACCEPTED = [
     "f() { case x in x) :;; esac }", "{ (echo) }", "{ [[ x ]] }", "{ ((1)) }", "{ { :; } }",
     "if (true) then :; fi", "if [[ x ]] then :; fi", "if :; then if :; then :; fi fi",
     "case x in x) for a in 1; do :; done esac", "while ((1)) do :; done",
+    "echo $[ ${ ]", "echo $[ ${x:-]} ]", "echo $[ ( 1 ]", "echo $[ [ ] ] $[ `echo ]` ]",
     # extended globs in [[ ]]
     "[[ x == !(foo) ]]", "[[ x == @(a|b) ]]", "[[ x == +(a) ]]", "[[ x == *(a) ]]", "[[ x == ?(a) ]]",
     "[[ !(a) ]]", "[[ ! (a) ]]", "[[ a == !(b) && c != @(d|e)x ]]", "[[ '-n' == x ]]", "[[ -q == x ]]", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",

@@ -444,6 +444,22 @@ class _Walker:
         self.redirected_compound(node, records)
 
     def redirected_compound(self, node, records):
+        # the compound's own descriptors are restored after it, whatever `exec` did inside
+        named = {str(int(r.fd)) for r in records if r.fd is not None and r.fd.isdigit() and int(r.fd) > 2}
+        if not named:
+            return self.stdout_compound(node, records)
+        held = self.env.descriptors
+        before = {fd: held.get(fd) for fd in named}
+        try:
+            self.stdout_compound(node, records)
+        finally:
+            for fd, state in before.items():
+                if state is None:
+                    held.pop(fd, None)
+                else:
+                    held[fd] = state
+
+    def stdout_compound(self, node, records):
         if not any(_redirects_stdout(r) for r in records):
             self.compound(node)  # an `exec >f` inside lasts
             return
@@ -719,6 +735,10 @@ class _Walker:
             exp_names.extend(d for d in doubts if d not in exp_names)
             self.uncertain_copy(lambda walker: walker.execute(node, argv, assignments, redirects, exp_names,
                                                               substitutions))
+            if name == "exec" and len(argv) == 1:
+                for record in redirects:  # they may or may not have become the shell's own
+                    if record.fd is not None and record.fd.isdigit():
+                        env.descriptors.pop(str(int(record.fd)), None)
             env.status = Opaque(doubts[0])
             self.note(doubts)
             return
@@ -768,9 +788,19 @@ class _Walker:
             for (var, value, append, index) in assignments:
                 saved[var] = env.vars.get(var)
                 self.assign(var, value, append, index)
+        # a command's own descriptors are restored after it (an `exec` inside a function too)
+        held = env.descriptors
+        before = {} if name == "exec" else {
+            fd: held.get(fd) for fd in (str(int(r.fd)) for r in redirects
+                                         if r.fd is not None and r.fd.isdigit() and int(r.fd) > 2)}
         try:
             outcome = self.run(name, argv, node, stdout_away, own_stdout)
         finally:
+            for fd, state in before.items():
+                if state is None:
+                    held.pop(fd, None)
+                else:
+                    held[fd] = state
             for var, old in saved.items():
                 if old is None:
                     env.vars.pop(var, None)
@@ -782,6 +812,8 @@ class _Walker:
             # exec without a command makes its redirections the shell's own
             self.stdout_closed = closed
             self.stdout_redirected += 1
+        if name == "exec" and len(argv) == 1:
+            self.keep_descriptors(redirects)
         modelled, status, output, error = outcome
         if modelled and isinstance(output, str) and output and closed:
             # a builtin that writes to a closed stdout fails (and writes nothing)
@@ -1020,7 +1052,11 @@ class _Walker:
             doubt = None
             if number and int(number) > 2 and number not in opened:
                 # 0, 1 and 2 are open in every harness; others only when this shell opened them
-                doubt = f"whether descriptor {number} is open"
+                state = self.env.descriptors.get(str(int(number)))
+                if state is False:
+                    raise _Ambiguous(f"{number}: Bad file descriptor")  # `exec N>&-` closed it
+                if state is None:
+                    doubt = f"whether descriptor {number} is open"
             return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact), doubt
         if op == "<&" or (op == ">&" and redirect.fd is not None):
             if exact:
@@ -1061,6 +1097,33 @@ class _Walker:
             # bash stores the descriptor it picked (10 or more) in the variable
             self.env.set(fd[1:-1], Opaque(f"${fd[1:-1]} (a descriptor bash picks)"))
         return record, None
+
+    def keep_descriptors(self, records):
+        """``exec 3>f``, ``exec 3>&-``: which descriptors above 2 this shell holds open on a
+        file for writing (True) or has closed (False); anything else stays unknown."""
+        held = self.env.descriptors
+        for record in records:
+            fd = record.fd
+            if fd is None or not fd.isdigit() or int(fd) < 3:
+                continue
+            fd = str(int(fd))
+            target = record.target or ""
+            state = None  # a duplicate of 0-2 or a read-only file: where writes go is not modelled
+            if record.op in ("<&", ">&") and target.endswith("-"):
+                source = target[:-1]  # `N>&-` closes N; `N>&M-` moves M to N
+                if source and int(source) > 2:
+                    state = held.get(str(int(source)))
+                    held[str(int(source))] = False
+                elif not source:
+                    state = False
+            elif record.op in ("<&", ">&") and target.isdigit():
+                state = held.get(str(int(target))) if int(target) > 2 else None
+            elif record.op in (">", ">>", ">|", "<>"):
+                state = True
+            if state is None:
+                held.pop(fd, None)
+            else:
+                held[fd] = state
 
     def record(self, *, argv, node, modelled, status, output, error=None, assignments=(),
                redirects=(), opaque=(), substitutions=(), kind_only=False):

@@ -154,6 +154,8 @@ class Env:
         self.substitute: SubstituteHook = substitute or _static_substitute
         self.list_dir: ListDirHook = list_dir or _default_list_dir
         self.functions: dict = {}
+        # descriptors above 2 that `exec` opened (True) or closed (False) in this shell
+        self.descriptors: dict = {}
 
     # -- construction ---------------------------------------------------
 
@@ -226,6 +228,7 @@ class Env:
         other.substitute = self.substitute
         other.list_dir = self.list_dir
         other.functions = dict(self.functions)
+        other.descriptors = dict(self.descriptors)
         return other
 
     # -- variables ------------------------------------------------------

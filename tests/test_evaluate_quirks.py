@@ -226,3 +226,33 @@ def test_bracket_arithmetic_is_read_by_its_brackets(script, tmp_path):
     outcome = bashref.run(script, cwd=str(tmp_path))
     result = evaluate(parse(script), Env.default(str(tmp_path)))
     assert result.stdout == outcome.text
+
+
+# `exec N>file` / `exec N>&-` change which descriptors the shell holds; a command's
+# or a compound's own redirections are undone after it, a subshell's never leak
+EXEC_DESCRIPTORS = [
+    'exec 3>f; echo hi >&3; echo "st=$?"; exec 3>&-; echo x >&3; echo "st=$?"; exec 4>&3; echo "st=$?"',
+    'exec 3>&-; (exec 3>f); echo x >&3; echo "st=$?"',
+    'exec 3>f 4>&3 5>&4-; echo a >&5; echo "st=$?"; echo b >&4; echo "st=$?"; echo c >&3; echo "st=$?"',
+    'exec 3>f; f() { exec 3>&-; }; f; echo x >&3; echo "st=$?"',
+    'exec 3>f; echo "$(exec 3>&-; echo in)"; echo x >&3; echo "st=$?"',
+    'exec 3>f; { exec 3>&-; } 3>g; echo x >&3; echo "st=$?"',
+    'exec 3>&-; g() { exec 3>h; echo in >&3; }; g 3>&-; echo x >&3; echo "st=$?"',
+]
+
+
+@pytest.mark.parametrize("script", EXEC_DESCRIPTORS)
+def test_exec_descriptors_are_tracked(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.exact, result.opaque
+    assert result.stdout == outcome.text
+
+
+@pytest.mark.parametrize("script", [
+    'exec 5<&1 6>&5-; echo q >&6; echo "st=$?"',  # a copy of stdout: where it writes is not modelled
+    'exec 3<f 2>/dev/null; echo x >&3; echo "st=$?"',  # read-only: the write would fail
+    'exec 3>$RANDOM; exec 3>&-; exec 3>$RANDOM; echo x >&3; echo "st=$?"',
+])
+def test_descriptors_the_model_cannot_follow_stay_unknown(script, tmp_path):
+    assert not evaluate(parse(script), Env.default(str(tmp_path))).exact

@@ -227,6 +227,7 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
     already a copy) and return its stdout, or an Opaque named after the substitution."""
     result = Evaluation(env=env)
     walker = _Walker(env, result, script)
+    walker.substitution_lines = _substitution_lines(script, env.lineno)
     try:
         for chunk in script.chunks:
             walker.items(chunk.items)
@@ -253,6 +254,37 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = Opaque(f"status of $({text})")
     opaque = (stdout.name,) if isinstance(stdout, Opaque) else ()
     return _Substitution(stdout, status, opaque, tuple(result.commands))
+
+
+def _substitution_lines(script: "S.Script", base) -> dict:
+    """$LINENO inside a command substitution, which bash numbers from the line of the
+    command that expands it (``base``): {id(simple command): line}.
+
+    A backtick body is numbered as written (key "base": base + its line - 1). bash 5.2
+    re-prints a ``$(…)`` body before running it, dropping blank lines and comments and
+    joining ``&&``/``|`` continuations: measured, its n-th printed line is base + n - 1.
+    The model follows that printing for a body of one-line simple commands; for other
+    bodies (compound commands, multi-line words, here-documents) $LINENO is unknown.
+    """
+    if not isinstance(base, int):
+        return {"base": None}
+    if any(chunk.first_line for chunk in script.chunks):
+        return {"base": base}  # its own source (backticks): lines as written
+    lines: dict = {"base": None}
+    raw = script.source.encode("utf-8", "surrogateescape")
+    printed, previous = 1, None
+    for item in (item for chunk in script.chunks for item in chunk.items):
+        commands = [c for p in item.command.pipelines for c in p.commands]
+        if item.background or not all(
+                isinstance(c, S.SimpleCommand) and b"\n" not in raw[c.start:c.end] and
+                not any(r.heredoc is not None for r in c.redirects) for c in commands):
+            return {"base": None, "span": (script.chunks[0].start, script.chunks[-1].end)}
+        if previous is not None and b"\n" in raw[previous.end:item.start]:
+            printed += 1
+        for command in commands:
+            lines[id(command)] = base + printed - 1
+        previous = item
+    return lines
 
 
 def _runs_nothing(argv, env) -> bool:
@@ -305,6 +337,8 @@ class _Walker:
         self.stdout_redirected = 0
         self.stdout_closed = False  # fd 1 closed here (>&-): a builtin that writes to it fails
         self._pending = None  # exit/break/return, raised once the command is recorded
+        # inside a command substitution: $LINENO of its commands (see _substitution_lines)
+        self.substitution_lines = None
         self.scope = None  # inside a function: the variables `local` shadows, to restore
 
     def note(self, names):
@@ -390,6 +424,7 @@ class _Walker:
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
         walker.scope = self.scope
+        walker.substitution_lines = self.substitution_lines
         return walker
 
     def uncertain_copy(self, run, certain: bool = False):
@@ -705,7 +740,17 @@ class _Walker:
         env = self.env
         exp_names: list = []
         substitutions: list = []
-        self.env.lineno = node.line or self.script.line_of(node.start)
+        lines = self.substitution_lines
+        if lines is None:
+            self.env.lineno = node.line or self.script.line_of(node.start)
+        elif id(node) in lines:
+            self.env.lineno = lines[id(node)]  # a command of this substitution's own body
+        elif lines.get("base") is not None:
+            self.env.lineno = lines["base"] + (node.line or self.script.line_of(node.start)) - 1
+        elif lines.get("span") and lines["span"][0] <= node.start < lines["span"][1]:
+            self.env.lineno = None  # how bash re-prints this body is not modelled
+        else:
+            self.env.lineno = node.line or self.script.line_of(node.start)  # a function's body
         try:
             argv_result = self.expand_words(node.words, exp_names, substitutions)
         except ExpansionError as exc:

@@ -238,7 +238,7 @@ class Env:
         if name in DYNAMIC:
             return Opaque("$" + name)
         if name == "LINENO":
-            return str(self.lineno)
+            return Opaque("$LINENO") if self.lineno is None else str(self.lineno)
         var = self.vars.get(name)
         return None if var is None else var.value
 

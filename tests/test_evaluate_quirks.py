@@ -256,3 +256,39 @@ def test_exec_descriptors_are_tracked(script, tmp_path):
 ])
 def test_descriptors_the_model_cannot_follow_stay_unknown(script, tmp_path):
     assert not evaluate(parse(script), Env.default(str(tmp_path))).exact
+
+
+# $LINENO in a command substitution counts from the line of the command that expands
+# it: a backtick body as written, a $(…) body as bash re-prints it
+SUBSTITUTION_LINENO = [
+    'echo $LINENO; x=$(echo $LINENO\necho $LINENO); echo "$x" $LINENO',
+    'echo "$(\necho $LINENO\n)" $LINENO',
+    'echo "$(echo $LINENO\necho $LINENO\n)" $LINENO',
+    "echo a\necho 2 $(echo $LINENO; echo $LINENO\necho $LINENO)",
+    "echo a; echo $(echo $LINENO) $(\necho $LINENO) $(echo $LINENO)",
+    "x=$(echo $LINENO # c\n\n# d\necho $LINENO); echo $x",
+    "x=$(echo $LINENO &&\necho $LINENO); echo $x",
+    "x=$(\n\techo $LINENO\n\techo $LINENO\n); echo $x",
+    "x=`echo $LINENO\necho $LINENO`; echo $x",
+    'echo "`\necho $LINENO`"',
+    "echo 1; x=`echo $LINENO; echo $LINENO\necho $LINENO`; echo $x",
+    "f() { echo $LINENO; }\nx=$(f\necho $LINENO); echo $x",
+    "f() {\necho $(echo $LINENO)\n}; f",
+]
+
+
+@pytest.mark.parametrize("script", SUBSTITUTION_LINENO)
+def test_lineno_inside_substitutions(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.exact, result.opaque
+    assert result.stdout == outcome.text
+
+
+@pytest.mark.parametrize("script", [
+    "x=$(if true\nthen echo $LINENO\nfi\necho $LINENO); echo $x",  # bash re-prints compound commands
+    "echo $(echo $(echo $LINENO\necho $LINENO)\necho $LINENO)",
+])
+def test_lineno_in_a_reprinted_body_the_model_does_not_follow_is_unknown(script, tmp_path):
+    assert bashref.run(script, cwd=str(tmp_path)).text  # bash prints definite numbers
+    assert not evaluate(parse(script), Env.default(str(tmp_path))).exact

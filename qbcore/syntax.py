@@ -1499,6 +1499,13 @@ def _expanded_in_brackets(lit: Lit) -> list:
     except (ShellSyntaxError, RecursionError, ValueError):
         return [lit]
     (redirect,) = script.chunks[0].items[0].command.pipelines[0].commands[0].redirects
+    body = redirect.heredoc.parts
+    if len(body) == 1 and type(body[0]) is Lit and body[0].text == lit.text + "\n":
+        # a `${` that does not parse: bash fails the expansion there ("bad substitution")
+        cut = lit.text.index("${")
+        at = lit.start + len(lit.text[:cut].encode("utf-8", "surrogateescape"))
+        bad = Param(lit.text[cut + 2:], None, False, False, "bad substitution", None, None, True, at, lit.end)
+        return ([Lit(lit.text[:cut], lit.start, at)] if cut else []) + [bad]
     shift = lit.start - len(header.encode())
     parts = []
     for part in redirect.heredoc.parts:

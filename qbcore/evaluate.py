@@ -990,6 +990,10 @@ class _Walker:
 
     def assign(self, name, value, append=False, index=None):
         env = self.env
+        if name in env.readonly:
+            # bash refuses it; whether the shell then goes on depends on the context
+            self.note([f"assignment to the readonly variable {name}"])
+            return
         current = env.get(name)
         if isinstance(value, tuple):
             array = dict(current) if append and isinstance(current, dict) else (
@@ -1210,6 +1214,9 @@ class _Walker:
             return self.declare(name, args)
         if name == "unset":
             names = [a for a in args if not a.startswith("-")]
+            if any(var in env.readonly for var in names) and "-f" not in args:
+                self.note([f"unset of a readonly variable ({' '.join(names)})"])
+                return False, Opaque("status of unset (readonly)"), None, None
             functions = "-f" in args
             for var in names:
                 if functions:
@@ -1447,11 +1454,18 @@ class _Walker:
         for arg in args:
             if arg in options:
                 continue
+            target = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
+            if target and target.group(0) in self.env.readonly and (
+                    "=" in arg or isinstance(arg, _CompoundArgument)):
+                self.note([f"assignment to the readonly variable {target.group(0)}"])
+                return False, Opaque(f"status of {name} {target.group(0)} (readonly)"), None, None
             if isinstance(arg, _CompoundArgument):
                 var, value, append, index = arg.assignment
                 self.assign(var, value, append, index)
                 if name == "export" or "-x" in options:
                     self.env.vars[var].exported = True
+                if name == "readonly" or "-r" in options:
+                    self.env.readonly.add(var)
                 continue
             match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", arg, re.S)
             if match:
@@ -1460,8 +1474,12 @@ class _Walker:
                     current = self.env.get(var)
                     value = (current if isinstance(current, str) else "") + value
                 self.env.set(var, value, exported=True if name == "export" or "-x" in options else None)
+                if name == "readonly" or "-r" in options:
+                    self.env.readonly.add(var)
             elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", arg):
-                if self.env.get(arg) is None and name != "export":
+                if name == "readonly" or "-r" in options:
+                    self.env.readonly.add(arg)
+                if self.env.get(arg) is None and name not in ("export", "readonly"):
                     self.env.set(arg, "")
                     self.env.unset(arg) if name in ("local", "declare", "typeset") else None
                 if name == "export":

@@ -156,6 +156,7 @@ class Env:
         self.functions: dict = {}
         # descriptors above 2 that `exec` opened (True) or closed (False) in this shell
         self.descriptors: dict = {}
+        self.readonly: set = set()  # names made readonly (`readonly`, `declare -r`)
 
     # -- construction ---------------------------------------------------
 
@@ -229,6 +230,7 @@ class Env:
         other.list_dir = self.list_dir
         other.functions = dict(self.functions)
         other.descriptors = dict(self.descriptors)
+        other.readonly = set(self.readonly)
         return other
 
     # -- variables ------------------------------------------------------

@@ -1566,10 +1566,15 @@ def _check_cond(items: list):
     """The part of bash's ``[[ ]]`` grammar errors the parser reports itself: a run of
     words that is neither ``word``, ``-op word`` nor ``word op word``."""
     groups, run = [], []
+    depth = 0
     for item in items:
         if isinstance(item, Word) or item.op in ("<", ">"):
             run.append(item)
         else:
+            depth += 1 if item.op == "(" else -1 if item.op == ")" else 0
+            if depth < 0:
+                _check_cond_terms(groups + [run])
+                raise _Failure("unexpected token `)' in conditional command", item.start)
             groups.append(run)
             if item.op == "(" and run:
                 # a `(` right after an operand: bash has a whole term and wants && || ) ]]

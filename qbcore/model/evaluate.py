@@ -242,6 +242,7 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
     already a copy) and return its stdout, or an Opaque named after the substitution."""
     result = Evaluation(env=env)
     walker = _Walker(env, result, script)
+    walker.substitution_lines = _substitution_lines(script, env.lineno)
     try:
         for chunk in script.chunks:
             walker.items(chunk.items)
@@ -268,6 +269,37 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = Opaque(f"status of $({text})")
     opaque = (stdout.name,) if isinstance(stdout, Opaque) else ()
     return _Substitution(stdout, status, opaque, tuple(result.commands))
+
+
+def _substitution_lines(script: "S.Script", base) -> dict:
+    """$LINENO inside a command substitution, which bash numbers from the line of the
+    command that expands it (``base``): {id(simple command): line}.
+
+    A backtick body is numbered as written (key "base": base + its line - 1). bash 5.2
+    re-prints a ``$(…)`` body before running it, dropping blank lines and comments and
+    joining ``&&``/``|`` continuations: measured, its n-th printed line is base + n - 1.
+    The model follows that printing for a body of one-line simple commands; for other
+    bodies (compound commands, multi-line words, here-documents) $LINENO is unknown.
+    """
+    if not isinstance(base, int):
+        return {"base": None}
+    if any(chunk.first_line for chunk in script.chunks):
+        return {"base": base}  # its own source (backticks): lines as written
+    lines: dict = {"base": None}
+    raw = script.source.encode("utf-8", "surrogateescape")
+    printed, previous = 1, None
+    for item in (item for chunk in script.chunks for item in chunk.items):
+        commands = [c for p in item.command.pipelines for c in p.commands]
+        if item.background or not all(
+                isinstance(c, S.SimpleCommand) and b"\n" not in raw[c.start:c.end] and
+                not any(r.heredoc is not None for r in c.redirects) for c in commands):
+            return {"base": None, "span": (script.chunks[0].start, script.chunks[-1].end)}
+        if previous is not None and b"\n" in raw[previous.end:item.start]:
+            printed += 1
+        for command in commands:
+            lines[id(command)] = base + printed - 1
+        previous = item
+    return lines
 
 
 def _runs_nothing(argv, env) -> bool:
@@ -313,6 +345,8 @@ class _Walker:
         self.stdout_redirected = 0
         self.stdout_closed = False  # fd 1 closed here (>&-): a builtin that writes to it fails
         self._pending = None  # exit/break/return, raised once the command is recorded
+        # inside a command substitution: $LINENO of its commands (see _substitution_lines)
+        self.substitution_lines = None
         self.scope = None  # inside a function: the variables `local` shadows, to restore
 
     def note(self, names):
@@ -398,6 +432,7 @@ class _Walker:
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
         walker.scope = self.scope
+        walker.substitution_lines = self.substitution_lines
         return walker
 
     def uncertain_copy(self, run, certain: bool = False):
@@ -452,6 +487,22 @@ class _Walker:
         self.redirected_compound(node, records)
 
     def redirected_compound(self, node, records):
+        # the compound's own descriptors are restored after it, whatever `exec` did inside
+        named = {str(int(r.fd)) for r in records if r.fd is not None and r.fd.isdigit() and int(r.fd) > 2}
+        if not named:
+            return self.stdout_compound(node, records)
+        held = self.env.descriptors
+        before = {fd: held.get(fd) for fd in named}
+        try:
+            self.stdout_compound(node, records)
+        finally:
+            for fd, state in before.items():
+                if state is None:
+                    held.pop(fd, None)
+                else:
+                    held[fd] = state
+
+    def stdout_compound(self, node, records):
         if not any(_redirects_stdout(r) for r in records):
             self.compound(node)  # an `exec >f` inside lasts
             return
@@ -684,7 +735,9 @@ class _Walker:
         try:
             value = _CondEval(self, items).run()
         except _Unknown as unknown:
-            return Opaque(f"[[ {self.text(node)[2:-2].strip()} ]] ({unknown})")
+            status = Opaque(f"[[ {self.text(node)[2:-2].strip()} ]] ({unknown})")
+            self.note([status.name])  # what runs after it depends on it: not exact
+            return status
         except ExpansionError as exc:
             self.fatal(exc, node)
         return 0 if value else 1
@@ -695,7 +748,17 @@ class _Walker:
         env = self.env
         exp_names: list = []
         substitutions: list = []
-        self.env.lineno = node.line or self.script.line_of(node.start)
+        lines = self.substitution_lines
+        if lines is None:
+            self.env.lineno = node.line or self.script.line_of(node.start)
+        elif id(node) in lines:
+            self.env.lineno = lines[id(node)]  # a command of this substitution's own body
+        elif lines.get("base") is not None:
+            self.env.lineno = lines["base"] + (node.line or self.script.line_of(node.start)) - 1
+        elif lines.get("span") and lines["span"][0] <= node.start < lines["span"][1]:
+            self.env.lineno = None  # how bash re-prints this body is not modelled
+        else:
+            self.env.lineno = node.line or self.script.line_of(node.start)  # a function's body
         try:
             argv_result = self.expand_words(node.words, exp_names, substitutions)
         except ExpansionError as exc:
@@ -725,6 +788,10 @@ class _Walker:
             exp_names.extend(d for d in doubts if d not in exp_names)
             self.uncertain_copy(lambda walker: walker.execute(node, argv, assignments, redirects, exp_names,
                                                               substitutions))
+            if name == "exec" and len(argv) == 1:
+                for record in redirects:  # they may or may not have become the shell's own
+                    if record.fd is not None and record.fd.isdigit():
+                        env.descriptors.pop(str(int(record.fd)), None)
             env.status = Opaque(doubts[0])
             self.note(doubts)
             return
@@ -774,9 +841,19 @@ class _Walker:
             for (var, value, append, index) in assignments:
                 saved[var] = env.vars.get(var)
                 self.assign(var, value, append, index)
+        # a command's own descriptors are restored after it (an `exec` inside a function too)
+        held = env.descriptors
+        before = {} if name == "exec" else {
+            fd: held.get(fd) for fd in (str(int(r.fd)) for r in redirects
+                                         if r.fd is not None and r.fd.isdigit() and int(r.fd) > 2)}
         try:
             outcome = self.run(name, argv, node, stdout_away, own_stdout)
         finally:
+            for fd, state in before.items():
+                if state is None:
+                    held.pop(fd, None)
+                else:
+                    held[fd] = state
             for var, old in saved.items():
                 if old is None:
                     env.vars.pop(var, None)
@@ -788,6 +865,8 @@ class _Walker:
             # exec without a command makes its redirections the shell's own
             self.stdout_closed = closed
             self.stdout_redirected += 1
+        if name == "exec" and len(argv) == 1:
+            self.keep_descriptors(redirects)
         modelled, status, output, error = outcome
         if modelled and isinstance(output, str) and output and closed:
             # a builtin that writes to a closed stdout fails (and writes nothing)
@@ -843,6 +922,15 @@ class _Walker:
         exp = X.Expander(self.env)
         declaration = False
         for n, word in enumerate(words):
+            if isinstance(word, S.Assignment):
+                if not declaration or word.array is None:
+                    # `let i=(3+4)`, `eval a=(…)`, `declare a=(1 2)x`: one plain word
+                    word = S.compound_word(word)
+                else:
+                    self.collect(exp, names, substitutions)
+                    assigned = self.assignment_value(word, names, substitutions)
+                    out.append(_CompoundArgument(word.name, assigned))
+                    continue
             if declaration and X.looks_like_assignment(list(word.parts)):
                 # `export x=$y`: an assignment argument is neither split nor globbed
                 parts = exp.tilde(list(word.parts), assignment_like=True)
@@ -867,31 +955,70 @@ class _Walker:
     def assignment_value(self, node: "S.Assignment", names, substitutions):
         exp = X.Expander(self.env)
         if node.array is not None:
-            values = []
-            for word in node.array:
-                for parts in X.brace_expand(word.parts):
-                    parts = exp.tilde(parts, assignment_like=False)
-                    for chars in exp.split(exp.parts(parts, quoted=False)):
-                        values.extend(exp.glob(chars))
-            value = tuple(values)
+            value = self.array_elements(node.array, exp)
         elif node.value is None:
             value = ""
         else:
             value = exp.word_text(node.value, assignment=True)
         self.collect(exp, names, substitutions)
-        if "⟨" in (value if isinstance(value, str) else "".join(value)):
+        if value is None or "⟨" in (value if isinstance(value, str) else "".join(
+                item if isinstance(item, str) else item[2] for item in value)):
             value = Opaque(f"${node.name}")
         return (node.name, value, node.append, node.index)
 
+    def array_elements(self, words, exp) -> Optional[tuple]:
+        """The elements of ``name=(…)``: strings, and (index, append, text) for
+        ``[k]=v`` / ``[k]+=v``; None when an element is beyond the model."""
+        values = []
+        for word in words:
+            expansions = X.brace_expand(word.parts)
+            first = word.parts[0] if word.parts else None
+            if len(expansions) == 1 and isinstance(first, S.Lit) and first.text.startswith("["):
+                # `[k]=v` assigns one element, neither split nor globbed (after
+                # brace expansion bash takes the words as plain values)
+                match = re.match(r"\[([^\]]*)\](\+?)=", first.text)
+                if match is None:
+                    if "]" in "".join(p.text for p in word.parts if isinstance(p, S.Lit)):
+                        return None  # a subscript built by an expansion
+                else:
+                    rest = S._drop_prefix(word, len(match.group(0).encode("utf-8", "surrogateescape")))
+                    sub = X.Arithmetic(match.group(1), self.env, []).run()
+                    if not isinstance(sub, int) or sub < 0:
+                        return None
+                    values.append((sub, bool(match.group(2)), exp.word_text(rest, assignment=True)))
+                    continue
+            for parts in expansions:
+                parts = exp.tilde(parts, assignment_like=False)
+                pieces = exp.parts(parts, quoted=False)
+                if exp.suppresses_splitting(parts):  # `($x$)` stays one word, as in argv
+                    pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
+                for chars in exp.split(pieces):
+                    values.extend(exp.glob(chars))
+        return tuple(values)
+
     def assign(self, name, value, append=False, index=None):
         env = self.env
+        if name in env.readonly:
+            # bash refuses it; whether the shell then goes on depends on the context
+            self.note([f"assignment to the readonly variable {name}"])
+            return
         current = env.get(name)
         if isinstance(value, tuple):
             array = dict(current) if append and isinstance(current, dict) else (
                 {0: current} if append and isinstance(current, str) else {})
-            start = (max(array) + 1) if array else 0
-            for n, item in enumerate(value):
-                array[start + n] = item
+            following = (max(array) + 1) if array else 0
+            for item in value:
+                if isinstance(item, str):
+                    array[following] = item
+                    following += 1
+                    continue
+                at, plus, text = item  # `[k]=v`: later plain elements follow k
+                old = array.get(at, "")
+                if plus and not isinstance(old, str):
+                    env.set(name, Opaque(f"${name}"))
+                    return
+                array[at] = old + text if plus else text
+                following = at + 1
             env.set(name, array)
             return
         if index is not None:
@@ -982,7 +1109,11 @@ class _Walker:
             doubt = None
             if number and int(number) > 2 and number not in opened:
                 # 0, 1 and 2 are open in every harness; others only when this shell opened them
-                doubt = f"whether descriptor {number} is open"
+                state = self.env.descriptors.get(str(int(number)))
+                if state is False:
+                    raise _Ambiguous(f"{number}: Bad file descriptor")  # `exec N>&-` closed it
+                if state is None:
+                    doubt = f"whether descriptor {number} is open"
             return RedirectRecord(op, redirect.fd, target, None, False, False, None, exact), doubt
         if op == "<&" or (op == ">&" and redirect.fd is not None):
             if exact:
@@ -1024,6 +1155,33 @@ class _Walker:
             self.env.set(fd[1:-1], Opaque(f"${fd[1:-1]} (a descriptor bash picks)"))
         return record, None
 
+    def keep_descriptors(self, records):
+        """``exec 3>f``, ``exec 3>&-``: which descriptors above 2 this shell holds open on a
+        file for writing (True) or has closed (False); anything else stays unknown."""
+        held = self.env.descriptors
+        for record in records:
+            fd = record.fd
+            if fd is None or not fd.isdigit() or int(fd) < 3:
+                continue
+            fd = str(int(fd))
+            target = record.target or ""
+            state = None  # a duplicate of 0-2 or a read-only file: where writes go is not modelled
+            if record.op in ("<&", ">&") and target.endswith("-"):
+                source = target[:-1]  # `N>&-` closes N; `N>&M-` moves M to N
+                if source and int(source) > 2:
+                    state = held.get(str(int(source)))
+                    held[str(int(source))] = False
+                elif not source:
+                    state = False
+            elif record.op in ("<&", ">&") and target.isdigit():
+                state = held.get(str(int(target))) if int(target) > 2 else None
+            elif record.op in (">", ">>", ">|", "<>"):
+                state = True
+            if state is None:
+                held.pop(fd, None)
+            else:
+                held[fd] = state
+
     def record(self, *, argv, node, modelled, status, output, error=None, assignments=(),
                redirects=(), opaque=(), substitutions=(), kind_only=False):
         if kind_only:
@@ -1064,6 +1222,9 @@ class _Walker:
             return self.declare(name, args)
         if name == "unset":
             names = [a for a in args if not a.startswith("-")]
+            if any(var in env.readonly for var in names) and "-f" not in args:
+                self.note([f"unset of a readonly variable ({' '.join(names)})"])
+                return False, Opaque("status of unset (readonly)"), None, None
             functions = "-f" in args
             for var in names:
                 if functions:
@@ -1283,14 +1444,36 @@ class _Walker:
                         dict(old.value) if isinstance(old.value, dict) else old.value, old.exported)
                     if "=" not in arg:
                         self.env.unset(var)  # `local x` starts unset
-        options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)]
-        if any(o not in ("-x", "--", "-g", "-r", "+x") for o in options):
+        options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)
+                   and not isinstance(a, _CompoundArgument)]
+        modelled = ("-x", "--", "-g", "-r", "+x")
+        if not any("=" in a for a in args if not isinstance(a, _CompoundArgument)):
+            modelled += ("-a",)  # `declare -a a=(…)`; `-a a="(1 2)"` parses its string
+        if any(o not in modelled for o in options) or any(
+                isinstance(a, _CompoundArgument) and (a.assignment[3] is not None or
+                                                      isinstance(a.assignment[1], Opaque))
+                for a in args):
+            # attributes (-A, -i, -l…) change what is stored: the names become unknown
+            self.taint(name, [name] + [a for a in args if a not in options])
             return False, Opaque(f"status of {name} {' '.join(options)}"), None, None
         if len(options) == len(args):
             # without names it lists variables: output the model does not produce
             return False, 0, Opaque(f"output of {name}"), None
         for arg in args:
             if arg in options:
+                continue
+            target = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
+            if target and target.group(0) in self.env.readonly and (
+                    "=" in arg or isinstance(arg, _CompoundArgument)):
+                self.note([f"assignment to the readonly variable {target.group(0)}"])
+                return False, Opaque(f"status of {name} {target.group(0)} (readonly)"), None, None
+            if isinstance(arg, _CompoundArgument):
+                var, value, append, index = arg.assignment
+                self.assign(var, value, append, index)
+                if name == "export" or "-x" in options:
+                    self.env.vars[var].exported = True
+                if name == "readonly" or "-r" in options:
+                    self.env.readonly.add(var)
                 continue
             match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", arg, re.S)
             if match:
@@ -1299,8 +1482,12 @@ class _Walker:
                     current = self.env.get(var)
                     value = (current if isinstance(current, str) else "") + value
                 self.env.set(var, value, exported=True if name == "export" or "-x" in options else None)
+                if name == "readonly" or "-r" in options:
+                    self.env.readonly.add(var)
             elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", arg):
-                if self.env.get(arg) is None and name != "export":
+                if name == "readonly" or "-r" in options:
+                    self.env.readonly.add(arg)
+                if self.env.get(arg) is None and name not in ("export", "readonly"):
                     self.env.set(arg, "")
                     self.env.unset(arg) if name in ("local", "declare", "typeset") else None
                 if name == "export":
@@ -1438,6 +1625,21 @@ def _test_int(text: str) -> int:
     return int(text)
 
 
+_EXTGLOB_GROUP = re.compile(r"[?*+@!]\(")
+
+
+class _CompoundArgument(str):
+    """A ``name=(…)`` argument of a declaration builtin, expanded: the string is
+    the name (what ``$_`` shows afterwards); ``assignment`` is what to assign."""
+
+    assignment: tuple
+
+    def __new__(cls, name: str, assignment: tuple):
+        arg = super().__new__(cls, name)
+        arg.assignment = assignment
+        return arg
+
+
 class _Unknown(Exception):
     pass
 
@@ -1549,6 +1751,9 @@ class _CondEval:
             right_word = items[i + 2]
             self.i = i + 3
             if op in ("==", "=", "!="):
+                if any(isinstance(p, S.Lit) and _EXTGLOB_GROUP.search(p.text) for p in right_word.parts):
+                    # [[ ]] matches `@(a|b)`, `!(x)`… as extended globs: not modelled
+                    raise _Unknown("extended glob pattern")
                 pattern = X.pattern(right_word, self.walker.env)
                 if pattern.opaque:
                     raise _Unknown(", ".join(pattern.opaque))

@@ -163,6 +163,9 @@ class Env:
         self.substitute: SubstituteHook = substitute or unknown_substitution
         self.list_dir: ListDirHook = list_dir or _default_list_dir
         self.functions: dict = {}
+        # descriptors above 2 that `exec` opened (True) or closed (False) in this shell
+        self.descriptors: dict = {}
+        self.readonly: set = set()  # names made readonly (`readonly`, `declare -r`)
 
     # -- construction ---------------------------------------------------
 
@@ -235,6 +238,8 @@ class Env:
         other.substitute = self.substitute
         other.list_dir = self.list_dir
         other.functions = dict(self.functions)
+        other.descriptors = dict(self.descriptors)
+        other.readonly = set(self.readonly)
         return other
 
     # -- variables ------------------------------------------------------
@@ -244,7 +249,7 @@ class Env:
         if name in DYNAMIC:
             return Opaque("$" + name)
         if name == "LINENO":
-            return str(self.lineno)
+            return Opaque("$LINENO") if self.lineno is None else str(self.lineno)
         var = self.vars.get(name)
         return None if var is None else var.value
 
@@ -1054,6 +1059,8 @@ class Expander:
             if index in ("@", "*"):
                 if value is None:
                     return _Many([], index == "*")
+                if isinstance(value, Opaque):
+                    return value  # an unknown value may be an array of any length
                 if isinstance(value, dict):
                     return _Many([value[k] for k in sorted(value)], index == "*")
                 return _Many([value], index == "*")
@@ -1080,6 +1087,8 @@ class Expander:
             return self.emit(_Many(names, p.op == "names*"), quoted, pieces)
         if p.indirect and p.index in ("@", "*"):
             value = self.env.get(p.name)
+            if isinstance(value, Opaque):
+                return self.emit(Opaque(value.name), quoted, pieces)
             keys = [str(k) for k in sorted(value)] if isinstance(value, dict) else \
                 ([] if value is None else ["0"])
             return self.emit(_Many(keys, p.index == "*"), quoted, pieces)

@@ -21,7 +21,7 @@ __all__ = ["lex", "Tokens"]
 # ------------------------------------------------------------------ the table as C data
 cdef enum:
     MAX_RULES = 256
-    NMODES = 8
+    NMODES = 9
     INITIAL_FRAMES = 16
     INITIAL_TOKENS = 32
 
@@ -123,6 +123,7 @@ cdef int F_TOP = D.F.TOP, F_CMDSUB = D.F.CMDSUB, F_PROCSUB = D.F.PROCSUB, F_CASE
 cdef int F_COND = D.F.COND, F_ARRAY = D.F.ARRAY, F_DQ = D.F.DQ, F_PARAM = D.F.PARAM
 cdef int F_ARITH = D.F.ARITH, F_DOC = D.F.DOC, F_EXTPAT = D.F.EXTPAT
 cdef int M_CMD_START = D.M.CMD_START, M_CMD_WORD = D.M.CMD_WORD, M_COND_START = D.M.COND_START
+cdef int M_BRACKET = D.M.BRACKET
 
 cdef int FL_IN_WORD = D.FL_IN_WORD, FL_RESERVED_OK = D.FL_RESERVED_OK, FL_ASSIGN_OK = D.FL_ASSIGN_OK
 cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
@@ -452,6 +453,8 @@ cdef class _Lexer:
             if f.flags & FL_IN_WORD:
                 return M_CMD_WORD
             return M_COND_START if f.ft == F_COND else M_CMD_START
+        if f.ft == F_ARITH and f.aux == ARITH_BRACKET:
+            return M_BRACKET
         return FRAME_MODE[f.ft]
 
     # ------------------------------------------------------------ main loop
@@ -572,23 +575,18 @@ cdef class _Lexer:
                 f.aux = ARITH_BRACKET
                 self.p = p + 2
             elif action == A_PAREN_IN:
-                if not (f.ft == F_ARITH and f.aux == ARITH_BRACKET):
-                    f.depth += 1
-                else:
-                    kind = K_ARITH_LIT
+                f.depth += 1
                 self.emit(kind, p, p + 1)
                 self.p = p + 1
             elif action == A_PAREN_OUT:
                 self.paren_out(f)
             elif action == A_BRACKET_IN:
-                if f.aux == ARITH_BRACKET:
-                    f.depth += 1
+                f.depth += 1
                 self.emit(kind, p, p + 1)
                 self.p = p + 1
             elif action == A_BRACKET_OUT:
-                if f.aux != ARITH_BRACKET or f.depth:
-                    if f.aux == ARITH_BRACKET:
-                        f.depth -= 1
+                if f.depth:
+                    f.depth -= 1
                     self.emit(K_ARITH_LIT, p, p + 1)
                 else:
                     self.emit(kind, p, p + 1)
@@ -653,10 +651,6 @@ cdef class _Lexer:
                 f.depth -= 1
             else:
                 self.top -= 1
-            return 0
-        if f.aux == ARITH_BRACKET:
-            self.emit(K_ARITH_LIT, p, p + 1)
-            self.p = p + 1
             return 0
         if f.depth:
             f.depth -= 1
@@ -819,9 +813,12 @@ cdef class _Lexer:
                 flags = (flags | FL_PATTERN_WORD) & ~FL_PATTERN_BAR
             elif flags & FL_WORD_ASSIGN:
                 flags &= ~(FL_WORD_ASSIGN | FL_RESERVED_OK)
-            elif not flags & FL_NAME_SEEN:
+            elif flags & FL_NAME_SEEN:
+                # a word after `done`, `fi`, `]]`…: reserved words are no longer due
+                flags &= ~FL_RESERVED_OK
+            else:
                 flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
-                if p - ws >= 5 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0:
+                if p - ws >= 3 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0:
                     flags |= FL_ASSIGN_OK
         elif role == ROLE_HEREDOC or role == ROLE_HEREDOC_STRIP:
             delimiter, quoted = D.heredoc_delimiter((<const char*>s)[ws:p])
@@ -872,9 +869,9 @@ cdef class _Lexer:
                         self.p = q
                         self.top -= 1
                         parent = &self.stack[self.top]
-                        parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+                        parent.flags = (parent.flags | FL_NAME_SEEN | FL_RESERVED_OK) & ~FL_ASSIGN_OK
                         return 0
-                    if q - p == 1 and c == 33:  # !
+                    if q - p == 1 and c == 33 and not (q < limit and s[q] == 40):  # ! but not !(
                         self.emit(K_COND_OP, p, q)
                         self.p = q
                         return 0
@@ -982,7 +979,9 @@ cdef class _Lexer:
             if f.aux < 0:
                 self.grammar_error((<const char*>self.s)[p:q].decode("latin-1"), p)
                 f.aux = 0
-            f.flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+            # bash recognises a reserved word right after `done`, `fi`, `esac`
+            # and `}` (its reserved_word_acceptable): `f() { for …; done }`
+            f.flags = (flags | FL_NAME_SEEN | FL_RESERVED_OK) & ~FL_ASSIGN_OK
         elif effect & RW_START:
             f.flags = FRESH
             if effect & RW_TIME:
@@ -1007,7 +1006,7 @@ cdef class _Lexer:
             self.grammar_error("esac", p)
         self.top -= 1
         cdef Frame* parent = &self.stack[self.top]
-        parent.flags = (parent.flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
+        parent.flags = (parent.flags | FL_NAME_SEEN | FL_RESERVED_OK) & ~FL_ASSIGN_OK
         return 0
 
     cdef bint assignment(self, Frame* f, Py_ssize_t p) except -1:

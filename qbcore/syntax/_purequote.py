@@ -161,6 +161,8 @@ class _Lexer:
                     mode = M.COND_START
                 else:
                     mode = M.CMD_START
+            elif ft == F.ARITH and frame[_AUX] == D.ARITH_BRACKET:
+                mode = M.BRACKET
             else:
                 mode = _FRAME_MODE[ft]
             c = s[p]
@@ -293,8 +295,6 @@ class _Lexer:
         self.p = p + 2
 
     def a_paren_in(self, frame, kind, length, arg):
-        if frame[_FT] == F.ARITH and frame[_AUX] == D.ARITH_BRACKET:
-            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
         frame[_DEPTH] += 1
         self.a_emit(frame, kind, 1, 0)
 
@@ -307,8 +307,6 @@ class _Lexer:
             else:
                 self.stack.pop()
             return
-        if frame[_AUX] == D.ARITH_BRACKET:
-            return self.a_emit(frame, K.ARITH_LIT, 1, 0)
         if frame[_DEPTH]:
             frame[_DEPTH] -= 1
             return self.a_emit(frame, K.ARITH_LIT, 1, 0)
@@ -335,14 +333,12 @@ class _Lexer:
             self.p += 1
 
     def a_bracket_in(self, frame, kind, length, arg):
-        if frame[_AUX] == D.ARITH_BRACKET:
-            frame[_DEPTH] += 1
+        frame[_DEPTH] += 1
         self.a_emit(frame, kind, 1, 0)
 
     def a_bracket_out(self, frame, kind, length, arg):
-        if frame[_AUX] != D.ARITH_BRACKET or frame[_DEPTH]:
-            if frame[_AUX] == D.ARITH_BRACKET:
-                frame[_DEPTH] -= 1
+        if frame[_DEPTH]:
+            frame[_DEPTH] -= 1
             return self.a_emit(frame, K.ARITH_LIT, 1, 0)
         self.a_pop(frame, kind, 1, 0)
 
@@ -494,10 +490,13 @@ class _Lexer:
                 flags = (flags | D.FL_PATTERN_WORD) & ~D.FL_PATTERN_BAR
             elif flags & D.FL_WORD_ASSIGN:
                 flags &= ~(D.FL_WORD_ASSIGN | D.FL_RESERVED_OK)
-            elif not flags & D.FL_NAME_SEEN:
+            elif flags & D.FL_NAME_SEEN:
+                # a word after `done`, `fi`, `]]`…: reserved words are no longer due
+                flags &= ~D.FL_RESERVED_OK
+            else:
                 flags = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
                 # length first: slicing a long word at every nesting level would be quadratic
-                if 5 <= self.p - frame[_WSTART] <= 8 and \
+                if 3 <= self.p - frame[_WSTART] <= 8 and \
                         self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS:
                     flags |= D.FL_ASSIGN_OK
         elif role in (D.ROLE_HEREDOC, D.ROLE_HEREDOC_STRIP):
@@ -548,10 +547,11 @@ class _Lexer:
                         self.p = q
                         self.stack.pop()
                         parent = self.stack[-1]
-                        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(
-                            D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+                        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN | D.FL_RESERVED_OK) & \
+                            ~D.FL_ASSIGN_OK
                         return
-                    if word == b"!":
+                    if word == b"!" and not (q < limit and s[q] == 0x28):
+                        # `!(…)` is an extglob word, a lone `!` negates
                         self.emit(K.COND_OP, p, q)
                         self.p = q
                         return
@@ -650,7 +650,9 @@ class _Lexer:
             if frame[_AUX] < 0:
                 self.grammar_error(word.decode("latin-1"), p)
                 frame[_AUX] = 0
-            frame[_FLAGS] = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+            # bash recognises a reserved word right after `done`, `fi`, `esac`
+            # and `}` (its reserved_word_acceptable): `f() { for …; done }`
+            frame[_FLAGS] = (flags | D.FL_NAME_SEEN | D.FL_RESERVED_OK) & ~D.FL_ASSIGN_OK
         elif effect & D.RW_START:
             frame[_FLAGS] = _FRESH
             if effect & D.RW_TIME:
@@ -679,7 +681,7 @@ class _Lexer:
             self.grammar_error("esac", p)
         self.stack.pop()
         parent = self.stack[-1]
-        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
+        parent[_FLAGS] = (parent[_FLAGS] | D.FL_NAME_SEEN | D.FL_RESERVED_OK) & ~D.FL_ASSIGN_OK
 
     def assignment(self, frame, p):
         # name=, name+=, name[subscript]= at the start of an assignment word
@@ -858,6 +860,8 @@ def _mode_of(frame):
         if frame[_FLAGS] & D.FL_IN_WORD:
             return M.CMD_WORD
         return M.COND_START if ft == F.COND else M.CMD_START
+    if ft == F.ARITH and frame[_AUX] == D.ARITH_BRACKET:
+        return M.BRACKET
     return _FRAME_MODE[ft]
 
 

@@ -56,7 +56,7 @@ EXTGLOB_PREFIX = _cls("?*+@!")
 # Dispatch modes.  Command contexts (top level, $(…), <(…), case, [[ ]],
 # array assignment) dispatch in CMD_START between words and CMD_WORD inside
 # one; [[ ]] uses COND_START between words.
-MODES = ("CMD_START", "CMD_WORD", "COND_START", "DQ", "PARAM", "ARITH", "DOC", "EXTPAT")
+MODES = ("CMD_START", "CMD_WORD", "COND_START", "DQ", "PARAM", "ARITH", "DOC", "EXTPAT", "BRACKET")
 M = type("M", (), {name: i for i, name in enumerate(MODES)})
 
 # ---------------------------------------------------------------- actions
@@ -115,6 +115,8 @@ _QUOTES = [
     (_lit("$'"), A.ANSI, K.ANSI_SQ, 0),
     (_lit('$"'), A.PUSH, K.LOCALE_OPEN, F.DQ),
 ]
+# `$[…]` is read by its brackets (bash's parse_matched_pair): `${` opens nothing there
+_DOLLAR_IN_BRACKETS = [rule for rule in _DOLLAR if rule[0] != _lit("${")]
 _LINE_CONT = [(_lit("\\\n"), A.EMIT, K.LINE_CONT, 0)]
 _ESCAPE = [((_cls("\\"), ANY), A.ESCAPE, K.ESCAPE, 0)]
 
@@ -178,10 +180,14 @@ RULES = {
         (_lit("<("), A.PROCSUB, K.PROCSUB_OPEN, 0),
         (_lit(">("), A.PROCSUB, K.PROCSUB_OPEN, 0),
     ],
-    # $((…)), ((…)), $[…]: parens and brackets nest; quotes are parsed.
+    # $((…)), ((…)): parens nest; quotes are parsed.
     M.ARITH: _LINE_CONT + _ESCAPE + _QUOTES + _DOLLAR + [
         (_lit("("), A.PAREN_IN, K.ARITH_LIT, 0),
         (_lit(")"), A.PAREN_OUT, K.ARITH_CLOSE, 0),
+    ],
+    # $[…]: bash matches it by its brackets, honouring quotes, backslashes,
+    # backticks, $( and $((; parentheses and `${` are plain text inside.
+    M.BRACKET: _LINE_CONT + _ESCAPE + _QUOTES + _DOLLAR_IN_BRACKETS + [
         (_lit("["), A.BRACKET_IN, K.ARITH_LIT, 0),
         (_lit("]"), A.BRACKET_OUT, K.ARITH_CLOSE, 0),
     ],
@@ -209,6 +215,7 @@ DEFAULTS = {
     M.ARITH: (A.EMIT, K.ARITH_LIT),
     M.DOC: (A.EMIT, K.DOC_LIT),
     M.EXTPAT: (A.EMIT, K.LIT),
+    M.BRACKET: (A.EMIT, K.ARITH_LIT),
 }
 
 # ---------------------------------------------------------------- command state
@@ -232,9 +239,13 @@ RESERVED = {
     "{": RW_START | RW_OPEN, "}": RW_CLOSE, "[[": RW_COND, "]]": 0,
 }
 RESERVED_BYTES = {word.encode(): flags for word, flags in RESERVED.items()}
-# Builtins whose arguments bash still parses as assignments (`export a=(1 2)`).
+# Command names after which bash still parses `name=(…)` arguments as compound
+# assignments (its PST_ASSIGNOK): the assignment builtins, and eval and let
+# (`export a=(1 2)`, `let i=(3+4)`).  Only the bare word counts: `\declare`,
+# `"declare"`, `builtin declare` and `command declare` do not.
 DECLARATION_BUILTINS = frozenset(w.encode() for w in
-                                 ("declare", "typeset", "export", "local", "readonly"))
+                                 ("declare", "typeset", "export", "local", "readonly",
+                                  "alias", "eval", "let"))
 
 # Word roles: what the word being lexed is for.
 ROLE_NORMAL, ROLE_REDIR_TARGET, ROLE_HEREDOC, ROLE_HEREDOC_STRIP, ROLE_FOR_NAME, \

@@ -165,7 +165,13 @@ class Redirect:
 
 @dataclass(slots=True)
 class Assignment:
-    """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(…)``."""
+    """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(…)``.
+
+    ``array`` holds the element words of ``name=(…)``. When text follows the
+    ``)`` in the same word (``a=(1 2)x``) bash assigns a string instead: the
+    elements joined by single spaces inside the parentheses, then the rest
+    (``(1 2)x``), so ``array`` is None and ``value`` is that rebuilt word.
+    """
     name: str
     index: Optional[str]
     append: bool
@@ -177,7 +183,12 @@ class Assignment:
 
 @dataclass(slots=True)
 class SimpleCommand:
-    """``line`` is bash's line for it (``$LINENO``): where the parser had read to once
+    """``words`` are Words, except that a ``name=(…)`` argument of a command named
+    ``declare``, ``typeset``, ``local``, ``export``, ``readonly``, ``alias``, ``eval``
+    or ``let`` is an Assignment (bash parses those as compound assignments;
+    ``compound_word`` gives the single word other commands receive).
+
+    ``line`` is bash's line for it (``$LINENO``): where the parser had read to once
     the token after the first element was in, which may be past the command's start."""
     assignments: tuple
     words: tuple
@@ -402,6 +413,9 @@ _WORD_PARTS = frozenset((
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SPECIAL_PARAMS = "@*#?-$!0123456789"
+# the quoting context of an unquoted here-document body: like double quotes,
+# except that `"` is not special (nor, then, `\"` inside backticks)
+_DOCUMENT = "document"
 
 
 class _Failure(Exception):
@@ -605,7 +619,7 @@ class _Parser:
             elif kind in ("var", "param-open", "cmdsub-open", "backtick-open", "arith-open"):
                 mark, pending = self.i, self.pending_heredocs
                 try:
-                    part = self.part(quoted_context=True)
+                    part = self.part(quoted_context=_DOCUMENT)
                 except _Failure:
                     # bash parses a substitution in a body only when it expands the body:
                     # a grammar error there fails the expansion, from this construct on
@@ -851,6 +865,14 @@ class _Parser:
                     if elements == 1 or lookahead is None:
                         lookahead = assignment.end  # as for a redirection
                     continue
+            if words and kind == "assign" and self.i + 1 < self.n and \
+                    self.toks[self.i + 1][0] == "(" and self.toks[self.i + 1][1] == tok[2]:
+                # the lexer emits `name=` plus `(` in an argument only after a
+                # command name for which bash reads compound assignments
+                words.append(self.assignment())
+                if elements == 2 and lookahead is None:
+                    lookahead = words[-1].end
+                continue
             word = self.word()
             if word is None:
                 elements -= 1
@@ -890,6 +912,7 @@ class _Parser:
         # Array assignment: `name=(` with the paren glued to the `=`.
         if match.end() == len(text) and self.i + 1 < self.n and self.toks[self.i + 1][0] == "(" \
                 and self.toks[self.i + 1][1] == tok[2]:
+            open_tok = self.toks[self.i + 1]
             self.i += 2
             elements = []
             while True:
@@ -901,6 +924,12 @@ class _Parser:
                 if kind is None or kind not in _WORD_PARTS:
                     self.fail()
                 elements.append(self.word())
+            tok = self.peek()
+            if tok is not None and tok[1] == close[2] and tok[0] in _WORD_PARTS:
+                tail = self.word()
+                value = _joined_elements(elements, open_tok, close, tail)
+                return Assignment(name, index[1:-1] if index else None, bool(plus), value, None,
+                                  start, tail.end)
             return Assignment(name, index[1:-1] if index else None, bool(plus), None,
                               tuple(elements), start, close[2])
         word = self.word()
@@ -1164,8 +1193,11 @@ class _Parser:
                     _mark_unclosed_backticks(part.parts)
         return Word(tuple(parts), start, end)
 
-    def part(self, quoted_context: bool):
-        """One word part at the cursor (consumes nested tokens up to its close)."""
+    def part(self, quoted_context):
+        """One word part at the cursor (consumes nested tokens up to its close).
+
+        ``quoted_context`` is False, True (double quotes, arithmetic) or
+        ``_DOCUMENT`` (an unquoted here-document body, and ``${…}`` in it)."""
         tok = self.toks[self.i]
         kind = tok[0]
         text = self.text(tok)
@@ -1273,7 +1305,7 @@ class _Parser:
             raise _Failure("the substitution nesting is deeper than the parser follows", open_tok[1]) from None
         return CmdSub(script, False, open_tok[1], close[2])
 
-    def backtick(self, quoted_context: bool) -> CmdSub:
+    def backtick(self, quoted_context) -> CmdSub:
         open_tok = self.toks[self.i]
         self.i += 1
         body = ""
@@ -1283,7 +1315,9 @@ class _Parser:
         if self.i >= self.n or self.toks[self.i][0] != "backtick-close":
             self.fail(None)
         self.i += 1
-        inner = unescape_backticks(body, quoted_context)
+        # in a here-document body `"` is an ordinary character, so `\"` keeps its
+        # backslash in a backtick there (measured: `echo \"q\"` in backticks prints "q")
+        inner = unescape_backticks(body, quoted_context is True)
         try:
             # bash parses a backtick body only when it expands it: a syntax
             # error there is a runtime error of that substitution (script.error)
@@ -1305,10 +1339,13 @@ class _Parser:
                 break
             part = self.part(quoted_context=True)
             if part is not None:
-                parts.append(part)
+                if type(part) is Lit and "${" in part.text and open_tok[3] == "$[":
+                    parts.extend(_expanded_in_brackets(part))
+                else:
+                    parts.append(part)
         return Arith(tuple(parts), open_tok[1], self._end())
 
-    def param(self, quoted_context: bool) -> Param:
+    def param(self, quoted_context) -> Param:
         open_tok = self.toks[self.i]
         self.i += 1
         items = []
@@ -1417,6 +1454,70 @@ def _strip_doc_tabs(parts: list) -> list:
     return out
 
 
+def _joined_elements(elements: list, open_tok, close, tail: Optional[Word]) -> Word:
+    """``(e1 e2 …)`` plus ``tail`` as the one word bash makes of it: the element
+    words joined by single spaces (newlines and comments between them dropped)."""
+    parts = [Lit("(", open_tok[1], open_tok[2])]
+    for n, element in enumerate(elements):
+        if n:
+            parts.append(Lit(" ", element.start, element.start))
+        parts.extend(element.parts)
+    parts.append(Lit(")", close[1], close[2]))
+    end = close[2]
+    if tail is not None:
+        parts.extend(tail.parts)
+        end = tail.end
+    return Word(tuple(parts), open_tok[1], end)
+
+
+def compound_word(assignment: Assignment) -> Word:
+    """The word a command other than a declaration builtin receives for a
+    ``name=(…)`` argument (``let i=(3+4)`` passes ``i=(3+4)``, ``eval`` likewise)."""
+    prefix = f"{assignment.name}{'' if assignment.index is None else '[' + assignment.index + ']'}" \
+        f"{'+' if assignment.append else ''}="
+    head = Lit(prefix, assignment.start, assignment.start + len(prefix.encode("utf-8", "surrogateescape")))
+    if assignment.array is None:
+        rest = assignment.value.parts if assignment.value is not None else ()
+        return Word((head,) + tuple(rest), assignment.start, assignment.end)
+    elements = assignment.array
+    open_at = head.end
+    value = _joined_elements(list(elements), ("(", open_at, open_at + 1),
+                             (")", assignment.end - 1, assignment.end), None)
+    return Word((head,) + value.parts, assignment.start, assignment.end)
+
+
+def _expanded_in_brackets(lit: Lit) -> list:
+    """The parts of ``$[…]`` text holding ``${``: bash matches ``$[`` by its brackets
+    alone and expands ``${…}`` in it only when it expands the whole, as it expands
+    an unquoted here-document body (a malformed one stays text and fails then)."""
+    delimiter = "QBCORE_BRACKET_END"
+    while delimiter in lit.text:
+        delimiter += "_"
+    header = "cat <<" + delimiter + "\n"
+    try:
+        script = parse(header + lit.text + "\n" + delimiter + "\n")
+    except (ShellSyntaxError, RecursionError, ValueError):
+        return [lit]
+    (redirect,) = script.chunks[0].items[0].command.pipelines[0].commands[0].redirects
+    body = redirect.heredoc.parts
+    if len(body) == 1 and type(body[0]) is Lit and body[0].text == lit.text + "\n":
+        # a `${` that does not parse: bash fails the expansion there ("bad substitution")
+        cut = lit.text.index("${")
+        at = lit.start + len(lit.text[:cut].encode("utf-8", "surrogateescape"))
+        bad = Param(lit.text[cut + 2:], None, False, False, "bad substitution", None, None, True, at, lit.end)
+        return ([Lit(lit.text[:cut], lit.start, at)] if cut else []) + [bad]
+    shift = lit.start - len(header.encode())
+    parts = []
+    for part in redirect.heredoc.parts:
+        part.start, part.end = part.start + shift, min(part.end + shift, lit.end)
+        if type(part) is Lit and part.end == lit.end and part.text.endswith("\n"):
+            part.text = part.text[:-1]  # the body's own final newline
+            if not part.text:
+                continue
+        parts.append(part)
+    return parts
+
+
 def _drop_prefix(word: Word, nbytes: int) -> Word:
     """The word without its first ``nbytes`` bytes (the ``name=`` of an assignment)."""
     parts = list(word.parts)
@@ -1457,26 +1558,51 @@ def _split_arith(expr: Arith) -> list:
 
 
 _COND_BINARY = frozenset("== = != =~ < > -eq -ne -lt -le -gt -ge -ef -nt -ot".split())
+# bash's unary test operators (test_unop): in [[ ]] each takes exactly one argument
+_COND_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -n -o -p -r -s -t -u -v -w -x -z -G -L -N -O -R -S".split())
 
 
 def _check_cond(items: list):
     """The part of bash's ``[[ ]]`` grammar errors the parser reports itself: a run of
     words that is neither ``word``, ``-op word`` nor ``word op word``."""
     groups, run = [], []
+    depth = 0
     for item in items:
         if isinstance(item, Word) or item.op in ("<", ">"):
             run.append(item)
         else:
+            depth += 1 if item.op == "(" else -1 if item.op == ")" else 0
+            if depth < 0:
+                _check_cond_terms(groups + [run])
+                raise _Failure("unexpected token `)' in conditional command", item.start)
             groups.append(run)
+            if item.op == "(" and run:
+                # a `(` right after an operand: bash has a whole term and wants && || ) ]]
+                _check_cond_terms(groups)
+                if len(run) == 1:
+                    raise _Failure("unexpected token `(', conditional binary operator expected", item.start)
+                raise _Failure("syntax error in conditional expression: unexpected token `('", item.start)
             run = []
     groups.append(run)
+    _check_cond_terms(groups)
+
+
+def _check_cond_terms(groups: list):
     for run in groups:
         texts = ["".join(getattr(p, "text", "") for p in w.parts) if isinstance(w, Word) else w.op
                  for w in run]
+        first = run[0] if run else None
+        if len(run) > 2 and isinstance(first, Word) and len(first.parts) == 1 and \
+                isinstance(first.parts[0], Lit) and texts[0] in _COND_UNARY:
+            # an unquoted test operator takes the next word as its argument, whatever
+            # it is (`[[ -n == x ]]` is `-n` of `==`, then a stray `x`)
+            raise _Failure("syntax error in conditional expression", run[2].start)
         if len(run) == 2 and not re.fullmatch(r"-[a-zA-Z]", texts[0]):
             raise _Failure("conditional binary operator expected", run[1].start)
-        if len(run) == 3 and texts[1] not in _COND_BINARY:
+        if len(run) >= 3 and texts[1] not in _COND_BINARY:
             raise _Failure("conditional binary operator expected", run[1].start)
+        if len(run) > 3:
+            raise _Failure("syntax error in conditional expression", run[3].start)
 
 
 class _BadSubstitution(Exception):

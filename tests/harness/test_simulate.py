@@ -180,9 +180,10 @@ def test_shells_started_by_one_pipeline_race(reply, transport):
     assert sim.inner_starts == 2
 
 
-def test_an_error_the_lexer_finds_after_a_bracket_arithmetic_is_not_claimed(tmp_path, sandboxed):
-    # bash reads $[${] as a bad substitution at expansion time, not as a syntax error
+def test_a_bad_substitution_in_bracket_arithmetic_fails_when_it_expands(tmp_path, sandboxed):
+    # bash reads $[${] by its brackets and finds the ${ bad when it expands it: the
+    # outer shell stops there and the inner one never starts
     got = probe("$[${]", "nested", root=str(tmp_path))
     assert b"bad substitution" in got.stderr and not got.received
     sim = simulate("$[${]", "nested", cwd=got.cwd, environ=got.environ, listing=[])
-    assert not sim.exact and sim.inner_script is None
+    assert sim.exact and sim.inner_script is None and sim.inner_starts == 0

@@ -135,3 +135,32 @@ def test_fixed_divergence_stays_fixed(reply, transport, sandbox_ready, tmp_path)
     sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ, listing=[])
     assert sim.exact, sim.opaque
     assert disagreement(sim, got) is None
+
+
+# Constructs the parser once refused or the model once got wrong (issue 8): where
+# simulate claims exactness, what bash delivers agrees; extended globs stay unknown.
+PARSED_AS_BASH_PARSES = [
+    ('echo "$(declare -a a=(p q); echo ${a[1]} ${#a[@]})"', "nested"),
+    ('echo "$(f() { local x=(a b); echo ${x[1]}; }; f; typeset -a t=([1]=u v); echo ${t[2]})"', "nested"),
+    ('echo "$(f() { for a in x y; do echo $a; done }; f)"', "nested"),
+    ('echo "$(let i=(3+4); echo $i)"', "ssh"),
+    ('echo "$(x="a b"; arr=($x$); echo ${#arr[@]})"', "nested"),
+    ('echo "$(x="a b"; arr=($x$); echo ${#arr[@]})"', "ssh"),
+    ('echo `echo \\"q\\"` `echo a\\\\b`', "heredoc-ssh"),
+    ('echo ${x:-`echo \\"q\\"`} "`echo \\"r\\"`" $(echo "`echo \\"s\\"`")', "heredoc-ssh"),
+    ('x=`echo a\\\\\\"b`; echo "$x"', "heredoc-ssh"),
+    ("f() { if true; then echo `echo \\\"t\\\"`; fi }; f", "heredoc-ssh"),
+]
+
+
+@pytest.mark.parametrize("reply, transport", PARSED_AS_BASH_PARSES)
+def test_constructs_bash_parses_are_delivered_as_bash_does(reply, transport, sandbox_ready, tmp_path):
+    (got,) = probe_many([(reply, transport)], root=str(tmp_path))
+    sim = simulate(reply, transport, cwd=got.cwd, environ=got.environ, listing=[])
+    assert sim.exact, sim.opaque
+    assert disagreement(sim, got) is None
+
+
+def test_extended_glob_in_the_outer_shell_is_unknown():
+    sim = simulate('echo "$([[ ab == !(x) ]] && echo m)"', "nested", cwd="/", listing=[])
+    assert not sim.exact

@@ -101,7 +101,7 @@ LOST = [
     (": >bg & echo *", "glob * (the files after a command that may not run, or runs in the background)"),
     ("echo hi >\"$RANDOM\"; echo *", "glob * (the files after `>\"$RANDOM\"`)"),
     ("source ./x.sh; cat <a.txt", "whether a.txt can be opened"),  # the directory is unknown too
-    ("exec 3>&-; echo hi >&3", "whether descriptor 3 is open"),
+    ("echo hi >&3", "whether descriptor 3 is open"),  # (after `exec 3>&-` it is known closed)
     ("bash -c 'echo'; echo *", "glob * (the files after `bash -c 'echo'`)"),
     ("BASH_ENV=x; export BASH_ENV; bash -c ''; echo *", "glob * (the files after `bash -c ''`)"),
 ]

@@ -37,7 +37,9 @@ HOSTILE_CHARS = list("'\"$`\\\n \t*?[]{};&|<>()#~!=") + list("abcxyzEOF") + ["é
 # whole tokens that reach the interesting corners faster than single characters do
 HOSTILE_TOKENS = ["EOF", "\nEOF\n", "echo ", "bash -c ", "$(", "${", "$'", "$\"", "$@", "$*", "$#", "$?",
                   "$$", "$!", "$_", "$HOME", "${x:-y}", "\\\n", "-", "--", "'\\''", "\\\"", "`echo q`",
-                  "{a,b}", "~/", "x=", "<<", "<<'X'\nx\nX\n", "$((1+2))", "!!", "#", ";", "&&", "||"]
+                  "{a,b}", "~/", "x=", "<<", "<<'X'\nx\nX\n", "$((1+2))", "!!", "#", ";", "&&", "||",
+                  # constructs the parser once refused (issue 8)
+                  "declare -a a=(", "let i=(", "; done }", "f() { ", "[[ x == !(", "[k]="]
 
 
 def hostile_replies(max_size=24):

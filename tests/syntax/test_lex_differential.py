@@ -24,6 +24,7 @@ FRAGMENTS = [
     "<<E", "E\n", "\tE\n", "E", "#", "# c\n", "case x in ", "esac", "in", "if ", "then ", "fi", "for i ",
     "do ", "done", "while ", "{ ", " }", "[[ ", " ]]", "=~", "@(", "a=", "a[1]=", "a=(", "export ", "x",
     "$x", "$1", "$@", "${x:-", "é", "𝄞", "<(", ">(", "function f ", "f() ", "!", "time ", "\r\n",
+    "declare -a ", "local ", "let ", "eval ", "i=(", "done }", "fi }", "!(", "[[ x == ", "[k]=",
 ]
 
 shell_text = st.text(alphabet=st.sampled_from(CHARS), max_size=80)

@@ -200,6 +200,15 @@ ERRORS = [
     # a `(` after a word is unexpected even when the lexer never sees it closed
     'echo a(b "', "a b(\n", "a b(x", 'x=(a "', 'f( "', 'a; (b "', 'f() { "',
     'a\\\nb\nE$(||"', 'a \\\nb(x "',  # the same after a line continuation
+    # compound assignments only after the bare name of a declaration builtin, eval or let
+    '"declare" a=(1)', "\\declare a=(1)", "builtin declare a=(1)", "command declare a=(1)",
+    "echo declare a=(1)", "declare a=(1) (", "declare a=(1)(2)", "let a=(1", "declare -a a=(1 2",
+    # a reserved word is due after done/fi/}/]]/)), not after an ordinary word
+    "{ echo; } }", "(echo) }", "f() { :; } }", "{ echo done }", "if :; then :; fi foo fi",
+    "for a in 1; do :; done done",
+    # an unquoted test operator in [[ ]] takes the next word, whatever it is
+    "echo $[ $( ] )", 'echo $[ "a ]', "echo $[ $(( 1 ]",  # $[ is matched by its brackets
+    "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]",
 ]
 
 
@@ -226,7 +235,20 @@ ACCEPTED = [
     "x=1", ">out", "case x in esac", "case x in (a) ;; esac", "for i do :; done",
     "for i in; do :; done", "f() ( a )", "a;", "[[ a ]]", "echo ]] }", "time", "if a; then :; fi >o",
     "echo $'\\''", "echo \"`echo \\\"x\\\"`\"", "for ((;;)); do break; done", "echo {a,b}",
-    "a=(\n1\n2\n)", "cat <<EOF\nnever ends", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
+    "a=(\n1\n2\n)", "cat <<EOF\nnever ends",
+    # compound assignments as arguments of declaration builtins, eval and let
+    "declare -a a=(1 2)", "local x=(a b)", "export A=(1)", "readonly r=(1 2)", "typeset -A m=([k]=v)",
+    "declare a=()", "declare -- a=(1 2) b=(\n3 # c\n4)", "x=1 declare a=(1)", ">f declare a=(1)",
+    "declare a+=([0]+=x) b=(1)x", "let i=(3+4) j=(1)+2", "eval a=(1 2)", "alias q=(1)",
+    # a closing reserved word right after a compound command
+    'f() { for a in "$@"; do echo "$a"; done }', "f() { if true; then :; fi }",
+    "f() { case x in x) :;; esac }", "{ (echo) }", "{ [[ x ]] }", "{ ((1)) }", "{ { :; } }",
+    "if (true) then :; fi", "if [[ x ]] then :; fi", "if :; then if :; then :; fi fi",
+    "case x in x) for a in 1; do :; done esac", "while ((1)) do :; done",
+    "echo $[ ${ ]", "echo $[ ${x:-]} ]", "echo $[ ( 1 ]", "echo $[ [ ] ] $[ `echo ]` ]",
+    # extended globs in [[ ]]
+    "[[ x == !(foo) ]]", "[[ x == @(a|b) ]]", "[[ x == +(a) ]]", "[[ x == *(a) ]]", "[[ x == ?(a) ]]",
+    "[[ !(a) ]]", "[[ ! (a) ]]", "[[ a == !(b) && c != @(d|e)x ]]", "[[ '-n' == x ]]", "[[ -q == x ]]", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
 ]
 
 
@@ -366,3 +388,43 @@ def test_lineno_is_where_bash_had_read_to(source, tmp_path):
     # bash numbers a simple command once it has read the token after its first element
     result = evaluate(parse(source), Env.default(str(tmp_path)))
     assert result.stdout == bashref.run(source, cwd=str(tmp_path)).text
+
+
+# ---------------------------------------------------------------- generated scripts
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import shellgrammar  # noqa: E402
+from test_lex_differential import SCALE  # noqa: E402
+
+
+@pytest.mark.bash
+@settings(max_examples=200 * SCALE, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.randoms(use_true_random=False))
+def test_generated_scripts_parse_as_bash_n_says(rng):
+    # declaration builtins with compound assignments, function bodies ending in a
+    # compound command, `let` with parentheses, extended globs in [[ ]], and
+    # mutations of them: the parser accepts exactly what bash -n accepts
+    source = shellgrammar.script(rng)
+    assume(not shellgrammar.EMPTY_TEST.search(source))
+    assert shellgrammar.parser_accepts(source) == shellgrammar.bash_accepts(source), source
+
+
+def test_compound_argument_tree():
+    command = only_command("declare -a a=(1 [k]=v) b=x c+=()")
+    name, option, array, scalar, empty = command.words
+    assert lit_text(name) == "declare" and lit_text(option) == "-a"
+    assert isinstance(array, S.Assignment) and array.name == "a"
+    assert [lit_text(w) for w in array.array] == ["1", "[k]=v"]
+    assert isinstance(scalar, S.Word) and lit_text(scalar) == "b=x"
+    assert isinstance(empty, S.Assignment) and empty.append and empty.array == ()
+
+
+def test_compound_word_is_what_let_receives():
+    command = only_command("let i=(3 + 4)x")
+    (word,) = command.words[1:]
+    assert isinstance(word, S.Assignment) and word.array is None
+    assert lit_text(S.compound_word(word)) == "i=(3 + 4)x"
+    command = only_command("let j=(1\n+2)")
+    assert lit_text(S.compound_word(command.words[1])) == "j=(1 +2)"

@@ -124,7 +124,7 @@ def mv(ctx: CommandContext) -> CommandResult:
     for src in srcs:
         if posixpath.basename(src.rstrip("/")) in (".", "..") or src.rstrip("/") == "":
             return unknown("mv of '.', '..' or '/'")
-        if no_clobber and files.lexists(_into(directory, src) if directory is not None
+        if no_clobber and files.lexists(src) and files.lexists(_into(directory, src) if directory is not None
                                         else names[-1]):
             continue
         dst = _into(directory, src) if directory is not None else names[-1]

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import fileops, shellbuiltins, textutils
+from . import fileops, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -13,6 +13,7 @@ MODELS = {
     "cp": fileops.cp,
     "rm": fileops.rm,
     "ln": fileops.ln,
+    "sed": sed.sed,
 }
 MODELS.update(textutils.MODELS)
 

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import fileops, sed, shellbuiltins, textutils
+from . import fileops, grep, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -14,6 +14,7 @@ MODELS = {
     "rm": fileops.rm,
     "ln": fileops.ln,
     "sed": sed.sed,
+    "grep": grep.grep,
 }
 MODELS.update(textutils.MODELS)
 

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import fileops, grep, sed, shellbuiltins, textutils
+from . import awk, fileops, grep, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -15,6 +15,7 @@ MODELS = {
     "ln": fileops.ln,
     "sed": sed.sed,
     "grep": grep.grep,
+    "awk": awk.awk,
 }
 MODELS.update(textutils.MODELS)
 

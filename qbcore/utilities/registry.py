@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, grep, sed, shellbuiltins, textutils
+from . import awk, fileops, find, grep, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -16,6 +16,7 @@ MODELS = {
     "sed": sed.sed,
     "grep": grep.grep,
     "awk": awk.awk,
+    "find": find.find,
 }
 MODELS.update(textutils.MODELS)
 

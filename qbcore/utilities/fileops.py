@@ -184,7 +184,7 @@ def cp(ctx: CommandContext) -> CommandResult:
     seen = set()
     for src in srcs:
         dst = _into(directory, src) if directory is not None else names[-1]
-        if directory is not None and src in seen:
+        if directory is not None and src in seen and files.exists(src):
             out.err += f"cp: warning: source file {quote(src)} specified more than once\n".encode()
             continue
         seen.add(src)

@@ -101,6 +101,8 @@ _INT = re.compile(rb"[ \t\n]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 
 
 def _number(arg: bytes, errors: list) -> int:
+    if arg == b"":
+        return 0  # an empty argument is 0 without complaint
     if arg[:1] in (b"'", b'"'):
         return arg[1] if len(arg) > 1 else 0
     m = _INT.match(arg)

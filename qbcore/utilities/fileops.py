@@ -184,10 +184,9 @@ def cp(ctx: CommandContext) -> CommandResult:
     seen = set()
     for src in srcs:
         dst = _into(directory, src) if directory is not None else names[-1]
-        if directory is not None and src in seen and files.exists(src):
+        if directory is not None and src in seen:
             out.err += f"cp: warning: source file {quote(src)} specified more than once\n".encode()
             continue
-        seen.add(src)
         try:
             files.kind(dst, follow_symlinks=False)
         except VfsError as exc:
@@ -208,10 +207,12 @@ def cp(ctx: CommandContext) -> CommandResult:
                 continue
             if files.is_symlink(src):
                 return unknown("cp -r of a symlink to a directory")
+            seen.add(src)
             _copy_tree(files, out, src, dst, no_clobber)
             continue
         if recursive and files.is_symlink(src):
             return unknown("cp -r copies symlinks as symlinks")
+        seen.add(src)
         _copy_file(files, out, src, dst, no_clobber)
     return out.result()
 

@@ -341,6 +341,8 @@ def sed(ctx: CommandContext) -> CommandResult:
                 return out.result()
             readable.append((name, ctx.stdin))
             continue
+        if in_place and files.is_symlink(name):
+            raise OptionUnknown("sed -i on a symlink (GNU replaces the link with a file)")
         try:
             if files.is_dir(name):
                 if in_place:

@@ -113,9 +113,15 @@ NAMES = st.sampled_from(["a.txt", "b.txt", "d", "e", "d/in", "nope", "new", "d/n
                          "a.txt/x", ".", "d/"])
 
 
-@settings(max_examples=examples(80), deadline=None)
-@given(st.sampled_from(["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln"]),
-       st.lists(st.sampled_from(["-p", "-f", "-r", "-s", "-a", "-n"]), max_size=2),
-       st.lists(NAMES, max_size=3))
-def test_fileops_generated(cmd, flags, names):
+FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n"],
+         "cp": ["-r", "-R", "-f", "-n"], "rm": ["-f", "-r", "-d", "-rf"],
+         "ln": ["-s", "-sf", "-sn", "-s"]}
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(st.data())
+def test_fileops_generated(data):
+    cmd = data.draw(st.sampled_from(sorted(FLAGS)))
+    flags = data.draw(st.lists(st.sampled_from(FLAGS[cmd]), max_size=2))
+    names = data.draw(st.lists(NAMES, max_size=3))
     compare([cmd] + flags + names, FILES, b"stdin\n")

@@ -53,7 +53,14 @@ def touch(ctx: CommandContext) -> CommandResult:
         out.usage("missing file operand")
         return out.result()
     for name in names:
-        if any(o == "c" for o, _ in opts) or ctx.files.exists(name):
+        if any(o == "c" for o, _ in opts):
+            try:
+                ctx.files.kind(name)
+            except VfsError as exc:
+                if exc.errno_name != "ENOENT":
+                    out.error(f"setting times of {quote(name)}: {exc.strerror}")
+            continue
+        if ctx.files.exists(name):
             continue
         try:
             ctx.files.write_bytes(name, b"", append=True)
@@ -119,7 +126,13 @@ def mv(ctx: CommandContext) -> CommandResult:
         return out.result()
     srcs, directory = plan
     files = ctx.files
-    if len(set(srcs)) != len(srcs):
+    canon = []
+    for src in srcs:
+        try:
+            canon.append(files.realpath(src.rstrip("/") or src))
+        except VfsError:
+            canon.append(src)
+    if len(set(canon)) != len(canon):
         return unknown("mv with a source named twice")
     for src in srcs:
         if posixpath.basename(src.rstrip("/")) in (".", "..") or src.rstrip("/") == "":
@@ -185,7 +198,8 @@ def cp(ctx: CommandContext) -> CommandResult:
     for src in srcs:
         dst = _into(directory, src) if directory is not None else names[-1]
         if directory is not None and src in seen:
-            out.err += f"cp: warning: source file {quote(src)} specified more than once\n".encode()
+            what = "directory" if files.is_dir(src) else "file"
+            out.err += f"cp: warning: source {what} {quote(src)} specified more than once\n".encode()
             continue
         try:
             files.kind(dst, follow_symlinks=False)
@@ -218,6 +232,8 @@ def cp(ctx: CommandContext) -> CommandResult:
 
 
 def _copy_file(files, out, src, dst, no_clobber):
+    if no_clobber and files.lexists(dst) and not files.is_dir(dst):
+        return
     if files.exists(dst) and files.realpath(src) == files.realpath(dst):
         out.error(f"{quote(src)} and {quote(dst)} are the same file")
         return
@@ -290,7 +306,7 @@ def rm(ctx: CommandContext) -> CommandResult:
         try:
             files.kind(name, follow_symlinks=False)
         except VfsError as exc:
-            if not (force and exc.errno_name == "ENOENT"):
+            if not (force and exc.errno_name in ("ENOENT", "ENOTDIR")):
                 out.error(f"cannot remove {quote(name)}: {exc.strerror}")
             continue
         if files.is_dir(name) and not files.is_symlink(name):
@@ -339,18 +355,36 @@ def ln(ctx: CommandContext) -> CommandResult:
         out.usage("missing file operand")
         return out.result()
     if len(names) == 1:
-        names = names + [posixpath.basename(names[0].rstrip("/")) or names[0]]
+        names = names + ["."]  # GNU: a lone target is linked into the current directory
     *targets, dst = names
     into = files.is_dir(dst) and not (no_deref and files.is_symlink(dst))
     if len(targets) > 1 and not into:
-        out.error(f"target {quote(dst)}: Not a directory" if files.lexists(dst)
-                  else f"target {quote(dst)}: No such file or directory")
+        try:
+            files.kind(dst)
+            reason = "Not a directory"
+        except VfsError as exc:
+            reason = exc.strerror
+        out.error(f"target {quote(dst)}: {reason}")
         return out.result()
     for target in targets:
         link = _into(dst, target) if into else dst
+        if force:
+            try:
+                files.kind(link, follow_symlinks=False)
+            except VfsError as exc:
+                if exc.errno_name != "ENOENT":
+                    out.error(f"failed to access {quote(link)}: {exc.strerror}")
+                    continue
         if files.lexists(link) and force:
+            try:
+                same = files.exists(target) and files.realpath(target) == files.realpath(link)
+            except VfsError:
+                same = False
             if files.is_dir(link) and not files.is_symlink(link):
-                out.error(f"{quote(link)}: cannot overwrite directory")
+                out.error(f"{quotef(link)}: cannot overwrite directory")
+                continue
+            if same:
+                out.error(f"{quote(target)} and {quote(link)} are the same file")
                 continue
             files.remove(link)
         try:

@@ -149,25 +149,13 @@ def translate(pattern: str, extended: bool, existence_only: bool = False) -> str
             if c == ")":
                 if depth == 0:
                     raise Untranslatable("unmatched ) in a pattern")
-                    if extended:
-                        raise Untranslatable("unmatched ) in ERE")
-                    out.append(re.escape(c))
-                    kinds.append("atom")
-                    continue
                 depth -= 1
                 frame = frames.pop()
                 if not lenient:
                     _check_alternation(frame)
                 frames[-1]["literal"] = False
                 # collapse the group into one atom
-                k = len(kinds) - 1
-                opened = 0
-                while True:
-                    if kinds[k] == "open" and opened == 0:
-                        break
-                    if kinds[k] == "group_end":
-                        opened += 1
-                    k -= 1
+                k = len(kinds) - 1 - kinds[::-1].index("open")  # inner groups are atoms already
                 inner = "".join(out[k + 1:])
                 del out[k:]
                 del kinds[k:]

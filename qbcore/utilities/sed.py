@@ -168,7 +168,7 @@ def _regex(body: bytes, extended: bool, icase: bool):
     if body == b"":
         raise OptionUnknown("sed: empty regex (reuses the last one)")
     try:
-        return compile_posix(body.replace(b"\\n", b"\\n"), extended, icase)
+        return compile_posix(body, extended, icase)
     except Untranslatable as exc:
         raise OptionUnknown(f"sed regex {body!r}: {exc}") from None
 
@@ -236,8 +236,6 @@ def _substitute(cmd: _Cmd, line: bytes) -> tuple[bytes, bool]:
                 break
         prev_end = m.end()
         search = m.end() if m.end() > m.start() else m.end() + 1
-        if m.end() == m.start() and count < cmd.nth:
-            pass
     out += line[pos:]
     return bytes(out), changed
 

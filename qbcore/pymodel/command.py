@@ -234,6 +234,10 @@ def exception_text(exc, frames, filename, source_lines):
 
 
 def syntax_error_text(exc):
+    """python3's report of a program that does not parse (its C printer, not ``traceback``'s:
+    an IndentationError gets a single caret)."""
+    if isinstance(exc, IndentationError) and exc.offset is not None:
+        exc = type(exc)(exc.msg, (exc.filename, exc.lineno, exc.offset, exc.text, exc.lineno, exc.offset + 1))
     return "".join(traceback.format_exception_only(type(exc), exc))
 
 

@@ -640,6 +640,7 @@ class Interpreter:
             value = self.str(value)
         elif node.conversion == ord("a"):
             value = self.real(ascii, value)
+        self.check_printable(value)
         spec = "" if node.format_spec is None else self.eval(node.format_spec, scope)
         self.check_width(spec)
         return self.real(format, value, spec)
@@ -650,10 +651,18 @@ class Interpreter:
             raise NotModelled("a format width beyond the model's bounds")
 
     def str(self, value):
+        self.check_printable(value)
         return self.real(str, value)
 
     def repr(self, value):
+        self.check_printable(value)
         return self.real(repr, value)
+
+    def check_printable(self, value):
+        """Functions and methods print with addresses and internal names: not modelled."""
+        if callable(value) and not isinstance(value, (type, Function)) and not hasattr(value, "model_fspath") \
+                and not hasattr(type(value), "model_name"):
+            raise NotModelled("the text of a function or method")
 
     def truth(self, value):
         return self.real(bool, value)

@@ -23,8 +23,9 @@ class Module:
 
     model_name = "module"
 
-    def __init__(self, name, attrs, real=None):
+    def __init__(self, name, attrs, real=None, shown=None):
         self.name = name
+        self.shown = shown or name   # the name python3's messages use (os.path is posixpath)
         self.attrs = attrs
         self.real = real   # the real module, only to offer python3's "Did you mean" hints
 
@@ -33,7 +34,7 @@ class Module:
             return self.attrs[attr]
         if self.real is not None and not hasattr(self.real, attr):
             from .suggest import closest
-            exc = AttributeError(f"module '{self.name}' has no attribute '{attr}'", name=attr)
+            exc = AttributeError(f"module '{self.shown}' has no attribute '{attr}'", name=attr)
             exc.model_hint = closest(attr, dir(self.real))
             raise PyRaise(exc)
         raise NotModelled(f"{self.name}.{attr}")
@@ -588,7 +589,7 @@ def make_modules(proc, interp, run_command):
     for name in ("join", "basename", "dirname", "split", "splitext", "normpath", "isabs",
                  "commonprefix", "commonpath", "normcase"):
         ospath_attrs[name] = pure(getattr(posixpath, name))
-    ospath = Module("os.path", ospath_attrs, posixpath)
+    ospath = Module("os.path", ospath_attrs, posixpath, shown="posixpath")
 
     # os --------------------------------------------------------------------
     def makedirs(name, mode=0o777, exist_ok=False):

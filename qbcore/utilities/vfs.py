@@ -1,0 +1,478 @@
+"""A virtual file tree: the task's files as pure data, so command models can change them.
+
+Nothing here touches the real file system. Paths are normalised by the tree
+itself (``.``, ``..``, ``//``, symlinks inside the tree); errors carry the
+errno name and the path exactly as the caller spelled it, so models can print
+the wording the real tool would. A :class:`Budget` is checked *before* any
+write, so a runaway script cannot grow the tree past it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+__all__ = ["VirtualTree", "VfsError", "VfsBudgetExceeded", "Budget", "STRERROR", "join"]
+
+#: strerror(3) wording of glibc, as bash and coreutils print it.
+STRERROR = {
+    "ENOENT": "No such file or directory",
+    "EEXIST": "File exists",
+    "ENOTDIR": "Not a directory",
+    "EISDIR": "Is a directory",
+    "ENOTEMPTY": "Directory not empty",
+    "EINVAL": "Invalid argument",
+    "ELOOP": "Too many levels of symbolic links",
+    "EBUSY": "Device or resource busy",
+    "EACCES": "Permission denied",
+    "EXDEV": "Invalid cross-device link",
+    "ENAMETOOLONG": "File name too long",
+}
+
+_MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS
+_FILE, _DIR, _LINK = "f", "d", "l"
+
+
+class VfsError(Exception):
+    """A failed file operation: ``errno_name`` (``"ENOENT"``…) and the caller's ``path``."""
+
+    def __init__(self, errno_name: str, path: str):
+        super().__init__(errno_name, path)
+        self.errno_name = errno_name
+        self.path = path
+
+    @property
+    def strerror(self) -> str:
+        return STRERROR.get(self.errno_name, self.errno_name)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.strerror}"
+
+
+class VfsBudgetExceeded(Exception):
+    """A write would pass the tree's budget; not a VfsError, so no model swallows it."""
+
+    def __init__(self, what: str, limit: int):
+        super().__init__(f"virtual tree budget exceeded: {what} over {limit}")
+        self.what = what
+        self.limit = limit
+
+
+@dataclass
+class Budget:
+    """Limits on bytes written (cumulative) and on entries held; checked before each write."""
+
+    max_bytes: int = 64 * 1024 * 1024
+    max_entries: int = 100_000
+    bytes_written: int = 0
+
+    def charge_bytes(self, n: int) -> None:
+        if self.bytes_written + n > self.max_bytes:
+            raise VfsBudgetExceeded("bytes written", self.max_bytes)
+        self.bytes_written += n
+
+    def check_entries(self, count: int) -> None:
+        if count > self.max_entries:
+            raise VfsBudgetExceeded("entries", self.max_entries)
+
+
+class _Node:
+    """One entry. Replaced, never mutated, so clones can share nodes."""
+
+    __slots__ = ("kind", "data", "mode", "target")
+
+    def __init__(self, kind: str, data: bytes = b"", mode: int = 0o644, target: str = ""):
+        self.kind = kind
+        self.data = data
+        self.mode = mode
+        self.target = target
+
+
+class _Store:
+    """The shared state behind a tree and its ``at(cwd)`` views."""
+
+    __slots__ = ("nodes", "children", "budget")
+
+    def __init__(self, nodes, children, budget):
+        self.nodes: dict[str, _Node] = nodes
+        self.children: dict[str, set[str]] = children
+        self.budget: Budget = budget
+
+
+def join(cwd: str, path: str) -> str:
+    """``path`` made absolute against ``cwd`` (lexically; no symlinks)."""
+    if path.startswith("/"):
+        return path
+    return (cwd.rstrip("/") or "") + "/" + path if path else cwd
+
+
+def _parent(path: str) -> str:
+    return posixpath.dirname(path) or "/"
+
+
+class VirtualTree:
+    """A file tree in memory. ``at(cwd)`` gives a view resolving relative paths against cwd."""
+
+    def __init__(self, budget: Budget | None = None, cwd: str = "/"):
+        root = _Node(_DIR, mode=0o755)
+        self._store = _Store({"/": root}, {"/": set()}, budget or Budget())
+        self.cwd = cwd
+
+    # -- construction -------------------------------------------------------
+    @classmethod
+    def from_listing(cls, listing: dict, modes: dict | None = None,
+                     budget: Budget | None = None, symlinks: dict | None = None) -> "VirtualTree":
+        """A tree from ``{path: bytes | None}`` (None = directory); parents are implied."""
+        tree = cls(budget=budget)
+        for path in sorted(listing, key=lambda p: p.count("/")):
+            content = listing[path]
+            if content is None:
+                tree.mkdir(path, parents=True, exist_ok=True)
+            else:
+                tree.mkdir(_parent(join("/", path)), parents=True, exist_ok=True)
+                tree.write_bytes(path, bytes(content))
+        for path, target in (symlinks or {}).items():
+            tree.mkdir(_parent(join("/", path)), parents=True, exist_ok=True)
+            tree.symlink(target, path)
+        for path, mode in (modes or {}).items():
+            tree.chmod(path, mode)
+        return tree
+
+    def at(self, cwd: str) -> "VirtualTree":
+        """A view of the same tree whose relative paths start at ``cwd``."""
+        view = VirtualTree.__new__(VirtualTree)
+        view._store = self._store
+        view.cwd = join(self.cwd, cwd)
+        return view
+
+    def clone(self) -> "VirtualTree":
+        """An independent copy (nodes are shared until replaced; budget counters copied)."""
+        copy = VirtualTree.__new__(VirtualTree)
+        store = self._store
+        b = store.budget
+        copy._store = _Store(dict(store.nodes), {k: set(v) for k, v in store.children.items()},
+                             Budget(b.max_bytes, b.max_entries, b.bytes_written))
+        copy.cwd = self.cwd
+        return copy
+
+    @property
+    def budget(self) -> Budget:
+        return self._store.budget
+
+    # -- path resolution ----------------------------------------------------
+    def _resolve(self, path: str, follow_last: bool = True) -> tuple[str, _Node | None]:
+        """(canonical path, node or None when absent); parent components must exist."""
+        return self._lookup(path, follow_last)[:2]
+
+    def _lookup(self, path: str, follow_last: bool = True) -> tuple[str, _Node | None, bool]:
+        """Like _resolve, plus whether the name ends in a slash (its own or a link target's)."""
+        if path == "":
+            raise VfsError("ENOENT", path)
+        nodes = self._store.nodes
+        pending = [c for c in join(self.cwd, path).split("/") if c][::-1]
+        trailing_slash = path.endswith("/")
+        cur = "/"
+        hops = 0
+        while pending:
+            comp = pending.pop()
+            if comp == ".":
+                continue
+            if comp == "..":
+                cur = _parent(cur)
+                continue
+            cand = cur.rstrip("/") + "/" + comp
+            node = nodes.get(cand)
+            last = not pending
+            if node is None:
+                if last:
+                    return cand, None, trailing_slash
+                raise VfsError("ENOENT", path)
+            if node.kind == _LINK and (not last or follow_last or trailing_slash):
+                hops += 1
+                if hops > _MAX_SYMLINK_HOPS:
+                    raise VfsError("ELOOP", path)
+                target = node.target
+                if target.startswith("/"):
+                    cur = "/"
+                if last and target.endswith("/"):
+                    trailing_slash = True
+                pending.extend([c for c in target.split("/") if c][::-1])
+                if not target.strip("/") and target.startswith("/") and last:
+                    return "/", nodes["/"], True
+                continue
+            if node.kind != _DIR and not last:
+                raise VfsError("ENOTDIR", path)
+            cur = cand
+        if trailing_slash and nodes[cur].kind != _DIR:
+            raise VfsError("ENOTDIR", path)
+        return cur, nodes[cur], trailing_slash
+
+    def _try(self, path: str, follow_last: bool = True) -> _Node | None:
+        try:
+            return self._resolve(path, follow_last)[1]
+        except VfsError:
+            return None
+
+    def realpath(self, path: str) -> str:
+        """The canonical absolute path (last component may be absent)."""
+        return self._resolve(path)[0]
+
+    def _parent_dir(self, canon: str, path: str) -> str:
+        parent = self._store.nodes.get(_parent(canon))
+        if parent is None:
+            raise VfsError("ENOENT", path)
+        if parent.kind != _DIR:
+            raise VfsError("ENOTDIR", path)
+        return _parent(canon)
+
+    def _add(self, canon: str, node: _Node) -> None:
+        store = self._store
+        if canon not in store.nodes:
+            store.budget.check_entries(len(store.nodes) + 1)
+            store.children[_parent(canon)].add(posixpath.basename(canon))
+        store.nodes[canon] = node
+        if node.kind == _DIR:
+            store.children.setdefault(canon, set())
+
+    def _drop(self, canon: str) -> None:
+        store = self._store
+        del store.nodes[canon]
+        store.children.pop(canon, None)
+        store.children[_parent(canon)].discard(posixpath.basename(canon))
+
+    # -- queries ------------------------------------------------------------
+    def exists(self, p: str) -> bool:
+        return self._try(p) is not None
+
+    def lexists(self, p: str) -> bool:
+        return self._try(p, follow_last=False) is not None
+
+    def is_file(self, p: str) -> bool:
+        node = self._try(p)
+        return node is not None and node.kind == _FILE
+
+    def is_dir(self, p: str) -> bool:
+        node = self._try(p)
+        return node is not None and node.kind == _DIR
+
+    def is_symlink(self, p: str) -> bool:
+        node = self._try(p, follow_last=False)
+        return node is not None and node.kind == _LINK
+
+    def size(self, p: str) -> int:
+        node = self._existing(p)
+        return len(node.data) if node.kind == _FILE else 4096
+
+    def _existing(self, p: str, follow_last: bool = True) -> _Node:
+        node = self._resolve(p, follow_last)[1]
+        if node is None:
+            raise VfsError("ENOENT", p)
+        return node
+
+    def read_bytes(self, p: str) -> bytes:
+        node = self._existing(p)
+        if node.kind == _DIR:
+            raise VfsError("EISDIR", p)
+        return node.data
+
+    def listdir(self, p: str) -> list[str]:
+        canon, node = self._resolve(p)
+        if node is None:
+            raise VfsError("ENOENT", p)
+        if node.kind != _DIR:
+            raise VfsError("ENOTDIR", p)
+        return sorted(self._store.children[canon])
+
+    def readlink(self, p: str) -> str:
+        node = self._existing(p, follow_last=False)
+        if node.kind != _LINK:
+            raise VfsError("EINVAL", p)
+        return node.target
+
+    def mode(self, p: str) -> int:
+        return self._existing(p).mode
+
+    def lmode(self, p: str) -> int:
+        return self._existing(p, follow_last=False).mode
+
+    # -- changes ------------------------------------------------------------
+    def write_bytes(self, p: str, data: bytes, append: bool = False) -> None:
+        """open(p, O_CREAT|O_WRONLY|(O_APPEND or O_TRUNC)) then write: follows a final symlink."""
+        if p.endswith("/"):  # Linux: O_CREAT with a trailing slash is EISDIR
+            self._resolve(p.rstrip("/") or "/", follow_last=False)
+            raise VfsError("EISDIR", p)
+        canon, node, trailing = self._lookup(p)
+        if node is not None and node.kind == _DIR:
+            raise VfsError("EISDIR", p)
+        if node is None:
+            if trailing:
+                raise VfsError("EISDIR", p)
+            self._parent_dir(canon, p)
+        self._store.budget.charge_bytes(len(data))
+        if node is None:
+            self._add(canon, _Node(_FILE, bytes(data), 0o644))
+        else:
+            new = node.data + data if append else bytes(data)
+            self._store.nodes[canon] = _Node(_FILE, new, node.mode)
+
+    def mkdir(self, p: str, parents: bool = False, exist_ok: bool = False) -> None:
+        """mkdir(2), or ``mkdir -p`` with ``parents``; an existing directory is fine with exist_ok."""
+        if parents:
+            parts = [c for c in p.split("/")]
+            prefix = "/" if p.startswith("/") else ""
+            for i, comp in enumerate(parts):
+                if not comp:
+                    continue
+                prefix = prefix + comp if prefix.endswith("/") or not prefix else prefix + "/" + comp
+                last = all(not c for c in parts[i + 1:])
+                node = self._try(prefix)
+                if node is not None and node.kind == _DIR:
+                    continue
+                if node is not None and not last:
+                    raise VfsError("ENOTDIR", prefix)
+                self.mkdir(prefix, exist_ok=exist_ok or not last)
+            return
+        canon, node = self._resolve(p.rstrip("/") or "/", follow_last=False)
+        if node is not None:
+            if node.kind == _LINK:
+                target = self._try(p)
+                if exist_ok and target is not None and target.kind == _DIR:
+                    return
+                raise VfsError("EEXIST", p)
+            if exist_ok and node.kind == _DIR:
+                return
+            raise VfsError("EEXIST", p)
+        self._parent_dir(canon, p)
+        self._add(canon, _Node(_DIR, mode=0o755))
+
+    def remove(self, p: str) -> None:
+        """unlink(2): a file or symlink; a directory is EISDIR."""
+        canon, node = self._resolve(p.rstrip("/") or p, follow_last=False)
+        if node is None:
+            raise VfsError("ENOENT", p)
+        if node.kind == _DIR:
+            raise VfsError("EISDIR", p)
+        if p.endswith("/"):
+            raise VfsError("ENOTDIR", p)
+        self._drop(canon)
+
+    def rmdir(self, p: str) -> None:
+        canon, node = self._resolve(p.rstrip("/") or "/", follow_last=False)
+        if node is None:
+            raise VfsError("ENOENT", p)
+        if node.kind != _DIR:
+            raise VfsError("ENOTDIR", p)
+        if canon == "/":
+            raise VfsError("EBUSY", p)
+        if self._store.children[canon]:
+            raise VfsError("ENOTEMPTY", p)
+        self._drop(canon)
+
+    def rename(self, src: str, dst: str) -> None:
+        """rename(2): replaces a file, or an empty directory with a directory."""
+        s_canon, s_node = self._resolve(src.rstrip("/") or src, follow_last=False)
+        d_canon, d_node = self._resolve(dst.rstrip("/") or dst, follow_last=False)
+        if s_node is None:
+            raise VfsError("ENOENT", src)
+        if src.endswith("/") and s_node.kind != _DIR:
+            raise VfsError("ENOTDIR", src)
+        if d_node is None:
+            self._parent_dir(d_canon, dst)
+            if dst.endswith("/") and s_node.kind != _DIR:
+                raise VfsError("ENOTDIR", dst)
+        if s_canon == d_canon:
+            return
+        if s_node.kind == _DIR and (d_canon + "/").startswith(s_canon.rstrip("/") + "/"):
+            raise VfsError("EINVAL", src)
+        if s_canon == "/":
+            raise VfsError("EBUSY", src)
+        if d_node is not None:
+            if d_node.kind == _DIR:
+                if s_node.kind != _DIR:
+                    raise VfsError("EISDIR", dst)
+                if self._store.children[d_canon]:
+                    raise VfsError("ENOTEMPTY", dst)
+            elif s_node.kind == _DIR:
+                raise VfsError("ENOTDIR", dst)
+            self._drop(d_canon)
+        self._move_subtree(s_canon, d_canon)
+
+    def _move_subtree(self, s_canon: str, d_canon: str) -> None:
+        store = self._store
+        prefix = s_canon + "/"
+        moved = [k for k in store.nodes if k == s_canon or k.startswith(prefix)]
+        parent_children = store.children[_parent(s_canon)]
+        parent_children.discard(posixpath.basename(s_canon))
+        store.children[_parent(d_canon)].add(posixpath.basename(d_canon))
+        for old in moved:
+            new = d_canon + old[len(s_canon):]
+            store.nodes[new] = store.nodes.pop(old)
+            if old in store.children:
+                store.children[new] = store.children.pop(old)
+
+    def copy(self, src: str, dst: str) -> None:
+        """The content of file ``src`` (symlinks followed) written to ``dst``; a new file keeps src's mode."""
+        data = self.read_bytes(src)
+        existed = self.exists(dst)
+        self.write_bytes(dst, data)
+        if not existed:
+            self.chmod(dst, self.mode(src))
+
+    def symlink(self, target: str, p: str) -> None:
+        canon, node = self._resolve(p.rstrip("/") or p, follow_last=False)
+        if node is not None:
+            raise VfsError("EEXIST", p)
+        if p.endswith("/"):
+            raise VfsError("ENOENT", p)
+        if target == "":
+            raise VfsError("ENOENT", p)
+        self._parent_dir(canon, p)
+        self._add(canon, _Node(_LINK, mode=0o777, target=target))
+
+    def chmod(self, p: str, mode: int) -> None:
+        canon, node = self._resolve(p)
+        if node is None:
+            raise VfsError("ENOENT", p)
+        self._store.nodes[canon] = _Node(node.kind, node.data, mode & 0o7777, node.target)
+
+    # -- whole-tree views ---------------------------------------------------
+    def walk(self, top: str = "/"):
+        """Yield canonical paths under ``top`` (itself first), depth first, names sorted."""
+        canon, node = self._resolve(top)
+        if node is None:
+            raise VfsError("ENOENT", top)
+        stack = [canon]
+        nodes, children = self._store.nodes, self._store.children
+        while stack:
+            path = stack.pop()
+            yield path
+            if nodes[path].kind == _DIR:
+                base = path.rstrip("/")
+                stack.extend(base + "/" + name for name in sorted(children[path], reverse=True))
+
+    def snapshot(self) -> dict:
+        """``{path: bytes | None}`` for every entry but the root; symlinks show what they reach
+        (None for a directory); a dangling symlink is left out (see :meth:`symlinks`)."""
+        out = {}
+        for path, node in self._store.nodes.items():
+            if path == "/":
+                continue
+            if node.kind == _LINK:
+                reached = self._try(path)
+                if reached is None:
+                    continue
+                node = reached
+            out[path] = node.data if node.kind == _FILE else None
+        return dict(sorted(out.items()))
+
+    def symlinks(self) -> dict:
+        """``{path: target}`` for every symlink."""
+        return {p: n.target for p, n in sorted(self._store.nodes.items()) if n.kind == _LINK}
+
+    def modes(self) -> dict:
+        """``{path: mode}`` for every entry but symlinks and the root."""
+        return {p: n.mode for p, n in sorted(self._store.nodes.items())
+                if n.kind != _LINK and p != "/"}
+
+    def __len__(self) -> int:
+        return len(self._store.nodes)

@@ -107,9 +107,10 @@ def run_real(program: str, listing: dict, how: str = "c", args=(), stdin: bytes 
         return Run(proc.returncode, proc.stdout, proc.stderr, snapshot(root))
 
 
-def differences(program: str, listing: dict, how: str = "c", args=(), stdin: bytes = b"") -> list:
+def differences(program: str, listing: dict, how: str = "c", args=(), stdin: bytes = b"",
+                run_command=None) -> list:
     """What the model gets wrong about ``program`` (empty when it agrees with python3)."""
-    modelled = run_model(program, listing, how, args, stdin)
+    modelled = run_model(program, listing, how, args, stdin, run_command=run_command)
     if modelled.unknown is not None:
         return [f"model says unknown: {modelled.unknown}"]
     real = run_real(program, listing, how, args, stdin)

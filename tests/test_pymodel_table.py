@@ -221,3 +221,12 @@ def test_missing_script_file():
 def test_outside_the_subset_is_unknown(program):
     """Never a guess: what is not modelled is reported by name."""
     assert run_model(program, FILES, "c").unknown.startswith("python3: ")
+
+
+def test_script_file_is_shown_by_its_absolute_path():
+    """python3 >= 3.9 gives __main__ an absolute __file__; tracebacks and SyntaxErrors show it."""
+    ran = run_model("print(__file__)\n1/0\n", FILES, "file")
+    assert ran.stdout == b"/task/prog.py\n"
+    assert ran.stderr.startswith(b'Traceback (most recent call last):\n  File "/task/prog.py", line 2, in <module>\n')
+    broken = run_model("x = (\n", FILES, "file")
+    assert broken.stderr.startswith(b'  File "/task/prog.py", line 1\n')

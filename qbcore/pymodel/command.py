@@ -249,6 +249,9 @@ def python3_model(ctx, run_command=None, limits=None):
         return _run(ctx, run_command, limits)
     except NotModelled as missing:
         return CommandResult(status=0, stdout=b"", stderr=b"", unknown=f"python3: {missing.what}")
+    except RecursionError:
+        return CommandResult(status=0, stdout=b"", stderr=b"",
+                             unknown="python3: a program nested deeper than the model follows")
 
 
 def _run(ctx, run_command, limits):
@@ -271,7 +274,8 @@ def _run(ctx, run_command, limits):
             return CommandResult(status=2, stdout=b"", stderr=(
                 f"{ctx.argv[0]}: can't open file {shown!r}: {error}\n").encode())
         raw = ctx.tree.read_bytes(path)
-        filename = usage.script
+        import posixpath
+        filename = posixpath.normpath(path)   # python3 >= 3.9 shows __main__'s file as an absolute path
     elif usage.source is not None:
         raw = usage.source.encode("utf-8", "surrogateescape")
         filename = usage.filename
@@ -302,7 +306,7 @@ def _run(ctx, run_command, limits):
     interp = Interpreter(runtime, filename)
     runtime.attach(interp)
     if usage.script is not None:
-        interp.globals["__file__"] = usage.script
+        interp.globals["__file__"] = filename
     status = 0
     try:
         interp.run_module(module)

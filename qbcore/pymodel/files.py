@@ -32,7 +32,7 @@ class Process:
     """Cwd, environment, streams and the tree of one python3 run."""
 
     def __init__(self, tree, cwd, env, stdin, limits, unbuffered=False):
-        self.tree = tree
+        self._tree = tree
         self.cwd = cwd
         self.env = dict(env)
         self.stdin = stdin
@@ -43,6 +43,24 @@ class Process:
         self.pending = bytearray()    # python's own stdout buffer, not yet flushed
         self.err = bytearray()
         self.open_files = []
+
+    @property
+    def tree(self):
+        """The tree, with every open file's written bytes in it (what any reader would see)."""
+        if self.open_files:
+            self.flush_files()
+        return self._tree
+
+    def flush_files(self):
+        for f in self.open_files:
+            f.flush_pending()
+
+    def charge(self, n):
+        """Refuse a write that would take the tree past its byte budget."""
+        budget = self._tree.budget
+        pending = sum(len(f.pending) for f in self.open_files)
+        if budget.bytes_written + pending + n > budget.max_bytes:
+            raise NotModelled(f"the file tree's budget (bytes written over {budget.max_bytes})")
 
     # -- paths ---------------------------------------------------------------
 
@@ -113,6 +131,7 @@ class Process:
             f.close()
 
 
+
 def encoding_of(name):
     if name is None:
         return "utf-8"
@@ -154,6 +173,7 @@ class TextIOWrapper:
         self._writable = any(c in mode for c in "wax")
         self._data = None
         self._pos = 0
+        self.pending = bytearray()   # written, not yet in the tree (batched, as CPython buffers)
 
     @property
     def model_name_(self):
@@ -220,8 +240,14 @@ class TextIOWrapper:
             except UnicodeError as exc:
                 raise PyRaise(exc) from None
             count = len(data)
-        self._proc.call(self._proc.tree.write_bytes, self._path, raw, True, filename=self.name)
+        self._proc.charge(len(raw))
+        self.pending += raw
         return count
+
+    def flush_pending(self):
+        if self.pending:
+            data, self.pending = bytes(self.pending), bytearray()
+            self._proc.call(self._proc._tree.write_bytes, self._path, data, True, filename=self.name)
 
     def writelines(self, lines):
         for line in lines:
@@ -305,6 +331,7 @@ class TextIOWrapper:
 
     def close(self):
         if not self.closed:
+            self.flush_pending()
             self.closed = True
             if self in self._proc.open_files:
                 self._proc.open_files.remove(self)
@@ -358,10 +385,10 @@ def open_file(proc, file, mode="r", buffering=-1, encoding=None, errors=None, ne
             raise PyRaise(os_error("ENOENT", shown))
         proc.call(tree.read_bytes, target, filename=shown)
     else:
+        if kind == "x" and (proc.call(tree.exists, target) or proc.call(tree.is_symlink, target)):
+            raise PyRaise(os_error("EEXIST", shown))  # O_EXCL is checked before the type
         if proc.call(tree.is_dir, target):
             raise PyRaise(os_error("EISDIR", shown))
-        if kind == "x" and proc.call(tree.exists, target):
-            raise PyRaise(os_error("EEXIST", shown))
         if path.endswith("/"):
             raise PyRaise(os_error("EISDIR", shown))
         if kind == "a":

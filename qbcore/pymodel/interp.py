@@ -13,6 +13,7 @@ import builtins
 import operator
 import re
 import string
+import subprocess
 
 from .signals import NotModelled, ProgramExit, PyRaise
 
@@ -33,7 +34,7 @@ _COMPARE = {
 # Plain value types whose public attributes the program may use directly.
 SAFE_TYPES = (str, bytes, bytearray, int, float, bool, list, tuple, dict, set, frozenset,
               type(None), complex, range, type({}.keys()), type({}.values()), type({}.items()),
-              re.Pattern, re.Match, BaseException)
+              re.Pattern, re.Match, BaseException, subprocess.CompletedProcess)
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
 _BUILTIN_ONLY_ATTRS = {"with_traceback", "add_note"}
 
@@ -534,7 +535,7 @@ class Interpreter:
         return Function(self, name, args, body, scope, defaults, kw_defaults, is_lambda)
 
     def call_function(self, fn, args, kwargs):
-        if len(self.frames) > 200:
+        if len(self.frames) > 60:
             raise NotModelled("recursion deeper than the model follows")
         spec = fn.args
         names = {}

@@ -493,6 +493,8 @@ def _regex_guard(pattern, flags=0):
             elif op == c.SUBPATTERN:
                 walk(arg[-1], inside_repeat)
             elif op == c.BRANCH:
+                if inside_repeat:
+                    raise NotModelled("a regular expression with alternatives under repetition")
                 for alt in arg[1]:
                     walk(alt, inside_repeat)
             elif op in (c.ASSERT, c.ASSERT_NOT):
@@ -523,7 +525,7 @@ def _json_kwargs(kwargs):
 
 def make_modules(proc, interp, run_command):
     """The importable modules, bound to this process."""
-    tree = proc.tree
+    tree = _LiveTree(proc)
 
     def fs(p):
         return proc.fspath(p)
@@ -667,8 +669,15 @@ def make_modules(proc, interp, run_command):
     os_mod = Module("os", os_attrs, real_os)
 
     # shutil ----------------------------------------------------------------
+    def same_file(s, d):
+        a, b = posixpath.normpath(proc.abs(s)), posixpath.normpath(proc.abs(d))
+        if a == b and tree.exists(a):
+            import shutil
+            raise PyRaise(shutil.SameFileError(f"{s!r} and {d!r} are the same file"))
+
     def copyfile(src, dst, follow_symlinks=True):
         s, d = fs(src), fs(dst)
+        same_file(s, d)
         if tree.is_dir(proc.abs(d)):
             raise PyRaise(os_error("EISDIR", d))
         data = proc.call(tree.read_bytes, proc.abs(s), filename=s)
@@ -679,27 +688,34 @@ def make_modules(proc, interp, run_command):
         s, d = fs(src), fs(dst)
         if tree.is_dir(proc.abs(d)):
             d = posixpath.join(d, posixpath.basename(s))
+        same_file(s, d)
         if tree.is_dir(proc.abs(s)):
             raise PyRaise(os_error("EISDIR", s))
         proc.call(tree.copy, proc.abs(s), proc.abs(d), filename=s)
         proc.call(tree.chmod, proc.abs(d), proc.call(tree.mode, proc.abs(s), filename=s), filename=d)
         return d
 
-    def move(src, dst, copy_function=None):
+    def copytree(src, dst, dirs_exist_ok=False, **kwargs):
+        if kwargs:
+            raise NotModelled("shutil.copytree options")
         s, d = fs(src), fs(dst)
-        real_dst = d
-        if tree.is_dir(proc.abs(d)):
-            if posixpath.normpath(proc.abs(s)) == posixpath.normpath(proc.abs(d)):
-                os_rename(proc, s, d)
-                return d
-            real_dst = posixpath.join(d, posixpath.basename(s.rstrip("/")))
-            if tree.exists(proc.abs(real_dst)):
-                import shutil
-                raise PyRaise(shutil.Error(f"Destination path '{real_dst}' already exists"))
-        if not tree.exists(proc.abs(s)) and not tree.is_symlink(proc.abs(s)):
-            raise PyRaise(os_error("ENOENT", s))
-        proc.call(tree.rename, proc.abs(s), proc.abs(real_dst), filename=s, filename2=real_dst)
-        return real_dst
+        if tree.exists(proc.abs(d)) and not dirs_exist_ok:
+            raise PyRaise(os_error("EEXIST", d))
+
+        def copy_all(a, b):
+            proc_tick(proc)
+            if not tree.is_dir(b):
+                proc.call(tree.mkdir, b, True, True)
+            for n in tree.listdir(a):
+                fa, fb = a.rstrip("/") + "/" + n, b.rstrip("/") + "/" + n
+                if tree.is_dir(fa):
+                    copy_all(fa, fb)
+                else:
+                    proc.call(tree.copy, fa, fb)
+        if not tree.is_dir(proc.abs(s)):
+            raise PyRaise(os_error("ENOENT" if not tree.exists(proc.abs(s)) else "ENOTDIR", s))
+        copy_all(proc.abs(s), proc.abs(d))
+        return d
 
     def rmtree(path, ignore_errors=False, onerror=None):
         p = fs(path)
@@ -724,27 +740,36 @@ def make_modules(proc, interp, run_command):
             proc.call(tree.rmdir, d)
         remove_all(target)
 
-    def copytree(src, dst, dirs_exist_ok=False, **kwargs):
-        if kwargs:
-            raise NotModelled("shutil.copytree options")
+    def move(src, dst, copy_function=None):
         s, d = fs(src), fs(dst)
-        if tree.exists(proc.abs(d)) and not dirs_exist_ok:
-            raise PyRaise(os_error("EEXIST", d))
-
-        def copy_all(a, b):
-            proc_tick(proc)
-            if not tree.is_dir(b):
-                proc.call(tree.mkdir, b, True, True)
-            for n in tree.listdir(a):
-                fa, fb = a.rstrip("/") + "/" + n, b.rstrip("/") + "/" + n
-                if tree.is_dir(fa):
-                    copy_all(fa, fb)
-                else:
-                    proc.call(tree.copy, fa, fb)
-        if not tree.is_dir(proc.abs(s)):
-            raise PyRaise(os_error("ENOENT" if not tree.exists(proc.abs(s)) else "ENOTDIR", s))
-        copy_all(proc.abs(s), proc.abs(d))
-        return d
+        real_dst = d
+        if tree.is_dir(proc.abs(d)):
+            if posixpath.normpath(proc.abs(s)) == posixpath.normpath(proc.abs(d)):
+                os_rename(proc, s, d)
+                return d
+            real_dst = posixpath.join(d, posixpath.basename(s.rstrip("/")))
+            if tree.exists(proc.abs(real_dst)):
+                import shutil
+                raise PyRaise(shutil.Error(f"Destination path '{real_dst}' already exists"))
+        if not tree.exists(proc.abs(s)) and not tree.is_symlink(proc.abs(s)):
+            raise PyRaise(os_error("ENOENT", s))
+        try:
+            proc.call(tree.rename, proc.abs(s), proc.abs(real_dst), filename=s, filename2=real_dst)
+        except PyRaise as failed:
+            # shutil falls back to copying, then removing the source
+            if not isinstance(failed.exc, OSError) or tree.is_symlink(proc.abs(s)):
+                raise
+            if tree.is_dir(proc.abs(s)):
+                inner = posixpath.normpath(proc.abs(real_dst)) + "/"
+                if inner.startswith(posixpath.normpath(proc.abs(s)) + "/"):
+                    import shutil
+                    raise PyRaise(shutil.Error(f"Cannot move a directory '{s}' into itself '{real_dst}'."))
+                copytree(s, real_dst)
+                rmtree(s)
+            else:
+                copyfile(s, real_dst)
+                os_remove(proc, s)
+        return real_dst
 
     import shutil as real_shutil
     shutil_mod = Module("shutil", {
@@ -919,6 +944,16 @@ def make_modules(proc, interp, run_command):
         "os": os_mod, "os.path": ospath, "shutil": shutil_mod, "glob": glob_mod, "json": json_mod,
         "re": re_mod, "subprocess": sp_mod, "sys": sys_mod, "pathlib": pathlib_mod, "shlex": shlex_mod,
     }
+
+
+class _LiveTree:
+    """The process's tree, looked up at each use so that open files are flushed into it first."""
+
+    def __init__(self, proc):
+        self._proc = proc
+
+    def __getattr__(self, name):
+        return getattr(self._proc.tree, name)
 
 
 def _argv(proc, args, shell):

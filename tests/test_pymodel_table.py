@@ -125,6 +125,8 @@ PROGRAMS = [
     'print("a\\tb".expandtabs(4), "Title Case".swapcase(), "x".join("abc"), "  pad".lstrip(), "ab".startswith(("a", "z")))',
     '"abc".uper()',
     'import os\nos.path.joinn("a")',
+    'import textwrap\nopen("t.txt", "w").write(textwrap.dedent("""\\\n    a $x\n      b\n    """))\nprint(textwrap.indent("x\\ny", "> "), textwrap.fill("aa bb cc", width=5))',
+    'import string\nprint(string.ascii_lowercase[:3], string.digits, string.capwords("hello big world"))',
     # damaged programs: quotes eaten by a shell layer
     'print(hello world)',
     'open(out.txt, w).write(hi)',

@@ -604,6 +604,10 @@ class Interpreter:
             return self.call_function(func, args, kwargs)
         if not callable(func):
             self.raise_(TypeError(f"'{_typename(func)}' object is not callable"))
+        owner = getattr(func, "__self__", None)
+        if isinstance(owner, (str, bytes)) and getattr(func, "__name__", "") == "join" and args \
+                and not isinstance(args[0], (list, tuple)):
+            args = [list(self.iterate(args[0]))] + list(args[1:])   # so its size can be checked first
         guard = getattr(self.rt, "guard_call", None)
         if guard is not None:
             guard(func, args, kwargs)
@@ -659,8 +663,29 @@ class Interpreter:
         self.check_printable(value)
         return self.real(repr, value)
 
+    def check_size(self, value):
+        """Refuse to render a container whose text would pass the model's bounds."""
+        if not isinstance(value, (list, tuple, dict, set, frozenset)):
+            return
+        total, seen, stack = 0, 0, [value]
+        while stack:
+            v = stack.pop()
+            seen += 1
+            if isinstance(v, (str, bytes, bytearray)):
+                total += len(v)
+            elif isinstance(v, (list, tuple, set, frozenset)):
+                stack.extend(v)
+                total += len(v)
+            elif isinstance(v, dict):
+                stack.extend(v.keys())
+                stack.extend(v.values())
+                total += len(v)
+            if total > self.limits.text or seen > self.limits.items:
+                raise NotModelled("rendering a value larger than the model's bounds")
+
     def check_printable(self, value):
         """Functions and methods print with addresses and internal names: not modelled."""
+        self.check_size(value)
         if callable(value) and not isinstance(value, (type, Function)) and not hasattr(value, "model_fspath") \
                 and not hasattr(type(value), "model_name"):
             raise NotModelled("the text of a function or method")

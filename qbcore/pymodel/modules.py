@@ -791,12 +791,14 @@ def make_modules(proc, interp, run_command):
 
     # json ------------------------------------------------------------------
     def dumps(obj, **kwargs):
+        interp.check_size(obj)
         return interp.real(json.dumps, obj, **_json_kwargs(kwargs))
 
     def dump(obj, fp, **kwargs):
         writer = getattr(fp, "write", None)
         if writer is None:
             raise NotModelled("json.dump to an object without write")
+        interp.check_size(obj)
         return interp.real(json.dump, obj, fp, **_json_kwargs(kwargs))
 
     def loads(s, **kwargs):
@@ -940,7 +942,25 @@ def make_modules(proc, interp, run_command):
     shlex_mod = Module("shlex", {"quote": shlex.quote, "split": lambda s, comments=False, posix=True:
                                  interp.real(shlex.split, s, comments, posix), "join": shlex.join}, shlex)
 
+    import string as real_string
+    import textwrap as real_textwrap
+
+    def pure_text(fn):
+        def call(*args, **kwargs):
+            return interp.real(fn, *args, **kwargs)
+        return call
+
+    textwrap_mod = Module("textwrap", {name: pure_text(getattr(real_textwrap, name)) for name in (
+        "dedent", "indent", "fill", "wrap", "shorten")}, real_textwrap)
+    textwrap_mod.attrs["indent"] = lambda text, prefix, predicate=None: interp.real(
+        real_textwrap.indent, text, prefix, predicate)
+    string_mod = Module("string", {name: getattr(real_string, name) for name in (
+        "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits",
+        "punctuation", "whitespace", "printable")}, real_string)
+    string_mod.attrs["capwords"] = pure_text(real_string.capwords)
+
     return {
+        "textwrap": textwrap_mod, "string": string_mod,
         "os": os_mod, "os.path": ospath, "shutil": shutil_mod, "glob": glob_mod, "json": json_mod,
         "re": re_mod, "subprocess": sp_mod, "sys": sys_mod, "pathlib": pathlib_mod, "shlex": shlex_mod,
     }

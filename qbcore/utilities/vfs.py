@@ -259,6 +259,11 @@ class VirtualTree:
         node = self._try(p, follow_last=False)
         return node is not None and node.kind == _LINK
 
+    def kind(self, p: str, follow_symlinks: bool = True) -> str:
+        """``"file"``, ``"dir"`` or ``"symlink"``; raises VfsError as stat/lstat would."""
+        node = self._existing(p, follow_last=follow_symlinks)
+        return {_FILE: "file", _DIR: "dir", _LINK: "symlink"}[node.kind]
+
     def size(self, p: str) -> int:
         node = self._existing(p)
         return len(node.data) if node.kind == _FILE else 4096

@@ -1,0 +1,146 @@
+"""Pieces every utility model shares: option scanning, GNU's quoting of names in messages."""
+
+from __future__ import annotations
+
+import re
+
+from .context import CommandContext, CommandResult, unknown
+from .vfs import VfsError
+
+__all__ = ["scan_options", "quote", "quotef", "Output", "read_input", "OptionUnknown"]
+
+_SAFE = re.compile(r"[A-Za-z0-9_./@%+=:,^~-]+\Z")
+_PLAIN = re.compile(r"[ -~]*\Z")
+
+
+class OptionUnknown(Exception):
+    """An option the model does not cover; becomes an ``unknown`` result."""
+
+
+def _shell_quote(name: str, always: bool) -> str:
+    if not always and name and _SAFE.match(name) and not name.startswith("~"):
+        return name
+    if not _PLAIN.match(name):
+        raise OptionUnknown(f"file name with control or non-ASCII characters in a message: {name!r}")
+    if "'" not in name:
+        return f"'{name}'"
+    if not any(c in name for c in '"$`\\!'):
+        return f'"{name}"'
+    return "'" + name.replace("'", "'\\''") + "'"
+
+
+def quote(name: str) -> str:
+    """GNU quote() in the C locale, shell-escape-always style: ``'x'``, ``"it's"``."""
+    return _shell_quote(name, True)
+
+
+def quotef(name: str) -> str:
+    """GNU quotef(): bare when the name needs no quoting, else as :func:`quote`."""
+    return _shell_quote(name, False)
+
+
+def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None = None,
+                 permute: bool = True):
+    """GNU getopt_long over ``argv[1:]``: returns ([(opt, value)], operands).
+
+    ``longs`` maps a long name (without ``--``) to (short equivalent, takes_arg).
+    Anything else that looks like an option raises OptionUnknown.
+    """
+    longs = longs or {}
+    opts: list = []
+    operands: list = []
+    args = list(argv[1:])
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands.extend(args[i:])
+            break
+        if arg.startswith("--"):
+            name, eq, value = arg[2:].partition("=")
+            matches = [k for k in longs if k == name] or [k for k in longs if k.startswith(name)]
+            if len(matches) != 1:
+                raise OptionUnknown(f"{argv[0]} {arg}")
+            short, takes = longs[matches[0]]
+            if takes and not eq:
+                if i >= len(args):
+                    raise OptionUnknown(f"{argv[0]} {arg} without its argument")
+                value = args[i]
+                i += 1
+            elif not takes and eq:
+                raise OptionUnknown(f"{argv[0]} {arg}")
+            opts.append((short, value if takes else None))
+            continue
+        if arg.startswith("-") and arg != "-":
+            j = 1
+            while j < len(arg):
+                c = arg[j]
+                if c in with_arg:
+                    value = arg[j + 1:]
+                    if not value:
+                        if i >= len(args):
+                            raise OptionUnknown(f"{argv[0]} -{c} without its argument")
+                        value = args[i]
+                        i += 1
+                    opts.append((c, value))
+                    break
+                if c not in flags:
+                    raise OptionUnknown(f"{argv[0]} -{c}")
+                opts.append((c, None))
+                j += 1
+            continue
+        operands.append(arg)
+        if not permute:
+            operands.extend(args[i:])
+            break
+    return opts, operands
+
+
+class Output:
+    """Collects stdout, stderr and the exit status of one model run."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.out = bytearray()
+        self.err = bytearray()
+        self.status = 0
+
+    def error(self, message: str, status: int = 1) -> None:
+        self.err += f"{self.name}: {message}\n".encode("utf-8", "surrogateescape")
+        self.status = status
+
+    def usage(self, message: str) -> None:
+        self.error(message)
+        self.err += f"Try '{self.name} --help' for more information.\n".encode()
+
+    def result(self) -> CommandResult:
+        return CommandResult(self.status, bytes(self.out), bytes(self.err))
+
+
+def read_input(ctx: CommandContext, name: str, out: Output, stdin_used: list) -> bytes | None:
+    """The bytes of operand ``name`` (``-`` is stdin, read once); None after printing the error."""
+    if name == "-":
+        if stdin_used:
+            return b""
+        stdin_used.append(True)
+        return ctx.stdin
+    try:
+        return ctx.files.read_bytes(name)
+    except VfsError as exc:
+        out.error(f"{quotef(name)}: {exc.strerror}")
+        return None
+
+
+def guarded(model):
+    """Turn OptionUnknown raised anywhere in ``model`` into an ``unknown`` result."""
+
+    def run(ctx: CommandContext) -> CommandResult:
+        try:
+            return model(ctx)
+        except OptionUnknown as exc:
+            return unknown(str(exc))
+
+    run.__name__ = model.__name__
+    run.__doc__ = model.__doc__
+    return run

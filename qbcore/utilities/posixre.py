@@ -1,0 +1,258 @@
+"""POSIX BRE/ERE (GNU flavour, C locale) translated to Python ``re`` over bytes — exactly, or not at all.
+
+Python's engine is leftmost-first; POSIX is leftmost-longest. The two agree
+when no alternation offers a choice at one position and no group carries a
+quantifier, so a pattern with a quantified group, or an alternation whose
+branches are not plain literals none of which is a prefix of another, raises
+:class:`Untranslatable` rather than risk a different match.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["translate", "Untranslatable", "compile_posix"]
+
+
+class Untranslatable(Exception):
+    """The pattern uses something whose meaning Python's re would change."""
+
+
+_CLASSES = {
+    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "0-9a-zA-Z", "upper": "A-Z", "lower": "a-z",
+    "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "xdigit": "0-9A-Fa-f",
+    "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"), "cntrl": "\\x00-\\x1f\\x7f",
+    "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e",
+}
+_ESCAPES = {"w": r"[0-9A-Za-z_]", "W": r"[^0-9A-Za-z_]", "s": r"[ \t\n\r\f\v]",
+            "S": r"[^ \t\n\r\f\v]", "b": r"\b", "B": r"\B", "n": r"\n", "t": r"\t",
+            "`": r"\A", "'": r"\Z"}
+
+
+def _bracket(p: str, i: int) -> tuple[str, int]:
+    """Translate the bracket expression starting at p[i] == '['."""
+    j = i + 1
+    neg = j < len(p) and p[j] == "^"
+    if neg:
+        j += 1
+    items = []
+    first = True
+    while True:
+        if j >= len(p):
+            raise Untranslatable("unterminated bracket expression")
+        c = p[j]
+        if c == "]" and not first:
+            j += 1
+            break
+        first = False
+        if c == "[" and j + 1 < len(p) and p[j + 1] in ":.=":
+            kind = p[j + 1]
+            end = p.find(kind + "]", j + 2)
+            if end < 0 or kind != ":":
+                raise Untranslatable("bracket collating element or equivalence class")
+            name = p[j + 2:end]
+            if name not in _CLASSES:
+                raise Untranslatable(f"character class [:{name}:]")
+            items.append(_CLASSES[name])
+            j = end + 2
+            continue
+        if c == "\\":
+            raise Untranslatable("backslash inside a bracket expression")
+        if j + 2 < len(p) and p[j + 1] == "-" and p[j + 2] != "]":
+            lo, hi = c, p[j + 2]
+            if hi == "[" or ord(lo) > ord(hi):
+                raise Untranslatable("bracket range")
+            items.append(re.escape(lo) + "-" + re.escape(hi))
+            j += 3
+            continue
+        items.append(re.escape(c))
+        j += 1
+    body = "".join(items)
+    return ("[^" if neg else "[") + body + "]", j
+
+
+def _check_alternation(frame: dict) -> None:
+    branches = ["".join(b) for b in frame["branches"]]
+    if len(branches) < 2:
+        return
+    if not frame["literal"] or "" in branches or any(
+            a != b and b.startswith(a) for a in branches for b in branches):
+        raise Untranslatable("alternation (POSIX longest match differs from Python's)")
+
+
+def translate(pattern: str, extended: bool) -> str:
+    """The Python regex (for bytes decoded as latin-1) matching what GNU would match."""
+    out: list = []          # pieces; each quantifiable piece is one atom
+    kinds: list = []        # per piece: "atom", "group", "anchor", "quant", "alt", "open"
+    frames: list = [{"branches": [[]], "literal": True}]  # one per open group, for alternation
+    depth = 0
+    i = 0
+    p = pattern
+
+    def at_expression_start() -> bool:
+        return not kinds or kinds[-1] in ("open", "alt") or (kinds[-1] == "anchor" and out[-1] == r"\A")
+
+    def quantify(q: str) -> None:
+        if not kinds or kinds[-1] in ("open", "alt", "anchor", "quant"):
+            raise Untranslatable(f"quantifier {q!r} without an atom")
+        if kinds[-1] == "group":
+            raise Untranslatable("quantified group (POSIX longest match differs)")
+        out.append(q)
+        kinds.append("quant")
+
+    while i < len(p):
+        c = p[i]
+        if c == "\\":
+            if i + 1 >= len(p):
+                raise Untranslatable("trailing backslash")
+            d = p[i + 1]
+            i += 2
+            if not extended and d in "(){}|+?":
+                c, special = d, True
+            elif d.isdigit() and d != "0":
+                out.append(f"(?:\\{d})")
+                kinds.append("atom")
+                frames[-1]["literal"] = False
+                continue
+            elif d in _ESCAPES:
+                out.append(_ESCAPES[d])
+                kinds.append("anchor" if d in "bB`'" else "atom")
+                frames[-1]["literal"] = False
+                continue
+            elif d in ".*[]^$\\/" or (extended and d in "(){}|+?") or not d.isalnum():
+                if ord(d) > 127:
+                    raise Untranslatable("escaped non-ASCII byte")
+                out.append(re.escape(d))
+                kinds.append("atom")
+                frames[-1]["branches"][-1].append(d)
+                continue
+            else:
+                raise Untranslatable(f"escape \\{d}")
+            if not special:
+                continue
+        else:
+            special = extended and c in "(){}|+?"
+            i += 1
+        if special:
+            if c == "(":
+                out.append("(")
+                kinds.append("open")
+                depth += 1
+                frames.append({"branches": [[]], "literal": True})
+                continue
+            if c == ")":
+                if depth == 0:
+                    if extended:
+                        raise Untranslatable("unmatched ) in ERE")
+                    out.append(re.escape(c))
+                    kinds.append("atom")
+                    continue
+                depth -= 1
+                _check_alternation(frames.pop())
+                frames[-1]["literal"] = False
+                # collapse the group into one atom
+                k = len(kinds) - 1
+                opened = 0
+                while True:
+                    if kinds[k] == "open" and opened == 0:
+                        break
+                    if kinds[k] == "group_end":
+                        opened += 1
+                    k -= 1
+                inner = "".join(out[k + 1:])
+                del out[k:]
+                del kinds[k:]
+                out.append("(" + inner + ")")
+                kinds.append("group")
+                continue
+            if c == "|":
+                out.append("|")
+                kinds.append("alt")
+                frames[-1]["branches"].append([])
+                continue
+            if c in "+?":
+                if at_expression_start():
+                    raise Untranslatable(f"{c!r} at the start of an expression")
+                quantify(c)
+                frames[-1]["literal"] = False
+                continue
+            if c == "{":
+                close = p.find("\\}" if not extended else "}", i)
+                body = p[i:close] if close >= 0 else ""
+                if close < 0 or not re.fullmatch(r"[0-9]*(,[0-9]*)?", body) or body in ("", ","):
+                    raise Untranslatable("interval expression")
+                lo, _, hi = body.partition(",")
+                if hi and int(hi) < int(lo or "0"):
+                    raise Untranslatable("interval with max < min")
+                if at_expression_start():
+                    raise Untranslatable("interval at the start of an expression")
+                quantify("{" + (lo or "0") + ("," + hi if "," in body else "") + "}")
+                i = close + (2 if not extended else 1)
+                frames[-1]["literal"] = False
+                continue
+            if c == "}":
+                raise Untranslatable("unmatched interval close")
+        if c == "*":
+            if at_expression_start():
+                if extended:
+                    raise Untranslatable("'*' at the start of an ERE")
+                out.append(re.escape("*"))
+                kinds.append("atom")
+                frames[-1]["branches"][-1].append("*")
+                continue
+            quantify("*")
+            frames[-1]["literal"] = False
+            continue
+        if c == "^":
+            if extended or at_expression_start():
+                out.append(r"\A")
+                kinds.append("anchor")
+                frames[-1]["literal"] = False
+                continue
+            out.append(re.escape(c))
+            kinds.append("atom")
+            frames[-1]["branches"][-1].append(c)
+            continue
+        if c == "$":
+            rest = p[i:]
+            at_end = rest == "" or rest.startswith("\\)") or rest.startswith("\\|") if not extended \
+                else True
+            if at_end:
+                out.append(r"\Z")
+                kinds.append("anchor")
+                frames[-1]["literal"] = False
+                continue
+            out.append(re.escape(c))
+            kinds.append("atom")
+            frames[-1]["branches"][-1].append(c)
+            continue
+        if c == "[":
+            piece, i = _bracket(p, i - 1)
+            out.append(piece)
+            kinds.append("atom")
+            frames[-1]["literal"] = False
+            continue
+        if c == ".":
+            out.append(".")
+            kinds.append("atom")
+            frames[-1]["literal"] = False
+            continue
+        if ord(c) > 127:
+            raise Untranslatable("non-ASCII byte in a pattern (locale-dependent)")
+        out.append(re.escape(c))
+        kinds.append("atom")
+        frames[-1]["branches"][-1].append(c)
+    if depth:
+        raise Untranslatable("unmatched ( in a pattern")
+    _check_alternation(frames[-1])
+    return "".join(out)
+
+
+def compile_posix(pattern: bytes, extended: bool, ignore_case: bool = False):
+    """A compiled bytes regex, or Untranslatable."""
+    text = translate(pattern.decode("latin-1"), extended)
+    flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
+    try:
+        return re.compile(text.encode("latin-1"), flags)
+    except re.error as exc:
+        raise Untranslatable(f"pattern Python cannot compile: {exc}") from None

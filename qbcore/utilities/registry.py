@@ -1,0 +1,23 @@
+"""The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
+
+from . import fileops, sed, shellbuiltins, textutils
+
+MODELS = {
+    "printf": shellbuiltins.printf,
+    "echo": shellbuiltins.echo,
+    "cat": fileops.cat,
+    "tee": fileops.tee,
+    "touch": fileops.touch,
+    "mkdir": fileops.mkdir,
+    "mv": fileops.mv,
+    "cp": fileops.cp,
+    "rm": fileops.rm,
+    "ln": fileops.ln,
+    "sed": sed.sed,
+}
+MODELS.update(textutils.MODELS)
+
+
+def lookup(name: str):
+    """The model for ``name``, or None when the command is not modelled."""
+    return MODELS.get(name)

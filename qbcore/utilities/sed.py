@@ -1,0 +1,362 @@
+"""GNU sed 4.9, the subset scripts use: s///, p, d, q, addresses (N, $, /re/, !), -n -e -E -i -s.
+
+Anything else in a script (hold space, branches, N/D/P, w, y, a/i/c, ranges)
+makes the whole run ``unknown``: a partial sed would give plausible, wrong files.
+"""
+
+from __future__ import annotations
+
+from .common import Output, OptionUnknown, guarded, quotef, scan_options
+from .context import CommandContext, CommandResult, unknown
+from .posixre import Untranslatable, compile_posix
+from .vfs import VfsError
+
+__all__ = ["sed"]
+
+
+class _Cmd:
+    __slots__ = ("addr", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code")
+
+    def __init__(self):
+        self.addr = None
+        self.negate = False
+        self.name = ""
+        self.regex = None
+        self.repl = None
+        self.glob = False
+        self.nth = 1
+        self.print_ = 0
+        self.exit_code = 0
+
+
+class _ScriptError(Exception):
+    """A script GNU sed rejects: message as sed prints it after ``sed: -e expression #1, char N: ``."""
+
+
+def _read_delimited(s: bytes, i: int, delim: int) -> tuple[bytes, int]:
+    """Text up to the unescaped ``delim``; ``\\delim`` becomes delim, ``\\n`` a newline escape."""
+    out = bytearray()
+    while i < len(s):
+        c = s[i]
+        if c == 92 and i + 1 < len(s):
+            d = s[i + 1]
+            if d == delim:
+                if chr(delim) in ".*[]^$+?(){}|":
+                    raise OptionUnknown("sed: escaped delimiter that is also a regex operator")
+                out.append(d)
+            elif d == 10:
+                out += b"\\n"
+            else:
+                out += s[i:i + 2]
+            i += 2
+            continue
+        if c == delim:
+            return bytes(out), i + 1
+        if c == 10 and delim != 10:
+            raise _ScriptError("unterminated `s' command")
+        out.append(c)
+        i += 1
+    raise _ScriptError("unterminated `s' command")
+
+
+def _parse(script: bytes, extended: bool) -> list:
+    cmds = []
+    i = 0
+    n = len(script)
+    while i < n:
+        c = script[i:i + 1]
+        if c in (b" ", b"\t", b"\n", b";"):
+            i += 1
+            continue
+        cmd = _Cmd()
+        if c.isdigit():
+            j = i
+            while j < n and script[j:j + 1].isdigit():
+                j += 1
+            cmd.addr = ("line", int(script[i:j]))
+            i = j
+        elif c == b"$":
+            cmd.addr = ("last", None)
+            i += 1
+        elif c == b"/":
+            body, i = _read_delimited(script, i + 1, ord("/"))
+            cmd.addr = ("re", _regex(body, extended, False))
+        elif c == b"\\":
+            raise OptionUnknown("sed: address with a custom delimiter")
+        while i < n and script[i:i + 1] in (b" ", b"\t"):
+            i += 1
+        if i < n and script[i:i + 1] == b",":
+            raise OptionUnknown("sed: address ranges")
+        if i < n and script[i:i + 1] == b"!":
+            cmd.negate = True
+            i += 1
+            while i < n and script[i:i + 1] in (b" ", b"\t"):
+                i += 1
+        if i >= n:
+            raise _ScriptError("missing command")
+        name = script[i:i + 1]
+        i += 1
+        cmd.name = name.decode("latin-1")
+        if name == b"s":
+            if i >= n or script[i] in (10, 92):
+                raise _ScriptError("unterminated `s' command")
+            delim = script[i]
+            pat, i = _read_delimited(script, i + 1, delim)
+            repl, i = _read_delimited(script, i, delim)
+            icase = False
+            while i < n and script[i:i + 1] not in (b";", b"\n", b"}", b"#"):
+                f = script[i:i + 1]
+                if f == b"g":
+                    cmd.glob = True
+                elif f == b"p":
+                    cmd.print_ += 1
+                elif f in (b"i", b"I"):
+                    icase = True
+                elif f.isdigit():
+                    j = i
+                    while j < n and script[j:j + 1].isdigit():
+                        j += 1
+                    cmd.nth = int(script[i:j])
+                    if cmd.nth == 0:
+                        raise _ScriptError("number option to `s' command may not be zero")
+                    i = j
+                    continue
+                elif f in (b" ", b"\t"):
+                    pass
+                else:
+                    raise OptionUnknown(f"sed: s flag {f.decode('latin-1')!r}")
+                i += 1
+            cmd.regex = _regex(pat, extended, icase)
+            cmd.repl = _replacement(repl, cmd.regex.groups)
+        elif name in (b"p", b"d"):
+            pass
+        elif name in (b"q", b"Q"):
+            j = i
+            while j < n and script[j:j + 1] in (b" ", b"\t"):
+                j += 1
+            k = j
+            while k < n and script[k:k + 1].isdigit():
+                k += 1
+            if k > j:
+                cmd.exit_code = int(script[j:k])
+                i = k
+        elif name == b"#":
+            while i < n and script[i] != 10:
+                i += 1
+            continue
+        else:
+            raise OptionUnknown(f"sed command {name.decode('latin-1')!r}")
+        while i < n and script[i:i + 1] in (b" ", b"\t"):
+            i += 1
+        if i < n and script[i:i + 1] not in (b";", b"\n", b"#"):
+            if script[i:i + 1] == b"}":
+                raise OptionUnknown("sed: { } blocks")
+            raise _ScriptError(f"extra characters after command")
+        cmds.append(cmd)
+    return cmds
+
+
+def _regex(body: bytes, extended: bool, icase: bool):
+    if body == b"":
+        raise OptionUnknown("sed: empty regex (reuses the last one)")
+    try:
+        return compile_posix(body.replace(b"\\n", b"\\n"), extended, icase)
+    except Untranslatable as exc:
+        raise OptionUnknown(f"sed regex {body!r}: {exc}") from None
+
+
+def _replacement(repl: bytes, groups: int) -> list:
+    """A list of bytes pieces and group numbers (0 is the whole match)."""
+    parts: list = []
+    i = 0
+    while i < len(repl):
+        c = repl[i]
+        if c == 38:  # &
+            parts.append(0)
+            i += 1
+            continue
+        if c == 92 and i + 1 < len(repl):
+            d = chr(repl[i + 1])
+            i += 2
+            if d.isdigit():
+                if int(d) > groups:
+                    raise _ScriptError(f"invalid reference \\{d} on `s' command's RHS")
+                parts.append(int(d))
+            elif d == "n":
+                parts.append(b"\n")
+            elif d == "t":
+                parts.append(b"\t")
+            elif d in "LUluE":
+                raise OptionUnknown(f"sed: case conversion \\{d} in a replacement")
+            elif d.isalnum():
+                raise OptionUnknown(f"sed: escape \\{d} in a replacement")
+            else:
+                parts.append(d.encode("latin-1"))
+            continue
+        parts.append(bytes([c]))
+        i += 1
+    return parts
+
+
+def _expand(parts: list, m) -> bytes:
+    return b"".join(p if isinstance(p, bytes) else (m.group(p) or b"") for p in parts)
+
+
+def _substitute(cmd: _Cmd, line: bytes) -> tuple[bytes, bool]:
+    """GNU's loop: an empty match right after a previous match is skipped."""
+    out = bytearray()
+    pos = 0
+    count = 0
+    changed = False
+    prev_end = -1
+    search = 0
+    while search <= len(line):
+        m = cmd.regex.search(line, search)
+        if not m:
+            break
+        if m.start() == m.end() and m.start() == prev_end:
+            if m.start() >= len(line):
+                break
+            search = m.start() + 1
+            continue
+        count += 1
+        if count >= cmd.nth:
+            out += line[pos:m.start()] + _expand(cmd.repl, m)
+            pos = m.end()
+            changed = True
+            if not cmd.glob:
+                break
+        prev_end = m.end()
+        search = m.end() if m.end() > m.start() else m.end() + 1
+        if m.end() == m.start() and count < cmd.nth:
+            pass
+    out += line[pos:]
+    return bytes(out), changed
+
+
+def _matches(cmd: _Cmd, line: bytes, number: int, last: bool) -> bool:
+    if cmd.addr is None:
+        hit = True
+    elif cmd.addr[0] == "line":
+        hit = number == cmd.addr[1]
+    elif cmd.addr[0] == "last":
+        hit = last
+    else:
+        hit = cmd.addr[1].search(line) is not None
+    return hit != cmd.negate
+
+
+def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
+         last_file: bool) -> tuple[int, int | None]:
+    """Run over one input; returns (lines read so far, exit status if q ended the run)."""
+    lines = data.split(b"\n")
+    missing_newline = lines[-1] != b""
+    if not missing_newline:
+        lines.pop()
+    for k, line in enumerate(lines):
+        number += 1
+        is_last = last_file and k == len(lines) - 1
+        newline = b"" if (k == len(lines) - 1 and missing_newline) else b"\n"
+        deleted = False
+        for cmd in cmds:
+            if not _matches(cmd, line, number, is_last):
+                continue
+            if cmd.name == "s":
+                line, changed = _substitute(cmd, line)
+                if changed:
+                    for _ in range(cmd.print_):
+                        out += line + b"\n"
+            elif cmd.name == "p":
+                out += line + b"\n"
+            elif cmd.name == "d":
+                deleted = True
+                break
+            elif cmd.name in ("q", "Q"):
+                if cmd.name == "q" and not quiet:
+                    out += line + newline
+                return number, cmd.exit_code
+        if not deleted and not quiet:
+            out += line + newline
+    return number, None
+
+
+@guarded
+def sed(ctx: CommandContext) -> CommandResult:
+    opts, operands = scan_options(
+        ctx.argv, "nEris", with_arg="e",
+        longs={"quiet": ("n", False), "silent": ("n", False), "regexp-extended": ("E", False),
+               "expression": ("e", True), "separate": ("s", False)})
+    argv = ctx.argv[1:]
+    for a in argv:
+        if a.startswith("-i") and len(a) > 2 and a != "-i" and not a.startswith("--"):
+            raise OptionUnknown("sed -i with a backup suffix")
+        if a == "--":
+            break
+    quiet = any(o == "n" for o, _ in opts)
+    extended = any(o in "Er" for o, _ in opts)
+    in_place = any(o == "i" for o, _ in opts)
+    separate = in_place or any(o == "s" for o, _ in opts)
+    pieces = [v.encode("utf-8", "surrogateescape") for o, v in opts if o == "e"]
+    out = Output("sed")
+    if not pieces:
+        if not operands:
+            out.err += (b"Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n")
+            return unknown("sed usage text")
+        pieces = [operands.pop(0).encode("utf-8", "surrogateescape")]
+    try:
+        cmds = _parse(b"\n".join(pieces), extended)
+    except _ScriptError as exc:
+        raise OptionUnknown(f"sed script error ({exc}): position of the message not modelled")
+    if in_place and not operands:
+        out.error("no input files", 4)
+        return out.result()
+    if in_place and any(c.name in ("q", "Q") for c in cmds):
+        raise OptionUnknown("sed -i with q")
+    files = ctx.files
+    names = operands or ["-"]
+    number = 0
+    status = 0
+    # sed reads all inputs as one stream unless -s/-i; "last line" is the stream's last.
+    readable = []
+    for name in names:
+        if name == "-":
+            if in_place:
+                out.error("couldn't edit -: not a regular file", 4)
+                return out.result()
+            readable.append((name, ctx.stdin))
+            continue
+        try:
+            if files.is_dir(name):
+                if in_place:
+                    out.error(f"couldn't edit {quotef(name)}: not a regular file", 4)
+                    return out.result()
+                if readable or status:
+                    raise OptionUnknown("sed: a directory after other inputs (partial output)")
+                out.error(f"read error on {quotef(name)}: Is a directory", 4)
+                return out.result()
+            readable.append((name, files.read_bytes(name)))
+        except VfsError as exc:
+            out.error(f"can't read {quotef(name)}: {exc.strerror}", 2)
+            status = 2
+    if not separate:
+        # one stream: a file without a final newline still separates from the next
+        data = b""
+        for k, (_, content) in enumerate(readable):
+            if data and not data.endswith(b"\n"):
+                data += b"\n"
+            data += content
+        number, code = _run(cmds, data, quiet, out.out, 0, True)
+        out.status = status if code is None else code
+        return out.result()
+    for k, (name, content) in enumerate(readable):
+        buf = bytearray()
+        _, code = _run(cmds, content, quiet, buf, 0, True)
+        if in_place:
+            files.write_bytes(name, bytes(buf))
+        else:
+            out.out += buf
+        if code is not None:
+            out.status = code
+            return out.result()
+    out.status = status
+    return out.result()

@@ -1,0 +1,88 @@
+"""sed's model against GNU sed 4.9: a table of scripts and generated s/// commands."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests_settings import examples
+from utilities_diff import compare
+
+FILES = {"f": b"hello world\nfoo bar foo\n/path/to/x\n\nlast line no newline",
+         "g": b"a.b.c\nAAA bbb\nxyz\n", "d": None}
+
+MODELLED = [
+    ["sed", "s/foo/baz/", "f"],
+    ["sed", "s/foo/baz/g", "f"],
+    ["sed", "s/o/0/2", "f"],
+    ["sed", "s/o/0/2g", "f"],
+    ["sed", "s|/path|/new|", "f"],
+    ["sed", "s#o#[&]#g", "f"],
+    ["sed", "s,\\(foo\\) \\(bar\\),\\2 \\1,", "f"],
+    ["sed", "-E", "s/(foo) (bar)/\\2-\\1/", "f"],
+    ["sed", "-E", "s/(foo|bar)/<\\1>/g", "f"],
+    ["sed", "s/foo\\|bar/X/g", "f"],
+    ["sed", "s/a/\\n/g", "g"],
+    ["sed", "s/x*/-/g", "g"],
+    ["sed", "s/b*/-/g", "g"],
+    ["sed", "s/\\./,/g", "g"],
+    ["sed", "s/./X/3", "g"],
+    ["sed", "s/aaa/q/I", "g"],
+    ["sed", "s/a/q/gi", "g"],
+    ["sed", "-n", "s/foo/F/p", "f"],
+    ["sed", "s/foo/F/p", "f"],
+    ["sed", "-n", "/foo/p", "f"],
+    ["sed", "/foo/d", "f"],
+    ["sed", "/foo/!d", "f"],
+    ["sed", "2d", "f"],
+    ["sed", "$d", "f"],
+    ["sed", "-n", "$p", "f", "g"],
+    ["sed", "-s", "-n", "$p", "f", "g"],
+    ["sed", "2q", "f"],
+    ["sed", "2q5", "f"],
+    ["sed", "-e", "s/a/b/", "-e", "s/b/c/", "g"],
+    ["sed", "s/a/b/;s/b/c/g", "g"],
+    ["sed", "-i", "s/foo/bar/g", "f", "g"],
+    ["sed", "-i", "1d", "f", "g"],
+    ["sed", "s/^/> /", "f"],
+    ["sed", "s/$/;/", "g"],
+    ["sed", "s/[[:upper:]]\\{2\\}/U/", "g"],
+    ["sed", "-E", "s/[a-c]{2,}/R/g", "g"],
+    ["sed", "s/a\\+/P/g", "g"],
+    ["sed", "s/&/and/", "f"],
+    ["sed", "s/o/\\&/g", "f"],
+    ["sed", "s/x/y/", "nope", "g"],
+    ["sed", "s/x/y/", "d", "g"],
+    ["sed", "s/x/y/", "g", "d"],
+    ["sed", "-n", "p"],
+    ["sed", "s/in/out/"],
+    ["sed", "-i", "s/a/b/"],
+    ["sed", "s/*/star/", "g"],
+    ["sed", "s/a.b/X/", "g"],
+    ["sed", "y/abc/xyz/", "g"],
+    ["sed", "1,2d", "f"],
+    ["sed", "-i.bak", "s/a/b/", "g"],
+    ["sed", "s/\\(a\\)*/x/", "g"],
+]
+UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "1,2d", "f"), ("sed", "-i.bak", "s/a/b/", "g"),
+           ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d")}
+
+
+@pytest.mark.parametrize("argv", MODELLED, ids=[" ".join(c)[:60] for c in MODELLED])
+def test_table(argv):
+    got = compare(argv, FILES, b"in one\nline two\n")
+    assert got is (None if tuple(argv) in UNKNOWN else True)
+
+
+ATOM = st.sampled_from(["a", "b", "o", ".", "x*", "o*", "[ab]", "[^a ]", "^", "$", "\\.", " ",
+                        "[[:digit:]]", "l\\{2\\}", "\\(o\\)", "\\w", "\\s", "&"])
+REPL = st.lists(st.sampled_from(["X", "&", "\\n", "\\&", "-", "\\1", ""]), max_size=3)
+FLAGS = st.sampled_from(["", "g", "2", "p", "I", "2g", "gI"])
+DELIM = st.sampled_from(["/", "|", "#", ",", "@"])
+TEXT = st.text(st.sampled_from("abo. 1x\nlA"), max_size=30).map(lambda s: s.encode())
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.lists(ATOM, min_size=1, max_size=4), REPL, FLAGS, DELIM, st.booleans(), TEXT)
+def test_substitute_generated(atoms, repl, flags, delim, quiet, text):
+    script = "s" + delim + "".join(atoms) + delim + "".join(repl) + delim + flags
+    argv = ["sed"] + (["-n"] if quiet else []) + [script, "t"]
+    compare(argv, {"t": text})

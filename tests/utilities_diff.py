@@ -1,0 +1,89 @@
+"""Run a command model and the real utility on the same listing; compare everything.
+
+The real tool runs in a temp directory built from the listing (paths under
+``/task`` map to the temp root), with LC_ALL=C; printf and echo run as bash
+builtins. Compared: stdout, stderr, status and the final tree (contents and
+symlinks). Messages from bash builtins start with ``bash: line N:`` under
+``bash -c``; the model writes ``bash:``, and the comparison maps one onto the other.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+
+from qbcore.utilities.context import CommandContext
+from qbcore.utilities.registry import MODELS
+from qbcore.utilities.vfs import VirtualTree
+
+ENV = {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/bin:/bin"}
+BUILTINS = {"printf", "echo"}
+
+
+def real_tree(root: str) -> dict:
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            rel = "/task/" + os.path.relpath(full, root)
+            if os.path.islink(full):
+                out[rel] = ("link", os.readlink(full))
+            elif os.path.isdir(full):
+                out[rel] = None
+            else:
+                with open(full, "rb") as f:
+                    out[rel] = f.read()
+    return out
+
+
+def virtual_tree(tree: VirtualTree) -> dict:
+    links = tree.symlinks()
+    snap = tree.snapshot()
+    out = {}
+    for path in tree.walk("/task"):
+        if path == "/task":
+            continue
+        out[path] = ("link", links[path]) if path in links else snap.get(path)
+    return out
+
+
+def run_real(argv, listing, stdin=b"", links=None):
+    with tempfile.TemporaryDirectory() as root:
+        for path, content in listing.items():
+            full = os.path.join(root, path)
+            if content is None:
+                os.makedirs(full, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "wb") as f:
+                    f.write(content)
+        for path, target in (links or {}).items():
+            os.symlink(target, os.path.join(root, path))
+        cmd = (["bash", "-c", '"$@"', "bash"] + argv) if argv[0] in BUILTINS else argv
+        proc = subprocess.run(cmd, cwd=root, env=ENV, input=stdin, capture_output=True,
+                              timeout=20)
+        stderr = re.sub(rb"^bash: line \d+: ", b"bash: ", proc.stderr, flags=re.M)
+        return proc.returncode, proc.stdout, stderr, real_tree(root)
+
+
+def run_model(argv, listing, stdin=b"", links=None):
+    tree = VirtualTree.from_listing({"/task": None, **{"/task/" + p: c for p, c in listing.items()}},
+                                    symlinks={"/task/" + p: t for p, t in (links or {}).items()})
+    ctx = CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree)
+    res = MODELS[argv[0]](ctx)
+    if res.unknown is not None:
+        return None
+    return res.status, res.stdout, res.stderr, virtual_tree(tree)
+
+
+def compare(argv, listing=None, stdin=b"", links=None):
+    """None when the model says unknown; else asserts agreement and returns True."""
+    listing = listing or {}
+    model = run_model(argv, listing, stdin, links)
+    if model is None:
+        return None
+    real = run_real(argv, listing, stdin, links)
+    assert model == real, f"{argv!r}\nmodel: {model!r}\nreal:  {real!r}"
+    return True

@@ -94,3 +94,23 @@ def test_subprocess_without_a_registry_is_unknown():
 def test_subprocess_unknown_to_the_registry_is_unknown():
     result = run_model("import subprocess\nsubprocess.run(['jq', '.'])", FILES, "c", run_command=registry)
     assert result.unknown == "python3: jq is not modelled"
+
+
+def utilities_registry(ctx):
+    """The colleague models of qbcore.utilities as the hook, as the effect model will wire them."""
+    registry = pytest.importorskip("qbcore.utilities.registry")
+    found = registry.lookup(ctx.argv[0].rsplit("/", 1)[-1])
+    if found is None:
+        return CommandResult(0, unknown=f"{ctx.argv[0]} is not modelled")
+    return found(ctx)
+
+
+@pytest.mark.parametrize("program", [
+    "import os, subprocess\nsubprocess.run(['mkdir', '-p', 'out/sub'], check=True)\n"
+    "subprocess.run(['cp', 'notes.txt', 'out/sub/'])\nprint(sorted(os.listdir('out/sub')))",
+    "import subprocess\nopen('x.txt', 'w').write('a b\\n')\nsubprocess.run(['sed', '-i', 's/a/A/', 'x.txt'])\n"
+    "print(open('x.txt').read(), end='')",
+    "import subprocess\nr = subprocess.run(['mv', 'nothere', 'd'], capture_output=True, text=True)\nprint(r.returncode, r.stderr)",
+])
+def test_subprocess_through_the_utility_models_agrees(program):
+    assert differences(program, FILES, "c", run_command=utilities_registry) == []

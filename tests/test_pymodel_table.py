@@ -113,6 +113,8 @@ PROGRAMS = [
     'd = {}\nprint(d["key"])',
     'def f():\n    return undefined_name\nf()',
     'prnt("typo")',
+    'print(__doc__, __spec__, __package__, __name__)\nprint(__file__)',
+    'def f():\n    return __fil__\nf()',
     'import sys\nif len(sys.argv) < 3:\n    sys.exit("usage: prog A B")\nprint(sys.argv[1:])',
     'import sys\nsys.exit(4)',
     'raise SystemExit(0)',
@@ -148,6 +150,7 @@ def test_python3_c_agrees(program):
 
 
 STDIN_PROGRAMS = [
+    'print(__name__)\nimport os\nprint(os.path.basename(__file__))',
     'import sys\nprint(sys.argv)\nopen("out.txt", "w").write("from stdin\\n")',
     'import json, sys\ncfg = {"args": sys.argv[1:], "n": len(sys.argv)}\njson.dump(cfg, sys.stdout, indent=1)\nprint()',
     'print("broken',
@@ -210,6 +213,9 @@ def test_missing_script_file():
 @pytest.mark.parametrize("program", [
     'from pathlib import Path\nprint(Path("notes.txt").stat)',
     'print(len)',
+    'print(type(1).__name__)',
+    'x = getattr("a", "upper")()',
+    'eval("1 + 1")',
     'import time\nprint(time.time())',
     'import requests',
     'class A:\n    pass',

@@ -305,8 +305,8 @@ def _run(ctx, run_command, limits):
     runtime = Runtime(proc, run_command)
     interp = Interpreter(runtime, filename)
     runtime.attach(interp)
-    if usage.script is not None:
-        interp.globals["__file__"] = filename
+    if usage.script is not None or filename == "<stdin>":
+        interp.globals["__file__"] = filename   # python3 -c defines no __file__
     status = 0
     try:
         interp.run_module(module)

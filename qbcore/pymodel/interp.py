@@ -146,7 +146,7 @@ class Interpreter:
         self.steps = 0
         self.limits = runtime.limits
         self.frames = []          # [name, lineno] per active call, for tracebacks
-        self.globals = {"__name__": "__main__", "__builtins__": None}
+        self.globals = {"__name__": "__main__", "__doc__": None, "__spec__": None, "__package__": None}
         self.module_scope = Scope(self.globals)
         self.handling = []        # exceptions being handled (for bare raise)
 
@@ -447,6 +447,8 @@ class Interpreter:
         value = self.rt.builtin(name)
         if value is not None:
             return value
+        if hasattr(builtins, name) or name in ("__loader__", "__builtins__", "__annotations__"):
+            raise NotModelled(f"the builtin {name}")   # exists in python3, outside the subset
         exc = NameError(f"name '{name}' is not defined", name=name)
         exc.model_hint = self.name_hint(name, scope)
         self.raise_(exc)
@@ -458,7 +460,7 @@ class Interpreter:
             hint = closest(name, [k for k, v in scope.names.items() if v is not UNBOUND])
             if hint:
                 return hint
-        hint = closest(name, [k for k, v in self.globals.items() if v is not UNBOUND] + ["__doc__", "__spec__", "__loader__", "__package__", "__annotations__"])
+        hint = closest(name, [k for k, v in self.globals.items() if v is not UNBOUND] + ["__loader__", "__annotations__", "__builtins__"])
         return hint or closest(name, dir(builtins))
 
     def visible_names(self, scope):

@@ -238,3 +238,50 @@ def test_script_file_is_shown_by_its_absolute_path():
     assert ran.stderr.startswith(b'Traceback (most recent call last):\n  File "/task/prog.py", line 2, in <module>\n')
     broken = run_model("x = (\n", FILES, "file")
     assert broken.stderr.startswith(b'  File "/task/prog.py", line 1\n')
+
+
+PHOTOS = {"photos": None, "photos/a.jpeg": b"a\n", "photos/b.jpeg": b"b\n", "in.txt": b"x=1\ny=2\n",
+          "package.json": b'{"version": "1.2.3", "deps": {"a": "^1"}}'}
+
+MORE_PROGRAMS = [
+    'import sys\nfor line in sys.stdin:\n    print(line.strip()[::-1])',
+    'import json\nd = json.load(open("package.json"))\nd["version"] = "2.0.0"\nwith open("package.json", "w") as f:\n    json.dump(d, f, indent=2)\n    f.write("\\n")',
+    'import os\nprint(os.environ.get("HOME") is not None, os.environ.get("NOPE", "dflt"))',
+    'import os\nos.environ["X"] = "1"\nprint(os.getenv("X"))',
+    'pairs = dict(l.split("=") for l in open("in.txt").read().split())\nprint(pairs)',
+    'print(open(in.txt).read())',
+    'print(f"{1/3:.3f} {10:,} {255:#x} {3.0} {1e20} {-0.0} {2**70}")',
+    'print(0.1+0.2, 1/3, 2.5 == 5/2, int("  42 "), float("1e3"), str(True), None)',
+    'print(sorted({3, 1, 2}), {"a", "b"} - {"a"}, tuple([1]), list(reversed([1, 2])))',
+    'x = 5\ndef g():\n    global x\n    x += 1\ng(); g()\nprint(x)',
+    'def outer():\n    n = 0\n    def inc():\n        nonlocal n\n        n += 1\n        return n\n    inc(); return inc()\nprint(outer())',
+    'def f(*a, **k):\n    return a, sorted(k.items())\nprint(f(1, 2, x=3))',
+    'def f(a, b):\n    pass\nf(1)',
+    'def f():\n    print(v)\n    v = 1\nf()',
+    'print("a" + 1)',
+    'print([1][2:], "abc"[-1], "abc"[::2], "a,b".partition(","))',
+    'import sys\nprint("err", file=sys.stderr)\nsys.exit(2)',
+    'import os\nfor name in sorted(os.listdir("photos")):\n    base, ext = os.path.splitext(name)\n    if ext == ".jpeg":\n        os.rename(f"photos/{name}", f"photos/{base}.jpg")\nprint(os.listdir("photos") and "done")',
+    'with open("out.txt", "w") as f:\n    for i in range(3):\n        f.write(f"{i}\\n")\nprint(open("out.txt").read().count("\\n"))',
+    'import pathlib\np = pathlib.Path("photos")\nprint([x.name for x in sorted(p.iterdir())], p / "a.jpeg" in list(p.iterdir()))',
+    'b = bytearray(b"ab")\nb += b"c"\nprint(b, bytes(b).decode(), b.hex())',
+    'print(repr("tab\\there"), ascii("é"), "é".encode("utf-8"), len("☕".encode()))',
+    'print("%5.2f|%-4d|%x|%r" % (3.14159, 7, 255, "q"))',
+    'try:\n    raise KeyError("k")\nexcept KeyError as e:\n    raise ValueError("v") from e',
+    'try:\n    1/0\nexcept ZeroDivisionError:\n    raise',
+    'import json\nprint(json.dumps({"b": [1, {"c": None}]}, indent=4, sort_keys=True))',
+    'import json\nprint(json.dumps("é☕\\n\\t\\\\"), json.dumps("é", ensure_ascii=False))',
+    'import json\njson.load(open("in.txt"))',
+    'print(max([]))',
+    'print(*range(3), sep="-")',
+    'l = [3, 1]\nl.sort()\nprint(l, l.count(1), l * 2, [0] * 3)',
+    'print("x" if 0 else "y", not [], [] or "z", 1 < 2 < 3, 1 == 1.0, "a" in "abc")',
+    'n = 10\nwhile n:\n    n -= 3\n    if n < 0: break\nprint(n)',
+    'import os\nos.makedirs("a/b")\nos.makedirs("a/b")',
+    'import shutil, os\nos.makedirs("bk")\nfor f in ["in.txt", "package.json"]:\n    shutil.copy(f, "bk")\nprint(sorted(os.listdir("bk")))',
+]
+
+
+@pytest.mark.parametrize("program", MORE_PROGRAMS, ids=range(len(MORE_PROGRAMS)))
+def test_more_python3_c_agrees(program):
+    assert differences(program, PHOTOS, "c", stdin=b"abc\ndef\n") == []

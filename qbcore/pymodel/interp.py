@@ -181,10 +181,7 @@ class Interpreter:
 
     def run_module(self, module):
         self.frames.append(["<module>", 1])
-        try:
-            self.exec_body(module.body, self.module_scope)
-        finally:
-            pass
+        self.exec_body(module.body, self.module_scope)
 
     def exec_body(self, body, scope):
         for stmt in body:
@@ -481,8 +478,6 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             container = self.eval(target.value, scope)
             key = self.eval_slice(target.slice, scope)
-            if not isinstance(container, (list, dict, bytearray)) and not hasattr(container, "model_setitem"):
-                self.real(operator.setitem, container, key, value)
             setter = getattr(container, "model_setitem", None)
             if setter is not None:
                 setter(key, value)
@@ -522,8 +517,6 @@ class Interpreter:
         iterator = getattr(value, "model_iter", None)
         if iterator is not None:
             return iterator()
-        if isinstance(value, (int, float, bool, type(None))) or callable(value) and not isinstance(value, type):
-            pass
         if not isinstance(value, SAFE_TYPES) and not hasattr(value, "__next__"):
             if isinstance(value, type) or callable(value) or hasattr(value, "model_attr"):
                 self.raise_(TypeError(f"'{_typename(value)}' object is not iterable"))

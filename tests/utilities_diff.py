@@ -19,7 +19,7 @@ from qbcore.utilities.registry import MODELS
 from qbcore.utilities.vfs import VirtualTree
 
 ENV = {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/bin:/bin"}
-BUILTINS = {"printf", "echo"}
+BUILTINS = {"printf", "echo", "pwd"}
 
 
 def real_tree(root: str) -> dict:

@@ -80,8 +80,14 @@ def _check_alternation(frame: dict) -> None:
         raise Untranslatable("alternation (POSIX longest match differs from Python's)")
 
 
-def translate(pattern: str, extended: bool) -> str:
-    """The Python regex (for bytes decoded as latin-1) matching what GNU would match."""
+def translate(pattern: str, extended: bool, existence_only: bool = False) -> str:
+    """The Python regex (for bytes decoded as latin-1) matching what GNU would match.
+
+    ``existence_only``: the caller asks only *whether* a line matches (grep without -o),
+    so match extents do not matter and longest-match worries vanish (unless backreferences
+    tie a later part to what a group captured)."""
+    has_backref = re.search(r"\\[1-9]", pattern) is not None
+    lenient = existence_only and not has_backref
     out: list = []          # pieces; each quantifiable piece is one atom
     kinds: list = []        # per piece: "atom", "group", "anchor", "quant", "alt", "open"
     frames: list = [{"branches": [[]], "literal": True}]  # one per open group, for alternation
@@ -95,7 +101,7 @@ def translate(pattern: str, extended: bool) -> str:
     def quantify(q: str) -> None:
         if not kinds or kinds[-1] in ("open", "alt", "anchor", "quant"):
             raise Untranslatable(f"quantifier {q!r} without an atom")
-        if kinds[-1] == "group":
+        if kinds[-1] == "group" and not lenient:
             raise Untranslatable("quantified group (POSIX longest match differs)")
         out.append(q)
         kinds.append("quant")
@@ -142,13 +148,16 @@ def translate(pattern: str, extended: bool) -> str:
                 continue
             if c == ")":
                 if depth == 0:
+                    raise Untranslatable("unmatched ) in a pattern")
                     if extended:
                         raise Untranslatable("unmatched ) in ERE")
                     out.append(re.escape(c))
                     kinds.append("atom")
                     continue
                 depth -= 1
-                _check_alternation(frames.pop())
+                frame = frames.pop()
+                if not lenient:
+                    _check_alternation(frame)
                 frames[-1]["literal"] = False
                 # collapse the group into one atom
                 k = len(kinds) - 1
@@ -204,7 +213,7 @@ def translate(pattern: str, extended: bool) -> str:
             frames[-1]["literal"] = False
             continue
         if c == "^":
-            if extended or at_expression_start():
+            if extended or not kinds or kinds[-1] in ("open", "alt"):
                 out.append(r"\A")
                 kinds.append("anchor")
                 frames[-1]["literal"] = False
@@ -244,13 +253,15 @@ def translate(pattern: str, extended: bool) -> str:
         frames[-1]["branches"][-1].append(c)
     if depth:
         raise Untranslatable("unmatched ( in a pattern")
-    _check_alternation(frames[-1])
+    if not lenient:
+        _check_alternation(frames[-1])
     return "".join(out)
 
 
-def compile_posix(pattern: bytes, extended: bool, ignore_case: bool = False):
+def compile_posix(pattern: bytes, extended: bool, ignore_case: bool = False,
+                  existence_only: bool = False):
     """A compiled bytes regex, or Untranslatable."""
-    text = translate(pattern.decode("latin-1"), extended)
+    text = translate(pattern.decode("latin-1"), extended, existence_only)
     flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
     try:
         return re.compile(text.encode("latin-1"), flags)

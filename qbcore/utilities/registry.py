@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import fileops, sed, shellbuiltins, textutils
+from . import awk, fileops, find, grep, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -14,6 +14,9 @@ MODELS = {
     "rm": fileops.rm,
     "ln": fileops.ln,
     "sed": sed.sed,
+    "grep": grep.grep,
+    "awk": awk.awk,
+    "find": find.find,
 }
 MODELS.update(textutils.MODELS)
 

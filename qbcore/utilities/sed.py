@@ -14,6 +14,14 @@ from .vfs import VfsError
 __all__ = ["sed"]
 
 
+_MISSING = b"\0<no newline>\0"  # marker stripped before the output leaves the model
+
+
+def _finish(out: bytearray) -> bytes:
+    data = bytes(out)
+    return data[:-len(_MISSING)] if data.endswith(_MISSING) else data
+
+
 class _Cmd:
     __slots__ = ("addr", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code")
 
@@ -251,6 +259,14 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
     """Run over one input; returns (lines read so far, exit status if q ended the run)."""
     lines = data.split(b"\n")
     missing_newline = lines[-1] != b""
+
+    def emit(text: bytes, nl: bytes) -> None:
+        # GNU sed: output after a line that lacked its newline gets one first
+        if out.endswith(_MISSING):
+            del out[-len(_MISSING):]
+            out.extend(b"\n")
+        out.extend(text + (nl or _MISSING))
+
     if not missing_newline:
         lines.pop()
     for k, line in enumerate(lines):
@@ -265,18 +281,18 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
                 line, changed = _substitute(cmd, line)
                 if changed:
                     for _ in range(cmd.print_):
-                        out += line + b"\n"
+                        emit(line, newline)
             elif cmd.name == "p":
-                out += line + b"\n"
+                emit(line, newline)
             elif cmd.name == "d":
                 deleted = True
                 break
             elif cmd.name in ("q", "Q"):
                 if cmd.name == "q" and not quiet:
-                    out += line + newline
+                    emit(line, newline)
                 return number, cmd.exit_code
         if not deleted and not quiet:
-            out += line + newline
+            emit(line, newline)
     return number, None
 
 
@@ -345,18 +361,21 @@ def sed(ctx: CommandContext) -> CommandResult:
             if data and not data.endswith(b"\n"):
                 data += b"\n"
             data += content
-        number, code = _run(cmds, data, quiet, out.out, 0, True)
+        buf = bytearray()
+        number, code = _run(cmds, data, quiet, buf, 0, True)
+        out.out += _finish(buf)
         out.status = status if code is None else code
         return out.result()
+    shared = bytearray()  # -s: one output stream, so a missing newline carries over
     for k, (name, content) in enumerate(readable):
-        buf = bytearray()
+        buf = bytearray() if in_place else shared
         _, code = _run(cmds, content, quiet, buf, 0, True)
         if in_place:
-            files.write_bytes(name, bytes(buf))
-        else:
-            out.out += buf
+            files.write_bytes(name, _finish(buf))
         if code is not None:
+            out.out += _finish(shared)
             out.status = code
             return out.result()
+    out.out += _finish(shared)
     out.status = status
     return out.result()

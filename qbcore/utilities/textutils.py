@@ -1,1 +1,451 @@
-MODELS = {}
+"""GNU coreutils 9.1 text filters and name tools: head, tail, wc, sort, cut, tr, basename, dirname, pwd, ls."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from .common import Output, OptionUnknown, guarded, quote, quotef, read_input, scan_options
+from .context import CommandContext, CommandResult, unknown
+from .vfs import VfsError
+
+__all__ = ["MODELS"]
+
+
+def _count(value: str, what: str) -> tuple[int, bool]:
+    """(N, from_start) for -n/-c values; only plain decimal counts are modelled."""
+    m = re.fullmatch(r"([+-]?)([0-9]+)", value)
+    if not m:
+        raise OptionUnknown(f"{what} count {value!r}")
+    return int(m.group(2)), m.group(1) == "+"
+
+
+def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
+    argv = list(ctx.argv)
+    if len(argv) > 1 and re.fullmatch(r"-[0-9]+", argv[1]):
+        argv[1:2] = ["-n", argv[1][1:]]
+    opts, names = scan_options(argv, "qv", with_arg="nc",
+                               longs={"lines": ("n", True), "bytes": ("c", True),
+                                      "quiet": ("q", False), "silent": ("q", False),
+                                      "verbose": ("v", False)})
+    unit, n, from_start = "n", 10, False
+    headers = len(names) > 1
+    for o, v in opts:
+        if o in "nc":
+            unit = o
+            n, from_start = _count(v, f"{name} -{o}")
+            if name == "head" and v.startswith(("-", "+")):
+                raise OptionUnknown(f"head -{o} with a sign")
+        elif o == "q":
+            headers = False
+        elif o == "v":
+            headers = True
+    out = Output(name)
+    used: list = []
+    first = True
+    for fname in names or ["-"]:
+        if fname != "-" and ctx.files.is_dir(fname):
+            if name == "head":
+                out.error(f"error reading {quote(fname)}: Is a directory")
+            else:
+                out.error(f"error reading {quote(fname)}: Is a directory")
+            continue
+        if fname != "-" and not ctx.files.exists(fname):
+            try:
+                ctx.files.read_bytes(fname)
+            except VfsError as exc:
+                out.error(f"cannot open {quote(fname)} for reading: {exc.strerror}")
+            continue
+        data = read_input(ctx, fname, out, used)
+        if data is None:
+            continue
+        if headers:
+            label = "standard input" if fname == "-" else fname
+            out.out += (b"" if first else b"\n") + f"==> {label} <==\n".encode(
+                "utf-8", "surrogateescape")
+        first = False
+        if unit == "c":
+            if name == "head":
+                out.out += data[:n]
+            else:
+                out.out += data[n - 1:] if from_start else (data[-n:] if n else b"")
+            continue
+        lines = data.splitlines(keepends=True)
+        if name == "head":
+            out.out += b"".join(lines[:n])
+        elif from_start:
+            out.out += b"".join(lines[max(n - 1, 0):])
+        else:
+            out.out += b"".join(lines[-n:]) if n else b""
+    return out.result()
+
+
+@guarded
+def head(ctx):
+    return _head_tail(ctx, "head")
+
+
+@guarded
+def tail(ctx):
+    if any(a in ("-f", "-F", "--follow") for a in ctx.argv[1:]):
+        return unknown("tail -f")
+    return _head_tail(ctx, "tail")
+
+
+@guarded
+def wc(ctx: CommandContext) -> CommandResult:
+    opts, names = scan_options(ctx.argv, "lwcm", longs={"lines": ("l", False),
+                                                        "words": ("w", False),
+                                                        "bytes": ("c", False),
+                                                        "chars": ("m", False)})
+    chosen = {o for o, _ in opts}
+    if "m" in chosen:
+        raise OptionUnknown("wc -m (locale-dependent)")
+    order = [c for c in "lwc" if c in chosen] or ["l", "w", "c"]
+    out = Output("wc")
+    rows = []
+    used: list = []
+    any_stdin = False
+    total_size = 0
+    for name in names or ["-"]:
+        if name != "-" and ctx.files.is_dir(name):
+            out.error(f"{quotef(name)}: Is a directory")
+            rows.append(([0, 0, 0], name))
+            continue
+        data = read_input(ctx, name, out, used)
+        if data is None:
+            continue
+        if name == "-":
+            any_stdin = True
+        else:
+            total_size += len(data)
+        words = len(re.findall(rb"[^ \t\n\v\f\r]+", data))
+        rows.append(([data.count(b"\n"), words, len(data)], name if names else None))
+    if len(names) > 1:
+        totals = [sum(r[0][k] for r in rows) for k in range(3)]
+        rows.append((totals, "total"))
+    if any(r[1] is not None and ctx.files.is_dir(r[1]) for r in rows if r[1] != "total"):
+        any_stdin = True  # a directory counts as non-regular: GNU uses the default width
+    if len(order) == 1 and len(names) <= 1:
+        width = 1
+    else:
+        width = max(len(str(total_size)), 7 if any_stdin else 1)
+    for counts, label in rows:
+        vals = {"l": counts[0], "w": counts[1], "c": counts[2]}
+        line = " ".join(str(vals[k]).rjust(width) for k in order)
+        if label is not None:
+            line += " " + label
+        out.out += line.encode("utf-8", "surrogateescape") + b"\n"
+    return out.result()
+
+
+_NUM = re.compile(rb"[ \t]*(-?)([0-9]*)(?:\.([0-9]*))?")
+
+
+def _numeric_cmp_key(line: bytes):
+    m = _NUM.match(line)
+    sign, whole, frac = m.group(1), m.group(2) or b"", m.group(3) or b""
+    whole = whole.lstrip(b"0")
+    frac = frac.rstrip(b"0")
+    if not whole and not frac:
+        return (0, 0, b"")
+    if sign:
+        # more negative sorts first: invert magnitude ordering
+        return (-1, -len(whole), _Inv(whole + b"." + frac))
+    return (1, len(whole), whole + b"." + frac)
+
+
+class _Inv:
+    """Reverses the order of bytes values inside a sort key."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        return self.v > other.v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
+@guarded
+def sort(ctx: CommandContext) -> CommandResult:
+    opts, names = scan_options(ctx.argv, "rnu", longs={"reverse": ("r", False),
+                                                      "numeric-sort": ("n", False),
+                                                      "unique": ("u", False)})
+    chosen = {o for o, _ in opts}
+    out = Output("sort")
+    data = bytearray()
+    used: list = []
+    for name in names or ["-"]:
+        if name != "-" and ctx.files.is_dir(name):
+            out.error(f"read failed: {quotef(name)}: Is a directory", 2)
+            return out.result()
+        if name == "-":
+            content = ctx.stdin if not used else b""
+            used.append(True)
+        else:
+            try:
+                content = ctx.files.read_bytes(name)
+            except VfsError as exc:
+                out.error(f"cannot read: {quotef(name)}: {exc.strerror}", 2)
+                return out.result()
+        if content and not content.endswith(b"\n"):
+            content += b"\n"
+        data += content
+    lines = bytes(data).split(b"\n")[:-1]
+    numeric = "n" in chosen
+    reverse = "r" in chosen
+    if numeric and "u" in chosen:
+        # -u turns off the last-resort comparison: equal keys keep input order
+        keyed = sorted(lines, key=_numeric_cmp_key, reverse=reverse)
+    elif numeric:
+        keyed = sorted(lines, key=lambda l: (_numeric_cmp_key(l), l), reverse=reverse)
+    else:
+        keyed = sorted(lines, reverse=reverse)
+    if "u" in chosen:
+        uniq = []
+        last = object()
+        for line in keyed:
+            k = _numeric_cmp_key(line) if numeric else line
+            if k != last:
+                uniq.append(line)
+                last = k
+        keyed = uniq
+    out.out += b"".join(l + b"\n" for l in keyed)
+    return out.result()
+
+
+def _ranges(spec: str, cmd: str):
+    parts = []
+    for piece in spec.split(","):
+        m = re.fullmatch(r"([0-9]*)(-?)([0-9]*)", piece)
+        if not m or piece in ("", "-"):
+            raise OptionUnknown(f"{cmd} list {spec!r}")
+        lo = int(m.group(1)) if m.group(1) else 1
+        hi = int(m.group(3)) if m.group(3) else (None if m.group(2) else lo)
+        if lo == 0 or (hi is not None and hi < lo):
+            raise OptionUnknown(f"{cmd} list {spec!r} (an error GNU reports)")
+        parts.append((lo, hi))
+    return lambda k: any(lo <= k and (hi is None or k <= hi) for lo, hi in parts)
+
+
+@guarded
+def cut(ctx: CommandContext) -> CommandResult:
+    opts, names = scan_options(ctx.argv, "s", with_arg="dfcb",
+                               longs={"delimiter": ("d", True), "fields": ("f", True),
+                                      "characters": ("c", True), "bytes": ("b", True),
+                                      "only-delimited": ("s", False)})
+    delim, mode, spec, only = b"\t", None, None, False
+    for o, v in opts:
+        if o == "d":
+            d = v.encode("utf-8", "surrogateescape")
+            if len(d) != 1:
+                raise OptionUnknown("cut -d with other than one byte")
+            delim = d
+        elif o in "fcb":
+            if mode is not None:
+                raise OptionUnknown("cut with more than one list")
+            mode, spec = o, v
+        elif o == "s":
+            only = True
+    if mode is None:
+        raise OptionUnknown("cut without a list (usage error)")
+    keep = _ranges(spec, "cut")
+    out = Output("cut")
+    used: list = []
+    for name in names or ["-"]:
+        data = read_input(ctx, name, out, used)
+        if data is None:
+            continue
+        lines = data.split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()
+        for line in lines:
+            if mode in "cb":
+                out.out += bytes(b for k, b in enumerate(line, 1) if keep(k)) + b"\n"
+                continue
+            if delim not in line:
+                if not only:
+                    out.out += line + b"\n"
+                continue
+            fields = line.split(delim)
+            out.out += delim.join(f for k, f in enumerate(fields, 1) if keep(k)) + b"\n"
+    return out.result()
+
+
+_TR_CLASSES = {"upper": bytes(range(65, 91)), "lower": bytes(range(97, 123)),
+               "digit": b"0123456789", "alpha": bytes(range(65, 91)) + bytes(range(97, 123)),
+               "alnum": b"0123456789" + bytes(range(65, 91)) + bytes(range(97, 123)),
+               "space": b"\t\n\v\f\r ", "blank": b"\t "}
+_TR_ESC = {"n": 10, "t": 9, "r": 13, "\\": 92, "a": 7, "b": 8, "f": 12, "v": 11}
+
+
+def _tr_set(text: str) -> bytes:
+    raw = text.encode("utf-8", "surrogateescape")
+    items: list = []
+    i = 0
+    while i < len(raw):
+        m = re.match(rb"\[:([a-z]+):\]", raw[i:])
+        if m:
+            if m.group(1).decode() not in _TR_CLASSES:
+                raise OptionUnknown(f"tr class {m.group(0)!r}")
+            items.append(_TR_CLASSES[m.group(1).decode()])
+            i += m.end()
+            continue
+        if raw[i:i + 1] == b"[" and (b"*" in raw[i:i + 4] or raw[i + 1:i + 2] == b"="):
+            raise OptionUnknown("tr [c*n] or [=c=]")
+        c = raw[i]
+        if c == 92 and i + 1 < len(raw):
+            d = chr(raw[i + 1])
+            if d in _TR_ESC:
+                c = _TR_ESC[d]
+            elif d in "01234567":
+                raise OptionUnknown("tr octal escape")
+            else:
+                c = raw[i + 1]
+            i += 2
+        else:
+            i += 1
+        if i + 1 < len(raw) + 1 and raw[i:i + 1] == b"-" and i + 1 < len(raw):
+            hi = raw[i + 1]
+            if hi == 92:
+                raise OptionUnknown("tr range ending in an escape")
+            if hi < c:
+                raise OptionUnknown("tr reversed range (an error GNU reports)")
+            items.append(bytes(range(c, hi + 1)))
+            i += 2
+            continue
+        items.append(bytes([c]))
+    return b"".join(items)
+
+
+@guarded
+def tr(ctx: CommandContext) -> CommandResult:
+    opts, sets = scan_options(ctx.argv, "ds", longs={"delete": ("d", False),
+                                                     "squeeze-repeats": ("s", False)})
+    chosen = {o for o, _ in opts}
+    if any("[:upper:]" in s or "[:lower:]" in s for s in sets[1:]) and not (
+            len(sets) == 2 and {sets[0], sets[1]} <= {"[:upper:]", "[:lower:]"}):
+        raise OptionUnknown("tr with case classes outside [:upper:]<->[:lower:]")
+    data = ctx.stdin
+    if chosen == {"d"} and len(sets) == 1:
+        table = set(_tr_set(sets[0]))
+        return CommandResult(0, bytes(b for b in data if b not in table), b"")
+    if chosen == {"s"} and len(sets) == 1:
+        squeeze = set(_tr_set(sets[0]))
+        return CommandResult(0, _squeeze(data, squeeze), b"")
+    if chosen <= {"s"} and len(sets) == 2:
+        src, dst = _tr_set(sets[0]), _tr_set(sets[1])
+        if not dst:
+            raise OptionUnknown("tr with an empty second set")
+        if len(dst) < len(src):
+            dst = dst + dst[-1:] * (len(src) - len(dst))
+        mapping = {}
+        for a, b in zip(src, dst):
+            mapping[a] = b
+        table = bytes(mapping.get(b, b) for b in range(256))
+        result = data.translate(table)
+        if "s" in chosen:
+            result = _squeeze(result, set(_tr_set(sets[1])))
+        return CommandResult(0, result, b"")
+    raise OptionUnknown(f"tr {' '.join(ctx.argv[1:])}")
+
+
+def _squeeze(data: bytes, chars: set) -> bytes:
+    out = bytearray()
+    for b in data:
+        if out and b == out[-1] and b in chars:
+            continue
+        out.append(b)
+    return bytes(out)
+
+
+@guarded
+def basename(ctx: CommandContext) -> CommandResult:
+    opts, names = scan_options(ctx.argv, "", permute=True)
+    out = Output("basename")
+    if not names:
+        out.usage("missing operand")
+        return out.result()
+    if len(names) > 2:
+        out.usage(f"extra operand {quote(names[2])}")
+        return out.result()
+    name = names[0]
+    stripped = name.rstrip("/")
+    base = posixpath.basename(stripped) if stripped else ("/" if name else "")
+    if len(names) == 2 and names[1] and base.endswith(names[1]) and base != names[1]:
+        base = base[: -len(names[1])]
+    out.out += base.encode("utf-8", "surrogateescape") + b"\n"
+    return out.result()
+
+
+@guarded
+def dirname(ctx: CommandContext) -> CommandResult:
+    _, names = scan_options(ctx.argv, "")
+    out = Output("dirname")
+    if not names:
+        out.usage("missing operand")
+        return out.result()
+    for name in names:
+        stripped = name.rstrip("/")
+        if not stripped:
+            result = "/" if name else "."
+        elif "/" not in stripped:
+            result = "."
+        else:
+            result = stripped[: stripped.rfind("/")].rstrip("/") or "/"
+        out.out += result.encode("utf-8", "surrogateescape") + b"\n"
+    return out.result()
+
+
+def pwd(ctx: CommandContext) -> CommandResult:
+    """bash's pwd builtin: the logical cwd the caller passes."""
+    if len(ctx.argv) > 1:
+        return unknown("pwd with arguments")
+    return CommandResult(0, ctx.cwd.encode("utf-8", "surrogateescape") + b"\n", b"")
+
+
+@guarded
+def ls(ctx: CommandContext) -> CommandResult:
+    """Only the name listing a pipe gets (one per line, C-locale order); -a, -A, -1."""
+    opts, names = scan_options(ctx.argv, "aA1", longs={"all": ("a", False),
+                                                       "almost-all": ("A", False)})
+    chosen = {o for o, _ in opts}
+    out = Output("ls")
+    files = ctx.files
+    plain, dirs = [], []
+    for name in names or ["."]:
+        try:
+            files.kind(name)
+        except VfsError as exc:
+            if files.lexists(name):
+                plain.append(name)
+                continue
+            out.error(f"cannot access {quote(name)}: {exc.strerror}", 2)
+            continue
+        (dirs if files.is_dir(name) else plain).append(name)
+    blocks = []
+    if plain:
+        blocks.append("".join(n + "\n" for n in sorted(plain, key=lambda s: s.encode())))
+    for d in sorted(dirs, key=lambda s: s.encode()):
+        entries = files.listdir(d)
+        if "a" in chosen:
+            entries = [".", ".."] + entries
+        elif "A" not in chosen:
+            entries = [e for e in entries if not e.startswith(".")]
+        entries = sorted(entries, key=lambda s: s.encode())
+        listing = "".join(e + "\n" for e in entries)
+        if len(names) > 1:
+            listing = f"{d}:\n" + listing
+        blocks.append(listing)
+    out.out += "\n".join(blocks).encode("utf-8", "surrogateescape")
+    if any(not (c.isprintable() and c != "\\") for n in names for c in n):
+        raise OptionUnknown("ls of names needing quoting")
+    return out.result()
+
+
+MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr,
+          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls}

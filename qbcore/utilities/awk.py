@@ -1,0 +1,716 @@
+"""mawk 1.3.4 (the awk installed here), the subset one-liners use.
+
+Modelled: -F, -v (with awk's escape processing), BEGIN/END, patterns (expressions
+and /ERE/), print and printf to stdout, $N (read and assign), NR, NF, FNR, FS,
+OFS, ORS, variables, string/number literals and escapes, arithmetic,
+comparisons (strnum rules), concatenation, ~ !~, && || !, if/else, next,
+length/substr/index/tolower/toupper. Anything else — loops, arrays, functions,
+getline, redirection, ?:, hex strings, regex intervals — is ``unknown``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .common import Output, OptionUnknown, guarded, scan_options
+from .context import CommandContext, CommandResult
+from .posixre import Untranslatable, compile_posix
+from .vfs import VfsError
+
+__all__ = ["awk"]
+
+_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "/": "/", "a": "\a", "b": "\b",
+        "f": "\f", "r": "\r", "v": "\v"}
+
+
+def _unescape(text: str) -> str:
+    out = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            d = text[i + 1]
+            if d in _ESC:
+                out.append(_ESC[d])
+                i += 2
+                continue
+            m = re.match(r"[0-7]{1,3}", text[i + 1:])
+            if m:
+                out.append(chr(int(m.group(0), 8)))
+                i += 1 + m.end()
+                continue
+            raise OptionUnknown(f"awk escape \\{d}")
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class StrNum(str):
+    """A string from input (field, -v): compares as a number when it looks like one."""
+
+
+_LOOKS_NUMERIC = re.compile(r"[ \t\n]*[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?[ \t\n]*\Z")
+_NUM_PREFIX = re.compile(r"[ \t\n]*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)")
+
+
+def to_num(v) -> float:
+    if isinstance(v, float):
+        return v
+    if re.match(r"[ \t\n]*[-+]?0[xX]", v) or re.match(r"[ \t\n]*[-+]?(inf|nan)", v, re.I):
+        raise OptionUnknown("awk: hex/inf/nan strings (mawk converts them)")
+    m = _NUM_PREFIX.match(v)
+    return float(m.group(1)) if m else 0.0
+
+
+def num_str(v: float, fmt: str = "%.6g") -> str:
+    if v == int(v) and abs(v) < 2 ** 31:
+        return "%d" % v
+    return fmt % v
+
+
+def to_str(v) -> str:
+    return num_str(v) if isinstance(v, float) else v
+
+
+def _is_num(v) -> bool:
+    return isinstance(v, float) or (isinstance(v, StrNum) and _LOOKS_NUMERIC.match(v) is not None)
+
+
+def _truth(v) -> bool:
+    if _is_num(v):
+        return to_num(v) != 0
+    return v != ""
+
+
+# -- lexing -----------------------------------------------------------------
+_TOKEN = re.compile(r"""
+ (?P<ws>[ \t]+|\\\n|\#[^\n]*)
+|(?P<nl>\n)
+|(?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)
+|(?P<str>"(?:[^"\\\n]|\\.)*")
+|(?P<name>[A-Za-z_][A-Za-z_0-9]*)
+|(?P<op>\+\+|--|\+=|-=|\*=|/=|%=|\^=|==|!=|<=|>=|&&|\|\||!~|[-+*/%^<>!~=(){};,$?:\[\]|])
+""", re.X)
+_KEYWORDS = {"BEGIN", "END", "print", "printf", "if", "else", "next"}
+_UNSUPPORTED = {"while", "for", "do", "function", "getline", "delete", "in", "exit", "return",
+                "break", "continue", "nextfile", "func", "sub", "gsub", "match", "split",
+                "sprintf", "system", "close", "fflush", "srand", "rand", "int", "sin", "cos",
+                "atan2", "exp", "log", "sqrt"}
+_BUILTINS = {"length", "substr", "index", "tolower", "toupper"}
+
+
+def _lex(src: str) -> list:
+    toks = []
+    i = 0
+    while i < len(src):
+        prev = toks[-1] if toks else ("nl", "")
+        regex_ok = prev[0] in ("nl",) or prev[1] in ("(", ",", "{", "}", ";", "!", "~", "!~", "&&",
+                                                     "||", "==", "!=", "<", "<=", ">", ">=",
+                                                     "print", "printf", "=")
+        if src[i] == "/" and regex_ok:
+            j = i + 1
+            while j < len(src) and src[j] != "/":
+                if src[j] == "\\":
+                    j += 1
+                if j < len(src) and src[j] == "\n":
+                    raise OptionUnknown("awk: newline in a regex")
+                j += 1
+            if j >= len(src):
+                raise OptionUnknown("awk: unterminated regex")
+            toks.append(("re", src[i + 1:j]))
+            i = j + 1
+            continue
+        m = _TOKEN.match(src, i)
+        if not m:
+            raise OptionUnknown(f"awk: character {src[i]!r} in a program")
+        i = m.end()
+        kind = m.lastgroup
+        text = m.group(0)
+        if kind == "ws":
+            continue
+        if kind == "name" and text in _UNSUPPORTED:
+            raise OptionUnknown(f"awk: {text}")
+        if kind == "op" and text in ("?", ":", "[", "]", "|", "^", "^="):
+            raise OptionUnknown(f"awk: operator {text}")
+        toks.append((kind, text))
+    toks.append(("eof", ""))
+    return toks
+
+
+# -- parsing into nested tuples -----------------------------------------------
+class _Parser:
+    def __init__(self, toks):
+        self.toks = toks
+        self.i = 0
+
+    def peek(self, k=0):
+        return self.toks[self.i + k]
+
+    def take(self, text=None):
+        tok = self.toks[self.i]
+        if text is not None and tok[1] != text:
+            raise OptionUnknown(f"awk: syntax near {tok[1]!r} (expected {text!r})")
+        self.i += 1
+        return tok
+
+    def skip_nl(self):
+        while self.peek()[0] == "nl" or self.peek()[1] == ";":
+            self.i += 1
+
+    def program(self):
+        items = []
+        self.skip_nl()
+        while self.peek()[0] != "eof":
+            tok = self.peek()
+            if tok[1] in ("BEGIN", "END"):
+                self.take()
+                items.append((tok[1], None, self.block()))
+            elif tok[1] == "{":
+                items.append(("main", None, self.block()))
+            else:
+                pattern = self.expr()
+                if self.peek()[1] == ",":
+                    raise OptionUnknown("awk: range patterns")
+                body = self.block() if self.peek()[1] == "{" else None
+                items.append(("main", pattern, body))
+            self.skip_nl()
+        return items
+
+    def block(self):
+        self.take("{")
+        stmts = []
+        self.skip_nl()
+        while self.peek()[1] != "}":
+            stmts.append(self.statement())
+            self.skip_nl()
+        self.take("}")
+        return ("block", stmts)
+
+    def statement(self):
+        tok = self.peek()
+        if tok[1] == "{":
+            return self.block()
+        if tok[1] == "if":
+            self.take()
+            self.take("(")
+            cond = self.expr()
+            self.take(")")
+            self.skip_only_nl()
+            then = self.statement()
+            save = self.i
+            self.skip_nl()
+            if self.peek()[1] == "else":
+                self.take()
+                self.skip_only_nl()
+                return ("if", cond, then, self.statement())
+            self.i = save
+            return ("if", cond, then, None)
+        if tok[1] == "next":
+            self.take()
+            return ("next",)
+        if tok[1] in ("print", "printf"):
+            self.take()
+            args = []
+            if self.peek()[1] not in (";", "}", ">", ">>") and self.peek()[0] not in ("nl", "eof"):
+                if self.peek()[1] == "(":
+                    # print (a, b) or print (a) b: parse as a grouping when it closes the list
+                    save = self.i
+                    self.take("(")
+                    inner = [self.expr(no_gt=False)]
+                    while self.peek()[1] == ",":
+                        self.take()
+                        self.skip_only_nl()
+                        inner.append(self.expr(no_gt=False))
+                    if self.peek()[1] == ")" and self.peek(1)[1] in (";", "}") or \
+                            self.peek()[1] == ")" and self.peek(1)[0] in ("nl", "eof"):
+                        self.take(")")
+                        args = inner
+                    else:
+                        self.i = save
+                        args = self.expr_list()
+                else:
+                    args = self.expr_list()
+            if self.peek()[1] in (">", ">>", "|"):
+                raise OptionUnknown("awk: output redirection")
+            if tok[1] == "printf" and not args:
+                raise OptionUnknown("awk: printf without a format")
+            return (tok[1], args)
+        return ("expr", self.expr())
+
+    def skip_only_nl(self):
+        while self.peek()[0] == "nl":
+            self.i += 1
+
+    def expr_list(self):
+        args = [self.expr(no_gt=True)]
+        while self.peek()[1] == ",":
+            self.take()
+            self.skip_only_nl()
+            args.append(self.expr(no_gt=True))
+        return args
+
+    def expr(self, no_gt=False):
+        return self.assignment(no_gt)
+
+    def assignment(self, no_gt):
+        left = self.or_(no_gt)
+        tok = self.peek()
+        if tok[1] in ("=", "+=", "-=", "*=", "/=", "%="):
+            if left[0] not in ("var", "field"):
+                raise OptionUnknown("awk: assignment to a non-variable")
+            self.take()
+            return ("assign", tok[1], left, self.assignment(no_gt))
+        return left
+
+    def or_(self, no_gt):
+        left = self.and_(no_gt)
+        while self.peek()[1] == "||":
+            self.take()
+            self.skip_only_nl()
+            left = ("or", left, self.and_(no_gt))
+        return left
+
+    def and_(self, no_gt):
+        left = self.match(no_gt)
+        while self.peek()[1] == "&&":
+            self.take()
+            self.skip_only_nl()
+            left = ("and", left, self.match(no_gt))
+        return left
+
+    def match(self, no_gt):
+        left = self.compare(no_gt)
+        while self.peek()[1] in ("~", "!~"):
+            op = self.take()[1]
+            left = ("match", op, left, self.compare(no_gt))
+        return left
+
+    def compare(self, no_gt):
+        left = self.concat(no_gt)
+        op = self.peek()[1]
+        if op in ("<", "<=", "==", "!=", ">=") or (op == ">" and not no_gt):
+            self.take()
+            right = self.concat(no_gt)
+            if self.peek()[1] in ("<", "<=", "==", "!=", ">=", ">"):
+                raise OptionUnknown("awk: chained comparison")
+            return ("cmp", op, left, right)
+        return left
+
+    def concat(self, no_gt):
+        left = self.additive()
+        while True:
+            tok = self.peek()
+            starts = (tok[0] in ("num", "str") or (tok[0] == "name" and tok[1] not in _KEYWORDS)
+                      or tok[1] in ("$", "("))
+            if starts:
+                left = ("concat", left, self.additive())
+                continue
+            if tok[0] == "re":
+                raise OptionUnknown("awk: regex in concatenation")
+            return left
+
+    def additive(self):
+        left = self.term()
+        while self.peek()[1] in ("+", "-"):
+            op = self.take()[1]
+            left = ("arith", op, left, self.term())
+        return left
+
+    def term(self):
+        left = self.unary()
+        while self.peek()[1] in ("*", "/", "%"):
+            op = self.take()[1]
+            left = ("arith", op, left, self.unary())
+        return left
+
+    def unary(self):
+        tok = self.peek()
+        if tok[1] == "!":
+            self.take()
+            return ("not", self.unary())
+        if tok[1] in ("-", "+"):
+            self.take()
+            return ("neg" if tok[1] == "-" else "pos", self.unary())
+        return self.postfix()
+
+    def postfix(self):
+        tok = self.peek()
+        if tok[1] in ("++", "--"):
+            self.take()
+            target = self.primary()
+            if target[0] not in ("var", "field"):
+                raise OptionUnknown("awk: ++/-- on a non-variable")
+            return ("preinc", tok[1], target)
+        node = self.primary()
+        if self.peek()[1] in ("++", "--") and node[0] in ("var", "field"):
+            return ("postinc", self.take()[1], node)
+        return node
+
+    def primary(self):
+        tok = self.take()
+        kind, text = tok
+        if kind == "num":
+            return ("num", float(text))
+        if kind == "str":
+            return ("str", _unescape(text[1:-1]))
+        if kind == "re":
+            return ("re", _regex(text))
+        if text == "$":
+            return ("field", self.primary_for_field())
+        if text == "(":
+            inner = self.expr()
+            if self.peek()[1] == ",":
+                raise OptionUnknown("awk: (a, b) grouping")
+            self.take(")")
+            return ("group", inner)
+        if kind == "name" and text in _BUILTINS:
+            args = []
+            if self.peek()[1] == "(":
+                self.take("(")
+                if self.peek()[1] != ")":
+                    args = [self.expr()]
+                    while self.peek()[1] == ",":
+                        self.take()
+                        args.append(self.expr())
+                self.take(")")
+            return ("call", text, args)
+        if kind == "name" and text not in _KEYWORDS:
+            if self.peek()[1] == "(" or self.peek()[1] == "[":
+                raise OptionUnknown(f"awk: function call or array {text}")
+            return ("var", text)
+        raise OptionUnknown(f"awk: syntax at {text!r}")
+
+    def primary_for_field(self):
+        tok = self.peek()
+        if tok[1] in ("++", "--", "-", "!"):
+            raise OptionUnknown("awk: $ applied to an operator expression")
+        return self.primary()
+
+
+def _regex(text: str):
+    if re.search(r"\{", text):
+        raise OptionUnknown("awk: braces in a regex (mawk 1.3.4 treats them literally)")
+    try:
+        return compile_posix(_regex_escapes(text).encode("latin-1"), True)
+    except (Untranslatable, UnicodeEncodeError) as exc:
+        raise OptionUnknown(f"awk regex {text!r}: {exc}") from None
+
+
+def _regex_escapes(text: str) -> str:
+    return text.replace("\\/", "/").replace("\\t", "\t").replace("\\n", "\n")
+
+
+class _Next(Exception):
+    pass
+
+
+class _Machine:
+    def __init__(self, env_vars, out):
+        self.vars = {"FS": " ", "OFS": " ", "ORS": "\n", "NR": 0.0, "FNR": 0.0, "RS": "\n",
+                     "SUBSEP": "\x1c", "CONVFMT": "%.6g", "OFMT": "%.6g", "FILENAME": ""}
+        self.vars.update(env_vars)
+        self.out = out
+        self.record = ""
+        self.fields: list = []
+
+    # records and fields
+    def set_record(self, text: str):
+        self.record = StrNum(text)
+        fs = to_str(self.vars["FS"])
+        if fs == " ":
+            parts = re.split(r"[ \t\n]+", text.strip(" \t\n")) if text.strip(" \t\n") else []
+        elif len(fs) == 1 and fs != "\\":
+            parts = text.split(fs) if text else []
+        else:
+            rx = _regex(fs)
+            parts = rx.split(text.encode("latin-1")) if text else []
+            parts = [p.decode("latin-1") for p in parts]
+            if rx.groups:
+                raise OptionUnknown("awk: FS with groups")
+        self.fields = [StrNum(p) for p in parts]
+
+    def get_field(self, n: int):
+        if n < 0:
+            raise OptionUnknown("awk: negative field")
+        if n == 0:
+            return self.record
+        return self.fields[n - 1] if n <= len(self.fields) else StrNum("")
+
+    def set_field(self, n: int, value):
+        if n == 0:
+            self.set_record(to_str(value))
+            return
+        while len(self.fields) < n:
+            self.fields.append(StrNum(""))
+        self.fields[n - 1] = value
+        self.record = StrNum(to_str(self.vars["OFS"]).join(to_str(f) for f in self.fields))
+
+    # evaluation
+    def ev(self, node):
+        kind = node[0]
+        if kind == "num":
+            return node[1]
+        if kind == "str":
+            return node[1]
+        if kind == "re":
+            return 1.0 if node[1].search(self.record.encode("latin-1")) else 0.0
+        if kind == "group":
+            return self.ev(node[1])
+        if kind == "var":
+            name = node[1]
+            if name == "NF":
+                return float(len(self.fields))
+            return self.vars.get(name, StrNum(""))
+        if kind == "field":
+            n = to_num(self.ev(node[1]))
+            return self.get_field(int(n))
+        if kind == "concat":
+            return to_str(self.ev(node[1])) + to_str(self.ev(node[2]))
+        if kind == "arith":
+            a, b = to_num(self.ev(node[2])), to_num(self.ev(node[3]))
+            return _arith(node[1], a, b)
+        if kind == "neg":
+            return -to_num(self.ev(node[1]))
+        if kind == "pos":
+            return to_num(self.ev(node[1]))
+        if kind == "not":
+            return 0.0 if _truth(self.ev(node[1])) else 1.0
+        if kind == "and":
+            return 1.0 if _truth(self.ev(node[1])) and _truth(self.ev(node[2])) else 0.0
+        if kind == "or":
+            return 1.0 if _truth(self.ev(node[1])) or _truth(self.ev(node[2])) else 0.0
+        if kind == "cmp":
+            a, b = self.ev(node[2]), self.ev(node[3])
+            if _is_num(a) and _is_num(b):
+                x, y = to_num(a), to_num(b)
+            else:
+                x, y = to_str(a), to_str(b)
+            op = node[1]
+            res = {"<": x < y, "<=": x <= y, "==": x == y, "!=": x != y, ">": x > y,
+                   ">=": x >= y}[op]
+            return 1.0 if res else 0.0
+        if kind == "match":
+            target = to_str(self.ev(node[2]))
+            rx = node[3][1] if node[3][0] == "re" else _regex(to_str(self.ev(node[3])))
+            hit = rx.search(target.encode("latin-1")) is not None
+            return 1.0 if hit == (node[1] == "~") else 0.0
+        if kind == "assign":
+            op, target = node[1], node[2]
+            value = self.ev(node[3])
+            if op != "=":
+                value = _arith(op[0], to_num(self.ev(target)), to_num(value))
+            self.store(target, value)
+            return value
+        if kind in ("preinc", "postinc"):
+            old = to_num(self.ev(node[2]))
+            new = old + (1 if node[1] == "++" else -1)
+            self.store(node[2], new)
+            return new if kind == "preinc" else old
+        if kind == "call":
+            return self.call(node[1], [self.ev(a) for a in node[2]])
+        raise OptionUnknown(f"awk: {kind}")
+
+    def store(self, target, value):
+        if target[0] == "field":
+            self.set_field(int(to_num(self.ev(target[1]))), value)
+            return
+        name = target[1]
+        if name in ("NF", "RS", "SUBSEP", "CONVFMT", "OFMT", "NR", "FNR"):
+            raise OptionUnknown(f"awk: assignment to {name}")
+        self.vars[name] = value
+
+    def call(self, name, args):
+        if name == "length":
+            if len(args) > 1:
+                raise OptionUnknown("awk: length with more than one argument")
+            return float(len(to_str(args[0]) if args else self.record))
+        if name in ("tolower", "toupper") and len(args) == 1:
+            s = to_str(args[0])
+            if any(ord(c) > 127 for c in s):
+                raise OptionUnknown("awk: case mapping of non-ASCII")
+            return s.lower() if name == "tolower" else s.upper()
+        if name == "index" and len(args) == 2:
+            return float(to_str(args[0]).find(to_str(args[1])) + 1)
+        if name == "substr" and len(args) in (2, 3):
+            raise OptionUnknown("awk: substr (mawk's rounding of positions)")
+        raise OptionUnknown(f"awk: {name} with {len(args)} arguments")
+
+    def run(self, stmt):
+        kind = stmt[0]
+        if kind == "block":
+            for s in stmt[1]:
+                self.run(s)
+        elif kind == "expr":
+            self.ev(stmt[1])
+        elif kind == "if":
+            if _truth(self.ev(stmt[1])):
+                self.run(stmt[2])
+            elif stmt[3] is not None:
+                self.run(stmt[3])
+        elif kind == "next":
+            raise _Next()
+        elif kind == "print":
+            values = [self.ev(a) for a in stmt[1]] if stmt[1] else [self.record]
+            text = to_str(self.vars["OFS"]).join(
+                num_str(v, to_str(self.vars["OFMT"])) if isinstance(v, float) else v
+                for v in values)
+            self.out.extend((text + to_str(self.vars["ORS"])).encode("latin-1"))
+        elif kind == "printf":
+            values = [self.ev(a) for a in stmt[1]]
+            self.out.extend(_format(to_str(values[0]), values[1:]).encode("latin-1"))
+
+
+def _arith(op, a, b):
+    if op in "/%" and b == 0:
+        raise OptionUnknown("awk: division by zero")
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return a / b
+    import math
+    return math.fmod(a, b)
+
+
+_FMT = re.compile(r"%([-+ #0]*)(\*|[0-9]*)(?:\.(\*|[0-9]*))?([a-zA-Z%])")
+
+
+def _format(fmt: str, args: list) -> str:
+    out = []
+    i = 0
+    k = 0
+
+    def nxt():
+        nonlocal k
+        if k >= len(args):
+            raise OptionUnknown("awk: printf with too few arguments")
+        k += 1
+        return args[k - 1]
+
+    while i < len(fmt):
+        c = fmt[i]
+        if c != "%":
+            out.append(c)
+            i += 1
+            continue
+        m = _FMT.match(fmt, i)
+        if not m:
+            raise OptionUnknown("awk: printf directive")
+        i = m.end()
+        flags, width, prec, conv = m.groups()
+        if conv == "%":
+            out.append("%")
+            continue
+        if width == "*":
+            width = str(int(to_num(nxt())))
+        if prec == "*":
+            prec = str(int(to_num(nxt())))
+        spec = "%" + flags + width + ("." + prec if prec is not None else "")
+        v = nxt()
+        if conv == "s":
+            out.append((spec + "s") % to_str(v))
+        elif conv in "di":
+            out.append((spec + "d") % int(to_num(v)))
+        elif conv in "oxXu":
+            n = int(to_num(v))
+            if n < 0:
+                raise OptionUnknown("awk: printf of a negative number as unsigned")
+            out.append((spec + ("d" if conv == "u" else conv)) % n)
+        elif conv in "feEgG":
+            out.append((spec + conv) % to_num(v))
+        elif conv == "c":
+            if isinstance(v, float):
+                if not 0 <= v < 256:
+                    raise OptionUnknown("awk: %c of a large number")
+                ch = chr(int(v))
+            else:
+                ch = v[:1] or "\0"  # mawk prints a NUL for an empty string
+            out.append((spec + "s") % ch)
+        else:
+            raise OptionUnknown(f"awk: printf %{conv}")
+    return "".join(out)
+
+
+@guarded
+def awk(ctx: CommandContext) -> CommandResult:
+    opts, operands = scan_options(ctx.argv, "", with_arg="Fvf", permute=False)
+    assigns = {}
+    fs = None
+    for o, v in opts:
+        if o == "F":
+            fs = "\t" if v == "t" else _unescape(v)
+        elif o == "v":
+            name, eq, value = v.partition("=")
+            if not eq or not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", name):
+                raise OptionUnknown(f"awk -v {v!r}")
+            assigns[name] = StrNum(_unescape(value))
+        else:
+            raise OptionUnknown("awk -f")
+    if not operands:
+        raise OptionUnknown("awk usage")
+    program = operands.pop(0)
+    if any(ord(c) > 127 for c in program) or any(
+            ord(c) > 127 for a in operands for c in a):
+        raise OptionUnknown("awk: non-ASCII program or operand")
+    for name in operands:
+        if re.match(r"[A-Za-z_][A-Za-z_0-9]*=", name):
+            raise OptionUnknown("awk: command-line assignment operand")
+    items = _Parser(_lex(program)).program()
+    out = Output(ctx.argv[0] if ctx.argv[0] in ("awk", "mawk") else "awk")
+    machine = _Machine(assigns, out.out)
+    if fs is not None:
+        machine.vars["FS"] = fs
+    for kind, _, body in items:
+        if kind == "BEGIN":
+            try:
+                machine.run(body)
+            except _Next:
+                raise OptionUnknown("awk: next in BEGIN")
+    if all(kind == "BEGIN" for kind, _, _ in items):
+        return out.result()
+    names = operands or ["-"]
+    for name in names:
+        if name == "-":
+            data = ctx.stdin
+        else:
+            try:
+                if ctx.files.is_dir(name):
+                    raise OptionUnknown("awk reading a directory")
+                data = ctx.files.read_bytes(name)
+            except VfsError as exc:
+                out.error(f"cannot open {name} ({exc.strerror})", 2)
+                return out.result()
+        if any(b > 127 for b in data) or b"\0" in data:
+            raise OptionUnknown("awk: non-ASCII or NUL input")
+        text = data.decode("latin-1")
+        records = text.split("\n")
+        if records[-1] == "":
+            records.pop()
+        machine.vars["FNR"] = 0.0
+        machine.vars["FILENAME"] = "" if name == "-" else name
+        for rec in records:
+            machine.vars["NR"] = machine.vars["NR"] + 1
+            machine.vars["FNR"] = machine.vars["FNR"] + 1
+            machine.set_record(rec)
+            try:
+                for kind, pattern, body in items:
+                    if kind != "main":
+                        continue
+                    if pattern is not None and not _truth(machine.ev(pattern)):
+                        continue
+                    if body is None:
+                        machine.run(("print", []))
+                    else:
+                        machine.run(body)
+            except _Next:
+                continue
+    for kind, _, body in items:
+        if kind == "END":
+            try:
+                machine.run(body)
+            except _Next:
+                raise OptionUnknown("awk: next in END")
+    return out.result()

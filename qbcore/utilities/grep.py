@@ -1,0 +1,135 @@
+"""GNU grep 3.8 without recursion: -c -F -E -G -x -v -i -e -q -n -l -L -H -h -s, over the tree."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Output, OptionUnknown, guarded, scan_options
+from .context import CommandContext, CommandResult
+from .posixre import Untranslatable, compile_posix
+from .vfs import VfsError
+
+__all__ = ["grep"]
+
+
+def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_line: bool):
+    """A function line -> bool: true when any pattern matches."""
+    if fixed:
+        if icase:
+            if any(any(b >= 128 for b in p) for p in patterns):
+                raise OptionUnknown("grep -F -i with non-ASCII patterns")
+            pats = [p.lower() for p in patterns]
+            if whole_line:
+                return lambda line: line.lower() in pats
+            return lambda line: any(p in line.lower() for p in pats)
+        if whole_line:
+            return lambda line: line in patterns
+        return lambda line: any(p in line for p in patterns)
+    compiled = []
+    for p in patterns:
+        try:
+            rx = compile_posix(p, extended, icase, existence_only=True)
+        except Untranslatable as exc:
+            raise OptionUnknown(f"grep pattern {p!r}: {exc}") from None
+        compiled.append(rx)
+    if whole_line:
+        full = [re.compile(b"(?:" + rx.pattern + b")\\Z", rx.flags) for rx in compiled]
+        return lambda line: any(rx.match(line) for rx in full)
+    return lambda line: any(rx.search(line) for rx in compiled)
+
+
+@guarded
+def grep(ctx: CommandContext) -> CommandResult:
+    opts, operands = scan_options(
+        ctx.argv, "cFEGxviqnlLHhsy", with_arg="ef",
+        longs={"count": ("c", False), "fixed-strings": ("F", False),
+               "extended-regexp": ("E", False), "basic-regexp": ("G", False),
+               "line-regexp": ("x", False), "invert-match": ("v", False),
+               "ignore-case": ("i", False), "quiet": ("q", False), "silent": ("q", False),
+               "line-number": ("n", False), "files-with-matches": ("l", False),
+               "files-without-match": ("L", False), "with-filename": ("H", False),
+               "no-filename": ("h", False), "no-messages": ("s", False),
+               "regexp": ("e", True), "file": ("f", True)})
+    flags = {}
+    patterns: list = []
+    mode = "G"
+    matchers = {o for o, _ in opts if o in "FEG"}
+    if len(matchers) > 1:
+        return CommandResult(2, b"", b"grep: conflicting matchers specified\n")
+    for o, v in opts:
+        if o == "e":
+            patterns.extend(v.encode("utf-8", "surrogateescape").split(b"\n"))
+        elif o == "f":
+            raise OptionUnknown("grep -f")
+        elif o in "FEG":
+            mode = o
+        elif o == "y":
+            flags["i"] = True
+        else:
+            flags[o] = True
+    out = Output("grep")
+    if not patterns:
+        if not operands:
+            out.err += (b"Usage: grep [OPTION]... PATTERNS [FILE]...\n"
+                        b"Try 'grep --help' for more information.\n")
+            out.status = 2
+            return out.result()
+        patterns = operands.pop(0).encode("utf-8", "surrogateescape").split(b"\n")
+    if flags.get("v") and b"" in patterns:
+        raise OptionUnknown("grep -v with an empty pattern (grep skips the input)")
+    match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False),
+                     flags.get("x", False))
+    invert = flags.get("v", False)
+    names = operands or ["-"]
+    with_name = (len(names) > 1 or flags.get("H", False)) and not flags.get("h", False)
+    if flags.get("H") and flags.get("h"):
+        # the last of -H/-h wins
+        last = [o for o, _ in opts if o in "Hh"][-1]
+        with_name = last == "H"
+    selected_any = False
+    error = False
+    for name in names:
+        label = "(standard input)" if name == "-" else name
+        if name == "-":
+            data = ctx.stdin
+        else:
+            try:
+                if ctx.files.is_dir(name):
+                    if not flags.get("s"):
+                        out.error(f"{name}: Is a directory", 2)
+                    error = True
+                    continue
+                data = ctx.files.read_bytes(name)
+            except VfsError as exc:
+                if not flags.get("s"):
+                    out.error(f"{name}: {exc.strerror}", 2)
+                error = True
+                continue
+        if b"\0" in data:
+            raise OptionUnknown("grep on binary data (NUL bytes)")
+        lines = data.split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()
+        count = 0
+        prefix = label.encode("utf-8", "surrogateescape") + b":" if with_name else b""
+        for number, line in enumerate(lines, 1):
+            if match(line) == invert:
+                continue
+            count += 1
+            selected_any = True
+            if flags.get("q"):
+                return CommandResult(0, b"", bytes(out.err))
+            if flags.get("l") or flags.get("L"):
+                break
+            if not flags.get("c"):
+                out.out += prefix + (b"%d:" % number if flags.get("n") else b"") + line + b"\n"
+        if flags.get("l") and count:
+            out.out += label.encode("utf-8", "surrogateescape") + b"\n"
+        elif flags.get("L") and not count:
+            out.out += label.encode("utf-8", "surrogateescape") + b"\n"
+        elif flags.get("c") and not (flags.get("l") or flags.get("L")):
+            out.out += prefix + b"%d\n" % count
+    if flags.get("L"):
+        selected_any = bool(out.out)  # grep 3.5+: success means a file was listed
+    out.status = 2 if error else (0 if selected_any else 1)
+    return out.result()

@@ -1,0 +1,63 @@
+"""grep's model against GNU grep 3.8: a table and generated patterns/options."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests_settings import examples
+from utilities_diff import compare
+
+FILES = {"f": b"alpha\nBeta\ngamma delta\nfoo.bar\n\nfoobar\nlast", "g": b"one\ntwo\nfoo\n",
+         "d": None}
+
+CASES = [
+    ["grep", "foo", "f"],
+    ["grep", "-c", "foo", "f", "g"],
+    ["grep", "-F", "foo.bar", "f"],
+    ["grep", "foo.bar", "f"],
+    ["grep", "-x", "foo", "f", "g"],
+    ["grep", "-v", "a", "f"],
+    ["grep", "-i", "beta", "f"],
+    ["grep", "-e", "one", "-e", "two", "g"],
+    ["grep", "--", "-x", "f"],
+    ["grep", "-E", "fo+|al", "f"],
+    ["grep", "fo\\+\\|al", "f"],
+    ["grep", "-q", "foo", "f"],
+    ["grep", "-q", "zzz", "f"],
+    ["grep", "foo", "nope", "f"],
+    ["grep", "-s", "foo", "nope", "f"],
+    ["grep", "-q", "foo", "nope", "f"],
+    ["grep", "foo", "d"],
+    ["grep", "-n", "a", "f"],
+    ["grep", "-l", "foo", "f", "g", "-"],
+    ["grep", "-L", "alpha", "f", "g"],
+    ["grep", "-h", "o", "f", "g"],
+    ["grep", "-H", "o", "g"],
+    ["grep", "-c", "", "f"],
+    ["grep", "^$", "f"],
+    ["grep", "-x", "-F", "foo", "g"],
+    ["grep", "-iF", "ALPHA", "f"],
+    ["grep", "in"],
+    ["grep"],
+    ["grep", "-E", "(a|b)+", "f"],
+    ["grep", "-w", "foo", "f"],
+]
+UNKNOWN = {("grep", "-w", "foo", "f")}
+
+
+@pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
+def test_table(argv):
+    got = compare(argv, FILES, b"std in\nfoo\n")
+    assert got is (None if tuple(argv) in UNKNOWN else True)
+
+
+ATOM = st.sampled_from(["a", "o", ".", "o*", "[ab]", "[^a]", "^", "$", "\\.", "f", "(", ")", "|",
+                        "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|"])
+OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h"]),
+                max_size=3)
+TEXT = st.text(st.sampled_from("afo. x\nA|()b"), max_size=30).map(lambda s: s.encode())
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(OPTS, st.lists(ATOM, max_size=4), TEXT)
+def test_generated(opts, atoms, text):
+    compare(["grep"] + opts + ["-e", "".join(atoms), "t", "-"], {"t": text}, b"fa\nxo\n")

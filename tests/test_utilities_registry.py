@@ -1,0 +1,31 @@
+"""The utilities package stands alone (it will move in the package tree) and its registry is whole."""
+
+import ast
+import pathlib
+
+from qbcore.utilities.context import CommandContext
+from qbcore.utilities.registry import MODELS, lookup
+from qbcore.utilities.vfs import VirtualTree
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "qbcore" / "utilities"
+
+
+def test_imports_nothing_from_the_rest_of_qbcore():
+    for path in PACKAGE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level <= 1, f"{path.name} reaches outside the package"
+                assert node.level == 1 or not (node.module or "").startswith("qbcore"), path.name
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("qbcore") for a in node.names), path.name
+
+
+def test_every_model_answers_an_unknown_option_with_unknown():
+    for name, model in MODELS.items():
+        if name in ("echo", "printf", "pwd", "basename", "dirname"):
+            continue  # these print words that look like options
+        ctx = CommandContext([name, "--no-such-option-zz"], b"", "/", {}, VirtualTree())
+        res = model(ctx)
+        assert res.unknown is not None, name
+    assert lookup("cat") is MODELS["cat"] and lookup("no-such-command") is None

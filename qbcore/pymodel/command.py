@@ -1,0 +1,340 @@
+"""``python3`` as a command model: argv, program source, exit status, stdout and stderr.
+
+The program is parsed with ``ast`` (a program that does not parse is a sure
+failure with python3's own message) and interpreted over the virtual tree by
+``Interpreter``; whatever falls outside the modelled subset makes the result
+``unknown``.
+"""
+
+import ast
+import builtins
+import sys
+import traceback
+
+from qbcore.utilities.context import CommandResult
+
+from .files import Process, open_file
+from .interp import SAFE_TYPES, Interpreter
+from .modules import Module, PosixPath, make_modules
+from .signals import Limits, NotModelled, ProgramExit, PyRaise
+from .suggest import closest
+
+_FLAGS_WITHOUT_VALUE = set("BEIsSOqbuR")
+_PURE_BUILTINS = (
+    "len", "range", "str", "int", "float", "bool", "list", "tuple", "dict", "set", "frozenset",
+    "sorted", "reversed", "enumerate", "zip", "map", "filter", "sum", "min", "max", "abs", "round",
+    "repr", "ascii", "chr", "ord", "hex", "oct", "bin", "format", "any", "all", "divmod", "pow",
+    "iter", "next", "bytes", "bytearray", "callable", "slice",
+)
+_EXCEPTIONS = {name: value for name, value in vars(builtins).items()
+               if isinstance(value, type) and issubclass(value, BaseException)}
+_SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
+
+
+class Usage:
+    """What the command line asks for: where the program comes from and its argv."""
+
+    def __init__(self, source=None, filename=None, script=None, argv=None, unbuffered=False):
+        self.source = source
+        self.filename = filename
+        self.script = script
+        self.argv = argv
+        self.unbuffered = unbuffered
+
+
+def parse_command_line(argv):
+    """python3's own option parsing, for the options a reply may pass."""
+    args = list(argv[1:])
+    usage = Usage()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "-c":
+            if i + 1 >= len(args):
+                return None, "Argument expected for the -c option"
+            usage.source, usage.filename = args[i + 1], "<string>"
+            usage.argv = ["-c"] + args[i + 2:]
+            return usage, None
+        if arg == "-":
+            usage.filename, usage.argv = "<stdin>", ["-"] + args[i + 1:]
+            return usage, None
+        if arg == "--":
+            i += 1
+            break
+        if arg.startswith("--"):
+            raise NotModelled(f"python3 option {arg}")
+        if arg.startswith("-") and len(arg) > 1:
+            j = 1
+            while j < len(arg):
+                flag = arg[j]
+                if flag == "c":
+                    code = arg[j + 1:] or (args[i + 1] if i + 1 < len(args) else None)
+                    if code is None:
+                        return None, "Argument expected for the -c option"
+                    rest = args[i + 1:] if arg[j + 1:] else args[i + 2:]
+                    usage.source, usage.filename, usage.argv = code, "<string>", ["-c"] + rest
+                    return usage, None
+                if flag in ("X", "W"):
+                    if not arg[j + 1:]:
+                        i += 1
+                    break
+                if flag not in _FLAGS_WITHOUT_VALUE:
+                    raise NotModelled(f"python3 option -{flag}")
+                if flag == "u":
+                    usage.unbuffered = True
+                j += 1
+            i += 1
+            continue
+        break
+    if i < len(args):
+        usage.script, usage.argv = args[i], args[i:]
+    else:
+        usage.filename, usage.argv = "<stdin>", [""]
+    return usage, None
+
+
+class Runtime:
+    """What the interpreter asks of the world: builtins, modules, size guards."""
+
+    def __init__(self, proc, run_command):
+        self.proc = proc
+        self.limits = proc.limits
+        self.run_command = run_command
+        self.interp = None
+        self.modules = None
+        self.builtins = {}
+        self.safe_classes = set()
+
+    def attach(self, interp):
+        self.interp = interp
+        self.proc.tick = interp.tick
+        self.modules = make_modules(self.proc, interp, self.run_command)
+        self.builtins = self._builtins()
+        self.safe_classes = {v for v in self.builtins.values() if isinstance(v, type)}
+
+    def builtin(self, name):
+        return self.builtins.get(name)
+
+    def import_module(self, name):
+        if name in self.modules:
+            return self.modules[name]
+        top = name.split(".")[0]
+        if top in sys.stdlib_module_names:
+            return Module(name, {}, None)
+        raise NotModelled(f"import {name}")
+
+    def import_from(self, module, module_name, name):
+        submodule = f"{module_name}.{name}"
+        if submodule in self.modules:
+            return self.modules[submodule]
+        if module.real is not None and not hasattr(module.real, name) and name not in module.attrs:
+            raise PyRaise(ImportError(f"cannot import name '{name}' from '{module_name}'"))
+        return module.model_attr(name)
+
+    def guard_call(self, func, args, kwargs):
+        """Refuse calls whose size or running time the model cannot bound."""
+        for a in list(args) + list(kwargs.values()):
+            if isinstance(a, range) and len(a) > self.limits.items:
+                raise NotModelled(f"a range of {len(a)} items")
+        owner = getattr(func, "__self__", None)
+        name = getattr(func, "__name__", "")
+        if isinstance(owner, (str, bytes, bytearray)):
+            if name in _SIZED_METHODS:
+                for a in args:
+                    if isinstance(a, int) and a > self.limits.text:
+                        raise NotModelled(f"str.{name} to {a} characters")
+            elif name == "join" and args and isinstance(args[0], (list, tuple)):
+                total = sum(len(x) for x in args[0] if isinstance(x, (str, bytes)))
+                self.interp.check_text(total + len(owner) * len(args[0]))
+            elif name == "replace" and len(args) >= 2 and isinstance(args[0], type(owner)) \
+                    and isinstance(args[1], type(owner)):
+                count = owner.count(args[0]) if args[0] else len(owner) + 1
+                self.interp.check_text(len(owner) + count * len(args[1]))
+        if func in (bytes, bytearray) and args and isinstance(args[0], int) and args[0] > self.limits.text:
+            raise NotModelled(f"{func.__name__}({args[0]})")
+        if func is iter and len(args) == 2:
+            raise NotModelled("iter() with a sentinel")
+
+    def _builtins(self):
+        proc, interp = self.proc, self.interp
+        table = {name: getattr(builtins, name) for name in _PURE_BUILTINS}
+        table.update(_EXCEPTIONS)
+
+        def print_(*args, sep=" ", end="\n", file=None, flush=False):
+            for what, value in (("sep", sep), ("end", end)):
+                if value is not None and not isinstance(value, str):
+                    raise PyRaise(TypeError(f"{what} must be None or a string, not {type(value).__name__}"))
+            sep = " " if sep is None else sep
+            end = "\n" if end is None else end
+            text = sep.join(interp.str(a) for a in args) + end
+            if file is None:
+                self.modules["sys"].attrs["stdout"].write(text)
+            else:
+                writer = getattr(file, "model_attr", None)
+                if writer is None:
+                    raise PyRaise(AttributeError(f"'{type(file).__name__}' object has no attribute 'write'"))
+                writer("write")(text)
+                if flush:
+                    writer("flush")()
+            if flush and file is None:
+                proc.flush_out()
+
+        def input_(prompt=""):
+            if prompt:
+                self.modules["sys"].attrs["stdout"].write(interp.str(prompt))
+            line = proc.readline_stdin()
+            if not line:
+                raise PyRaise(EOFError("EOF when reading a line"))
+            text = line.decode("utf-8", "strict")
+            return text[:-1] if text.endswith("\n") else text
+
+        def exit_(code=None):
+            raise ProgramExit(code)
+
+        def isinstance_(value, classinfo):
+            classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+            for c in classes:
+                check = getattr(c, "model_isinstance", None)
+                if check is not None and not isinstance(c, type):
+                    if check(value):
+                        return True
+                elif not isinstance(c, type):
+                    raise PyRaise(TypeError(
+                        "isinstance() arg 2 must be a type, a tuple of types, or a union"))
+                elif isinstance(value, c):
+                    return True
+            return False
+
+        def open_(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True,
+                  opener=None):
+            return open_file(proc, file, mode, buffering, encoding, errors, newline, closefd, opener)
+
+        table.update({"print": print_, "input": input_, "exit": exit_, "quit": exit_,
+                      "isinstance": isinstance_, "open": open_})
+        return table
+
+
+def _os_error_line(exc):
+    return traceback.format_exception_only(type(exc), exc)[-1].rstrip("\n")
+
+
+def exception_text(exc, frames, filename, source_lines):
+    """The traceback python3 prints for an uncaught exception (the last line exactly)."""
+    lines = ["Traceback (most recent call last):"]
+    for name, lineno in frames or [("<module>", 1)]:
+        lines.append(f'  File "{filename}", line {lineno}, in {name}')
+        if source_lines is not None and 0 < lineno <= len(source_lines):
+            lines.append("    " + source_lines[lineno - 1].strip())
+    last = _os_error_line(exc)
+    hint = getattr(exc, "model_hint", None)
+    if hint:
+        last += f". Did you mean: '{hint}'?"
+    lines.append(last)
+    return "\n".join(lines) + "\n"
+
+
+def syntax_error_text(exc):
+    """python3's report of a program that does not parse (its C printer, not ``traceback``'s:
+    an IndentationError gets a single caret)."""
+    if isinstance(exc, IndentationError) and exc.offset is not None:
+        exc = type(exc)(exc.msg, (exc.filename, exc.lineno, exc.offset, exc.text, exc.lineno, exc.offset + 1))
+    return "".join(traceback.format_exception_only(type(exc), exc))
+
+
+def python3_model(ctx, run_command=None, limits=None):
+    """Model one ``python3`` invocation over ``ctx.tree``."""
+    run_command = run_command or getattr(ctx, "run_command", None)
+    limits = limits or Limits()
+    try:
+        return _run(ctx, run_command, limits)
+    except NotModelled as missing:
+        return CommandResult(status=0, stdout=b"", stderr=b"", unknown=f"python3: {missing.what}")
+    except RecursionError:
+        return CommandResult(status=0, stdout=b"", stderr=b"",
+                             unknown="python3: a program nested deeper than the model follows")
+
+
+def _run(ctx, run_command, limits):
+    usage, problem = parse_command_line(ctx.argv)
+    if usage is None:
+        return CommandResult(status=2, stdout=b"", stderr=(
+            f"{problem}\nusage: {ctx.argv[0]} [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
+            f"Try `python -h' for more information.\n").encode())
+    stdin = ctx.stdin
+    unbuffered = usage.unbuffered or bool(ctx.env.get("PYTHONUNBUFFERED"))
+    proc = Process(ctx.tree, ctx.cwd, ctx.env, stdin, limits, unbuffered)
+    if usage.script is not None:
+        path = proc.abs(usage.script)
+        if not ctx.tree.is_file(path):
+            import posixpath
+            shown = posixpath.normpath(path)
+            error = "[Errno 21] Is a directory" if ctx.tree.is_dir(path) else "[Errno 2] No such file or directory"
+            if ctx.tree.is_dir(path):
+                raise NotModelled("running a directory")
+            return CommandResult(status=2, stdout=b"", stderr=(
+                f"{ctx.argv[0]}: can't open file {shown!r}: {error}\n").encode())
+        raw = ctx.tree.read_bytes(path)
+        import posixpath
+        filename = posixpath.normpath(path)   # python3 >= 3.9 shows __main__'s file as an absolute path
+    elif usage.source is not None:
+        raw = usage.source.encode("utf-8", "surrogateescape")
+        filename = usage.filename
+    else:
+        raw, proc.stdin = stdin, b""
+        filename = usage.filename
+    proc.argv = list(usage.argv)
+
+    try:
+        module = compile(raw, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        # symbol-table and compiler checks ('return' outside function, ...); the
+        # code object is discarded, never run
+        compile(module, filename, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return CommandResult(status=1, stdout=b"", stderr=syntax_error_text(exc).encode())
+    except (ValueError, UnicodeDecodeError) as exc:
+        if isinstance(exc, ValueError) and "null bytes" in str(exc):
+            return CommandResult(status=1, stdout=b"", stderr=(
+                "SyntaxError: source code string cannot contain null bytes\n").encode())
+        raise NotModelled("a program that is not valid UTF-8") from None
+    except (RecursionError, MemoryError):
+        raise NotModelled("a program too deeply nested to parse") from None
+
+    source_lines = None
+    if usage.script is not None:
+        source_lines = raw.decode("utf-8", "replace").splitlines()
+    runtime = Runtime(proc, run_command)
+    interp = Interpreter(runtime, filename)
+    runtime.attach(interp)
+    if usage.script is not None or filename == "<stdin>":
+        interp.globals["__file__"] = filename   # python3 -c defines no __file__
+    status = 0
+    try:
+        interp.run_module(module)
+    except PyRaise as raised:
+        frames = getattr(raised, "frames", None)
+        proc.write_err(exception_text(raised.exc, frames, filename, source_lines).encode())
+        status = 1
+    except ProgramExit as leaving:
+        status = _exit_status(leaving.code, proc, interp)
+    proc.flush_out()
+    proc.close_all()
+    return CommandResult(status=status, stdout=bytes(proc.out), stderr=bytes(proc.err))
+
+
+def _exit_status(code, proc, interp):
+    if code is None:
+        return 0
+    if isinstance(code, bool):
+        return int(code)
+    if isinstance(code, int):
+        return code & 0xFF
+    proc.write_err((interp.str(code) + "\n").encode("utf-8", "backslashreplace"))
+    return 1
+
+
+def model(ctx, run_command=None):
+    """The registry entry point: ``model(ctx) -> CommandResult``."""
+    return python3_model(ctx, run_command=run_command)
+
+
+__all__ = ["model", "python3_model", "Limits", "SAFE_TYPES", "PosixPath"]

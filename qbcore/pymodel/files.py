@@ -1,0 +1,409 @@
+"""The process around the program: file objects, standard streams, paths over the virtual tree.
+
+Everything that touches the tree goes through ``Process``, which turns the
+tree's ``VfsError`` into the ``OSError`` python3 raises (same errno, same
+filename spelling) and the tree's budget into ``NotModelled``.
+"""
+
+import errno as errno_codes
+import os
+import posixpath
+
+from qbcore.utilities.vfs import VfsBudgetExceeded, VfsError
+
+from .signals import NotModelled, PyRaise
+
+_ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "ascii": "ascii", "us-ascii": "ascii",
+              "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1", "utf-16": "utf-16"}
+_ENCODING_NAMES = {"utf-8": "UTF-8", "ascii": "ascii", "latin-1": "latin-1", "utf-16": "utf-16"}
+
+
+def os_error(name, filename, filename2=None):
+    """The OSError subclass python3 raises for errno ``name`` (e.g. FileNotFoundError)."""
+    code = getattr(errno_codes, name, None)
+    if code is None:
+        raise NotModelled(f"the error {name}")
+    if filename2 is not None:
+        return OSError(code, os.strerror(code), filename, None, filename2)
+    return OSError(code, os.strerror(code), filename)
+
+
+class Process:
+    """Cwd, environment, streams and the tree of one python3 run."""
+
+    def __init__(self, tree, cwd, env, stdin, limits, unbuffered=False):
+        self._tree = tree
+        self.cwd = cwd
+        self.env = dict(env)
+        self.stdin = stdin
+        self.stdin_pos = 0
+        self.limits = limits
+        self.unbuffered = unbuffered
+        self.out = bytearray()        # what reached fd 1
+        self.pending = bytearray()    # python's own stdout buffer, not yet flushed
+        self.err = bytearray()
+        self.open_files = []
+
+    @property
+    def tree(self):
+        """The tree, with every open file's written bytes in it (what any reader would see)."""
+        if self.open_files:
+            self.flush_files()
+        return self._tree
+
+    def flush_files(self):
+        for f in self.open_files:
+            f.flush_pending()
+
+    def charge(self, n):
+        """Refuse a write that would take the tree past its byte budget."""
+        budget = self._tree.budget
+        pending = sum(len(f.pending) for f in self.open_files)
+        if budget.bytes_written + pending + n > budget.max_bytes:
+            raise NotModelled(f"the file tree's budget (bytes written over {budget.max_bytes})")
+
+    # -- paths ---------------------------------------------------------------
+
+    def fspath(self, p, what="path"):
+        if isinstance(p, str):
+            if "\0" in p:
+                raise PyRaise(ValueError("embedded null byte"))
+            return p
+        fs = getattr(p, "model_fspath", None)
+        if fs is not None:
+            return fs()
+        if isinstance(p, bytes):
+            raise NotModelled("byte-string paths")
+        raise PyRaise(TypeError(
+            f"{what} should be string, bytes, os.PathLike or integer, not {type(p).__name__}"
+            if what != "path" else f"expected str, bytes or os.PathLike object, not {type(p).__name__}"))
+
+    def abs(self, p):
+        """Absolute spelling of ``p`` for the tree (the tree normalises it)."""
+        if not p:
+            raise PyRaise(os_error("ENOENT", p))
+        return p if p.startswith("/") else self.cwd.rstrip("/") + "/" + p
+
+    def call(self, fn, *args, filename=None, filename2=None):
+        """Run a tree operation; its errors become python3's."""
+        try:
+            return fn(*args)
+        except VfsError as err:
+            raise PyRaise(os_error(err.errno_name, filename if filename is not None else err.path,
+                                   filename2)) from None
+        except VfsBudgetExceeded as err:
+            raise NotModelled(f"the file tree's budget ({err.what} over {err.limit})") from None
+
+    # -- standard streams ------------------------------------------------------
+
+    def write_out(self, data):
+        self.pending += data
+        if self.unbuffered or len(self.pending) >= 8192:
+            self.flush_out()
+        self.check_output()
+
+    def flush_out(self):
+        self.out += self.pending
+        self.pending.clear()
+
+    def write_err(self, data):
+        self.err += data
+        self.check_output()
+
+    def check_output(self):
+        if len(self.out) + len(self.pending) + len(self.err) > self.limits.output:
+            raise NotModelled(f"more than {self.limits.output} bytes of output")
+
+    def read_stdin(self, n=-1):
+        data = self.stdin[self.stdin_pos:] if n < 0 else self.stdin[self.stdin_pos:self.stdin_pos + n]
+        self.stdin_pos += len(data)
+        return data
+
+    def readline_stdin(self):
+        rest = self.stdin[self.stdin_pos:]
+        end = rest.find(b"\n")
+        line = rest if end < 0 else rest[:end + 1]
+        self.stdin_pos += len(line)
+        return line
+
+    def close_all(self):
+        for f in list(self.open_files):
+            f.close()
+
+
+
+def encoding_of(name):
+    if name is None:
+        return "utf-8"
+    if not isinstance(name, str):
+        raise PyRaise(TypeError(f"open() argument 'encoding' must be str or None, not {type(name).__name__}"))
+    key = name.lower().replace("_", "-")
+    if key not in _ENCODINGS:
+        raise NotModelled(f"the encoding {name!r}")
+    return _ENCODINGS[key]
+
+
+def decode_text(data, encoding, errors, newline):
+    text = data.decode(encoding, errors or "strict")
+    if newline is None:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+class TextIOWrapper:
+    """A file opened by ``open()`` (text or binary), reading and writing through the tree.
+
+    Writes reach the tree at once (CPython's buffer is flushed at close, and
+    at exit at the latest, so the final tree is the same).
+    """
+
+    model_name = "TextIOWrapper"
+
+    def __init__(self, proc, path, shown, mode, encoding, errors, newline):
+        self._proc = proc
+        self._path = path           # absolute path in the tree
+        self.name = shown           # as the program spelled it
+        self.mode = mode
+        self._binary = "b" in mode
+        self._encoding = encoding
+        self._errors = errors
+        self._newline = newline
+        self.closed = False
+        self._readable = "r" in mode
+        self._writable = any(c in mode for c in "wax")
+        self._data = None
+        self._pos = 0
+        self.pending = bytearray()   # written, not yet in the tree (batched, as CPython buffers)
+
+    @property
+    def model_name_(self):
+        if not self._binary:
+            return "TextIOWrapper"
+        return "BufferedReader" if self._readable else "BufferedWriter"
+
+    # attribute access from the program
+    def model_attr(self, name):
+        if name in ("write", "writelines", "read", "readline", "readlines", "close", "flush",
+                    "readable", "writable", "seekable", "seek", "tell", "fileno", "isatty"):
+            return getattr(self, name)
+        if name in ("name", "mode", "closed"):
+            return getattr(self, name)
+        if name == "encoding" and not self._binary:
+            return _ENCODING_NAMES.get(self._encoding, self._encoding)
+        raise NotModelled(f"the file attribute {name}")
+
+    def model_enter(self):
+        self._check_open()
+        return self
+
+    def model_exit(self):
+        self.close()
+
+    def model_iter(self):
+        self._check_open()
+        if not self._readable:
+            self._unsupported("not readable")
+        return _text_line_iter(self)
+
+    def __repr__(self):
+        if self._binary:
+            return f"<_io.{self.model_name_} name={self.name!r}>"
+        return f"<_io.TextIOWrapper name={self.name!r} mode={self.mode!r} encoding={_ENCODING_NAMES.get(self._encoding, self._encoding)!r}>"
+
+    def _check_open(self):
+        if self.closed:
+            raise PyRaise(ValueError("I/O operation on closed file."))
+
+    def _unsupported(self, what):
+        import io
+        raise PyRaise(io.UnsupportedOperation(what))
+
+    def write(self, data):
+        self._check_open()
+        if not self._writable:
+            self._unsupported("not writable")
+        if self._binary:
+            if isinstance(data, str):
+                raise PyRaise(TypeError("a bytes-like object is required, not 'str'"))
+            if not isinstance(data, (bytes, bytearray)):
+                raise PyRaise(TypeError(f"a bytes-like object is required, not '{type(data).__name__}'"))
+            raw = bytes(data)
+            count = len(raw)
+        else:
+            if not isinstance(data, str):
+                raise PyRaise(TypeError(f"write() argument must be str, not {type(data).__name__}"))
+            text = data
+            if self._newline not in (None, "", "\n"):
+                text = text.replace("\n", self._newline)
+            try:
+                raw = text.encode(self._encoding, self._errors or "strict")
+            except UnicodeError as exc:
+                raise PyRaise(exc) from None
+            count = len(data)
+        self._proc.charge(len(raw))
+        self.pending += raw
+        return count
+
+    def flush_pending(self):
+        if self.pending:
+            data, self.pending = bytes(self.pending), bytearray()
+            self._proc.call(self._proc._tree.write_bytes, self._path, data, True, filename=self.name)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def _content(self):
+        if self._data is None:
+            raw = self._proc.call(self._proc.tree.read_bytes, self._path, filename=self.name)
+            if self._binary:
+                self._data = raw
+            else:
+                try:
+                    self._data = decode_text(raw, self._encoding, self._errors, self._newline)
+                except UnicodeError as exc:
+                    raise PyRaise(exc) from None
+        return self._data
+
+    def read(self, size=-1):
+        self._check_open()
+        if not self._readable:
+            self._unsupported("not readable")
+        data = self._content()
+        if size is None or size < 0:
+            out = data[self._pos:]
+        else:
+            out = data[self._pos:self._pos + size]
+        self._pos += len(out)
+        return out
+
+    def readline(self, size=-1):
+        self._check_open()
+        if not self._readable:
+            self._unsupported("not readable")
+        data = self._content()
+        sep = b"\n" if self._binary else "\n"
+        end = data.find(sep, self._pos)
+        end = len(data) if end < 0 else end + 1
+        line = data[self._pos:end]
+        self._pos = end
+        return line
+
+    def readlines(self, hint=-1):
+        lines = []
+        while True:
+            line = self.readline()
+            if not line:
+                return lines
+            lines.append(line)
+
+    def seek(self, offset, whence=0):
+        self._check_open()
+        if self._readable and not self._writable and whence == 0 and offset == 0:
+            self._pos = 0
+            self._data = None
+            return 0
+        raise NotModelled("seek on a file other than rewinding a read-only one")
+
+    def tell(self):
+        raise NotModelled("tell() on a file")
+
+    def fileno(self):
+        raise NotModelled("file descriptors")
+
+    def isatty(self):
+        return False
+
+    def readable(self):
+        self._check_open()
+        return self._readable
+
+    def writable(self):
+        self._check_open()
+        return self._writable
+
+    def seekable(self):
+        self._check_open()
+        return True
+
+    def flush(self):
+        self._check_open()
+
+    def close(self):
+        if not self.closed:
+            self.flush_pending()
+            self.closed = True
+            if self in self._proc.open_files:
+                self._proc.open_files.remove(self)
+
+
+def _text_line_iter(f):
+    while True:
+        line = f.readline()
+        if not line:
+            return
+        yield line
+
+
+def open_file(proc, file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True, opener=None):
+    """python3's built-in ``open`` over the tree."""
+    if isinstance(file, int) and not isinstance(file, bool):
+        raise NotModelled("open() of a file descriptor")
+    shown = file if isinstance(file, str) else None
+    path = proc.fspath(file)
+    if shown is None:
+        shown = path
+    if not isinstance(mode, str):
+        raise PyRaise(TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}"))
+    kinds = [c for c in mode if c in "rwxa"]
+    if len(kinds) != 1 or len(set(mode)) != len(mode) or any(c not in "rwxabt+U" for c in mode) \
+            or ("b" in mode and "t" in mode):
+        raise PyRaise(ValueError(f"invalid mode: '{mode}'"))
+    if "+" in mode:
+        raise NotModelled(f"open() in mode {mode!r}")
+    binary = "b" in mode
+    if binary and encoding is not None:
+        raise PyRaise(ValueError("binary mode doesn't take an encoding argument"))
+    if binary and newline is not None:
+        raise PyRaise(ValueError("binary mode doesn't take a newline argument"))
+    if newline not in (None, "", "\n", "\r", "\r\n"):
+        raise PyRaise(ValueError(f"illegal newline value: {newline}"))
+    if newline == "\r" or newline == "\r\n" and "r" in mode:
+        raise NotModelled(f"open() with newline={newline!r}")
+    enc = None if binary else encoding_of(encoding)
+    target = proc.abs(path) if path else path
+    tree = proc.tree
+    kind = kinds[0]
+    if not path:
+        raise PyRaise(os_error("ENOENT", shown))
+    if kind == "r":
+        if proc.call(tree.is_dir, target):
+            raise PyRaise(os_error("EISDIR", shown))
+        if not proc.call(tree.exists, target):
+            if path.endswith("/") or _parent_is_file(proc, target):
+                raise PyRaise(os_error("ENOTDIR", shown))
+            raise PyRaise(os_error("ENOENT", shown))
+        proc.call(tree.read_bytes, target, filename=shown)
+    else:
+        if kind == "x" and (proc.call(tree.exists, target) or proc.call(tree.is_symlink, target)):
+            raise PyRaise(os_error("EEXIST", shown))  # O_EXCL is checked before the type
+        if proc.call(tree.is_dir, target):
+            raise PyRaise(os_error("EISDIR", shown))
+        if path.endswith("/"):
+            raise PyRaise(os_error("EISDIR", shown))
+        if kind == "a":
+            proc.call(tree.write_bytes, target, b"", True, filename=shown)
+        else:
+            proc.call(tree.write_bytes, target, b"", False, filename=shown)
+    f = TextIOWrapper(proc, target, shown, mode, enc, errors, newline)
+    proc.open_files.append(f)
+    return f
+
+
+def _parent_is_file(proc, target):
+    parent = posixpath.dirname(target.rstrip("/"))
+    while parent and parent != "/":
+        if proc.tree.is_file(parent):
+            return True
+        parent = posixpath.dirname(parent)
+    return False

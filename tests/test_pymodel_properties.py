@@ -1,0 +1,101 @@
+"""Generated programs over a small grammar of what replies do with files, checked
+against the real python3 (stdout, status, last stderr line, final tree).
+
+Modest counts by default; QBCORE_LONG=1 runs ten times more. QBCORE_SEED makes
+a run reproducible (tests/conftest.py loads the derandomized profile).
+"""
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pymodel_ref import differences
+
+LONG = os.environ.get("QBCORE_LONG", "") not in ("", "0")
+EXAMPLES = 600 if LONG else 60
+
+FILES = {"a.txt": b"A\n", "b.txt": b"line1\r\nline2", "d": None, "d/c.txt": b"C", "d/.h": b"hidden"}
+HEADER = "import os, json, shutil, glob\nfrom pathlib import Path\n"
+
+names = st.sampled_from(["a.txt", "b.txt", "d/c.txt", "d", "new.txt", "x.json", "d/e", "d/e/f.txt", "zz"])
+texts = st.text(alphabet="ab $\"'\\\n\t\r{}%é☕", max_size=10)
+flags = st.booleans()
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | texts,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(texts, inner, max_size=3),
+    max_leaves=8,
+)
+patterns = st.sampled_from(["*", "*.txt", "d/*", "**", "*/*", "d/*.txt", "?.txt", "[ab].txt", "nothing*"])
+
+
+@st.composite
+def statement(draw):
+    kind = draw(st.integers(0, 15))
+    n1, n2, text = draw(names), draw(names), draw(texts)
+    if kind == 0:
+        mode = draw(st.sampled_from(["w", "a", "x"]))
+        return f"with open({n1!r}, {mode!r}) as f:\n    f.write({text!r})"
+    if kind == 1:
+        end = draw(st.sampled_from(["\n", "", "|"]))
+        return f"print({text!r}, {draw(texts)!r}, file=open({n1!r}, 'a'), end={end!r}, sep={draw(texts)!r})"
+    if kind == 2:
+        binary = draw(flags)
+        return f"print(repr(open({n1!r}{', ' + repr('rb') if binary else ''}).read()))"
+    if kind == 3:
+        op = draw(st.sampled_from(["os.rename", "os.replace", "shutil.move", "shutil.copy", "shutil.copyfile"]))
+        return f"print({op}({n1!r}, {n2!r}))"
+    if kind == 4:
+        op = draw(st.sampled_from(["os.remove", "os.rmdir", "os.mkdir", "shutil.rmtree"]))
+        return f"{op}({n1!r})"
+    if kind == 5:
+        return f"os.makedirs({n1!r}, exist_ok={draw(flags)})"
+    if kind == 6:
+        value = draw(json_values)
+        indent = draw(st.sampled_from([None, 0, 2, "\\t"]))
+        indent_src = repr(indent) if indent != "\\t" else repr("\t")
+        return (f"json.dump({value!r}, open({n1!r}, 'w'), indent={indent_src}, "
+                f"sort_keys={draw(flags)}, ensure_ascii={draw(flags)})")
+    if kind == 7:
+        return f"print(json.load(open({n1!r})))"
+    if kind == 8:
+        method = draw(st.sampled_from([
+            "upper()", "lower()", "strip()", "split()", f"replace({draw(texts)!r}, {draw(texts)!r})",
+            "encode()", "splitlines()", f"count({draw(texts)!r})", f"startswith({draw(texts)!r})",
+            f"partition({draw(texts) or 'a'!r})", "title()", f"rstrip({draw(texts)!r})",
+        ]))
+        return f"print(repr({text!r}.{method}))"
+    if kind == 9:
+        items = draw(st.lists(texts, max_size=4))
+        return f"print({draw(texts)!r}.join({items!r}), len({items!r}), f'<{{{text!r}:>6}}>')"
+    if kind == 10:
+        return f"print(Path({n1!r}).write_text({text!r}), Path({n2!r}).exists(), Path({n2!r}).is_dir())"
+    if kind == 11:
+        return f"print(Path({n1!r}).read_text())"
+    if kind == 12:
+        return f"print(sorted(glob.glob({draw(patterns)!r}, recursive={draw(flags)})))"
+    if kind == 13:
+        suffix = draw(st.sampled_from([".bak", ".md", "/x"]))
+        return (f"for p in sorted(glob.glob({draw(patterns)!r})):\n"
+                f"    os.rename(p, p + {suffix!r})")
+    if kind == 14:
+        return f"print(sorted(os.listdir({n1!r})), os.path.isfile({n2!r}), os.path.exists({n2!r}))"
+    return f"print(sorted(str(p) for p in Path({draw(st.sampled_from(['.', 'd']))!r}).glob({draw(patterns)!r})))"
+
+
+@st.composite
+def program(draw):
+    body = []
+    for stmt in draw(st.lists(statement(), min_size=1, max_size=6)):
+        if draw(st.integers(0, 3)) == 0:
+            indented = stmt.replace("\n", "\n    ")
+            stmt = f"try:\n    {indented}\nexcept OSError as e:\n    print('error', e.errno, e)"
+        body.append(stmt)
+    return HEADER + "\n".join(body) + "\n"
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program())
+def test_generated_programs_agree_with_python3(source):
+    assert differences(source, FILES, "c") == [], source
+

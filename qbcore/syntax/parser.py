@@ -1141,7 +1141,7 @@ class _Parser:
                 self.fail()
             if tok[0] == "reserved" and self.text(tok) == "]]" or \
                     tok[0] == "lit" and self.text(tok) == "]]" and not self._adjacent_part(self.i):
-                self.take()
+                close = self.take()
                 break
             if tok[0] == "cond-op":
                 items.append(CondOp(self.text(tok), tok[1], tok[2]))
@@ -1159,7 +1159,7 @@ class _Parser:
             else:
                 text = "newline" if tok[0] == "newline" else self.text(tok)
                 raise _Failure(f"unexpected token `{text}' in conditional command", tok[1])
-        _check_cond(items)
+        _check_cond(items, close)
         return Cond(tuple(items), self.redirects(), start, self._end())
 
     # -- words ---------------------------------------------------------
@@ -1562,9 +1562,10 @@ _COND_BINARY = frozenset("== = != =~ < > -eq -ne -lt -le -gt -ge -ef -nt -ot".sp
 _COND_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -n -o -p -r -s -t -u -v -w -x -z -G -L -N -O -R -S".split())
 
 
-def _check_cond(items: list):
+def _check_cond(items: list, close):
     """The part of bash's ``[[ ]]`` grammar errors the parser reports itself: a run of
-    words that is neither ``word``, ``-op word`` nor ``word op word``."""
+    words that is neither ``word``, ``-op word`` nor ``word op word``, and a ``(``
+    still open at the closing ``]]`` (token ``close``)."""
     groups, run = [], []
     depth = 0
     for item in items:
@@ -1585,6 +1586,8 @@ def _check_cond(items: list):
             run = []
     groups.append(run)
     _check_cond_terms(groups)
+    if depth > 0:
+        raise _Failure("unexpected token `]]', expected `)'", close[1], close[2])
 
 
 def _check_cond_terms(groups: list):

@@ -208,7 +208,7 @@ ERRORS = [
     "for a in 1; do :; done done",
     # an unquoted test operator in [[ ]] takes the next word, whatever it is
     "echo $[ $( ] )", 'echo $[ "a ]', "echo $[ $(( 1 ]",  # $[ is matched by its brackets
-    "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]",
+    "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]", "[[ ( x == a* ]]", "[[ ( ( x ) ]]",
 ]
 
 

@@ -11,7 +11,7 @@ import builtins
 import sys
 import traceback
 
-from qbcore.utilities.context import CommandResult
+from qbcore.model.utilities.context import CommandResult
 
 from .files import Process, open_file
 from .interp import SAFE_TYPES, Interpreter

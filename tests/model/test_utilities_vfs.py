@@ -6,8 +6,8 @@ import tempfile
 import pytest
 from hypothesis import given, strategies as st
 
-from qbcore.utilities.context import CommandContext, CommandResult, unknown
-from qbcore.utilities.vfs import Budget, VfsBudgetExceeded, VfsError, VirtualTree
+from qbcore.model.utilities.context import CommandContext, CommandResult, unknown
+from qbcore.model.utilities.vfs import Budget, VfsBudgetExceeded, VfsError, VirtualTree
 
 
 def make():

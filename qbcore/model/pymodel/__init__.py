@@ -1,6 +1,6 @@
 """The ``python3`` command model: a program's effect on the virtual tree, without running it.
 
-``model(ctx)`` follows the command-model protocol of ``qbcore.utilities``;
+``model(ctx)`` follows the command-model protocol of ``qbcore.model.utilities``;
 docs/pymodel.md lists the modelled subset.
 """
 

@@ -14,9 +14,9 @@ import re
 import subprocess
 import tempfile
 
-from qbcore.utilities.context import CommandContext
-from qbcore.utilities.registry import MODELS
-from qbcore.utilities.vfs import VirtualTree
+from qbcore.model.utilities.context import CommandContext
+from qbcore.model.utilities.registry import MODELS
+from qbcore.model.utilities.vfs import VirtualTree
 
 ENV = {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/bin:/bin"}
 BUILTINS = {"printf", "echo", "pwd"}

@@ -201,9 +201,9 @@ def test_missing_script_file():
     modelled = run_model("", FILES, "c")
     assert modelled.status == 0
     from pymodel_ref import ROOT, environ
-    from qbcore.pymodel import model
-    from qbcore.utilities.context import CommandContext
-    from qbcore.utilities.vfs import VirtualTree
+    from qbcore.model.pymodel import model
+    from qbcore.model.utilities.context import CommandContext
+    from qbcore.model.utilities.vfs import VirtualTree
     tree = VirtualTree.from_listing({ROOT: None})
     result = model(CommandContext(["python3", "nope.py"], b"", ROOT, environ(ROOT), tree))
     assert result.status == 2

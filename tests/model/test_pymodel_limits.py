@@ -9,9 +9,9 @@ registry hook; without one they are unknown.
 import pytest
 
 from pymodel_ref import differences, run_model
-from qbcore.pymodel import Limits
-from qbcore.utilities.context import CommandResult
-from qbcore.utilities.vfs import Budget
+from qbcore.model.pymodel import Limits
+from qbcore.model.utilities.context import CommandResult
+from qbcore.model.utilities.vfs import Budget
 
 FILES = {"notes.txt": b"alpha\nbeta\n", "d": None}
 
@@ -97,8 +97,8 @@ def test_subprocess_unknown_to_the_registry_is_unknown():
 
 
 def utilities_registry(ctx):
-    """The colleague models of qbcore.utilities as the hook, as the effect model will wire them."""
-    registry = pytest.importorskip("qbcore.utilities.registry")
+    """The colleague models of qbcore.model.utilities as the hook, as the effect model will wire them."""
+    registry = pytest.importorskip("qbcore.model.utilities.registry")
     found = registry.lookup(ctx.argv[0].rsplit("/", 1)[-1])
     if found is None:
         return CommandResult(0, unknown=f"{ctx.argv[0]} is not modelled")

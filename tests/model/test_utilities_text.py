@@ -58,9 +58,9 @@ def test_generated(argv, lines, final_newline):
 
 def test_pwd_is_the_callers_cwd():
     import subprocess
-    from qbcore.utilities.context import CommandContext
-    from qbcore.utilities.registry import MODELS
-    from qbcore.utilities.vfs import VirtualTree
+    from qbcore.model.utilities.context import CommandContext
+    from qbcore.model.utilities.registry import MODELS
+    from qbcore.model.utilities.vfs import VirtualTree
     real = subprocess.run(["bash", "-c", "cd /usr/bin && pwd"], capture_output=True).stdout
     ctx = CommandContext(["pwd"], b"", "/usr/bin", {}, VirtualTree())
     assert MODELS["pwd"](ctx).stdout == real == b"/usr/bin\n"

@@ -9,7 +9,7 @@ import errno as errno_codes
 import os
 import posixpath
 
-from qbcore.utilities.vfs import VfsBudgetExceeded, VfsError
+from qbcore.model.utilities.vfs import VfsBudgetExceeded, VfsError
 
 from .signals import NotModelled, PyRaise
 

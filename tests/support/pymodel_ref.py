@@ -14,9 +14,9 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from qbcore.pymodel import model
-from qbcore.utilities.context import CommandContext
-from qbcore.utilities.vfs import Budget, VirtualTree
+from qbcore.model.pymodel import model
+from qbcore.model.utilities.context import CommandContext
+from qbcore.model.utilities.vfs import Budget, VirtualTree
 
 PYTHON3 = shutil.which("python3") or "python3"
 ROOT = "/task"
@@ -62,7 +62,7 @@ def run_model(program: str, listing: dict, how: str = "c", args=(), stdin: bytes
     ctx = CommandContext(argv, program_stdin if program_stdin is not None else stdin, ROOT,
                          environ(ROOT), tree)
     if limits is not None:
-        from qbcore.pymodel import python3_model
+        from qbcore.model.pymodel import python3_model
         result = python3_model(ctx, run_command=run_command, limits=limits)
     else:
         result = model(ctx, run_command=run_command)

@@ -1003,7 +1003,7 @@ def run_process(proc, interp, run_command, argv, stdin_data=None, cwd=None, env=
     """Run ``argv`` through the command registry hook; (status, captured out, captured err)."""
     if run_command is None:
         raise NotModelled("subprocess " + shlex.join(argv))
-    from qbcore.utilities.context import CommandContext
+    from qbcore.model.utilities.context import CommandContext
     if stdin_data is None:
         stdin_data = proc.read_stdin(-1)
     where = proc.cwd if cwd is None else posixpath.normpath(proc.abs(cwd))

@@ -3,11 +3,11 @@
 import ast
 import pathlib
 
-from qbcore.utilities.context import CommandContext
-from qbcore.utilities.registry import MODELS, lookup
-from qbcore.utilities.vfs import VirtualTree
+from qbcore.model.utilities.context import CommandContext
+from qbcore.model.utilities.registry import MODELS, lookup
+from qbcore.model.utilities.vfs import VirtualTree
 
-PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "qbcore" / "utilities"
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent.parent / "qbcore" / "model" / "utilities"
 
 
 def test_imports_nothing_from_the_rest_of_qbcore():

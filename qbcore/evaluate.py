@@ -20,6 +20,7 @@ from typing import Optional, Union
 from . import expand as X
 from . import files
 from . import syntax as S
+from .budget import BudgetExceeded, Meter
 from .errors import ShellSyntaxError
 from .expand import Env, ExpansionError, Opaque
 
@@ -172,7 +173,9 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
 
     Returns an Evaluation; a script with a syntax error (from parse_prefix)
     is evaluated up to the chunk before the error, as bash -c does, and then
-    ends with status 2.
+    ends with status 2. An evaluation that goes past the budget of
+    ``env.meter`` stops there: its status is opaque and ``opaque`` names the
+    limit (``env.meter.exceeded`` says so too).
     """
     env = env if env is not None else Env.default()
     result = Evaluation(env=env)
@@ -199,6 +202,9 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
         # deeper than the model follows (bash itself would recurse until it crashes)
         result.opaque.append("evaluation nested too deeply")
         result.status = Opaque("evaluation nested too deeply")
+    except BudgetExceeded as exc:
+        result.opaque.append(exc.reason)
+        result.status = Opaque(exc.reason)
     return result
 
 
@@ -421,6 +427,7 @@ class _Walker:
     # -- commands -----------------------------------------------------------
 
     def command(self, node):
+        self.env.meter.step(1, "commands")
         kind = type(node)
         if kind is S.SimpleCommand:
             return self.simple(node)
@@ -549,6 +556,7 @@ class _Walker:
 
     def loop_body(self, body) -> bool:
         """Run a loop body; False when the loop must stop (break)."""
+        self.env.meter.step(1, "loop iterations")
         try:
             self.items(body)
         except _Break as brk:
@@ -861,7 +869,7 @@ class _Walker:
         if node.array is not None:
             values = []
             for word in node.array:
-                for parts in X.brace_expand(word.parts):
+                for parts in X.brace_expand(word.parts, self.env.meter):
                     parts = exp.tilde(parts, assignment_like=False)
                     for chars in exp.split(exp.parts(parts, quoted=False)):
                         values.extend(exp.glob(chars))
@@ -958,7 +966,7 @@ class _Walker:
             text = exp.word_text(redirect.target, assignment=False)
             return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text), None
         fields = []
-        for parts in X.brace_expand(redirect.target.parts):
+        for parts in X.brace_expand(redirect.target.parts, self.env.meter):
             parts = exp.tilde(parts, assignment_like=False)
             for chars in exp.split(exp.parts(parts, quoted=False)):
                 fields.extend(exp.glob(chars))
@@ -1028,6 +1036,9 @@ class _Walker:
             if isinstance(value, Opaque) and value.name not in opaque_names:
                 opaque_names.append(value.name)
         self.note(opaque_names)
+        # a record is kept (and reported) for the whole evaluation: pay for its size
+        self.env.meter.build(64 + (node.end - node.start) + sum(len(a) for a in argv if isinstance(a, str)) +
+                             (len(output) if isinstance(output, str) else 0), "command records")
         self.result.commands.append(CommandRecord(
             tuple(argv), shown, tuple(redirects), tuple(substitutions), tuple(opaque_names),
             modelled, self.certain, status, output, error, self.text(node), node.start, node.end, line))
@@ -1190,6 +1201,7 @@ class _Walker:
 
     def call(self, name, args, stdout_away=False, own_stdout=False):
         env = self.env
+        env.meter.step(1, "function calls")
         saved = env.positional
         env.positional = list(args)
         walker = self.child(env)
@@ -1214,6 +1226,8 @@ class _Walker:
         return True, status, None, None
 
     def eval(self, text):
+        self.env.meter.step(1, "eval")
+        self.env.meter.build(len(text), "eval")
         try:
             script = S.parse_prefix(text)
         except ValueError as exc:
@@ -1363,10 +1377,10 @@ class _Walker:
             if self.env.locale_is_c:
                 # the C locale counts bytes: widths, %c and %q work on single bytes
                 as_bytes = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
-                text, status = _printf(as_bytes[0], as_bytes[1:], byte_mode=True)
+                text, status = _printf(as_bytes[0], as_bytes[1:], byte_mode=True, meter=self.env.meter)
                 text = text.encode("latin-1").decode("utf-8", "surrogateescape")
             else:
-                text, status = _printf(args[0], args[1:])
+                text, status = _printf(args[0], args[1:], meter=self.env.meter)
         except _Unknown as unknown:
             return False, Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"), None
         if target is not None:
@@ -1646,10 +1660,12 @@ def _backslash_escapes(text: str, echo: bool = False, byte_mode: bool = False):
 _FORMAT = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([diouxXcsbqeEfFgGaA%])")
 
 
-def _printf(fmt: str, args: list, byte_mode: bool = False):
+def _printf(fmt: str, args: list, byte_mode: bool = False, meter: Optional[Meter] = None):
     """bash's printf: the format is reused while arguments remain. In ``byte_mode`` every
-    character stands for one byte (latin-1), as bash sees text in the C locale."""
-    out = []
+    character stands for one byte (latin-1), as bash sees text in the C locale. Widths,
+    precisions and the output are checked against ``meter`` before they are made."""
+    meter = meter if meter is not None else Meter()
+    out = _MeteredList(meter, "printf output")
     status = 0
     index = 0
     first = True
@@ -1690,6 +1706,10 @@ def _printf(fmt: str, args: list, byte_mode: bool = False):
                 index += 1
                 status = status if ok else 1
                 precision = str(max(value, 0)) if value >= 0 else None
+            if width:
+                meter.width(int(width))
+            if precision:
+                meter.width(int(precision))
             arg = _take(args, index)
             if index < len(args):
                 index += 1
@@ -1716,6 +1736,19 @@ def _printf(fmt: str, args: list, byte_mode: bool = False):
         if index == consumed_before:
             break
     return "".join(out), status
+
+
+class _MeteredList(list):
+    """A list of output pieces whose every piece is paid for as it is added."""
+
+    def __init__(self, meter: Meter, what: str):
+        super().__init__()
+        self.meter = meter
+        self.what = what
+
+    def append(self, piece):
+        self.meter.build(len(piece), self.what)
+        super().append(piece)
 
 
 def _take(args, index):

@@ -22,8 +22,11 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Union
 
+from . import patterns
 from . import syntax as S
+from .budget import BudgetExceeded, Meter
 from .files import FileView
+from .patterns import compile_chars
 
 # ---------------------------------------------------------------- values
 
@@ -132,12 +135,17 @@ class Env:
     otherwise), or an iterable of relative paths (``sub/`` or ``sub/f`` make
     ``sub`` a directory) standing for the whole tree under ``cwd``; ``files``
     an existing FileView to share instead (a shell started by another).
+    ``meter`` counts the work of the evaluation against its Budget (a fresh
+    one with the default budget when not given). ``host``: whether the model
+    may read this machine's files and user database (default: only when
+    ``cwd`` is given); without, those answers are unknown.
     """
 
     def __init__(self, variables: Optional[Mapping[str, object]] = None, *, cwd: Optional[str] = None,
                  positional: Iterable[str] = (), arg0: str = "bash", status: Union[int, Opaque] = 0,
                  listing: Optional[Iterable[str]] = None, substitute: Optional[SubstituteHook] = None,
-                 list_dir: Optional[ListDirHook] = None, files: Optional[FileView] = None):
+                 list_dir: Optional[ListDirHook] = None, files: Optional[FileView] = None,
+                 meter: Optional[Meter] = None, host: Optional[bool] = None):
         self.vars: dict = {}
         for name, value in (variables or {}).items():
             self.vars[name] = value if isinstance(value, Variable) else Variable(value, True)
@@ -150,16 +158,20 @@ class Env:
         self.noglob = False
         self.lineno = 1
         self.last_bg: Optional[Value] = None
-        self.files = files if files is not None else FileView(self.cwd, listing)
+        if files is None:
+            files = FileView(self.cwd, listing, host=cwd is not None if host is None else host)
+        self.files = files
         self.substitute: SubstituteHook = substitute or _static_substitute
         self.list_dir: ListDirHook = list_dir or _default_list_dir
         self.functions: dict = {}
+        self.meter = meter if meter is not None else Meter()
 
     # -- construction ---------------------------------------------------
 
     @classmethod
     def default(cls, cwd: Optional[str] = None, **kwargs) -> "Env":
         """The executor's environment: HOME = the working directory, PATH, LC_ALL=C…"""
+        kwargs.setdefault("host", bool(cwd))
         cwd = os.path.abspath(cwd) if cwd else os.getcwd()
         environ = dict(EXECUTOR_ENVIRON, HOME=cwd)
         return cls.from_environ(environ, cwd, **kwargs)
@@ -179,6 +191,7 @@ class Env:
                 raise TypeError("environ must map str to str")
             if "\0" in value or "\0" in key:
                 raise ValueError(f"environment variable {key!r} contains a NUL byte")
+        kwargs.setdefault("host", bool(cwd))
         cwd = os.path.abspath(cwd) if cwd else os.getcwd()
         env = cls({}, cwd=cwd, **kwargs)
         for name, value in environ.items():
@@ -226,6 +239,7 @@ class Env:
         other.substitute = self.substitute
         other.list_dir = self.list_dir
         other.functions = dict(self.functions)
+        other.meter = self.meter  # one budget for the shell, its subshells and substitutions
         return other
 
     # -- variables ------------------------------------------------------
@@ -359,23 +373,39 @@ def pattern(word: "S.Word", env: Env) -> "Pattern":
 
 
 class Pattern:
-    """A bash glob pattern compiled from (char, active) pairs; ``opaque`` names unknown parts."""
+    """A bash glob pattern compiled from (char, active) pairs; ``opaque`` names unknown parts.
 
-    __slots__ = ("regex", "opaque", "has_magic", "text", "byte_mode")
+    Matching runs a position automaton (qbcore.patterns): linear in the text
+    whatever the pattern; ``meter`` (optional) is charged for every scan.
+    """
 
-    def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False, byte_mode: bool = False):
+    __slots__ = ("automaton", "opaque", "has_magic", "text", "byte_mode", "meter")
+
+    def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False, byte_mode: bool = False,
+                 meter: Optional[Meter] = None):
         if byte_mode:
             # the C locale matches bytes: `?` is one byte of a multi-byte character
             chars = [(b, active) for ch, active in chars for b in to_bytes(ch)]
-        self.regex = re.compile(_pattern_regex(chars, pathname), re.S)
+        self.automaton = compile_chars(chars, pathname, _bracket)
         self.opaque = opaque
         self.has_magic = any(active and ch in "*?[" for ch, active in chars)
         self.text = "".join(ch for ch, _ in chars)
         self.byte_mode = byte_mode
+        self.meter = meter
 
     def matches(self, text: str) -> bool:
         """Whether the whole of ``text`` matches (converted to bytes in byte mode)."""
-        return self.regex.fullmatch(to_bytes(text) if self.byte_mode else text) is not None
+        if self.meter is not None:
+            self.meter.scan(len(text))
+        return self.automaton.fullmatch(to_bytes(text) if self.byte_mode else text)
+
+    def charge(self, chars: int):
+        if self.meter is not None:
+            self.meter.scan(chars)
+
+    def build(self, chars: int):
+        if self.meter is not None:
+            self.meter.build(chars, "pattern substitution")
 
 
 def to_bytes(text: str) -> str:
@@ -393,45 +423,6 @@ _CLASSES = {
     "xdigit": "0-9A-Fa-f", "cntrl": "\\x00-\\x1f\\x7f", "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e",
     "word": "a-zA-Z0-9_",
 }
-
-
-def _pattern_regex(chars: list, pathname: bool) -> str:
-    out = []
-    i, n = 0, len(chars)
-    star = "[^/]*" if pathname else ".*"
-    one = "[^/]" if pathname else "."
-    while i < n:
-        ch, active = chars[i]
-        if not active:
-            out.append(re.escape(ch))
-            i += 1
-            continue
-        if ch == "\\" and i + 1 < n:
-            out.append(re.escape(chars[i + 1][0]))
-            i += 2
-            continue
-        if ch == "*":
-            while i + 1 < n and chars[i + 1] == ("*", True):
-                i += 1
-            out.append(star)
-            i += 1
-            continue
-        if ch == "?":
-            out.append(one)
-            i += 1
-            continue
-        if ch == "[":
-            parsed = _bracket(chars, i + 1)
-            if parsed is not None:
-                regex, i = parsed
-                out.append(regex)
-                continue
-            out.append("\\[")
-            i += 1
-            continue
-        out.append(re.escape(ch))
-        i += 1
-    return "".join(out)
 
 
 def _bracket(chars: list, i: int):
@@ -697,8 +688,9 @@ class _Arith:
         if isinstance(value, Opaque):
             self._note(value.name)
             return value
-        if self.depth > 100:
-            raise ArithError(f"{name}: expression recursion level exceeded")
+        meter = self.env.meter
+        meter.step(1, f"arithmetic on ${name}")
+        meter.depth(self.depth + 1, f"arithmetic on ${name}")
         return _Arith(value, self.env, self.opaque, self.depth + 1).run()
 
     def _note(self, name):
@@ -811,7 +803,7 @@ class _Expander:
             if kind is S.SingleQuoted:
                 return [part.text]
         out = []
-        expansions = brace_expand(word.parts)
+        expansions = brace_expand(word.parts, self.env.meter)
         # a word made by brace expansion is no longer assignment-like for tilde purposes
         braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
         for parts in expansions:
@@ -928,6 +920,8 @@ class _Expander:
         env = self.env
         if user == "":
             home = env.get("HOME")
+            if home is None and not env.files.host:
+                return _OpaquePart(Opaque("~ (the user database is not read)"))
             if home is None:
                 try:
                     home = pwd.getpwuid(os.getuid()).pw_dir
@@ -937,6 +931,8 @@ class _Expander:
             home = env.get("PWD")
         elif user == "-":
             home = env.get("OLDPWD")
+        elif not env.files.host:
+            return _OpaquePart(Opaque(f"~{user} (the user database is not read)"))
         else:
             try:
                 home = pwd.getpwnam(user).pw_dir
@@ -955,6 +951,9 @@ class _Expander:
         pieces = []
         for part in parts:
             self.part(part, quoted, pieces)
+        if len(pieces) > 1 or (pieces and len(pieces[0][0]) > 64):
+            # what joining or splitting these pieces will build, paid before it is built
+            self.env.meter.build(sum(len(piece[0]) for piece in pieces), "words")
         return pieces
 
     def part(self, part, quoted: bool, pieces: list):
@@ -990,6 +989,7 @@ class _Expander:
             pieces.append((value, quoted, not quoted))
 
     def command_substitution(self, part: "S.CmdSub") -> Value:
+        self.env.meter.step(1, "command substitution")
         result = self.env.substitute(part.script, self.env.copy())
         # bash sets $? as soon as a substitution ends: later expansions of the same command see it
         self.env.status = result.status
@@ -1328,7 +1328,7 @@ class _Expander:
     def pattern_of(self, word: Optional["S.Word"]) -> Pattern:
         before = len(self.opaque)
         chars = self.pattern_chars(word)
-        return Pattern(chars, tuple(self.opaque[before:]), byte_mode=self.env.locale_is_c)
+        return Pattern(chars, tuple(self.opaque[before:]), byte_mode=self.env.locale_is_c, meter=self.env.meter)
 
     def replacement(self, word: Optional["S.Word"]) -> list:
         """The replacement of ``${x/p/r}`` as (text, quoted) pieces; unquoted ``&`` is the match."""
@@ -1451,7 +1451,7 @@ class _Expander:
                 prefixes = new
                 continue
             if has_magic:
-                pat = Pattern(comp, pathname=True, byte_mode=self.env.locale_is_c)
+                pat = Pattern(comp, pathname=True, byte_mode=self.env.locale_is_c, meter=self.env.meter)
                 leading_dot = comp[0][0] == "."
                 for prefix in prefixes:
                     names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
@@ -1541,29 +1541,8 @@ def _looks_like_assignment(parts) -> bool:
 
 def _remove(value: str, pat: Pattern, op: str) -> str:
     if pat.byte_mode:
-        return from_bytes(_remove_in(to_bytes(value), pat.regex.fullmatch, op))
-    return _remove_in(value, pat.regex.fullmatch, op)
-
-
-def _remove_in(value: str, match, op: str) -> str:
-    n = len(value)
-    if op == "#":
-        for i in range(0, n + 1):
-            if match(value[:i]):
-                return value[i:]
-    elif op == "##":
-        for i in range(n, -1, -1):
-            if match(value[:i]):
-                return value[i:]
-    elif op == "%":
-        for i in range(n, -1, -1):
-            if match(value[i:]):
-                return value[:i]
-    elif op == "%%":
-        for i in range(0, n + 1):
-            if match(value[i:]):
-                return value[:i]
-    return value
+        return from_bytes(patterns.remove(pat.automaton, to_bytes(value), op, pat.charge))
+    return patterns.remove(pat.automaton, value, op, pat.charge)
 
 
 def _render_replacement(rep: list, match: str) -> str:
@@ -1597,45 +1576,8 @@ def _replace(value: str, pat: Pattern, rep: list, op: str) -> str:
 def _replace_in(value: str, pat: Pattern, rep: list, op: str) -> str:
     if not pat.text and op != "/#" and op != "/%":
         return value
-    match = pat.regex.fullmatch
-    n = len(value)
-    if op == "/#":
-        for end in range(n, -1, -1):
-            if match(value[:end]):
-                return _render_replacement(rep, value[:end]) + value[end:]
-        return value
-    if op == "/%":
-        for start in range(0, n + 1):
-            if match(value[start:]):
-                return value[:start] + _render_replacement(rep, value[start:])
-        return value
-    out = []
-    i = 0
-    replaced = False
-    while i <= n:
-        found = None
-        if not (replaced and op == "/"):
-            for end in range(n, i - 1, -1):
-                if match(value[i:end]):
-                    found = end
-                    break
-        if found is not None and (found > i or pat.text):
-            out.append(_render_replacement(rep, value[i:found]))
-            replaced = True
-            if found == i:
-                if i < n:
-                    out.append(value[i])
-                i += 1
-            else:
-                i = found
-            if op == "/":
-                out.append(value[i:])
-                return "".join(out)
-            continue
-        if i < n:
-            out.append(value[i])
-        i += 1
-    return "".join(out)
+    return patterns.replace(pat.automaton, value, bool(pat.text), lambda match: _render_replacement(rep, match),
+                            op, pat.charge, pat.build)
 
 
 def _case(value: str, op: str, pat: Optional[Pattern]) -> str:
@@ -1675,8 +1617,12 @@ def quote_for_reuse(value: str) -> str:
 # ---------------------------------------------------------------- brace expansion
 
 
-def brace_expand(parts) -> list:
-    """Brace expansion over word parts: a list of part lists (one per resulting word)."""
+def brace_expand(parts, meter: Optional[Meter] = None) -> list:
+    """Brace expansion over word parts: a list of part lists (one per resulting word).
+
+    The number of words (and their size) is checked against ``meter`` before
+    any of them is made.
+    """
     if not any(isinstance(p, S.Lit) and "{" in p.text for p in parts):
         return [list(parts)]
     items = []
@@ -1685,7 +1631,8 @@ def brace_expand(parts) -> list:
             items.extend(("c", ch, part.start, part.end) for ch in part.text)
         else:
             items.append(("p", part))
-    results = _brace(items)
+    meter = meter if meter is not None else Meter()
+    results = _brace(items, meter)
     if len(results) == 1:
         return [list(parts)]
     return [_rejoin_names(_regroup(result)) for result in results]
@@ -1732,7 +1679,7 @@ def _is(item, ch) -> bool:
     return item[0] == "c" and item[1] == ch
 
 
-def _brace(items) -> list:
+def _brace(items, meter: Meter) -> list:
     n = len(items)
     # one pass with a stack: the matching close of every `{` and its top-level commas
     close_of, commas_of, stack = {}, {}, []
@@ -1757,21 +1704,32 @@ def _brace(items) -> list:
             bounds = [i] + commas + [close]
             alternatives = []
             for a, b in zip(bounds, bounds[1:]):
-                alternatives.extend(_brace(items[a + 1:b]))
-            posts = _brace(post)
+                alternatives.extend(_brace(items[a + 1:b], meter))
+                meter.words(len(alternatives))
+            posts = _brace(post, meter)
+            _charge_product(meter, len(pre), alternatives, posts)
             return [pre + alt + p for alt in alternatives for p in posts]
-        seq = _sequence(items[i + 1:close])
+        seq = _sequence(items[i + 1:close], meter)
         if seq is not None:
-            posts = _brace(post)
+            posts = _brace(post, meter)
+            _charge_product(meter, len(pre), seq, posts)
             return [pre + [("c", ch, 0, 0) for ch in s] + p for s in seq for p in posts]
     return [items]
+
+
+def _charge_product(meter: Meter, pre: int, middles: list, posts: list):
+    """Check and pay for every pre + middle + post word before making them."""
+    meter.words(len(middles) * len(posts))
+    size = len(middles) * (pre * len(posts) + sum(len(p) for p in posts)) + \
+        len(posts) * sum(len(m) for m in middles)
+    meter.build(size, "brace expansion")
 
 
 _SEQ_NUM = re.compile(r"([-+]?[0-9]+)\.\.([-+]?[0-9]+)(?:\.\.([-+]?[0-9]+))?\Z")
 _SEQ_CHR = re.compile(r"([^0-9])\.\.([^0-9])(?:\.\.([-+]?[0-9]+))?\Z")
 
 
-def _sequence(items) -> Optional[list]:
+def _sequence(items, meter: Meter) -> Optional[list]:
     if not items or any(item[0] != "c" for item in items):
         return None
     text = "".join(item[1] for item in items)
@@ -1787,6 +1745,7 @@ def _sequence(items) -> Optional[list]:
             if len(digits) > 1 and digits.startswith("0"):
                 width = max(width, len(t))
         values = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        meter.words(len(values))
         out = []
         for v in values:
             s = str(v)
@@ -1803,5 +1762,6 @@ def _sequence(items) -> Optional[list]:
         step = step or 1
         x, y = ord(a), ord(b)
         values = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
+        meter.words(len(values))
         return [chr(v) for v in values]
     return None

@@ -1264,8 +1264,10 @@ class _Walker:
             env.cwd_known = False
             return False, Opaque("status of cd"), None, None
         new = target if target.startswith("/") else os.path.join(env.cwd, target)
-        new = os.path.normpath(new)
-        failure = self.env.files.directory_failure(new)
+        failure = _dotdot_failure(new, self.env.files)
+        new = os.path.normpath(new)  # as bash: a leading `//` stays, `///` is `/`
+        if failure == "":
+            failure = self.env.files.directory_failure(new)
         if failure is None:
             env.cwd_known = False  # it may or may not have changed
             return False, Opaque(f"status of cd {target}"), None, None
@@ -1387,6 +1389,26 @@ class _Walker:
             self.env.set(target, text)
             return True, status, None, None
         return True, status, text, None
+
+
+def _dotdot_failure(path: str, view) -> Optional[str]:
+    """bash's ``cd`` takes ``x/..`` away only when ``x`` is a directory (measured): the
+    error for the first one that is not ("" for none, None when unknown)."""
+    logical = "//" if path.startswith("//") and not path.startswith("///") else "/"
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if logical.strip("/"):
+                kind = view.kind(logical)
+                if kind is None:
+                    return None
+                if kind != "dir":
+                    return files.NO_SUCH_FILE if kind == "missing" else files.NOT_A_DIRECTORY
+            logical = os.path.dirname(logical.rstrip("/")) or logical
+            continue
+        logical = logical + part if logical.endswith("/") else logical + "/" + part
+    return ""
 
 
 class _Ambiguous(Exception):

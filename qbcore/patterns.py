@@ -201,9 +201,11 @@ def replace(auto: Automaton, value: str, literal_text: bool, render: Callable[[s
     out: list = []
     i = 0
     copied_from = 0
-    while i <= n:
+    # bash looks for a match at each place before the end, and at the end only of an empty value
+    last = n if n == 0 else n - 1
+    while i <= last:
         if not starts[i]:
-            nxt = starts.find(1, i + 1)
+            nxt = starts.find(1, i + 1, last + 1)
             if nxt < 0:
                 break
             i = nxt

@@ -23,7 +23,8 @@ class Budget:
     command substitutions and arithmetic variable lookups, one step each;
     pattern matching costs one step per ``MATCH_CHARS_PER_STEP`` characters
     scanned. ``bytes``: characters of values, words, outputs and records
-    built, summed over the evaluation. ``brace_words``: words one brace
+    built, summed over the evaluation (a piece of a word, a command record
+    and a name of an unknown part also count a few bytes of their own). ``brace_words``: words one brace
     expansion may make. ``field_width``: a printf width or precision.
     ``arith_depth``: variables an arithmetic expression may follow inside one
     another (bash stops at 1024 with "expression recursion level exceeded";
@@ -31,8 +32,8 @@ class Budget:
     reply the model looks at all.
     """
 
-    steps: int = 100_000
-    bytes: int = 4 << 20
+    steps: int = 25_000
+    bytes: int = 1 << 20
     brace_words: int = 65_536
     field_width: int = 1 << 20
     arith_depth: int = 64

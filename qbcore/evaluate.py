@@ -121,6 +121,7 @@ class Evaluation:
     syntax_error: Optional[ShellSyntaxError] = None
     opaque: list = field(default_factory=list)
     env: Optional[Env] = None
+    _noted: set = field(default_factory=set, repr=False, compare=False)  # ``opaque`` as a set
 
     @property
     def exact(self) -> bool:
@@ -314,9 +315,16 @@ class _Walker:
         self.scope = None  # inside a function: the variables `local` shadows, to restore
 
     def note(self, names):
+        result = self.result
+        noted = result._noted
+        if len(noted) != len(result.opaque):
+            noted.clear()
+            noted.update(result.opaque)  # someone appended to the list directly
         for name in names:
-            if name not in self.result.opaque:
-                self.result.opaque.append(name)
+            if name not in noted:
+                self.env.meter.build(len(name), "names of unknown parts")
+                noted.add(name)
+                result.opaque.append(name)
 
     def text(self, node) -> str:
         return self.raw[node.start:node.end].decode("utf-8", "surrogateescape")

@@ -16,6 +16,7 @@ pathname expansion (by default from the Env's ``files``, a qbcore.files.FileView
 
 from __future__ import annotations
 
+import functools
 import os
 import pwd
 import re
@@ -504,6 +505,24 @@ _BINARY = [
 ]
 
 
+@functools.lru_cache(maxsize=512)
+def _arith_tokens(text: str) -> tuple:
+    """The tokens of an arithmetic expression (a variable's value is read again and again)."""
+    toks = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        match = _ARITH_TOKEN.match(stripped, pos)
+        if not match or match.end() == pos:
+            rest = stripped[pos:].strip()
+            raise ArithError(f"{text.strip()}: syntax error: invalid arithmetic operator "
+                             f"(error token is \"{rest}\")")
+        kind = match.lastgroup
+        toks.append((kind, match.group(kind)))
+        pos = match.end()
+    return tuple(toks)
+
+
 class _Arith:
     """Evaluate a bash arithmetic expression (64-bit, bash precedence, variables recursive)."""
 
@@ -512,18 +531,7 @@ class _Arith:
         self.text = text
         self.opaque = opaque
         self.depth = depth
-        self.toks = []
-        pos = 0
-        stripped = text.rstrip()
-        while pos < len(stripped):
-            match = _ARITH_TOKEN.match(stripped, pos)
-            if not match or match.end() == pos:
-                rest = stripped[pos:].strip()
-                raise ArithError(f"{text.strip()}: syntax error: invalid arithmetic operator "
-                                 f"(error token is \"{rest}\")")
-            kind = match.lastgroup
-            self.toks.append((kind, match.group(kind)))
-            pos = match.end()
+        self.toks = _arith_tokens(text)
         self.i = 0
 
     def run(self):
@@ -776,6 +784,10 @@ _BREAK_SOFT = ("", False, "break")
 _STARTED = ("", True, False)
 
 
+# What the budget counts for one piece of a word besides its characters.
+PIECE_BYTES = 32
+
+
 class _Expander:
     def __init__(self, env: Env):
         self.env = env
@@ -953,7 +965,8 @@ class _Expander:
             self.part(part, quoted, pieces)
         if len(pieces) > 1 or (pieces and len(pieces[0][0]) > 64):
             # what joining or splitting these pieces will build, paid before it is built
-            self.env.meter.build(sum(len(piece[0]) for piece in pieces), "words")
+            # (each piece, and the field it may become, costs some bytes beside its text)
+            self.env.meter.build(sum(len(piece[0]) for piece in pieces) + PIECE_BYTES * len(pieces), "words")
         return pieces
 
     def part(self, part, quoted: bool, pieces: list):

@@ -108,12 +108,14 @@ class _Outcome:
 
     def __init__(self):
         self.opaque: list[str] = []
+        self.noted: set = set()
         self.effects: list[OuterEffect] = []
         self.starts = 0
 
     def note(self, names):
         for name in names:
-            if name not in self.opaque:
+            if name not in self.noted:
+                self.noted.add(name)
                 self.opaque.append(name)
 
 

@@ -82,7 +82,7 @@ def _printf(scale):
     yield "printf '%*s' 999999999 x"
     yield "printf '%.*d' 999999999 1"
     yield "printf '%0999999999d' 1"
-    yield "printf '%s' {1..%d}" % (20000 * scale)
+    yield "printf %%s {1..%d}" % (20000 * scale)
     yield "printf -v x '%*s' 99999999 y; echo ${#x}"
 
 

@@ -200,12 +200,13 @@ class Env:
                 env.vars[name] = Variable(value, True)
         for name, value in _BASH_SETS.items():
             env.vars.setdefault(name, Variable(value, False))
+        host = env.files.host
         pwd_value = environ.get("PWD")
-        if not (pwd_value and pwd_value.startswith("/") and _same_dir(pwd_value, cwd)):
+        if not (pwd_value and pwd_value.startswith("/") and _same_dir(pwd_value, cwd, host)):
             pwd_value = cwd
         env.vars["PWD"] = Variable(pwd_value, True)
         oldpwd = environ.get("OLDPWD")
-        if oldpwd is not None and not os.path.isdir(oldpwd):
+        if oldpwd is not None and not (os.path.isdir(oldpwd) if host else oldpwd.startswith("/")):
             env.vars.pop("OLDPWD", None)  # bash keeps an inherited OLDPWD only when it is a directory
         if "PATH" not in environ:
             env.vars["PATH"] = Variable(_DEFAULT_PATH, False)
@@ -281,7 +282,9 @@ class Env:
         return value
 
 
-def _same_dir(a: str, b: str) -> bool:
+def _same_dir(a: str, b: str, host: bool = True) -> bool:
+    if not host:
+        return os.path.normpath(a) == os.path.normpath(b)
     try:
         return os.path.samefile(a, b)
     except OSError:
@@ -1433,8 +1436,9 @@ class _Expander:
             return [text]
         result = self.pathname(chars)
         if result is None:
-            lost = self.env.files.lost
-            self.note(f"glob {text} ({lost})" if lost else f"glob {text}")
+            files = self.env.files
+            why = files.lost or (None if files.host else "this machine's files are not read")
+            self.note(f"glob {text} ({why})" if why else f"glob {text}")
             return [text]
         return result or [text]
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
 from . import transports
+from .budget import DEFAULT as DEFAULT_BUDGET
 from .budget import Budget, BudgetExceeded, Meter
 from .files import FileView, checked_listing
 from . import quickpath
@@ -138,6 +139,13 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
     """
     if listing is not None:
         listing = checked_listing(listing)  # the fast paths need no files, but the caller erred
+    if budget is not None and not isinstance(budget, Budget):
+        raise TypeError(f"budget must be a Budget, not {type(budget).__name__}")
+    if type(reply) is str and len(reply) > (budget or DEFAULT_BUDGET).reply_bytes and \
+            transport not in _VERBATIM:
+        # a leaked reply becomes a word list many times its size: refused before any of it is made
+        return _beyond(transports.get(transport).name, reply,
+                       f"budget: a reply of more than {(budget or DEFAULT_BUDGET).reply_bytes} characters")
     if type(reply) is str:
         # the fast path, inlined for the most common transport: every call costs here
         if transport == "nested":
@@ -203,6 +211,8 @@ def _beyond(transport, reply, reason):
 
 
 _OPTION_STARTS = ("-", "+")
+# transports whose harness hands the reply over as it is (or decodes it once): no size limit
+_VERBATIM = frozenset({"raw", "json", "json-naive", "script", "stdin"})
 
 
 def _quick_single(reply):

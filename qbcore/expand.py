@@ -1736,10 +1736,11 @@ def _brace(items, meter: Meter) -> list:
 
 def _charge_product(meter: Meter, pre: int, middles: list, posts: list):
     """Check and pay for every pre + middle + post word before making them."""
-    meter.words(len(middles) * len(posts))
+    count = len(middles) * len(posts)
+    meter.words(count)
     size = len(middles) * (pre * len(posts) + sum(len(p) for p in posts)) + \
         len(posts) * sum(len(m) for m in middles)
-    meter.build(size, "brace expansion")
+    meter.build(size + PIECE_BYTES * count, "brace expansion")
 
 
 _SEQ_NUM = re.compile(r"([-+]?[0-9]+)\.\.([-+]?[0-9]+)(?:\.\.([-+]?[0-9]+))?\Z")

@@ -19,7 +19,7 @@ __all__ = ["Budget", "Meter", "BudgetExceeded", "DEFAULT"]
 class Budget:
     """Limits for one evaluation (one ``simulate`` call: every shell layer it models).
 
-    ``steps``: commands run, loop iterations, function calls, ``eval``s,
+    ``steps``: commands run (so loop iterations), function calls, ``eval``s,
     command substitutions and arithmetic variable lookups, one step each;
     pattern matching costs one step per ``MATCH_CHARS_PER_STEP`` characters
     scanned. ``bytes``: characters of values, words, outputs and records

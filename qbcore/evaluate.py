@@ -564,7 +564,7 @@ class _Walker:
 
     def loop_body(self, body) -> bool:
         """Run a loop body; False when the loop must stop (break)."""
-        self.env.meter.step(1, "loop iterations")
+        # an iteration pays through the commands it runs (a body holds one at least)
         try:
             self.items(body)
         except _Break as brk:
@@ -1045,7 +1045,7 @@ class _Walker:
                 opaque_names.append(value.name)
         self.note(opaque_names)
         # a record is kept (and reported) for the whole evaluation: pay for its size
-        self.env.meter.build(64 + (node.end - node.start) + sum(len(a) for a in argv if isinstance(a, str)) +
+        self.env.meter.build(32 + (node.end - node.start) + sum(len(a) for a in argv if isinstance(a, str)) +
                              (len(output) if isinstance(output, str) else 0), "command records")
         self.result.commands.append(CommandRecord(
             tuple(argv), shown, tuple(redirects), tuple(substitutions), tuple(opaque_names),

@@ -147,7 +147,10 @@ _PIECES = ['"', "'", "`", "$(", ")", "${", "}", "$((", "))", "{", "}", "[", "]",
 def random_reply(rng: random.Random, attacks: list) -> str:
     """A random reply: shell fragments, sometimes around an adversarial one."""
     text = "".join(rng.choice(_PIECES) for _ in range(rng.randrange(1, 40)))
-    if attacks and rng.random() < 0.3:
+    if attacks and rng.random() < 0.2:
+        # an attack where an outer shell evaluates it, with fragments after it
+        return rng.choice(list(placements(rng.choice(attacks)))) + text[:rng.randrange(len(text) + 1)]
+    if attacks and rng.random() < 0.2:
         at = rng.randrange(len(text) + 1)
         text = text[:at] + rng.choice(attacks) + text[at:]
     return text

@@ -354,6 +354,7 @@ def test_fuzz_random_and_adversarial_replies_never_hang_or_raise():
     def hang(signum, frame):
         raise _Hang()
 
+    outcomes: dict = {}
     previous = signal.signal(signal.SIGALRM, hang)
     try:
         for _ in range(count):
@@ -373,5 +374,15 @@ def test_fuzz_random_and_adversarial_replies_never_hang_or_raise():
                     signal.alarm(0)
                 assert simulation.exact or simulation.opaque or simulation.outer_error is not None or \
                     simulation.inner_script is None
+                outcomes[_outcome(simulation)] = outcomes.get(_outcome(simulation), 0) + 1
     finally:
         signal.signal(signal.SIGALRM, previous)
+    print(f"\nfuzz: seed {seed}, {count} replies x {len(NAMES)} transports: {outcomes}")
+
+
+def _outcome(simulation):
+    if _unknown_for_budget(simulation):
+        return "past the budget"
+    if simulation.outer_error is not None:
+        return "broken"
+    return "exact" if simulation.exact else "unknown"

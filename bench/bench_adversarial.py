@@ -2,12 +2,13 @@
 
 Run: python -m pytest bench/bench_adversarial.py -s
 
-Every reply of tests/adversarial.py (each family at scales 1 and 2, in each
-placement) goes through every transport; one pass measures wall time, a
+Every reply of tests/adversarial.py (each family at the scales in
+QBCORE_BENCH_SCALES, default 1, in each placement) goes through every transport; one pass measures wall time, a
 second pass the peak of Python's allocations (tracemalloc) for the replies
 through the transports whose outer shell evaluates them.
 """
 
+import os
 import time
 import tracemalloc
 
@@ -21,8 +22,8 @@ EVALUATING = ("nested", "double-nested", "ssh", "heredoc-ssh")
 
 
 def _corpus():
-    for scale in (1, 2):
-        yield from replies(scale)
+    for scale in os.environ.get("QBCORE_BENCH_SCALES", "1").split(","):
+        yield from replies(int(scale))
     yield "big", big_reply(2 * DEFAULT.reply_bytes)
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
 from . import transports
+from ..model.budget import DEFAULT as DEFAULT_BUDGET
+from ..model.budget import Budget, BudgetExceeded, Meter
 from ..model.files import FileView, checked_listing
 from . import quickpath
 from .quickpath import dq_words
@@ -107,30 +109,43 @@ class _Outcome:
 
     def __init__(self):
         self.opaque: list[str] = []
+        self.noted: set = set()
         self.effects: list[OuterEffect] = []
         self.starts = 0
 
     def note(self, names):
         for name in names:
-            if name not in self.opaque:
+            if name not in self.noted:
+                self.noted.add(name)
                 self.opaque.append(name)
 
 
 def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
              environ: Optional[Mapping[str, str]] = None,
-             listing: Optional[Iterable[str]] = None) -> "Simulation":
+             listing: Optional[Iterable[str]] = None, budget: Optional[Budget] = None) -> "Simulation":
     """Predict what ``transport`` makes of ``reply``.
 
     ``environ`` is the complete exported environment of the outer shell (as
     with ``env -i``; default: the executor's, HOME = ``cwd``), ``cwd`` its
-    working directory (default: the current one), ``listing`` the files
-    under it before the harness runs (paths relative to ``cwd``,
-    directories ending in ``/``; default: the real directory when it
-    exists, unknown otherwise). Raises ValueError for an unknown transport
-    or a reply with a NUL character, TypeError or ValueError for a bad listing.
+    working directory (default: the current one's path, whose files are not
+    read), ``listing`` the files under it before the harness runs (paths
+    relative to ``cwd``, directories ending in ``/``). This machine's files
+    are read only when ``cwd`` is given (the real directory, when there is
+    no listing, and everything outside it); otherwise globs and file tests
+    are unknown and named. ``budget`` bounds the work (default: ``Budget()``):
+    past it the result is not exact and its ``opaque`` names the limit.
+    Raises ValueError for an unknown transport or a reply with a NUL
+    character, TypeError or ValueError for a bad listing or budget.
     """
     if listing is not None:
         listing = checked_listing(listing)  # the fast paths need no files, but the caller erred
+    if budget is not None and not isinstance(budget, Budget):
+        raise TypeError(f"budget must be a Budget, not {type(budget).__name__}")
+    if type(reply) is str and len(reply) > (budget or DEFAULT_BUDGET).reply_bytes and \
+            transport not in _VERBATIM:
+        # a leaked reply becomes a word list many times its size: refused before any of it is made
+        return _beyond(transports.get(transport).name, reply,
+                       f"budget: a reply of more than {(budget or DEFAULT_BUDGET).reply_bytes} characters")
     if type(reply) is str:
         # the fast path, inlined for the most common transport: every call costs here
         if transport == "nested":
@@ -148,19 +163,22 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
                 found = quick(reply)
                 if found is not None:
                     return found
-    return simulate_general(reply, transport, cwd=cwd, environ=environ, listing=listing)
+    return simulate_general(reply, transport, cwd=cwd, environ=environ, listing=listing, budget=budget)
 
 
 def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
                      environ: Optional[Mapping[str, str]] = None,
-                     listing: Optional[Iterable[str]] = None) -> "Simulation":
+                     listing: Optional[Iterable[str]] = None, budget: Optional[Budget] = None) -> "Simulation":
     """``simulate`` without the fast path: always the parser and the evaluator."""
     if not isinstance(reply, str):
         raise TypeError(f"reply must be str, not {type(reply).__name__}")
+    if budget is not None and not isinstance(budget, Budget):
+        raise TypeError(f"budget must be a Budget, not {type(budget).__name__}")
     spec = transports.get(transport)
+    host = bool(cwd)
     cwd = os.path.abspath(cwd) if cwd else os.getcwd()
     environ = dict(environ) if environ is not None else default_environ(cwd)
-    files = FileView(cwd, listing)  # before anything runs: a bad listing is the caller's error
+    files = FileView(cwd, listing, host=host)  # before anything runs: a bad listing is the caller's error
     try:
         invocation = transports.wrap(reply, spec.name)
     except HarnessError as exc:
@@ -173,11 +191,28 @@ def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
         runs = spec.name != "ssh-argv" or transports.ssh_call(invocation.argv[1:]).command is not None
         outcome.starts = 0 if error or not runs else 1
     else:
-        script, args, error = _through_bash(invocation, spec, cwd, environ, outcome, files)
+        meter = Meter(budget)
+        if len(reply) > meter.budget.reply_bytes:
+            return _beyond(spec.name, reply, f"budget: a reply of more than {meter.budget.reply_bytes} characters")
+        try:
+            script, args, error = _through_bash(invocation, spec, cwd, environ, outcome, files, meter)
+        except BudgetExceeded as exc:
+            return _beyond(spec.name, reply, exc.reason)
+        except RecursionError:
+            return _beyond(spec.name, reply, "the reply nests deeper than the model follows")
+        if meter.exceeded is not None:  # caught on the way, yet the result depends on it
+            return _beyond(spec.name, reply, meter.exceeded)
     return Simulation(spec.name, reply, script, args, outcome.opaque, outcome.effects, error, outcome.starts)
 
 
+def _beyond(transport, reply, reason):
+    """The result of an evaluation that went past its budget: unknown, the limit named."""
+    return Simulation(transport, reply, None, [], [reason], [], None, 0)
+
+
 _OPTION_STARTS = ("-", "+")
+# transports whose harness hands the reply over as it is (or decodes it once): no size limit
+_VERBATIM = frozenset({"raw", "json", "json-naive", "script", "stdin"})
 
 
 def _quick_single(reply):
@@ -243,13 +278,13 @@ def _real_bash_path() -> str:
     return shutil.which("bash", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/bash"
 
 
-def _through_bash(invocation, spec, cwd, environ, outcome, files):
+def _through_bash(invocation, spec, cwd, environ, outcome, files, meter):
     from ..model.evaluate import evaluate
     from ..model.expand import Env
     from ..syntax.parser import parse_prefix
 
     start_files = files.fork()  # what the middle shell of double-nested starts with, refined below
-    env = Env.from_environ(environ, cwd, invoked_as="bash", files=files)
+    env = Env.from_environ(environ, cwd, invoked_as="bash", files=files, meter=meter)
     start_env = {name: var.value for name, var in env.vars.items()
                  if var.exported and isinstance(var.value, str)}
     script_tree = parse_prefix(invocation.argv[2])
@@ -283,7 +318,7 @@ def _through_bash(invocation, spec, cwd, environ, outcome, files):
     if spec.outer == "bash-twice":
         lone = _lone_simple_command(script_tree)
         return _middle_layer(script, args, start_env, lone, cwd, outcome, error,
-                             _files_at_start(harness, start_files))
+                             _files_at_start(harness, start_files), meter)
     return script, args, error
 
 
@@ -391,7 +426,7 @@ def _files_at_start(harness, files):
     return files
 
 
-def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files):
+def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, meter):
     """double-nested: the middle bash runs ``script``; the innermost is the first bash it starts."""
     from ..model.evaluate import evaluate
     from ..model.expand import Env
@@ -404,7 +439,8 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files):
     exported["SHLVL"] = str(level - 1 if lone else level)
     exported["_"] = _real_bash_path()  # bash exports the path it found on PATH
     arg0 = args[0] if args else "bash"
-    env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files)
+    env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files,
+                           meter=meter)
     middle_tree = parse_prefix(script)
     middle = evaluate(middle_tree, env)
     _note_unsure_syntax_error(middle_tree, outcome)

@@ -21,6 +21,7 @@ from . import expand as X
 from . import files
 from ..syntax import parser as S
 from ..syntax.errors import ShellSyntaxError
+from .budget import BudgetExceeded, Meter
 from .expand import Env, ExpansionError, Opaque
 
 # How far loops and function recursion are followed before the rest is opaque.
@@ -122,6 +123,7 @@ class Evaluation:
     syntax_error: Optional[ShellSyntaxError] = None
     opaque: list = field(default_factory=list)
     env: Optional[Env] = None
+    _noted: set = field(default_factory=set, repr=False, compare=False)  # ``opaque`` as a set
 
     @property
     def exact(self) -> bool:
@@ -185,9 +187,11 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
     """Evaluate ``script`` over ``env`` (changed in place; default: Env.default()).
 
     Command substitutions are evaluated statically (see ``static``). Returns
-    an Evaluation; a script with a syntax error (from parse_prefix) is
-    evaluated up to the chunk before the error, as bash -c does, and then
-    ends with status 2.
+    an Evaluation; a script with a syntax error (from parse_prefix)
+    is evaluated up to the chunk before the error, as bash -c does, and then
+    ends with status 2. An evaluation that goes past the budget of
+    ``env.meter`` stops there: its status is opaque and ``opaque`` names the
+    limit (``env.meter.exceeded`` says so too).
     """
     env = static(env if env is not None else Env.default())
     result = Evaluation(env=env)
@@ -214,6 +218,9 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
         # deeper than the model follows (bash itself would recurse until it crashes)
         result.opaque.append("evaluation nested too deeply")
         result.status = Opaque("evaluation nested too deeply")
+    except BudgetExceeded as exc:
+        result.opaque.append(exc.reason)
+        result.status = Opaque(exc.reason)
     return result
 
 
@@ -350,9 +357,16 @@ class _Walker:
         self.scope = None  # inside a function: the variables `local` shadows, to restore
 
     def note(self, names):
+        result = self.result
+        noted = result._noted
+        if len(noted) != len(result.opaque):
+            noted.clear()
+            noted.update(result.opaque)  # someone appended to the list directly
         for name in names:
-            if name not in self.result.opaque:
-                self.result.opaque.append(name)
+            if name not in noted:
+                self.env.meter.build(len(name), "names of unknown parts")
+                noted.add(name)
+                result.opaque.append(name)
 
     def text(self, node) -> str:
         return self.raw[node.start:node.end].decode("utf-8", "surrogateescape")
@@ -464,6 +478,7 @@ class _Walker:
     # -- commands -----------------------------------------------------------
 
     def command(self, node):
+        self.env.meter.step(1, "commands")
         kind = type(node)
         if kind is S.SimpleCommand:
             return self.simple(node)
@@ -608,6 +623,7 @@ class _Walker:
 
     def loop_body(self, body) -> bool:
         """Run a loop body; False when the loop must stop (break)."""
+        # an iteration pays through the commands it runs (a body holds one at least)
         try:
             self.items(body)
         except _Break as brk:
@@ -971,7 +987,7 @@ class _Walker:
         ``[k]=v`` / ``[k]+=v``; None when an element is beyond the model."""
         values = []
         for word in words:
-            expansions = X.brace_expand(word.parts)
+            expansions = X.brace_expand(word.parts, self.env.meter)
             first = word.parts[0] if word.parts else None
             if len(expansions) == 1 and isinstance(first, S.Lit) and first.text.startswith("["):
                 # `[k]=v` assigns one element, neither split nor globbed (after
@@ -1093,7 +1109,7 @@ class _Walker:
             text = exp.word_text(redirect.target, assignment=False)
             return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text), None
         fields = []
-        for parts in X.brace_expand(redirect.target.parts):
+        for parts in X.brace_expand(redirect.target.parts, self.env.meter):
             parts = exp.tilde(parts, assignment_like=False)
             for chars in exp.split(exp.parts(parts, quoted=False)):
                 fields.extend(exp.glob(chars))
@@ -1194,6 +1210,9 @@ class _Walker:
             if isinstance(value, Opaque) and value.name not in opaque_names:
                 opaque_names.append(value.name)
         self.note(opaque_names)
+        # a record is kept (and reported) for the whole evaluation: pay for its size
+        self.env.meter.build(32 + (node.end - node.start) + sum(len(a) for a in argv if isinstance(a, str)) +
+                             (len(output) if isinstance(output, str) else 0), "command records")
         self.result.commands.append(CommandRecord(
             tuple(argv), shown, tuple(redirects), tuple(substitutions), tuple(opaque_names),
             modelled, self.certain, status, output, error, self.text(node), node.start, node.end, line))
@@ -1359,6 +1378,7 @@ class _Walker:
 
     def call(self, name, args, stdout_away=False, own_stdout=False):
         env = self.env
+        env.meter.step(1, "function calls")
         saved = env.positional
         env.positional = list(args)
         walker = self.child(env)
@@ -1383,6 +1403,8 @@ class _Walker:
         return True, status, None, None
 
     def eval(self, text):
+        self.env.meter.step(1, "eval")
+        self.env.meter.build(len(text), "eval")
         try:
             script = S.parse_prefix(text)
         except ValueError as exc:
@@ -1419,8 +1441,10 @@ class _Walker:
             env.cwd_known = False
             return False, Opaque("status of cd"), None, None
         new = target if target.startswith("/") else os.path.join(env.cwd, target)
-        new = os.path.normpath(new)
-        failure = self.env.files.directory_failure(new)
+        failure = _dotdot_failure(new, self.env.files)
+        new = os.path.normpath(new)  # as bash: a leading `//` stays, `///` is `/`
+        if failure == "":
+            failure = self.env.files.directory_failure(new)
         if failure is None:
             env.cwd_known = False  # it may or may not have changed
             return False, Opaque(f"status of cd {target}"), None, None
@@ -1558,16 +1582,36 @@ class _Walker:
             if self.env.locale_is_c:
                 # the C locale counts bytes: widths, %c and %q work on single bytes
                 as_bytes = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
-                text, status = _printf(as_bytes[0], as_bytes[1:], byte_mode=True)
+                text, status = _printf(as_bytes[0], as_bytes[1:], byte_mode=True, meter=self.env.meter)
                 text = text.encode("latin-1").decode("utf-8", "surrogateescape")
             else:
-                text, status = _printf(args[0], args[1:])
+                text, status = _printf(args[0], args[1:], meter=self.env.meter)
         except _Unknown as unknown:
             return False, Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"), None
         if target is not None:
             self.env.set(target, text)
             return True, status, None, None
         return True, status, text, None
+
+
+def _dotdot_failure(path: str, view) -> Optional[str]:
+    """bash's ``cd`` takes ``x/..`` away only when ``x`` is a directory (measured): the
+    error for the first one that is not ("" for none, None when unknown)."""
+    logical = "//" if path.startswith("//") and not path.startswith("///") else "/"
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if logical.strip("/"):
+                kind = view.kind(logical)
+                if kind is None:
+                    return None
+                if kind != "dir":
+                    return files.NO_SUCH_FILE if kind == "missing" else files.NOT_A_DIRECTORY
+            logical = os.path.dirname(logical.rstrip("/")) or logical
+            continue
+        logical = logical + part if logical.endswith("/") else logical + "/" + part
+    return ""
 
 
 class _Ambiguous(Exception):
@@ -1856,10 +1900,12 @@ def _backslash_escapes(text: str, echo: bool = False, byte_mode: bool = False):
 _FORMAT = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([diouxXcsbqeEfFgGaA%])")
 
 
-def _printf(fmt: str, args: list, byte_mode: bool = False):
+def _printf(fmt: str, args: list, byte_mode: bool = False, meter: Optional[Meter] = None):
     """bash's printf: the format is reused while arguments remain. In ``byte_mode`` every
-    character stands for one byte (latin-1), as bash sees text in the C locale."""
-    out = []
+    character stands for one byte (latin-1), as bash sees text in the C locale. Widths,
+    precisions and the output are checked against ``meter`` before they are made."""
+    meter = meter if meter is not None else Meter()
+    out = _MeteredList(meter, "printf output")
     status = 0
     index = 0
     first = True
@@ -1900,6 +1946,10 @@ def _printf(fmt: str, args: list, byte_mode: bool = False):
                 index += 1
                 status = status if ok else 1
                 precision = str(max(value, 0)) if value >= 0 else None
+            if width:
+                meter.width(int(width))
+            if precision:
+                meter.width(int(precision))
             arg = _take(args, index)
             if index < len(args):
                 index += 1
@@ -1926,6 +1976,19 @@ def _printf(fmt: str, args: list, byte_mode: bool = False):
         if index == consumed_before:
             break
     return "".join(out), status
+
+
+class _MeteredList(list):
+    """A list of output pieces whose every piece is paid for as it is added."""
+
+    def __init__(self, meter: Meter, what: str):
+        super().__init__()
+        self.meter = meter
+        self.what = what
+
+    def append(self, piece):
+        self.meter.build(len(piece), self.what)
+        super().append(piece)
 
 
 def _take(args, index):

@@ -17,15 +17,19 @@ pathname expansion (by default from the Env's ``files``, a qbcore.model.files.Fi
 
 from __future__ import annotations
 
+import functools
 import os
 import pwd
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Union
 
+from . import patterns
 from ..syntax import parser as S
+from .budget import BudgetExceeded, Meter
 from .commandenv import command_environ
 from .files import FileView
+from .patterns import compile_chars
 
 # ---------------------------------------------------------------- values
 
@@ -141,12 +145,17 @@ class Env:
     otherwise), or an iterable of relative paths (``sub/`` or ``sub/f`` make
     ``sub`` a directory) standing for the whole tree under ``cwd``; ``files``
     an existing FileView to share instead (a shell started by another).
+    ``meter`` counts the work of the evaluation against its Budget (a fresh
+    one with the default budget when not given). ``host``: whether the model
+    may read this machine's files and user database (default: only when
+    ``cwd`` is given); without, those answers are unknown.
     """
 
     def __init__(self, variables: Optional[Mapping[str, object]] = None, *, cwd: Optional[str] = None,
                  positional: Iterable[str] = (), arg0: str = "bash", status: Union[int, Opaque] = 0,
                  listing: Optional[Iterable[str]] = None, substitute: Optional[SubstituteHook] = None,
-                 list_dir: Optional[ListDirHook] = None, files: Optional[FileView] = None):
+                 list_dir: Optional[ListDirHook] = None, files: Optional[FileView] = None,
+                 meter: Optional[Meter] = None, host: Optional[bool] = None):
         self.vars: dict = {}
         for name, value in (variables or {}).items():
             self.vars[name] = value if isinstance(value, Variable) else Variable(value, True)
@@ -159,19 +168,23 @@ class Env:
         self.noglob = False
         self.lineno = 1
         self.last_bg: Optional[Value] = None
-        self.files = files if files is not None else FileView(self.cwd, listing)
+        if files is None:
+            files = FileView(self.cwd, listing, host=cwd is not None if host is None else host)
+        self.files = files
         self.substitute: SubstituteHook = substitute or unknown_substitution
         self.list_dir: ListDirHook = list_dir or _default_list_dir
         self.functions: dict = {}
         # descriptors above 2 that `exec` opened (True) or closed (False) in this shell
         self.descriptors: dict = {}
         self.readonly: set = set()  # names made readonly (`readonly`, `declare -r`)
+        self.meter = meter if meter is not None else Meter()
 
     # -- construction ---------------------------------------------------
 
     @classmethod
     def default(cls, cwd: Optional[str] = None, **kwargs) -> "Env":
         """The executor's environment: HOME = the working directory, PATH, LC_ALL=C…"""
+        kwargs.setdefault("host", bool(cwd))
         cwd = os.path.abspath(cwd) if cwd else os.getcwd()
         environ = dict(EXECUTOR_ENVIRON, HOME=cwd)
         return cls.from_environ(environ, cwd, **kwargs)
@@ -191,6 +204,7 @@ class Env:
                 raise TypeError("environ must map str to str")
             if "\0" in value or "\0" in key:
                 raise ValueError(f"environment variable {key!r} contains a NUL byte")
+        kwargs.setdefault("host", bool(cwd))
         cwd = os.path.abspath(cwd) if cwd else os.getcwd()
         env = cls({}, cwd=cwd, **kwargs)
         for name, value in environ.items():
@@ -198,12 +212,13 @@ class Env:
                 env.vars[name] = Variable(value, True)
         for name, value in _BASH_SETS.items():
             env.vars.setdefault(name, Variable(value, False))
+        host = env.files.host
         pwd_value = environ.get("PWD")
-        if not (pwd_value and pwd_value.startswith("/") and _same_dir(pwd_value, cwd)):
+        if not (pwd_value and pwd_value.startswith("/") and _same_dir(pwd_value, cwd, host)):
             pwd_value = cwd
         env.vars["PWD"] = Variable(pwd_value, True)
         oldpwd = environ.get("OLDPWD")
-        if oldpwd is not None and not os.path.isdir(oldpwd):
+        if oldpwd is not None and not (os.path.isdir(oldpwd) if host else oldpwd.startswith("/")):
             env.vars.pop("OLDPWD", None)  # bash keeps an inherited OLDPWD only when it is a directory
         if "PATH" not in environ:
             env.vars["PATH"] = Variable(_DEFAULT_PATH, False)
@@ -240,6 +255,7 @@ class Env:
         other.functions = dict(self.functions)
         other.descriptors = dict(self.descriptors)
         other.readonly = set(self.readonly)
+        other.meter = self.meter  # one budget for the shell, its subshells and substitutions
         return other
 
     # -- variables ------------------------------------------------------
@@ -280,7 +296,9 @@ class Env:
         return value
 
 
-def _same_dir(a: str, b: str) -> bool:
+def _same_dir(a: str, b: str, host: bool = True) -> bool:
+    if not host:
+        return os.path.normpath(a) == os.path.normpath(b)
     try:
         return os.path.samefile(a, b)
     except OSError:
@@ -373,23 +391,39 @@ def pattern(word: "S.Word", env: Env) -> "Pattern":
 
 
 class Pattern:
-    """A bash glob pattern compiled from (char, active) pairs; ``opaque`` names unknown parts."""
+    """A bash glob pattern compiled from (char, active) pairs; ``opaque`` names unknown parts.
 
-    __slots__ = ("regex", "opaque", "has_magic", "text", "byte_mode")
+    Matching runs a position automaton (qbcore.model.patterns): linear in the text
+    whatever the pattern; ``meter`` (optional) is charged for every scan.
+    """
 
-    def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False, byte_mode: bool = False):
+    __slots__ = ("automaton", "opaque", "has_magic", "text", "byte_mode", "meter")
+
+    def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False, byte_mode: bool = False,
+                 meter: Optional[Meter] = None):
         if byte_mode:
             # the C locale matches bytes: `?` is one byte of a multi-byte character
             chars = [(b, active) for ch, active in chars for b in to_bytes(ch)]
-        self.regex = re.compile(_pattern_regex(chars, pathname), re.S)
+        self.automaton = compile_chars(chars, pathname, _bracket)
         self.opaque = opaque
         self.has_magic = any(active and ch in "*?[" for ch, active in chars)
         self.text = "".join(ch for ch, _ in chars)
         self.byte_mode = byte_mode
+        self.meter = meter
 
     def matches(self, text: str) -> bool:
         """Whether the whole of ``text`` matches (converted to bytes in byte mode)."""
-        return self.regex.fullmatch(to_bytes(text) if self.byte_mode else text) is not None
+        if self.meter is not None:
+            self.meter.scan(len(text))
+        return self.automaton.fullmatch(to_bytes(text) if self.byte_mode else text)
+
+    def charge(self, chars: int):
+        if self.meter is not None:
+            self.meter.scan(chars)
+
+    def build(self, chars: int):
+        if self.meter is not None:
+            self.meter.build(chars, "pattern substitution")
 
 
 def to_bytes(text: str) -> str:
@@ -407,45 +441,6 @@ _CLASSES = {
     "xdigit": "0-9A-Fa-f", "cntrl": "\\x00-\\x1f\\x7f", "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e",
     "word": "a-zA-Z0-9_",
 }
-
-
-def _pattern_regex(chars: list, pathname: bool) -> str:
-    out = []
-    i, n = 0, len(chars)
-    star = "[^/]*" if pathname else ".*"
-    one = "[^/]" if pathname else "."
-    while i < n:
-        ch, active = chars[i]
-        if not active:
-            out.append(re.escape(ch))
-            i += 1
-            continue
-        if ch == "\\" and i + 1 < n:
-            out.append(re.escape(chars[i + 1][0]))
-            i += 2
-            continue
-        if ch == "*":
-            while i + 1 < n and chars[i + 1] == ("*", True):
-                i += 1
-            out.append(star)
-            i += 1
-            continue
-        if ch == "?":
-            out.append(one)
-            i += 1
-            continue
-        if ch == "[":
-            parsed = _bracket(chars, i + 1)
-            if parsed is not None:
-                regex, i = parsed
-                out.append(regex)
-                continue
-            out.append("\\[")
-            i += 1
-            continue
-        out.append(re.escape(ch))
-        i += 1
-    return "".join(out)
 
 
 def _bracket(chars: list, i: int):
@@ -527,6 +522,24 @@ _BINARY = [
 ]
 
 
+@functools.lru_cache(maxsize=512)
+def _arith_tokens(text: str) -> tuple:
+    """The tokens of an arithmetic expression (a variable's value is read again and again)."""
+    toks = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        match = _ARITH_TOKEN.match(stripped, pos)
+        if not match or match.end() == pos:
+            rest = stripped[pos:].strip()
+            raise ArithError(f"{text.strip()}: syntax error: invalid arithmetic operator "
+                             f"(error token is \"{rest}\")")
+        kind = match.lastgroup
+        toks.append((kind, match.group(kind)))
+        pos = match.end()
+    return tuple(toks)
+
+
 class Arithmetic:
     """Evaluate a bash arithmetic expression (64-bit, bash precedence, variables recursive)."""
 
@@ -535,18 +548,7 @@ class Arithmetic:
         self.text = text
         self.opaque = opaque
         self.depth = depth
-        self.toks = []
-        pos = 0
-        stripped = text.rstrip()
-        while pos < len(stripped):
-            match = _ARITH_TOKEN.match(stripped, pos)
-            if not match or match.end() == pos:
-                rest = stripped[pos:].strip()
-                raise ArithError(f"{text.strip()}: syntax error: invalid arithmetic operator "
-                                 f"(error token is \"{rest}\")")
-            kind = match.lastgroup
-            self.toks.append((kind, match.group(kind)))
-            pos = match.end()
+        self.toks = _arith_tokens(text)
         self.i = 0
 
     def run(self):
@@ -711,8 +713,9 @@ class Arithmetic:
         if isinstance(value, Opaque):
             self._note(value.name)
             return value
-        if self.depth > 100:
-            raise ArithError(f"{name}: expression recursion level exceeded")
+        meter = self.env.meter
+        meter.step(1, f"arithmetic on ${name}")
+        meter.depth(self.depth + 1, f"arithmetic on ${name}")
         return Arithmetic(value, self.env, self.opaque, self.depth + 1).run()
 
     def _note(self, name):
@@ -798,6 +801,10 @@ _BREAK_SOFT = ("", False, "break")
 _STARTED = ("", True, False)
 
 
+# What the budget counts for one piece of a word besides its characters.
+PIECE_BYTES = 32
+
+
 class Expander:
     """The expansion of one command's words over an Env: collects the opaque names
     met and the command substitutions run (the evaluator records both)."""
@@ -828,7 +835,7 @@ class Expander:
             if kind is S.SingleQuoted:
                 return [part.text]
         out = []
-        expansions = brace_expand(word.parts)
+        expansions = brace_expand(word.parts, self.env.meter)
         # a word made by brace expansion is no longer assignment-like for tilde purposes
         braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
         for parts in expansions:
@@ -945,6 +952,8 @@ class Expander:
         env = self.env
         if user == "":
             home = env.get("HOME")
+            if home is None and not env.files.host:
+                return _OpaquePart(Opaque("~ (the user database is not read)"))
             if home is None:
                 try:
                     home = pwd.getpwuid(os.getuid()).pw_dir
@@ -954,6 +963,8 @@ class Expander:
             home = env.get("PWD")
         elif user == "-":
             home = env.get("OLDPWD")
+        elif not env.files.host:
+            return _OpaquePart(Opaque(f"~{user} (the user database is not read)"))
         else:
             try:
                 home = pwd.getpwnam(user).pw_dir
@@ -972,6 +983,10 @@ class Expander:
         pieces = []
         for part in parts:
             self.part(part, quoted, pieces)
+        if len(pieces) > 1 or (pieces and len(pieces[0][0]) > 64):
+            # what joining or splitting these pieces will build, paid before it is built
+            # (each piece, and the field it may become, costs some bytes beside its text)
+            self.env.meter.build(sum(len(piece[0]) for piece in pieces) + PIECE_BYTES * len(pieces), "words")
         return pieces
 
     def part(self, part, quoted: bool, pieces: list):
@@ -1007,6 +1022,7 @@ class Expander:
             pieces.append((value, quoted, not quoted))
 
     def command_substitution(self, part: "S.CmdSub") -> Value:
+        self.env.meter.step(1, "command substitution")
         result = self.env.substitute(part.script, self.env.copy())
         # bash sets $? as soon as a substitution ends: later expansions of the same command see it
         self.env.status = result.status
@@ -1349,7 +1365,7 @@ class Expander:
     def pattern_of(self, word: Optional["S.Word"]) -> Pattern:
         before = len(self.opaque)
         chars = self.pattern_chars(word)
-        return Pattern(chars, tuple(self.opaque[before:]), byte_mode=self.env.locale_is_c)
+        return Pattern(chars, tuple(self.opaque[before:]), byte_mode=self.env.locale_is_c, meter=self.env.meter)
 
     def replacement(self, word: Optional["S.Word"]) -> list:
         """The replacement of ``${x/p/r}`` as (text, quoted) pieces; unquoted ``&`` is the match."""
@@ -1441,8 +1457,9 @@ class Expander:
             return [text]
         result = self.pathname(chars)
         if result is None:
-            lost = self.env.files.lost
-            self.note(f"glob {text} ({lost})" if lost else f"glob {text}")
+            files = self.env.files
+            why = files.lost or (None if files.host else "this machine's files are not read")
+            self.note(f"glob {text} ({why})" if why else f"glob {text}")
             return [text]
         return result or [text]
 
@@ -1472,7 +1489,7 @@ class Expander:
                 prefixes = new
                 continue
             if has_magic:
-                pat = Pattern(comp, pathname=True, byte_mode=self.env.locale_is_c)
+                pat = Pattern(comp, pathname=True, byte_mode=self.env.locale_is_c, meter=self.env.meter)
                 leading_dot = comp[0][0] == "."
                 for prefix in prefixes:
                     names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
@@ -1563,29 +1580,8 @@ def looks_like_assignment(parts) -> bool:
 
 def _remove(value: str, pat: Pattern, op: str) -> str:
     if pat.byte_mode:
-        return from_bytes(_remove_in(to_bytes(value), pat.regex.fullmatch, op))
-    return _remove_in(value, pat.regex.fullmatch, op)
-
-
-def _remove_in(value: str, match, op: str) -> str:
-    n = len(value)
-    if op == "#":
-        for i in range(0, n + 1):
-            if match(value[:i]):
-                return value[i:]
-    elif op == "##":
-        for i in range(n, -1, -1):
-            if match(value[:i]):
-                return value[i:]
-    elif op == "%":
-        for i in range(n, -1, -1):
-            if match(value[i:]):
-                return value[:i]
-    elif op == "%%":
-        for i in range(0, n + 1):
-            if match(value[i:]):
-                return value[:i]
-    return value
+        return from_bytes(patterns.remove(pat.automaton, to_bytes(value), op, pat.charge))
+    return patterns.remove(pat.automaton, value, op, pat.charge)
 
 
 def _render_replacement(rep: list, match: str) -> str:
@@ -1619,45 +1615,8 @@ def _replace(value: str, pat: Pattern, rep: list, op: str) -> str:
 def _replace_in(value: str, pat: Pattern, rep: list, op: str) -> str:
     if not pat.text and op != "/#" and op != "/%":
         return value
-    match = pat.regex.fullmatch
-    n = len(value)
-    if op == "/#":
-        for end in range(n, -1, -1):
-            if match(value[:end]):
-                return _render_replacement(rep, value[:end]) + value[end:]
-        return value
-    if op == "/%":
-        for start in range(0, n + 1):
-            if match(value[start:]):
-                return value[:start] + _render_replacement(rep, value[start:])
-        return value
-    out = []
-    i = 0
-    replaced = False
-    while i <= n:
-        found = None
-        if not (replaced and op == "/"):
-            for end in range(n, i - 1, -1):
-                if match(value[i:end]):
-                    found = end
-                    break
-        if found is not None and (found > i or pat.text):
-            out.append(_render_replacement(rep, value[i:found]))
-            replaced = True
-            if found == i:
-                if i < n:
-                    out.append(value[i])
-                i += 1
-            else:
-                i = found
-            if op == "/":
-                out.append(value[i:])
-                return "".join(out)
-            continue
-        if i < n:
-            out.append(value[i])
-        i += 1
-    return "".join(out)
+    return patterns.replace(pat.automaton, value, bool(pat.text), lambda match: _render_replacement(rep, match),
+                            op, pat.charge, pat.build)
 
 
 def _case(value: str, op: str, pat: Optional[Pattern]) -> str:
@@ -1697,8 +1656,12 @@ def quote_for_reuse(value: str) -> str:
 # ---------------------------------------------------------------- brace expansion
 
 
-def brace_expand(parts) -> list:
-    """Brace expansion over word parts: a list of part lists (one per resulting word)."""
+def brace_expand(parts, meter: Optional[Meter] = None) -> list:
+    """Brace expansion over word parts: a list of part lists (one per resulting word).
+
+    The number of words (and their size) is checked against ``meter`` before
+    any of them is made.
+    """
     if not any(isinstance(p, S.Lit) and "{" in p.text for p in parts):
         return [list(parts)]
     items = []
@@ -1707,7 +1670,8 @@ def brace_expand(parts) -> list:
             items.extend(("c", ch, part.start, part.end) for ch in part.text)
         else:
             items.append(("p", part))
-    results = _brace(items)
+    meter = meter if meter is not None else Meter()
+    results = _brace(items, meter)
     if len(results) == 1:
         return [list(parts)]
     return [_rejoin_names(_regroup(result)) for result in results]
@@ -1754,7 +1718,7 @@ def _is(item, ch) -> bool:
     return item[0] == "c" and item[1] == ch
 
 
-def _brace(items) -> list:
+def _brace(items, meter: Meter) -> list:
     n = len(items)
     # one pass with a stack: the matching close of every `{` and its top-level commas
     close_of, commas_of, stack = {}, {}, []
@@ -1779,21 +1743,33 @@ def _brace(items) -> list:
             bounds = [i] + commas + [close]
             alternatives = []
             for a, b in zip(bounds, bounds[1:]):
-                alternatives.extend(_brace(items[a + 1:b]))
-            posts = _brace(post)
+                alternatives.extend(_brace(items[a + 1:b], meter))
+                meter.words(len(alternatives))
+            posts = _brace(post, meter)
+            _charge_product(meter, len(pre), alternatives, posts)
             return [pre + alt + p for alt in alternatives for p in posts]
-        seq = _sequence(items[i + 1:close])
+        seq = _sequence(items[i + 1:close], meter)
         if seq is not None:
-            posts = _brace(post)
+            posts = _brace(post, meter)
+            _charge_product(meter, len(pre), seq, posts)
             return [pre + [("c", ch, 0, 0) for ch in s] + p for s in seq for p in posts]
     return [items]
+
+
+def _charge_product(meter: Meter, pre: int, middles: list, posts: list):
+    """Check and pay for every pre + middle + post word before making them."""
+    count = len(middles) * len(posts)
+    meter.words(count)
+    size = len(middles) * (pre * len(posts) + sum(len(p) for p in posts)) + \
+        len(posts) * sum(len(m) for m in middles)
+    meter.build(size + PIECE_BYTES * count, "brace expansion")
 
 
 _SEQ_NUM = re.compile(r"([-+]?[0-9]+)\.\.([-+]?[0-9]+)(?:\.\.([-+]?[0-9]+))?\Z")
 _SEQ_CHR = re.compile(r"([^0-9])\.\.([^0-9])(?:\.\.([-+]?[0-9]+))?\Z")
 
 
-def _sequence(items) -> Optional[list]:
+def _sequence(items, meter: Meter) -> Optional[list]:
     if not items or any(item[0] != "c" for item in items):
         return None
     text = "".join(item[1] for item in items)
@@ -1809,6 +1785,7 @@ def _sequence(items) -> Optional[list]:
             if len(digits) > 1 and digits.startswith("0"):
                 width = max(width, len(t))
         values = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        meter.words(len(values))
         out = []
         for v in values:
             s = str(v)
@@ -1825,5 +1802,6 @@ def _sequence(items) -> Optional[list]:
         step = step or 1
         x, y = ord(a), ord(b)
         values = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
+        meter.words(len(values))
         return [chr(v) for v in values]
     return None

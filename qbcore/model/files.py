@@ -7,7 +7,9 @@ directory when it exists, a given listing, or unknown; the files the
 script's own redirections create are added to it. After a command whose
 effects on files the model does not follow (``touch``, ``rm``, an unknown
 program…) the view is lost: every later answer is None (unknown), named by
-``lost``. Outside the working tree the answers come from this machine.
+``lost``. Outside the working tree the answers come from this machine
+only when the view may read the host (``host``); otherwise they are unknown,
+so untrusted replies never make the model read, or reveal, the machine.
 """
 
 from __future__ import annotations
@@ -69,13 +71,16 @@ class FileView:
 
     ``root`` is the first working directory; ``listing`` None reads the real
     directory when it exists (the tree is unknown otherwise), or lists the
-    paths standing for the whole tree under ``root``.
+    paths standing for the whole tree under ``root``. ``host`` False: nothing
+    is read from this machine, inside the tree (unless listed) or outside it;
+    those answers are unknown, named by ``unknown``.
     """
 
-    def __init__(self, root: str, listing: Optional[Iterable[str]] = None):
+    def __init__(self, root: str, listing: Optional[Iterable[str]] = None, *, host: bool = True):
         self.root = os.path.abspath(root)
         self.listing = None if listing is None else Listing(listing, self.root)
-        self.real = listing is None and os.path.isdir(self.root)
+        self.host = host
+        self.real = host and listing is None and os.path.isdir(self.root)
         self.created: set = set()
         self.lost: Optional[str] = None  # why the tree is no longer known
 
@@ -83,6 +88,7 @@ class FileView:
         """A copy for something that may or may not happen (see ``absorb``)."""
         other = FileView.__new__(FileView)
         other.root, other.listing, other.real = self.root, self.listing, self.real
+        other.host = self.host
         other.created = set(self.created)
         other.lost = self.lost
         return other
@@ -109,17 +115,22 @@ class FileView:
         """Why nothing is known about ``path`` (absolute), or None when something is."""
         if self.lost is not None:
             return self.lost
-        if self._relative(path) is not None and self.listing is None and not self.real:
+        inside = self._relative(path) is not None
+        if not self.host and not (inside and self.listing is not None):
+            if inside:
+                return f"the files in {self.root} (no listing or working directory given)"
+            return f"the files outside {self.root} (this machine's files are not read)"
+        if inside and self.listing is None and not self.real:
             return f"the files in {self.root} ({self.root} does not exist here)"
         return None
 
     def kind(self, path: str) -> Optional[str]:
         """``dir``, ``file``, ``missing``, or None when unknown."""
         path = os.path.normpath(path)
+        if path in self.created and self.lost is None:
+            return "file"
         if self.unknown(path):
             return None
-        if path in self.created:
-            return "file"
         rel = self._relative(path)
         if rel is not None and self.listing is not None:
             return self.listing.kind(rel) or "missing"
@@ -187,9 +198,12 @@ class FileView:
         """The error of the first directory above ``path`` that is missing or a file ("" for none)."""
         ancestors = []
         head = os.path.dirname(path)
-        while head and head != "/" and head != self.root:  # the working directory is there
+        while head and head != self.root:  # the working directory is there
+            up = os.path.dirname(head)
+            if up == head:
+                break  # `/` or `//`: the root is a directory
             ancestors.append(head)
-            head = os.path.dirname(head)
+            head = up
         for ancestor in reversed(ancestors):
             kind = self.kind(ancestor)
             if kind is None:

@@ -1409,25 +1409,45 @@ def _delimiter(word: Word):
 _DOC_OPENER = re.compile(r"\$[({[]|`")
 
 
+# How many prefixes of one body recovery parses at most (each parse is linear).
+RECOVERY_PROBES = 64
+_probing = False  # inside a probe: a prefix that needs recovery is rejected without recursing
+
+
 def _recover_body(parts: list) -> list:
     """An unquoted body the lexer left literal (an expansion in it does not close):
-    the parts bash expands before it meets the first that fails, then that text."""
-    if len(parts) != 1 or not isinstance(parts[0], Lit) or not _DOC_OPENER.search(parts[0].text):
+    the parts bash expands before it meets the first that fails, then that text.
+
+    Each candidate prefix is parsed once, without recovering inside it (a
+    prefix that would need it is rejected anyway), so the work is linear in
+    the number of probes, never exponential in the nesting.
+    """
+    global _probing
+    if _probing or len(parts) != 1 or not isinstance(parts[0], Lit) or not _DOC_OPENER.search(parts[0].text):
         return parts
     text = parts[0].text
-    for match in reversed(list(_DOC_OPENER.finditer(text))):
+    for probe, match in enumerate(reversed(list(_DOC_OPENER.finditer(text)))):
+        if probe >= RECOVERY_PROBES:
+            return parts
         prefix = text[:match.start()]
         if not _DOC_OPENER.search(prefix):
             return parts  # nothing expands before the construct that fails
         end = "END"
         while end in prefix:
             end += "_"
-        script = parse_prefix(f": <<{end}\n{prefix}\n{end}\n")
+        _probing = True
+        try:
+            script = parse_prefix(f": <<{end}\n{prefix}\n{end}\n")
+        finally:
+            _probing = False
         if script.error is not None or not script.chunks:
             continue
         body = script.chunks[0].items[0].command.pipelines[0].commands[0].redirects[0].heredoc
         if any(isinstance(p, Lit) and _DOC_OPENER.search(p.text) for p in body.parts):
             continue  # the prefix holds a construct that does not close either
+        # once more with recovery on, for the here-documents inside its substitutions
+        script = parse_prefix(f": <<{end}\n{prefix}\n{end}\n")
+        body = script.chunks[0].items[0].command.pipelines[0].commands[0].redirects[0].heredoc
         return list(body.parts) + [Lit(text[match.start():], parts[0].start, parts[0].end)]
     return parts
 

@@ -36,3 +36,29 @@ def test_patterns_match_as_in_bash(tmp_path_factory, batch):
     cwd = str(tmp_path_factory.mktemp("patterns"))
     wrong = bashref.stdout_disagreements([script_for(p, v) for p, v in batch], cwd=cwd)
     assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)
+
+
+def removal_and_replacement_script(pattern: str, value: str) -> str:
+    return (f"v={bashref.quote(value)}; "
+            f"echo \"${{v#{pattern}}}|${{v##{pattern}}}|${{v%{pattern}}}|${{v%%{pattern}}}\"; "
+            f"echo \"${{v/{pattern}/<&>}}|${{v//{pattern}/<&>}}|${{v/#{pattern}/<&>}}|${{v/%{pattern}/<&>}}\"")
+
+
+# bash 5.2's ${v/p/r} first works out a fixed match length for p, and gets it wrong for an
+# unclosed `[` (`${v/[*/r}` replaces two characters) and a negated bracket that starts with
+# `]` (`${v/[!]]/r}` replaces nothing), though ${v#p} and ${v%p} match them as patterns:
+# quirks the model does not follow (yet), left out here
+REPLACE_PIECES = [p for p in PATTERN_PIECES if p not in ("[!]]", "[^]]", "[")]
+LONGER = st.tuples(st.lists(st.sampled_from(REPLACE_PIECES), min_size=1, max_size=6).map("".join),
+                   st.lists(st.sampled_from(VALUE_PIECES), max_size=12).map("".join))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(LONGER, min_size=BATCH, max_size=BATCH))
+def test_removal_and_replacement_as_in_bash(tmp_path_factory, batch):
+    # shortest/longest prefix and suffix, first/every/anchored replacement with `&`:
+    # the scans of the linear-time matcher against bash's own
+    cwd = str(tmp_path_factory.mktemp("replace"))
+    wrong = bashref.stdout_disagreements([removal_and_replacement_script(p, v) for p, v in batch], cwd=cwd)
+    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)

@@ -397,7 +397,7 @@ class Pattern:
     whatever the pattern; ``meter`` (optional) is charged for every scan.
     """
 
-    __slots__ = ("automaton", "opaque", "has_magic", "text", "byte_mode", "meter")
+    __slots__ = ("automaton", "opaque", "has_magic", "text", "byte_mode", "meter", "whole_only")
 
     def __init__(self, chars: list, opaque: tuple = (), pathname: bool = False, byte_mode: bool = False,
                  meter: Optional[Meter] = None):
@@ -410,6 +410,11 @@ class Pattern:
         self.text = "".join(ch for ch, _ in chars)
         self.byte_mode = byte_mode
         self.meter = meter
+        # bash's pattern substitution first tests whether a match exists at all, by
+        # matching `*P*` (`P*`, `*P`) against the whole value, but it matches P itself
+        # when P starts with `*` and ends with `*`: a quoted last `*` makes that test
+        # demand that the whole value match (`v='x*y'; echo "${v/*'*'/X}"` prints `x*y`)
+        self.whole_only = len(chars) >= 2 and chars[0] == ("*", True) and chars[-1] == ("*", False)
 
     def matches(self, text: str) -> bool:
         """Whether the whole of ``text`` matches (converted to bytes in byte mode)."""
@@ -1615,6 +1620,14 @@ def _replace(value: str, pat: Pattern, rep: list, op: str) -> str:
 def _replace_in(value: str, pat: Pattern, rep: list, op: str) -> str:
     if not pat.text and op != "/#" and op != "/%":
         return value
+    if pat.whole_only:
+        # then only a value the whole of which matches is replaced, and wholly
+        pat.charge(len(value))
+        if not pat.automaton.fullmatch(value):
+            return value
+        rendered = _render_replacement(rep, value)
+        pat.build(len(rendered))
+        return rendered
     return patterns.replace(pat.automaton, value, bool(pat.text), lambda match: _render_replacement(rep, match),
                             op, pat.charge, pat.build)
 

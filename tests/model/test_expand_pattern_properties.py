@@ -62,3 +62,15 @@ def test_removal_and_replacement_as_in_bash(tmp_path_factory, batch):
     cwd = str(tmp_path_factory.mktemp("replace"))
     wrong = bashref.stdout_disagreements([removal_and_replacement_script(p, v) for p, v in batch], cwd=cwd)
     assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)
+
+
+# a pattern that starts with `*` and ends with a quoted `*`: bash's quick "is there a
+# match at all" test then matches the pattern itself against the whole value
+STAR_QUOTED_STAR = [("*'*'", "ab*-1"), ("*'*'", "a*b*"), ("*\\*", "x*y"), ("*\\*", "x*"), ("*[*]", "x*y"),
+                    ("b'*'", "ab*-1"), ("**", "a*"), ("*'*'", ""), ("*?'*'", "a*b*c*"), ("*\"*\"", "q*")]
+
+
+def test_a_star_pattern_ending_in_a_quoted_star_replaces_only_a_whole_match(tmp_path):
+    wrong = bashref.stdout_disagreements([removal_and_replacement_script(p, v) for p, v in STAR_QUOTED_STAR],
+                                         cwd=str(tmp_path))
+    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)

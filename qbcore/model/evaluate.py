@@ -204,7 +204,7 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
                 env.status = 1
         if script.error is not None:
             result.syntax_error = script.error
-            result.status = 2
+            result.status = _syntax_error_status(script)
             return result
         result.status = env.status
     except _Exit as done:
@@ -225,6 +225,18 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
 
 
 _INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
+_ARRAY_OPEN = re.compile(rb"=\(")
+
+
+def _syntax_error_status(script: "S.Script"):
+    """The status bash leaves after a syntax error: 2, but 1 when the error is met
+    inside a compound assignment `name=(` (bash's parse_compound_assignment
+    fails with EXECUTION_FAILURE); where `=(` follows the last chunk that ran,
+    which of the two is not modelled."""
+    rest = script.source.encode("utf-8", "surrogateescape")[script.parsed_until:]
+    if _ARRAY_OPEN.search(rest):
+        return Opaque("status after a syntax error near a compound assignment")
+    return 2
 
 
 def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
@@ -255,7 +267,8 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
             walker.items(chunk.items)
         status = env.status
         if script.error is not None:
-            status = 2  # a backtick body that does not parse: bash reports it and goes on
+            # a backtick body that does not parse: bash reports it and goes on
+            status = _syntax_error_status(script)
     except _Exit as done:
         status = done.status
     except _AbortLine:
@@ -1098,6 +1111,9 @@ class _Walker:
                 broken = X.unexpandable_in_document(doc)
                 if broken and X.joined_before_failure(doc):
                     body = exp.opaque_text(X.UNJOINED_DOCUMENT)
+                    return RedirectRecord(op, redirect.fd, None, None, False, False, body, False), None
+                if not broken and X.misread_in_document(doc):
+                    body = exp.opaque_text(X.SPECIAL_WORD_DOCUMENT)
                     return RedirectRecord(op, redirect.fd, None, None, False, False, body, False), None
                 if broken:
                     exp.parts(X.expanded_before_failure(doc), quoted=True)  # what ran before it stops

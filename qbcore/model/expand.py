@@ -355,6 +355,33 @@ def joined_before_failure(heredoc: "S.Heredoc") -> bool:
     return any(isinstance(part, S.Lit) and "\\\n" in part.text for part in heredoc.parts)
 
 
+# `${?#$(())}`, `${$%…$(…)}`, `${-/…}`: in a here-document body bash 5.2 cuts the
+# last `)` off a substitution in the word of `?`, `$` or `-` and fails with "bad
+# substitution: no closing `)'" (not in a word or in double quotes; `${x#…}`,
+# `${@#…}` and `${?:-…}` expand); where such a word holds `$(`, not modelled.
+SPECIAL_WORD_DOCUMENT = Opaque("here-document body with `$(` in the word of ${?…}, ${$…} or ${-…}")
+
+
+def misread_in_document(heredoc: "S.Heredoc") -> bool:
+    """Whether bash may misread a substitution inside ``${?…}``, ``${$…}`` or ``${-…}`` in this body."""
+    return _special_word_with_substitution(heredoc.parts, False)
+
+
+def _special_word_with_substitution(parts, inside: bool) -> bool:
+    for part in parts:
+        if inside and (isinstance(part, S.Arith) or isinstance(part, S.CmdSub) and not part.backtick):
+            return True
+        if isinstance(part, S.Param):
+            special = part.braced and part.name in ("?", "$", "-") and part.op not in (None, ":-")
+            for word in (part.arg, part.arg2):
+                if isinstance(word, S.Word) and _special_word_with_substitution(word.parts, inside or special):
+                    return True
+        elif isinstance(getattr(part, "parts", None), tuple) and \
+                _special_word_with_substitution(part.parts, inside):
+            return True
+    return False
+
+
 def expanded_before_failure(heredoc: "S.Heredoc") -> tuple:
     """The parts of an unexpandable body that bash expands before it meets the one that fails."""
     for n, part in enumerate(heredoc.parts):
@@ -374,6 +401,8 @@ def document(heredoc: "S.Heredoc", env: Env) -> Text:
     broken = unexpandable_in_document(heredoc)
     if broken and joined_before_failure(heredoc):
         return Text(UNJOINED_DOCUMENT.render(), (UNJOINED_DOCUMENT.name,))
+    if not broken and misread_in_document(heredoc):
+        return Text(SPECIAL_WORD_DOCUMENT.render(), (SPECIAL_WORD_DOCUMENT.name,))
     if broken:
         raise ExpansionError(f"here-document: cannot expand {broken!r}")
     exp = Expander(env)

@@ -765,8 +765,9 @@ class _Parser:
             negated = not negated
         tok = self.peek()
         if (timed or negated) and (tok is None or tok[0] == "newline" or
-                                   (tok[0] == "op" and self.text(tok) in (";", "&"))):
-            # bash accepts a bare `time` or `!` as a null pipeline
+                                   (tok[0] == "op" and self.text(tok) == ";")):
+            # bash accepts a bare `time` or `!` as a null pipeline, ended only by
+            # a newline, `;` or the end (its list_terminator): `! &` is an error
             return Pipeline((), negated, timed, (), start_tok[1], start_tok[2])
         commands = [self.command()]
         stderr = []

@@ -821,6 +821,11 @@ class _Walker:
                 for record in redirects:  # they may or may not have become the shell's own
                     if record.fd is not None and record.fd.isdigit():
                         env.descriptors.pop(str(int(record.fd)), None)
+                if any(_redirects_stdout(r) for r in redirects) and not self.stdout_redirected:
+                    # the rest of this shell's output goes to the file or, if it
+                    # could not be opened, here: from now on it is unknown
+                    self.result.output.append(Opaque(f"output after `{self.text(node)}` ({doubts[0]})"))
+                    self.stdout_redirected += 1
             env.status = Opaque(doubts[0])
             self.note(doubts)
             return

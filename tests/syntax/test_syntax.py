@@ -206,6 +206,8 @@ ERRORS = [
     # a reserved word is due after done/fi/}/]]/)), not after an ordinary word
     "{ echo; } }", "(echo) }", "f() { :; } }", "{ echo done }", "if :; then :; fi foo fi",
     "for a in 1; do :; done done",
+    # a bare `!` or `time` is ended by a newline or `;` only
+    "! &", "!&", "time &", "time -p &", "time ! &", "a; ! &b",
     # an unquoted test operator in [[ ]] takes the next word, whatever it is
     "echo $[ $( ] )", 'echo $[ "a ]', "echo $[ $(( 1 ]",  # $[ is matched by its brackets
     "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]", "[[ ( x == a* ]]", "[[ ( ( x ) ]]",
@@ -249,6 +251,7 @@ ACCEPTED = [
     # extended globs in [[ ]]
     "[[ x == !(foo) ]]", "[[ x == @(a|b) ]]", "[[ x == +(a) ]]", "[[ x == *(a) ]]", "[[ x == ?(a) ]]",
     "[[ !(a) ]]", "[[ ! (a) ]]", "[[ a == !(b) && c != @(d|e)x ]]", "[[ '-n' == x ]]", "[[ -q == x ]]", "cat <<EOF\n$(c()) $(|)\nEOF\n", "echo \\\n", "arr[1]=x", "! ;", "x+=(a)", "echo ${#}",
+    "!", "! \n", "time ;", "time ! ;",
 ]
 
 

@@ -97,7 +97,7 @@ def test_subprocess_unknown_to_the_registry_is_unknown():
 
 
 def utilities_registry(ctx):
-    """The colleague models of qbcore.model.utilities as the hook, as the effect model will wire them."""
+    """The utility models of qbcore.model.utilities as the hook, as the effect model will wire them."""
     registry = pytest.importorskip("qbcore.model.utilities.registry")
     found = registry.lookup(ctx.argv[0].rsplit("/", 1)[-1])
     if found is None:

@@ -591,9 +591,14 @@ class _Zygote:
         view, view_fds = _view(uid, gid, 1 << 20, mask_proc=False)
         here = os.path.dirname(os.path.abspath(__file__))
         program = _seccomp_program()
+        # the zygote's sources come in as data, not as binds of the install: the sandbox's
+        # user need not be able to reach the folder qbcore is installed in (a 0700 clone)
+        for name in ("zygote.py", "dirtree.py"):
+            with open(os.path.join(here, name), "rb") as source:
+                fd = _memfd(source.read(), "qbcore-zygote-source")
+            view_fds.append(fd)
+            view += ["--perms", "0644", "--ro-bind-data", str(fd), f"{_ZYGOTE_DIR}/{name}"]
         command = [bwrap, *view,
-                   "--ro-bind", os.path.join(here, "zygote.py"), f"{_ZYGOTE_DIR}/zygote.py",
-                   "--ro-bind", os.path.join(here, "dirtree.py"), f"{_ZYGOTE_DIR}/dirtree.py",
                    "--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
                    "--cap-add", "ALL", "--hostname", "sandbox", "--die-with-parent", "--new-session",
                    "--as-pid-1", "--info-fd", "5", "--chdir", "/", "--", _python(), "-I", "-S",

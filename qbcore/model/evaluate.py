@@ -21,32 +21,19 @@ from . import expand as X
 from . import files
 from ..syntax import parser as S
 from ..syntax.errors import ShellSyntaxError
-from .budget import BudgetExceeded, Meter
+from .budget import BudgetExceeded
+from .commands import MODELLED, Invocation, Outcome, lookup
+from .commands.calls import Scope, call_function
+from .commands.conditions import CondEval, Unknown as _Unknown
+from .commands.control import Break as _Break, Exit as _Exit, Return as _Return
+from .commands.external import taint_everything
+from .commands.variables import DECLARATION as _DECLARATION, CompoundArgument as _CompoundArgument, assign, taint
 from .expand import Env, ExpansionError, Opaque
 
 # How far loops and function recursion are followed before the rest is opaque.
 LOOP_LIMIT = 10_000
 CALL_DEPTH = 25
 
-# Builtins whose only effect the model knows completely.
-MODELLED = frozenset(":", ) | frozenset(
-    "true false echo printf pwd cd export unset set shift exit eval local declare typeset readonly "
-    "break continue return test [ let command builtin shopt".split())
-# Builtins the model does not run but that set the variables named in their
-# arguments: afterwards those variables are opaque, never their old value.
-_SETS_VARIABLES = {"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE", "getopts": None}
-# Commands after which anything in the shell may have changed.
-_CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
-# Glob-related shopt options and their values under bash -c (measured).
-_GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
-                  "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
-_DECLARATION = frozenset("export local declare typeset readonly".split())
-# a word a declaration builtin reads as an assignment (name=, name+=)
-_ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
-# Builtins the model does not run that change no file (every other command may).
-_NO_FILE_EFFECTS = (MODELLED - {"command", "builtin"}) | frozenset(
-    "read mapfile readarray getopts type hash alias unalias wait jobs kill umask ulimit times help dirs "
-    "disown caller compgen complete compopt".split())
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
 
 
@@ -150,25 +137,6 @@ class Evaluation:
 
 class _AbortLine(Exception):
     """An expansion error: bash abandons the rest of the current line (chunk)."""
-
-
-class _Exit(Exception):
-    def __init__(self, status):
-        super().__init__(status)
-        self.status = status
-
-
-class _Break(Exception):
-    def __init__(self, levels: int, kind: str):
-        super().__init__(levels)
-        self.levels = levels
-        self.kind = kind
-
-
-class _Return(Exception):
-    def __init__(self, status):
-        super().__init__(status)
-        self.status = status
 
 
 def static(env: Env) -> Env:
@@ -322,18 +290,6 @@ def _substitution_lines(script: "S.Script", base) -> dict:
     return lines
 
 
-def _runs_nothing(argv, env) -> bool:
-    """``bash -c SCRIPT`` whose script runs no command (blank, comments, or a syntax
-    error on its first line): a shell that changes no file."""
-    if len(argv) < 3 or argv[0] != "bash" or argv[1] != "-c" or env.get("BASH_ENV"):
-        return False  # BASH_ENV names a file bash -c would source first
-    try:
-        script = S.parse_prefix(argv[2])
-    except ValueError:
-        return False
-    return not any(chunk.items for chunk in script.chunks)
-
-
 def _reads_a_file(script: "S.Script") -> bool:
     """``$(<file)``: bash substitutes the file's contents, which the model does not know."""
     if len(script.chunks) != 1 or len(script.chunks[0].items) != 1:
@@ -364,10 +320,9 @@ class _Walker:
         self.errexit = False
         self.stdout_redirected = 0
         self.stdout_closed = False  # fd 1 closed here (>&-): a builtin that writes to it fails
-        self._pending = None  # exit/break/return, raised once the command is recorded
         # inside a command substitution: $LINENO of its commands (see _substitution_lines)
         self.substitution_lines = None
-        self.scope = None  # inside a function: the variables `local` shadows, to restore
+        self.scope: Optional[Scope] = None  # inside a function: the variables `local` shadows
 
     def note(self, names):
         result = self.result
@@ -762,7 +717,7 @@ class _Walker:
     def cond(self, node: "S.Cond") -> Union[int, Opaque]:
         items = list(node.items)
         try:
-            value = _CondEval(self, items).run()
+            value = CondEval(self.env, items).run()
         except _Unknown as unknown:
             status = Opaque(f"[[ {self.text(node)[2:-2].strip()} ]] ({unknown})")
             self.note([status.name])  # what runs after it depends on it: not exact
@@ -901,7 +856,7 @@ class _Walker:
             self.stdout_redirected += 1
         if name == "exec" and len(argv) == 1:
             self.keep_descriptors(redirects)
-        modelled, status, output, error = outcome
+        modelled, status, output, error = outcome.modelled, outcome.status, outcome.stdout, outcome.error
         if modelled and isinstance(output, str) and output and closed:
             # a builtin that writes to a closed stdout fails (and writes nothing)
             status, output, error = 1, None, f"{name}: write error: Bad file descriptor"
@@ -918,27 +873,11 @@ class _Walker:
             self.note([status.name]) if not modelled else None
         env.status = status
         self.set_last_argument(argv)
-        pending = self._pending
-        if pending is not None:
-            self._pending = None
-            raise pending
+        if outcome.transfer is not None:
+            raise outcome.transfer  # exit, break, continue or return, once the command is recorded
 
     def taint(self, name, argv):
-        env = self.env
-        if name == "cd":
-            env.cwd_known = False
-            env.set("PWD", Opaque("$PWD (cd to an unknown directory)"))
-            self.note(["working directory (cd to an unknown directory)"])
-        elif name in ("set", "shift"):
-            env.positional = [Opaque(f"positional parameters (after {name})")]
-        elif name in _DECLARATION or name == "unset":
-            for arg in argv[1:]:
-                match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)", arg)
-                if match and not arg.startswith("-"):
-                    env.set(match.group(1), Opaque(f"${match.group(1)} (after {name})"))
-        elif name == "eval":
-            self.env.files.lose("the files after eval of an unknown string")
-            self.note(["eval of an unknown string"])
+        taint(self.env, self.note, name, argv)
 
     def set_last_argument(self, argv):
         """``$_``: the last argument of the last simple command run in this shell."""
@@ -1031,53 +970,7 @@ class _Walker:
         return tuple(values)
 
     def assign(self, name, value, append=False, index=None):
-        env = self.env
-        if name in env.readonly:
-            # bash refuses it; whether the shell then goes on depends on the context
-            self.note([f"assignment to the readonly variable {name}"])
-            return
-        current = env.get(name)
-        if isinstance(value, tuple):
-            array = dict(current) if append and isinstance(current, dict) else (
-                {0: current} if append and isinstance(current, str) else {})
-            following = (max(array) + 1) if array else 0
-            for item in value:
-                if isinstance(item, str):
-                    array[following] = item
-                    following += 1
-                    continue
-                at, plus, text = item  # `[k]=v`: later plain elements follow k
-                old = array.get(at, "")
-                if plus and not isinstance(old, str):
-                    env.set(name, Opaque(f"${name}"))
-                    return
-                array[at] = old + text if plus else text
-                following = at + 1
-            env.set(name, array)
-            return
-        if index is not None:
-            sub = X.Arithmetic(index, env, []).run() if index not in ("@", "*") else 0
-            array = dict(current) if isinstance(current, dict) else ({0: current} if isinstance(current, str) else {})
-            if isinstance(sub, Opaque):
-                env.set(name, Opaque(f"${name}"))
-                return
-            old = array.get(sub, "")
-            array[sub] = (old + value) if append and isinstance(value, str) and isinstance(old, str) else value
-            env.set(name, array)
-            return
-        if append:
-            if isinstance(current, dict):
-                current = current.get(0)
-            if isinstance(current, Opaque) or isinstance(value, Opaque):
-                value = Opaque(f"${name}")
-            else:
-                value = (current or "") + value
-            if isinstance(env.get(name), dict):
-                array = dict(env.get(name))
-                array[0] = value
-                env.set(name, array)
-                return
-        env.set(name, value)
+        assign(self.env, self.note, name, value, append, index)
 
     def redirections(self, redirects, node, names=None, substitutions=None):
         """Perform redirections left to right, as bash does: (records, failure, doubts).
@@ -1240,399 +1133,47 @@ class _Walker:
 
     # -- builtins ----------------------------------------------------------
 
-    def run(self, name, argv, node, stdout_away, own_stdout=False):
-        """(modelled, status, output, error) of running argv."""
+    def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
+        """What running argv did: a defined function, else the command's model in the registry."""
+        ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout)
+        if name in self.env.functions and self.depth < CALL_DEPTH:
+            return call_function(ctx)
+        return lookup(name)(ctx)
+
+    def run_body(self, body, scope, stdout_away=False, own_stdout=False):
+        """Run a function's body in its own ``scope``; its status."""
         env = self.env
-        args = argv[1:]
-        if name in env.functions and self.depth < CALL_DEPTH:
-            return self.call(name, args, stdout_away, own_stdout)
-        if name in (":", "true"):
-            return True, 0, None, None
-        if name == "false":
-            return True, 1, None, None
-        if name == "echo":
-            return (True, 0) + (_echo(args), None)
-        if name == "printf":
-            return self.printf(args)
-        if name == "pwd":
-            return True, 0, self.pwd() + "\n", None
-        if name == "cd":
-            return self.cd(args)
-        if name in _DECLARATION:
-            return self.declare(name, args)
-        if name == "unset":
-            names = [a for a in args if not a.startswith("-")]
-            if any(var in env.readonly for var in names) and "-f" not in args:
-                self.note([f"unset of a readonly variable ({' '.join(names)})"])
-                return False, Opaque("status of unset (readonly)"), None, None
-            functions = "-f" in args
-            for var in names:
-                if functions:
-                    env.functions.pop(var, None)
-                else:
-                    env.unset(var)
-            return True, 0, None, None
-        if name == "set":
-            return self.set_builtin(args)
-        if name == "shift":
-            count = int(args[0]) if args and args[0].isdigit() else 1
-            if count > len(env.positional):
-                return True, 1, None, None
-            env.positional = env.positional[count:]
-            return True, 0, None, None
-        if name == "exit":
-            status = env.status
-            if args:
-                status = int(args[0]) & 0xFF if re.fullmatch(r"-?[0-9]+", args[0]) else 2
-            self._pending = _Exit(status)
-            return True, status, None, None
-        if name in ("break", "continue"):
-            levels = int(args[0]) if args and args[0].isdigit() else 1
-            self._pending = _Break(max(levels, 1), name)
-            return True, 0, None, None
-        if name == "return":
-            status = int(args[0]) & 0xFF if args and re.fullmatch(r"-?[0-9]+", args[0]) else env.status
-            self._pending = _Return(status)
-            return True, status, None, None
-        if name == "eval":
-            return self.eval(" ".join(args))
-        if name in ("test", "["):
-            return self.test(name, args)
-        if name == "let":
-            return self.let(args, node)
-        if name in ("command", "builtin") and args and not args[0].startswith("-"):
-            if name == "command" or args[0] in MODELLED:
-                saved = env.functions
-                env.functions = {}  # `command f` skips functions
-                try:
-                    return self.run(args[0], args, node, stdout_away, own_stdout)
-                finally:
-                    env.functions = saved
-        if name == "shopt":
-            return self.shopt(args)
-        if name == "exec":
-            if args:
-                env.files.lose(f"the files after `{self.text(node)}`")
-                # the shell is replaced: nothing after this runs (or it exits if exec fails)
-                self._pending = _Exit(Opaque(f"status of exec {args[0]}"))
-                return False, Opaque(f"status of exec {args[0]}"), Opaque(f"output of {args[0]}"), None
-            return True, 0, None, None
-        if name in _SETS_VARIABLES:
-            self.taint_variables(name, args)
-        elif name in _CHANGES_ANYTHING:
-            self.taint_everything(name)
-        if name not in _NO_FILE_EFFECTS and not _runs_nothing(argv, env):
-            env.files.lose(f"the files after `{self.text(node)}`")
-        return False, Opaque(f"status of {name}"), Opaque(f"output of {name}"), None
-
-    def taint_variables(self, name, args):
-        names = []
-        if name == "getopts":
-            names = args[1:2] + ["OPTIND", "OPTARG"]
-        else:
-            options_with_value = {"read": "adeinNpt", "mapfile": "dnOstuC", "readarray": "dnOstuC"}[name]
-            i = 0
-            while i < len(args):
-                arg = args[i]
-                if arg.startswith("-") and len(arg) > 1:
-                    if arg[-1] in options_with_value:
-                        if arg[-1] == "a" and name == "read" and i + 1 < len(args):
-                            names.append(args[i + 1])
-                        i += 2
-                    else:
-                        i += 1
-                    continue
-                names.append(arg)
-                i += 1
-            if not names:
-                names = [_SETS_VARIABLES[name]]
-        for var in names:
-            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var):
-                self.env.set(var, Opaque(f"${var} (set by {name})"))
-
-    def taint_everything(self, name):
-        env = self.env
-        for var in list(env.vars):
-            env.set(var, Opaque(f"${var} (after {name})"))
-        env.positional = [Opaque(f"positional parameters (after {name})")]
-        env.noglob = None  # unknown shell options: globbing is no longer predictable
-        env.cwd_known = False
-        env.files.lose(f"the files after {name}")
-        self.note([f"shell state after {name}"])
-
-    def shopt(self, args):
-        options = [a for a in args if not a.startswith("-")]
-        flags = [a for a in args if a.startswith("-")]
-        if flags in (["-s"], ["-u"]) and options and all(o in _GLOB_DEFAULTS for o in options):
-            if any(_GLOB_DEFAULTS[o] != (flags == ["-s"]) for o in options):
-                # the model globs with bash's defaults only: after a change, globs are opaque
-                self.env.noglob = None
-                self.note([f"globbing after shopt {' '.join(args)}"])
-            return True, 0, None, None
-        if flags in (["-q"], ["-p"], []):
-            return False, Opaque("status of shopt"), None if flags == ["-q"] else Opaque("output of shopt"), None
-        self.env.noglob = None
-        self.note([f"shell options after shopt {' '.join(args)}"])
-        return False, Opaque("status of shopt"), None, None
-
-    def let(self, args, node):
-        value = 0
-        for expression in args:
-            try:
-                value = X.arithmetic(expression, self.env)
-            except ExpansionError as exc:
-                return True, 1, None, f"let: {exc.message}"
-            if isinstance(value, Opaque):
-                return True, Opaque(f"status of let {expression}"), None, None
-        return True, int(value == 0), None, None
-
-    def test(self, name, args):
-        if name == "[":
-            if not args or args[-1] != "]":
-                return True, 2, None, "[: missing `]'"
-            args = args[:-1]
-        try:
-            value = _test(args, self.env)
-        except _Unknown as unknown:
-            return False, Opaque(f"status of {name} {' '.join(args)} ({unknown})"), None, None
-        return True, value, None, None
-
-    def call(self, name, args, stdout_away=False, own_stdout=False):
-        env = self.env
-        env.meter.step(1, "function calls")
-        saved = env.positional
-        env.positional = list(args)
-        walker = self.child(env)
-        walker.depth = self.depth + 1
+        walker = self.enter(self.script, scope)
         walker.stdout_redirected = self.stdout_redirected + (1 if stdout_away else 0)
-        walker.scope = {}
+        walker.substitution_lines = self.substitution_lines
         try:
-            walker.command(env.functions[name])
+            walker.command(body)
             status = env.status
         except _Return as ret:
             status = ret.status
-        finally:
-            env.positional = saved
-            for var, old in walker.scope.items():  # the function's locals end with it
-                if old is None:
-                    env.vars.pop(var, None)
-                else:
-                    env.vars[var] = old
         if not own_stdout:
             # an `exec >f` in the function lasts, unless the call redirected stdout itself
             self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
-        return True, status, None, None
+        return status
 
-    def eval(self, text):
-        self.env.meter.step(1, "eval")
-        self.env.meter.build(len(text), "eval")
-        try:
-            script = S.parse_prefix(text)
-        except ValueError as exc:
-            return False, Opaque("status of eval"), Opaque(f"output of eval ({exc})"), None
+    def run_script(self, script: "S.Script"):
+        """Run an eval'd script here, in the scope of the code that runs eval."""
+        walker = self.enter(script, self.scope)
+        walker.items(script.body)
+        self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
+
+    def enter(self, script: "S.Script", scope: Optional[Scope]) -> "_Walker":
+        """The walker for code this shell runs one level deeper (a function body, an eval'd
+        script): the one place its scope comes from."""
         walker = _Walker(self.env, self.result, script, self.certain, self.depth + 1)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
-        # like bash -c, eval runs the lines before a syntax error, then fails with 2
-        walker.items(script.body)
-        self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
-        if script.error is not None:
-            return True, 2, None, f"eval: {script.error.message}"
-        return True, self.env.status, None, None
+        walker.scope = scope
+        return walker
 
-    def pwd(self):
-        value = self.env.get("PWD")
-        return value if isinstance(value, str) else self.env.cwd
-
-    def cd(self, args):
-        env = self.env
-        args = [a for a in args if a not in ("-L", "-P", "--")]
-        output = None
-        if not args:
-            target = env.get("HOME")
-        elif args[0] == "-":
-            target = env.get("OLDPWD")
-            if target is None:
-                return True, 1, None, "cd: OLDPWD not set"
-            output = f"{target}\n"
-        else:
-            target = args[0]
-        if not isinstance(target, str):
-            env.cwd_known = False
-            return False, Opaque("status of cd"), None, None
-        new = target if target.startswith("/") else os.path.join(env.cwd, target)
-        failure = _dotdot_failure(new, self.env.files)
-        new = os.path.normpath(new)  # as bash: a leading `//` stays, `///` is `/`
-        if failure == "":
-            failure = self.env.files.directory_failure(new)
-        if failure is None:
-            env.cwd_known = False  # it may or may not have changed
-            return False, Opaque(f"status of cd {target}"), None, None
-        if failure:
-            return True, 1, None, f"cd: {target}: {failure}"
-        env.set("OLDPWD", self.pwd())
-        env.cwd = new
-        env.set("PWD", new)
-        return True, 0, output, None
-
-    def declare(self, name, args):
-        if name == "local":
-            if self.scope is None:
-                return True, 1, None, "local: can only be used in a function"
-            for arg in args:
-                match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
-                if match and match.group(0) not in self.scope:
-                    var = match.group(0)
-                    old = self.env.vars.get(var)
-                    self.scope[var] = None if old is None else X.Variable(
-                        dict(old.value) if isinstance(old.value, dict) else old.value, old.exported)
-                    if "=" not in arg:
-                        self.env.unset(var)  # `local x` starts unset
-        options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)
-                   and not isinstance(a, _CompoundArgument)]
-        modelled = ("-x", "--", "-g", "-r", "+x")
-        if not any("=" in a for a in args if not isinstance(a, _CompoundArgument)):
-            modelled += ("-a",)  # `declare -a a=(…)`; `-a a="(1 2)"` parses its string
-        if any(o not in modelled for o in options) or any(
-                isinstance(a, _CompoundArgument) and (a.assignment[3] is not None or
-                                                      isinstance(a.assignment[1], Opaque))
-                for a in args):
-            # attributes (-A, -i, -l…) change what is stored: the names become unknown
-            self.taint(name, [name] + [a for a in args if a not in options])
-            return False, Opaque(f"status of {name} {' '.join(options)}"), None, None
-        if len(options) == len(args):
-            # without names it lists variables: output the model does not produce
-            return False, 0, Opaque(f"output of {name}"), None
-        for arg in args:
-            if arg in options:
-                continue
-            target = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
-            if target and target.group(0) in self.env.readonly and (
-                    "=" in arg or isinstance(arg, _CompoundArgument)):
-                self.note([f"assignment to the readonly variable {target.group(0)}"])
-                return False, Opaque(f"status of {name} {target.group(0)} (readonly)"), None, None
-            if isinstance(arg, _CompoundArgument):
-                var, value, append, index = arg.assignment
-                self.assign(var, value, append, index)
-                if name == "export" or "-x" in options:
-                    self.env.vars[var].exported = True
-                if name == "readonly" or "-r" in options:
-                    self.env.readonly.add(var)
-                continue
-            match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", arg, re.S)
-            if match:
-                var, plus, value = match.groups()
-                if plus:
-                    current = self.env.get(var)
-                    value = (current if isinstance(current, str) else "") + value
-                self.env.set(var, value, exported=True if name == "export" or "-x" in options else None)
-                if name == "readonly" or "-r" in options:
-                    self.env.readonly.add(var)
-            elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", arg):
-                if name == "readonly" or "-r" in options:
-                    self.env.readonly.add(arg)
-                if self.env.get(arg) is None and name not in ("export", "readonly"):
-                    self.env.set(arg, "")
-                    self.env.unset(arg) if name in ("local", "declare", "typeset") else None
-                if name == "export":
-                    var = self.env.vars.get(arg)
-                    if var is not None:
-                        var.exported = True
-            else:
-                return True, 1, None, f"{name}: `{arg}': not a valid identifier"
-        return True, 0, None, None
-
-    def set_builtin(self, args):
-        env = self.env
-        if not args:
-            return False, 0, Opaque("output of set"), None
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            if arg == "--":
-                env.positional = list(args[i + 1:])
-                return True, 0, None, None
-            if arg in ("-", "+"):
-                env.positional = list(args[i + 1:]) if args[i + 1:] else env.positional
-                return True, 0, None, None
-            if arg[:1] in "-+" and len(arg) > 1:
-                on = arg[0] == "-"
-                for letter in arg[1:]:
-                    if letter == "f":
-                        env.noglob = on
-                    elif letter == "e":
-                        self.errexit = on
-                    elif letter in "xvhBC":
-                        pass  # tracing and hashing change nothing; -C (noclobber) lives in $-
-                    elif letter == "o" and i + 1 < len(args):
-                        i += 1
-                        if args[i] in ("noglob",):
-                            env.noglob = on
-                        elif args[i] == "errexit":
-                            self.errexit = on
-                        if args[i] in _LONG_FLAGS:
-                            letter = _LONG_FLAGS[args[i]]
-                            env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))
-                        elif args[i] not in ("xtrace", "verbose", "pipefail") or args[i] == "pipefail":
-                            return False, Opaque(f"status of set -o {args[i]}"), None, None
-                    else:
-                        return False, Opaque(f"status of set {arg}"), None, None
-                flags = env.flags
-                for letter in arg[1:]:
-                    if letter in "efC":
-                        flags = flags.replace(letter, "")
-                        if on:
-                            flags = _order_flags(flags + letter)
-                env.flags = flags
-                i += 1
-                continue
-            env.positional = list(args[i:])
-            return True, 0, None, None
-        return True, 0, None, None
-
-    def printf(self, args):
-        target = None
-        if args[:1] == ["-v"] and len(args) >= 2:
-            target, args = args[1], args[2:]
-        if args[:1] == ["--"]:
-            args = args[1:]
-        if not args:
-            return True, 2, None, "printf: usage: printf [-v var] format [arguments]"
-        try:
-            if self.env.locale_is_c:
-                # the C locale counts bytes: widths, %c and %q work on single bytes
-                as_bytes = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
-                text, status = _printf(as_bytes[0], as_bytes[1:], byte_mode=True, meter=self.env.meter)
-                text = text.encode("latin-1").decode("utf-8", "surrogateescape")
-            else:
-                text, status = _printf(args[0], args[1:], meter=self.env.meter)
-        except _Unknown as unknown:
-            return False, Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"), None
-        if target is not None:
-            self.env.set(target, text)
-            return True, status, None, None
-        return True, status, text, None
-
-
-def _dotdot_failure(path: str, view) -> Optional[str]:
-    """bash's ``cd`` takes ``x/..`` away only when ``x`` is a directory (measured): the
-    error for the first one that is not ("" for none, None when unknown)."""
-    logical = "//" if path.startswith("//") and not path.startswith("///") else "/"
-    for part in path.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if logical.strip("/"):
-                kind = view.kind(logical)
-                if kind is None:
-                    return None
-                if kind != "dir":
-                    return files.NO_SUCH_FILE if kind == "missing" else files.NOT_A_DIRECTORY
-            logical = os.path.dirname(logical.rstrip("/")) or logical
-            continue
-        logical = logical + part if logical.endswith("/") else logical + "/" + part
-    return ""
+    def taint_everything(self, name):
+        taint_everything(self.env, self.note, name)
 
 
 class _Ambiguous(Exception):
@@ -1641,81 +1182,6 @@ class _Ambiguous(Exception):
     def __init__(self, message: str = "ambiguous redirect"):
         super().__init__(message)
         self.message = message
-
-
-_STRING_BINARY = {"=": lambda a, b: a == b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-                  "<": lambda a, b: a.encode("utf-8", "surrogateescape") < b.encode("utf-8", "surrogateescape"),
-                  ">": lambda a, b: a.encode("utf-8", "surrogateescape") > b.encode("utf-8", "surrogateescape")}
-_INT_BINARY = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
-               "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
-
-
-def _test(args: list, env) -> int:
-    """``test``/``[`` by argument count, as POSIX specifies; files and -a/-o are opaque."""
-    if any("⟨" in a for a in args):
-        raise _Unknown("opaque operand")
-    n = len(args)
-    if n == 0:
-        return 1
-    if n == 1:
-        return 0 if args[0] else 1
-    if n == 2:
-        if args[0] == "!":
-            return 1 - _test(args[1:], env)
-        if args[0] == "-n":
-            return 0 if args[1] else 1
-        if args[0] == "-z":
-            return 0 if not args[1] else 1
-        raise _Unknown(f"test {args[0]}")
-    if n == 3:
-        a, op, b = args
-        if op in _STRING_BINARY:
-            return 0 if _STRING_BINARY[op](a, b) else 1
-        if op in _INT_BINARY:
-            x, y = _test_int(a), _test_int(b)
-            return 0 if _INT_BINARY[op](x, y) else 1
-        if a == "!":
-            return 1 - _test(args[1:], env)
-        if a == "(" and b == ")":
-            return _test([op], env)
-        raise _Unknown(f"test {op}")
-    if n == 4 and args[0] == "!":
-        return 1 - _test(args[1:], env)
-    raise _Unknown("test with more than four arguments")
-
-
-def _test_int(text: str) -> int:
-    if not re.fullmatch(r"\s*[-+]?[0-9]+\s*", text):
-        raise _Unknown(f"integer expression expected: {text}")
-    return int(text)
-
-
-_EXTGLOB_GROUP = re.compile(r"[?*+@!]\(")
-
-
-class _CompoundArgument(str):
-    """A ``name=(…)`` argument of a declaration builtin, expanded: the string is
-    the name (what ``$_`` shows afterwards); ``assignment`` is what to assign."""
-
-    assignment: tuple
-
-    def __new__(cls, name: str, assignment: tuple):
-        arg = super().__new__(cls, name)
-        arg.assignment = assignment
-        return arg
-
-
-class _Unknown(Exception):
-    pass
-
-
-_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C"}
-
-
-def _order_flags(flags: str) -> str:
-    # bash lists $- in a fixed order: the option letters first, then h, B, C, c
-    order = "efhBCc"
-    return "".join(sorted(set(flags), key=lambda c: order.index(c) if c in order else 99))
 
 
 def _redirects_stdout(record: RedirectRecord) -> bool:
@@ -1737,374 +1203,3 @@ def _closes_stdout(records, closed: bool = False) -> bool:
         elif _redirects_stdout(record):
             closed = False
     return closed
-
-
-# ---------------------------------------------------------------- [[ ]]
-
-
-class _CondEval:
-    """``[[ … ]]`` for what is decidable: strings, patterns, integers. Files are opaque."""
-
-    def __init__(self, walker: _Walker, items: list):
-        self.walker = walker
-        self.items = items
-        self.i = 0
-
-    def run(self) -> bool:
-        value = self.or_expr()
-        if self.i != len(self.items):
-            raise _Unknown("unsupported expression")
-        return value
-
-    def peek_op(self):
-        if self.i < len(self.items) and isinstance(self.items[self.i], S.CondOp):
-            return self.items[self.i].op
-        return None
-
-    def or_expr(self):
-        value = self.and_expr()
-        while self.peek_op() == "||":
-            self.i += 1
-            right = self.and_expr()
-            value = value or right
-        return value
-
-    def and_expr(self):
-        value = self.not_expr()
-        while self.peek_op() == "&&":
-            self.i += 1
-            right = self.not_expr()
-            value = value and right
-        return value
-
-    def not_expr(self):
-        if self.peek_op() == "!":
-            self.i += 1
-            return not self.not_expr()
-        if self.peek_op() == "(":
-            self.i += 1
-            value = self.or_expr()
-            if self.peek_op() != ")":
-                raise _Unknown("unbalanced parentheses")
-            self.i += 1
-            return value
-        return self.primary()
-
-    def word_text(self, word) -> str:
-        text = X.literal(word, self.walker.env, assignment=False)
-        if not text.exact:
-            raise _Unknown(", ".join(text.opaque))
-        return text.value
-
-    def raw(self, n):
-        item = self.items[n] if n < len(self.items) else None
-        if isinstance(item, S.Word) and len(item.parts) == 1 and isinstance(item.parts[0], S.Lit):
-            return item.parts[0].text
-        if isinstance(item, S.CondOp) and item.op in ("<", ">"):
-            return item.op
-        return None
-
-    def primary(self):
-        items = self.items
-        i = self.i
-        if i >= len(items) or not isinstance(items[i], S.Word):
-            raise _Unknown("unsupported expression")
-        op = self.raw(i + 1)
-        if op in ("==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "=~") and \
-                i + 2 < len(items):
-            left = self.word_text(items[i])
-            right_word = items[i + 2]
-            self.i = i + 3
-            if op in ("==", "=", "!="):
-                if any(isinstance(p, S.Lit) and _EXTGLOB_GROUP.search(p.text) for p in right_word.parts):
-                    # [[ ]] matches `@(a|b)`, `!(x)`… as extended globs: not modelled
-                    raise _Unknown("extended glob pattern")
-                pattern = X.pattern(right_word, self.walker.env)
-                if pattern.opaque:
-                    raise _Unknown(", ".join(pattern.opaque))
-                return pattern.matches(left) == (op != "!=")
-            right = self.word_text(right_word)
-            if op == "<":
-                return left.encode("utf-8", "surrogateescape") < right.encode("utf-8", "surrogateescape")
-            if op == ">":
-                return left.encode("utf-8", "surrogateescape") > right.encode("utf-8", "surrogateescape")
-            if op == "=~":
-                raise _Unknown("regular expression match")
-            a = X.arithmetic(left, self.walker.env) if left.strip() else 0
-            b = X.arithmetic(right, self.walker.env) if right.strip() else 0
-            if isinstance(a, Opaque) or isinstance(b, Opaque):
-                raise _Unknown("opaque operand")
-            return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
-                    "-ge": a >= b}[op]
-        unary = self.raw(i)
-        if unary in ("-n", "-z") and i + 1 < len(items) and isinstance(items[i + 1], S.Word):
-            value = self.word_text(items[i + 1])
-            self.i = i + 2
-            return bool(value) == (unary == "-n")
-        if unary and len(unary) == 2 and unary[0] == "-" and i + 1 < len(items) and \
-                isinstance(items[i + 1], S.Word):
-            raise _Unknown(f"test {unary}")
-        value = self.word_text(items[i])
-        self.i = i + 1
-        return bool(value)
-
-
-# ---------------------------------------------------------------- echo and printf
-
-
-def _echo(args: list) -> str:
-    newline, escapes = True, False
-    i = 0
-    while i < len(args) and re.fullmatch(r"-[neE]+", args[i]):
-        for letter in args[i][1:]:
-            if letter == "n":
-                newline = False
-            elif letter == "e":
-                escapes = True
-            else:
-                escapes = False
-        i += 1
-    text = " ".join(args[i:])
-    if escapes:
-        text, stop = _backslash_escapes(text, echo=True)
-        if stop:
-            return text
-    return text + ("\n" if newline else "")
-
-
-def _backslash_escapes(text: str, echo: bool = False, byte_mode: bool = False):
-    """Interpret echo -e / printf %b escapes; returns (text, stopped_by_backslash_c)."""
-    out = []
-    i, n = 0, len(text)
-    simple = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-              "t": "\t", "v": "\v", "\\": "\\"}
-    while i < n:
-        ch = text[i]
-        if ch != "\\" or i + 1 >= n:
-            out.append(ch)
-            i += 1
-            continue
-        esc = text[i + 1]
-        i += 2
-        if esc in simple:
-            out.append(simple[esc])
-        elif esc == "c":
-            return "".join(out), True
-        elif esc == "0" or (esc in "1234567" and not echo):
-            digits = "" if esc == "0" else esc
-            limit = 3
-            while i < n and len(digits) < limit and text[i] in "01234567":
-                digits += text[i]
-                i += 1
-            out.append(_byte(int(digits or "0", 8) & 0xFF, byte_mode))
-        elif esc == "x":
-            digits = ""
-            while i < n and len(digits) < 2 and text[i] in "0123456789abcdefABCDEF":
-                digits += text[i]
-                i += 1
-            out.append(_byte(int(digits, 16), byte_mode) if digits else "\\x")
-        elif esc in "uU":
-            limit = 4 if esc == "u" else 8
-            digits = ""
-            while i < n and len(digits) < limit and text[i] in "0123456789abcdefABCDEF":
-                digits += text[i]
-                i += 1
-            if not digits:
-                out.append("\\" + esc)
-            else:
-                raise _Unknown("\\u escape depends on the locale")
-        else:
-            out.append("\\" + esc)
-    return "".join(out), False
-
-
-_FORMAT = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([diouxXcsbqeEfFgGaA%])")
-
-
-def _printf(fmt: str, args: list, byte_mode: bool = False, meter: Optional[Meter] = None):
-    """bash's printf: the format is reused while arguments remain. In ``byte_mode`` every
-    character stands for one byte (latin-1), as bash sees text in the C locale. Widths,
-    precisions and the output are checked against ``meter`` before they are made."""
-    meter = meter if meter is not None else Meter()
-    out = _MeteredList(meter, "printf output")
-    status = 0
-    index = 0
-    first = True
-    while first or index < len(args):
-        consumed_before = index
-        first = False
-        i = 0
-        n = len(fmt)
-        while i < n:
-            ch = fmt[i]
-            if ch == "\\":
-                piece, i, stop = _format_escape(fmt, i, byte_mode)
-                out.append(piece)
-                if stop:
-                    return "".join(out), status
-                continue
-            if ch != "%":
-                out.append(ch)
-                i += 1
-                continue
-            match = _FORMAT.match(fmt, i)
-            if not match:
-                raise _Unknown(f"format {fmt[i:i + 3]!r}")
-            flags, width, precision, conv = match.groups()
-            i = match.end()
-            if conv == "%":
-                out.append("%")
-                continue
-            if width == "*":
-                value, ok = _int_arg(_take(args, index))
-                index += 1
-                status = status if ok else 1
-                if value < 0:
-                    flags, value = flags + "-", -value
-                width = str(value)
-            if precision == "*":
-                value, ok = _int_arg(_take(args, index))
-                index += 1
-                status = status if ok else 1
-                precision = str(max(value, 0)) if value >= 0 else None
-            if width:
-                meter.width(int(width))
-            if precision:
-                meter.width(int(precision))
-            arg = _take(args, index)
-            if index < len(args):
-                index += 1
-            if conv in "eEfFgGaA":
-                raise _Unknown("floating point format")
-            if conv == "s":
-                text = arg
-            elif conv == "b":
-                text, stop = _backslash_escapes(arg, byte_mode=byte_mode)
-                if stop:
-                    out.append(_pad(text, flags, width, precision))
-                    return "".join(out), 0  # bash returns success after \c, whatever came before
-            elif conv == "q":
-                text = _printf_q(arg, byte_mode)
-            elif conv == "c":
-                text = arg[:1] or "\0"
-            else:
-                value, ok = _int_arg(arg)
-                if not ok:
-                    status = 1
-                text = _format_int(value, conv, flags, precision)
-                precision = None
-            out.append(_pad(text, flags, width, precision if conv in "sbqc" else None))
-        if index == consumed_before:
-            break
-    return "".join(out), status
-
-
-class _MeteredList(list):
-    """A list of output pieces whose every piece is paid for as it is added."""
-
-    def __init__(self, meter: Meter, what: str):
-        super().__init__()
-        self.meter = meter
-        self.what = what
-
-    def append(self, piece):
-        self.meter.build(len(piece), self.what)
-        super().append(piece)
-
-
-def _take(args, index):
-    return args[index] if index < len(args) else ""
-
-
-def _int_arg(arg: str):
-    text = arg.strip()
-    if not text:
-        return 0, True
-    if text[0] in "'\"" and len(text) > 1:
-        return ord(text[1]), True
-    try:
-        if re.fullmatch(r"[-+]?0[xX][0-9a-fA-F]+", text):
-            return int(text, 16), True
-        if re.fullmatch(r"[-+]?0[0-7]*", text):
-            return int(text, 8), True
-        return int(text, 10), True
-    except ValueError:
-        match = re.match(r"[-+]?[0-9]+", text)
-        return (int(match.group(0)) if match else 0), False
-
-
-def _format_int(value, conv, flags, precision):
-    if conv in "diu":
-        if conv == "u" and value < 0:
-            value += 1 << 64
-        body = str(abs(value))
-        if precision:
-            body = body.zfill(int(precision))
-        sign = "-" if value < 0 else ("+" if "+" in flags else (" " if " " in flags else ""))
-        return sign + body
-    if value < 0:
-        value += 1 << 64
-    body = {"o": "%o", "x": "%x", "X": "%X"}[conv] % value
-    if precision:
-        body = body.zfill(int(precision))
-    if "#" in flags and value:
-        body = {"o": "0", "x": "0x", "X": "0X"}[conv] + body
-    return body
-
-
-def _pad(text, flags, width, precision):
-    if precision not in (None, ""):
-        text = text[:int(precision)]
-    elif precision == "":
-        text = ""
-    if width:
-        size = int(width)
-        if "-" in flags:
-            text = text.ljust(size)
-        elif "0" in flags and text.lstrip("-+").isdigit():
-            sign = text[0] if text[:1] in "-+" else ""
-            text = sign + text[len(sign):].zfill(size - len(sign))
-        else:
-            text = text.rjust(size)
-    return text
-
-
-def _format_escape(fmt: str, i: int, byte_mode: bool = False):
-    """One backslash escape in a printf format: (text, next index, stop)."""
-    if i + 1 >= len(fmt):
-        return "\\", i + 1, False
-    esc = fmt[i + 1]
-    if esc in "01234567":
-        j = i + 1
-        digits = ""
-        while j < len(fmt) and len(digits) < 3 and fmt[j] in "01234567":
-            digits += fmt[j]
-            j += 1
-        return _byte(int(digits, 8) & 0xFF, byte_mode), j, False
-    if esc in "'\"?":
-        return esc, i + 2, False
-    if esc not in "abeEfnrtv\\xuU":
-        # not an escape (\c included: it stops output only in a %b argument);
-        # the backslash stays and the next character is read normally
-        return "\\", i + 1, False
-    end = i + 2
-    while end < len(fmt) and end - i < 10 and fmt[end] in "0123456789abcdefABCDEF" and esc in "xuU":
-        end += 1
-    text, stop = _backslash_escapes(fmt[i:end], byte_mode=byte_mode)
-    return text, end, stop
-
-
-def _byte(value: int, byte_mode: bool) -> str:
-    return chr(value) if byte_mode else S._byte_char(value)
-
-
-def _printf_q(value: str, byte_mode: bool = False) -> str:
-    if value == "":
-        return "''"
-    if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", value):
-        return value
-    if any(ord(c) < 0x20 or ord(c) == 0x7f or (byte_mode and ord(c) >= 0x80) for c in value):
-        original = value.encode("latin-1").decode("utf-8", "surrogateescape") if byte_mode else value
-        quoted = X.quote_for_reuse(original)
-        return quoted.encode("utf-8", "surrogateescape").decode("latin-1") if byte_mode else quoted
-    return re.sub(r"([^A-Za-z0-9_@%+=:,./-])", r"\\\1", value)

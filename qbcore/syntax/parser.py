@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from . import escapes
 from .errors import ShellSyntaxError
 
 # ---------------------------------------------------------------- word parts
@@ -1739,67 +1740,14 @@ def _name_at(text: str, pos: int) -> Optional[int]:
     return match.end() - pos if match else None
 
 
-_ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-                "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-
-
 def decode_ansi_c(body: str) -> str:
     """Decode the inside of ``$'…'`` as bash does (UTF-8 for ``\\u``; a NUL ends the string)."""
-    out = []
-    i, n = 0, len(body)
-    while i < n:
-        ch = body[i]
-        if ch != "\\" or i + 1 >= n:
-            out.append(ch)
-            i += 1
-            continue
-        esc = body[i + 1]
-        i += 2
-        if esc in _ANSI_SIMPLE:
-            out.append(_ANSI_SIMPLE[esc])
-        elif esc in "01234567":
-            j = i - 1
-            digits = ""
-            while j < n and len(digits) < 3 and body[j] in "01234567":
-                digits += body[j]
-                j += 1
-            out.append(_byte_char(int(digits, 8) & 0xFF))
-            i = j
-        elif esc == "x":
-            digits = ""
-            while i < n and len(digits) < 2 and body[i] in "0123456789abcdefABCDEF":
-                digits += body[i]
-                i += 1
-            if digits:
-                out.append(_byte_char(int(digits, 16)))
-            else:
-                out.append("\\x")
-        elif esc in "uU":
-            limit = 4 if esc == "u" else 8
-            digits = ""
-            while i < n and len(digits) < limit and body[i] in "0123456789abcdefABCDEF":
-                digits += body[i]
-                i += 1
-            if digits:
-                value = int(digits, 16)
-                out.append(chr(value) if value < 0x110000 else "\\" + esc + digits)
-            else:
-                out.append("\\" + esc)
-        elif esc == "c" and i < n:
-            ctl = body[i]
-            i += 1
-            out.append(chr(ord(ctl.upper()) & 0x1F) if ctl != "?" else "\x7f")
-        else:
-            out.append("\\" + esc)
-    text = "".join(out)
+    text = escapes.decode(body, escapes.ANSI_C)[0]
     cut = text.find("\0")
     return text if cut < 0 else text[:cut]
 
 
-def _byte_char(value: int) -> str:
-    if value < 0x80:
-        return chr(value)
-    return bytes([value]).decode("utf-8", "surrogateescape")
+_byte_char = escapes.byte_char
 
 
 UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"

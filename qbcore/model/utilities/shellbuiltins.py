@@ -1,272 +1,317 @@
-"""bash 5.2's printf and echo builtins (their own semantics, not coreutils'): escapes, format reuse, %q."""
+"""bash 5.2's printf and echo builtins (their own semantics, not coreutils'): escapes, format reuse, %q.
+
+The one implementation of both: the evaluator's builtins (qbcore.model.commands.output)
+and the utility models below call it. Text is a string of units: in ``byte_mode`` each
+character stands for one byte (latin-1), as bash sees text in the C locale; otherwise
+a unit is a character of UTF-8 text.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Optional
 
+from ...syntax import escapes
 from .context import CommandContext, CommandResult, unknown
 
-__all__ = ["printf", "echo"]
-
-_SIMPLE = {"a": 7, "b": 8, "e": 27, "E": 27, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11,
-           "\\": 92, '"': 34, "'": 39, "?": 63}
+__all__ = ["printf", "echo", "format_printf", "echo_text", "Printed", "PrintUnknown"]
 
 
-def _escape(text: bytes, i: int, for_b: bool, echo: bool = False) -> tuple[bytes, int, bool]:
-    """Decode the escape at text[i] (just after the backslash): (bytes, next index, stop).
-
-    ``for_b``: %b and echo -e rules (\\c stops, \\0NNN); ``echo``: octal needs the leading 0."""
-    if i >= len(text):
-        return b"\\", i, False
-    c = chr(text[i])
-    if for_b and c in "'\"?":
-        return b"\\" + c.encode(), i + 1, False
-    if c in _SIMPLE:
-        return bytes([_SIMPLE[c]]), i + 1, False
-    if c == "c" and for_b:
-        return b"", i + 1, True
-    if c in "01234567" and not (echo and c != "0"):
-        # %b: \0NNN (up to 3 after the 0) and \NNN; the format string: \NNN only
-        start = i + 1 if (for_b and c == "0") else i
-        j = start
-        while j < len(text) and j - start < 3 and chr(text[j]) in "01234567":
-            j += 1
-        return bytes([int(text[start:j] or b"0", 8) & 0xFF]), j, False
-    if c == "x":
-        j = i + 1
-        while j < len(text) and j - i - 1 < 2 and chr(text[j]) in "0123456789abcdefABCDEF":
-            j += 1
-        if j == i + 1:
-            return b"\\x", i + 1, False
-        return bytes([int(text[i + 1:j], 16)]), j, False
-    if c in "uU":
-        j = i + 1
-        limit = 4 if c == "u" else 8
-        while j < len(text) and j - i - 1 < limit and chr(text[j]) in "0123456789abcdefABCDEF":
-            j += 1
-        if j == i + 1:
-            return b"\\" + c.encode(), i + 1, False
-        code = int(text[i + 1:j], 16)
-        if code > 0x7F:
-            raise ValueError("\\u escape beyond ASCII depends on the locale")
-        return bytes([code]), j, False
-    return b"\\", i, False  # bash prints the backslash and reads the character afresh
+class PrintUnknown(Exception):
+    """What printf or echo would write depends on something not modelled (named)."""
 
 
-def _unescape(text: bytes, for_b: bool, echo: bool = False) -> tuple[bytes, bool]:
-    out = bytearray()
+@dataclass(frozen=True)
+class Printed:
+    """What printf wrote: ``text`` (units), its exit ``status`` and bash's ``errors``
+    (messages without the ``bash: line N:`` prefix, in order)."""
+
+    text: str
+    status: int
+    errors: tuple = ()
+
+
+# a conversion: flags, width, precision, the conversion letter
+_SPEC = re.compile(r"%([-+ #0']*)(\*|[0-9]*)(?:\.(\*|-?[0-9]*))?([a-zA-Z%])")
+_HEAD = re.compile(r"%[-+ #0']*(\*|[0-9]*)(\.(\*|-?[0-9]*))?")
+_NUMBER = re.compile(r"[ \t\n\v\f\r]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+_INTMAX = 1 << 63
+
+
+def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> Printed:
+    """bash's printf: the format is reused while arguments remain.
+
+    Widths, precisions and the output are checked against ``meter`` (the
+    evaluation's budget, or fixed limits) before they are made. Raises PrintUnknown for what is not modelled (floating point,
+    length modifiers, numbers beyond 64 bits, ``\\u`` beyond ASCII).
+    """
+    meter = meter if meter is not None else _Limits()
+    out = _MeteredList(meter, "printf output")
+    errors: list = []
+    status = 0
+    index = 0
+
+    def take():
+        nonlocal index
+        if index < len(args):
+            index += 1
+            return args[index - 1], True
+        return "", False
+
+    def number(arg: str) -> int:
+        nonlocal status
+        value, ok = _number(arg)
+        if not ok:
+            errors.append(f"printf: {arg}: invalid number")
+            status = 1
+        return value
+
+    try:
+        while True:
+            consumed_before = index
+            i, n = 0, len(fmt)
+            while i < n:
+                ch = fmt[i]
+                if ch == "\\":
+                    if fmt[i + 1:i + 2] == "x" and fmt[i + 2:i + 3] not in tuple("0123456789abcdefABCDEF"):
+                        errors.append("printf: missing hex digit for \\x")
+                    piece, i, _ = escapes.escape_at(fmt, i, escapes.FORMAT, byte_mode)
+                    out.append(piece)
+                    continue
+                if ch != "%":
+                    end = fmt.find("\\", i)
+                    end = n if end < 0 else end
+                    cut = fmt.find("%", i, end)
+                    end = end if cut < 0 else cut
+                    out.append(fmt[i:end])
+                    i = end
+                    continue
+                match = _SPEC.match(fmt, i)
+                if not match:
+                    head = _HEAD.match(fmt, i)
+                    bad = fmt[head.end():head.end() + 1]
+                    if not bad:
+                        errors.append(f"printf: `{fmt[i:]}': missing format character")
+                    elif ord(bad) < 128:
+                        errors.append(f"printf: `{bad}': invalid format character")
+                    else:
+                        raise PrintUnknown("printf with a non-ASCII format character")
+                    return Printed("".join(out), 1, tuple(errors))
+                i = match.end()
+                flags, width, precision, conv = match.groups()
+                if "'" in flags:
+                    if not byte_mode:
+                        raise PrintUnknown("printf's ' flag (digit grouping of the locale)")
+                    flags = flags.replace("'", "")  # nothing to group in the C locale
+                if precision is not None and precision.startswith("-"):
+                    raise PrintUnknown("printf with a negative precision")
+                if conv == "%":
+                    if match.end() - match.start() != 2:
+                        errors.append("printf: `%': invalid format character")
+                        return Printed("".join(out), 1, tuple(errors))
+                    out.append("%")
+                    continue
+                if conv not in "diouxXcsbq":
+                    if conv in "eEfFgGaA":
+                        raise PrintUnknown("floating point format")
+                    raise PrintUnknown(f"printf conversion %{conv}")
+                if width == "*":
+                    value = number(take()[0])
+                    if value < 0:
+                        flags, value = flags + "-", -value
+                    width = str(value)
+                if precision == "*":
+                    value = number(take()[0])
+                    precision = str(value) if value >= 0 else None
+                if width:
+                    meter.width(int(width))
+                if precision:
+                    meter.width(int(precision))
+                arg, present = take()
+                if conv == "s":
+                    text = _cut(arg, precision)
+                elif conv == "b":
+                    text, stop = escapes.decode(arg, escapes.PRINTF_B, byte_mode)
+                    if stop:
+                        out.append(_pad(_cut(text, precision), flags, width))
+                        return Printed("".join(out), 0, tuple(errors))  # success after \c, whatever came before
+                    text = _cut(text, precision)
+                elif conv == "q":
+                    text = _cut(_quote(arg, byte_mode) if present else "''", precision)
+                elif conv == "c":
+                    text = arg[:1] or "\0"
+                else:
+                    text = _format_int(number(arg) if present else 0, conv, flags, precision)
+                out.append(_pad(text, flags, width, numeric=conv in "diouxX" and precision is None))
+            if index >= len(args) or index == consumed_before:
+                break
+    except escapes.EscapeUnknown as exc:
+        raise PrintUnknown(str(exc)) from None
+    return Printed("".join(out), status, tuple(errors))
+
+
+def echo_text(args: list, byte_mode: bool = False) -> str:
+    """bash's echo (xpg_echo off): leading -n/-e/-E words, then the words joined by spaces."""
+    newline, escaping = True, False
     i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == 92:
-            piece, i, stop = _escape(text, i + 1, for_b, echo)
-            out += piece
-            if stop:
-                return bytes(out), True
-        else:
-            out.append(ch)
-            i += 1
-    return bytes(out), False
-
-
-_Q_SPECIAL = set(" \t\n'\"\\|&;()<>!{}*[]?^$`,")
-
-
-def _shell_q(arg: bytes) -> bytes:
-    """printf %q: backslashes, or $'…' when the word holds control or non-ASCII bytes."""
-    if arg == b"":
-        return b"''"
-    if any(b < 32 or b >= 127 for b in arg):
-        out = bytearray(b"$'")
-        names = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r",
-                 27: b"\\E", 39: b"\\'", 92: b"\\\\"}
-        for b in arg:
-            if b in names:
-                out += names[b]
-            elif b < 32 or b >= 127:
-                out += b"\\%03o" % b
+    while i < len(args) and len(args[i]) > 1 and args[i][0] == "-" and not args[i][1:].strip("neE"):
+        for letter in args[i][1:]:
+            if letter == "n":
+                newline = False
+            elif letter == "e":
+                escaping = True
             else:
-                out.append(b)
-        return bytes(out + b"'")
-    out = bytearray()
-    for k, b in enumerate(arg):
-        ch = chr(b)
-        if ch in _Q_SPECIAL or (k == 0 and ch in "~#"):
-            out.append(92)
-        out.append(b)
-    return bytes(out)
+                escaping = False
+        i += 1
+    text = " ".join(args[i:])
+    if escaping:
+        try:
+            text, stop = escapes.decode(text, escapes.ECHO, byte_mode)
+        except escapes.EscapeUnknown as exc:
+            raise PrintUnknown(str(exc)) from None
+        if stop:
+            return text
+    return text + ("\n" if newline else "")
 
 
-_INT = re.compile(rb"[ \t\n]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+class _Limits:
+    """Fixed limits for a printf run outside an evaluation: past them it is unknown."""
+
+    WIDTH = 1 << 20
+    OUTPUT = 1 << 24
+
+    def __init__(self):
+        self.built = 0
+
+    def width(self, size: int) -> None:
+        if size > self.WIDTH:
+            raise PrintUnknown(f"a field width of {size}")
+
+    def build(self, size: int, what: str) -> None:
+        self.built += size
+        if self.built > self.OUTPUT:
+            raise PrintUnknown(f"{what} beyond {self.OUTPUT} bytes")
 
 
-def _number(arg: bytes, errors: list) -> int:
-    if arg == b"":
-        return 0  # an empty argument is 0 without complaint
-    if arg[:1] in (b"'", b'"'):
-        return arg[1] if len(arg) > 1 else 0
-    m = _INT.match(arg)
-    if not m:
-        errors.append(arg)
-        return 0
-    value = int(m.group(2), 0) if not m.group(2).startswith(b"0") or len(m.group(2)) == 1 or \
-        m.group(2)[:2].lower() == b"0x" else int(m.group(2), 8)
-    if m.group(1) == b"-":
-        value = -value
-    if m.end() != len(arg):
-        errors.append(arg)
-    return value
+class _MeteredList(list):
+    """A list of output pieces whose every piece is paid for as it is added."""
+
+    def __init__(self, meter, what: str):
+        super().__init__()
+        self.meter = meter
+        self.what = what
+
+    def append(self, piece):
+        self.meter.build(len(piece), self.what)
+        super().append(piece)
 
 
-_SPEC = re.compile(rb"%([-+ #0']*)(\*|[0-9]*)(?:\.(\*|-?[0-9]*))?([a-zA-Z%])")
+def _number(arg: str) -> tuple:
+    """An integer argument as bash's strtoimax reads it: (value, valid)."""
+    if arg == "":
+        return 0, True  # an empty argument is 0 without complaint
+    if arg[0] in "'\"":
+        return (ord(arg[1]) if len(arg) > 1 else 0), True
+    match = _NUMBER.match(arg)
+    if not match:
+        return 0, False
+    sign, digits = match.groups()
+    value = int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits, 8 if digits.startswith("0") else 10)
+    value = -value if sign == "-" else value
+    if not -_INTMAX <= value < _INTMAX:
+        raise PrintUnknown("printf: a number beyond 64 bits")
+    return value, match.end() == len(arg)
+
+
+def _format_int(value: int, conv: str, flags: str, precision: Optional[str]) -> str:
+    """One integer conversion as C's printf makes it, before the width is applied."""
+    if conv in "di":
+        sign = "-" if value < 0 else ("+" if "+" in flags else (" " if " " in flags else ""))
+        digits = str(abs(value))
+    else:
+        sign = ""
+        value &= (1 << 64) - 1
+        digits = {"u": "%d", "o": "%o", "x": "%x", "X": "%X"}[conv] % value
+    if precision is not None:
+        digits = "" if int(precision or "0") == 0 and value == 0 else digits.zfill(int(precision or "0"))
+    if "#" in flags:
+        if conv == "o" and not digits.startswith("0"):
+            digits = "0" + digits
+        elif conv in "xX" and value:
+            sign = "0" + conv
+    return sign + digits
+
+
+def _cut(text: str, precision: Optional[str]) -> str:
+    return text if precision is None else text[:int(precision or "0")]
+
+
+def _pad(text: str, flags: str, width: str, numeric: bool = False) -> str:
+    """``text`` padded to ``width``: left-justified with ``-``; with ``0`` (a number
+    without precision) zeros go after the sign or 0x prefix."""
+    size = int(width or "0")
+    if len(text) >= size:
+        return text
+    if "-" in flags:
+        return text.ljust(size)
+    if numeric and "0" in flags:
+        head = len(text) - len(text.lstrip("+- ")) if text[:1] in "+- " else 0
+        if text[head:head + 2] in ("0x", "0X"):
+            head += 2
+        return text[:head] + "0" * (size - len(text)) + text[head:]
+    return text.rjust(size)
+
+
+_Q_SPECIAL = frozenset(" \t\n'\"\\|&;()<>!{}*[]?^$`,")
+_Q_NAMES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 27: "\\E", 39: "\\'",
+            92: "\\\\"}
+
+
+def _quote(arg: str, byte_mode: bool) -> str:
+    """printf %q: backslashes, or $'…' when the word holds control (or, in the C locale,
+    non-ASCII) bytes."""
+    if arg == "":
+        return "''"
+    if not byte_mode and any(ord(c) >= 0x80 for c in arg):
+        raise PrintUnknown("printf %q of non-ASCII text outside the C locale")
+    data = arg.encode("latin-1") if byte_mode else arg.encode("utf-8", "surrogateescape")
+    if any(c < 0x20 or c == 0x7F for c in data) or (byte_mode and any(c >= 0x80 for c in data)):
+        out = ["$'"]
+        for c in data:
+            if c in _Q_NAMES:
+                out.append(_Q_NAMES[c])
+            elif c < 0x20 or c >= 0x7F:
+                out.append(f"\\{c:03o}")
+            else:
+                out.append(chr(c))
+        out.append("'")
+        return "".join(out)
+    return "".join("\\" + c if c in _Q_SPECIAL or (k == 0 and c in "~#") else c for k, c in enumerate(arg))
 
 
 def printf(ctx: CommandContext) -> CommandResult:
     """bash's printf builtin; -v (assigns a variable) belongs to the evaluator."""
-    args = [a.encode("utf-8", "surrogateescape") for a in ctx.argv[1:]]
-    if args and args[0] == b"--":
+    args = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in ctx.argv[1:]]
+    if args and args[0] == "--":
         args = args[1:]
-    if args and args[0].startswith(b"-") and args[0] != b"-":
-        return unknown(f"printf option {args[0].decode(errors='replace')}")
+    if args and args[0].startswith("-") and args[0] != "-":
+        return unknown(f"printf option {args[0]}")
     if not args:
         return CommandResult(2, b"", b"printf: usage: printf [-v var] format [arguments]\n")
-    fmt, rest = args[0], args[1:]
-    out = bytearray()
-    errors: list = []
-    err = bytearray()
-    status = 0
-    pos = 0
     try:
-        while True:
-            consumed_before = pos
-            i = 0
-            while i < len(fmt):
-                ch = fmt[i]
-                if ch == 92:
-                    if fmt[i + 1:i + 2] == b"x" and not re.match(rb"[0-9a-fA-F]", fmt[i + 2:i + 3]):
-                        err += b"bash: printf: missing hex digit for \\x\n"
-                    piece, i, _ = _escape(fmt, i + 1, False)
-                    out += piece
-                    continue
-                if ch != 37:
-                    out.append(ch)
-                    i += 1
-                    continue
-                m = _SPEC.match(fmt, i)
-                if not m:
-                    head = re.match(rb"%[-+ #0']*(\*|[0-9]*)(\.(\*|-?[0-9]*))?", fmt[i:])
-                    bad = fmt[i + head.end():i + head.end() + 1]
-                    if not bad:
-                        err += b"bash: printf: `" + fmt[i:] + b"': missing format character\n"
-                    elif bad[0] < 128:
-                        err += b"bash: printf: `" + bad + b"': invalid format character\n"
-                    else:
-                        return unknown("printf with a non-ASCII format character")
-                    return _done(out, err, errors, 1)
-                i = m.end()
-                flags, width, prec, conv = m.group(1), m.group(2), m.group(3), m.group(4)
-                flags = flags.replace(b"'", b"")  # grouping: nothing to group in the C locale
-                if prec is not None and prec.startswith(b"-"):
-                    return unknown("printf with a negative precision")
-                if conv == b"%":
-                    if m.end() - m.start() != 2:
-                        err += b"bash: printf: `%': invalid format character\n"
-                        return _done(out, err, errors, 1)
-                    out += b"%"
-                    continue
-
-                def take():
-                    nonlocal pos
-                    if pos < len(rest):
-                        pos += 1
-                        return rest[pos - 1], True
-                    return b"", False
-
-                if width == b"*":
-                    w, _ = take()
-                    width = str(_number(w, errors)).encode()
-                if prec == b"*":
-                    p, _ = take()
-                    prec = str(_number(p, errors)).encode()
-                arg, present = take()
-                spec = "%" + flags.decode() + width.decode() + (
-                    "." + prec.decode() if prec is not None else "")
-                c = conv.decode()
-                if c == "s":
-                    out += _pad_bytes(arg, flags, width, prec)
-                elif c == "b":
-                    text, stop = _unescape(arg, True)
-                    out += _pad_bytes(text, flags, width, prec)
-                    if stop:
-                        return _done(out, err, errors, status)
-                elif c == "q":
-                    out += _pad_bytes(_shell_q(arg), flags, width, None)
-                elif c == "c":
-                    out += _pad_bytes(arg[:1], flags, width, None)
-                elif c in "di":
-                    n = _number(arg, errors) if present else 0
-                    out += (spec + "d") .__mod__(n).encode()
-                elif c in "uxXo":
-                    n = _number(arg, errors) if present else 0
-                    if n < 0:
-                        n &= (1 << 64) - 1
-                    out += (spec + ("d" if c == "u" else c)).__mod__(n).encode()
-                elif c in "feEgG":
-                    return unknown(f"printf %{c} (floating point formatting)")
-                else:
-                    return unknown(f"printf conversion %{c}")
-            if pos >= len(rest) or pos == consumed_before:
-                break
-    except ValueError as exc:
+        printed = format_printf(args[0], args[1:], byte_mode=True)
+    except PrintUnknown as exc:
         return unknown(f"printf: {exc}")
-    return _done(out, err, errors, status)
-
-
-def _pad_bytes(text: bytes, flags: bytes, width: bytes, prec) -> bytes:
-    if prec is not None:
-        text = text[: int(prec or b"0")]
-    w = int(width or b"0")
-    if len(text) >= w:
-        return text
-    fill = b" " * (w - len(text))
-    return text + fill if b"-" in flags else fill + text
-
-
-def _done(out, err, errors, status) -> CommandResult:
-    for bad in errors:
-        err += b"bash: printf: " + bad + b": invalid number\n"
-        status = 1
-    return CommandResult(status, bytes(out), bytes(err))
+    stderr = "".join(f"bash: {message}\n" for message in printed.errors)
+    return CommandResult(printed.status, printed.text.encode("latin-1"), stderr.encode("latin-1"))
 
 
 def echo(ctx: CommandContext) -> CommandResult:
     """bash's echo builtin (xpg_echo off): leading -n/-e/-E words, then the words joined by spaces."""
-    args = ctx.argv[1:]
-    newline, escapes = True, False
-    while args and len(args[0]) > 1 and args[0][0] == "-" and set(args[0][1:]) <= set("neE"):
-        for c in args[0][1:]:
-            if c == "n":
-                newline = False
-            elif c == "e":
-                escapes = True
-            else:
-                escapes = False
-        args = args[1:]
-    out = bytearray()
-    for k, word in enumerate(args):
-        data = word.encode("utf-8", "surrogateescape")
-        if k:
-            out += b" "
-        if escapes:
-            try:
-                text, stop = _unescape(data, True, echo=True)
-            except ValueError as exc:
-                return unknown(f"echo: {exc}")
-            out += text
-            if stop:
-                return CommandResult(0, bytes(out), b"")
-        else:
-            out += data
-    if newline:
-        out += b"\n"
-    return CommandResult(0, bytes(out), b"")
+    args = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in ctx.argv[1:]]
+    try:
+        text = echo_text(args, byte_mode=True)
+    except PrintUnknown as exc:
+        return unknown(f"echo: {exc}")
+    return CommandResult(0, text.encode("latin-1"), b"")

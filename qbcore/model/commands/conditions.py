@@ -1,0 +1,186 @@
+"""test, ``[`` and ``[[ … ]]``: what is decidable (strings, patterns, integers); files
+and regular expressions stay unknown."""
+
+from __future__ import annotations
+
+import re
+
+from .. import expand as X
+from ...syntax import parser as S
+from ..expand import Opaque
+from .registry import Invocation, Outcome, register
+
+
+class Unknown(Exception):
+    """The condition's value depends on something not modelled (named)."""
+
+
+@register("test", "[")
+def test(ctx: Invocation) -> Outcome:
+    name, args = ctx.name, ctx.args
+    if name == "[":
+        if not args or args[-1] != "]":
+            return Outcome(2, error="[: missing `]'")
+        args = args[:-1]
+    try:
+        value = evaluate_test(args, ctx.env)
+    except Unknown as unknown:
+        return Outcome(Opaque(f"status of {name} {' '.join(args)} ({unknown})"), modelled=False)
+    return Outcome(value)
+
+
+_STRING_BINARY = {"=": lambda a, b: a == b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+                  "<": lambda a, b: a.encode("utf-8", "surrogateescape") < b.encode("utf-8", "surrogateescape"),
+                  ">": lambda a, b: a.encode("utf-8", "surrogateescape") > b.encode("utf-8", "surrogateescape")}
+_INT_BINARY = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
+               "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
+
+
+def evaluate_test(args: list, env) -> int:
+    """``test``/``[`` by argument count, as POSIX specifies; files and -a/-o are opaque."""
+    if any("⟨" in a for a in args):
+        raise Unknown("opaque operand")
+    n = len(args)
+    if n == 0:
+        return 1
+    if n == 1:
+        return 0 if args[0] else 1
+    if n == 2:
+        if args[0] == "!":
+            return 1 - evaluate_test(args[1:], env)
+        if args[0] == "-n":
+            return 0 if args[1] else 1
+        if args[0] == "-z":
+            return 0 if not args[1] else 1
+        raise Unknown(f"test {args[0]}")
+    if n == 3:
+        a, op, b = args
+        if op in _STRING_BINARY:
+            return 0 if _STRING_BINARY[op](a, b) else 1
+        if op in _INT_BINARY:
+            x, y = _test_int(a), _test_int(b)
+            return 0 if _INT_BINARY[op](x, y) else 1
+        if a == "!":
+            return 1 - evaluate_test(args[1:], env)
+        if a == "(" and b == ")":
+            return evaluate_test([op], env)
+        raise Unknown(f"test {op}")
+    if n == 4 and args[0] == "!":
+        return 1 - evaluate_test(args[1:], env)
+    raise Unknown("test with more than four arguments")
+
+
+def _test_int(text: str) -> int:
+    if not re.fullmatch(r"\s*[-+]?[0-9]+\s*", text):
+        raise Unknown(f"integer expression expected: {text}")
+    return int(text)
+
+
+_EXTGLOB_GROUP = re.compile(r"[?*+@!]\(")
+
+
+class CondEval:
+    """``[[ … ]]`` for what is decidable: strings, patterns, integers. Files are opaque."""
+
+    def __init__(self, env, items: list):
+        self.env = env
+        self.items = items
+        self.i = 0
+
+    def run(self) -> bool:
+        value = self.or_expr()
+        if self.i != len(self.items):
+            raise Unknown("unsupported expression")
+        return value
+
+    def peek_op(self):
+        if self.i < len(self.items) and isinstance(self.items[self.i], S.CondOp):
+            return self.items[self.i].op
+        return None
+
+    def or_expr(self):
+        value = self.and_expr()
+        while self.peek_op() == "||":
+            self.i += 1
+            right = self.and_expr()
+            value = value or right
+        return value
+
+    def and_expr(self):
+        value = self.not_expr()
+        while self.peek_op() == "&&":
+            self.i += 1
+            right = self.not_expr()
+            value = value and right
+        return value
+
+    def not_expr(self):
+        if self.peek_op() == "!":
+            self.i += 1
+            return not self.not_expr()
+        if self.peek_op() == "(":
+            self.i += 1
+            value = self.or_expr()
+            if self.peek_op() != ")":
+                raise Unknown("unbalanced parentheses")
+            self.i += 1
+            return value
+        return self.primary()
+
+    def word_text(self, word) -> str:
+        text = X.literal(word, self.env, assignment=False)
+        if not text.exact:
+            raise Unknown(", ".join(text.opaque))
+        return text.value
+
+    def raw(self, n):
+        item = self.items[n] if n < len(self.items) else None
+        if isinstance(item, S.Word) and len(item.parts) == 1 and isinstance(item.parts[0], S.Lit):
+            return item.parts[0].text
+        if isinstance(item, S.CondOp) and item.op in ("<", ">"):
+            return item.op
+        return None
+
+    def primary(self):
+        items = self.items
+        i = self.i
+        if i >= len(items) or not isinstance(items[i], S.Word):
+            raise Unknown("unsupported expression")
+        op = self.raw(i + 1)
+        if op in ("==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "=~") and \
+                i + 2 < len(items):
+            left = self.word_text(items[i])
+            right_word = items[i + 2]
+            self.i = i + 3
+            if op in ("==", "=", "!="):
+                if any(isinstance(p, S.Lit) and _EXTGLOB_GROUP.search(p.text) for p in right_word.parts):
+                    # [[ ]] matches `@(a|b)`, `!(x)`… as extended globs: not modelled
+                    raise Unknown("extended glob pattern")
+                pattern = X.pattern(right_word, self.env)
+                if pattern.opaque:
+                    raise Unknown(", ".join(pattern.opaque))
+                return pattern.matches(left) == (op != "!=")
+            right = self.word_text(right_word)
+            if op == "<":
+                return left.encode("utf-8", "surrogateescape") < right.encode("utf-8", "surrogateescape")
+            if op == ">":
+                return left.encode("utf-8", "surrogateescape") > right.encode("utf-8", "surrogateescape")
+            if op == "=~":
+                raise Unknown("regular expression match")
+            a = X.arithmetic(left, self.env) if left.strip() else 0
+            b = X.arithmetic(right, self.env) if right.strip() else 0
+            if isinstance(a, Opaque) or isinstance(b, Opaque):
+                raise Unknown("opaque operand")
+            return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
+                    "-ge": a >= b}[op]
+        unary = self.raw(i)
+        if unary in ("-n", "-z") and i + 1 < len(items) and isinstance(items[i + 1], S.Word):
+            value = self.word_text(items[i + 1])
+            self.i = i + 2
+            return bool(value) == (unary == "-n")
+        if unary and len(unary) == 2 and unary[0] == "-" and i + 1 < len(items) and \
+                isinstance(items[i + 1], S.Word):
+            raise Unknown(f"test {unary}")
+        value = self.word_text(items[i])
+        self.i = i + 1
+        return bool(value)

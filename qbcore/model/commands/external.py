@@ -1,0 +1,84 @@
+"""Commands the model does not run: their status and output are unknown, and what they
+may change (variables they set, files, the whole shell state) becomes unknown too."""
+
+from __future__ import annotations
+
+import re
+
+from ...syntax import parser as S
+from ..expand import Opaque
+from .registry import MODELLED, Invocation, Outcome, register
+
+# Builtins the model does not run but that set the variables named in their
+# arguments: afterwards those variables are opaque, never their old value.
+_SETS_VARIABLES = {"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE", "getopts": None}
+# Commands after which anything in the shell may have changed.
+_CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
+# Builtins the model does not run that change no file (as the ones it runs, but
+# `command` and `builtin`, which run another command); every other command may.
+_NO_FILE_EFFECTS = frozenset(
+    "read mapfile readarray getopts type hash alias unalias wait jobs kill umask ulimit times help dirs "
+    "disown caller compgen complete compopt".split())
+
+
+@register(None)
+def unmodelled(ctx: Invocation) -> Outcome:
+    name, args, env = ctx.name, ctx.args, ctx.env
+    if name in _SETS_VARIABLES:
+        taint_variables(env, name, args)
+    elif name in _CHANGES_ANYTHING:
+        taint_everything(env, ctx.note, name)
+    changes_no_file = name in _NO_FILE_EFFECTS or name in MODELLED and name not in ("command", "builtin")
+    if not changes_no_file and not _runs_nothing(ctx.argv, env):
+        env.files.lose(f"the files after `{ctx.source()}`")
+    return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
+
+
+def taint_variables(env, name, args):
+    names = []
+    if name == "getopts":
+        names = args[1:2] + ["OPTIND", "OPTARG"]
+    else:
+        options_with_value = {"read": "adeinNpt", "mapfile": "dnOstuC", "readarray": "dnOstuC"}[name]
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg.startswith("-") and len(arg) > 1:
+                if arg[-1] in options_with_value:
+                    if arg[-1] == "a" and name == "read" and i + 1 < len(args):
+                        names.append(args[i + 1])
+                    i += 2
+                else:
+                    i += 1
+                continue
+            names.append(arg)
+            i += 1
+        if not names:
+            names = [_SETS_VARIABLES[name]]
+    for var in names:
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var):
+            env.set(var, Opaque(f"${var} (set by {name})"))
+
+
+def taint_everything(env, note, name):
+    """After ``name`` anything in the shell may have changed: variables, positional
+    parameters, options, the directory and the files all become unknown."""
+    for var in list(env.vars):
+        env.set(var, Opaque(f"${var} (after {name})"))
+    env.positional = [Opaque(f"positional parameters (after {name})")]
+    env.noglob = None  # unknown shell options: globbing is no longer predictable
+    env.cwd_known = False
+    env.files.lose(f"the files after {name}")
+    note([f"shell state after {name}"])
+
+
+def _runs_nothing(argv, env) -> bool:
+    """``bash -c SCRIPT`` whose script runs no command (blank, comments, or a syntax
+    error on its first line): a shell that changes no file."""
+    if len(argv) < 3 or argv[0] != "bash" or argv[1] != "-c" or env.get("BASH_ENV"):
+        return False  # BASH_ENV names a file bash -c would source first
+    try:
+        script = S.parse_prefix(argv[2])
+    except ValueError:
+        return False
+    return not any(chunk.items for chunk in script.chunks)

@@ -1,0 +1,50 @@
+"""echo and printf as the evaluator runs them: bash's one implementation of both
+(utilities.shellbuiltins), in the shell's locale, under the evaluation's budget,
+with ``printf -v``."""
+
+from __future__ import annotations
+
+from ..expand import Opaque
+from ..utilities.shellbuiltins import PrintUnknown, echo_text, format_printf
+from .registry import Invocation, Outcome, register
+
+
+@register("echo")
+def echo(ctx: Invocation) -> Outcome:
+    try:
+        return Outcome(0, echo_text(ctx.args))
+    except PrintUnknown as unknown:
+        return Outcome(0, Opaque(f"output of echo ({unknown})"), modelled=False)
+
+
+@register("printf")
+def printf(ctx: Invocation) -> Outcome:
+    env = ctx.env
+    args = ctx.args
+    target = None
+    if args[:1] == ["-v"] and len(args) >= 2:
+        target, args = args[1], args[2:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    elif args and args[0].startswith("-") and args[0] != "-":
+        # an option bash does not take: its usage error is not modelled
+        return Outcome(Opaque(f"status of printf {args[0]}"), Opaque(f"output of printf {args[0]}"),
+                       modelled=False)
+    if not args:
+        return Outcome(2, error="printf: usage: printf [-v var] format [arguments]")
+    try:
+        if env.locale_is_c:
+            # the C locale counts bytes: widths, %c and %q work on single bytes
+            as_bytes = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
+            printed = format_printf(as_bytes[0], as_bytes[1:], byte_mode=True, meter=env.meter)
+            text = printed.text.encode("latin-1").decode("utf-8", "surrogateescape")
+        else:
+            printed = format_printf(args[0], args[1:], meter=env.meter)
+            text = printed.text
+    except PrintUnknown as unknown:
+        return Outcome(Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"),
+                       modelled=False)
+    if target is not None:
+        env.set(target, text)
+        return Outcome(printed.status)
+    return Outcome(printed.status, text)

@@ -1,0 +1,279 @@
+"""Builtins that change variables and shell options: declare and its kin (export, local,
+readonly, typeset), unset, set, shift, shopt, let; and assignment itself."""
+
+from __future__ import annotations
+
+import re
+
+from .. import expand as X
+from ..expand import ExpansionError, Opaque
+from .registry import Invocation, Outcome, register
+
+DECLARATION = frozenset("export local declare typeset readonly".split())
+# a word a declaration builtin reads as an assignment (name=, name+=)
+_ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+# Glob-related shopt options and their values under bash -c (measured).
+GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
+                 "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
+_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C"}
+
+
+class CompoundArgument(str):
+    """A ``name=(…)`` argument of a declaration builtin, expanded: the string is
+    the name (what ``$_`` shows afterwards); ``assignment`` is what to assign."""
+
+    assignment: tuple
+
+    def __new__(cls, name: str, assignment: tuple):
+        arg = super().__new__(cls, name)
+        arg.assignment = assignment
+        return arg
+
+
+def assign(env, note, name, value, append=False, index=None):
+    """``name=value`` (``+=`` with ``append``, ``name[index]=``, ``name=(…)`` for a tuple
+    of elements) in ``env``; ``note`` names what becomes unknown."""
+    if name in env.readonly:
+        # bash refuses it; whether the shell then goes on depends on the context
+        note([f"assignment to the readonly variable {name}"])
+        return
+    current = env.get(name)
+    if isinstance(value, tuple):
+        array = dict(current) if append and isinstance(current, dict) else (
+            {0: current} if append and isinstance(current, str) else {})
+        following = (max(array) + 1) if array else 0
+        for item in value:
+            if isinstance(item, str):
+                array[following] = item
+                following += 1
+                continue
+            at, plus, text = item  # `[k]=v`: later plain elements follow k
+            old = array.get(at, "")
+            if plus and not isinstance(old, str):
+                env.set(name, Opaque(f"${name}"))
+                return
+            array[at] = old + text if plus else text
+            following = at + 1
+        env.set(name, array)
+        return
+    if index is not None:
+        sub = X.Arithmetic(index, env, []).run() if index not in ("@", "*") else 0
+        array = dict(current) if isinstance(current, dict) else ({0: current} if isinstance(current, str) else {})
+        if isinstance(sub, Opaque):
+            env.set(name, Opaque(f"${name}"))
+            return
+        old = array.get(sub, "")
+        array[sub] = (old + value) if append and isinstance(value, str) and isinstance(old, str) else value
+        env.set(name, array)
+        return
+    if append:
+        if isinstance(current, dict):
+            current = current.get(0)
+        if isinstance(current, Opaque) or isinstance(value, Opaque):
+            value = Opaque(f"${name}")
+        else:
+            value = (current or "") + value
+        if isinstance(env.get(name), dict):
+            array = dict(env.get(name))
+            array[0] = value
+            env.set(name, array)
+            return
+    env.set(name, value)
+
+
+def taint(env, note, name, argv):
+    """A modelled builtin run with arguments that are not known: what it changes becomes unknown."""
+    if name == "cd":
+        env.cwd_known = False
+        env.set("PWD", Opaque("$PWD (cd to an unknown directory)"))
+        note(["working directory (cd to an unknown directory)"])
+    elif name in ("set", "shift"):
+        env.positional = [Opaque(f"positional parameters (after {name})")]
+    elif name in DECLARATION or name == "unset":
+        for arg in argv[1:]:
+            match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)", arg)
+            if match and not arg.startswith("-"):
+                env.set(match.group(1), Opaque(f"${match.group(1)} (after {name})"))
+    elif name == "eval":
+        env.files.lose("the files after eval of an unknown string")
+        note(["eval of an unknown string"])
+
+
+@register("export", "local", "declare", "typeset", "readonly")
+def declare(ctx: Invocation) -> Outcome:
+    env, name, args, note = ctx.env, ctx.name, ctx.args, ctx.note
+    if name == "local":
+        scope = ctx.shell.scope
+        if scope is None:
+            return Outcome(1, error="local: can only be used in a function")
+        for arg in args:
+            match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
+            if match and scope.shadow(env, match.group(0)) and "=" not in arg:
+                env.unset(match.group(0))  # `local x` starts unset
+    options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)
+               and not isinstance(a, CompoundArgument)]
+    modelled = ("-x", "--", "-g", "-r", "+x")
+    if not any("=" in a for a in args if not isinstance(a, CompoundArgument)):
+        modelled += ("-a",)  # `declare -a a=(…)`; `-a a="(1 2)"` parses its string
+    if any(o not in modelled for o in options) or any(
+            isinstance(a, CompoundArgument) and (a.assignment[3] is not None or
+                                                 isinstance(a.assignment[1], Opaque))
+            for a in args):
+        # attributes (-A, -i, -l…) change what is stored: the names become unknown
+        taint(env, note, name, [name] + [a for a in args if a not in options])
+        return Outcome(Opaque(f"status of {name} {' '.join(options)}"), modelled=False)
+    if len(options) == len(args):
+        # without names it lists variables: output the model does not produce
+        return Outcome(0, Opaque(f"output of {name}"), modelled=False)
+    for arg in args:
+        if arg in options:
+            continue
+        target = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
+        if target and target.group(0) in env.readonly and (
+                "=" in arg or isinstance(arg, CompoundArgument)):
+            note([f"assignment to the readonly variable {target.group(0)}"])
+            return Outcome(Opaque(f"status of {name} {target.group(0)} (readonly)"), modelled=False)
+        if isinstance(arg, CompoundArgument):
+            var, value, append, index = arg.assignment
+            assign(env, note, var, value, append, index)
+            if name == "export" or "-x" in options:
+                env.vars[var].exported = True
+            if name == "readonly" or "-r" in options:
+                env.readonly.add(var)
+            continue
+        match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", arg, re.S)
+        if match:
+            var, plus, value = match.groups()
+            if plus:
+                current = env.get(var)
+                value = (current if isinstance(current, str) else "") + value
+            env.set(var, value, exported=True if name == "export" or "-x" in options else None)
+            if name == "readonly" or "-r" in options:
+                env.readonly.add(var)
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", arg):
+            if name == "readonly" or "-r" in options:
+                env.readonly.add(arg)
+            if env.get(arg) is None and name not in ("export", "readonly"):
+                env.set(arg, "")
+                env.unset(arg) if name in ("local", "declare", "typeset") else None
+            if name == "export":
+                var = env.vars.get(arg)
+                if var is not None:
+                    var.exported = True
+        else:
+            return Outcome(1, error=f"{name}: `{arg}': not a valid identifier")
+    return Outcome(0)
+
+
+@register("unset")
+def unset(ctx: Invocation) -> Outcome:
+    env, args = ctx.env, ctx.args
+    names = [a for a in args if not a.startswith("-")]
+    if any(var in env.readonly for var in names) and "-f" not in args:
+        ctx.note([f"unset of a readonly variable ({' '.join(names)})"])
+        return Outcome(Opaque("status of unset (readonly)"), modelled=False)
+    functions = "-f" in args
+    for var in names:
+        if functions:
+            env.functions.pop(var, None)
+        else:
+            env.unset(var)
+    return Outcome(0)
+
+
+@register("set")
+def set_builtin(ctx: Invocation) -> Outcome:
+    env, args, shell = ctx.env, ctx.args, ctx.shell
+    if not args:
+        return Outcome(0, Opaque("output of set"), modelled=False)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            env.positional = list(args[i + 1:])
+            return Outcome(0)
+        if arg in ("-", "+"):
+            env.positional = list(args[i + 1:]) if args[i + 1:] else env.positional
+            return Outcome(0)
+        if arg[:1] in "-+" and len(arg) > 1:
+            on = arg[0] == "-"
+            for letter in arg[1:]:
+                if letter == "f":
+                    env.noglob = on
+                elif letter == "e":
+                    shell.errexit = on
+                elif letter in "xvhBC":
+                    pass  # tracing and hashing change nothing; -C (noclobber) lives in $-
+                elif letter == "o" and i + 1 < len(args):
+                    i += 1
+                    if args[i] in ("noglob",):
+                        env.noglob = on
+                    elif args[i] == "errexit":
+                        shell.errexit = on
+                    if args[i] in _LONG_FLAGS:
+                        letter = _LONG_FLAGS[args[i]]
+                        env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))
+                    elif args[i] not in ("xtrace", "verbose", "pipefail") or args[i] == "pipefail":
+                        return Outcome(Opaque(f"status of set -o {args[i]}"), modelled=False)
+                else:
+                    return Outcome(Opaque(f"status of set {arg}"), modelled=False)
+            flags = env.flags
+            for letter in arg[1:]:
+                if letter in "efC":
+                    flags = flags.replace(letter, "")
+                    if on:
+                        flags = _order_flags(flags + letter)
+            env.flags = flags
+            i += 1
+            continue
+        env.positional = list(args[i:])
+        return Outcome(0)
+    return Outcome(0)
+
+
+def _order_flags(flags: str) -> str:
+    # bash lists $- in a fixed order: the option letters first, then h, B, C, c
+    order = "efhBCc"
+    return "".join(sorted(set(flags), key=lambda c: order.index(c) if c in order else 99))
+
+
+@register("shift")
+def shift(ctx: Invocation) -> Outcome:
+    env, args = ctx.env, ctx.args
+    count = int(args[0]) if args and args[0].isdigit() else 1
+    if count > len(env.positional):
+        return Outcome(1)
+    env.positional = env.positional[count:]
+    return Outcome(0)
+
+
+@register("shopt")
+def shopt(ctx: Invocation) -> Outcome:
+    env, args = ctx.env, ctx.args
+    options = [a for a in args if not a.startswith("-")]
+    flags = [a for a in args if a.startswith("-")]
+    if flags in (["-s"], ["-u"]) and options and all(o in GLOB_DEFAULTS for o in options):
+        if any(GLOB_DEFAULTS[o] != (flags == ["-s"]) for o in options):
+            # the model globs with bash's defaults only: after a change, globs are opaque
+            env.noglob = None
+            ctx.note([f"globbing after shopt {' '.join(args)}"])
+        return Outcome(0)
+    if flags in (["-q"], ["-p"], []):
+        return Outcome(Opaque("status of shopt"), None if flags == ["-q"] else Opaque("output of shopt"),
+                       modelled=False)
+    env.noglob = None
+    ctx.note([f"shell options after shopt {' '.join(args)}"])
+    return Outcome(Opaque("status of shopt"), modelled=False)
+
+
+@register("let")
+def let(ctx: Invocation) -> Outcome:
+    value = 0
+    for expression in ctx.args:
+        try:
+            value = X.arithmetic(expression, ctx.env)
+        except ExpansionError as exc:
+            return Outcome(1, error=f"let: {exc.message}")
+        if isinstance(value, Opaque):
+            return Outcome(Opaque(f"status of let {expression}"))
+    return Outcome(int(value == 0))

@@ -1747,9 +1747,6 @@ def decode_ansi_c(body: str) -> str:
     return text if cut < 0 else text[:cut]
 
 
-_byte_char = escapes.byte_char
-
-
 UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
 
 

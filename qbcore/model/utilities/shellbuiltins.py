@@ -59,11 +59,13 @@ def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> 
             return args[index - 1], True
         return "", False
 
-    def number(arg: str) -> int:
+    def number(arg: str, unsigned: bool = False) -> int:
         nonlocal status
-        value, ok = _number(arg)
+        value, ok = _number(arg, unsigned)
         if not ok:
-            errors.append(f"printf: {arg}: invalid number")
+            # bash's sh_invalidnum names the base from the argument's first characters
+            kind = "octal " if arg[:1] == "0" and arg[1:2] in tuple("0123456789") else "hex " if arg[:2] == "0x" else ""
+            errors.append(f"printf: {arg}: invalid {kind}number")
             status = 1
         return value
 
@@ -142,7 +144,7 @@ def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> 
                 elif conv == "c":
                     text = arg[:1] or "\0"
                 else:
-                    text = _format_int(number(arg) if present else 0, conv, flags, precision)
+                    text = _format_int(number(arg, conv in "ouxX") if present else 0, conv, flags, precision)
                 out.append(_pad(text, flags, width, numeric=conv in "diouxX" and precision is None))
             if index >= len(args) or index == consumed_before:
                 break
@@ -207,8 +209,9 @@ class _MeteredList(list):
         super().append(piece)
 
 
-def _number(arg: str) -> tuple:
-    """An integer argument as bash's strtoimax reads it: (value, valid)."""
+def _number(arg: str, unsigned: bool = False) -> tuple:
+    """An integer argument as bash reads it (strtoimax, or strtoumax for the ``unsigned``
+    conversions): (value, valid)."""
     if arg == "":
         return 0, True  # an empty argument is 0 without complaint
     if arg[0] in "'\"":
@@ -219,7 +222,7 @@ def _number(arg: str) -> tuple:
     sign, digits = match.groups()
     value = int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits, 8 if digits.startswith("0") else 10)
     value = -value if sign == "-" else value
-    if not -_INTMAX <= value < _INTMAX:
+    if not (-_INTMAX * 2 < value < _INTMAX * 2 if unsigned else -_INTMAX <= value < _INTMAX):
         raise PrintUnknown("printf: a number beyond 64 bits")
     return value, match.end() == len(arg)
 

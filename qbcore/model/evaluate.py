@@ -3,11 +3,12 @@
 One job: walk a script in execution order, as the outer shell of a transport
 would, and record every command it executes — expanded argv, assignments,
 redirections (files created or truncated), the command substitutions it ran —
-each marked exact or opaque. Builtins that change what later words expand to
-(assignment, export, cd, set, shift, unset, eval, functions) and the output
-builtins (echo, printf, pwd) are modelled; control flow is followed where it
-is statically decidable. Anything else is an executed command with unknown
-effects and an opaque exit status, never a guess.
+each marked exact or opaque. The walker keeps control flow (lists,
+pipelines, and/or, if/while/for/case, redirections, expansion calls) and
+follows it where it is statically decidable; a simple command is dispatched
+to its model in the command registry (qbcore.model.commands). Anything not
+modelled there is an executed command with unknown effects and an opaque
+exit status, never a guess.
 """
 
 from __future__ import annotations
@@ -1131,7 +1132,7 @@ class _Walker:
             tuple(argv), shown, tuple(redirects), tuple(substitutions), tuple(opaque_names),
             modelled, self.certain, status, output, error, self.text(node), node.start, node.end, line))
 
-    # -- builtins ----------------------------------------------------------
+    # -- dispatch: functions, then the command registry --------------------
 
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         """What running argv did: a defined function, else the command's model in the registry."""

@@ -55,7 +55,11 @@ def escape_at(text: str, i: int, dialect: str, byte_mode: bool = False) -> tuple
             return "", i + 2, True
         if dialect == ANSI_C and i + 2 < n:
             ctl = text[i + 2]
-            return (chr(ord(ctl.upper()) & 0x1F) if ctl != "?" else "\x7f"), i + 3, False
+            if ctl == "?":
+                return "\x7f", i + 3, False
+            # bash takes one byte (the first of a multi-byte character; the rest stay)
+            data = ctl.encode("utf-8", "surrogateescape")
+            return chr(data[0] & 0x1F) + data[1:].decode("utf-8", "surrogateescape"), i + 3, False
         return "\\", i + 1, False
     if esc in _OCTAL:
         if esc == "0" and dialect in (ECHO, PRINTF_B):

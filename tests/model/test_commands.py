@@ -92,7 +92,7 @@ def test_a_unicode_escape_beyond_ascii_is_unknown_not_a_crash(tmp_path):
 @pytest.mark.bash
 def test_ansi_c_strings_decode_as_bash_does(tmp_path):
     bodies = ["a\\tb\\n", "\\101\\x41\\0\\q", "\\cA\\c?\\ca", "\\'\\\"\\?\\\\", "\\x\\u\\U", "\\1234\\x414",
-              "\\u0041\\U00000042", "\\e\\E\\a\\b\\f\\v\\r"]
+              "\\u0041\\U00000042", "\\e\\E\\a\\b\\f\\v\\r", "\\cé|\\cß|\\c["]
     script = "".join(f"printf '%s\\0' $'{body}'; " for body in bodies)
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert outcome.nul_fields() == [decode_ansi_c(body) for body in bodies]
@@ -138,3 +138,29 @@ def test_a_model_receives_argv_state_and_the_file_view(tmp_path):
     assert lookup("cd")(ctx) == Outcome(0) and env.cwd == "/"
     fallback = lookup("frobnicate")(Invocation(["frobnicate"], env, Shell(), node=None))
     assert not fallback.modelled and fallback.unknown == "status of frobnicate"
+
+
+def test_utility_models_plug_in_as_entries_over_a_virtual_tree(tmp_path):
+    from qbcore.model.commands import programs
+    from qbcore.model.utilities.vfs import VirtualTree
+
+    table = programs.entries()
+    assert {"cat", "sed", "grep", "mv"} <= set(table) and "printf" not in table
+    assert not set(table) & (set(BUILTINS) - {None})  # not wired into the evaluator by default
+
+    class Shell:
+        errexit, scope, certain = False, None, True
+
+        def note(self, names):
+            pass
+
+        def text(self, node):
+            return "cat"
+
+    env = Env.default("/task")
+    argv = ["cat", "-", "a.txt", "nope"]
+    # the evaluator's file view and an unknown stdin: not modelled, as before
+    assert not table["cat"](Invocation(argv, env, Shell(), node=None)).modelled
+    env.files = VirtualTree.from_listing({"/task": None, "/task/a.txt": b"alpha\n"})
+    outcome = table["cat"](Invocation(argv, env, Shell(), node=None, stdin=b"in\n"))
+    assert outcome == Outcome(1, "in\nalpha\n", stderr="cat: nope: No such file or directory\n")

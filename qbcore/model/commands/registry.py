@@ -21,7 +21,8 @@ class Outcome:
 
     ``status`` the exit status; ``stdout`` what it wrote to its stdout (text,
     an Opaque when unknown, None for nothing); ``error`` bash's message on
-    stderr (without the ``bash: line N:`` prefix); ``modelled`` is False when
+    stderr (without the ``bash: line N:`` prefix); ``stderr`` what a utility
+    itself wrote there, whole; ``modelled`` is False when
     the command's effects are not known (then ``unknown`` says why);
     ``transfer`` is the exit, break or return the walker performs once the
     command is recorded.
@@ -31,6 +32,7 @@ class Outcome:
     stdout: Union[str, Opaque, None] = None
     error: Optional[str] = None
     modelled: bool = True
+    stderr: Optional[str] = None
     transfer: Optional[BaseException] = field(default=None, compare=False)
 
     @property
@@ -38,7 +40,10 @@ class Outcome:
         """Why the outcome is not known, or None when it is."""
         if self.modelled:
             return None
-        return self.status.name if isinstance(self.status, Opaque) else f"effects of the command (status {self.status})"
+        for part in (self.status, self.stdout):
+            if isinstance(part, Opaque):
+                return part.name
+        return "the command's effects"
 
 
 class Shell(Protocol):

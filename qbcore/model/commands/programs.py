@@ -1,0 +1,47 @@
+"""Utility models (qbcore.model.utilities: cat, sed, grep, mv, …) as registry entries.
+
+An entry runs its model over the file view when that view is a virtual tree
+and stdin is known; otherwise the command is not modelled, as today. Nothing
+here is registered by default: the evaluator's answers stay what they are
+until a caller (outcome prediction) adds these entries to its table.
+"""
+
+from __future__ import annotations
+
+from ..expand import Opaque
+from ..utilities.context import CommandContext
+from ..utilities.registry import MODELS
+from ..utilities.vfs import VirtualTree
+from .external import unmodelled
+from .registry import Invocation, Model, Outcome
+
+__all__ = ["entry", "entries"]
+
+# bash runs these as builtins: the registry's own entries model them
+_BUILTINS = frozenset({"printf", "echo", "pwd"})
+
+
+def entry(model) -> Model:
+    """The registry entry for a utility model ``model(CommandContext) -> CommandResult``."""
+
+    def run(ctx: Invocation) -> Outcome:
+        tree = ctx.files
+        if not isinstance(tree, VirtualTree) or ctx.stdin is None or not ctx.env.cwd_known:
+            return unmodelled(ctx)
+        environ = {name: var.value for name, var in ctx.env.vars.items()
+                   if var.exported and isinstance(var.value, str)}
+        result = model(CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree))
+        if result.unknown is not None:
+            why = f"{ctx.name} ({result.unknown})"
+            return Outcome(Opaque(f"status of {why}"), Opaque(f"output of {why}"), modelled=False)
+        return Outcome(result.status, result.stdout.decode("utf-8", "surrogateescape"),
+                       stderr=result.stderr.decode("utf-8", "surrogateescape"))
+
+    run.__name__ = getattr(model, "__name__", "utility")
+    run.__doc__ = getattr(model, "__doc__", None)
+    return run
+
+
+def entries() -> dict:
+    """name -> registry entry for every utility model bash does not run as a builtin."""
+    return {name: entry(model) for name, model in MODELS.items() if name not in _BUILTINS}

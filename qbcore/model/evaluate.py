@@ -590,11 +590,7 @@ class _Walker:
     def arith(self, expr: "S.Arith"):
         exp = X.Expander(self.env)
         try:
-            text = exp.join_pieces(exp.parts(expr.parts, quoted=True))
-            if has_opaque(text):
-                self.note(exp.opaque)
-                return Opaque(text)
-            value = X.Arithmetic(text, self.env, exp.opaque).run()
+            value = exp.arith_value(expr.parts)
         except ExpansionError as exc:
             self.fatal(exc, expr)
         self.note(exp.opaque)

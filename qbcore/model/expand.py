@@ -1210,14 +1210,20 @@ class Expander:
         return result.stdout.replace("\0", "").rstrip("\n")
 
     def arith(self, part: "S.Arith") -> Value:
-        text = self.join_pieces(self.parts(part.parts, quoted=True))
-        opaque: list = []
+        value = self.arith_value(part.parts)
+        return value if isinstance(value, Opaque) else str(value)
+
+    def arith_value(self, parts) -> Union[int, Opaque]:
+        """An arithmetic expression (``$((…))``, ``((…))``): its parts expanded as inside
+        double quotes, then evaluated; Opaque when any part is unknown."""
+        text = self.join_pieces(self.parts(parts, quoted=True))
         if has_opaque(text):
             return Opaque(f"$(({text}))")
+        opaque: list = []
         value = Arithmetic(text, self.env, opaque).run()
         for name in opaque:
             self.note(name)
-        return value if isinstance(value, Opaque) else str(value)
+        return value
 
     # -- parameters -------------------------------------------------------
 

@@ -1,12 +1,15 @@
 """A model of bash 5.2 word expansion over an Env, without running anything.
 
-One job: turn syntax-tree words into what bash would make of them — argv
-fields, an assignment value, a heredoc body — in the order bash expands:
-brace, tilde, parameter/arithmetic/command substitution, word splitting,
-pathname expansion, quote removal. What cannot be known statically (``$$``, a
-command substitution the static hook cannot evaluate, a glob against an
-unknown directory) becomes an Opaque value with a name; every result reports
-the names of all opaque parts, so nothing is silently guessed.
+One job: turn syntax-tree words into what bash would make of them, in the
+order bash expands: brace, tilde, parameter/arithmetic/command substitution,
+word splitting, pathname expansion, quote removal. One entry point,
+``expand(words, env, context)``: the Context (argv words, array elements, a
+redirection target, a declaration argument, an assignment value, a
+here-string, a case word, a here-document body) says which steps apply.
+What cannot be known statically (``$$``, a command substitution the static
+hook cannot evaluate, a glob against an unknown directory) becomes an Opaque
+value, or a Partial text, with a name (qbcore.model.values); every result
+reports the names of all opaque parts, so nothing is silently guessed.
 
 Side effects go through hooks on the Env, as in mvdan/sh's ``expand.Config``:
 ``substitute`` runs a command substitution (by default its output and status

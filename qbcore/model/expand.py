@@ -1237,11 +1237,12 @@ class Expander:
         if name.isdigit():
             n = int(name)
             if n == 0:
-                return env.arg0
-            return env.positional[n - 1] if n <= len(env.positional) else None
+                return _whole(env.arg0, "$0")
+            return _whole(env.positional[n - 1], "$" + name) if n <= len(env.positional) else None
         if name in ("@", "*"):
+            items = [_whole(item, f"${n}") for n, item in enumerate(env.positional, 1)]
             # in a here-document body bash 5.2 joins $* with spaces whatever IFS is (measured)
-            return _Many(list(env.positional), name == "*", " " if self.in_document else None)
+            return _Many(items, name == "*", " " if self.in_document else None)
         if name == "#":
             if any(isinstance(p, Opaque) for p in env.positional):
                 return Opaque("$#")
@@ -1745,6 +1746,14 @@ def _join(prefix: str, name: str) -> str:
 @dataclass(frozen=True, slots=True)
 class _OpaquePart:
     value: Opaque
+
+
+def _whole(value, label: str):
+    """A stored value with unknown parts (a function's argument) is unknown as a whole
+    where it is expanded again: how it splits, globs or measures is not known."""
+    if isinstance(value, Partial) and value.spans:
+        return Opaque(f"{label} ({', '.join(opaque_names(value))})")
+    return value
 
 
 class _Many:

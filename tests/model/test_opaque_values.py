@@ -98,3 +98,12 @@ def test_partial_text_helpers():
     assert type(concat(["⟨", "⟩"])) is str and not has_opaque("⟨a⟩")
     assert has_opaque(Opaque("$y")) and has_opaque(("a", joined)) and not has_opaque(("⟨", "b"))
     assert not has_opaque(Partial("plain"))
+
+
+def test_an_argument_with_an_unknown_part_stays_unknown_inside_the_function(tmp_path):
+    # `$1` may split, glob and measure any way: nothing inside claims to know
+    script = 'f() { echo hi > $1; echo ${#1} "$@"; }; f "a$RANDOM b"'
+    result = evaluate(parse(script), E.Env.default(str(tmp_path)))
+    inner = [c for c in result.commands if c.argv and c.argv[0] == "echo"]
+    assert len(inner) == 2 and all(not c.exact for c in inner)
+    assert not inner[0].redirects[0].exact

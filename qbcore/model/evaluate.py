@@ -964,7 +964,9 @@ class _Walker:
                     out.append(_CompoundArgument(word.name, assigned))
                     continue
             out.extend(exp.expand(word, context))
-            if n == 0 and out and out[0] in _DECLARATION:
+            if n == 0 and len(word.parts) == 1 and type(word.parts[0]) is S.Lit and \
+                    word.parts[0].text in _DECLARATION:
+                # only the name as written: `"declare" y=$x` and `$c y=$x` split $x (bash 5.2)
                 context = X.DECLARATION_ARGUMENT
         self.collect(exp, names, substitutions)
         return out

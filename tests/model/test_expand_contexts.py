@@ -79,8 +79,9 @@ DECLARATION_ARGUMENTS = [
     # a word that does not start as `name=` in its own text is an argv word
     "d=d5; declare $d=~/q \"d6=~/q\"; printf '[%s]' \"$d5\" \"$d6\"",
     "x='a=1 b=2'; declare $x; printf '[%s]' \"$a\" \"$b\"",
-    # only when the declaration builtin is the command's name
+    # only when the declaration builtin is the command's name, written as such
     "x='a b'; command declare c4=$x; printf '[%s]' \"$c4\"",
+    "x='a  b'; c=declare; $c y=$x z=~/q; \"declare\" w=$x; \\declare v=$x; printf '[%s]' \"$y\" \"$z\" \"$w\" \"$v\"",
 ]
 
 ASSIGNMENT_VALUES = [

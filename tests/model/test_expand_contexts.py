@@ -48,6 +48,11 @@ ARRAY_ELEMENTS = [
     # `[k]=v` is an assignment: no splitting or globbing, tilde after `=` and `:`
     "x='a  *.txt'; arr=([0]=~/x:~/y [1]=x=~/z [3]=$x [2]=*.txt); printf '[%s]' \"${arr[@]}\"",
     "arr=(a); arr+=(~/q {1,2}); printf '[%s]' \"${arr[@]}\"",
+    # brace expansion makes `[k]=v` plain elements
+    "arr=([0]={a,b}); arr2=([1]=x [0]+=y{1,2}); printf '[%s]' \"${arr[@]}\" \"${arr2[@]}\"",
+    # the same in the arguments of declaration builtins
+    "declare -a arr=([0]=~/q:~/r x=~/y); f() { local -a l=({a,b} ~/q); printf '[%s]' \"${l[@]}\"; }; f; "
+    "x='p q'; export e=($x \"$x\"$ $x$); printf '[%s]' \"${arr[@]}\" \"${e[@]}\"",
 ]
 
 REDIRECT_TARGETS = [

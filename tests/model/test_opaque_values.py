@@ -1,6 +1,8 @@
 """Unknown values are typed, not marked in the text: a script holding ``⟨`` or ``⟩``
 is read exactly as bash reads it, and an unknown part still prints as ``⟨name⟩``."""
 
+import pickle
+
 import pytest
 
 import bashref
@@ -98,6 +100,8 @@ def test_partial_text_helpers():
     assert type(concat(["⟨", "⟩"])) is str and not has_opaque("⟨a⟩")
     assert has_opaque(Opaque("$y")) and has_opaque(("a", joined)) and not has_opaque(("⟨", "b"))
     assert not has_opaque(Partial("plain"))
+    copy = pickle.loads(pickle.dumps(joined))  # records cross process boundaries in batch work
+    assert copy == joined and copy.spans == joined.spans
 
 
 def test_an_argument_with_an_unknown_part_stays_unknown_inside_the_function(tmp_path):

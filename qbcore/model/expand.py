@@ -1591,6 +1591,11 @@ class Expander:
         if isinstance(ifs, Opaque):
             self.note(ifs.name)
             ifs = " \t\n"
+        # in the C locale bash splits at each byte of IFS, inside characters too (measured)
+        byte_mode = not ifs.isascii() and self.env.locale_is_c
+        if byte_mode:
+            ifs = to_bytes(ifs)
+        cut = from_bytes if byte_mode else str
         ws = "".join(c for c in ifs if c in " \t\n")
         other = "".join(c for c in ifs if c not in " \t\n")
         fields = []
@@ -1617,10 +1622,10 @@ class Expander:
                     merge = False
                 continue
             buf = []
-            for ch in text:
+            for ch in (to_bytes(text) if byte_mode else text):
                 if ch in ws:
                     if buf:
-                        cur.append(("".join(buf), False))
+                        cur.append((cut("".join(buf)), False))
                         buf = []
                         started = True
                     if started:
@@ -1628,7 +1633,7 @@ class Expander:
                         merge = True
                 elif ch in other:
                     if buf:
-                        cur.append(("".join(buf), False))
+                        cur.append((cut("".join(buf)), False))
                         buf = []
                         started = True
                     if started:
@@ -1642,7 +1647,7 @@ class Expander:
                     buf.append(ch)
                     merge = False
             if buf:
-                cur.append(("".join(buf), False))
+                cur.append((cut("".join(buf)), False))
                 started = True
         if started:
             emit()

@@ -26,6 +26,9 @@ LITERAL_BRACKETS = [
     "arr=('⟨' b ⟨c⟩); echo \"${arr[@]}\" ${#arr[@]}",
     "x=~/⟨; echo \"$x\" | tr -d /; echo ~/⟨ > /dev/null; echo $?",
     "IFS=':'; x='⟨:⟩'; printf '[%s]' $x; echo",
+    # in the C locale bash splits at every byte of IFS, inside characters too
+    "IFS='⟩'; x='a⟩b'; printf '[%s]' $x; x='a⟨b'; printf '[%s]' $x; x='é⟩é'; printf '[%s]' $x; echo",
+    "IFS='é '; x=' aéb  c'; printf '[%s]' $x; echo",
     "set -- '⟨1⟩' b; echo \"$*\" $# \"$1\"",
     "for i in ⟨a ⟨b; do echo \"$i\"; done",
     "declare d='⟨'; export e=⟩; echo \"$d$e\"",

@@ -30,6 +30,7 @@ from .commands.control import Break as _Break, Exit as _Exit, Return as _Return
 from .commands.external import taint_everything
 from .commands.variables import DECLARATION as _DECLARATION, CompoundArgument as _CompoundArgument, assign, taint
 from .expand import Env, ExpansionError, Opaque
+from .values import has_opaque
 
 # How far loops and function recursion are followed before the rest is opaque.
 LOOP_LIMIT = 10_000
@@ -66,7 +67,8 @@ class SubstitutionRecord:
 class CommandRecord:
     """One simple command as executed.
 
-    ``argv`` are the expanded fields (opaque parts shown as ``⟨name⟩``);
+    ``argv`` are the expanded fields (a field with unknown parts is a Partial,
+    printed with ``⟨name⟩`` in their place);
     ``assignments`` (name, value) pairs; ``modelled`` is True when the model
     knows the command's whole effect (a modelled builtin, an assignment, a
     defined function); ``certain`` is False when it runs only under a
@@ -544,11 +546,7 @@ class _Walker:
     def arith(self, expr: "S.Arith"):
         exp = X.Expander(self.env)
         try:
-            text = exp.join_pieces(exp.parts(expr.parts, quoted=True))
-            if "⟨" in text:
-                self.note(exp.opaque)
-                return Opaque(text)
-            value = X.Arithmetic(text, self.env, exp.opaque).run()
+            value = exp.arith_value(expr.parts)
         except ExpansionError as exc:
             self.fatal(exc, expr)
         self.note(exp.opaque)
@@ -623,7 +621,7 @@ class _Walker:
             opaque = ()
         else:
             try:
-                expansion = X.fields(node.items, self.env)
+                expansion = X.expand(node.items, self.env, X.ARGV)
             except ExpansionError as exc:
                 self.fatal(exc, node)
             values, opaque = list(expansion.values), expansion.opaque
@@ -678,7 +676,7 @@ class _Walker:
 
     def case(self, node: "S.Case"):
         try:
-            word = X.literal(node.word, self.env, assignment=False)
+            word = X.expand([node.word], self.env, X.CASE_WORD)
         except ExpansionError as exc:
             self.fatal(exc, node)
         if not word.exact:
@@ -699,7 +697,7 @@ class _Walker:
                             self.uncertain_copy(lambda w, later=later: w.items(later.body))
                         self.env.status = Opaque("status after case")
                         return
-                    if pattern.matches(word.value):
+                    if pattern.matches(word.values[0]):
                         matched = True
                         break
             if not matched:
@@ -803,12 +801,13 @@ class _Walker:
                         substitutions=substitutions)
             return
         stdout_away = self.stdout_redirected or any(_redirects_stdout(r) for r in redirects)
-        if exp_names and "⟨" not in name and name not in ("echo", "printf", ":", "true", "false") \
+        unknown = has_opaque(name)
+        if exp_names and not unknown and name not in ("echo", "printf", ":", "true", "false") \
                 and name not in env.functions and name in MODELLED:
             # a modelled builtin with unknown arguments: what it changes becomes unknown
             self.taint(name, argv)
-            name = "⟨" + name
-        if "⟨" in name:
+            unknown = True
+        if unknown:
             env.files.lose(f"the files after `{self.text(node)}`")
             self.record(argv=tuple(argv), node=node, modelled=False,
                         status=Opaque(f"status of {display}"),
@@ -883,7 +882,7 @@ class _Walker:
     def set_last_argument(self, argv):
         """``$_``: the last argument of the last simple command run in this shell."""
         last = argv[-1]
-        self.env.set("_", Opaque("$_") if "⟨" in last else last)
+        self.env.set("_", Opaque("$_") if has_opaque(last) else last)
 
     def last_substitution_status(self, substitutions):
         if substitutions:
@@ -891,28 +890,24 @@ class _Walker:
         return 0
 
     def expand_words(self, words, names: list, substitutions: list) -> list:
-        """argv; declaration builtins take assignment-like arguments without splitting."""
+        """argv; the arguments of a declaration builtin are expanded as such (X.DECLARATION_ARGUMENT)."""
         out = []
         exp = X.Expander(self.env)
-        declaration = False
+        context = X.ARGV
         for n, word in enumerate(words):
             if isinstance(word, S.Assignment):
-                if not declaration or word.array is None:
+                if context is not X.DECLARATION_ARGUMENT or word.array is None:
                     # `let i=(3+4)`, `eval a=(…)`, `declare a=(1 2)x`: one plain word
                     word = S.compound_word(word)
                 else:
-                    self.collect(exp, names, substitutions)
-                    assigned = self.assignment_value(word, names, substitutions)
+                    assigned = (word.name, exp.assignment(word), word.append, word.index)
                     out.append(_CompoundArgument(word.name, assigned))
                     continue
-            if declaration and X.looks_like_assignment(list(word.parts)):
-                # `export x=$y`: an assignment argument is neither split nor globbed
-                parts = exp.tilde(list(word.parts), assignment_like=True)
-                out.append(exp.join_pieces(exp.parts(parts, quoted=False)))
-            else:
-                out.extend(exp.word_fields(word))
-            if n == 0 and out and out[0] in _DECLARATION:
-                declaration = True
+            out.extend(exp.expand(word, context))
+            if n == 0 and len(word.parts) == 1 and type(word.parts[0]) is S.Lit and \
+                    word.parts[0].text in _DECLARATION:
+                # only the name as written: `"declare" y=$x` and `$c y=$x` split $x (bash 5.2)
+                context = X.DECLARATION_ARGUMENT
         self.collect(exp, names, substitutions)
         return out
 
@@ -928,47 +923,9 @@ class _Walker:
 
     def assignment_value(self, node: "S.Assignment", names, substitutions):
         exp = X.Expander(self.env)
-        if node.array is not None:
-            value = self.array_elements(node.array, exp)
-        elif node.value is None:
-            value = ""
-        else:
-            value = exp.word_text(node.value, assignment=True)
+        value = exp.assignment(node)
         self.collect(exp, names, substitutions)
-        if value is None or "⟨" in (value if isinstance(value, str) else "".join(
-                item if isinstance(item, str) else item[2] for item in value)):
-            value = Opaque(f"${node.name}")
         return (node.name, value, node.append, node.index)
-
-    def array_elements(self, words, exp) -> Optional[tuple]:
-        """The elements of ``name=(…)``: strings, and (index, append, text) for
-        ``[k]=v`` / ``[k]+=v``; None when an element is beyond the model."""
-        values = []
-        for word in words:
-            expansions = X.brace_expand(word.parts, self.env.meter)
-            first = word.parts[0] if word.parts else None
-            if len(expansions) == 1 and isinstance(first, S.Lit) and first.text.startswith("["):
-                # `[k]=v` assigns one element, neither split nor globbed (after
-                # brace expansion bash takes the words as plain values)
-                match = re.match(r"\[([^\]]*)\](\+?)=", first.text)
-                if match is None:
-                    if "]" in "".join(p.text for p in word.parts if isinstance(p, S.Lit)):
-                        return None  # a subscript built by an expansion
-                else:
-                    rest = S._drop_prefix(word, len(match.group(0).encode("utf-8", "surrogateescape")))
-                    sub = X.Arithmetic(match.group(1), self.env, []).run()
-                    if not isinstance(sub, int) or sub < 0:
-                        return None
-                    values.append((sub, bool(match.group(2)), exp.word_text(rest, assignment=True)))
-                    continue
-            for parts in expansions:
-                parts = exp.tilde(parts, assignment_like=False)
-                pieces = exp.parts(parts, quoted=False)
-                if exp.suppresses_splitting(parts):  # `($x$)` stays one word, as in argv
-                    pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
-                for chars in exp.split(pieces):
-                    values.extend(exp.glob(chars))
-        return tuple(values)
 
     def assign(self, name, value, append=False, index=None):
         assign(self.env, self.note, name, value, append, index)
@@ -986,7 +943,7 @@ class _Walker:
             exp = X.Expander(self.env)
             try:
                 record, doubt = self.redirection(redirect, exp, opened)
-            except _Ambiguous as failure:
+            except (_Ambiguous, X.UnexpandableDocument) as failure:
                 self.collect(exp, names, substitutions)
                 return out, failure.message, doubts
             except ExpansionError as exc:
@@ -1003,37 +960,18 @@ class _Walker:
         """One redirection: (record, doubt); raises _Ambiguous when bash cannot perform it."""
         op = redirect.op
         if redirect.heredoc is not None:
-            doc = redirect.heredoc
-            if doc.quoted:
-                body = doc.raw
-            else:
-                broken = X.unexpandable_in_document(doc)
-                if broken and X.joined_before_failure(doc):
-                    body = exp.opaque_text(X.UNJOINED_DOCUMENT)
-                    return RedirectRecord(op, redirect.fd, None, None, False, False, body, False), None
-                if not broken and X.misread_in_document(doc):
-                    body = exp.opaque_text(X.SPECIAL_WORD_DOCUMENT)
-                    return RedirectRecord(op, redirect.fd, None, None, False, False, body, False), None
-                if broken:
-                    exp.parts(X.expanded_before_failure(doc), quoted=True)  # what ran before it stops
-                    # bash fails this command when it expands the body (the line goes on)
-                    raise _Ambiguous(f"here-document: cannot expand {broken!r}")
-                body = exp.join_pieces(exp.parts(doc.parts, quoted=True))
-            return RedirectRecord(op, redirect.fd, None, None, False, False, body, "⟨" not in body), None
+            body = exp.expand(redirect.heredoc, X.HEREDOC_BODY)[0]
+            return RedirectRecord(op, redirect.fd, None, None, False, False, body, not has_opaque(body)), None
         if op == "<<<":
-            text = exp.word_text(redirect.target, assignment=False)
-            return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", "⟨" not in text), None
-        fields = []
-        for parts in X.brace_expand(redirect.target.parts, self.env.meter):
-            parts = exp.tilde(parts, assignment_like=False)
-            for chars in exp.split(exp.parts(parts, quoted=False)):
-                fields.extend(exp.glob(chars))
-        if len(fields) != 1:
+            text = exp.expand(redirect.target, X.HERE_STRING)[0]
+            return RedirectRecord(op, redirect.fd, text, None, False, False, text + "\n", not has_opaque(text)), None
+        try:
+            target = exp.expand(redirect.target, X.REDIRECT_TARGET)[0]
+        except X.AmbiguousWord:
             fd = redirect.fd or ""
             named = fd[1:-1] if fd.startswith("{") else None  # bash names the variable then
-            raise _Ambiguous(f"{named or self.text(redirect.target)}: ambiguous redirect")
-        target = fields[0]
-        exact = "⟨" not in target and (self.env.cwd_known or target.startswith("/"))
+            raise _Ambiguous(f"{named or self.text(redirect.target)}: ambiguous redirect") from None
+        exact = not has_opaque(target) and (self.env.cwd_known or target.startswith("/"))
         if op in ("<&", ">&") and (target.isdigit() or target == "-" or target.endswith("-") and
                                    target[:-1].isdigit()):
             number = target.rstrip("-")

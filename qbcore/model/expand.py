@@ -1,12 +1,15 @@
 """A model of bash 5.2 word expansion over an Env, without running anything.
 
-One job: turn syntax-tree words into what bash would make of them — argv
-fields, an assignment value, a heredoc body — in the order bash expands:
-brace, tilde, parameter/arithmetic/command substitution, word splitting,
-pathname expansion, quote removal. What cannot be known statically (``$$``, a
-command substitution the static hook cannot evaluate, a glob against an
-unknown directory) becomes an Opaque value with a name; every result reports
-the names of all opaque parts, so nothing is silently guessed.
+One job: turn syntax-tree words into what bash would make of them, in the
+order bash expands: brace, tilde, parameter/arithmetic/command substitution,
+word splitting, pathname expansion, quote removal. One entry point,
+``expand(words, env, context)``: the Context (argv words, array elements, a
+redirection target, a declaration argument, an assignment value, a
+here-string, a case word, a here-document body) says which steps apply.
+What cannot be known statically (``$$``, a command substitution the static
+hook cannot evaluate, a glob against an unknown directory) becomes an Opaque
+value, or a Partial text, with a name (qbcore.model.values); every result
+reports the names of all opaque parts, so nothing is silently guessed.
 
 Side effects go through hooks on the Env, as in mvdan/sh's ``expand.Config``:
 ``substitute`` runs a command substitution (by default its output and status
@@ -30,17 +33,9 @@ from .budget import BudgetExceeded, Meter
 from .commandenv import command_environ
 from .files import FileView
 from .patterns import compile_chars
+from .values import Opaque, Partial, concat, has_opaque, opaque_names, unknown_text
 
 # ---------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class Opaque:
-    """A value the static model cannot know; ``name`` says which (``$RANDOM``, ``$(date)``…)."""
-    name: str
-
-    def render(self) -> str:
-        return f"⟨{self.name}⟩"
 
 
 Value = Union[str, Opaque]
@@ -63,8 +58,9 @@ class ExpansionError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Fields:
-    """The argv fields of words. ``opaque`` names every part not statically known
-    (their place in ``values`` shows as ``⟨name⟩``); ``exact`` when there is none."""
+    """The fields words expand to. ``opaque`` names every part not statically known
+    (a value holding one is a Partial, printed with ``⟨name⟩`` in its place);
+    ``exact`` when there is none."""
     values: tuple
     opaque: tuple
 
@@ -312,23 +308,95 @@ def _default_list_dir(path: str, env: "Env") -> Optional[list]:
     return env.files.names(os.path.join(env.cwd, path) if path else env.cwd)
 
 
+# ---------------------------------------------------------------- contexts
+
+# How far tilde expansion reaches in a word: nowhere; at its start only; at its
+# start and, when the word starts as `name=`, after that `=` and each later `:`;
+# at its start and after each `:` (an assignment's value, a here-string).
+TILDE_NONE, TILDE_START, TILDE_WORD, TILDE_VALUE = "none", "start", "word", "value"
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Where a word stands, and so which of bash's expansions it undergoes, in bash's
+    order: brace, tilde, parameter/command/arithmetic, splitting, pathname, quote removal.
+
+    Parameter, command and arithmetic expansion and quote removal happen in every
+    context. Without ``split`` the word is one string and bash joins ``"$@"`` with
+    spaces in it. ``one_field``: more than one field, or none, is an error.
+    ``quoted``: the text expands as inside double quotes (a here-document body).
+    Each context's steps are checked against bash 5.2 in tests/model/test_expand_contexts.py.
+    """
+    name: str
+    brace: bool
+    tilde: str
+    split: bool
+    glob: bool
+    one_field: bool = False
+    quoted: bool = False
+
+
+# a command's words; in `arr=(…)`, elements (`[k]=v` takes its value as ASSIGNMENT_VALUE)
+ARGV = Context("argv words", brace=True, tilde=TILDE_WORD, split=True, glob=True)
+ARRAY_ELEMENTS = Context("array elements", brace=True, tilde=TILDE_START, split=True, glob=True)
+# `> word`: split and globbed, but it must come to one field ("ambiguous redirect")
+REDIRECT_TARGET = Context("redirection target", brace=True, tilde=TILDE_WORD, split=True, glob=True,
+                          one_field=True)
+# the arguments of declare, local, export, readonly, typeset: a word that starts as
+# `name=` or `name+=` and stays one word after brace expansion is taken like an
+# assignment (no splitting, no globbing, tilde after `=` and `:`); any other like ARGV
+DECLARATION_ARGUMENT = Context("declaration arguments", brace=True, tilde=TILDE_WORD, split=True, glob=True)
+ASSIGNMENT_VALUE = Context("assignment value", brace=False, tilde=TILDE_VALUE, split=False, glob=False)
+HERE_STRING = Context("here-string", brace=False, tilde=TILDE_VALUE, split=False, glob=False)
+# the word of `case`, an operand of `[[ ]]`
+CASE_WORD = Context("case word", brace=False, tilde=TILDE_WORD, split=False, glob=False)
+HEREDOC_BODY = Context("here-document body", brace=False, tilde=TILDE_NONE, split=False, glob=False,
+                       quoted=True)
+
+
+class AmbiguousWord(ExpansionError):
+    """A word that must expand to one field (a redirection target) came to another number."""
+
+    def __init__(self, count: int):
+        super().__init__("ambiguous redirect")
+        self.count = count
+
+
+class UnexpandableDocument(ExpansionError):
+    """An unquoted here-document body bash cannot expand (an unterminated ``$(`` or backtick):
+    the command fails, the line goes on."""
+
+
 # ---------------------------------------------------------------- entry points
+
+
+def expand(words, env: Env, context: Context = ARGV) -> Fields:
+    """Expand words (here-documents, in HEREDOC_BODY) as bash does in ``context``.
+
+    The values are the fields, or for a context without splitting one string
+    per word; an ARRAY_ELEMENTS value ``(index, append, text)`` stands for a
+    ``[k]=v`` element. Raises ExpansionError as bash fails (AmbiguousWord,
+    UnexpandableDocument).
+    """
+    exp = Expander(env)
+    out: list = []
+    for word in words:
+        out.extend(exp.expand(word, context))
+    return Fields(tuple(out), tuple(exp.opaque))
 
 
 def fields(words, env: Env) -> Fields:
     """Expand words as bash expands a command's arguments; returns Fields (argv values)."""
-    exp = Expander(env)
-    out = []
-    for word in words:
-        out.extend(exp.word_fields(word))
-    return Fields(tuple(out), tuple(exp.opaque))
+    return expand(words, env, ARGV)
 
 
 def literal(word: Optional["S.Word"], env: Env, *, assignment: bool = True) -> Text:
-    """Expand a word as an assignment value: tilde after ``=``/``:``, no splitting, no globbing."""
-    exp = Expander(env)
-    value = exp.word_text(word, assignment=assignment) if word is not None else ""
-    return Text(value, tuple(exp.opaque))
+    """Expand one word without splitting or globbing: as an assignment value (tilde
+    after ``=``/``:``), or else as the word of ``case``."""
+    if word is None:
+        return Text("", ())
+    result = expand([word], env, ASSIGNMENT_VALUE if assignment else CASE_WORD)
+    return Text(result.values[0], result.opaque)
 
 
 def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
@@ -393,27 +461,17 @@ def expanded_before_failure(heredoc: "S.Heredoc") -> tuple:
 def document(heredoc: "S.Heredoc", env: Env) -> Text:
     """The body an unquoted-delimiter heredoc delivers (a quoted one is returned raw).
 
-    Raises ExpansionError when bash could not expand it (an unterminated
+    Raises UnexpandableDocument when bash could not expand it (an unterminated
     ``$(`` or backtick in the body).
     """
-    if heredoc.quoted:
-        return Text(heredoc.raw, ())
-    broken = unexpandable_in_document(heredoc)
-    if broken and joined_before_failure(heredoc):
-        return Text(UNJOINED_DOCUMENT.render(), (UNJOINED_DOCUMENT.name,))
-    if not broken and misread_in_document(heredoc):
-        return Text(SPECIAL_WORD_DOCUMENT.render(), (SPECIAL_WORD_DOCUMENT.name,))
-    if broken:
-        raise ExpansionError(f"here-document: cannot expand {broken!r}")
-    exp = Expander(env)
-    pieces = exp.parts(heredoc.parts, quoted=True)
-    return Text(exp.join_pieces(pieces), tuple(exp.opaque))
+    result = expand([heredoc], env, HEREDOC_BODY)
+    return Text(result.values[0], result.opaque)
 
 
 def pattern(word: "S.Word", env: Env) -> "Pattern":
     """Expand a word as a pattern (``case``, ``[[ == ]]``): quoted characters match themselves."""
     exp = Expander(env)
-    return exp.pattern_of(word)
+    return exp.pattern_of(word, TILDE_WORD)
 
 
 # ---------------------------------------------------------------- patterns
@@ -847,18 +905,35 @@ class Expander:
         self.env = env
         self.opaque: list = []
         self.substitutions: list = []
+        self.in_document = False  # expanding a here-document body
 
     def note(self, name: str):
         if name not in self.opaque:
             self.opaque.append(name)
 
-    def opaque_text(self, value: Opaque) -> str:
+    def opaque_text(self, value: Opaque) -> Partial:
         self.note(value.name)
-        return value.render()
+        return unknown_text(value)
 
     # -- whole words ----------------------------------------------------
 
-    def word_fields(self, word: "S.Word") -> list:
+    def expand(self, word, context: Context = ARGV) -> list:
+        """What one word (a here-document, in HEREDOC_BODY) becomes in ``context``: its
+        fields, or one string when the context does not split (see ``expand``)."""
+        if context.quoted:
+            return [self.document(word)]
+        if context is ARRAY_ELEMENTS:
+            return self.array_element(word)
+        if context is DECLARATION_ARGUMENT and looks_like_assignment(word.parts):
+            return self.declaration_assignment(word)
+        if not context.split:
+            return [self.word_text(word, context.tilde)]
+        out = self.word_fields(word, context)
+        if context.one_field and len(out) != 1:
+            raise AmbiguousWord(len(out))
+        return out
+
+    def word_fields(self, word: "S.Word", context: Context = ARGV) -> list:
         parts = word.parts
         if len(parts) == 1:
             # fast path: a plain literal or a single-quoted string expands to itself
@@ -868,18 +943,88 @@ class Expander:
                 return [part.text]
             if kind is S.SingleQuoted:
                 return [part.text]
+        expansions = brace_expand(parts, self.env.meter) if context.brace else [list(parts)]
+        braced = len(expansions) > 1 or len(expansions[0]) != len(parts)
+        return self.fields_of(expansions, braced, context)
+
+    def fields_of(self, expansions: list, braced: bool, context: Context) -> list:
+        """Tilde, parameter/command/arithmetic expansion, splitting and globbing of the
+        part lists brace expansion made of one word."""
+        tilde = context.tilde
+        if braced and tilde == TILDE_WORD:
+            tilde = TILDE_START  # a word made by brace expansion is no longer assignment-like
         out = []
-        expansions = brace_expand(word.parts, self.env.meter)
-        # a word made by brace expansion is no longer assignment-like for tilde purposes
-        braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
         for parts in expansions:
-            parts = self.tilde(parts, assignment_like=not braced and looks_like_assignment(parts))
+            parts = self.tilde(parts, tilde)
             pieces = self.parts(parts, quoted=False)
             if self.suppresses_splitting(parts):
                 pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
             for chars in self.split(pieces):
-                out.extend(self.glob(chars))
+                out.extend(self.glob(chars) if context.glob else [concat(text for text, _ in chars)])
         return out
+
+    def declaration_assignment(self, word: "S.Word") -> list:
+        """A ``name=value`` argument of a declaration builtin: taken like an assignment
+        (one field, tilde after ``=`` and ``:``) unless brace expansion makes it several
+        words, which are then argv words (`declare {a,b}=$x` splits $x)."""
+        expansions = brace_expand(word.parts, self.env.meter)
+        if len(expansions) > 1 or len(expansions[0]) != len(word.parts):
+            return self.fields_of(expansions, True, ARGV)
+        return [self.word_text(word, TILDE_WORD)]
+
+    def array_element(self, word: "S.Word") -> list:
+        """The elements one word of ``name=(…)`` makes: strings, or ``(index, append, text)``
+        for ``[k]=v`` / ``[k]+=v``, whose value is neither split nor globbed."""
+        expansions = brace_expand(word.parts, self.env.meter)
+        first = word.parts[0] if word.parts else None
+        if len(expansions) == 1 and isinstance(first, S.Lit) and first.text.startswith("["):
+            match = re.match(r"\[([^\]]*)\](\+?)=", first.text)
+            if match is None:
+                if "]" in "".join(p.text for p in word.parts if isinstance(p, S.Lit)):
+                    raise _UnmodelledArray("a subscript built by an expansion")
+            else:
+                rest = S._drop_prefix(word, len(match.group(0).encode("utf-8", "surrogateescape")))
+                sub = Arithmetic(match.group(1), self.env, []).run()
+                if not isinstance(sub, int) or sub < 0:
+                    raise _UnmodelledArray("a subscript not statically known")
+                return [(sub, bool(match.group(2)), self.word_text(rest, TILDE_VALUE))]
+        braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
+        return self.fields_of(expansions, braced, ARRAY_ELEMENTS)
+
+    def assignment(self, node: "S.Assignment"):
+        """The value ``name=word`` or ``name=(…)`` assigns: a string, a tuple of array
+        elements (see ``array_element``), or an Opaque when any of it is unknown."""
+        if node.array is not None:
+            try:
+                value = tuple(item for word in node.array for item in self.array_element(word))
+            except _UnmodelledArray:
+                return Opaque(f"${node.name}")
+            known = not has_opaque([item if isinstance(item, str) else item[2] for item in value])
+        elif node.value is None:
+            return ""
+        else:
+            value = self.word_text(node.value, TILDE_VALUE)
+            known = not has_opaque(value)
+        return value if known else Opaque(f"${node.name}")
+
+    def document(self, heredoc: "S.Heredoc") -> str:
+        """The body a here-document delivers: raw when its delimiter is quoted, else
+        expanded as inside double quotes (nothing split, globbed or tilde-expanded)."""
+        if heredoc.quoted:
+            return heredoc.raw
+        broken = unexpandable_in_document(heredoc)
+        if broken and joined_before_failure(heredoc):
+            return self.opaque_text(UNJOINED_DOCUMENT)
+        if not broken and misread_in_document(heredoc):
+            return self.opaque_text(SPECIAL_WORD_DOCUMENT)
+        if broken:
+            self.parts(expanded_before_failure(heredoc), quoted=True)  # what runs before it stops
+            raise UnexpandableDocument(f"here-document: cannot expand {broken!r}")
+        self.in_document = True
+        try:
+            return self.join_pieces(self.parts(heredoc.parts, quoted=True))
+        finally:
+            self.in_document = False
 
     def suppresses_splitting(self, parts) -> bool:
         """bash 5.2 does not split a word whose last unquoted expansion is followed by a
@@ -902,29 +1047,28 @@ class Expander:
                 flag = False
         return flag
 
-    def word_text(self, word: "S.Word", assignment: bool = True) -> str:
-        parts = self.tilde(list(word.parts), assignment_like=assignment, value_only=assignment)
+    def word_text(self, word: "S.Word", tilde: str = TILDE_START) -> str:
+        """One word as one string: tilde as ``tilde`` says, no brace expansion, no
+        splitting, no globbing; the fields of ``"$@"`` joined by spaces."""
+        parts = self.tilde(list(word.parts), tilde)
         pieces = self.parts(parts, quoted=False)
         return self.join_pieces(pieces, glue=" ")
 
     def join_pieces(self, pieces: list, glue: str = " ") -> str:
-        out = []
-        for text, quoted, split in pieces:
-            if split == "break":
-                out.append(glue)
-            else:
-                out.append(text)
-        return "".join(out)
+        return concat(glue if split == "break" else text for text, quoted, split in pieces)
 
     # -- tilde ----------------------------------------------------------
 
-    def tilde(self, parts: list, assignment_like: bool, value_only: bool = False) -> list:
-        """Tilde expansion at the word start, and after ``=`` and each ``:`` in assignments
-        and assignment-like arguments (``x=~/q``). A tilde-prefix that runs into a quoted
-        or expanded part (``~"u"``, ``~$x``) is left alone, as bash does."""
-        parts = list(parts)
-        if not parts:
-            return parts
+    def tilde(self, parts: list, mode: str) -> list:
+        """Tilde expansion as ``mode`` says (TILDE_…): at the word start; after ``=`` and
+        each ``:`` in assignment-like words (``x=~/q``); after each ``:`` in values. A
+        tilde-prefix that runs into a quoted or expanded part (``~"u"``, ``~$x``) is
+        left alone, as bash does."""
+        if mode == TILDE_NONE or not parts:
+            return list(parts)
+        parts = _merge_literals(parts)
+        value_only = mode == TILDE_VALUE
+        assignment_like = mode == TILDE_WORD and looks_like_assignment(parts)
         colon_rule = assignment_like or value_only
         stops = "/:"  # bash ends a tilde-prefix at `:` too, in any word
         out = []
@@ -1069,14 +1213,20 @@ class Expander:
         return result.stdout.replace("\0", "").rstrip("\n")
 
     def arith(self, part: "S.Arith") -> Value:
-        text = self.join_pieces(self.parts(part.parts, quoted=True))
-        opaque: list = []
-        if "⟨" in text:
+        value = self.arith_value(part.parts)
+        return value if isinstance(value, Opaque) else str(value)
+
+    def arith_value(self, parts) -> Union[int, Opaque]:
+        """An arithmetic expression (``$((…))``, ``((…))``): its parts expanded as inside
+        double quotes, then evaluated; Opaque when any part is unknown."""
+        text = self.join_pieces(self.parts(parts, quoted=True))
+        if has_opaque(text):
             return Opaque(f"$(({text}))")
+        opaque: list = []
         value = Arithmetic(text, self.env, opaque).run()
         for name in opaque:
             self.note(name)
-        return value if isinstance(value, Opaque) else str(value)
+        return value
 
     # -- parameters -------------------------------------------------------
 
@@ -1087,10 +1237,12 @@ class Expander:
         if name.isdigit():
             n = int(name)
             if n == 0:
-                return env.arg0
-            return env.positional[n - 1] if n <= len(env.positional) else None
+                return _whole(env.arg0, "$0")
+            return _whole(env.positional[n - 1], "$" + name) if n <= len(env.positional) else None
         if name in ("@", "*"):
-            return _Many(list(env.positional), name == "*")
+            items = [_whole(item, f"${n}") for n, item in enumerate(env.positional, 1)]
+            # in a here-document body bash 5.2 joins $* with spaces whatever IFS is (measured)
+            return _Many(items, name == "*", " " if self.in_document else None)
         if name == "#":
             if any(isinstance(p, Opaque) for p in env.positional):
                 return Opaque("$#")
@@ -1166,7 +1318,7 @@ class Expander:
                 items = self.slice_many(p, value)
             else:
                 items = [self.apply_op(p, item) for item in value.items]
-            return self.emit(_Many(items, value.star), quoted, pieces)
+            return self.emit(_Many(items, value.star, value.glue), quoted, pieces)
         return self.emit(self.apply_op(p, value), quoted, pieces)
 
     def parts_for_side_effects(self, p):
@@ -1200,10 +1352,25 @@ class Expander:
             pieces.append((self.opaque_text(value), True, False))
         elif isinstance(value, _Many):
             if value.star and quoted:
-                sep = self.env.ifs()
-                if isinstance(sep, Opaque):
-                    sep = self.opaque_text(sep)
-                pieces.append((sep[:1].join(value.items), True, False))
+                if value.glue is not None:
+                    ifs = self.env.ifs()
+                    blanks = set(" \t\n") | (set(ifs) if isinstance(ifs, str) else set())
+                    if isinstance(ifs, Opaque) or any(not isinstance(item, str) or blanks.intersection(item)
+                                                      for item in value.items):
+                        # there bash may also split them at IFS characters and squeeze blanks,
+                        # depending on IFS and the locale (measured, not modelled)
+                        pieces.append((self.opaque_text(Opaque("$* in a here-document body")), True, False))
+                        return
+                    sep = value.glue
+                else:
+                    sep = self.env.ifs()
+                    sep = self.opaque_text(sep) if isinstance(sep, Opaque) else sep[:1]
+                joined = []
+                for n, item in enumerate(value.items):
+                    if n:
+                        joined.append(sep)
+                    joined.append(self.opaque_text(item) if isinstance(item, Opaque) else item)
+                pieces.append((concat(joined), True, False))
                 return
             for n, item in enumerate(value.items):
                 if n:
@@ -1219,8 +1386,7 @@ class Expander:
         op = p.op
         if isinstance(value, Opaque):
             # whether an opaque value is empty is unknown
-            self.note(value.name)
-            pieces.append((value.render(), True, False))
+            pieces.append((self.opaque_text(value), True, False))
             return
         if isinstance(value, _Many):
             is_null = not value.items or (op.startswith(":") and all(v == "" for v in value.items)
@@ -1246,19 +1412,20 @@ class Expander:
             if quoted:
                 new = self.join_pieces(self.operand(p.arg, True))
             else:
-                new = self.word_text(p.arg, assignment=False)
+                new = self.word_text(p.arg)
+            stored = Opaque(f"${p.name}") if has_opaque(new) else new
             if p.index is not None:
                 sub = self.arith_index(p.index)
                 current = self.env.get(p.name)
                 array = dict(current) if isinstance(current, dict) else \
                     ({0: current} if isinstance(current, str) else {})
-                array[sub] = new
+                array[sub] = stored
                 self.env.set(p.name, array)
             else:
-                self.env.set(p.name, new)
+                self.env.set(p.name, stored)
             return self.emit(new, quoted, pieces)
         if base == "?":
-            message = self.word_text(p.arg, assignment=False) if p.arg is not None and p.arg.parts else (
+            message = self.word_text(p.arg) if p.arg is not None and p.arg.parts else (
                 "parameter null or not set" if op.startswith(":") else "parameter not set")
             raise ExpansionError(f"{p.name}: {message}", status=127, fatal=True)
 
@@ -1281,7 +1448,7 @@ class Expander:
                 else:
                     self.part(part, True, out)
             return out
-        parts = self.tilde(list(word.parts), assignment_like=False)
+        parts = self.tilde(list(word.parts), TILDE_START)
         return [(text, q, True if (split is False and not q) else split)
                 for text, q, split in self.parts(parts, quoted=False)]
 
@@ -1299,9 +1466,13 @@ class Expander:
             if pat.opaque:
                 return Opaque(f"${{{p.name}{op}…}}")
             rep = self.replacement(p.arg2)
+            if has_opaque([text for text, _ in rep]):
+                return Opaque(f"${{{p.name}{op}…}}")
             return _replace(value, pat, rep, op)
         if op in ("^^", "^", ",,", ",", "~~", "~"):
             pat = self.pattern_of(p.arg) if p.arg is not None and p.arg.parts else None
+            if pat is not None and pat.opaque:
+                return Opaque(f"${{{p.name}{op}…}}")
             return _case(value, op, pat)
         if op == ":":
             return self.substring(value, p)
@@ -1334,11 +1505,15 @@ class Expander:
         return out.decode("utf-8", "surrogateescape") if c_locale else out
 
     def slice_bounds(self, p):
-        offset_text = self.word_text(p.arg, assignment=False) if p.arg is not None else ""
+        offset_text = self.word_text(p.arg) if p.arg is not None else ""
+        if has_opaque(offset_text):
+            return Opaque(f"${{{p.name}:{offset_text}}}"), None
         offset = Arithmetic(offset_text, self.env, self.opaque).run() if offset_text.strip() else 0
         length = None
         if p.arg2 is not None:
-            length_text = self.word_text(p.arg2, assignment=False)
+            length_text = self.word_text(p.arg2)
+            if has_opaque(length_text):
+                return offset, Opaque(f"${{{p.name}:…:{length_text}}}")
             length = Arithmetic(length_text, self.env, self.opaque).run() if length_text.strip() else 0
         return offset, length
 
@@ -1382,11 +1557,8 @@ class Expander:
 
     # -- patterns -------------------------------------------------------
 
-    def pattern_chars(self, word: Optional["S.Word"]) -> list:
+    def pattern_chars(self, pieces: list) -> list:
         """(char, active) pairs: unquoted pattern characters are active, quoted ones literal."""
-        if word is None:
-            return []
-        pieces = self.parts(word.parts, quoted=False)
         chars = []
         for text, quoted, split in pieces:
             if split == "break":
@@ -1396,16 +1568,19 @@ class Expander:
                 chars.append((ch, not quoted))
         return chars
 
-    def pattern_of(self, word: Optional["S.Word"]) -> Pattern:
-        before = len(self.opaque)
-        chars = self.pattern_chars(word)
-        return Pattern(chars, tuple(self.opaque[before:]), byte_mode=self.env.locale_is_c, meter=self.env.meter)
+    def pattern_of(self, word: Optional["S.Word"], tilde: str = TILDE_START) -> Pattern:
+        """A pattern word: tilde-expanded at its start (in a ``case`` or ``[[ ]]`` pattern
+        as a word, TILDE_WORD), even inside double quotes, as bash 5.2 does."""
+        pieces = self.parts(self.tilde(list(word.parts), tilde), quoted=False) if word is not None else []
+        chars = self.pattern_chars(pieces)
+        opaque = opaque_names([text for text, _, _ in pieces])
+        return Pattern(chars, opaque, byte_mode=self.env.locale_is_c, meter=self.env.meter)
 
     def replacement(self, word: Optional["S.Word"]) -> list:
         """The replacement of ``${x/p/r}`` as (text, quoted) pieces; unquoted ``&`` is the match."""
         if word is None:
             return []
-        pieces = self.parts(word.parts, quoted=False)
+        pieces = self.parts(self.tilde(list(word.parts), TILDE_START), quoted=False)
         return [(text, quoted) for text, quoted, split in pieces if split != "break"]
 
     # -- splitting --------------------------------------------------------
@@ -1416,6 +1591,11 @@ class Expander:
         if isinstance(ifs, Opaque):
             self.note(ifs.name)
             ifs = " \t\n"
+        # in the C locale bash splits at each byte of IFS, inside characters too (measured)
+        byte_mode = not ifs.isascii() and self.env.locale_is_c
+        if byte_mode:
+            ifs = to_bytes(ifs)
+        cut = from_bytes if byte_mode else str
         ws = "".join(c for c in ifs if c in " \t\n")
         other = "".join(c for c in ifs if c not in " \t\n")
         fields = []
@@ -1442,10 +1622,10 @@ class Expander:
                     merge = False
                 continue
             buf = []
-            for ch in text:
+            for ch in (to_bytes(text) if byte_mode else text):
                 if ch in ws:
                     if buf:
-                        cur.append(("".join(buf), False))
+                        cur.append((cut("".join(buf)), False))
                         buf = []
                         started = True
                     if started:
@@ -1453,7 +1633,7 @@ class Expander:
                         merge = True
                 elif ch in other:
                     if buf:
-                        cur.append(("".join(buf), False))
+                        cur.append((cut("".join(buf)), False))
                         buf = []
                         started = True
                     if started:
@@ -1467,7 +1647,7 @@ class Expander:
                     buf.append(ch)
                     merge = False
             if buf:
-                cur.append(("".join(buf), False))
+                cur.append((cut("".join(buf)), False))
                 started = True
         if started:
             emit()
@@ -1477,7 +1657,7 @@ class Expander:
 
     def glob(self, segments: list) -> list:
         chars = [(ch, not quoted) for text, quoted in segments for ch in text]
-        text = "".join(ch for ch, _ in chars)
+        text = concat(text for text, _ in segments)
         if not any(active and ch in "*?[" for ch, active in chars):
             return [text]
         if self.env.noglob is None:
@@ -1486,7 +1666,7 @@ class Expander:
             return [text]
         if self.env.noglob:
             return [text]
-        if "⟨" in text:
+        if has_opaque(text):
             self.note(f"glob {text}")
             return [text]
         result = self.pathname(chars)
@@ -1573,14 +1753,24 @@ class _OpaquePart:
     value: Opaque
 
 
+def _whole(value, label: str):
+    """A stored value with unknown parts (a function's argument) is unknown as a whole
+    where it is expanded again: how it splits, globs or measures is not known."""
+    if isinstance(value, Partial) and value.spans:
+        return Opaque(f"{label} ({', '.join(opaque_names(value))})")
+    return value
+
+
 class _Many:
-    """The elements of ``$@``, ``$*``, ``${a[@]}``; ``star`` joins them when quoted."""
+    """The elements of ``$@``, ``$*``, ``${a[@]}``; ``star`` joins them when quoted,
+    with ``glue`` when set (else the first character of IFS)."""
 
-    __slots__ = ("items", "star")
+    __slots__ = ("items", "star", "glue")
 
-    def __init__(self, items: list, star: bool):
+    def __init__(self, items: list, star: bool, glue: Optional[str] = None):
         self.items = items
         self.star = star
+        self.glue = glue
 
 
 _SPECIAL_LITERAL = re.compile(r"[{~*?\[$]")
@@ -1603,10 +1793,34 @@ def _vanishing_at(parts, pieces, expander=None) -> bool:
     return has_at and all(piece[0] == "" for piece in pieces if piece[2] != "break")
 
 
+_ASSIGNMENT_PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+
+
 def looks_like_assignment(parts) -> bool:
-    """Whether a word starts as ``name=`` (bash then expands a tilde after ``=`` and ``:``)."""
-    return bool(parts) and isinstance(parts[0], S.Lit) and \
-        re.match(r"[A-Za-z_][A-Za-z0-9_]*=", parts[0].text) is not None
+    """Whether a word starts as ``name=``, ``name+=`` or ``name[k]=`` in its own text
+    (bash then expands a tilde after ``=`` and ``:``, and a declaration builtin
+    takes it as an assignment)."""
+    text = []
+    for part in parts:
+        if not isinstance(part, S.Lit):
+            break
+        text.append(part.text)
+    return _ASSIGNMENT_PREFIX.match("".join(text)) is not None
+
+
+def _merge_literals(parts) -> list:
+    """Parts with neighbouring literals joined (``name=`` and its value may come apart)."""
+    out: list = []
+    for part in parts:
+        if isinstance(part, S.Lit) and out and isinstance(out[-1], S.Lit):
+            out[-1] = S.Lit(out[-1].text + part.text, out[-1].start, part.end)
+        else:
+            out.append(part)
+    return out
+
+
+class _UnmodelledArray(Exception):
+    """An element of ``name=(…)`` the model does not follow (its subscript is built at run time)."""
 
 
 # ---------------------------------------------------------------- string operations

@@ -293,7 +293,7 @@ def test_rewrite_reads_the_current_directory_by_default(tmp_path):
     import subprocess
 
     bashref.make_tree(str(tmp_path), ["only.txt"])
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the checkout
     proc = subprocess.run([sys.executable, "-m", "qbcore", "rewrite", "-t", "heredoc-ssh", "--format", "json",
                            "--", "echo $(echo *.txt)"], cwd=tmp_path, capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=root))

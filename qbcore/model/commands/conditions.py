@@ -8,6 +8,7 @@ import re
 from .. import expand as X
 from ...syntax import parser as S
 from ..expand import Opaque
+from ..values import has_opaque
 from .registry import Invocation, Outcome, register
 
 
@@ -38,7 +39,7 @@ _INT_BINARY = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": la
 
 def evaluate_test(args: list, env) -> int:
     """``test``/``[`` by argument count, as POSIX specifies; files and -a/-o are opaque."""
-    if any("⟨" in a for a in args):
+    if has_opaque(args):
         raise Unknown("opaque operand")
     n = len(args)
     if n == 0:
@@ -128,10 +129,10 @@ class CondEval:
         return self.primary()
 
     def word_text(self, word) -> str:
-        text = X.literal(word, self.env, assignment=False)
+        text = X.expand([word], self.env, X.CASE_WORD)
         if not text.exact:
             raise Unknown(", ".join(text.opaque))
-        return text.value
+        return text.values[0]
 
     def raw(self, n):
         item = self.items[n] if n < len(self.items) else None

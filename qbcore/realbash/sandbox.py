@@ -598,6 +598,11 @@ class _Zygote:
                 fd = _memfd(source.read(), "qbcore-zygote-source")
             view_fds.append(fd)
             view += ["--perms", "0644", "--ro-bind-data", str(fd), f"{_ZYGOTE_DIR}/{name}"]
+        init = _attempt_init()
+        if init is not None:
+            fd = _memfd(init, "qbcore-attempt-init")
+            view_fds.append(fd)
+            view += ["--perms", "0555", "--ro-bind-data", str(fd), f"{_ZYGOTE_DIR}/attemptinit"]
         command = [bwrap, *view,
                    "--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
                    "--cap-add", "ALL", "--hostname", "sandbox", "--die-with-parent", "--new-session",
@@ -616,7 +621,7 @@ class _Zygote:
         if program:
             target = 6 + len(view_fds)
             child[target] = _memfd(program, "qbcore-seccomp")
-            command.append(str(target))
+        command += [str(target) if program else "-", f"{_ZYGOTE_DIR}/attemptinit" if init is not None else "-"]
         self.pid = None
         try:
             self.pid, self.child_pid = _start_sandbox(command, child, uid, gid, self.group)
@@ -667,32 +672,26 @@ class _Zygote:
         except OSError as exc:
             raise _ZygoteGone(f"the zygote was gone before the attempt ({exc})") from exc
         fds = self._receive_started(deadline + _GRACE_S)
-        out, err = fds[0], fds[1]
-        stdin_fd = fds[2] if len(fds) > 2 else None
-        status = {}
-
-        def on_status(_fd) -> bool:
-            header, _ = self._expect("status", time.monotonic() + _GRACE_S)
-            status["code"] = header.get("status")
-            return True
-
+        out, err, status_fd = fds[0], fds[1], fds[2]
+        stdin_fd = fds[3] if len(fds) > 3 else None
+        status = _StatusLine()
         try:
-            pumped = _pump(out, err, stdin_fd, stdin, limits.output_bytes, deadline,
-                           self.sock.fileno(), on_status)
+            pumped = _pump(out, err, stdin_fd, stdin, limits.output_bytes, deadline, status_fd, status.feed)
         finally:
-            os.close(out)
-            os.close(err)
+            for fd in (out, err, status_fd):
+                os.close(fd)
         outcome.take(pumped)
         if not pumped.timed_out:
-            outcome.status = status.get("code")
-        zygote.send_frame(self.sock, marshal.dumps({"op": "end", "timed_out": pumped.timed_out}))
+            outcome.status = status.code
+            if status.code is None:
+                outcome.notes.append("the attempt's pid 1 ended without the command's exit status")
+        try:
+            zygote.send_frame(self.sock, marshal.dumps({"op": "end", "timed_out": pumped.timed_out}))
+        except OSError as exc:
+            raise _ZygoteDied(f"the zygote's channel broke ({exc})") from exc
         caps = limits.caps()
         limit = caps.data_bytes + caps.name_bytes + 64 * caps.entries
-        if "code" not in status:
-            # a status sent as the clock ran out is still in the channel
-            header, payload = self._expect(("status", "done"), time.monotonic() + 3 * _GRACE_S, limit)
-        if "code" in status or header.get("op") == "status":
-            header, payload = self._expect("done", time.monotonic() + 3 * _GRACE_S, limit)
+        header, payload = self._expect("done", time.monotonic() + 3 * _GRACE_S, limit)
         state = header.get("state")
         if state == "ok":
             try:
@@ -714,7 +713,7 @@ class _Zygote:
         if remaining <= 0 or not select.select([self.sock], [], [], remaining)[0]:
             raise _ZygoteDied("the zygote did not start the attempt")
         try:
-            head, fds, _, _ = socket.recv_fds(self.sock, zygote.FRAME.size, 4)
+            head, fds, _, _ = socket.recv_fds(self.sock, zygote.FRAME.size, 5)
         except OSError as exc:
             raise _ZygoteDied(f"the zygote's channel broke ({exc})") from exc
         try:
@@ -733,7 +732,7 @@ class _Zygote:
             self.sock.settimeout(None)
         if header.get("op") == "error":
             raise SandboxUnavailable(f"the sandbox could not set up the attempt: {header.get('error')}")
-        if header.get("op") != "started" or len(fds) < 2:
+        if header.get("op") != "started" or len(fds) < 3:
             for fd in fds:
                 os.close(fd)
             raise _ZygoteDied(f"the zygote answered {header.get('op')!r} where 'started' was due")
@@ -762,7 +761,43 @@ class _Zygote:
         self.close()
 
 
-# a zygote's own share of its cgroup: its python, the manager, the attempt's pid 1
+class _StatusLine:
+    """The command's exit status, as the attempt's pid 1 writes it on its status pipe ("N\\n")."""
+
+    def __init__(self):
+        self.data = b""
+        self.code: int | None = None
+
+    def feed(self, fd: int) -> bool:
+        """Read what is there; True once the line is complete or pid 1 is gone (end of file)."""
+        chunk = os.read(fd, 64)
+        self.data += chunk
+        line, newline, _ = self.data.partition(b"\n")
+        if newline and line.isdigit() and len(line) <= 3:
+            self.code = int(line)
+        return bool(newline) or not chunk or len(self.data) > 64
+
+
+_init_program: list[bytes | None] = []
+
+
+def _attempt_init() -> bytes | None:
+    """The libc-free pid 1 built by setup.py (``attemptinit.c``), or None: the zygote then forks a Python one.
+
+    QBCORE_NO_EXTENSIONS turns it off as it turns off the compiled engine."""
+    if not _init_program:
+        from .. import _switch
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_attemptinit")
+        found = None
+        if not _switch.extensions_disabled() and os.access(path, os.X_OK):
+            with open(path, "rb") as handle:
+                found = handle.read()
+        _init_program.append(found)
+    return _init_program[0]
+
+
+# a zygote's own share of its cgroup: its python and the attempt's pid 1
 _ZYGOTE_MEMORY = 96 << 20
 _ZYGOTE_TASKS = 8
 # how long past the wall clock the zygote may take to answer before it is replaced

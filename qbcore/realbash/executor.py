@@ -129,6 +129,16 @@ class _TaskDirectory:
     def populate(self, path: str):
         dirtree.write(self.template, path)
 
+    def inspect_nodes(self, nodes: list[dirtree.Node]):
+        """``inspect`` for the final directory as nodes: judged without a copy unless a check runs git."""
+        if any(c["kind"] == "git" for c in self.task.checks):
+            with tempfile.TemporaryDirectory(prefix="qbcore-judged-") as copy:
+                dirtree.write(nodes, copy, [])
+                return self.inspect(copy)
+        after = _snapshot_of(nodes)
+        stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
+        return after, stray, validators.check(self.task.checks, "", self.before, after, self.info)
+
     def inspect(self, path: str):
         """The final snapshot, the new files the task does not allow, and the checks' verdict."""
         after = validators.snapshot(path)
@@ -191,9 +201,11 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
         # directory, and the stand-ins come in as read-only programs
         base = f"/tmp/qbcore-attempt-{secrets.token_hex(8)}"
         task_dir, tool_dir = f"{base}/task", f"{base}/bin"
-        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir, transports.get(transport).remote),
+        remote = transports.get(transport).remote
+        # the stand-in ssh is on PATH only for the ssh transports; the others get no folder for it
+        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir, remote),
                            stdin=invocation.stdin, limits=limits, files=dict(invocation.files),
-                           programs={f"{tool_dir}/ssh": _standin_ssh()}, workspace=workspace)
+                           programs={f"{tool_dir}/ssh": _standin_ssh()} if remote else {}, workspace=workspace)
         return _attempt(task, transport, workspace, done, started)
     base = tempfile.mkdtemp(prefix="qbcore-attempt-")
     try:

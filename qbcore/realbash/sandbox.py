@@ -192,8 +192,13 @@ class Completed:
 _availability: tuple[bool, str] | None = None
 
 
+_bwrap_path: list[str | None] = []
+
+
 def _bwrap() -> str | None:
-    return shutil.which("bwrap")
+    if not _bwrap_path:
+        _bwrap_path.append(shutil.which("bwrap"))
+    return _bwrap_path[0]
 
 
 def _launcher_shell() -> str:
@@ -378,6 +383,9 @@ class Workspace(Protocol):
     ``inspect`` reads a private host copy of the final task directory, made
     once every process of the attempt is gone, and its result becomes
     ``Completed.inspected``. Both get a path that is only valid during the call.
+    A workspace may instead offer ``inspect_nodes(nodes)``: it then gets the
+    final directory as the node list (what the copy would hold), and no copy
+    is made unless it makes one itself.
     """
 
     def populate(self, path: str) -> None: ...
@@ -433,7 +441,16 @@ def _scratch_dir() -> str | None:
 
 
 def _inspect_copy(workspace, nodes: list[dirtree.Node], notes: list[str]):
-    """Lay ``nodes`` down in a private host directory and let the workspace read it there."""
+    """Lay ``nodes`` down in a private host directory and let the workspace read it there (or hand the
+    workspace the nodes that copy would hold, when it reads them directly)."""
+    if hasattr(workspace, "inspect_nodes"):
+        kept = []
+        for node in nodes:
+            if node.kind in ("dir", "file", "symlink", "fifo"):
+                kept.append(node if node.kind == "symlink" else node._replace(mode=node.mode & dirtree.MODE_BITS))
+            else:
+                notes.append(f"special file not returned: {node.path}")
+        return workspace.inspect_nodes(kept)
     scratch = tempfile.mkdtemp(prefix="qbcore-final-", dir=_scratch_dir())
     try:
         copy = os.path.join(scratch, "task")

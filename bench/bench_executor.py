@@ -3,9 +3,9 @@
 Both sides do the whole attempt (fresh directory, fixture, `bash -c`,
 validator, failure class) through ``qbcore.realbash.executor``; the baseline passes
 ``unsafe_no_sandbox`` and runs one attempt after another, the measured side
-runs every attempt sandboxed over ``run_many``'s process pool (twice as many
-workers as CPUs; each worker starts one bubblewrap, its zygote, and every
-attempt gets fresh pid and mount namespaces from it). Both are measured in
+runs every attempt sandboxed over ``run_many``'s process pool (its default
+size, one worker more than CPUs; each worker starts one bubblewrap, its
+zygote, and every attempt gets fresh pid and mount namespaces from it). Both are measured in
 the same session and the ratio of their best rounds is printed at the end,
 with the CPU time of every process per attempt (less sensitive to other
 load than the wall clock), and the CPU time of a bare bubblewrap start,
@@ -48,7 +48,7 @@ def _report(capsys):
     base_s, base_outcomes, base_cpu = BEST["unsandboxed sequential"]
     fast_s, fast_outcomes, fast_cpu = BEST["sandboxed parallel"]
     count = len(base_outcomes)
-    workers = 2 * (os.cpu_count() or 1)
+    workers = executor.default_workers(_jobs())
     lines = [
         "",
         f"executor throughput, {count} attempts (56 oracles + 56 naive commands, raw), best of {ROUNDS} rounds, "

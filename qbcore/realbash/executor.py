@@ -25,7 +25,7 @@ from ..harness import transports
 from ..model.commandenv import command_environ
 from .sandbox import Limits
 
-__all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "harness_env"]
+__all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "default_workers", "harness_env"]
 
 CLASSES = ("pass", "shell-syntax", "tool-error", "runtime-error", "silent-wrong", "timeout",
            "environment-invalid", "contract-error")
@@ -318,6 +318,19 @@ def _run_job(job: Job, limits: Limits, unsafe: bool):
     return job, attempt
 
 
+def default_workers(jobs: Iterable[Job]) -> int:
+    """How many pool workers ``run_many`` uses unless told: one more than the CPUs.
+
+    A local attempt is a chain of processes (worker, zygote, pid 1, shell,
+    tools) of which one at a time mostly runs, so one chain per CPU nearly
+    fills it and a spare one covers the hand-offs; each further worker only
+    costs a sandbox start. Attempts through the real ssh server wait on its
+    handshakes: twice as many workers as CPUs then.
+    """
+    cpus = os.cpu_count() or 1
+    return 2 * cpus if any(job.real_ssh for job in jobs) else cpus + 1
+
+
 def run_many(jobs: Iterable[Job], *, workers: int | None = None, limits: Limits = Limits(),
              unsafe_no_sandbox: bool = False) -> Iterator[tuple[Job, Attempt]]:
     """Run the jobs over a process pool and yield ``(job, attempt)`` as each one finishes.
@@ -334,9 +347,7 @@ def run_many(jobs: Iterable[Job], *, workers: int | None = None, limits: Limits 
         server = realssh.Server.create()
     try:
         keys = server.keys if server else None
-        # attempts spend much of their time waiting on process start-up and
-        # pipes, so twice as many workers as CPUs keeps the CPUs busy
-        workers = workers or 2 * (os.cpu_count() or 1)
+        workers = workers or default_workers(jobs)
         # build each fixture once here, not once per worker
         from .. import suite
         for task_id in sorted({job.task_id for job in jobs}):

@@ -325,7 +325,9 @@ def _view(uid: int, gid: int, tmp_bytes: int, replaced=(), mask_proc: bool = Tru
             continue
         fd = _memfd(data, "qbcore-etc")
         fds.append(fd)
-        args += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]
+        # a file on the root tmpfs (read-only once / is remounted), not a mount of its own: every
+        # attempt's mount namespace is a copy of this one, and each mount in it costs a copy and a teardown
+        args += ["--perms", "0644", "--file", str(fd), f"/etc/{name}"]
     for name, target in _alternatives():
         args += ["--symlink", target, f"/etc/alternatives/{name}"]
     args += ["--dev", "/dev", "--proc", "/proc", "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
@@ -614,12 +616,12 @@ class _Zygote:
             with open(os.path.join(here, name), "rb") as source:
                 fd = _memfd(source.read(), "qbcore-zygote-source")
             view_fds.append(fd)
-            view += ["--perms", "0644", "--ro-bind-data", str(fd), f"{_ZYGOTE_DIR}/{name}"]
+            view += ["--perms", "0644", "--file", str(fd), f"{_ZYGOTE_DIR}/{name}"]
         init = _attempt_init()
         if init is not None:
             fd = _memfd(init, "qbcore-attempt-init")
             view_fds.append(fd)
-            view += ["--perms", "0555", "--ro-bind-data", str(fd), f"{_ZYGOTE_DIR}/attemptinit"]
+            view += ["--perms", "0555", "--file", str(fd), f"{_ZYGOTE_DIR}/attemptinit"]
         command = [bwrap, *view,
                    "--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
                    "--cap-add", "ALL", "--hostname", "sandbox", "--die-with-parent", "--new-session",
@@ -829,7 +831,7 @@ def _caps_dict(caps: dirtree.Caps) -> dict:
 def _renumber(command: list[str], mapping: Mapping[str, str]) -> list[str]:
     out = list(command)
     for index, arg in enumerate(command[:-1]):
-        if arg == "--ro-bind-data" and command[index + 1] in mapping:
+        if arg in ("--ro-bind-data", "--file") and command[index + 1] in mapping:
             out[index + 1] = mapping[command[index + 1]]
     return out
 

@@ -608,13 +608,12 @@ class _Zygote:
         self.owner = os.getpid()
         self.group = cgroups.Group.create((1 << 30) + _ZYGOTE_MEMORY, 256 + _ZYGOTE_TASKS)
         view, view_fds = _view(uid, gid, 1 << 20, mask_proc=False)
-        here = os.path.dirname(os.path.abspath(__file__))
         program = _seccomp_program()
-        # the zygote's sources come in as data, not as binds of the install: the sandbox's
+        # the zygote's code comes in as data, not as binds of the install: the sandbox's
         # user need not be able to reach the folder qbcore is installed in (a 0700 clone)
-        for name in ("zygote.py", "dirtree.py"):
-            with open(os.path.join(here, name), "rb") as source:
-                fd = _memfd(source.read(), "qbcore-zygote-source")
+        code = _zygote_code()
+        for name, data in code.items():
+            fd = _memfd(data, "qbcore-zygote-code")
             view_fds.append(fd)
             view += ["--perms", "0644", "--file", str(fd), f"{_ZYGOTE_DIR}/{name}"]
         init = _attempt_init()
@@ -626,7 +625,7 @@ class _Zygote:
                    "--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
                    "--cap-add", "ALL", "--hostname", "sandbox", "--die-with-parent", "--new-session",
                    "--as-pid-1", "--info-fd", "5", "--chdir", "/", "--", _python(), "-I", "-S",
-                   f"{_ZYGOTE_DIR}/zygote.py"]
+                   f"{_ZYGOTE_DIR}/{next(iter(code))}"]
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock = ours
         self.errors = os.memfd_create("qbcore-zygote-errors", os.MFD_CLOEXEC)
@@ -834,6 +833,31 @@ def _renumber(command: list[str], mapping: Mapping[str, str]) -> list[str]:
         if arg in ("--ro-bind-data", "--file") and command[index + 1] in mapping:
             out[index + 1] = mapping[command[index + 1]]
     return out
+
+
+_compiled: dict[str, bytes] = {}
+
+
+def _zygote_code() -> dict[str, bytes]:
+    """The zygote's files, the one it runs first: compiled here (unchecked .pyc) when the sandbox's python3
+    is this Python's version, so that no zygote compiles them at its start; their sources otherwise."""
+    if not _compiled:
+        import importlib.util
+        import sys
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        same = os.path.basename(os.path.realpath(_python())) == f"python{sys.version_info[0]}.{sys.version_info[1]}"
+        for name in ("zygote", "dirtree"):
+            with open(os.path.join(here, f"{name}.py"), "rb") as handle:
+                source = handle.read()
+            if same and sys.implementation.name == "cpython":
+                # PEP 552: magic, flags (hash-based, source not checked), source hash, code
+                code = compile(source, f"{_ZYGOTE_DIR}/{name}.py", "exec", dont_inherit=True)
+                _compiled[f"{name}.pyc"] = (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
+                                            + importlib.util.source_hash(source) + marshal.dumps(code))
+            else:
+                _compiled[f"{name}.py"] = source
+    return _compiled
 
 
 def _python() -> str:

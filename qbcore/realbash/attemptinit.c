@@ -11,8 +11,9 @@
  * compiler, another architecture) the zygote forks a Python pid 1 that does the
  * same; zygote.py's _python_init is the reference for every step here.
  *
- * argv: qbcore-attempt-init WORK CPU_S AS_BYTES FSIZE_BYTES NOFILE NPROC NMASK
+ * argv: qbcore-attempt-init-1 WORK CPU_S AS_BYTES FSIZE_BYTES NOFILE NPROC NMASK
  *       MASK... PROGRAM ARGV0 ARGS...       envp: the command's environment
+ *       (the 1 is this protocol's version: a program built from another refuses to run)
  * fds:  0-2 the command's stdin/stdout/stderr, 3 the status pipe ("N\n" once
  *       the command ends), 4 the seccomp program (struct sock_filter[]; may be empty)
  * Built by setup.py as a static executable, x86_64 only.
@@ -126,8 +127,10 @@ static unsigned char filter[1 << 16] __attribute__((aligned(8)));
 
 static int run(int argc, char **argv, char **envp)
 {
-    if (argc < 9)
-        fail("attempt init", -22);
+    static const char protocol[] = "qbcore-attempt-init-1";
+    for (unsigned long i = 0; i < sizeof protocol; i++)
+        if (argc < 9 || argv[0][i] != protocol[i])
+            fail("the attempt init was built for another qbcore (rebuild it: pip install -e .)", -22);
     const char *work = argv[1];
     static const int resources[5] = {0 /* CPU */, 9 /* AS */, 1 /* FSIZE */, 7 /* NOFILE */, 6 /* NPROC */};
     u64 limits[5];

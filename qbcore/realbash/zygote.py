@@ -279,7 +279,7 @@ class _Attempt:
     def _spawn_init(self, work, limits, program, argv, env, child_fds) -> int:
         """pid 1 as the libc-free ``attemptinit`` program: started without copying this process."""
         masked = [f"/proc/{name}" for name in MASKED_PROC]
-        args = [b"qbcore-attempt-init", work, *(str(limits[k]) for k in _LIMIT_ORDER), str(len(masked)), *masked,
+        args = [INIT_PROTOCOL, work, *(str(limits[k]) for k in _LIMIT_ORDER), str(len(masked)), *masked,
                 program, *argv]
         actions = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(child_fds)]
         actions.append((os.POSIX_SPAWN_DUP2, self.world.seccomp_fd, 4) if self.world.seccomp_fd is not None
@@ -288,6 +288,8 @@ class _Attempt:
                               setsigdef=_DEFAULT_SIGNALS)
 
 
+# attemptinit.c's argv[0]: it refuses any other (a program built from an older source)
+INIT_PROTOCOL = b"qbcore-attempt-init-1"
 # the order attemptinit.c reads the limits in
 _LIMIT_ORDER = ("cpu_s", "memory_bytes", "file_size_bytes", "open_files", "processes")
 

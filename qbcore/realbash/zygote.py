@@ -151,6 +151,12 @@ class _World:
             self.seccomp = os.pread(seccomp_fd, 1 << 16, 0)
         self.init_program = init_program
 
+    def renew_pid(self):
+        """A new pid namespace for the next child, in place of one whose pid 1 has ended."""
+        fd, flag = self.namespaces[-1]
+        _check(_libc.setns(fd, flag), "setns")
+        _check(_libc.unshare(CLONE_NEWPID), "unshare")
+
     def restore(self):
         """Back to the zygote's own mount, IPC and pid namespaces (pid: for the next pid 1)."""
         for fd, flag in self.namespaces:
@@ -261,9 +267,16 @@ class _Attempt:
                 stdin = (os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC), None)
             ours.extend(fd for fd in stdin if fd is not None)
             child_fds = (stdin[0], pipes[0][1], pipes[1][1], pipes[2][1])
+            init = None
             if self.world.init_program:
-                init = self._spawn_init(work, limits, program, argv, env, child_fds)
-            else:
+                try:
+                    init = self._spawn_init(work, limits, program, argv, env, child_fds)
+                except OSError:
+                    # the command's arguments and environment at the kernel's limit (E2BIG): the Python
+                    # pid 1 reports what exec says of them, as for any command that cannot start. The
+                    # failed pid 1 ended its pid namespace (no process can enter one whose init is gone)
+                    self.world.renew_pid()
+            if init is None:
                 init = _python_init(self.world.seccomp, work, limits, program, argv, env, child_fds, ours)
         finally:
             try:

@@ -270,3 +270,22 @@ def test_either_pid_1_starts_the_command_bare_and_keeps_it_out(pid1, monkeypatch
     assert lines[8:12] == ["10", str((1 << 30) // 1024), "256", "256"]
     assert lines[12:14] == ["0", "127"]
     assert b"nosuch: command not found" in done.stderr
+
+
+@PID1
+def test_arguments_past_the_kernels_limit_are_reported_as_env_would(pid1, monkeypatch):
+    # pid 1's own exec fails too then; the attempt still gets env's words and 127, and the next one runs
+    if pid1 == "attemptinit" and sandbox._attempt_init() is None:
+        pytest.skip("the attempt init is not built here (no compiler, another machine, or QBCORE_NO_EXTENSIONS)")
+    if pid1 == "python":
+        monkeypatch.setattr(sandbox, "_init_program", [None])
+    sandbox.close_zygotes()
+    try:
+        done = sandbox.run(["bash", "-c", "echo ran", *["x" * 100_000] * 25], workdir=TASK_DIR, env=dict(BASE_ENV),
+                           workspace=_Capture())
+        after = run("echo $$")
+    finally:
+        sandbox.close_zygotes()
+    assert (done.exit_code, done.stdout) == (127, b"")
+    assert done.stderr == b"env: 'bash': Argument list too long\n"
+    assert after.stdout == b"2\n"

@@ -180,7 +180,8 @@ def test_a_wedged_zygote_is_replaced_after_the_grace_period(monkeypatch):
     sandbox.close_zygotes()
     run("true")
     wedged = sandbox._zygotes.idle[0]
-    # stop the zygote and the attempt's manager (the command goes on and ends; nothing reports it)
+    # stop both of the zygote's processes (the command goes on and ends, and its pid 1 reports the
+    # status, but no zygote answers the host's "end" with the task directory)
 
     def stop():
         with open(f"/proc/{wedged.child_pid}/task/{wedged.child_pid}/children") as handle:

@@ -30,6 +30,31 @@ class OptionalBuildExt(build_ext):
             super().run()
         except Exception as exc:  # noqa: BLE001 - any build failure means "no extension"
             self._warn(exc)
+        if not _switch().extensions_disabled():
+            self._build_attempt_init()
+
+    def _build_attempt_init(self):
+        """The sandbox's libc-free pid 1 (x86_64 only); without it the sandbox uses a Python one."""
+        import platform
+
+        if platform.machine() != "x86_64":
+            return
+        folder = HERE / "qbcore" / "realbash" if self.inplace else Path(self.build_lib) / "qbcore" / "realbash"
+        try:
+            from setuptools._distutils.ccompiler import new_compiler
+            from setuptools._distutils.sysconfig import customize_compiler
+
+            compiler = new_compiler()
+            customize_compiler(compiler)
+            objects = compiler.compile(["qbcore/realbash/attemptinit.c"], output_dir=self.build_temp,
+                                       extra_postargs=["-Os", "-ffreestanding", "-fno-stack-protector",
+                                                       "-fno-builtin", "-fno-pie", "-fcf-protection=none"])
+            folder.mkdir(parents=True, exist_ok=True)
+            compiler.link_executable(objects, "_attemptinit", output_dir=str(folder),
+                                     extra_postargs=["-static", "-nostdlib", "-no-pie"])
+        except Exception as exc:  # noqa: BLE001 - the sandbox falls back to its Python pid 1
+            sys.stderr.write(f"qbcore: could not build the sandbox's attempt init ({exc}); "
+                             f"the sandbox will use its Python one\n")
 
     def build_extension(self, ext):
         try:
@@ -59,7 +84,7 @@ def _extensions():
 setup(
     packages=find_packages(include=["qbcore", "qbcore.*"]) + ["qbcore.suite"],
     package_dir={"qbcore": "qbcore", "qbcore.suite": "tasks"},
-    package_data={"": ["*.pyi", "*.pyx", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
+    package_data={"": ["*.pyi", "*.pyx", "attemptinit.c", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
     ext_modules=_extensions(),
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -19,7 +19,7 @@ from collections import namedtuple
 __all__ = ["Node", "Caps", "TooLarge", "read", "read_at", "write", "clear", "dump", "load"]
 
 # what a written entry may keep of its mode: never the set-id bits
-_MODE_BITS = 0o1777
+MODE_BITS = 0o1777
 
 
 class Node(namedtuple("Node", "path kind mode data target", defaults=(0, b"", ""))):
@@ -229,20 +229,20 @@ def write(nodes: list[Node], root: str, notes: list[str] | None = None):
         try:
             if node.kind == "dir":
                 os.mkdir(path, 0o700)
-                directories.append((path, node.mode & _MODE_BITS))
+                directories.append((path, node.mode & MODE_BITS))
             elif node.kind == "file":
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
                 try:
                     view = memoryview(node.data)
                     while view:
                         view = view[os.write(fd, view):]
-                    os.fchmod(fd, node.mode & _MODE_BITS)
+                    os.fchmod(fd, node.mode & MODE_BITS)
                 finally:
                     os.close(fd)
             elif node.kind == "symlink":
                 os.symlink(node.target, path)
             elif node.kind == "fifo":
-                os.mkfifo(path, node.mode & _MODE_BITS)
+                os.mkfifo(path, node.mode & MODE_BITS)
             elif notes is not None:
                 notes.append(f"special file not returned: {node.path}")
         except OSError as exc:

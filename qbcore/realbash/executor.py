@@ -25,7 +25,7 @@ from ..harness import transports
 from ..model.commandenv import command_environ
 from .sandbox import Limits
 
-__all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "harness_env"]
+__all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "default_workers", "harness_env"]
 
 CLASSES = ("pass", "shell-syntax", "tool-error", "runtime-error", "silent-wrong", "timeout",
            "environment-invalid", "contract-error")
@@ -129,6 +129,16 @@ class _TaskDirectory:
     def populate(self, path: str):
         dirtree.write(self.template, path)
 
+    def inspect_nodes(self, nodes: list[dirtree.Node]):
+        """``inspect`` for the final directory as nodes: judged without a copy unless a check runs git."""
+        if any(c["kind"] == "git" for c in self.task.checks):
+            with tempfile.TemporaryDirectory(prefix="qbcore-judged-") as copy:
+                dirtree.write(nodes, copy, [])
+                return self.inspect(copy)
+        after = _snapshot_of(nodes)
+        stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
+        return after, stray, validators.check(self.task.checks, "", self.before, after, self.info)
+
     def inspect(self, path: str):
         """The final snapshot, the new files the task does not allow, and the checks' verdict."""
         after = validators.snapshot(path)
@@ -191,9 +201,11 @@ def run(task, reply: str, transport: str = "raw", *, real_ssh=False, limits: Lim
         # directory, and the stand-ins come in as read-only programs
         base = f"/tmp/qbcore-attempt-{secrets.token_hex(8)}"
         task_dir, tool_dir = f"{base}/task", f"{base}/bin"
-        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir, transports.get(transport).remote),
+        remote = transports.get(transport).remote
+        # the stand-in ssh is on PATH only for the ssh transports; the others get no folder for it
+        done = sandbox.run(list(invocation.argv), workdir=task_dir, env=harness_env(task_dir, tool_dir, remote),
                            stdin=invocation.stdin, limits=limits, files=dict(invocation.files),
-                           programs={f"{tool_dir}/ssh": _standin_ssh()}, workspace=workspace)
+                           programs={f"{tool_dir}/ssh": _standin_ssh()} if remote else {}, workspace=workspace)
         return _attempt(task, transport, workspace, done, started)
     base = tempfile.mkdtemp(prefix="qbcore-attempt-")
     try:
@@ -306,6 +318,19 @@ def _run_job(job: Job, limits: Limits, unsafe: bool):
     return job, attempt
 
 
+def default_workers(jobs: Iterable[Job]) -> int:
+    """How many pool workers ``run_many`` uses unless told: one more than the CPUs.
+
+    A local attempt is a chain of processes (worker, zygote, pid 1, shell,
+    tools) of which one at a time mostly runs, so one chain per CPU nearly
+    fills it and a spare one covers the hand-offs; each further worker only
+    costs a sandbox start. Attempts through the real ssh server wait on its
+    handshakes: twice as many workers as CPUs then.
+    """
+    cpus = os.cpu_count() or 1
+    return 2 * cpus if any(job.real_ssh for job in jobs) else cpus + 1
+
+
 def run_many(jobs: Iterable[Job], *, workers: int | None = None, limits: Limits = Limits(),
              unsafe_no_sandbox: bool = False) -> Iterator[tuple[Job, Attempt]]:
     """Run the jobs over a process pool and yield ``(job, attempt)`` as each one finishes.
@@ -322,9 +347,7 @@ def run_many(jobs: Iterable[Job], *, workers: int | None = None, limits: Limits 
         server = realssh.Server.create()
     try:
         keys = server.keys if server else None
-        # attempts spend much of their time waiting on process start-up and
-        # pipes, so twice as many workers as CPUs keeps the CPUs busy
-        workers = workers or 2 * (os.cpu_count() or 1)
+        workers = workers or default_workers(jobs)
         # build each fixture once here, not once per worker
         from .. import suite
         for task_id in sorted({job.task_id for job in jobs}):

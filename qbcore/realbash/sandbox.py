@@ -192,8 +192,13 @@ class Completed:
 _availability: tuple[bool, str] | None = None
 
 
+_bwrap_path: list[str | None] = []
+
+
 def _bwrap() -> str | None:
-    return shutil.which("bwrap")
+    if not _bwrap_path:
+        _bwrap_path.append(shutil.which("bwrap"))
+    return _bwrap_path[0]
 
 
 def _launcher_shell() -> str:
@@ -320,7 +325,9 @@ def _view(uid: int, gid: int, tmp_bytes: int, replaced=(), mask_proc: bool = Tru
             continue
         fd = _memfd(data, "qbcore-etc")
         fds.append(fd)
-        args += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]
+        # a file on the root tmpfs (read-only once / is remounted), not a mount of its own: every
+        # attempt's mount namespace is a copy of this one, and each mount in it costs a copy and a teardown
+        args += ["--perms", "0644", "--file", str(fd), f"/etc/{name}"]
     for name, target in _alternatives():
         args += ["--symlink", target, f"/etc/alternatives/{name}"]
     args += ["--dev", "/dev", "--proc", "/proc", "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
@@ -378,6 +385,9 @@ class Workspace(Protocol):
     ``inspect`` reads a private host copy of the final task directory, made
     once every process of the attempt is gone, and its result becomes
     ``Completed.inspected``. Both get a path that is only valid during the call.
+    A workspace may instead offer ``inspect_nodes(nodes)``: it then gets the
+    final directory as the node list (what the copy would hold), and no copy
+    is made unless it makes one itself.
     """
 
     def populate(self, path: str) -> None: ...
@@ -433,7 +443,16 @@ def _scratch_dir() -> str | None:
 
 
 def _inspect_copy(workspace, nodes: list[dirtree.Node], notes: list[str]):
-    """Lay ``nodes`` down in a private host directory and let the workspace read it there."""
+    """Lay ``nodes`` down in a private host directory and let the workspace read it there (or hand the
+    workspace the nodes that copy would hold, when it reads them directly)."""
+    if hasattr(workspace, "inspect_nodes"):
+        kept = []
+        for node in nodes:
+            if node.kind in ("dir", "file", "symlink", "fifo"):
+                kept.append(node if node.kind == "symlink" else node._replace(mode=node.mode & dirtree.MODE_BITS))
+            else:
+                notes.append(f"special file not returned: {node.path}")
+        return workspace.inspect_nodes(kept)
     scratch = tempfile.mkdtemp(prefix="qbcore-final-", dir=_scratch_dir())
     try:
         copy = os.path.join(scratch, "task")
@@ -589,20 +608,24 @@ class _Zygote:
         self.owner = os.getpid()
         self.group = cgroups.Group.create((1 << 30) + _ZYGOTE_MEMORY, 256 + _ZYGOTE_TASKS)
         view, view_fds = _view(uid, gid, 1 << 20, mask_proc=False)
-        here = os.path.dirname(os.path.abspath(__file__))
         program = _seccomp_program()
-        # the zygote's sources come in as data, not as binds of the install: the sandbox's
+        # the zygote's code comes in as data, not as binds of the install: the sandbox's
         # user need not be able to reach the folder qbcore is installed in (a 0700 clone)
-        for name in ("zygote.py", "dirtree.py"):
-            with open(os.path.join(here, name), "rb") as source:
-                fd = _memfd(source.read(), "qbcore-zygote-source")
+        code = _zygote_code()
+        for name, data in code.items():
+            fd = _memfd(data, "qbcore-zygote-code")
             view_fds.append(fd)
-            view += ["--perms", "0644", "--ro-bind-data", str(fd), f"{_ZYGOTE_DIR}/{name}"]
+            view += ["--perms", "0644", "--file", str(fd), f"{_ZYGOTE_DIR}/{name}"]
+        init = _attempt_init()
+        if init is not None:
+            fd = _memfd(init, "qbcore-attempt-init")
+            view_fds.append(fd)
+            view += ["--perms", "0555", "--file", str(fd), f"{_ZYGOTE_DIR}/attemptinit"]
         command = [bwrap, *view,
                    "--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
                    "--cap-add", "ALL", "--hostname", "sandbox", "--die-with-parent", "--new-session",
                    "--as-pid-1", "--info-fd", "5", "--chdir", "/", "--", _python(), "-I", "-S",
-                   f"{_ZYGOTE_DIR}/zygote.py"]
+                   f"{_ZYGOTE_DIR}/{next(iter(code))}"]
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock = ours
         self.errors = os.memfd_create("qbcore-zygote-errors", os.MFD_CLOEXEC)
@@ -616,7 +639,7 @@ class _Zygote:
         if program:
             target = 6 + len(view_fds)
             child[target] = _memfd(program, "qbcore-seccomp")
-            command.append(str(target))
+        command += [str(target) if program else "-", f"{_ZYGOTE_DIR}/attemptinit" if init is not None else "-"]
         self.pid = None
         try:
             self.pid, self.child_pid = _start_sandbox(command, child, uid, gid, self.group)
@@ -667,32 +690,26 @@ class _Zygote:
         except OSError as exc:
             raise _ZygoteGone(f"the zygote was gone before the attempt ({exc})") from exc
         fds = self._receive_started(deadline + _GRACE_S)
-        out, err = fds[0], fds[1]
-        stdin_fd = fds[2] if len(fds) > 2 else None
-        status = {}
-
-        def on_status(_fd) -> bool:
-            header, _ = self._expect("status", time.monotonic() + _GRACE_S)
-            status["code"] = header.get("status")
-            return True
-
+        out, err, status_fd = fds[0], fds[1], fds[2]
+        stdin_fd = fds[3] if len(fds) > 3 else None
+        status = _StatusLine()
         try:
-            pumped = _pump(out, err, stdin_fd, stdin, limits.output_bytes, deadline,
-                           self.sock.fileno(), on_status)
+            pumped = _pump(out, err, stdin_fd, stdin, limits.output_bytes, deadline, status_fd, status.feed)
         finally:
-            os.close(out)
-            os.close(err)
+            for fd in (out, err, status_fd):
+                os.close(fd)
         outcome.take(pumped)
         if not pumped.timed_out:
-            outcome.status = status.get("code")
-        zygote.send_frame(self.sock, marshal.dumps({"op": "end", "timed_out": pumped.timed_out}))
+            outcome.status = status.code
+            if status.code is None:
+                outcome.notes.append("the attempt's pid 1 ended without the command's exit status")
+        try:
+            zygote.send_frame(self.sock, marshal.dumps({"op": "end", "timed_out": pumped.timed_out}))
+        except OSError as exc:
+            raise _ZygoteDied(f"the zygote's channel broke ({exc})") from exc
         caps = limits.caps()
         limit = caps.data_bytes + caps.name_bytes + 64 * caps.entries
-        if "code" not in status:
-            # a status sent as the clock ran out is still in the channel
-            header, payload = self._expect(("status", "done"), time.monotonic() + 3 * _GRACE_S, limit)
-        if "code" in status or header.get("op") == "status":
-            header, payload = self._expect("done", time.monotonic() + 3 * _GRACE_S, limit)
+        header, payload = self._expect("done", time.monotonic() + 3 * _GRACE_S, limit)
         state = header.get("state")
         if state == "ok":
             try:
@@ -714,7 +731,7 @@ class _Zygote:
         if remaining <= 0 or not select.select([self.sock], [], [], remaining)[0]:
             raise _ZygoteDied("the zygote did not start the attempt")
         try:
-            head, fds, _, _ = socket.recv_fds(self.sock, zygote.FRAME.size, 4)
+            head, fds, _, _ = socket.recv_fds(self.sock, zygote.FRAME.size, 5)
         except OSError as exc:
             raise _ZygoteDied(f"the zygote's channel broke ({exc})") from exc
         try:
@@ -733,7 +750,7 @@ class _Zygote:
             self.sock.settimeout(None)
         if header.get("op") == "error":
             raise SandboxUnavailable(f"the sandbox could not set up the attempt: {header.get('error')}")
-        if header.get("op") != "started" or len(fds) < 2:
+        if header.get("op") != "started" or len(fds) < 3:
             for fd in fds:
                 os.close(fd)
             raise _ZygoteDied(f"the zygote answered {header.get('op')!r} where 'started' was due")
@@ -762,7 +779,43 @@ class _Zygote:
         self.close()
 
 
-# a zygote's own share of its cgroup: its python, the manager, the attempt's pid 1
+class _StatusLine:
+    """The command's exit status, as the attempt's pid 1 writes it on its status pipe ("N\\n")."""
+
+    def __init__(self):
+        self.data = b""
+        self.code: int | None = None
+
+    def feed(self, fd: int) -> bool:
+        """Read what is there; True once the line is complete or pid 1 is gone (end of file)."""
+        chunk = os.read(fd, 64)
+        self.data += chunk
+        line, newline, _ = self.data.partition(b"\n")
+        if newline and line.isdigit() and len(line) <= 3:
+            self.code = int(line)
+        return bool(newline) or not chunk or len(self.data) > 64
+
+
+_init_program: list[bytes | None] = []
+
+
+def _attempt_init() -> bytes | None:
+    """The libc-free pid 1 built by setup.py (``attemptinit.c``), or None: the zygote then forks a Python one.
+
+    QBCORE_NO_EXTENSIONS turns it off as it turns off the compiled engine."""
+    if not _init_program:
+        from .. import _switch
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_attemptinit")
+        found = None
+        if not _switch.extensions_disabled() and os.access(path, os.X_OK):
+            with open(path, "rb") as handle:
+                found = handle.read()
+        _init_program.append(found)
+    return _init_program[0]
+
+
+# a zygote's own share of its cgroup: its python and the attempt's pid 1
 _ZYGOTE_MEMORY = 96 << 20
 _ZYGOTE_TASKS = 8
 # how long past the wall clock the zygote may take to answer before it is replaced
@@ -777,9 +830,34 @@ def _caps_dict(caps: dirtree.Caps) -> dict:
 def _renumber(command: list[str], mapping: Mapping[str, str]) -> list[str]:
     out = list(command)
     for index, arg in enumerate(command[:-1]):
-        if arg == "--ro-bind-data" and command[index + 1] in mapping:
+        if arg in ("--ro-bind-data", "--file") and command[index + 1] in mapping:
             out[index + 1] = mapping[command[index + 1]]
     return out
+
+
+_compiled: dict[str, bytes] = {}
+
+
+def _zygote_code() -> dict[str, bytes]:
+    """The zygote's files, the one it runs first: compiled here (unchecked .pyc) when the sandbox's python3
+    is this Python's version, so that no zygote compiles them at its start; their sources otherwise."""
+    if not _compiled:
+        import importlib.util
+        import sys
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        same = os.path.basename(os.path.realpath(_python())) == f"python{sys.version_info[0]}.{sys.version_info[1]}"
+        for name in ("zygote", "dirtree"):
+            with open(os.path.join(here, f"{name}.py"), "rb") as handle:
+                source = handle.read()
+            if same and sys.implementation.name == "cpython":
+                # PEP 552: magic, flags (hash-based, source not checked), source hash, code
+                code = compile(source, f"{_ZYGOTE_DIR}/{name}.py", "exec", dont_inherit=True)
+                _compiled[f"{name}.pyc"] = (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
+                                            + importlib.util.source_hash(source) + marshal.dumps(code))
+            else:
+                _compiled[f"{name}.py"] = source
+    return _compiled
 
 
 def _python() -> str:

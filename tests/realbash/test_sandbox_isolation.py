@@ -180,7 +180,8 @@ def test_a_wedged_zygote_is_replaced_after_the_grace_period(monkeypatch):
     sandbox.close_zygotes()
     run("true")
     wedged = sandbox._zygotes.idle[0]
-    # stop the zygote and the attempt's manager (the command goes on and ends; nothing reports it)
+    # stop both of the zygote's processes (the command goes on and ends, and its pid 1 reports the
+    # status, but no zygote answers the host's "end" with the task directory)
 
     def stop():
         with open(f"/proc/{wedged.child_pid}/task/{wedged.child_pid}/children") as handle:
@@ -242,3 +243,50 @@ def test_huge_sparse_files_end_at_the_byte_cap():
     done = run("truncate -s 60M a b c && ls -s a", limits=Limits(read_bytes=100 << 20))
     assert done.exit_code == 0
     assert done.over_cap and "bytes of file content" in done.over_cap
+
+
+PID1 = pytest.mark.parametrize("pid1", ["attemptinit", "python"])
+
+
+@PID1
+def test_either_pid_1_starts_the_command_bare_and_keeps_it_out(pid1, monkeypatch):
+    # the libc-free program setup.py builds, or (without it) a fork of the zygote: the same guarantees
+    if pid1 == "attemptinit" and sandbox._attempt_init() is None:
+        pytest.skip("the attempt init is not built here (no compiler, another machine, or QBCORE_NO_EXTENSIONS)")
+    if pid1 == "python":
+        monkeypatch.setattr(sandbox, "_init_program", [None])
+    sandbox.close_zygotes()
+    try:
+        done = run("echo $$; tr '\\0' ' ' </proc/1/cmdline; echo; grep -E '^Cap(Inh|Prm|Eff|Amb)' /proc/self/status | "
+                   "tr -s '\\t' ' '; ls /proc/self/fd | tr '\\n' ' '; echo; cat /proc/1/environ 2>&1 >/dev/null | "
+                   "grep -c 'Permission denied'; ulimit -t; ulimit -v; ulimit -n; ulimit -u; cat /proc/kallsyms | wc -c; nosuch; echo $?")
+    finally:
+        sandbox.close_zygotes()
+    lines = done.stdout.decode().split("\n")
+    assert lines[0] == "2"  # the command is pid 1's only child, pid 1 itself not the command
+    assert ("qbcore-attempt-init" in lines[1]) == (pid1 == "attemptinit"), lines[1]
+    assert lines[2:6] == [f"Cap{kind}: 0000000000000000" for kind in ("Inh", "Prm", "Eff", "Amb")], lines[2:6]
+    assert lines[6].split() == ["0", "1", "2", "3"]  # ls's own directory descriptor is the 4th
+    assert lines[7] == "1"  # pid 1 is out of the command's reach
+    assert lines[8:12] == ["10", str((1 << 30) // 1024), "256", "256"]
+    assert lines[12:14] == ["0", "127"]
+    assert b"nosuch: command not found" in done.stderr
+
+
+@PID1
+def test_arguments_past_the_kernels_limit_are_reported_as_env_would(pid1, monkeypatch):
+    # pid 1's own exec fails too then; the attempt still gets env's words and 127, and the next one runs
+    if pid1 == "attemptinit" and sandbox._attempt_init() is None:
+        pytest.skip("the attempt init is not built here (no compiler, another machine, or QBCORE_NO_EXTENSIONS)")
+    if pid1 == "python":
+        monkeypatch.setattr(sandbox, "_init_program", [None])
+    sandbox.close_zygotes()
+    try:
+        done = sandbox.run(["bash", "-c", "echo ran", *["x" * 100_000] * 25], workdir=TASK_DIR, env=dict(BASE_ENV),
+                           workspace=_Capture())
+        after = run("echo $$")
+    finally:
+        sandbox.close_zygotes()
+    assert (done.exit_code, done.stdout) == (127, b"")
+    assert done.stderr == b"env: 'bash': Argument list too long\n"
+    assert after.stdout == b"2\n"

@@ -9,6 +9,7 @@ arguments, what ran in the outer shell on the way, and the outer error.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -302,7 +303,9 @@ def _remote(call, stdin_body):
     return start[0], start[1], None, False
 
 
+@functools.lru_cache(maxsize=1)
 def _real_bash_path() -> str:
+    # looked up once: a PATH search costs several stats on every double-nested reply
     return shutil.which("bash", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/bash"
 
 

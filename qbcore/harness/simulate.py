@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
@@ -230,9 +231,10 @@ def _quick_single(reply):
 
 
 def _quick_argv(name):
-    """raw and json: the reply is the script word of ``bash -c`` as it is."""
+    """raw and json: the reply is the script word of ``bash -c`` as it is (ASCII: no
+    lone surrogate for the harness to refuse)."""
     def quick(reply):
-        if reply[:1] in _OPTION_STARTS:
+        if reply[:1] in _OPTION_STARTS or not reply.isascii():
             return None
         return Simulation(name, reply, reply, [], [], [], None, 1)
     return quick
@@ -246,6 +248,22 @@ def _quick_file(name, suffix):
             return None
         return Simulation(name, reply, reply + suffix, [], [], [], None, 1)
     return quick
+
+
+def _quick_ssh_argv(reply):
+    """ssh-argv without quotes or backslashes: ``shlex.split`` only splits at its blanks."""
+    if "'" in reply or '"' in reply or "\\" in reply or not reply.isascii():
+        return None
+    text = reply.strip(" \t\r\n")
+    call = transports.ssh_call([transports.HOST, *(_SHLEX_BLANKS.split(text) if text else [])])
+    script, args, error, trouble = _remote(call, None)
+    if trouble:
+        return None
+    starts = 0 if error or call.command is None else 1
+    return Simulation("ssh-argv", reply, script, args, [], [], error, starts)
+
+
+_SHLEX_BLANKS = re.compile("[ \t\r\n]+")
 
 
 def _quick_ssh(reply):
@@ -263,7 +281,7 @@ def _quick_ssh(reply):
 # Replies that meet no expansion and no operator on their way through the
 # outer layer skip the parser: quote removal alone gives the outer words
 # (the differential test holds these to the general path).
-_QUICK = {"single": _quick_single, "ssh": _quick_ssh,  # nested: inlined in simulate
+_QUICK = {"single": _quick_single, "ssh": _quick_ssh, "ssh-argv": _quick_ssh_argv,  # nested: inlined below
           "raw": _quick_argv("raw"), "json": _quick_argv("json"),
           "script": _quick_file("script", ""), "stdin": _quick_file("stdin", "\n")}
 

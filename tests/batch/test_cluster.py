@@ -63,11 +63,13 @@ def test_the_command_takes_a_scheduler_address(tmp_path, cluster):
     assert json.loads(done.stdout)["screened"] == 4
 
 
-def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path):
-    replies = tmp_path / "replies.jsonl"
-    replies.write_text(REPLIES[0])
-    done = subprocess.run([sys.executable, "-m", "qbcore", "screen", str(replies), "-o", str(tmp_path / "o"),
-                           "--dask", "tcp://127.0.0.1:9"], capture_output=True, text=True, timeout=120,
-                          env=dict(ENV, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s"))
-    assert done.returncode == 2 and "cannot reach the Dask scheduler" in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+def test_an_unreachable_scheduler_is_a_cluster_error_before_any_row(tmp_path):
+    import dask
+
+    from qbcore.batch.cluster import ClusterError
+
+    out = tmp_path / "out.jsonl"
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), \
+            pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        screen(REPLIES, ["raw"], out, dask="tcp://127.0.0.1:9")
+    assert out.read_text() == ""

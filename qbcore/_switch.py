@@ -77,7 +77,13 @@ class _Finder:
     def __init__(self, compiled: bool):
         self.compiled = compiled
         self.loaded = {}  # module name -> "cython" or "python", as each was imported
+        self.checked = {}  # source path -> extension_of(source path): each source is hashed once
         self.warned = False
+
+    def extension_of(self, source):
+        if source not in self.checked:
+            self.checked[source] = extension_of(source)
+        return self.checked[source]
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname not in COMPILED or not path:
@@ -91,7 +97,7 @@ class _Finder:
             return None
         extension = None
         if self.compiled:
-            extension, why = extension_of(source)
+            extension, why = self.extension_of(source)
             if extension is None and not self.warned:
                 self.warned = True  # once: the other modules are most likely in the same state
                 warnings.warn(f"qbcore: compiled {fullname} unavailable ({why}); running its source",
@@ -111,7 +117,7 @@ class _Finder:
         if not self.compiled:
             return "python"
         source = os.path.join(folder, fullname.rpartition(".")[2] + ".py")
-        return "cython" if extension_of(source)[0] is not None else "python"
+        return "cython" if self.extension_of(source)[0] is not None else "python"
 
 
 _FINDER = None

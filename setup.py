@@ -9,6 +9,7 @@ from its source, and the package says so when imported.
 """
 
 import importlib.util
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -28,6 +29,11 @@ def _switch():
 
 class OptionalBuildExt(build_ext):
     """Compile the engine, but fall back to pure Python when no compiler works."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1  # a dozen modules: compile them side by side
 
     def run(self):
         try:

@@ -1,21 +1,21 @@
-"""simulate throughput per transport, compiled vs pure engine, beside tree-sitter-bash parsing.
+"""simulate throughput per transport, on the engine loaded, beside tree-sitter-bash parsing.
 
-Run: python -m pytest bench/bench_simulate.py -s   (the tables are printed at the end)
+Run: python -m pytest bench/bench_simulate.py -s                          (compiled engine)
+     QBCORE_NO_EXTENSIONS=1 python -m pytest bench/bench_simulate.py -s   (pure-Python engine)
+(the tables are printed at the end; each run times tree-sitter too, so its ratios are from one run)
 
 Every tool reads the same strings in the same run: the short agent commands
 of tests/support/corpus/ (single-line ones) and the single-line QuoteBench reply
-shapes of tests/support/corpus_replies.py. The engines are switched in-process: the
-lexer behind the parser, the fast path's scanner and the Simulation class are
-swapped together.
+shapes of tests/support/corpus_replies.py. The engine is the one the process
+loaded (``qbcore.engine``): the model's modules are compiled from their own
+source, so the engines cannot be swapped inside one process.
 The "typical reply" figure is the median, over the replies, of the
 per-reply ratio tree-sitter parse time / simulate(nested) time (best of
 several rounds each, to shed other load on the machine).
 """
 
 import statistics
-import sys
 import time
-from contextlib import contextmanager
 
 import pytest
 import tree_sitter
@@ -23,46 +23,17 @@ import tree_sitter_bash
 from corpus_replies import CORPUS
 from lexcorpus import agent_commands
 
-from qbcore.syntax import _purequote
-from qbcore.harness import quickpath
+import qbcore
 from qbcore.harness.simulate import simulate
 from qbcore.harness.transports import NAMES
-
-try:
-    from qbcore.syntax import _fastquote
-    from qbcore.harness import _quickpath
-except ImportError:  # measured only when built
-    _fastquote = _quickpath = None
 
 PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 COMMANDS = [c for c in agent_commands() if "\n" not in c]
 REPLIES = [r for _, r in CORPUS if "\n" not in r]
-ENGINES = ["compiled", "pure"]
-RESULTS = {}  # (transport or "tree-sitter", engine) -> best seconds for all COMMANDS
+CORPORA = {"agent-commands": COMMANDS, "quotebench-replies": REPLIES}
+ENGINE = qbcore.engine
+RESULTS = {}  # (corpus, transport or "tree-sitter") -> best seconds for all of the corpus
 TYPICAL = {}  # corpus name -> (median ratio, share of strings at >= 5x, median us simulate, median us parse)
-needs_compiled = pytest.mark.skipif(_fastquote is None or _quickpath is None, reason="compiled engine not built")
-
-
-@contextmanager
-def engine(name):
-    """Swap the lexer behind the parser, the fast path and the Simulation class together."""
-    engine_module, simulate_module = sys.modules["qbcore.syntax._engine"], sys.modules["qbcore.harness.simulate"]
-    names = ("dq_words", "Simulation", "_nested_fast")
-    saved = engine_module.lex, [getattr(simulate_module, n) for n in names]
-    if name == "pure":
-        engine_module.lex = _purequote.lex
-        chosen = (quickpath.dq_words_pure, simulate_module.PureSimulation, None)
-    else:
-        engine_module.lex = _fastquote.lex
-        chosen = (_quickpath.dq_words, _quickpath.Simulation, _quickpath.nested)
-    for n, value in zip(names, chosen):
-        setattr(simulate_module, n, value)
-    try:
-        yield
-    finally:
-        engine_module.lex = saved[0]
-        for n, value in zip(names, saved[1]):
-            setattr(simulate_module, n, value)
 
 
 class Summary:
@@ -70,21 +41,22 @@ class Summary:
 
     def pytest_terminal_summary(self, terminalreporter):
         write = terminalreporter.write_line
-        if RESULTS:
+        for corpus, strings in CORPORA.items():
+            parse = RESULTS.get((corpus, "tree-sitter"))
+            if parse is None:
+                continue
             write("")
-            write(f"simulate throughput on {len(COMMANDS)} short agent commands (best round; "
-                  f"tree-sitter-bash parses the same strings)")
-            parse = RESULTS.get(("tree-sitter", "-"))
-            write(f"{'transport':<15} {'engine':<9} {'us/command':>11} {'commands/s':>11} {'parse/simulate':>15}")
-            for (name, eng), seconds in sorted(RESULTS.items(), key=lambda kv: (kv[0][0] == "tree-sitter",
-                                                                                   NAMES.index(kv[0][0])
-                                                                                   if kv[0][0] in NAMES else 0,
-                                                                                   kv[0][1])):
-                per = seconds / len(COMMANDS) * 1e6
-                ratio = f"{parse / seconds:.2f}" if parse and name != "tree-sitter" else "-"
-                write(f"{name:<15} {eng:<9} {per:>11.2f} {len(COMMANDS) / seconds:>11.0f} {ratio:>15}")
+            write(f"simulate on {len(strings)} {corpus} (engine: {ENGINE}; best round; "
+                  f"tree-sitter-bash parses the same strings: {parse / len(strings) * 1e6:.2f} us each)")
+            write(f"{'transport':<15} {'us/string':>10} {'strings/s':>11} {'parse/simulate':>15}")
+            for name in NAMES:
+                seconds = RESULTS.get((corpus, name))
+                if seconds is None:
+                    continue
+                per = seconds / len(strings) * 1e6
+                write(f"{name:<15} {per:>10.2f} {len(strings) / seconds:>11.0f} {parse / seconds:>15.2f}")
         for corpus, (median, share, sim_us, parse_us) in TYPICAL.items():
-            write(f"typical reply ({corpus}): simulate(nested, compiled) {sim_us:.2f} us vs tree-sitter parse "
+            write(f"typical reply ({corpus}): simulate(nested, {ENGINE}) {sim_us:.2f} us vs tree-sitter parse "
                   f"{parse_us:.2f} us (medians); median per-reply speedup {median:.1f}x, "
                   f"{share:.0%} of them at 5x or more")
 
@@ -105,21 +77,19 @@ def each(function, items):
     return run
 
 
-def bench_tree_sitter_parse(benchmark):
-    encoded = [c.encode() for c in COMMANDS]
-    benchmark(each(PARSER.parse, encoded))
-    RESULTS["tree-sitter", "-"] = benchmark.stats.stats.min
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def bench_tree_sitter_parse(benchmark, corpus):
+    encoded = [c.encode() for c in CORPORA[corpus]]
+    benchmark.pedantic(each(PARSER.parse, encoded), rounds=7, iterations=1, warmup_rounds=1)
+    RESULTS[corpus, "tree-sitter"] = benchmark.stats.stats.min
 
 
-@pytest.mark.parametrize("eng", ENGINES)
 @pytest.mark.parametrize("transport", NAMES)
-def bench_simulate(benchmark, transport, eng):
-    if eng == "compiled" and (_fastquote is None or _quickpath is None):
-        pytest.skip("compiled engine not built")
-    with engine(eng):
-        benchmark.pedantic(each(lambda c: simulate(c, transport, cwd="/nonexistent/qbcore"), COMMANDS),
-                           rounds=5, iterations=1, warmup_rounds=1)
-    RESULTS[transport, eng] = benchmark.stats.stats.min
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def bench_simulate(benchmark, corpus, transport):
+    benchmark.pedantic(each(lambda c: simulate(c, transport, cwd="/nonexistent/qbcore"), CORPORA[corpus]),
+                       rounds=5, iterations=1, warmup_rounds=1)
+    RESULTS[corpus, transport] = benchmark.stats.stats.min
 
 
 def _best(function, argument, reps):
@@ -132,21 +102,19 @@ def _best(function, argument, reps):
     return best
 
 
-@needs_compiled
 @pytest.mark.parametrize("corpus", ["quotebench-replies", "agent-commands"])
 def bench_typical_reply_nested(benchmark, corpus):
-    strings = REPLIES if corpus == "quotebench-replies" else COMMANDS
+    strings = CORPORA[corpus]
     ratios, sims, parses = [], [], []
 
     def measure():
         ratios.clear(), sims.clear(), parses.clear()
-        with engine("compiled"):
-            for text in strings:
-                sim = _best(lambda r: simulate(r, "nested", cwd="/nonexistent/qbcore"), text, 20)
-                parse = _best(PARSER.parse, text.encode(), 20)
-                ratios.append(parse / sim)
-                sims.append(sim)
-                parses.append(parse)
+        for text in strings:
+            sim = _best(lambda r: simulate(r, "nested", cwd="/nonexistent/qbcore"), text, 20)
+            parse = _best(PARSER.parse, text.encode(), 20)
+            ratios.append(parse / sim)
+            sims.append(sim)
+            parses.append(parse)
 
     benchmark.pedantic(measure, rounds=1, iterations=1)
     TYPICAL[corpus] = (statistics.median(ratios), sum(r >= 5 for r in ratios) / len(ratios),

@@ -40,13 +40,15 @@ def _kind(mode) -> str:
 class ResultLog:
     """The result file: which work is done, what it found, and where new rows go.
 
-    ``index`` maps (id, transport) to (work, delivered) of the latest valid row;
+    ``index`` maps (id, transport) to (work, delivered) of the latest valid row found
+    on opening;
     ``damaged`` lists (line number, reason) of lines that could not be read.
     """
 
     def __init__(self, path, *, resume: bool = True, not_same_as=None, on_damaged=None, valid_delivery=None):
         self.path = os.fspath(path)
         self.index: dict = {}
+        self._counts: dict = {}  # transport -> {delivered: n}, over the latest row of every pair
         self.damaged: list = []
         self.superseded = 0
         self._valid_delivery = valid_delivery
@@ -125,10 +127,17 @@ class ResultLog:
         return None
 
     def _remember(self, key, work, delivered):
-        if key in self.index:
+        old = self.index.get(key)
+        if old is not None:
             self.superseded += 1
+            self._tally(key[1], old[1], -1)
         # interned: the index holds one entry per done pair, so its strings are shared
         self.index[(sys.intern(key[0]), sys.intern(key[1]))] = (work, sys.intern(delivered))
+        self._tally(key[1], delivered, 1)
+
+    def _tally(self, transport, delivered, step):
+        by_outcome = self._counts.setdefault(transport, {})
+        by_outcome[delivered] = by_outcome.get(delivered, 0) + step
 
     def done(self, record_id: str, transport: str, work) -> str | None:
         """What the latest row found for this exact work, or None when the work is to be done."""
@@ -138,8 +147,16 @@ class ResultLog:
         return found[1]
 
     def append(self, key, work, delivered: str, text: str):
-        """Append one row already serialised as a JSON line (without the newline)."""
-        self._remember(key, work, delivered)
+        """Append one row already serialised as a JSON line (without the newline).
+
+        A pair new to the file is counted but not indexed: a batch asks about each
+        pair once, before its row exists, so the index holds only the rows found on
+        opening and memory does not grow with the rows written.
+        """
+        if key in self.index:
+            self._remember(key, work, delivered)
+        else:
+            self._tally(key[1], delivered, 1)
         self._write(text.encode("utf-8", "surrogatepass") + b"\n")
 
     def write(self, row: dict):
@@ -164,9 +181,11 @@ class ResultLog:
     def counts(self, transports, deliveries) -> dict:
         """transport -> {delivered: n} over the latest row of every key."""
         counts = {t: dict.fromkeys(deliveries, 0) for t in transports}
-        for (_, transport), (_, delivered) in self.index.items():
-            if transport in counts and delivered in counts[transport]:
-                counts[transport][delivered] += 1
+        for transport, by_outcome in self._counts.items():
+            if transport in counts:
+                for delivered, n in by_outcome.items():
+                    if delivered in counts[transport]:
+                        counts[transport][delivered] += n
         return counts
 
     def close(self):

@@ -34,6 +34,8 @@ MEMORY_MB = 2048
 MAX_TEXT = 16384
 #: pairs a worker is handed at a time
 CHUNK_PAIRS = 64
+#: pairs a Dask task is handed at a time (a task costs the cluster about a millisecond)
+DASK_CHUNK_PAIRS = 2048
 #: reply characters a chunk carries at most (a larger reply goes alone)
 CHUNK_CHARS = 1 << 20
 
@@ -288,13 +290,17 @@ def _default_jobs() -> int:
 
 def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None, timeout=TIMEOUT,
            memory_mb=MEMORY_MB, max_text=MAX_TEXT, cwd=None, listing=None, retry_errors=False,
-           input_stat=None, on_bad_line=None, on_damaged=None, attempt=0) -> ScreenSummary:
+           input_stat=None, on_bad_line=None, on_damaged=None, attempt=0, on_progress=None,
+           dask=None) -> ScreenSummary:
     """Screen every stored reply in ``lines`` under every transport into ``out_path``.
 
     ``simulate`` (default: qbcore's) runs in the workers; ``cwd`` and ``listing``
     are passed to it only when given; ``attempt`` picks the attempt of a QuoteBench
-    result record. Raises OutputError when the result file
-    cannot be used or written.
+    result record; ``on_progress(pairs)`` is called as rows are written, with the
+    pairs done so far (resumed ones included). ``dask``: a Dask scheduler's
+    address (or a ``distributed.Client``) to run the pairs on instead of local
+    workers (``qbcore.batch.cluster``); the result file is the same. Raises
+    OutputError when the result file cannot be used or written.
     """
     options = {}
     if cwd is not None:
@@ -313,6 +319,8 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
     with ResultLog(out_path, resume=resume, not_same_as=input_stat, on_damaged=on_damaged,
                    valid_delivery=OUTCOMES) as log:
         summary.damaged = log.damaged
+
+        chunk_pairs = CHUNK_PAIRS if dask is None else DASK_CHUNK_PAIRS
 
         def chunks():
             tasks, chars, seq = [], 0, 0
@@ -336,20 +344,45 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
                         chars += len(item.reply)
                     tasks.append((seq, meta, item.reply, transport))
                     seq += 1
-                    if len(tasks) >= CHUNK_PAIRS:
+                    if len(tasks) >= chunk_pairs:
                         yield tasks
                         tasks, chars = [], 0
             if tasks:
                 yield tasks
 
-        _run(chunks(), log, summary, jobs=jobs, timeout=timeout,
-             worker_args=(simulate, options, max_text, memory_mb))
+        def written(delivered):
+            summary.screened += 1
+            summary.errors += delivered == ERROR
+            if on_progress is not None:
+                on_progress(summary.screened + summary.skipped)
+
+        if dask is not None:
+            from .cluster import run_on_dask
+
+            run_on_dask(chunks(), log, written, dask, screen_chunk=screen_chunk,
+                        chunk_args=(simulate, options, max_text), error_row=_error_row)
+        else:
+            _run(chunks(), log, written, jobs=jobs, timeout=timeout,
+                 worker_args=(simulate, options, max_text, memory_mb))
         summary.superseded = log.superseded
         summary.counts = log.counts(transports, OUTCOMES)
     return summary
 
 
-def _run(source, log, summary, *, jobs, timeout, worker_args):
+def _error_row(task, reason):
+    _, meta, _, transport = task
+    return ERROR, json.dumps(result_row(meta, transport, error=reason))
+
+
+def screen_chunk(tasks, simulate, options, max_text):
+    """[(seq, delivered, JSON line)] for a chunk of (seq, meta, reply, transport) pairs."""
+    if simulate is None:
+        from ..harness.simulate import simulate
+    return [(seq,) + screen_pair(meta, reply, transport, simulate, options, max_text)
+            for seq, meta, reply, transport in tasks]
+
+
+def _run(source, log, written_one, *, jobs, timeout, worker_args):
     """Feed chunks to the workers, guard them, and write the rows in input order."""
     from multiprocessing.connection import wait
 
@@ -391,8 +424,7 @@ def _run(source, log, summary, *, jobs, timeout, worker_args):
             while written in finished:
                 key, work, delivered, text = finished.pop(written)
                 log.append(key, work, delivered, text)
-                summary.screened += 1
-                summary.errors += delivered == ERROR
+                written_one(delivered)
                 written += 1
             log.flush()
             while idle and (pending or (not exhausted and len(finished) < window)):

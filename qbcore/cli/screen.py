@@ -40,6 +40,9 @@ def configure(parser):
                              "(relative, directories ending in /)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="the summary's format on stdout")
+    parser.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
+                        help="run the pairs on a Dask cluster (e.g. tcp://host:8786) instead of local workers; "
+                             "needs pip install 'qbcore[dask]' here and qbcore on the cluster's workers")
     parser.add_argument("--attempt", type=int, default=0, metavar="N",
                         help="for QuoteBench result records: which attempt to screen (0 = first, -1 = last)")
 
@@ -80,6 +83,7 @@ def _fail(message) -> int:
 
 
 def run(args):
+    from ..batch.cluster import ClusterError
     from ..batch.resultlog import OutputError
     from ..batch.screen import OUTCOMES, screen
 
@@ -108,15 +112,25 @@ def run(args):
         return _fail(f"cannot read {exc.filename or name}: {exc.strerror}")
 
     def bad_line(bad):
+        progress.close()  # the message takes the line; the bar is drawn again below it
         sys.stderr.write(f"qbcore screen: {name}: skipped {bad}\n")
         sys.stderr.flush()
 
     def damaged(number, reason):
+        progress.close()
         sys.stderr.write(f"qbcore screen: {args.output}: line {number}: {reason}; its work is redone\n")
         sys.stderr.flush()
 
     from ..batch.replies import read_lines
+    from ._progress import Progress
 
+    if args.dask:
+        try:
+            import distributed  # noqa: F401 - checked before any work starts
+        except ImportError:
+            source.close()
+            return _fail("--dask needs the dask extra: pip install 'qbcore[dask]'")
+    progress = Progress(source)
     with source:
         try:
             input_stat = os.fstat(source.fileno()) if hasattr(source, "fileno") else None
@@ -127,11 +141,13 @@ def run(args):
                              jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
                              max_text=args.max_text, cwd=cwd, listing=listing, retry_errors=args.retry_errors,
                              input_stat=input_stat, on_bad_line=bad_line, on_damaged=damaged,
-                             attempt=args.attempt)
-        except OutputError as exc:
+                             attempt=args.attempt, on_progress=progress.update, dask=args.dask)
+        except (OutputError, ClusterError) as exc:
             return _fail(exc)
         except OSError as exc:
             return _fail(f"cannot read {name}: {exc.strerror}")
+        finally:
+            progress.close()
     counts = summary.counts
     status = 1 if summary.bad_lines else 0
     if args.format == "json":

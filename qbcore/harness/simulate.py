@@ -9,7 +9,9 @@ arguments, what ran in the outer shell on the way, and the outer error.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
@@ -177,20 +179,27 @@ def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
     spec = transports.get(transport)
     host = bool(cwd)
     cwd = os.path.abspath(cwd) if cwd else os.getcwd()
-    environ = dict(environ) if environ is not None else default_environ(cwd)
-    files = FileView(cwd, listing, host=host)  # before anything runs: a bad listing is the caller's error
+    if environ is not None:
+        environ = dict(environ)
+    if listing is not None:
+        files = FileView(cwd, listing, host=host)  # before anything runs: a bad listing is the caller's error
     try:
         invocation = transports.wrap(reply, spec.name)
     except HarnessError as exc:
         return Simulation(spec.name, reply, None, outer_error=str(exc))
     outcome = _Outcome()
     if spec.outer in ("none", "json", "shlex"):
+        # no shell reads the reply on this side: no environment, no files to build
         script, args, error, trouble = _direct(invocation, spec)
         if trouble:
             outcome.note([_OPTIONS_NOTE])
         runs = spec.name != "ssh-argv" or transports.ssh_call(invocation.argv[1:]).command is not None
         outcome.starts = 0 if error or not runs else 1
     else:
+        if environ is None:
+            environ = default_environ(cwd)
+        if listing is None:
+            files = FileView(cwd, None, host=host)
         meter = Meter(budget)
         if len(reply) > meter.budget.reply_bytes:
             return _beyond(spec.name, reply, f"budget: a reply of more than {meter.budget.reply_bytes} characters")
@@ -221,6 +230,42 @@ def _quick_single(reply):
     return Simulation("single", reply, reply, [], [], [], None, 1)
 
 
+def _quick_argv(name):
+    """raw and json: the reply is the script word of ``bash -c`` as it is (ASCII: no
+    lone surrogate for the harness to refuse)."""
+    def quick(reply):
+        if reply[:1] in _OPTION_STARTS or not reply.isascii():
+            return None
+        return Simulation(name, reply, reply, [], [], [], None, 1)
+    return quick
+
+
+def _quick_file(name, suffix):
+    """script and stdin: the reply's bytes are read back as they were written
+    (ASCII: no encoding question to decide)."""
+    def quick(reply):
+        if not reply.isascii():
+            return None
+        return Simulation(name, reply, reply + suffix, [], [], [], None, 1)
+    return quick
+
+
+def _quick_ssh_argv(reply):
+    """ssh-argv without quotes or backslashes: ``shlex.split`` only splits at its blanks."""
+    if "'" in reply or '"' in reply or "\\" in reply or not reply.isascii():
+        return None
+    text = reply.strip(" \t\r\n")
+    call = transports.ssh_call([transports.HOST, *(_SHLEX_BLANKS.split(text) if text else [])])
+    script, args, error, trouble = _remote(call, None)
+    if trouble:
+        return None
+    starts = 0 if error or call.command is None else 1
+    return Simulation("ssh-argv", reply, script, args, [], [], error, starts)
+
+
+_SHLEX_BLANKS = re.compile("[ \t\r\n]+")
+
+
 def _quick_ssh(reply):
     words = dq_words(reply)
     if words is None:
@@ -236,7 +281,9 @@ def _quick_ssh(reply):
 # Replies that meet no expansion and no operator on their way through the
 # outer layer skip the parser: quote removal alone gives the outer words
 # (the differential test holds these to the general path).
-_QUICK = {"single": _quick_single, "ssh": _quick_ssh}  # nested: inlined in simulate
+_QUICK = {"single": _quick_single, "ssh": _quick_ssh, "ssh-argv": _quick_ssh_argv,  # nested: inlined below
+          "raw": _quick_argv("raw"), "json": _quick_argv("json"),
+          "script": _quick_file("script", ""), "stdin": _quick_file("stdin", "\n")}
 
 _OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
 # commands that can start another program named by their arguments
@@ -274,7 +321,9 @@ def _remote(call, stdin_body):
     return start[0], start[1], None, False
 
 
+@functools.lru_cache(maxsize=1)
 def _real_bash_path() -> str:
+    # looked up once: a PATH search costs several stats on every double-nested reply
     return shutil.which("bash", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/bash"
 
 
@@ -365,8 +414,10 @@ def _failed_first(evaluation, program):
 
 
 def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):
-    background = _background_spans(tree.chunks)
-    if harness is not None and started and _starts(harness):
+    # the span walks are skipped when the source holds no `&` (no background job)
+    # or no `|` (no pipeline of two): most replies have neither
+    background = _background_spans(tree.chunks) if "&" in tree.source else ()
+    if harness is not None and started and _starts(harness) and "|" in tree.source:
         # the commands of a pipeline start together: which shell the recorder (or the
         # remote side) sees first is a race when another one in it starts a shell too
         shared = [(start, end) for start, end in _pipeline_spans(tree.chunks) if start <= harness.start < end]
@@ -467,12 +518,16 @@ def _background_spans(node) -> list:
     """Byte spans of every list item run with ``&`` anywhere in ``node``."""
     from ..syntax.parser import ListItem
 
+    _bind_leaves()
+
     return _spans(node, lambda n: isinstance(n, ListItem) and n.background)
 
 
 def _pipeline_spans(node) -> list:
     """Byte spans of every pipeline of two or more commands anywhere in ``node``."""
     from ..syntax.parser import Pipeline
+
+    _bind_leaves()
 
     return _spans(node, lambda n: isinstance(n, Pipeline) and len(n.commands) > 1)
 
@@ -484,12 +539,39 @@ def _spans(node, wanted, found=None) -> list:
     if isinstance(node, (list, tuple)):
         for child in node:
             _spans(child, wanted, found)
-    elif hasattr(node, "__dataclass_fields__"):
-        for name in node.__dataclass_fields__:
+    elif type(node) not in _LEAVES:
+        for name in _fields_of(type(node)):
             child = getattr(node, name, None)
             if isinstance(child, (list, tuple)) or hasattr(child, "__dataclass_fields__"):
                 _spans(child, wanted, found)
     return found
+
+
+def _leaves():
+    """Node types that hold no list item or pipeline of the same source (a command
+    substitution's body is a Script of its own, which the walk does not enter)."""
+    from ..syntax import parser
+
+    return frozenset((parser.Word, parser.Redirect, parser.Assignment, parser.Heredoc, parser.Lit,
+                      parser.CondOp))
+
+
+_FIELDS: dict = {}
+_LEAVES: frozenset = frozenset()
+
+
+def _bind_leaves():
+    global _LEAVES
+    if not _LEAVES:
+        _LEAVES = _leaves()
+
+
+def _fields_of(kind) -> tuple:
+    """The names of a node type's fields, worked out once per type."""
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(getattr(kind, "__dataclass_fields__", ()))
+    return names
 
 
 def _lone_simple_command(script) -> bool:

@@ -2,13 +2,14 @@
 
 The one engine switch: ``QBCORE_NO_EXTENSIONS`` (read by ``_switch``) selects
 the pure-Python twin; a compiled lexer that fails to import falls back to it
-with one warning. Every other compiled twin (the simulate fast path) follows
+with one warning. Every other compiled twin (the simulate fast path, and the
+model's modules compiled from their source, see ``_switch``) follows
 ``engine`` here.
 """
 
 import warnings
 
-from .._switch import VARIABLE, extensions_disabled
+from .._switch import VARIABLE, extensions_disabled, install
 
 if extensions_disabled():
     from ._purequote import Tokens, lex
@@ -24,5 +25,8 @@ else:
             RuntimeWarning, stacklevel=2)
         from ._purequote import Tokens, lex
         engine = "python"
+
+# the model's modules compiled from their own source follow the lexer's engine
+install(compiled=engine == "cython")
 
 __all__ = ["Tokens", "lex", "engine"]

@@ -136,3 +136,17 @@ def test_a_full_disk_while_writing_is_an_output_error(tmp_path):
     with pytest.raises(OutputError, match="cannot write .*: No space left on device"):
         log.write(row())
     log.close()  # after the failed write, closing says nothing more
+
+
+def test_rows_written_are_counted_but_only_rows_found_on_opening_are_held(tmp_path):
+    path = tmp_path / "out.jsonl"
+    with ResultLog(path) as log:
+        for n in range(100):
+            log.write(row(f"r{n}", delivered="intact" if n % 4 else "broken"))
+        assert log.index == {}  # memory does not grow with the rows written
+        assert log.counts(["raw"], ("intact", "broken")) == {"raw": {"intact": 75, "broken": 25}}
+    with ResultLog(path) as log:
+        assert len(log.index) == 100
+        log.write(row("r0", reply_hash=HASH_B, delivered="intact"))  # supersedes a row found on opening
+        assert log.superseded == 1
+        assert log.counts(["raw"], ("intact", "broken")) == {"raw": {"intact": 76, "broken": 24}}

@@ -19,7 +19,7 @@ EXAMPLES = 20000 if LONG else 2000
 
 
 @settings(max_examples=EXAMPLES, deadline=None, database=None)
-@given(replies, st.sampled_from(["nested", "single", "ssh"]))
+@given(replies, st.sampled_from(["nested", "single", "ssh", "ssh-argv", "raw", "json", "script", "stdin"]))
 def test_fast_path_results_equal_the_general_path(reply, transport):
     fast = simulate(reply, transport, cwd="/nonexistent/qbcore")
     general = simulate_general(reply, transport, cwd="/nonexistent/qbcore")

@@ -3,6 +3,9 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import qbcore
 
@@ -53,3 +56,69 @@ def test_every_compiled_twin_follows_the_one_switch():
     pure = ["python", "python", "qbcore.harness.simulate"]
     assert python(code, QBCORE_NO_EXTENSIONS="1").stdout.split() == pure
     assert python("import sys; sys.modules['qbcore.syntax._fastquote'] = None\n" + code).stdout.split() == pure
+
+
+# -- the model's modules compiled from their own source -----------------------------
+
+COMPILED_PROBE = ("import importlib, qbcore, qbcore._switch as s\n"
+                  "print(qbcore.engine, *(importlib.import_module(m).__file__.rsplit('.', 1)[1]"
+                  " for m in s.COMPILED))")
+
+
+def test_the_variable_runs_the_source_of_every_compiled_module():
+    from qbcore._switch import COMPILED
+
+    assert python(COMPILED_PROBE, QBCORE_NO_EXTENSIONS="1").stdout.split() == ["python"] + ["py"] * len(COMPILED)
+
+
+def test_the_compiled_engine_runs_every_compiled_module_as_an_extension():
+    from conftest import REQUIRE_EXTENSIONS
+    from qbcore._switch import COMPILED
+
+    out = python(COMPILED_PROBE).stdout.split()
+    if out[0] != "cython" and not REQUIRE_EXTENSIONS:
+        pytest.skip(f"the model's modules are not all built (engine: {out[0]})")
+    assert out == ["cython"] + ["so"] * len(COMPILED)
+
+
+def test_a_missing_lexer_runs_the_source_of_every_compiled_module_too():
+    from qbcore._switch import COMPILED
+
+    blocked = "import sys; sys.modules['qbcore.syntax._fastquote'] = None\n"
+    assert python(blocked + COMPILED_PROBE).stdout.split() == ["python"] + ["py"] * len(COMPILED)
+
+
+def test_an_extension_built_from_another_source_is_not_loaded(tmp_path):
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from qbcore._switch import STAMP_SUFFIX, extension_of, source_sha256
+
+    source = tmp_path / "model.py"
+    source.write_text("x = 1\n")
+    assert extension_of(str(source)) == (None, "not built")
+    built = tmp_path / ("model" + EXTENSION_SUFFIXES[0])
+    built.write_bytes(b"")
+    assert extension_of(str(source))[1] == "built without a record of its source"
+    (tmp_path / (built.name + STAMP_SUFFIX)).write_text(source_sha256(source) + "\n")
+    assert extension_of(str(source)) == (str(built), None)
+    source.write_text("x = 2\n")  # edited after the build
+    assert extension_of(str(source))[0] is None and "older source" in extension_of(str(source))[1]
+
+
+def test_a_stale_extension_makes_the_engine_partial_with_one_warning(tmp_path):
+    # a copy of the package whose parser source changed after the build
+    import shutil
+
+    copy = tmp_path / "qbcore"
+    shutil.copytree(Path(qbcore.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    parser = copy / "syntax" / "parser.py"
+    parser.write_text(parser.read_text() + "\n# edited\n")
+    code = "import qbcore, qbcore.syntax.parser as p; print(qbcore.engine, p.__file__.rsplit('.', 1)[1])"
+    done = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path, env={k: v for k, v in os.environ.items()
+                                             if k not in ("QBCORE_NO_EXTENSIONS", "PYTHONPATH")}, check=True)
+    if python(COMPILED_PROBE).stdout.split()[0] != "cython":
+        assert done.stdout.split()[1] == "py"
+        return
+    assert done.stdout.split() == ["partial", "py"]
+    assert done.stderr.count("older source") == 1

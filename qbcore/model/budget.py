@@ -28,8 +28,11 @@ class Budget:
     expansion may make. ``field_width``: a printf width or precision.
     ``arith_depth``: variables an arithmetic expression may follow inside one
     another (bash stops at 1024 with "expression recursion level exceeded";
-    the model gives up sooner, as unknown). ``reply_bytes``: the size of a
-    reply the model looks at all.
+    the model gives up sooner, as unknown). ``nesting``: function calls,
+    ``eval``s and command substitutions running inside one another (bash goes
+    on until its stack runs out; the model stops well before its own stack,
+    which compiled code uses faster than Python's recursion limit can see).
+    ``reply_bytes``: the size of a reply the model looks at all.
     """
 
     steps: int = 25_000
@@ -37,10 +40,11 @@ class Budget:
     brace_words: int = 65_536
     field_width: int = 1 << 20
     arith_depth: int = 64
+    nesting: int = 64
     reply_bytes: int = 1 << 20
 
     def __post_init__(self):
-        for name in ("steps", "bytes", "brace_words", "field_width", "arith_depth", "reply_bytes"):
+        for name in ("steps", "bytes", "brace_words", "field_width", "arith_depth", "nesting", "reply_bytes"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"budget {name} must be a non-negative int, not {value!r}")
@@ -64,12 +68,13 @@ class Meter:
     """The running count of one evaluation against its Budget (shared by subshells,
     command substitutions and the layers of one simulation)."""
 
-    __slots__ = ("budget", "steps", "bytes", "exceeded")
+    __slots__ = ("budget", "steps", "bytes", "exceeded", "nesting")
 
     def __init__(self, budget: Optional[Budget] = None):
         self.budget = budget if budget is not None else DEFAULT
         self.steps = 0
         self.bytes = 0
+        self.nesting = 0  # code running inside other code now (calls, evals, substitutions)
         self.exceeded: Optional[str] = None  # the first reason, kept even when caught on the way
 
     def _fail(self, reason: str):
@@ -102,6 +107,16 @@ class Meter:
         """Check a field width or precision before padding to it."""
         if value > self.budget.field_width:
             self._fail(f"budget: {what} field width {value} over {self.budget.field_width}")
+
+    def enter(self, what: str):
+        """Start running ``what`` inside the code running now; pair with ``leave``."""
+        if self.nesting >= self.budget.nesting:
+            self._fail(f"budget: {what} nested more than {self.budget.nesting} deep")
+        self.nesting += 1
+
+    def leave(self):
+        """``what`` entered last has ended."""
+        self.nesting -= 1
 
     def depth(self, value: int, what: str = "arithmetic"):
         """Check how deep an arithmetic expression follows variables."""

@@ -233,6 +233,7 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
     result = Evaluation(env=env)
     walker = _Walker(env, result, script)
     walker.substitution_lines = _substitution_lines(script, env.lineno)
+    env.meter.enter("command substitutions")
     try:
         for chunk in script.chunks:
             walker.items(chunk.items)
@@ -246,6 +247,8 @@ def substitute(script: "S.Script", env: Env) -> X.Substitution:
         status = 1
     except (_Break, _Return):
         status = env.status
+    finally:
+        env.meter.leave()
     text = X.script_text(script)
     stdout = result.stdout
     unmodelled = _unmodelled_backtick_error(script)
@@ -1085,11 +1088,14 @@ class _Walker:
         walker = self.enter(self.script, scope)
         walker.stdout_redirected = self.stdout_redirected + (1 if stdout_away else 0)
         walker.substitution_lines = self.substitution_lines
+        env.meter.enter("function calls")
         try:
             walker.command(body)
             status = env.status
         except _Return as ret:
             status = ret.status
+        finally:
+            env.meter.leave()
         if not own_stdout:
             # an `exec >f` in the function lasts, unless the call redirected stdout itself
             self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
@@ -1098,7 +1104,11 @@ class _Walker:
     def run_script(self, script: "S.Script"):
         """Run an eval'd script here, in the scope of the code that runs eval."""
         walker = self.enter(script, self.scope)
-        walker.items(script.body)
+        self.env.meter.enter("eval")
+        try:
+            walker.items(script.body)
+        finally:
+            self.env.meter.leave()
         self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
 
     def enter(self, script: "S.Script", scope: Optional[Scope]) -> "_Walker":

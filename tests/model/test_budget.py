@@ -387,3 +387,23 @@ def _outcome(simulation):
     if simulation.outer_error is not None:
         return "broken"
     return "exact" if simulation.exact else "unknown"
+
+
+@pytest.mark.parametrize("reply", [
+    "x='eval \"$x\"'; eval \"$x\"",
+    "g(){ echo $(g); }; g",
+    "x='echo $(eval \"$x\")'; eval \"$x\"",
+])
+def test_code_nested_in_itself_stops_at_the_nesting_budget(reply):
+    # compiled frames use the C stack faster than Python's recursion limit notices:
+    # the meter's own nesting count must end these long before either
+    env = Env.default("/nonexistent-task-dir", meter=Meter(Budget(steps=10**6, bytes=1 << 24)))
+    result = evaluate(parse(reply), env)
+    assert any("nested more than 64 deep" in name for name in result.opaque), result.opaque
+    assert env.meter.nesting == 0
+
+
+def test_the_nesting_budget_is_a_budget_field():
+    with pytest.raises(ValueError):
+        Budget(nesting=-1)
+    assert Budget().nesting == 64

@@ -20,6 +20,7 @@ from . import transports
 from ..model.budget import DEFAULT as DEFAULT_BUDGET
 from ..model.budget import Budget, BudgetExceeded, Meter
 from ..model.files import FileView, checked_listing
+from ..syntax.errors import NestedTooDeep
 from . import quickpath
 from .quickpath import dq_words
 from .transports import HarnessError
@@ -207,7 +208,7 @@ def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
             script, args, error = _through_bash(invocation, spec, cwd, environ, outcome, files, meter)
         except BudgetExceeded as exc:
             return _beyond(spec.name, reply, exc.reason)
-        except RecursionError:
+        except (RecursionError, NestedTooDeep):
             return _beyond(spec.name, reply, "the reply nests deeper than the model follows")
         if meter.exceeded is not None:  # caught on the way, yet the result depends on it
             return _beyond(spec.name, reply, meter.exceeded)

@@ -114,6 +114,11 @@ class Meter:
             self._fail(f"budget: {what} nested more than {self.budget.nesting} deep")
         self.nesting += 1
 
+    def nested(self, value: int, what: str):
+        """Check how deep one grammar's recursion (``what``) runs in itself."""
+        if value > self.budget.nesting:
+            self._fail(f"budget: {what} nested more than {self.budget.nesting} deep")
+
     def leave(self):
         """``what`` entered last has ended."""
         self.nesting -= 1

@@ -642,6 +642,7 @@ class Arithmetic:
         self.depth = depth
         self.toks = _arith_tokens(text)
         self.i = 0
+        self.nesting = 0
 
     def run(self):
         if not self.toks:
@@ -668,7 +669,7 @@ class Arithmetic:
             name = self.toks[self.i][1]
             op = self.toks[self.i + 1][1]
             self.i += 2
-            rhs = self.assign()
+            rhs = self._deeper(self.assign)
             if op != "=":
                 rhs = self.binop(op[:-1], self.var(name), rhs)
             self.store(name, rhs)
@@ -683,7 +684,7 @@ class Arithmetic:
             if self.peek() != ":":
                 raise ArithError(f"{self.text.strip()}: expected `:' in conditional expression")
             self.i += 1
-            no = self.ternary()
+            no = self._deeper(self.ternary)
             return yes if _known(cond) and cond else no if _known(cond) else Opaque(cond.name)
         return cond
 
@@ -720,6 +721,19 @@ class Arithmetic:
             self.env = saved_env
 
     def unary(self):
+        # parentheses and prefix operators recurse through here; chains of assignments
+        # and conditionals through _deeper
+        return self._deeper(self._unary)
+
+    def _deeper(self, rule):
+        self.nesting += 1
+        try:
+            self.env.meter.nested(self.nesting, "arithmetic")
+            return rule()
+        finally:
+            self.nesting -= 1
+
+    def _unary(self):
         op = self.peek()
         if op in ("-", "+", "!", "~"):
             self.i += 1

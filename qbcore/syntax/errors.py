@@ -26,3 +26,8 @@ class ShellSyntaxError(ValueError):
             other.message, other.offset, other.line, other.column)
 
     __hash__ = ValueError.__hash__
+
+
+class NestedTooDeep(ValueError):
+    """Input nested deeper than the parser follows: not a syntax error (bash may well
+    read it), only beyond the model, which then says unknown."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from . import escapes
-from .errors import ShellSyntaxError
+from .errors import NestedTooDeep, ShellSyntaxError
 
 # ---------------------------------------------------------------- word parts
 
@@ -440,6 +440,7 @@ class _Parser:
             self.toks = self.toks + [("newline", len(raw), len(raw))]
         self._prepare()
         self.i = 0
+        self.nesting = 0  # lists and substitutions open around the current token
         self.newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
         self.pending_heredocs: list = []
 
@@ -702,6 +703,21 @@ class _Parser:
 
     def compound_list(self, closers: tuple) -> tuple:
         """A list inside a compound command, ended by one of ``closers`` (not consumed)."""
+        self.enter()
+        try:
+            return self._compound_list(closers)
+        finally:
+            self.nesting -= 1
+
+    def enter(self):
+        """One level deeper. The compiled parser would exhaust the C stack long before
+        Python's recursion limit notices, so the depth is counted here and refused as
+        RecursionError, the way the pure parser meets it."""
+        if self.nesting >= NESTING:
+            raise RecursionError("nested deeper than the parser follows")
+        self.nesting += 1
+
+    def _compound_list(self, closers: tuple) -> tuple:
         items = []
         self.linebreak()
         while True:
@@ -1254,6 +1270,13 @@ class _Parser:
         self.fail(tok)
 
     def nested_script(self, close_kind: str) -> "Script":
+        self.enter()
+        try:
+            return self._nested_script(close_kind)
+        finally:
+            self.nesting -= 1
+
+    def _nested_script(self, close_kind: str) -> "Script":
         start = self.toks[self.i][1] if self.i < self.n else len(self.raw)
         items = []
         saved_pending, self.pending_heredocs = self.pending_heredocs, []
@@ -1887,8 +1910,12 @@ def parse_prefix(source: str) -> Script:
     return _script(source, raw, chunks, error, until)
 
 
-def _too_deep() -> ValueError:
-    return ValueError("the script nests constructs deeper than the parser follows "
+#: Compound lists and substitutions open inside one another at most.
+NESTING = 100
+
+
+def _too_deep() -> NestedTooDeep:
+    return NestedTooDeep("the script nests constructs deeper than the parser follows "
                       f"(about {sys.getrecursionlimit() // 12} levels)")
 
 

@@ -407,3 +407,22 @@ def test_the_nesting_budget_is_a_budget_field():
     with pytest.raises(ValueError):
         Budget(nesting=-1)
     assert Budget().nesting == 64
+
+
+DEEP = 5000
+
+
+@pytest.mark.parametrize("reply", [
+    "echo " + "$(" * DEEP + "x" + ")" * DEEP,
+    "(" * DEEP + "x" + ")" * DEEP,
+    "echo $((" + "(" * DEEP + "1" + ")" * DEEP + "))",
+    "echo $((" + "a=" * DEEP + "1))",
+    "echo $((" + "1?" * DEEP + "1" + ":1" * DEEP + "))",
+    "if true; then " * DEEP + "x" + "; fi" * DEEP,
+])
+def test_deeply_nested_replies_end_as_unknown_on_either_engine(reply):
+    # a few kilobytes nested thousands deep: the compiled modules would run out of C stack
+    # (a crash, not an exception) unless the parser and the model count their own depth
+    for transport in NAMES:
+        simulation = simulate(reply, transport)
+        assert simulation.exact or simulation.opaque, transport

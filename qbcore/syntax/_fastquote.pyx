@@ -128,7 +128,7 @@ cdef int M_BRACKET = D.M.BRACKET
 cdef int FL_IN_WORD = D.FL_IN_WORD, FL_RESERVED_OK = D.FL_RESERVED_OK, FL_ASSIGN_OK = D.FL_ASSIGN_OK
 cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
 cdef int FL_REGEX_NEXT = D.FL_REGEX_NEXT, FL_REGEX_WORD = D.FL_REGEX_WORD, FL_PATTERN_WORD = D.FL_PATTERN_WORD
-cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR
+cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR, FL_PAST_START = D.FL_PAST_START, FL_DECL = D.FL_DECL, ENDS_ASSIGN_OK = D.ENDS_ASSIGN_OK
 cdef int FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
 cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
 cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
@@ -766,12 +766,13 @@ cdef class _Lexer:
                 if ft == F_CASE and f.aux2 == CASE_PATTERN and length == 1 and s[p] == 124:  # |
                     f.flags |= FL_PATTERN_BAR
             f.expect = EXPECT_NONE
-        elif kind == K_REDIR:
-            f.role = ROLE_REDIR_TARGET
-            f.flags &= ~FL_RESERVED_OK
-        else:  # here-document operator
-            f.role = ROLE_HEREDOC_STRIP if s[end - 1] == 45 else ROLE_HEREDOC
-            f.flags &= ~FL_RESERVED_OK
+        else:
+            if kind == K_REDIR:
+                f.role = ROLE_REDIR_TARGET
+            else:  # here-document operator
+                f.role = ROLE_HEREDOC_STRIP if s[end - 1] == 45 else ROLE_HEREDOC
+            f.flags &= ~(FL_RESERVED_OK | FL_ASSIGN_OK | FL_DECL) if f.flags & ENDS_ASSIGN_OK \
+                else ~FL_RESERVED_OK
         return 0
 
     cdef int word_end(self, Frame* f) except -1:
@@ -794,15 +795,19 @@ cdef class _Lexer:
 
     cdef int finish_word(self, Frame* f) except -1:
         cdef int flags = f.flags & ~FL_IN_WORD
+        cdef int command_position
         cdef int role = f.role
         cdef int ft = f.ft
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t ws = f.wstart
         cdef Py_ssize_t p = self.p
+        cdef bint coproc_word = f.expect == EXPECT_COPROC_NAME
         if f.expect == EXPECT_TIME_OPTION or f.expect == EXPECT_COPROC_NAME:
             f.expect = EXPECT_NONE
         if role == ROLE_NORMAL:
-            if ft == F_COND:
+            if coproc_word and not flags & FL_WORD_ASSIGN:
+                flags |= FL_PAST_START  # `coproc "x" y=(1)`: command position lasts
+            elif ft == F_COND:
                 if flags & FL_REGEX_WORD:
                     flags &= ~FL_REGEX_WORD
                 elif p - ws == 2 and s[ws] == 61 and s[ws + 1] == 126:  # =~
@@ -817,8 +822,10 @@ cdef class _Lexer:
                 # a word after `done`, `fi`, `]]`…: reserved words are no longer due
                 flags &= ~FL_RESERVED_OK
             else:
+                command_position = flags & FL_ASSIGN_OK
                 flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
-                if p - ws >= 3 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0:
+                if command_position and (flags & FL_DECL or
+                                         p - ws >= 3 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0):
                     flags |= FL_ASSIGN_OK
         elif role == ROLE_HEREDOC or role == ROLE_HEREDOC_STRIP:
             delimiter, quoted = D.heredoc_delimiter((<const char*>s)[ws:p])
@@ -879,15 +886,30 @@ cdef class _Lexer:
                 if self.reserved_word(f, find_word(s + p, q - p, 0, N_RESERVED), p, q, in_pattern):
                     return 0
                 f = &self.stack[self.top]
-        if role == ROLE_NORMAL and f.flags & FL_ASSIGN_OK and plain_context and IS_NAME_START[c]:
-            if self.assignment(f, p):
-                return 0
+        if role == ROLE_NORMAL and f.flags & FL_ASSIGN_OK and plain_context:
+            if IS_NAME_START[c]:
+                if self.assignment(f, p):
+                    return 0
+            elif (c == 60 or c == 62) and p + 1 < limit and s[p + 1] == 40 and f.flags & ENDS_ASSIGN_OK:
+                f.flags &= ~FL_ASSIGN_OK  # a process substitution: bash read `<` or `>` first
         flags = f.flags
         f.wstart = p
         if flags & FL_REGEX_NEXT:
             flags = (flags & ~FL_REGEX_NEXT) | FL_REGEX_WORD
         f.flags = flags | FL_IN_WORD
         return 0
+
+    cdef bint assignment_start(self, Py_ssize_t p, Py_ssize_t q):
+        # `name=` or `name+=` opens s[p:q]
+        cdef const unsigned char* s = self.s
+        if not IS_NAME_START[s[p]]:
+            return False
+        p += 1
+        while p < q and IS_NAME_CHAR[s[p]]:
+            p += 1
+        if p < q and s[p] == 43:
+            p += 1
+        return p < q and s[p] == 61
 
     cdef bint fd_redirection(self, Frame* f, Py_ssize_t p) except -1:
         # `2>`, `10<&`, `{fd}>`: the prefix belongs to the redirection
@@ -940,9 +962,14 @@ cdef class _Lexer:
                 return True
         elif f.expect == EXPECT_COPROC_NAME:
             f.expect = EXPECT_NONE
-            if word < 0:
+            # `coproc x=(1) cmd`: an assignment word is no name, the command starts there
+            if word < 0 and not (flags & FL_ASSIGN_OK and self.assignment_start(p, q)):
                 self.emit(K_LIT, p, q)
                 self.p = q
+                f.flags = flags | FL_PAST_START
+                if flags & FL_ASSIGN_OK and q - p >= 3 and \
+                        find_word(self.s + p, q - p, N_RESERVED, N_WORDS) >= 0:
+                    f.flags |= FL_DECL
                 return True
         elif f.expect == EXPECT_CASE_IN:
             f.expect = EXPECT_NONE
@@ -1046,7 +1073,7 @@ cdef class _Lexer:
         q += 1
         self.emit(K_ASSIGN, p, q)
         f.wstart = p
-        f.flags |= FL_IN_WORD | FL_WORD_ASSIGN
+        f.flags |= FL_IN_WORD | FL_WORD_ASSIGN | FL_PAST_START
         self.p = q
         if q < limit and s[q] == 40:
             self.emit(K_LPAREN, q, q + 1)

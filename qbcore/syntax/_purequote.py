@@ -5,6 +5,8 @@ It is the fallback when the compiled engine is missing or disabled
 against; both follow the same table and the same actions, without recursion.
 """
 
+import re
+
 from . import lexdef as D
 from .errors import ShellSyntaxError
 from .lexdef import A, F, K, M
@@ -20,6 +22,7 @@ _META = D.META
 _PLAIN = D.PLAIN_WORD
 _NAME_START = D.NAME_START
 _NAME_CHAR = D.NAME_CHAR
+_ASSIGNMENT_START = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _DIGIT = D.DIGIT
 _COMMAND_FRAMES = D.COMMAND_FRAMES
 
@@ -441,12 +444,13 @@ class _Lexer:
                 if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN and text == "|":
                     frame[_FLAGS] |= D.FL_PATTERN_BAR
             frame[_EXPECT] = D.EXPECT_NONE
-        elif kind == K.REDIR:
-            frame[_ROLE] = D.ROLE_REDIR_TARGET
-            frame[_FLAGS] &= ~D.FL_RESERVED_OK
-        else:  # here-document operator
-            frame[_ROLE] = D.ROLE_HEREDOC_STRIP if text.endswith("-") else D.ROLE_HEREDOC
-            frame[_FLAGS] &= ~D.FL_RESERVED_OK
+        else:
+            if kind == K.REDIR:
+                frame[_ROLE] = D.ROLE_REDIR_TARGET
+            else:  # here-document operator
+                frame[_ROLE] = D.ROLE_HEREDOC_STRIP if text.endswith("-") else D.ROLE_HEREDOC
+            frame[_FLAGS] &= ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK | D.FL_DECL) \
+                if frame[_FLAGS] & D.ENDS_ASSIGN_OK else ~D.FL_RESERVED_OK
 
     def a_cond_op(self, frame, kind, length, arg):
         p = self.p
@@ -476,10 +480,13 @@ class _Lexer:
         flags = frame[_FLAGS] & ~D.FL_IN_WORD
         role = frame[_ROLE]
         ft = frame[_FT]
+        coproc_word = frame[_EXPECT] == D.EXPECT_COPROC_NAME
         if frame[_EXPECT] in (D.EXPECT_TIME_OPTION, D.EXPECT_COPROC_NAME):
             frame[_EXPECT] = D.EXPECT_NONE
         if role == D.ROLE_NORMAL:
-            if ft == F.COND:
+            if coproc_word and not flags & D.FL_WORD_ASSIGN:
+                flags |= D.FL_PAST_START  # `coproc "x" y=(1)`: command position lasts
+            elif ft == F.COND:
                 if flags & D.FL_REGEX_WORD:
                     flags &= ~D.FL_REGEX_WORD
                 elif self.p - frame[_WSTART] == 2 and self.s[frame[_WSTART]:self.p] == b"=~":
@@ -494,10 +501,11 @@ class _Lexer:
                 # a word after `done`, `fi`, `]]`…: reserved words are no longer due
                 flags &= ~D.FL_RESERVED_OK
             else:
+                command_position = flags & D.FL_ASSIGN_OK
                 flags = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
                 # length first: slicing a long word at every nesting level would be quadratic
-                if 3 <= self.p - frame[_WSTART] <= 8 and \
-                        self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS:
+                if command_position and (flags & D.FL_DECL or 3 <= self.p - frame[_WSTART] <= 8 and
+                                         self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS):
                     flags |= D.FL_ASSIGN_OK
         elif role in (D.ROLE_HEREDOC, D.ROLE_HEREDOC_STRIP):
             delimiter, quoted = D.heredoc_delimiter(self.s[frame[_WSTART]:self.p])
@@ -557,9 +565,13 @@ class _Lexer:
                         return
             elif self.reserved_word(frame, word, p, q, in_pattern):
                 return
-        if role == D.ROLE_NORMAL and flags & D.FL_ASSIGN_OK and plain_context and c in _NAME_START:
-            if self.assignment(frame, p):
-                return
+        if role == D.ROLE_NORMAL and flags & D.FL_ASSIGN_OK and plain_context:
+            if c in _NAME_START:
+                if self.assignment(frame, p):
+                    return
+            elif (c == 0x3C or c == 0x3E) and p + 1 < limit and s[p + 1] == 0x28 and \
+                    flags & D.ENDS_ASSIGN_OK:
+                flags &= ~D.FL_ASSIGN_OK  # a process substitution: bash read `<` or `>` first
         frame[_WSTART] = p
         if flags & D.FL_REGEX_NEXT:
             flags = (flags & ~D.FL_REGEX_NEXT) | D.FL_REGEX_WORD
@@ -612,9 +624,12 @@ class _Lexer:
                 return True
         elif expect == D.EXPECT_COPROC_NAME:
             frame[_EXPECT] = D.EXPECT_NONE
-            if word not in D.RESERVED_BYTES:
+            # `coproc x=(1) cmd`: an assignment word is no name, the command starts there
+            if word not in D.RESERVED_BYTES and not (flags & D.FL_ASSIGN_OK and _ASSIGNMENT_START.match(word)):
                 self.emit(K.LIT, p, q)
                 self.p = q
+                frame[_FLAGS] = flags | D.FL_PAST_START | \
+                    (D.FL_DECL if flags & D.FL_ASSIGN_OK and word in D.DECLARATION_BUILTINS else 0)
                 return True
         elif expect == D.EXPECT_CASE_IN:
             frame[_EXPECT] = D.EXPECT_NONE
@@ -718,7 +733,7 @@ class _Lexer:
         q += 1
         self.emit(K.ASSIGN, p, q)
         frame[_WSTART] = p
-        frame[_FLAGS] |= D.FL_IN_WORD | D.FL_WORD_ASSIGN
+        frame[_FLAGS] |= D.FL_IN_WORD | D.FL_WORD_ASSIGN | D.FL_PAST_START
         self.p = q
         if q < limit and s[q] == 0x28:
             self.emit(K.LPAREN, q, q + 1)

@@ -911,8 +911,10 @@ class _Parser:
         name, index, plus = match.group(1), match.group(2), match.group(3)
         start = tok[1]
         prefix_len = len(match.group(0).encode("utf-8", "surrogateescape"))
-        # Array assignment: `name=(` with the paren glued to the `=`.
-        if match.end() == len(text) and self.i + 1 < self.n and self.toks[self.i + 1][0] == "(" \
+        # Array assignment: `name=(` with the paren glued to the `=`, where the
+        # lexer found bash would read one (an `assign` token, not a `lit`).
+        if tok[0] == "assign" and match.end() == len(text) and self.i + 1 < self.n \
+                and self.toks[self.i + 1][0] == "(" \
                 and self.toks[self.i + 1][1] == tok[2]:
             open_tok = self.toks[self.i + 1]
             self.i += 2

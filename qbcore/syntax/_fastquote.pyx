@@ -117,7 +117,7 @@ cdef int K_CMDSUB_CLOSE = D.K.CMDSUB_CLOSE, K_PROCSUB_CLOSE = D.K.PROCSUB_CLOSE,
 cdef int K_LPAREN = D.K.LPAREN, K_RPAREN = D.K.RPAREN, K_OP = D.K.OP, K_REDIR = D.K.REDIR
 cdef int K_HEREDOC_OP = D.K.HEREDOC_OP, K_HEREDOC_BODY = D.K.HEREDOC_BODY, K_HEREDOC_END = D.K.HEREDOC_END
 cdef int K_DOC_LIT = D.K.DOC_LIT, K_NEWLINE = D.K.NEWLINE, K_RESERVED = D.K.RESERVED, K_ASSIGN = D.K.ASSIGN
-cdef int K_COND_OP = D.K.COND_OP
+cdef int K_COND_OP = D.K.COND_OP, K_COMMENT = D.K.COMMENT
 
 cdef int F_TOP = D.F.TOP, F_CMDSUB = D.F.CMDSUB, F_PROCSUB = D.F.PROCSUB, F_CASE = D.F.CASE
 cdef int F_COND = D.F.COND, F_ARRAY = D.F.ARRAY, F_DQ = D.F.DQ, F_PARAM = D.F.PARAM
@@ -176,6 +176,7 @@ for _word in sorted(D.DECLARATION_BUILTINS):
 cdef int RW_IN_ID = list(D.RESERVED_BYTES).index(b"in")
 cdef int RW_DO_ID = list(D.RESERVED_BYTES).index(b"do")
 cdef int RW_ESAC_ID = list(D.RESERVED_BYTES).index(b"esac")
+cdef int RW_TIME_ID = list(D.RESERVED_BYTES).index(b"time")
 cdef int RW_CLOSE_COND_ID = list(D.RESERVED_BYTES).index(b"]]")
 
 
@@ -899,6 +900,23 @@ cdef class _Lexer:
         f.flags = flags | FL_IN_WORD
         return 0
 
+    cdef bint after_pipe(self):
+        # bash's time_command_acceptable: right after `|` or `|&`, or after one
+        # newline following them, `time` is an ordinary word (`x | time y`)
+        cdef Py_ssize_t i = self.ntok - 3
+        cdef int kind, start, end
+        cdef bint newline = False
+        while i >= 0:
+            kind = self.toks[i]
+            if kind == K_NEWLINE and not newline:
+                newline = True
+            elif kind != K_COMMENT:
+                start = self.toks[i + 1]
+                end = self.toks[i + 2]
+                return kind == K_OP and self.s[start] == 124 and (end - start == 1 or self.s[start + 1] == 38)
+            i -= 3
+        return False
+
     cdef bint assignment_start(self, Py_ssize_t p, Py_ssize_t q):
         # `name=` or `name+=` opens s[p:q]
         cdef const unsigned char* s = self.s
@@ -963,7 +981,7 @@ cdef class _Lexer:
         elif f.expect == EXPECT_COPROC_NAME:
             f.expect = EXPECT_NONE
             # `coproc x=(1) cmd`: an assignment word is no name, the command starts there
-            if word < 0 and not (flags & FL_ASSIGN_OK and self.assignment_start(p, q)):
+            if (word < 0 or word == RW_TIME_ID) and not (flags & FL_ASSIGN_OK and self.assignment_start(p, q)):
                 self.emit(K_LIT, p, q)
                 self.p = q
                 f.flags = flags | FL_PAST_START
@@ -991,6 +1009,8 @@ cdef class _Lexer:
         if word < 0 or word == RW_IN_ID or word == RW_CLOSE_COND_ID:
             return False
         effect = WORD_EFFECT[word]
+        if effect & RW_TIME and self.after_pipe():
+            return False
         self.emit(K_RESERVED, p, q)
         self.p = q
         if word == RW_ESAC_ID:

@@ -625,7 +625,7 @@ class _Lexer:
         elif expect == D.EXPECT_COPROC_NAME:
             frame[_EXPECT] = D.EXPECT_NONE
             # `coproc x=(1) cmd`: an assignment word is no name, the command starts there
-            if word not in D.RESERVED_BYTES and not (flags & D.FL_ASSIGN_OK and _ASSIGNMENT_START.match(word)):
+            if (word not in D.RESERVED_BYTES or word == b"time") and not (flags & D.FL_ASSIGN_OK and _ASSIGNMENT_START.match(word)):
                 self.emit(K.LIT, p, q)
                 self.p = q
                 frame[_FLAGS] = flags | D.FL_PAST_START | \
@@ -649,6 +649,8 @@ class _Lexer:
             return False
         effect = D.RESERVED_BYTES.get(word)
         if effect is None or word == b"in" or word == b"]]":
+            return False
+        if effect & D.RW_TIME and self.after_pipe():
             return False
         self.emit(K.RESERVED, p, q)
         self.p = q
@@ -687,6 +689,22 @@ class _Lexer:
             elif effect & D.RW_FUNCTION:
                 frame[_ROLE] = D.ROLE_FUNC_NAME
         return True
+
+    def after_pipe(self):
+        # bash's time_command_acceptable: right after `|` or `|&`, or after one
+        # newline following them, `time` is an ordinary word (`x | time y`)
+        toks = self.toks
+        i = len(toks) - 3
+        newlines = 0
+        while i >= 0:
+            kind = toks[i]
+            if kind == K.NEWLINE and not newlines:
+                newlines = 1
+            elif kind != K.COMMENT:
+                start, end = toks[i + 1], toks[i + 2]
+                return kind == K.OP and self.s[start] == 0x7C and (end - start == 1 or self.s[start + 1] == 0x26)
+            i -= 3
+        return False
 
     def close_case(self, frame, p, q, emitted=False):
         if not emitted:

@@ -551,7 +551,8 @@ class _Parser:
             return tok[3]
         if kind == "lit":
             text = tok[3]
-            if text in RESERVED and not self._adjacent_part(self.i):
+            # the lexer alone knows where `time` is due (not after `|`: `x | time y`)
+            if text in RESERVED and text != "time" and not self._adjacent_part(self.i):
                 return text
         return None
 

@@ -219,6 +219,8 @@ ERRORS = [
     # a reserved word is due after done/fi/}/]]/)), not after an ordinary word
     "{ echo; } }", "(echo) }", "f() { :; } }", "{ echo done }", "if :; then :; fi foo fi",
     "for a in 1; do :; done done",
+    # after `|`, `time` is an ordinary word (bash's time_command_acceptable), but not after two newlines
+    "x |\n\ntime y", "x | time declare a=(1)", "x | time if :; then :; fi", "x | time { :; }",
     # a bare `!` or `time` is ended by a newline or `;` only
     "! &", "!&", "time &", "time -p &", "time ! &", "a; ! &b",
     # an unquoted test operator in [[ ]] takes the next word, whatever it is
@@ -267,6 +269,10 @@ ACCEPTED = [
     "x=1 >f y=2 cmd", "coproc declare a=(1)", "coproc declare -r a=(1)", "coproc declare x a=(1)",
     "coproc echo a=(1) b=(2)", "coproc >(cat) c=(3)y b=()", 'coproc "x" y=(1)', "coproc x y=(1) cmd",
     "coproc x=(1) cmd", "coproc x=1 y=(2) z=(1)", "coproc let a=(1) x b=(2)", "coproc >f declare a=(1)",
+    # `time` right after `|`, `|&` (or one newline past them) or `coproc` is an ordinary word
+    "x | time y", "x |& time y", "x |\ntime y", "x | # c\ntime y", "x | time -p y", "x | time",
+    "x | time ! y", "x | time | y", "x | time & y", "x | time >f", "x | time time y", "coproc time y",
+    "x | { time y; }", "x | while :; do time y; done",
     # a closing reserved word right after a compound command
     'f() { for a in "$@"; do echo "$a"; done }', "f() { if true; then :; fi }",
     "f() { case x in x) :;; esac }", "{ (echo) }", "{ [[ x ]] }", "{ ((1)) }", "{ { :; } }",
@@ -468,6 +474,14 @@ def test_coproc_declaration_arguments_tree():
     coproc = parse("coproc x=(1) cmd").body[0].command.pipelines[0].commands[0]
     (assignment,) = coproc.command.assignments
     assert coproc.name is None and [lit_text(w) for w in assignment.array] == ["1"]
+
+
+def test_time_after_a_pipe_is_a_command_name():
+    (item,) = parse("x | time -p y").body
+    (pipeline,) = item.command.pipelines
+    assert not pipeline.timed
+    assert [lit_text(w) for w in pipeline.commands[1].words] == ["time", "-p", "y"]
+    assert parse("x && time -p y").body[0].command.pipelines[1].timed
 
 
 def test_compound_word_is_what_let_receives():

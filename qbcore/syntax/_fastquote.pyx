@@ -128,7 +128,8 @@ cdef int M_BRACKET = D.M.BRACKET
 cdef int FL_IN_WORD = D.FL_IN_WORD, FL_RESERVED_OK = D.FL_RESERVED_OK, FL_ASSIGN_OK = D.FL_ASSIGN_OK
 cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
 cdef int FL_REGEX_NEXT = D.FL_REGEX_NEXT, FL_REGEX_WORD = D.FL_REGEX_WORD, FL_PATTERN_WORD = D.FL_PATTERN_WORD
-cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR, FL_PAST_START = D.FL_PAST_START, FL_DECL = D.FL_DECL, ENDS_ASSIGN_OK = D.ENDS_ASSIGN_OK
+cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR, FL_PAST_START = D.FL_PAST_START, FL_DECL = D.FL_DECL
+cdef int FL_COPROC_NEXT = D.FL_COPROC_NEXT, FL_ARRAY_RESERVED = D.FL_ARRAY_RESERVED, ENDS_ASSIGN_OK = D.ENDS_ASSIGN_OK
 cdef int FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
 cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
 cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
@@ -177,6 +178,12 @@ cdef int RW_IN_ID = list(D.RESERVED_BYTES).index(b"in")
 cdef int RW_DO_ID = list(D.RESERVED_BYTES).index(b"do")
 cdef int RW_ESAC_ID = list(D.RESERVED_BYTES).index(b"esac")
 cdef int RW_TIME_ID = list(D.RESERVED_BYTES).index(b"time")
+_ARRAY_RESERVED_ERRORS = D.ARRAY_RESERVED_ERRORS
+
+
+cdef bint is_array_reserved_error(const unsigned char* w, Py_ssize_t n):
+    # rare: only inside the array of the word after coproc's first word
+    return (<const char*>w)[:n] in _ARRAY_RESERVED_ERRORS
 cdef int RW_CLOSE_COND_ID = list(D.RESERVED_BYTES).index(b"]]")
 
 
@@ -697,7 +704,7 @@ cdef class _Lexer:
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if f.ft == F_COND or f.ft == F_ARRAY:
-            f.flags &= FL_REGEX_NEXT
+            f.flags &= FL_REGEX_NEXT | FL_ARRAY_RESERVED
         else:
             f.flags = FRESH
         if self.pending:
@@ -772,7 +779,7 @@ cdef class _Lexer:
                 f.role = ROLE_REDIR_TARGET
             else:  # here-document operator
                 f.role = ROLE_HEREDOC_STRIP if s[end - 1] == 45 else ROLE_HEREDOC
-            f.flags &= ~(FL_RESERVED_OK | FL_ASSIGN_OK | FL_DECL) if f.flags & ENDS_ASSIGN_OK \
+            f.flags &= ~(FL_RESERVED_OK | FL_ASSIGN_OK | FL_DECL | FL_COPROC_NEXT) if f.flags & ENDS_ASSIGN_OK \
                 else ~FL_RESERVED_OK
         return 0
 
@@ -795,7 +802,7 @@ cdef class _Lexer:
         return self.finish_word(f)
 
     cdef int finish_word(self, Frame* f) except -1:
-        cdef int flags = f.flags & ~FL_IN_WORD
+        cdef int flags = f.flags & ~(FL_IN_WORD | FL_COPROC_NEXT)
         cdef int command_position
         cdef int role = f.role
         cdef int ft = f.ft
@@ -807,7 +814,7 @@ cdef class _Lexer:
             f.expect = EXPECT_NONE
         if role == ROLE_NORMAL:
             if coproc_word and not flags & FL_WORD_ASSIGN:
-                flags |= FL_PAST_START  # `coproc "x" y=(1)`: command position lasts
+                flags |= FL_PAST_START | FL_COPROC_NEXT  # `coproc "x" y=(1)`: command position lasts
             elif ft == F_COND:
                 if flags & FL_REGEX_WORD:
                     flags &= ~FL_REGEX_WORD
@@ -883,6 +890,9 @@ cdef class _Lexer:
                         self.emit(K_COND_OP, p, q)
                         self.p = q
                         return 0
+            elif ft == F_ARRAY:
+                if flags & FL_ARRAY_RESERVED and is_array_reserved_error(s + p, q - p):
+                    self.grammar_error((<const char*>s)[p:q].decode("latin-1"), p)
             elif f.expect != EXPECT_NONE or in_pattern or flags & FL_RESERVED_OK:
                 if self.reserved_word(f, find_word(s + p, q - p, 0, N_RESERVED), p, q, in_pattern):
                     return 0
@@ -984,7 +994,7 @@ cdef class _Lexer:
             if (word < 0 or word == RW_TIME_ID) and not (flags & FL_ASSIGN_OK and self.assignment_start(p, q)):
                 self.emit(K_LIT, p, q)
                 self.p = q
-                f.flags = flags | FL_PAST_START
+                f.flags = flags | FL_PAST_START | FL_COPROC_NEXT
                 if flags & FL_ASSIGN_OK and q - p >= 3 and \
                         find_word(self.s + p, q - p, N_RESERVED, N_WORDS) >= 0:
                     f.flags |= FL_DECL
@@ -1063,6 +1073,7 @@ cdef class _Lexer:
         cdef Py_ssize_t q = p + 1
         cdef Py_ssize_t r, depth
         cdef Frame* array
+        cdef int coproc_next
         while q < limit and IS_NAME_CHAR[s[q]]:
             q += 1
         if q < limit and s[q] == 91:
@@ -1097,8 +1108,9 @@ cdef class _Lexer:
         self.p = q
         if q < limit and s[q] == 40:
             self.emit(K_LPAREN, q, q + 1)
+            coproc_next = f.flags & FL_COPROC_NEXT
             array = self.push_command(F_ARRAY, q)
-            array.flags = 0
+            array.flags = FL_ARRAY_RESERVED if coproc_next else 0
             self.p = q + 1
         return True
 

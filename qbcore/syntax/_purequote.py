@@ -376,7 +376,7 @@ class _Lexer:
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if frame[_FT] in (F.COND, F.ARRAY):
-            frame[_FLAGS] &= D.FL_REGEX_NEXT
+            frame[_FLAGS] &= D.FL_REGEX_NEXT | D.FL_ARRAY_RESERVED
         else:
             frame[_FLAGS] = _FRESH
         if self.pending:
@@ -449,7 +449,7 @@ class _Lexer:
                 frame[_ROLE] = D.ROLE_REDIR_TARGET
             else:  # here-document operator
                 frame[_ROLE] = D.ROLE_HEREDOC_STRIP if text.endswith("-") else D.ROLE_HEREDOC
-            frame[_FLAGS] &= ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK | D.FL_DECL) \
+            frame[_FLAGS] &= ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK | D.FL_DECL | D.FL_COPROC_NEXT) \
                 if frame[_FLAGS] & D.ENDS_ASSIGN_OK else ~D.FL_RESERVED_OK
 
     def a_cond_op(self, frame, kind, length, arg):
@@ -477,7 +477,7 @@ class _Lexer:
         self.finish_word(frame)
 
     def finish_word(self, frame):
-        flags = frame[_FLAGS] & ~D.FL_IN_WORD
+        flags = frame[_FLAGS] & ~(D.FL_IN_WORD | D.FL_COPROC_NEXT)
         role = frame[_ROLE]
         ft = frame[_FT]
         coproc_word = frame[_EXPECT] == D.EXPECT_COPROC_NAME
@@ -485,7 +485,7 @@ class _Lexer:
             frame[_EXPECT] = D.EXPECT_NONE
         if role == D.ROLE_NORMAL:
             if coproc_word and not flags & D.FL_WORD_ASSIGN:
-                flags |= D.FL_PAST_START  # `coproc "x" y=(1)`: command position lasts
+                flags |= D.FL_PAST_START | D.FL_COPROC_NEXT  # `coproc "x" y=(1)`: command position lasts
             elif ft == F.COND:
                 if flags & D.FL_REGEX_WORD:
                     flags &= ~D.FL_REGEX_WORD
@@ -563,6 +563,9 @@ class _Lexer:
                         self.emit(K.COND_OP, p, q)
                         self.p = q
                         return
+            elif ft == F.ARRAY:
+                if flags & D.FL_ARRAY_RESERVED and word in D.ARRAY_RESERVED_ERRORS:
+                    self.grammar_error(word.decode("latin-1"), p)
             elif self.reserved_word(frame, word, p, q, in_pattern):
                 return
         if role == D.ROLE_NORMAL and flags & D.FL_ASSIGN_OK and plain_context:
@@ -628,7 +631,7 @@ class _Lexer:
             if (word not in D.RESERVED_BYTES or word == b"time") and not (flags & D.FL_ASSIGN_OK and _ASSIGNMENT_START.match(word)):
                 self.emit(K.LIT, p, q)
                 self.p = q
-                frame[_FLAGS] = flags | D.FL_PAST_START | \
+                frame[_FLAGS] = flags | D.FL_PAST_START | D.FL_COPROC_NEXT | \
                     (D.FL_DECL if flags & D.FL_ASSIGN_OK and word in D.DECLARATION_BUILTINS else 0)
                 return True
         elif expect == D.EXPECT_CASE_IN:
@@ -756,7 +759,7 @@ class _Lexer:
         if q < limit and s[q] == 0x28:
             self.emit(K.LPAREN, q, q + 1)
             array = self._command_frame(F.ARRAY, q)
-            array[_FLAGS] = 0
+            array[_FLAGS] = D.FL_ARRAY_RESERVED if frame[_FLAGS] & D.FL_COPROC_NEXT else 0
             self.stack.append(array)
             self.p = q + 1
         return True

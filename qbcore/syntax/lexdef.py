@@ -278,6 +278,11 @@ FL_PAST_START = 1024   # the command has read an assignment word or coproc's fir
 # command position (it may have been the coproc's name): `coproc x y=(1) c`,
 # `coproc declare -r a=(1)`; FL_DECL carries a declaration builtin read there.
 ENDS_ASSIGN_OK = FL_NAME_SEEN | FL_PAST_START
+FL_COPROC_NEXT = 2048  # the word after coproc's first word is due
+# bash reads the elements of that word's `name=(…)` in reserved-word position:
+# `coproc x a=(fi)` is a syntax error (all but `time`, and `[[`, left alone)
+FL_ARRAY_RESERVED = 4096  # (array frame) a reserved word element is a syntax error
+ARRAY_RESERVED_ERRORS = frozenset(w for w in RESERVED_BYTES if w not in (b"time", b"[["))
 
 # bash's wording for an unterminated construct, by the character it wants.
 def unterminated(closer):

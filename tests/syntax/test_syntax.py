@@ -216,6 +216,10 @@ ERRORS = [
     "f() { x=1 >&2 local a=(1); }", "case x in y) x=1 >f declare b=(2);; esac",
     # coproc's first word keeps command position for the next word, not past a redirection
     "coproc x >f y=(1)", "coproc declare >f a=(1)", "coproc echo x a=(1)", 'coproc "declare" -r a=(1)',
+    # the elements of that next word's array are read where reserved words are due
+    "coproc declare v0=(in)", "coproc declare v0=(!)", "coproc declare v0=(a if)", "coproc x v0=(fi) cmd",
+    "coproc x v0=(\nfi)", "coproc x v0=(# c\nfi)", "coproc x v0=(select)", "coproc >(x) v0=(fi)",
+    'coproc "x" v0=(fi)', "coproc export v0=(1 esac)", "coproc declare v0=(})",
     # a reserved word is due after done/fi/}/]]/)), not after an ordinary word
     "{ echo; } }", "(echo) }", "f() { :; } }", "{ echo done }", "if :; then :; fi foo fi",
     "for a in 1; do :; done done",
@@ -273,6 +277,8 @@ ACCEPTED = [
     "x | time y", "x |& time y", "x |\ntime y", "x | # c\ntime y", "x | time -p y", "x | time",
     "x | time ! y", "x | time | y", "x | time & y", "x | time >f", "x | time time y", "coproc time y",
     "x | { time y; }", "x | while :; do time y; done",
+    "coproc declare v0=(time)", "coproc declare -r v0=(fi)", 'coproc x v0=("fi")', "coproc x v0=(fi=1)",
+    "coproc x v0=([1]=fi)", "coproc x v0=(x) w=(fi)", "coproc x=(fi)", "x=(fi) y=(esac)", "declare a=(fi)", "coproc x y=(1) z=(fi)",
     # a closing reserved word right after a compound command
     'f() { for a in "$@"; do echo "$a"; done }', "f() { if true; then :; fi }",
     "f() { case x in x) :;; esac }", "{ (echo) }", "{ [[ x ]] }", "{ ((1)) }", "{ { :; } }",

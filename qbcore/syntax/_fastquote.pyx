@@ -117,7 +117,7 @@ cdef int K_CMDSUB_CLOSE = D.K.CMDSUB_CLOSE, K_PROCSUB_CLOSE = D.K.PROCSUB_CLOSE,
 cdef int K_LPAREN = D.K.LPAREN, K_RPAREN = D.K.RPAREN, K_OP = D.K.OP, K_REDIR = D.K.REDIR
 cdef int K_HEREDOC_OP = D.K.HEREDOC_OP, K_HEREDOC_BODY = D.K.HEREDOC_BODY, K_HEREDOC_END = D.K.HEREDOC_END
 cdef int K_DOC_LIT = D.K.DOC_LIT, K_NEWLINE = D.K.NEWLINE, K_RESERVED = D.K.RESERVED, K_ASSIGN = D.K.ASSIGN
-cdef int K_COND_OP = D.K.COND_OP
+cdef int K_COND_OP = D.K.COND_OP, K_COMMENT = D.K.COMMENT
 
 cdef int F_TOP = D.F.TOP, F_CMDSUB = D.F.CMDSUB, F_PROCSUB = D.F.PROCSUB, F_CASE = D.F.CASE
 cdef int F_COND = D.F.COND, F_ARRAY = D.F.ARRAY, F_DQ = D.F.DQ, F_PARAM = D.F.PARAM
@@ -128,7 +128,8 @@ cdef int M_BRACKET = D.M.BRACKET
 cdef int FL_IN_WORD = D.FL_IN_WORD, FL_RESERVED_OK = D.FL_RESERVED_OK, FL_ASSIGN_OK = D.FL_ASSIGN_OK
 cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
 cdef int FL_REGEX_NEXT = D.FL_REGEX_NEXT, FL_REGEX_WORD = D.FL_REGEX_WORD, FL_PATTERN_WORD = D.FL_PATTERN_WORD
-cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR
+cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR, FL_PAST_START = D.FL_PAST_START, FL_DECL = D.FL_DECL
+cdef int FL_COPROC_NEXT = D.FL_COPROC_NEXT, FL_ARRAY_RESERVED = D.FL_ARRAY_RESERVED, ENDS_ASSIGN_OK = D.ENDS_ASSIGN_OK
 cdef int FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
 cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
 cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
@@ -176,6 +177,13 @@ for _word in sorted(D.DECLARATION_BUILTINS):
 cdef int RW_IN_ID = list(D.RESERVED_BYTES).index(b"in")
 cdef int RW_DO_ID = list(D.RESERVED_BYTES).index(b"do")
 cdef int RW_ESAC_ID = list(D.RESERVED_BYTES).index(b"esac")
+cdef int RW_TIME_ID = list(D.RESERVED_BYTES).index(b"time")
+_ARRAY_RESERVED_ERRORS = D.ARRAY_RESERVED_ERRORS
+
+
+cdef bint is_array_reserved_error(const unsigned char* w, Py_ssize_t n):
+    # rare: only inside the array of the word after coproc's first word
+    return (<const char*>w)[:n] in _ARRAY_RESERVED_ERRORS
 cdef int RW_CLOSE_COND_ID = list(D.RESERVED_BYTES).index(b"]]")
 
 
@@ -696,7 +704,7 @@ cdef class _Lexer:
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if f.ft == F_COND or f.ft == F_ARRAY:
-            f.flags &= FL_REGEX_NEXT
+            f.flags &= FL_REGEX_NEXT | FL_ARRAY_RESERVED
         else:
             f.flags = FRESH
         if self.pending:
@@ -766,12 +774,13 @@ cdef class _Lexer:
                 if ft == F_CASE and f.aux2 == CASE_PATTERN and length == 1 and s[p] == 124:  # |
                     f.flags |= FL_PATTERN_BAR
             f.expect = EXPECT_NONE
-        elif kind == K_REDIR:
-            f.role = ROLE_REDIR_TARGET
-            f.flags &= ~FL_RESERVED_OK
-        else:  # here-document operator
-            f.role = ROLE_HEREDOC_STRIP if s[end - 1] == 45 else ROLE_HEREDOC
-            f.flags &= ~FL_RESERVED_OK
+        else:
+            if kind == K_REDIR:
+                f.role = ROLE_REDIR_TARGET
+            else:  # here-document operator
+                f.role = ROLE_HEREDOC_STRIP if s[end - 1] == 45 else ROLE_HEREDOC
+            f.flags &= ~(FL_RESERVED_OK | FL_ASSIGN_OK | FL_DECL | FL_COPROC_NEXT) if f.flags & ENDS_ASSIGN_OK \
+                else ~FL_RESERVED_OK
         return 0
 
     cdef int word_end(self, Frame* f) except -1:
@@ -793,16 +802,20 @@ cdef class _Lexer:
         return self.finish_word(f)
 
     cdef int finish_word(self, Frame* f) except -1:
-        cdef int flags = f.flags & ~FL_IN_WORD
+        cdef int flags = f.flags & ~(FL_IN_WORD | FL_COPROC_NEXT)
+        cdef int command_position
         cdef int role = f.role
         cdef int ft = f.ft
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t ws = f.wstart
         cdef Py_ssize_t p = self.p
+        cdef bint coproc_word = f.expect == EXPECT_COPROC_NAME
         if f.expect == EXPECT_TIME_OPTION or f.expect == EXPECT_COPROC_NAME:
             f.expect = EXPECT_NONE
         if role == ROLE_NORMAL:
-            if ft == F_COND:
+            if coproc_word and not flags & FL_WORD_ASSIGN:
+                flags |= FL_PAST_START | FL_COPROC_NEXT  # `coproc "x" y=(1)`: command position lasts
+            elif ft == F_COND:
                 if flags & FL_REGEX_WORD:
                     flags &= ~FL_REGEX_WORD
                 elif p - ws == 2 and s[ws] == 61 and s[ws + 1] == 126:  # =~
@@ -817,8 +830,10 @@ cdef class _Lexer:
                 # a word after `done`, `fi`, `]]`…: reserved words are no longer due
                 flags &= ~FL_RESERVED_OK
             else:
+                command_position = flags & FL_ASSIGN_OK
                 flags = (flags | FL_NAME_SEEN) & ~(FL_RESERVED_OK | FL_ASSIGN_OK)
-                if p - ws >= 3 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0:
+                if command_position and (flags & FL_DECL or
+                                         p - ws >= 3 and find_word(s + ws, p - ws, N_RESERVED, N_WORDS) >= 0):
                     flags |= FL_ASSIGN_OK
         elif role == ROLE_HEREDOC or role == ROLE_HEREDOC_STRIP:
             delimiter, quoted = D.heredoc_delimiter((<const char*>s)[ws:p])
@@ -875,19 +890,54 @@ cdef class _Lexer:
                         self.emit(K_COND_OP, p, q)
                         self.p = q
                         return 0
+            elif ft == F_ARRAY:
+                if flags & FL_ARRAY_RESERVED and is_array_reserved_error(s + p, q - p):
+                    self.grammar_error((<const char*>s)[p:q].decode("latin-1"), p)
             elif f.expect != EXPECT_NONE or in_pattern or flags & FL_RESERVED_OK:
                 if self.reserved_word(f, find_word(s + p, q - p, 0, N_RESERVED), p, q, in_pattern):
                     return 0
                 f = &self.stack[self.top]
-        if role == ROLE_NORMAL and f.flags & FL_ASSIGN_OK and plain_context and IS_NAME_START[c]:
-            if self.assignment(f, p):
-                return 0
+        if role == ROLE_NORMAL and f.flags & FL_ASSIGN_OK and plain_context:
+            if IS_NAME_START[c]:
+                if self.assignment(f, p):
+                    return 0
+            elif (c == 60 or c == 62) and p + 1 < limit and s[p + 1] == 40 and f.flags & ENDS_ASSIGN_OK:
+                f.flags &= ~FL_ASSIGN_OK  # a process substitution: bash read `<` or `>` first
         flags = f.flags
         f.wstart = p
         if flags & FL_REGEX_NEXT:
             flags = (flags & ~FL_REGEX_NEXT) | FL_REGEX_WORD
         f.flags = flags | FL_IN_WORD
         return 0
+
+    cdef bint after_pipe(self):
+        # bash's time_command_acceptable: right after `|` or `|&`, or after one
+        # newline following them, `time` is an ordinary word (`x | time y`)
+        cdef Py_ssize_t i = self.ntok - 3
+        cdef int kind, start, end
+        cdef bint newline = False
+        while i >= 0:
+            kind = self.toks[i]
+            if kind == K_NEWLINE and not newline:
+                newline = True
+            elif kind != K_COMMENT:
+                start = self.toks[i + 1]
+                end = self.toks[i + 2]
+                return kind == K_OP and self.s[start] == 124 and (end - start == 1 or self.s[start + 1] == 38)
+            i -= 3
+        return False
+
+    cdef bint assignment_start(self, Py_ssize_t p, Py_ssize_t q):
+        # `name=` or `name+=` opens s[p:q]
+        cdef const unsigned char* s = self.s
+        if not IS_NAME_START[s[p]]:
+            return False
+        p += 1
+        while p < q and IS_NAME_CHAR[s[p]]:
+            p += 1
+        if p < q and s[p] == 43:
+            p += 1
+        return p < q and s[p] == 61
 
     cdef bint fd_redirection(self, Frame* f, Py_ssize_t p) except -1:
         # `2>`, `10<&`, `{fd}>`: the prefix belongs to the redirection
@@ -940,9 +990,14 @@ cdef class _Lexer:
                 return True
         elif f.expect == EXPECT_COPROC_NAME:
             f.expect = EXPECT_NONE
-            if word < 0:
+            # `coproc x=(1) cmd`: an assignment word is no name, the command starts there
+            if (word < 0 or word == RW_TIME_ID) and not (flags & FL_ASSIGN_OK and self.assignment_start(p, q)):
                 self.emit(K_LIT, p, q)
                 self.p = q
+                f.flags = flags | FL_PAST_START | FL_COPROC_NEXT
+                if flags & FL_ASSIGN_OK and q - p >= 3 and \
+                        find_word(self.s + p, q - p, N_RESERVED, N_WORDS) >= 0:
+                    f.flags |= FL_DECL
                 return True
         elif f.expect == EXPECT_CASE_IN:
             f.expect = EXPECT_NONE
@@ -964,6 +1019,8 @@ cdef class _Lexer:
         if word < 0 or word == RW_IN_ID or word == RW_CLOSE_COND_ID:
             return False
         effect = WORD_EFFECT[word]
+        if effect & RW_TIME and self.after_pipe():
+            return False
         self.emit(K_RESERVED, p, q)
         self.p = q
         if word == RW_ESAC_ID:
@@ -1016,6 +1073,7 @@ cdef class _Lexer:
         cdef Py_ssize_t q = p + 1
         cdef Py_ssize_t r, depth
         cdef Frame* array
+        cdef int coproc_next
         while q < limit and IS_NAME_CHAR[s[q]]:
             q += 1
         if q < limit and s[q] == 91:
@@ -1046,12 +1104,13 @@ cdef class _Lexer:
         q += 1
         self.emit(K_ASSIGN, p, q)
         f.wstart = p
-        f.flags |= FL_IN_WORD | FL_WORD_ASSIGN
+        f.flags |= FL_IN_WORD | FL_WORD_ASSIGN | FL_PAST_START
         self.p = q
         if q < limit and s[q] == 40:
             self.emit(K_LPAREN, q, q + 1)
+            coproc_next = f.flags & FL_COPROC_NEXT
             array = self.push_command(F_ARRAY, q)
-            array.flags = 0
+            array.flags = FL_ARRAY_RESERVED if coproc_next else 0
             self.p = q + 1
         return True
 

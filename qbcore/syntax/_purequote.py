@@ -5,6 +5,8 @@ It is the fallback when the compiled engine is missing or disabled
 against; both follow the same table and the same actions, without recursion.
 """
 
+import re
+
 from . import lexdef as D
 from .errors import ShellSyntaxError
 from .lexdef import A, F, K, M
@@ -20,6 +22,7 @@ _META = D.META
 _PLAIN = D.PLAIN_WORD
 _NAME_START = D.NAME_START
 _NAME_CHAR = D.NAME_CHAR
+_ASSIGNMENT_START = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _DIGIT = D.DIGIT
 _COMMAND_FRAMES = D.COMMAND_FRAMES
 
@@ -373,7 +376,7 @@ class _Lexer:
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if frame[_FT] in (F.COND, F.ARRAY):
-            frame[_FLAGS] &= D.FL_REGEX_NEXT
+            frame[_FLAGS] &= D.FL_REGEX_NEXT | D.FL_ARRAY_RESERVED
         else:
             frame[_FLAGS] = _FRESH
         if self.pending:
@@ -441,12 +444,13 @@ class _Lexer:
                 if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN and text == "|":
                     frame[_FLAGS] |= D.FL_PATTERN_BAR
             frame[_EXPECT] = D.EXPECT_NONE
-        elif kind == K.REDIR:
-            frame[_ROLE] = D.ROLE_REDIR_TARGET
-            frame[_FLAGS] &= ~D.FL_RESERVED_OK
-        else:  # here-document operator
-            frame[_ROLE] = D.ROLE_HEREDOC_STRIP if text.endswith("-") else D.ROLE_HEREDOC
-            frame[_FLAGS] &= ~D.FL_RESERVED_OK
+        else:
+            if kind == K.REDIR:
+                frame[_ROLE] = D.ROLE_REDIR_TARGET
+            else:  # here-document operator
+                frame[_ROLE] = D.ROLE_HEREDOC_STRIP if text.endswith("-") else D.ROLE_HEREDOC
+            frame[_FLAGS] &= ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK | D.FL_DECL | D.FL_COPROC_NEXT) \
+                if frame[_FLAGS] & D.ENDS_ASSIGN_OK else ~D.FL_RESERVED_OK
 
     def a_cond_op(self, frame, kind, length, arg):
         p = self.p
@@ -473,13 +477,16 @@ class _Lexer:
         self.finish_word(frame)
 
     def finish_word(self, frame):
-        flags = frame[_FLAGS] & ~D.FL_IN_WORD
+        flags = frame[_FLAGS] & ~(D.FL_IN_WORD | D.FL_COPROC_NEXT)
         role = frame[_ROLE]
         ft = frame[_FT]
+        coproc_word = frame[_EXPECT] == D.EXPECT_COPROC_NAME
         if frame[_EXPECT] in (D.EXPECT_TIME_OPTION, D.EXPECT_COPROC_NAME):
             frame[_EXPECT] = D.EXPECT_NONE
         if role == D.ROLE_NORMAL:
-            if ft == F.COND:
+            if coproc_word and not flags & D.FL_WORD_ASSIGN:
+                flags |= D.FL_PAST_START | D.FL_COPROC_NEXT  # `coproc "x" y=(1)`: command position lasts
+            elif ft == F.COND:
                 if flags & D.FL_REGEX_WORD:
                     flags &= ~D.FL_REGEX_WORD
                 elif self.p - frame[_WSTART] == 2 and self.s[frame[_WSTART]:self.p] == b"=~":
@@ -494,10 +501,11 @@ class _Lexer:
                 # a word after `done`, `fi`, `]]`…: reserved words are no longer due
                 flags &= ~D.FL_RESERVED_OK
             else:
+                command_position = flags & D.FL_ASSIGN_OK
                 flags = (flags | D.FL_NAME_SEEN) & ~(D.FL_RESERVED_OK | D.FL_ASSIGN_OK)
                 # length first: slicing a long word at every nesting level would be quadratic
-                if 3 <= self.p - frame[_WSTART] <= 8 and \
-                        self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS:
+                if command_position and (flags & D.FL_DECL or 3 <= self.p - frame[_WSTART] <= 8 and
+                                         self.s[frame[_WSTART]:self.p] in D.DECLARATION_BUILTINS):
                     flags |= D.FL_ASSIGN_OK
         elif role in (D.ROLE_HEREDOC, D.ROLE_HEREDOC_STRIP):
             delimiter, quoted = D.heredoc_delimiter(self.s[frame[_WSTART]:self.p])
@@ -555,11 +563,18 @@ class _Lexer:
                         self.emit(K.COND_OP, p, q)
                         self.p = q
                         return
+            elif ft == F.ARRAY:
+                if flags & D.FL_ARRAY_RESERVED and word in D.ARRAY_RESERVED_ERRORS:
+                    self.grammar_error(word.decode("latin-1"), p)
             elif self.reserved_word(frame, word, p, q, in_pattern):
                 return
-        if role == D.ROLE_NORMAL and flags & D.FL_ASSIGN_OK and plain_context and c in _NAME_START:
-            if self.assignment(frame, p):
-                return
+        if role == D.ROLE_NORMAL and flags & D.FL_ASSIGN_OK and plain_context:
+            if c in _NAME_START:
+                if self.assignment(frame, p):
+                    return
+            elif (c == 0x3C or c == 0x3E) and p + 1 < limit and s[p + 1] == 0x28 and \
+                    flags & D.ENDS_ASSIGN_OK:
+                flags &= ~D.FL_ASSIGN_OK  # a process substitution: bash read `<` or `>` first
         frame[_WSTART] = p
         if flags & D.FL_REGEX_NEXT:
             flags = (flags & ~D.FL_REGEX_NEXT) | D.FL_REGEX_WORD
@@ -612,9 +627,12 @@ class _Lexer:
                 return True
         elif expect == D.EXPECT_COPROC_NAME:
             frame[_EXPECT] = D.EXPECT_NONE
-            if word not in D.RESERVED_BYTES:
+            # `coproc x=(1) cmd`: an assignment word is no name, the command starts there
+            if (word not in D.RESERVED_BYTES or word == b"time") and not (flags & D.FL_ASSIGN_OK and _ASSIGNMENT_START.match(word)):
                 self.emit(K.LIT, p, q)
                 self.p = q
+                frame[_FLAGS] = flags | D.FL_PAST_START | D.FL_COPROC_NEXT | \
+                    (D.FL_DECL if flags & D.FL_ASSIGN_OK and word in D.DECLARATION_BUILTINS else 0)
                 return True
         elif expect == D.EXPECT_CASE_IN:
             frame[_EXPECT] = D.EXPECT_NONE
@@ -634,6 +652,8 @@ class _Lexer:
             return False
         effect = D.RESERVED_BYTES.get(word)
         if effect is None or word == b"in" or word == b"]]":
+            return False
+        if effect & D.RW_TIME and self.after_pipe():
             return False
         self.emit(K.RESERVED, p, q)
         self.p = q
@@ -672,6 +692,22 @@ class _Lexer:
             elif effect & D.RW_FUNCTION:
                 frame[_ROLE] = D.ROLE_FUNC_NAME
         return True
+
+    def after_pipe(self):
+        # bash's time_command_acceptable: right after `|` or `|&`, or after one
+        # newline following them, `time` is an ordinary word (`x | time y`)
+        toks = self.toks
+        i = len(toks) - 3
+        newlines = 0
+        while i >= 0:
+            kind = toks[i]
+            if kind == K.NEWLINE and not newlines:
+                newlines = 1
+            elif kind != K.COMMENT:
+                start, end = toks[i + 1], toks[i + 2]
+                return kind == K.OP and self.s[start] == 0x7C and (end - start == 1 or self.s[start + 1] == 0x26)
+            i -= 3
+        return False
 
     def close_case(self, frame, p, q, emitted=False):
         if not emitted:
@@ -718,12 +754,12 @@ class _Lexer:
         q += 1
         self.emit(K.ASSIGN, p, q)
         frame[_WSTART] = p
-        frame[_FLAGS] |= D.FL_IN_WORD | D.FL_WORD_ASSIGN
+        frame[_FLAGS] |= D.FL_IN_WORD | D.FL_WORD_ASSIGN | D.FL_PAST_START
         self.p = q
         if q < limit and s[q] == 0x28:
             self.emit(K.LPAREN, q, q + 1)
             array = self._command_frame(F.ARRAY, q)
-            array[_FLAGS] = 0
+            array[_FLAGS] = D.FL_ARRAY_RESERVED if frame[_FLAGS] & D.FL_COPROC_NEXT else 0
             self.stack.append(array)
             self.p = q + 1
         return True

@@ -265,9 +265,24 @@ FL_NAME_SEEN = 8      # the simple command already has its name
 FL_WORD_ASSIGN = 16   # the current word began with an assignment
 FL_REGEX_NEXT = 32    # [[ … =~ : the next word is a regex
 FL_REGEX_WORD = 64    # the current word is that regex
-FL_DECL = 128         # the command is a declaration builtin
+FL_DECL = 128         # coproc's first word was a declaration builtin
 FL_PATTERN_WORD = 256  # a case pattern word was read: `|` or `)` must follow
 FL_PATTERN_BAR = 512   # a `|` between case patterns was read: a pattern must follow
+FL_PAST_START = 1024   # the command has read an assignment word or coproc's first word
+# bash reads `name=(` as a compound assignment only while its PST_ASSIGNOK (after
+# a declaration builtin) or command position lasts.  A redirection operator or a
+# word opening with `<(`/`>(` ends both once the command has a name, an
+# assignment word or coproc's first word: `declare >f a=(1)`,
+# `x=1 >f declare a=(1)` and `x=1 >f y=(1) c` are syntax errors, while
+# `>f declare a=(1)` is not.  The word after coproc's first word is still in
+# command position (it may have been the coproc's name): `coproc x y=(1) c`,
+# `coproc declare -r a=(1)`; FL_DECL carries a declaration builtin read there.
+ENDS_ASSIGN_OK = FL_NAME_SEEN | FL_PAST_START
+FL_COPROC_NEXT = 2048  # the word after coproc's first word is due
+# bash reads the elements of that word's `name=(…)` in reserved-word position:
+# `coproc x a=(fi)` is a syntax error (all but `time`, and `[[`, left alone)
+FL_ARRAY_RESERVED = 4096  # (array frame) a reserved word element is a syntax error
+ARRAY_RESERVED_ERRORS = frozenset(w for w in RESERVED_BYTES if w not in (b"time", b"[["))
 
 # bash's wording for an unterminated construct, by the character it wants.
 def unterminated(closer):

@@ -552,7 +552,8 @@ class _Parser:
             return tok[3]
         if kind == "lit":
             text = tok[3]
-            if text in RESERVED and not self._adjacent_part(self.i):
+            # the lexer alone knows where `time` is due (not after `|`: `x | time y`)
+            if text in RESERVED and text != "time" and not self._adjacent_part(self.i):
                 return text
         return None
 
@@ -927,8 +928,10 @@ class _Parser:
         name, index, plus = match.group(1), match.group(2), match.group(3)
         start = tok[1]
         prefix_len = len(match.group(0).encode("utf-8", "surrogateescape"))
-        # Array assignment: `name=(` with the paren glued to the `=`.
-        if match.end() == len(text) and self.i + 1 < self.n and self.toks[self.i + 1][0] == "(" \
+        # Array assignment: `name=(` with the paren glued to the `=`, where the
+        # lexer found bash would read one (an `assign` token, not a `lit`).
+        if tok[0] == "assign" and match.end() == len(text) and self.i + 1 < self.n \
+                and self.toks[self.i + 1][0] == "(" \
                 and self.toks[self.i + 1][1] == tok[2]:
             open_tok = self.toks[self.i + 1]
             self.i += 2

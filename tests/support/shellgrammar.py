@@ -26,6 +26,10 @@ PATTERNS = ["a*", "!(foo)", "@(a|b)", "+(x)", "*(y|z)", "?(w)", "*.@(jpg|png)", 
 DECLARATIONS = ["declare", "typeset", "local", "export", "readonly"]
 OPTIONS = ["", "-a ", "-A ", "-r ", "-x ", "-- ", "-ga ", "-i "]
 MUTATIONS = [";", " ", "\n"]
+# a redirection (or a word opening with a process substitution) ends bash's
+# compound-assignment state: these go between the words of a command
+REDIRECTIONS = [">/dev/null", "2>&1", "<<<x", "&>f", "{fd}>f", ">(cat)", "<(cat)", "3<&0", ">|f"]
+COMMAND_NAMES = ["eval", "let", "alias", "echo", "coproc", "time", "command declare", "exec"]
 
 
 def script(rng: random.Random, depth: int = 0) -> str:
@@ -56,20 +60,31 @@ def simple(rng):
     if kind == 0:
         return "echo " + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
     if kind == 1:
-        return f"a{rng.choice(['', '+'])}={array(rng)} " * rng.randint(1, 2) + rng.choice(["", "echo x"])
+        return "".join(f"a{rng.choice(['', '+'])}={array(rng)} " + redirection(rng)
+                       for _ in range(rng.randint(1, 2))) + rng.choice(["", "echo x"])
     if kind == 2:
-        names = " ".join(f"v{n}{rng.choice(['=', '+='])}{array(rng)}" if rng.random() < 0.7 else f"w{n}=x"
+        names = " ".join(redirection(rng) + (f"v{n}{rng.choice(['=', '+='])}{array(rng)}"
+                                             if rng.random() < 0.7 else f"w{n}=x")
                          for n in range(rng.randint(1, 2)))
-        prefix = rng.choice(["", "", "FOO=1 ", ">/dev/null "])
-        return f"{prefix}{rng.choice(DECLARATIONS)} {rng.choice(OPTIONS)}{names}"
+        prefix = rng.choice(["", "", "FOO=1 ", ">/dev/null ", "FOO=1 >/dev/null ", "2>&1 >f ",
+                             ">f FOO=1 ", "coproc ", "time "])
+        return f"{prefix}{rng.choice(DECLARATIONS)} {rng.choice(OPTIONS)}{redirection(rng)}{names}"
     if kind == 3:
         return "let " + " ".join(rng.choice(["i=(3+4)", "j=(1+2)*3", '"k=(2)"', "n=(i)+1", "i++"])
                                  for _ in range(rng.randint(1, 2)))
     if kind == 4:
+        if rng.random() < 0.5:
+            words = " ".join(rng.choice(["a=(1 2)", "b=()", "x", "c=(3)y"] + REDIRECTIONS)
+                             for _ in range(rng.randint(1, 3)))
+            return f"{rng.choice(COMMAND_NAMES)} {words}"
         return rng.choice(["eval a=(1 2)", "eval 'b=(3)'", "alias q=(1)", "x=(1 2)y", "cat <<E\nb `echo \\\"q\\\"`\nE"])
     if kind == 5:
         return f"[[ {rng.choice(WORDS)} {rng.choice(['==', '!=', '='])} {rng.choice(PATTERNS)} ]]"
     return f"(({rng.choice(['i++', 'x > 1', '(1+2)*3'])}))"
+
+
+def redirection(rng):
+    return rng.choice(REDIRECTIONS) + " " if rng.random() < 0.15 else ""
 
 
 def array(rng):

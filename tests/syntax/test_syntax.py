@@ -203,9 +203,28 @@ ERRORS = [
     # compound assignments only after the bare name of a declaration builtin, eval or let
     '"declare" a=(1)', "\\declare a=(1)", "builtin declare a=(1)", "command declare a=(1)",
     "echo declare a=(1)", "declare a=(1) (", "declare a=(1)(2)", "let a=(1", "declare -a a=(1 2",
+    "echo a=(1)", "exec declare a=(1)", "enable a=(1)", "for x in declare a=(1); do :; done",
+    # a redirection, or a word opening with a process substitution, ends the state in which
+    # bash reads them; after an assignment word it also ends command position
+    "eval a=(1 2) >/dev/null declare v0=()", "eval >/dev/null a=(1)", "declare >/dev/null a=(1)",
+    "declare a=(1) >f b=(2)", "declare a=(1) >&2 b=(2)", "local a=(1) 3<&0 b=(1)",
+    "declare a=(1) &>f b=(2)", "declare a=(1) <<<x b=(2)", "declare a=(1) <<E b=(2)\nx\nE",
+    "declare a=(1) >(cat) b=(2)", "declare a=(1) <(cat) b=(2)", "let a=(1) >f b=(2)",
+    "eval a=(1)>f b=(2)", "declare a=(1) \\\n>f b=(2)", "x=1 >/dev/null declare a=(1)",
+    "a=(1) >/dev/null declare b=(2)", "a=(1) >f b=(2) cmd", ">f a=(1) >f b=(2) cmd",
+    "x=1 2>f y=(1) cmd", "x=1 {fd}>f declare a=(1)", "echo $(x=1 >f declare a=(1))",
+    "f() { x=1 >&2 local a=(1); }", "case x in y) x=1 >f declare b=(2);; esac",
+    # coproc's first word keeps command position for the next word, not past a redirection
+    "coproc x >f y=(1)", "coproc declare >f a=(1)", "coproc echo x a=(1)", 'coproc "declare" -r a=(1)',
+    # the elements of that next word's array are read where reserved words are due
+    "coproc declare v0=(in)", "coproc declare v0=(!)", "coproc declare v0=(a if)", "coproc x v0=(fi) cmd",
+    "coproc x v0=(\nfi)", "coproc x v0=(# c\nfi)", "coproc x v0=(select)", "coproc >(x) v0=(fi)",
+    'coproc "x" v0=(fi)', "coproc export v0=(1 esac)", "coproc declare v0=(})",
     # a reserved word is due after done/fi/}/]]/)), not after an ordinary word
     "{ echo; } }", "(echo) }", "f() { :; } }", "{ echo done }", "if :; then :; fi foo fi",
     "for a in 1; do :; done done",
+    # after `|`, `time` is an ordinary word (bash's time_command_acceptable), but not after two newlines
+    "x |\n\ntime y", "x | time declare a=(1)", "x | time if :; then :; fi", "x | time { :; }",
     # a bare `!` or `time` is ended by a newline or `;` only
     "! &", "!&", "time &", "time -p &", "time ! &", "a; ! &b",
     # an unquoted test operator in [[ ]] takes the next word, whatever it is
@@ -242,6 +261,24 @@ ACCEPTED = [
     "declare -a a=(1 2)", "local x=(a b)", "export A=(1)", "readonly r=(1 2)", "typeset -A m=([k]=v)",
     "declare a=()", "declare -- a=(1 2) b=(\n3 # c\n4)", "x=1 declare a=(1)", ">f declare a=(1)",
     "declare a+=([0]+=x) b=(1)x", "let i=(3+4) j=(1)+2", "eval a=(1 2)", "alias q=(1)",
+    "eval a=(1 2) >/dev/null", "eval a=(1 2) declare v0=()", "eval x a=(1)", "declare -a x a=(1)",
+    "f(){ local a=(1); }", "declare -- a=(1)", ">/dev/null 2>&1 declare a=(1)", "2>f declare a=(1)",
+    "{fd}>f declare a=(1)", "<<E declare a=(1)\nx\nE", ">f x=(1) cmd", ">f >g x=(1) cmd",
+    "2>f x=(1) cmd", "a=(1) b=(2) cmd", "x=(1) declare a=(1)", "declare a=(1) x b=(2)",
+    "declare a=(1) >f", "declare -a a=() b=([0]=1) >f", "declare a=(1) x>(cat) b=(2)",
+    'declare a=(1) "<(" b=(2)', "declare a=(1) $(>f) b=(2)", "declare a=(1) `>f` b=(2)",
+    "declare a=(1) ${x:->f} b=(2)", "declare a=(1) $((1>2)) b=(2)", "declare declare a=(1)",
+    "time >f declare a=(1)", "time -p declare a=(1)", "! >f declare a=(1)", "{ >f declare a=(1); }",
+    "declare a=(1) | >f declare b=(2)", ">f\ndeclare a=(1)", "f() { >&2 local a=(1); }",
+    "x=1 >f y=2 cmd", "coproc declare a=(1)", "coproc declare -r a=(1)", "coproc declare x a=(1)",
+    "coproc echo a=(1) b=(2)", "coproc >(cat) c=(3)y b=()", 'coproc "x" y=(1)', "coproc x y=(1) cmd",
+    "coproc x=(1) cmd", "coproc x=1 y=(2) z=(1)", "coproc let a=(1) x b=(2)", "coproc >f declare a=(1)",
+    # `time` right after `|`, `|&` (or one newline past them) or `coproc` is an ordinary word
+    "x | time y", "x |& time y", "x |\ntime y", "x | # c\ntime y", "x | time -p y", "x | time",
+    "x | time ! y", "x | time | y", "x | time & y", "x | time >f", "x | time time y", "coproc time y",
+    "x | { time y; }", "x | while :; do time y; done",
+    "coproc declare v0=(time)", "coproc declare -r v0=(fi)", 'coproc x v0=("fi")', "coproc x v0=(fi=1)",
+    "coproc x v0=([1]=fi)", "coproc x v0=(x) w=(fi)", "coproc x=(fi)", "x=(fi) y=(esac)", "declare a=(fi)", "coproc x y=(1) z=(fi)",
     # a closing reserved word right after a compound command
     'f() { for a in "$@"; do echo "$a"; done }', "f() { if true; then :; fi }",
     "f() { case x in x) :;; esac }", "{ (echo) }", "{ [[ x ]] }", "{ ((1)) }", "{ { :; } }",
@@ -422,6 +459,35 @@ def test_compound_argument_tree():
     assert [lit_text(w) for w in array.array] == ["1", "[k]=v"]
     assert isinstance(scalar, S.Word) and lit_text(scalar) == "b=x"
     assert isinstance(empty, S.Assignment) and empty.append and empty.array == ()
+
+
+@pytest.mark.bash
+def test_assignment_after_a_redirection_is_still_an_assignment(tmp_path):
+    # past `x=1 >f` bash no longer reads `y=(`, yet `y=2` still assigns
+    command = only_command("x=1 >f y=2 printenv y")
+    assert [a.name for a in command.assignments] == ["x", "y"]
+    assert [lit_text(w) for w in command.words] == ["printenv", "y"]
+    bashref.run("x=1 >f y=2 printenv y", cwd=str(tmp_path))
+    assert (tmp_path / "f").read_text() == "2\n"
+
+
+def test_coproc_declaration_arguments_tree():
+    coproc = parse("coproc declare -r a=(1 2)").body[0].command.pipelines[0].commands[0]
+    assert isinstance(coproc, S.Coproc) and coproc.name is None
+    name, option, array = coproc.command.words
+    assert lit_text(name) == "declare" and lit_text(option) == "-r"
+    assert isinstance(array, S.Assignment) and [lit_text(w) for w in array.array] == ["1", "2"]
+    coproc = parse("coproc x=(1) cmd").body[0].command.pipelines[0].commands[0]
+    (assignment,) = coproc.command.assignments
+    assert coproc.name is None and [lit_text(w) for w in assignment.array] == ["1"]
+
+
+def test_time_after_a_pipe_is_a_command_name():
+    (item,) = parse("x | time -p y").body
+    (pipeline,) = item.command.pipelines
+    assert not pipeline.timed
+    assert [lit_text(w) for w in pipeline.commands[1].words] == ["time", "-p", "y"]
+    assert parse("x && time -p y").body[0].command.pipelines[1].timed
 
 
 def test_compound_word_is_what_let_receives():

@@ -154,7 +154,7 @@ def static(env: Env) -> Env:
     return env
 
 
-def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
+def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[type] = None) -> Evaluation:
     """Evaluate ``script`` over ``env`` (changed in place; default: Env.default()).
 
     Command substitutions are evaluated statically (see ``static``). Returns
@@ -162,11 +162,12 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
     is evaluated up to the chunk before the error, as bash -c does, and then
     ends with status 2. An evaluation that goes past the budget of
     ``env.meter`` stops there: its status is opaque and ``opaque`` names the
-    limit (``env.meter.exceeded`` says so too).
+    limit (``env.meter.exceeded`` says so too). ``walker`` is the walker class to
+    use (a subclass that follows more of the effects, e.g. qbcore.model.effects).
     """
     env = static(env if env is not None else Env.default())
     result = Evaluation(env=env)
-    walker = _Walker(env, result, script)
+    walker = (walker or _Walker)(env, result, script)
     try:
         for chunk in script.chunks:
             try:

@@ -239,6 +239,7 @@ class Effects:
 
     stderr: list = field(default_factory=list)
     stderr_unknown: Optional[str] = None
+    shell_name: str = "bash"  # $0, which bash puts before its own messages
 
 
 class EffectWalker(E._Walker):
@@ -308,7 +309,7 @@ class EffectWalker(E._Walker):
             self.env.files.lose(f"the bytes of an error message written to {target.path}")
             return
         if target is SHELL_ERR and isinstance(text, str) and text:
-            text = "bash: " + text
+            text = f"{self.effects.shell_name}: {text}"
         self.emit(target, text, what)
 
     # -- redirections ------------------------------------------------------------
@@ -483,7 +484,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     meter = Meter(budget)
     env = Env.from_environ(environ, cwd, files=files, meter=meter,
                            arg0=args[0] if args else "bash", positional=list(args[1:]))
-    effects = env.effects = Effects()
+    effects = env.effects = Effects(shell_name=env.arg0)
     try:
         evaluation = E.evaluate(S.parse_prefix(script), env, walker=EffectWalker)
     except VfsBudgetExceeded as exc:
@@ -493,6 +494,6 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     if meter.exceeded is not None:
         return EffectRun(evaluation, files, effects, meter.exceeded)
     if evaluation.syntax_error is not None:
-        effects.stderr.append("bash: " + evaluation.syntax_error.message)
+        effects.stderr.append(f"{env.arg0}: -c: {evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects)
 

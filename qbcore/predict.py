@@ -1,0 +1,189 @@
+"""Predict whether a reply passes a task under a transport, without running anything.
+
+One job: take what the transport delivers to the inner shell (``simulate``),
+run it over a virtual copy of the task's fixture (``qbcore.model.effects``),
+and judge the final virtual state with the executor's own validator
+(``realbash.validators``), mapped to the executor's failure classes. Where
+any part is not known the prediction is unknown, and ``why`` names it.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from dataclasses import dataclass
+from typing import Mapping, Optional
+
+from . import suite
+from .harness import transports
+from .harness.simulate import default_environ, simulate
+from .model.effects import run_effects
+from .model.expand import Opaque
+from .model.utilities.vfs import VirtualTree
+from .realbash import validators
+from .realbash.executor import CLASSES
+from .realbash.fixture import FixtureError, program_text
+
+__all__ = ["Prediction", "predict", "TASK_DIR", "SUPPORTED"]
+
+# The task directory as the sandbox names it, but for its random part: a value
+# that reaches the final state, or the inner script, makes the prediction unknown.
+_RANDOM = "5eed5eed5eed5eed"
+TASK_DIR = f"/tmp/qbcore-attempt-{_RANDOM}/task"
+
+# transports whose inner shell is `bash -c SCRIPT` on this machine, reading /dev/null
+SUPPORTED = frozenset({"raw", "json", "nested", "single", "double-nested", "json-naive"})
+
+# the executor's stderr marks (realbash.executor._classify)
+_SYNTAX_MARKS = ("unexpected EOF while looking for matching", "syntax error", "unterminated quoted string",
+                 "bad substitution", "unexpected end of file")
+_TOOL_MARKS = ("sed:", "awk:", "grep:", "find:", "mv:", "rm:", "printf:", "usage:", "No such file or directory")
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """``passed`` True/False, or None when unknown; ``failure_class`` one of the executor's
+    classes (``pass`` when passed), None when not known; ``certain`` when ``passed`` is known;
+    ``why`` a short reason."""
+
+    passed: Optional[bool]
+    failure_class: Optional[str]
+    certain: bool
+    why: str
+
+    def as_dict(self) -> dict:
+        return {"passed": self.passed, "class": self.failure_class, "certain": self.certain, "why": self.why}
+
+
+def _unknown(why: str) -> Prediction:
+    return Prediction(None, None, False, why)
+
+
+def _fixture_bytes(spec: Mapping) -> bytes:
+    if "text" in spec:
+        return spec["text"].encode("utf-8")
+    return base64.b64decode(spec["base64"])
+
+
+def fixture_tree(fixture: Mapping, root: str = TASK_DIR) -> VirtualTree:
+    """The task's starting directory as a virtual tree under ``root``: what fixture.build lays down."""
+    if fixture.get("git"):
+        raise FixtureError("a git repository is not modelled")
+    tree = VirtualTree()
+    tree.mkdir(root, parents=True, exist_ok=True)
+    tree.chmod(root, 0o755)
+    for rel in fixture.get("dirs", ()):
+        tree.mkdir(f"{root}/{rel}", parents=True, exist_ok=True)
+    for spec in fixture.get("programs", ()):
+        _write(tree, f"{root}/{spec['path']}", program_text(spec).encode("utf-8"), 0o755)
+    for spec in fixture.get("files", ()):
+        _write(tree, f"{root}/{spec['path']}", _fixture_bytes(spec), int(spec.get("mode", "0644"), 8))
+    return tree
+
+
+def _write(tree: VirtualTree, path: str, data: bytes, mode: int):
+    tree.mkdir(os.path.dirname(path), parents=True, exist_ok=True)
+    tree.write_bytes(path, data)
+    tree.chmod(path, mode)
+
+
+def entries(tree: VirtualTree, root: str = TASK_DIR) -> dict:
+    """The validators' snapshot (``{relative path: Entry}``) of the tree under ``root``."""
+    out = {}
+    symlinks = tree.symlinks()
+    prefix = root.rstrip("/") + "/"
+    for path in tree.walk(root):
+        if path == root:
+            continue
+        rel = path[len(prefix):]
+        if path in symlinks:
+            out[rel] = validators.Entry("symlink", target=symlinks[path])
+        elif tree.is_dir(path):
+            out[rel] = validators.Entry("dir", tree.mode(path))
+        else:
+            out[rel] = validators.Entry("file", tree.mode(path), tree.read_bytes(path))
+    return out
+
+
+def _task(task):
+    return suite.get(task) if isinstance(task, str) else task
+
+
+def predict(task, reply: str, transport: str = "raw") -> Prediction:
+    """Whether ``reply`` passes ``task`` (a Task or an id) under ``transport``, as the executor
+    would judge it. Raises suite.UnknownTask for an unknown id, ValueError for an unknown transport."""
+    task = _task(task)
+    spec = transports.get(transport)
+    if not isinstance(reply, str):
+        raise TypeError(f"reply must be str, not {type(reply).__name__}")
+    if spec.name not in SUPPORTED:
+        return _unknown(f"the {spec.name} transport is not modelled")
+    if any(check["kind"] == "git" for check in task.checks):
+        return _unknown("git is not modelled")
+    try:
+        start = fixture_tree(task.fixture)
+    except FixtureError as exc:
+        return _unknown(f"the fixture: {exc}")
+    before = entries(start)
+    listing = [rel + "/" if entry.kind == "dir" else rel for rel, entry in before.items()]
+    try:
+        delivered = simulate(reply, spec.name, cwd=TASK_DIR, listing=listing)
+    except ValueError as exc:
+        return Prediction(False, "contract-error", True, f"the harness cannot pass this reply on: {exc}")
+    if delivered.inner_script is None:
+        if delivered.outer_error is None or delivered.opaque:
+            return _unknown("what reaches the inner shell: " + ", ".join(delivered.opaque or ["nothing"]))
+        if spec.outer not in ("bash", "bash-twice"):
+            # the harness itself refused the reply: the executor runs nothing
+            return Prediction(False, "contract-error", True, delivered.outer_error)
+        # the outer layers' other messages are not known: only a syntax mark in this one decides
+        return _judge(task, before, before, 2, [delivered.outer_error], "the outer shell's stderr",
+                      f"the outer shell failed: {delivered.outer_error}")
+    if delivered.opaque:
+        return _unknown("what reaches the inner shell: " + ", ".join(delivered.opaque))
+    if delivered.outer_effects:
+        return _unknown(f"the outer shell runs `{delivered.outer_effects[0].text}` itself")
+    if delivered.outer_error or delivered.inner_starts != 1:
+        return _unknown("the outer shell does more than start the inner one")
+    script, args = delivered.inner_script, list(delivered.inner_args)
+    if _RANDOM in script or any(_RANDOM in a for a in args):
+        return _unknown("the task directory's path reaches the inner script (it differs on every run)")
+    tree = start.clone()
+    run = run_effects(script, tree, TASK_DIR, default_environ(TASK_DIR), args=args)
+    if run.unknown:
+        return _unknown(run.unknown)
+    if run.files.lost:
+        return _unknown(run.files.lost)
+    after = entries(tree)
+    if any(_RANDOM in rel or _RANDOM.encode() in e.data or _RANDOM in e.target for rel, e in after.items()):
+        return _unknown("the task directory's path is written into the files (it differs on every run)")
+    status = run.status
+    stderr = None if run.effects.stderr_unknown else run.effects.stderr
+    return _judge(task, before, after, status, stderr, run.effects.stderr_unknown, "")
+
+
+def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Prediction:
+    """The executor's verdict and failure class (realbash.executor._classify) on a virtual state."""
+    stray = validators.disallowed_new(before, after, task.allowed_new)
+    verdict = validators.check(task.checks, TASK_DIR, before, after)
+    lead = f"{note}; " if note else ""
+    if verdict.ok and not stray:
+        return Prediction(True, "pass", True, lead + verdict.reason)
+    if verdict.ok:
+        return Prediction(False, "environment-invalid", True, lead + f"unexpected extra files: {', '.join(stray[:5])}")
+    return Prediction(False, _failure_class(status, stderr, stderr_unknown), True, lead + verdict.reason)
+
+
+def _failure_class(status, stderr, stderr_unknown) -> Optional[str]:
+    text = "\n".join(stderr or ())
+    if "bash:" in text and any(mark in text for mark in _SYNTAX_MARKS):
+        return "shell-syntax"
+    if stderr_unknown is not None or isinstance(status, Opaque):
+        return None
+    if status != 0:
+        return "tool-error" if any(mark in text for mark in _TOOL_MARKS) else "runtime-error"
+    return "silent-wrong"
+
+
+assert set(CLASSES) >= {"pass", "shell-syntax", "tool-error", "runtime-error", "silent-wrong",
+                        "environment-invalid", "contract-error"}

@@ -238,6 +238,7 @@ class Effects:
     """What the evaluation wrote to the harness's stderr (for the failure class), or why unknown."""
 
     stderr: list = field(default_factory=list)
+    streams: tuple = ()  # (stdin, stderr) of the command whose words are being expanded
     stderr_unknown: Optional[str] = None
     shell_name: str = "bash"  # $0, which bash puts before its own messages
 
@@ -250,10 +251,16 @@ class EffectWalker(E._Walker):
         self.stdin: Stream = Stream(b"")  # the executor's harness reads /dev/null
         self.sink: Target = SHELL_OUT
         self.errsink: Target = SHELL_ERR
-        # the top-level walker reports to the Effects its shell carries (see run_effects)
+        # the top-level walker of a shell reports to the Effects it carries, and starts with
+        # the descriptors it was given (see run_effects and the substitution hook)
         self.effects: Effects = getattr(env, "effects", None) or Effects()
+        streams = getattr(env, "streams", None)
+        if streams is not None:
+            self.stdin, self.sink, self.errsink = streams
         self._pending: tuple = ()
         self._ran = False
+        self._error_sink: Optional[Target] = None
+        self._exports: set = set()
 
     def _inherit(self, walker: "EffectWalker") -> "EffectWalker":
         walker.stdin, walker.sink, walker.errsink, walker.effects = self.stdin, self.sink, self.errsink, self.effects
@@ -361,13 +368,27 @@ class EffectWalker(E._Walker):
 
     # -- commands -------------------------------------------------------------
 
+    def record(self, *, argv, node, modelled, status, output, error=None, **rest):
+        super().record(argv=argv, node=node, modelled=modelled, status=status, output=output, error=error,
+                       **rest)
+        sink, self._error_sink = self._error_sink or self.errsink, None
+        if error and not rest.get("kind_only"):
+            self.emit_error(sink, error, self.text(node))
+
     def execute(self, node, argv, assignments, redirects, exp_names, substitutions):
+        # prefix assignments are exported to the command they go with
+        self._exports = {name for name, *_ in assignments}
         self._pending, self._ran = tuple(redirects), False
         super().execute(node, argv, assignments, redirects, exp_names, substitutions)
         if argv and not self._ran:
             # a command the walker could not even dispatch (an unknown name): its output is unknown
             self.emit(self.sink, Opaque(f"output of `{self.text(node)}`"), self.text(node))
             self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of `{self.text(node)}`"
+
+    def simple(self, node):
+        # a command substitution in its words reads this shell's stdin and writes to its stderr
+        self.effects.streams = (self.stdin, self.errsink)
+        super().simple(node)
 
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         self._ran = True
@@ -383,6 +404,12 @@ class EffectWalker(E._Walker):
                 return call_function(Invocation(argv, self.env, self, node, stdout_away, own_stdout))
             finally:
                 self.stdin, self.sink, self.errsink = saved
+        program = argv[1:] if name == "exec" and len(argv) > 1 else argv
+        shell = self.shell_program(program, node, table)
+        if shell is not None:
+            if program is not argv:  # exec: the shell is replaced, and ends with its status
+                return Outcome(shell.status, transfer=E._Exit(shell.status))
+            return shell
         data = stdin.take() if isinstance(stdin, Stream) else None
         ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
         model = COMMANDS.get(name) or lookup(name)
@@ -396,8 +423,48 @@ class EffectWalker(E._Walker):
         if sink is not SHELL_OUT:
             self.emit(sink, outcome.stdout, what)
         self.emit(errsink, outcome.stderr, what)
-        self.emit_error(errsink, outcome.error, what)
+        self._error_sink = errsink  # bash's message, if any, is written when the command is recorded
         return outcome
+
+    def shell_program(self, argv, node, table) -> Optional[Outcome]:
+        """A new bash this command starts: ``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script
+        file of the tree run by its path. None for any other command."""
+        name = argv[0]
+        if name == "bash" and len(argv) >= 3 and argv[1] == "-c":
+            text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
+            label = "-c"
+        elif "/" in name and isinstance(name, str) and self.env.cwd_known:
+            path = os.path.normpath(os.path.join(self.env.cwd, name))
+            data = self.env.files.read(path)
+            if data is None or not data.startswith(b"#!/bin/bash\n") or not self.env.files.tree.mode(path) & 0o100:
+                return None
+            text, arg0, args, label = data.decode("utf-8", "surrogateescape"), name, argv[1:], None
+        else:
+            return None
+        if any(not isinstance(a, str) for a in (text, arg0, *args)):
+            return None
+        environ, hidden = {}, []
+        for var, value in self.env.vars.items():
+            if value.exported or var in self._exports:
+                if isinstance(value.value, str):
+                    environ[var] = value.value
+                else:
+                    hidden.append(var)
+        env = Env.from_environ(environ, self.env.cwd, files=self.env.files, meter=self.env.meter,
+                               arg0=arg0, positional=list(args))
+        for var in hidden:
+            env.set(var, Opaque(f"${var}"), exported=True)
+        env.effects = self.effects
+        env.streams = (table[0], table[1], table[2])
+        env.substitute = self.env.substitute
+        script = S.parse_prefix(text)
+        evaluation = E.evaluate(script, env, walker=EffectWalker)
+        if evaluation.syntax_error is not None:
+            where = f"{arg0}: -c" if label else arg0
+            self.emit(table[2], f"{where}: {evaluation.syntax_error.message}", self.text(node))
+        if evaluation.opaque and isinstance(evaluation.status, Opaque):
+            self.note([evaluation.status.name])
+        return Outcome(evaluation.status)
 
     def stdout_compound(self, node, records):
         table = self.descriptors(records)
@@ -485,6 +552,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     env = Env.from_environ(environ, cwd, files=files, meter=meter,
                            arg0=args[0] if args else "bash", positional=list(args[1:]))
     effects = env.effects = Effects(shell_name=env.arg0)
+    env.substitute = _substitution_hook(effects)
     try:
         evaluation = E.evaluate(S.parse_prefix(script), env, walker=EffectWalker)
     except VfsBudgetExceeded as exc:
@@ -497,3 +565,16 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         effects.stderr.append(f"{env.arg0}: -c: {evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects)
 
+
+
+def _substitution_hook(effects: Effects):
+    """The command-substitution hook of one run: the body runs with descriptors, over the same
+    tree, and reads the stdin of the command whose words hold it."""
+
+    def substitute(script, env):
+        stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution"), UNKNOWN)
+        env.effects = effects
+        env.streams = (stdin, SHELL_OUT, errsink)
+        return E.substitute(script, env, walker=EffectWalker)
+
+    return substitute

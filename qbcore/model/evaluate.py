@@ -228,11 +228,12 @@ def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
     return None
 
 
-def substitute(script: "S.Script", env: Env) -> X.Substitution:
+def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -> X.Substitution:
     """The static command-substitution hook: evaluate the body in a subshell (``env`` is
-    already a copy) and return its stdout, or an Opaque named after the substitution."""
+    already a copy) and return its stdout, or an Opaque named after the substitution.
+    ``walker`` as for ``evaluate``."""
     result = Evaluation(env=env)
-    walker = _Walker(env, result, script)
+    walker = (walker or _Walker)(env, result, script)
     walker.substitution_lines = _substitution_lines(script, env.lineno)
     try:
         for chunk in script.chunks:

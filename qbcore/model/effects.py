@@ -11,6 +11,7 @@ guessed.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
@@ -24,8 +25,8 @@ from .commands.registry import Invocation
 from .expand import Env, Opaque
 from .files import ALWAYS_OPENS, IS_A_DIRECTORY, NO_SUCH_FILE, NOT_A_DIRECTORY
 from .pymodel.command import model as python3_model
-from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree
-from .values import has_opaque
+from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
+from .values import has_opaque, opaque_names
 
 __all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS"]
 
@@ -34,6 +35,47 @@ COMMANDS = dict(utility_entries())
 COMMANDS["python3"] = COMMANDS["python"] = utility_entry(python3_model)
 # its output is the task directory's path, which differs on every run
 COMMANDS.pop("pwd", None)
+
+
+class OutsideTree(Exception):
+    """A command reached a path outside the task directory, which the model does not know."""
+
+    def __init__(self, path: str):
+        super().__init__(f"the files outside the task directory ({path})")
+
+
+class BoundedTree(VirtualTree):
+    """A view of a tree whose paths must stay under ``bound``: any other raises OutsideTree,
+    which no utility model swallows (the tree holds nothing true outside it)."""
+
+    _bound = "/"
+
+    @classmethod
+    def within(cls, tree: VirtualTree, bound: str) -> "BoundedTree":
+        view = cls.__new__(cls)
+        view._store, view.cwd, view._bound = tree._store, tree.cwd, bound
+        return view
+
+    def _inside(self, canon: str) -> bool:
+        return canon == self._bound or canon.startswith(self._bound + "/")
+
+    def _lookup(self, path, follow_last=True):
+        try:
+            found = super()._lookup(path, follow_last)
+        except VfsError:
+            lexical = os.path.normpath(join(self.cwd, path)) if path else self._bound
+            if not self._inside(lexical):
+                raise OutsideTree(lexical) from None
+            raise
+        if not self._inside(found[0]):
+            raise OutsideTree(found[0])
+        return found
+
+    def at(self, cwd):
+        return BoundedTree.within(super().at(cwd), self._bound)
+
+    def clone(self):
+        return BoundedTree.within(super().clone(), self._bound)
 
 
 class TreeFiles:
@@ -177,6 +219,17 @@ def _same_tree(a: VirtualTree, b: VirtualTree) -> bool:
     # nodes are replaced, never changed: a clone that changed nothing holds the same objects
     left, right = a._store.nodes, b._store.nodes
     return len(left) == len(right) and all(right.get(k) is v for k, v in left.items())
+
+
+def _mentions(text: str, name: str) -> bool:
+    """Whether source ``text`` may name the file ``name`` (a plain name as a whole word)."""
+    if not re.fullmatch(r"[\w.-]+", name):
+        return name in text
+    return any(os.path.basename(word) == name for word in re.findall(r"[\w./-]+", text))
+
+
+def _names(arg, path: str) -> bool:
+    return isinstance(arg, str) and _mentions(arg, os.path.basename(path))
 
 
 def _changed(before: dict, tree: VirtualTree) -> set:
@@ -410,14 +463,30 @@ class EffectWalker(E._Walker):
             if program is not argv:  # exec: the shell is replaced, and ends with its status
                 return Outcome(shell.status, transfer=E._Exit(shell.status))
             return shell
+        for target in (sink, errsink) if name in COMMANDS else ():
+            if isinstance(target, FileSink) and self.env.files.read(target.path) and \
+                    any(_names(a, target.path) for a in argv[1:]):
+                # cat and grep refuse an input that is their output; others read what they wrote
+                self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
+                                    "where its output goes)")
+        if name in COMMANDS and any(v.exported and not isinstance(v.value, str) for v in self.env.vars.values()):
+            self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
         data = stdin.take() if isinstance(stdin, Stream) else None
         ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
         model = COMMANDS.get(name) or lookup(name)
         if name in COMMANDS and data is None:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
-        outcome = model(ctx)
+        try:
+            outcome = model(ctx)
+        except OutsideTree as exc:
+            self.env.files.lose(f"the files after `{self.text(node)}` ({exc})")
+            outcome = Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         what = f"`{self.text(node)}`"
+        if isinstance(outcome.stdout, str) and outcome.stdout and any(has_opaque(a) for a in argv):
+            unknown = ", ".join(n for a in argv for n in opaque_names(a))
+            outcome = Outcome(outcome.status, Opaque(f"output of {name} ({unknown})"),
+                              outcome.error, outcome.modelled, outcome.stderr, outcome.transfer)
         if outcome.unknown is not None:
             self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
         if sink is not SHELL_OUT:
@@ -511,7 +580,7 @@ class EffectWalker(E._Walker):
         for n, changed in enumerate(changes):
             for path in changed:
                 name = os.path.basename(path)
-                if any(name in text for m, text in enumerate(texts) if m != n):
+                if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         status = statuses[-1]
         if node.negated:
@@ -547,7 +616,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     differs on every run (the task directory's path); the caller checks the
     final tree for them.
     """
-    files = TreeFiles(tree, os.path.normpath(cwd))
+    files = TreeFiles(BoundedTree.within(tree, os.path.normpath(cwd)), os.path.normpath(cwd))
     meter = Meter(budget)
     env = Env.from_environ(environ, cwd, files=files, meter=meter,
                            arg0=args[0] if args else "bash", positional=list(args[1:]))
@@ -557,6 +626,8 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         evaluation = E.evaluate(S.parse_prefix(script), env, walker=EffectWalker)
     except VfsBudgetExceeded as exc:
         return EffectRun(None, files, effects, f"budget: {exc}")
+    except OutsideTree as exc:
+        return EffectRun(None, files, effects, str(exc))
     except RecursionError:
         return EffectRun(None, files, effects, "the script nests deeper than the model follows")
     if meter.exceeded is not None:

@@ -1,7 +1,8 @@
 """Predict whether a reply passes a task under a transport, without running anything.
 
-One job: take what the transport delivers to the inner shell (``simulate``),
-run it over a virtual copy of the task's fixture (``qbcore.model.effects``),
+One job: run the transport's harness command (``transports.wrap``), outer
+shell and inner shell alike, over a virtual copy of the task's fixture
+(``qbcore.model.effects``),
 and judge the final virtual state with the executor's own validator
 (``realbash.validators``), mapped to the executor's failure classes. Where
 any part is not known the prediction is unknown, and ``why`` names it.
@@ -16,7 +17,7 @@ from typing import Mapping, Optional
 
 from . import suite
 from .harness import transports
-from .harness.simulate import default_environ, simulate
+from .harness.simulate import default_environ
 from .model.effects import run_effects
 from .model.expand import Opaque
 from .model.utilities.vfs import VirtualTree
@@ -125,41 +126,61 @@ def predict(task, reply: str, transport: str = "raw") -> Prediction:
     except FixtureError as exc:
         return _unknown(f"the fixture: {exc}")
     before = entries(start)
-    listing = [rel + "/" if entry.kind == "dir" else rel for rel, entry in before.items()]
     try:
-        delivered = simulate(reply, spec.name, cwd=TASK_DIR, listing=listing)
+        invocation = transports.wrap(reply, spec.name)
     except ValueError as exc:
+        # the harness refuses the reply (json-naive, a NUL character): the executor runs nothing
         return Prediction(False, "contract-error", True, f"the harness cannot pass this reply on: {exc}")
-    if delivered.inner_script is None:
-        if delivered.outer_error is None or delivered.opaque:
-            return _unknown("what reaches the inner shell: " + ", ".join(delivered.opaque or ["nothing"]))
-        if spec.outer not in ("bash", "bash-twice"):
-            # the harness itself refused the reply: the executor runs nothing
-            return Prediction(False, "contract-error", True, delivered.outer_error)
-        # the outer layers' other messages are not known: only a syntax mark in this one decides
-        return _judge(task, before, before, 2, [delivered.outer_error], "the outer shell's stderr",
-                      f"the outer shell failed: {delivered.outer_error}")
-    if delivered.opaque:
-        return _unknown("what reaches the inner shell: " + ", ".join(delivered.opaque))
-    if delivered.outer_effects:
-        return _unknown(f"the outer shell runs `{delivered.outer_effects[0].text}` itself")
-    if delivered.outer_error or delivered.inner_starts != 1:
-        return _unknown("the outer shell does more than start the inner one")
-    script, args = delivered.inner_script, list(delivered.inner_args)
-    if _RANDOM in script or any(_RANDOM in a for a in args):
-        return _unknown("the task directory's path reaches the inner script (it differs on every run)")
-    tree = start.clone()
-    run = run_effects(script, tree, TASK_DIR, default_environ(TASK_DIR), args=args)
+    argv = list(invocation.argv)
+    if argv[:2] != ["bash", "-c"] or invocation.files or invocation.stdin is not None:
+        return _unknown(f"the harness command of {spec.name} is not modelled")
+    script, args = argv[2], argv[3:] or ["bash"]
+    # the task directory's path differs on every run: two runs with two paths must agree
+    first = _run(task, start, before, script, args, TASK_DIR)
+    if first.certain and first.why.startswith(_DEPENDS):
+        second = _run(task, start, before, script, args, _OTHER_DIR)
+        if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
+            return _unknown("the outcome depends on the task directory's path, which differs on every run")
+        return Prediction(first.passed, first.failure_class, True, first.why[len(_DEPENDS):])
+    return first
+
+
+_DEPENDS = "\0path\0"
+_OTHER_DIR = f"/tmp/qbcore-attempt-{_RANDOM[::-1].upper()}/task"
+
+
+def _run(task, start, before, script, args, root) -> Prediction:
+    """The harness script run over a copy of the fixture placed at ``root``."""
+    tree = start.clone() if root == TASK_DIR else _moved(start, root)
+    run = run_effects(script, tree, root, default_environ(root), args=args)
     if run.unknown:
         return _unknown(run.unknown)
     if run.files.lost:
         return _unknown(run.files.lost)
-    after = entries(tree)
-    if any(_RANDOM in rel or _RANDOM.encode() in e.data or _RANDOM in e.target for rel, e in after.items()):
-        return _unknown("the task directory's path is written into the files (it differs on every run)")
-    status = run.status
-    stderr = None if run.effects.stderr_unknown else run.effects.stderr
-    return _judge(task, before, after, status, stderr, run.effects.stderr_unknown, "")
+    after = entries(tree, root)
+    marks = (root, root.encode())
+    found = _judge(task, before, after, run.status,
+                   None if run.effects.stderr_unknown else run.effects.stderr, run.effects.stderr_unknown, "")
+    if any(marks[0] in rel or marks[1] in e.data or marks[0] in e.target for rel, e in after.items()):
+        return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why)
+    return found
+
+
+def _moved(source: VirtualTree, root: str) -> VirtualTree:
+    """A copy of the fixture ``source`` (at TASK_DIR) placed at ``root`` instead."""
+    tree = VirtualTree()
+    links = source.symlinks()
+    for path in source.walk(TASK_DIR):
+        moved = root + path[len(TASK_DIR):]
+        if path in links:
+            tree.symlink(links[path], moved)
+        elif source.is_dir(path):
+            tree.mkdir(moved, parents=True, exist_ok=True)
+            tree.chmod(moved, source.mode(path))
+        else:
+            tree.write_bytes(moved, source.read_bytes(path))
+            tree.chmod(moved, source.mode(path))
+    return tree
 
 
 def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Prediction:

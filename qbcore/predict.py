@@ -106,6 +106,18 @@ def entries(tree: VirtualTree, root: str = TASK_DIR) -> dict:
     return out
 
 
+# task id -> (its fixture, the tree, the validators' snapshot of it): built once, cloned per run
+_STARTS: dict = {}
+
+
+def _starting_state(task):
+    cached = _STARTS.get(task.id)
+    if cached is None or cached[0] is not task.fixture:
+        tree = fixture_tree(task.fixture)
+        cached = _STARTS[task.id] = (task.fixture, tree, entries(tree))
+    return cached[1], cached[2]
+
+
 def _task(task):
     return suite.get(task) if isinstance(task, str) else task
 
@@ -122,10 +134,9 @@ def predict(task, reply: str, transport: str = "raw") -> Prediction:
     if any(check["kind"] == "git" for check in task.checks):
         return _unknown("git is not modelled")
     try:
-        start = fixture_tree(task.fixture)
+        start, before = _starting_state(task)
     except FixtureError as exc:
         return _unknown(f"the fixture: {exc}")
-    before = entries(start)
     try:
         invocation = transports.wrap(reply, spec.name)
     except ValueError as exc:

@@ -488,6 +488,8 @@ class EffectWalker(E._Walker):
             outcome = Outcome(outcome.status, Opaque(f"output of {name} ({unknown})"),
                               outcome.error, outcome.modelled, outcome.stderr, outcome.transfer)
         if outcome.unknown is not None:
+            # a utility the model could not follow may have changed any file (sed -i, mv, …)
+            self.env.files.lose(f"the files after {what} ({outcome.unknown})")
             self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
         if sink is not SHELL_OUT:
             self.emit(sink, outcome.stdout, what)

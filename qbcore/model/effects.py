@@ -675,6 +675,14 @@ def _substitution_hook(effects: Effects):
         stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution"), UNKNOWN)
         env.effects = effects
         env.streams = (stdin, SHELL_OUT, errsink)
-        return E.substitute(script, env, walker=EffectWalker)
+        found = E.substitute(script, env, walker=EffectWalker)
+        if script.error is not None:
+            # bash reports a body that does not parse, and goes on
+            message = f"{env.arg0}: command substitution: {script.error.message}"
+            if errsink is SHELL_ERR:
+                effects.stderr.append(message)
+            elif errsink is not NULL:
+                env.files.lose(f"the files after a message written to {errsink}")
+        return found
 
     return substitute

@@ -39,6 +39,9 @@ COMMANDS.pop("pwd", None)
 
 # messages the walker records in its own words, not bash's (qbcore.model.expand.UnexpandableDocument)
 _UNSPELLED = ("here-document: cannot expand",)
+# utilities that never read stdin, and builtins that do (the other builtins never read it)
+_NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find"})
+_READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "eval", "command", "builtin", "exec"})
 # builtins whose failure writes nothing to stderr
 _SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait"})
 
@@ -261,6 +264,10 @@ class Stream:
     data: Optional[bytes]
     why: str = ""
     taken: bool = False
+
+    def peek(self) -> Optional[bytes]:
+        """The bytes for a command that does not read them."""
+        return None if self.data is None or self.data and self.taken else self.data
 
     def take(self) -> Optional[bytes]:
         if self.data is None:
@@ -487,9 +494,15 @@ class EffectWalker(E._Walker):
                                     "where its output goes)")
         if name in COMMANDS and any(v.exported and not isinstance(v.value, str) for v in self.env.vars.values()):
             self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
-        data = stdin.take() if isinstance(stdin, Stream) else None
-        ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
         model = COMMANDS.get(name) or lookup(name)
+        if not isinstance(stdin, Stream):
+            data = None
+        elif name in _NO_STDIN or (name not in COMMANDS and model is not lookup(None)
+                                   and name not in _READS_STDIN):
+            data = stdin.peek()  # a command that never reads stdin leaves it to the next one
+        else:
+            data = stdin.take()
+        ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
         if name in COMMANDS and data is None:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")

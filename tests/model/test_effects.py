@@ -40,6 +40,9 @@ SCRIPTS = [
     "tr a-z A-Z <<< 'shout' > loud",
     "wc -l < data.txt > lines",
     "sort < data.txt > sorted",
+    # commands that never read stdin leave it to the one that does
+    "{ mkdir x; echo hi > x/h; cat > f; } <<EOF\nbody\nEOF",
+    "printf 'abc' | { cd d; basename /a/b > base; cat > got; }",
     # pipelines hand stdout to the next stdin
     "printf 'b\\na\\nc\\n' | sort > sorted",
     "cat data.txt | grep beta | tr a-z A-Z > upper",

@@ -445,8 +445,12 @@ class EffectWalker(E._Walker):
     def record(self, *, argv, node, modelled, status, output, error=None, **rest):
         super().record(argv=argv, node=node, modelled=modelled, status=status, output=output, error=error,
                        **rest)
-        sink, self._error_sink = self._error_sink or self.errsink, None
-        if error and error.startswith(_UNSPELLED):
+        ran, sink, self._error_sink = self._error_sink is not None, self._error_sink or self.errsink, None
+        if error and not ran and any(r.fd == "2" or r.op in ("&>", "&>>") for r in rest.get("redirects", ())):
+            # a redirection failed: whether its message goes to stderr as it was, or as the
+            # redirections before it made it, is not modelled
+            self.emit(sink, Opaque(f"bash's message ({error})"), self.text(node))
+        elif error and error.startswith(_UNSPELLED):
             self.emit(sink, Opaque(f"bash's message ({error})"), self.text(node))
         elif error and not rest.get("kind_only"):
             self.emit_error(sink, error, self.text(node))

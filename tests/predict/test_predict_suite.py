@@ -11,7 +11,7 @@ from qbcore.predict import Prediction, predict
 from qbcore.realbash import executor
 
 TRANSPORTS = ("raw", "nested")
-LONG_TRANSPORTS = ("single", "double-nested")
+LONG_TRANSPORTS = ("single", "double-nested", "json", "json-naive")
 LONG = os.environ.get("QBCORE_LONG", "") not in ("", "0")
 
 

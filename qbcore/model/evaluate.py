@@ -154,7 +154,7 @@ def static(env: Env) -> Env:
     return env
 
 
-def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
+def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[type] = None) -> Evaluation:
     """Evaluate ``script`` over ``env`` (changed in place; default: Env.default()).
 
     Command substitutions are evaluated statically (see ``static``). Returns
@@ -162,11 +162,12 @@ def evaluate(script: "S.Script", env: Optional[Env] = None) -> Evaluation:
     is evaluated up to the chunk before the error, as bash -c does, and then
     ends with status 2. An evaluation that goes past the budget of
     ``env.meter`` stops there: its status is opaque and ``opaque`` names the
-    limit (``env.meter.exceeded`` says so too).
+    limit (``env.meter.exceeded`` says so too). ``walker`` is the walker class to
+    use (a subclass that follows more of the effects, e.g. qbcore.model.effects).
     """
     env = static(env if env is not None else Env.default())
     result = Evaluation(env=env)
-    walker = _Walker(env, result, script)
+    walker = (walker or _Walker)(env, result, script)
     try:
         for chunk in script.chunks:
             try:
@@ -227,11 +228,12 @@ def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
     return None
 
 
-def substitute(script: "S.Script", env: Env) -> X.Substitution:
+def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -> X.Substitution:
     """The static command-substitution hook: evaluate the body in a subshell (``env`` is
-    already a copy) and return its stdout, or an Opaque named after the substitution."""
+    already a copy) and return its stdout, or an Opaque named after the substitution.
+    ``walker`` as for ``evaluate``."""
     result = Evaluation(env=env)
-    walker = _Walker(env, result, script)
+    walker = (walker or _Walker)(env, result, script)
     walker.substitution_lines = _substitution_lines(script, env.lineno)
     env.meter.enter("command substitutions")
     try:

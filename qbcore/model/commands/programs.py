@@ -25,7 +25,8 @@ def entry(model) -> Model:
     """The registry entry for a utility model ``model(CommandContext) -> CommandResult``."""
 
     def run(ctx: Invocation) -> Outcome:
-        tree = ctx.files
+        # a file view over a virtual tree (qbcore.model.effects) lends it as ``tree``
+        tree = getattr(ctx.files, "tree", ctx.files)
         if not isinstance(tree, VirtualTree) or ctx.stdin is None or not ctx.env.cwd_known:
             return unmodelled(ctx)
         environ = {name: var.value for name, var in ctx.env.vars.items()

@@ -1,0 +1,705 @@
+"""What a script does to a task's files: the static walker run over a virtual tree.
+
+One job: evaluate a script as ``evaluate`` does, but where redirections write
+command output into a VirtualTree, here-documents, here-strings and ``< file``
+feed stdin, pipelines hand each command's stdout to the next one's stdin, and
+the utility models run as registry entries over the tree. Whatever the model
+does not follow makes the files unknown, with a reason naming it; nothing is
+guessed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from ..syntax import parser as S
+from . import evaluate as E
+from .budget import Budget, Meter
+from .commands import Outcome, lookup
+from .commands.calls import call_function
+from .commands.programs import entries as utility_entries, entry as utility_entry
+from .commands.registry import Invocation
+from .expand import Env, Opaque
+from .files import ALWAYS_OPENS, IS_A_DIRECTORY, NO_SUCH_FILE, NOT_A_DIRECTORY
+from .pymodel.command import model as python3_model
+from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
+from .values import has_opaque, opaque_names
+
+__all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS"]
+
+# the utility models as registry entries, over the tree; python3 by its own model
+COMMANDS = dict(utility_entries())
+COMMANDS["python3"] = COMMANDS["python"] = utility_entry(python3_model)
+# its output is the task directory's path, which differs on every run
+COMMANDS.pop("pwd", None)
+
+
+# messages the walker records in its own words, not bash's (qbcore.model.expand.UnexpandableDocument)
+_UNSPELLED = ("here-document: cannot expand",)
+# utilities that never read stdin, and builtins that do (the other builtins never read it)
+_NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find"})
+_READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "eval", "command", "builtin", "exec"})
+# builtins whose failure writes nothing to stderr
+_SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait"})
+
+
+class OutsideTree(Exception):
+    """A command reached a path outside the task directory, which the model does not know."""
+
+    def __init__(self, path: str):
+        super().__init__(f"the files outside the task directory ({path})")
+
+
+class BoundedTree(VirtualTree):
+    """A view of a tree whose paths must stay under ``bound``: any other raises OutsideTree,
+    which no utility model swallows (the tree holds nothing true outside it)."""
+
+    _bound = "/"
+
+    @classmethod
+    def within(cls, tree: VirtualTree, bound: str) -> "BoundedTree":
+        view = cls.__new__(cls)
+        view._store, view.cwd, view._bound = tree._store, tree.cwd, bound
+        return view
+
+    def _inside(self, canon: str) -> bool:
+        return canon == self._bound or canon.startswith(self._bound + "/")
+
+    def _lookup(self, path, follow_last=True):
+        try:
+            found = super()._lookup(path, follow_last)
+        except VfsError:
+            lexical = os.path.normpath(join(self.cwd, path)) if path else self._bound
+            if not self._inside(lexical):
+                raise OutsideTree(lexical) from None
+            raise
+        if not self._inside(found[0]):
+            raise OutsideTree(found[0])
+        return found
+
+    def at(self, cwd):
+        return BoundedTree.within(super().at(cwd), self._bound)
+
+    def clone(self):
+        return BoundedTree.within(super().clone(), self._bound)
+
+
+class TreeFiles:
+    """The evaluator's file view (as qbcore.model.files.FileView) over a VirtualTree rooted at ``root``.
+
+    Inside ``root`` every answer comes from the tree; outside it nothing is
+    known. ``lost`` names the first change the model could not follow.
+    """
+
+    host = False
+
+    def __init__(self, tree: VirtualTree, root: str):
+        self.tree = tree
+        self.root = root
+        self.lost: Optional[str] = None
+
+    def fork(self) -> "TreeFiles":
+        other = TreeFiles(self.tree.clone(), self.root)
+        other.lost = self.lost
+        return other
+
+    def absorb(self, fork: "TreeFiles", what: str):
+        """After ``what`` ran on ``fork`` without certainty: any change it made is unknown here."""
+        if fork.lost != self.lost or not _same_tree(fork.tree, self.tree):
+            self.lose(f"the files after {what}")
+
+    def lose(self, why: str):
+        if self.lost is None:
+            self.lost = why
+
+    def inside(self, path: str) -> bool:
+        path = os.path.normpath(path)
+        return path == self.root or path.startswith(self.root + "/")
+
+    def unknown(self, path: str) -> Optional[str]:
+        if self.lost is not None:
+            return self.lost
+        if not self.inside(path):
+            return f"the files outside the task directory ({os.path.normpath(path)})"
+        return None
+
+    def kind(self, path: str) -> Optional[str]:
+        """``dir``, ``file``, ``missing``, or None when unknown."""
+        if self.unknown(path):
+            return None
+        if self.tree.is_dir(path):
+            return "dir"
+        return "file" if self.tree.exists(path) else "missing"
+
+    def is_dir(self, path: str) -> Optional[bool]:
+        kind = self.kind(path)
+        return None if kind is None else kind == "dir"
+
+    def names(self, path: str) -> Optional[list]:
+        if self.unknown(path):
+            return None
+        try:
+            return self.tree.listdir(path)
+        except VfsError:
+            return []
+
+    def create(self, path: str):
+        """A redirection opened ``path`` for writing: a missing file now exists, empty."""
+        if self.unknown(path):
+            return
+        try:
+            if not self.tree.exists(path):
+                self.tree.write_bytes(path, b"")
+        except VfsError as exc:
+            self.lose(f"the files after opening {path} ({exc.strerror})")
+
+    def truncate(self, path: str):
+        if self.unknown(path) is None and self.tree.is_file(path):
+            self.tree.write_bytes(path, b"")
+
+    def write(self, path: str, data: bytes):
+        """Bytes written through a descriptor opened on ``path``; appended at its end."""
+        if self.unknown(path):
+            return
+        try:
+            self.tree.write_bytes(path, data, append=True)
+        except VfsError as exc:
+            self.lose(f"the files after writing {path} ({exc.strerror})")
+
+    def read(self, path: str) -> Optional[bytes]:
+        if self.unknown(path) or not self.tree.is_file(path) or not self.tree.mode(path) & 0o400:
+            return None
+        return self.tree.read_bytes(path)
+
+    def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
+        """bash's error opening ``path``, "" when it opens, None when unknown."""
+        path = os.path.normpath(path)
+        if path in ALWAYS_OPENS and not trailing_slash:
+            return ""
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
+        kind = self.kind(path)
+        if kind is None:
+            return None
+        if writes:
+            if kind == "dir" or trailing_slash:
+                return IS_A_DIRECTORY
+            if kind == "file" and not self.tree.mode(path) & 0o200:
+                return None  # a read-only file: whether it opens depends on who runs the reply
+            return ""
+        if kind == "missing":
+            return NO_SUCH_FILE
+        if kind == "file" and trailing_slash:
+            return NOT_A_DIRECTORY
+        return ""
+
+    def directory_failure(self, path: str) -> Optional[str]:
+        path = os.path.normpath(path)
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
+        kind = self.kind(path)
+        if kind is None:
+            return None
+        return {"dir": "", "file": NOT_A_DIRECTORY, "missing": NO_SUCH_FILE}[kind]
+
+    def _ancestor_failure(self, path: str) -> Optional[str]:
+        head = os.path.dirname(path)
+        ancestors = []
+        while head and head != self.root and self.inside(head):
+            ancestors.append(head)
+            head = os.path.dirname(head)
+        for ancestor in reversed(ancestors):
+            kind = self.kind(ancestor)
+            if kind is None:
+                return None
+            if kind == "missing":
+                return NO_SUCH_FILE
+            if kind == "file":
+                return NOT_A_DIRECTORY
+        return "" if self.inside(path) or path in ALWAYS_OPENS else None
+
+
+def _same_tree(a: VirtualTree, b: VirtualTree) -> bool:
+    # nodes are replaced, never changed: a clone that changed nothing holds the same objects
+    left, right = a._store.nodes, b._store.nodes
+    return len(left) == len(right) and all(right.get(k) is v for k, v in left.items())
+
+
+def _parse_doubt(script: str) -> Optional[str]:
+    """Why bash's reading of ``script`` is not modelled, if it is not."""
+    if "\n" in script and (len(script) - len(script.rstrip("\\"))) % 2:
+        # measured: bash drops a backslash at the very end of a -c string whose last command
+        # spans lines (`echo 'a<newline>b' > f\` writes f), and keeps it on a one-line script
+        return "a backslash at the end of a script of several lines"
+    return None
+
+
+def _mentions(text: str, name: str) -> bool:
+    """Whether source ``text`` may name the file ``name`` (a plain name as a whole word)."""
+    if not re.fullmatch(r"[\w.-]+", name):
+        return name in text
+    return any(os.path.basename(word) == name for word in re.findall(r"[\w./-]+", text))
+
+
+def _names(arg, path: str) -> bool:
+    return isinstance(arg, str) and _mentions(arg, os.path.basename(path))
+
+
+def _changed(before: dict, tree: VirtualTree) -> set:
+    after = tree._store.nodes
+    return {k for k in set(before) | set(after) if before.get(k) is not after.get(k)}
+
+
+# -- where a command's descriptors lead ----------------------------------------
+
+@dataclass
+class Stream:
+    """Bytes on a descriptor for reading; a stream with bytes is read by one command only."""
+
+    data: Optional[bytes]
+    why: str = ""
+    taken: bool = False
+
+    def peek(self) -> Optional[bytes]:
+        """The bytes for a command that does not read them."""
+        return None if self.data is None or self.data and self.taken else self.data
+
+    def take(self) -> Optional[bytes]:
+        if self.data is None:
+            return None
+        if self.data and self.taken:
+            return None  # what the first reader left is not modelled
+        self.taken = True
+        return self.data
+
+
+@dataclass
+class Buffer:
+    """A pipe's contents, or why they are not known."""
+
+    data: bytearray = field(default_factory=bytearray)
+    unknown: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class FileSink:
+    path: str
+
+
+class _Special:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+SHELL_OUT = _Special("the harness's stdout")
+SHELL_ERR = _Special("the harness's stderr")
+NULL = _Special("/dev/null")
+CLOSED = _Special("a closed descriptor")
+UNKNOWN = _Special("an unknown descriptor")
+
+Target = Union[Stream, Buffer, FileSink, _Special]
+
+
+@dataclass
+class Effects:
+    """What the evaluation wrote to the harness's stderr (for the failure class), or why unknown."""
+
+    stderr: list = field(default_factory=list)
+    streams: tuple = ()  # (stdin, stderr) of the command whose words are being expanded
+    stderr_unknown: Optional[str] = None
+
+
+class EffectWalker(E._Walker):
+    """The walker with descriptors: stdin, stdout and stderr lead to streams, pipes or files."""
+
+    def __init__(self, env, result, script, certain=True, depth=0):
+        super().__init__(env, result, script, certain, depth)
+        self.stdin: Stream = Stream(b"")  # the executor's harness reads /dev/null
+        self.sink: Target = SHELL_OUT
+        self.errsink: Target = SHELL_ERR
+        # the top-level walker of a shell reports to the Effects it carries, and starts with
+        # the descriptors it was given (see run_effects and the substitution hook)
+        self.effects: Effects = getattr(env, "effects", None) or Effects()
+        streams = getattr(env, "streams", None)
+        if streams is not None:
+            self.stdin, self.sink, self.errsink = streams
+        self._pending: tuple = ()
+        self._ran = False
+        self._error_sink: Optional[Target] = None
+        self._exports: set = set()
+
+    def _inherit(self, walker: "EffectWalker") -> "EffectWalker":
+        walker.stdin, walker.sink, walker.errsink, walker.effects = self.stdin, self.sink, self.errsink, self.effects
+        return walker
+
+    def child(self, env, certain=None):
+        walker = EffectWalker(env, self.result, self.script, self.certain if certain is None else certain,
+                              self.depth)
+        walker.errexit = self.errexit
+        walker.stdout_redirected = self.stdout_redirected
+        walker.stdout_closed = self.stdout_closed
+        walker.scope = self.scope
+        walker.substitution_lines = self.substitution_lines
+        return self._inherit(walker)
+
+    def enter(self, script, scope):
+        walker = EffectWalker(self.env, self.result, script, self.certain, self.depth + 1)
+        walker.errexit = self.errexit
+        walker.stdout_redirected = self.stdout_redirected
+        walker.stdout_closed = self.stdout_closed
+        walker.scope = scope
+        return self._inherit(walker)
+
+    # -- writing --------------------------------------------------------------
+
+    def emit(self, target: Target, text, what: str):
+        """Write ``text`` (str, Opaque or None) to ``target``."""
+        if text is None or text == "":
+            return
+        if isinstance(target, Buffer):
+            if isinstance(text, Opaque) or not self.certain:
+                target.unknown = target.unknown or (text.name if isinstance(text, Opaque) else
+                                                    f"output of {what}, which may not run")
+            elif target.unknown is None:
+                self.env.meter.build(len(text), "pipe contents")
+                target.data += text.encode("utf-8", "surrogateescape")
+        elif isinstance(target, FileSink):
+            if isinstance(text, Opaque):
+                self.env.files.lose(f"the bytes written to {target.path} ({text.name})")
+            else:
+                self.env.files.write(target.path, text.encode("utf-8", "surrogateescape"))
+        elif target is SHELL_ERR:
+            if isinstance(text, Opaque):
+                self.effects.stderr_unknown = self.effects.stderr_unknown or text.name
+            else:
+                self.effects.stderr.append(text)
+        elif target in (CLOSED, UNKNOWN):
+            self.env.files.lose(f"the files after {what} wrote to {target}")
+
+    def emit_error(self, target: Target, text, what: str):
+        """Write a message to stderr: bash's own messages carry a prefix the model does not spell."""
+        if isinstance(target, FileSink) and text:
+            self.env.files.lose(f"the bytes of an error message written to {target.path}")
+            return
+        if target is SHELL_ERR and isinstance(text, str) and text:
+            text = f"{self.env.arg0}: {text}"  # bash starts its messages with $0
+        self.emit(target, text, what)
+
+    # -- redirections ------------------------------------------------------------
+
+    def redirection(self, redirect, exp, opened=()):
+        record, doubt = super().redirection(redirect, exp, opened)
+        if doubt is None and record.truncates and record.path and record.exact:
+            self.env.files.truncate(record.path)
+        return record, doubt
+
+    def descriptors(self, records) -> dict:
+        """fd -> target after ``records``, from this walker's stdin, stdout and stderr."""
+        table = {0: self.stdin, 1: self.sink, 2: self.errsink}
+        for record in records:
+            op = record.op
+            fd = int(record.fd) if record.fd is not None and record.fd.isdigit() else None
+            if record.fd is not None and fd is None:
+                table[-1] = UNKNOWN  # {name}>…: a descriptor bash picks
+                continue
+            if record.body is not None:
+                body = record.body
+                table[0 if fd is None else fd] = Stream(None, "a here-document with unknown parts") \
+                    if has_opaque(body) else Stream(body.encode("utf-8", "surrogateescape"))
+            elif op in ("<&", ">&") and record.path is None:
+                target = record.target or ""
+                to = 0 if op == "<&" and fd is None else (1 if fd is None else fd)
+                if target == "-":
+                    table[to] = CLOSED
+                elif target.isdigit() and int(target) in table:
+                    table[to] = table[int(target)]
+                else:
+                    table[to] = UNKNOWN
+            elif record.path is None or not record.exact:
+                table[1 if fd is None else fd] = UNKNOWN
+            elif op == "<":
+                path = os.path.normpath(record.path)
+                data = b"" if path == "/dev/null" else self.env.files.read(path)
+                table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}")
+            elif op in (">", ">|", ">>", "&>", "&>>"):
+                path = os.path.normpath(record.path)
+                target = NULL if path == "/dev/null" else FileSink(path)
+                if op in ("&>", "&>>"):
+                    table[1] = table[2] = target
+                else:
+                    table[1 if fd is None else fd] = target
+            else:
+                table[0 if fd is None else fd] = UNKNOWN  # <> and anything else
+        return table
+
+    # -- commands -------------------------------------------------------------
+
+    def record(self, *, argv, node, modelled, status, output, error=None, **rest):
+        super().record(argv=argv, node=node, modelled=modelled, status=status, output=output, error=error,
+                       **rest)
+        ran, sink, self._error_sink = self._error_sink is not None, self._error_sink or self.errsink, None
+        if error and not ran and any(r.fd == "2" or r.op in ("&>", "&>>") for r in rest.get("redirects", ())):
+            # a redirection failed: whether its message goes to stderr as it was, or as the
+            # redirections before it made it, is not modelled
+            self.emit(sink, Opaque(f"bash's message ({error})"), self.text(node))
+        elif error and error.startswith(_UNSPELLED):
+            self.emit(sink, Opaque(f"bash's message ({error})"), self.text(node))
+        elif error and not rest.get("kind_only"):
+            self.emit_error(sink, error, self.text(node))
+
+    def execute(self, node, argv, assignments, redirects, exp_names, substitutions):
+        # prefix assignments are exported to the command they go with
+        self._exports = {name for name, *_ in assignments}
+        self._pending, self._ran = tuple(redirects), False
+        super().execute(node, argv, assignments, redirects, exp_names, substitutions)
+        if argv and not self._ran:
+            # a command the walker could not even dispatch (an unknown name): its output is unknown
+            self.emit(self.sink, Opaque(f"output of `{self.text(node)}`"), self.text(node))
+            self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of `{self.text(node)}`"
+
+    def simple(self, node):
+        # a command substitution in its words reads this shell's stdin and writes to its stderr
+        self.effects.streams = (self.stdin, self.errsink)
+        super().simple(node)
+
+    def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
+        self._ran = True
+        redirects, self._pending = self._pending, ()
+        table = self.descriptors(redirects)
+        if name == "exec" and len(argv) == 1 and redirects:
+            self.env.files.lose(f"the files after `{self.text(node)}` (exec redirections)")
+        stdin, sink, errsink = table[0], table[1], table[2]
+        if name in self.env.functions and self.depth < E.CALL_DEPTH:
+            saved = self.stdin, self.sink, self.errsink
+            self.stdin, self.sink, self.errsink = stdin, sink, errsink
+            try:
+                return call_function(Invocation(argv, self.env, self, node, stdout_away, own_stdout))
+            finally:
+                self.stdin, self.sink, self.errsink = saved
+        program = argv[1:] if name == "exec" and len(argv) > 1 else argv
+        shell = self.shell_program(program, node, table)
+        if shell is not None:
+            if program is not argv:  # exec: the shell is replaced, and ends with its status
+                return Outcome(shell.status, transfer=E._Exit(shell.status))
+            return shell
+        for target in (sink, errsink) if name in COMMANDS else ():
+            if isinstance(target, FileSink) and self.env.files.read(target.path) and \
+                    any(_names(a, target.path) for a in argv[1:]):
+                # cat and grep refuse an input that is their output; others read what they wrote
+                self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
+                                    "where its output goes)")
+        if name in COMMANDS and any(v.exported and not isinstance(v.value, str) for v in self.env.vars.values()):
+            self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
+        model = COMMANDS.get(name) or lookup(name)
+        if not isinstance(stdin, Stream):
+            data = None
+        elif name in _NO_STDIN or (name not in COMMANDS and model is not lookup(None)
+                                   and name not in _READS_STDIN):
+            data = stdin.peek()  # a command that never reads stdin leaves it to the next one
+        else:
+            data = stdin.take()
+        ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
+        if name in COMMANDS and data is None:
+            what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
+            self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
+        try:
+            outcome = model(ctx)
+        except OutsideTree as exc:
+            self.env.files.lose(f"the files after `{self.text(node)}` ({exc})")
+            outcome = Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
+        what = f"`{self.text(node)}`"
+        if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
+                outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:
+            # a builtin that failed without its message in the model (printf's invalid formats)
+            self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
+        if isinstance(outcome.stdout, str) and outcome.stdout and any(has_opaque(a) for a in argv):
+            unknown = ", ".join(n for a in argv for n in opaque_names(a))
+            outcome = Outcome(outcome.status, Opaque(f"output of {name} ({unknown})"),
+                              outcome.error, outcome.modelled, outcome.stderr, outcome.transfer)
+        if outcome.unknown is not None:
+            # a utility the model could not follow may have changed any file (sed -i, mv, …)
+            self.env.files.lose(f"the files after {what} ({outcome.unknown})")
+            self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
+        if sink is not SHELL_OUT:
+            self.emit(sink, outcome.stdout, what)
+        self.emit(errsink, outcome.stderr, what)
+        self._error_sink = errsink  # bash's message, if any, is written when the command is recorded
+        return outcome
+
+    def shell_program(self, argv, node, table) -> Optional[Outcome]:
+        """A new bash this command starts: ``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script
+        file of the tree run by its path. None for any other command."""
+        name = argv[0]
+        if name == "bash" and len(argv) >= 3 and argv[1] == "-c":
+            text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
+            label = "-c"
+        elif "/" in name and isinstance(name, str) and self.env.cwd_known:
+            path = os.path.normpath(os.path.join(self.env.cwd, name))
+            data = self.env.files.read(path)
+            if data is None or not data.startswith(b"#!/bin/bash\n") or not self.env.files.tree.mode(path) & 0o100:
+                return None
+            text, arg0, args, label = data.decode("utf-8", "surrogateescape"), name, argv[1:], None
+        else:
+            return None
+        if any(not isinstance(a, str) for a in (text, arg0, *args)):
+            return None
+        environ, hidden = {}, []
+        for var, value in self.env.vars.items():
+            if value.exported or var in self._exports:
+                if isinstance(value.value, str):
+                    environ[var] = value.value
+                else:
+                    hidden.append(var)
+        env = Env.from_environ(environ, self.env.cwd, files=self.env.files, meter=self.env.meter,
+                               arg0=arg0, positional=list(args))
+        for var in hidden:
+            env.set(var, Opaque(f"${var}"), exported=True)
+        env.effects = self.effects
+        env.streams = (table[0], table[1], table[2])
+        env.substitute = self.env.substitute
+        doubt = _parse_doubt(text)
+        if doubt:
+            self.env.files.lose(f"the files after `{self.text(node)}` ({doubt})")
+            return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
+        script = S.parse_prefix(text)
+        evaluation = E.evaluate(script, env, walker=EffectWalker)
+        if evaluation.syntax_error is not None:
+            where = f"{arg0}: -c" if label else arg0
+            self.emit(table[2], f"{where}: {evaluation.syntax_error.message}", self.text(node))
+        if evaluation.opaque and isinstance(evaluation.status, Opaque):
+            self.note([evaluation.status.name])
+        return Outcome(evaluation.status)
+
+    def stdout_compound(self, node, records):
+        table = self.descriptors(records)
+        saved = self.stdin, self.sink, self.errsink
+        self.stdin, self.sink, self.errsink = table[0], table[1], table[2]
+        try:
+            super().stdout_compound(node, records)
+        finally:
+            self.stdin, self.sink, self.errsink = saved
+
+    def unknown_compound(self, node):
+        super().unknown_compound(node)
+        self.emit(self.sink, Opaque(f"output of `{self.text(node)}`"), self.text(node))
+
+    def pipeline(self, node, checked=False):
+        if len(node.commands) < 2:
+            return super().pipeline(node, checked)
+        files = self.env.files
+        statuses, changes = [], []
+        previous: Optional[Buffer] = None
+        last = len(node.commands) - 1
+        for n, command in enumerate(node.commands):
+            sub = self.env.copy()  # each command is a subshell; the files are shared
+            walker = self.child(sub)
+            if n:
+                walker.stdin = Stream(None, previous.unknown) if previous.unknown else Stream(bytes(previous.data))
+            if n < last:
+                walker.stdout_redirected += 1
+                walker.stdout_closed = False
+                walker.sink = previous = Buffer()
+            before = dict(files.tree._store.nodes)
+            try:
+                walker.command(command)
+            except E._Exit as done:
+                sub.status = done.status
+            except E._AbortLine:
+                sub.status = 1
+            except (E._Break, E._Return):
+                pass
+            statuses.append(sub.status)
+            changes.append(_changed(before, files.tree))
+        # the commands run at the same time: a file one changes and another names is a race
+        texts = [self.text(c) for c in node.commands]
+        for n, changed in enumerate(changes):
+            for path in changed:
+                name = os.path.basename(path)
+                if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
+                    files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
+        status = statuses[-1]
+        if node.negated:
+            status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
+        self.env.status = status
+        if self.errexit and not checked and not node.negated:
+            if isinstance(status, Opaque):
+                self.note([f"set -e after {status.name}"])
+            elif status != 0:
+                raise E._Exit(status)
+
+
+@dataclass
+class EffectRun:
+    """The result of running a script over a tree: the evaluation, the files (``files.lost``
+    says why they are unknown), what reached stderr, and why the run as a whole is unknown."""
+
+    evaluation: Optional[E.Evaluation]
+    files: TreeFiles
+    effects: Effects
+    unknown: Optional[str] = None
+
+    @property
+    def status(self):
+        return self.evaluation.status if self.evaluation else Opaque(self.unknown or "status")
+
+
+def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args=(), placeholders=(),
+                budget: Optional[Budget] = None) -> EffectRun:
+    """Run ``script`` as ``bash -c SCRIPT ARG0 ARGS...`` in ``cwd`` over ``tree`` (changed in place).
+
+    ``placeholders``: variables whose values stand in for something that
+    differs on every run (the task directory's path); the caller checks the
+    final tree for them.
+    """
+    files = TreeFiles(BoundedTree.within(tree, os.path.normpath(cwd)), os.path.normpath(cwd))
+    meter = Meter(budget)
+    env = Env.from_environ(environ, cwd, files=files, meter=meter,
+                           arg0=args[0] if args else "bash", positional=list(args[1:]))
+    effects = env.effects = Effects()
+    doubt = _parse_doubt(script)
+    if doubt:
+        return EffectRun(None, files, effects, doubt)
+    env.substitute = _substitution_hook(effects)
+    try:
+        evaluation = E.evaluate(S.parse_prefix(script), env, walker=EffectWalker)
+    except VfsBudgetExceeded as exc:
+        return EffectRun(None, files, effects, f"budget: {exc}")
+    except OutsideTree as exc:
+        return EffectRun(None, files, effects, str(exc))
+    except RecursionError:
+        return EffectRun(None, files, effects, "the script nests deeper than the model follows")
+    if meter.exceeded is not None:
+        return EffectRun(evaluation, files, effects, meter.exceeded)
+    if evaluation.syntax_error is not None:
+        effects.stderr.append(f"{env.arg0}: -c: {evaluation.syntax_error.message}")
+    return EffectRun(evaluation, files, effects)
+
+
+
+def _substitution_hook(effects: Effects):
+    """The command-substitution hook of one run: the body runs with descriptors, over the same
+    tree, and reads the stdin of the command whose words hold it."""
+
+    def substitute(script, env):
+        stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution"), UNKNOWN)
+        env.effects = effects
+        env.streams = (stdin, SHELL_OUT, errsink)
+        found = E.substitute(script, env, walker=EffectWalker)
+        if script.error is not None:
+            # bash reports a body that does not parse, and goes on
+            message = f"{env.arg0}: command substitution: {script.error.message}"
+            if errsink is SHELL_ERR:
+                effects.stderr.append(message)
+            elif errsink is not NULL:
+                env.files.lose(f"the files after a message written to {errsink}")
+        return found
+
+    return substitute

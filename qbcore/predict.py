@@ -1,0 +1,221 @@
+"""Predict whether a reply passes a task under a transport, without running anything.
+
+One job: run the transport's harness command (``transports.wrap``), outer
+shell and inner shell alike, over a virtual copy of the task's fixture
+(``qbcore.model.effects``),
+and judge the final virtual state with the executor's own validator
+(``realbash.validators``), mapped to the executor's failure classes. Where
+any part is not known the prediction is unknown, and ``why`` names it.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from dataclasses import dataclass
+from typing import Mapping, Optional
+
+from . import suite
+from .harness import transports
+from .harness.simulate import default_environ
+from .model.effects import run_effects
+from .model.expand import Opaque
+from .model.utilities.vfs import VirtualTree
+from .realbash import validators
+from .realbash.executor import CLASSES
+from .realbash.fixture import FixtureError, program_text
+
+__all__ = ["Prediction", "predict", "TASK_DIR", "SUPPORTED"]
+
+# The task directory as the sandbox names it, but for its random part: a value
+# that reaches the final state, or the inner script, makes the prediction unknown.
+_RANDOM = "5eed5eed5eed5eed"
+TASK_DIR = f"/tmp/qbcore-attempt-{_RANDOM}/task"
+
+# transports whose inner shell is `bash -c SCRIPT` on this machine, reading /dev/null
+SUPPORTED = frozenset({"raw", "json", "nested", "single", "double-nested", "json-naive"})
+
+# the executor's stderr marks (realbash.executor._classify)
+_SYNTAX_MARKS = ("unexpected EOF while looking for matching", "syntax error", "unterminated quoted string",
+                 "bad substitution", "unexpected end of file")
+_TOOL_MARKS = ("sed:", "awk:", "grep:", "find:", "mv:", "rm:", "printf:", "usage:", "No such file or directory")
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """``passed`` True/False, or None when unknown; ``failure_class`` one of the executor's
+    classes (``pass`` when passed), None when not known; ``certain`` when ``passed`` is known;
+    ``why`` a short reason."""
+
+    passed: Optional[bool]
+    failure_class: Optional[str]
+    certain: bool
+    why: str
+
+    def as_dict(self) -> dict:
+        return {"passed": self.passed, "class": self.failure_class, "certain": self.certain, "why": self.why}
+
+
+def _unknown(why: str) -> Prediction:
+    return Prediction(None, None, False, why)
+
+
+def _fixture_bytes(spec: Mapping) -> bytes:
+    if "text" in spec:
+        return spec["text"].encode("utf-8")
+    return base64.b64decode(spec["base64"])
+
+
+def fixture_tree(fixture: Mapping, root: str = TASK_DIR) -> VirtualTree:
+    """The task's starting directory as a virtual tree under ``root``: what fixture.build lays down."""
+    if fixture.get("git"):
+        raise FixtureError("a git repository is not modelled")
+    tree = VirtualTree()
+    tree.mkdir(root, parents=True, exist_ok=True)
+    tree.chmod(root, 0o755)
+    for rel in fixture.get("dirs", ()):
+        tree.mkdir(f"{root}/{rel}", parents=True, exist_ok=True)
+    for spec in fixture.get("programs", ()):
+        _write(tree, f"{root}/{spec['path']}", program_text(spec).encode("utf-8"), 0o755)
+    for spec in fixture.get("files", ()):
+        _write(tree, f"{root}/{spec['path']}", _fixture_bytes(spec), int(spec.get("mode", "0644"), 8))
+    return tree
+
+
+def _write(tree: VirtualTree, path: str, data: bytes, mode: int):
+    tree.mkdir(os.path.dirname(path), parents=True, exist_ok=True)
+    tree.write_bytes(path, data)
+    tree.chmod(path, mode)
+
+
+def entries(tree: VirtualTree, root: str = TASK_DIR) -> dict:
+    """The validators' snapshot (``{relative path: Entry}``) of the tree under ``root``."""
+    out = {}
+    symlinks = tree.symlinks()
+    prefix = root.rstrip("/") + "/"
+    for path in tree.walk(root):
+        if path == root:
+            continue
+        rel = path[len(prefix):]
+        if path in symlinks:
+            out[rel] = validators.Entry("symlink", target=symlinks[path])
+        elif tree.is_dir(path):
+            out[rel] = validators.Entry("dir", tree.mode(path))
+        else:
+            out[rel] = validators.Entry("file", tree.mode(path), tree.read_bytes(path))
+    return out
+
+
+# task id -> (its fixture, the tree, the validators' snapshot of it): built once, cloned per run
+_STARTS: dict = {}
+
+
+def _starting_state(task):
+    cached = _STARTS.get(task.id)
+    if cached is None or cached[0] is not task.fixture:
+        tree = fixture_tree(task.fixture)
+        cached = _STARTS[task.id] = (task.fixture, tree, entries(tree))
+    return cached[1], cached[2]
+
+
+def _task(task):
+    return suite.get(task) if isinstance(task, str) else task
+
+
+def predict(task, reply: str, transport: str = "raw") -> Prediction:
+    """Whether ``reply`` passes ``task`` (a Task or an id) under ``transport``, as the executor
+    would judge it. Raises suite.UnknownTask for an unknown id, ValueError for an unknown transport."""
+    task = _task(task)
+    spec = transports.get(transport)
+    if not isinstance(reply, str):
+        raise TypeError(f"reply must be str, not {type(reply).__name__}")
+    if spec.name not in SUPPORTED:
+        return _unknown(f"the {spec.name} transport is not modelled")
+    if any(check["kind"] == "git" for check in task.checks):
+        return _unknown("git is not modelled")
+    try:
+        start, before = _starting_state(task)
+    except FixtureError as exc:
+        return _unknown(f"the fixture: {exc}")
+    try:
+        invocation = transports.wrap(reply, spec.name)
+    except ValueError as exc:
+        # the harness refuses the reply (json-naive, a NUL character): the executor runs nothing
+        return Prediction(False, "contract-error", True, f"the harness cannot pass this reply on: {exc}")
+    argv = list(invocation.argv)
+    if argv[:2] != ["bash", "-c"] or invocation.files or invocation.stdin is not None:
+        return _unknown(f"the harness command of {spec.name} is not modelled")
+    script, args = argv[2], argv[3:] or ["bash"]
+    # the task directory's path differs on every run: two runs with two paths must agree
+    first = _run(task, start, before, script, args, TASK_DIR)
+    if first.certain and first.why.startswith(_DEPENDS):
+        second = _run(task, start, before, script, args, _OTHER_DIR)
+        if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
+            return _unknown("the outcome depends on the task directory's path, which differs on every run")
+        return Prediction(first.passed, first.failure_class, True, first.why[len(_DEPENDS):])
+    return first
+
+
+_DEPENDS = "\0path\0"
+_OTHER_DIR = f"/tmp/qbcore-attempt-{_RANDOM[::-1].upper()}/task"
+
+
+def _run(task, start, before, script, args, root) -> Prediction:
+    """The harness script run over a copy of the fixture placed at ``root``."""
+    tree = start.clone() if root == TASK_DIR else _moved(start, root)
+    run = run_effects(script, tree, root, default_environ(root), args=args)
+    if run.unknown:
+        return _unknown(run.unknown)
+    if run.files.lost:
+        return _unknown(run.files.lost)
+    after = entries(tree, root)
+    marks = (root, root.encode())
+    found = _judge(task, before, after, run.status,
+                   None if run.effects.stderr_unknown else run.effects.stderr, run.effects.stderr_unknown, "")
+    if any(marks[0] in rel or marks[1] in e.data or marks[0] in e.target for rel, e in after.items()):
+        return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why)
+    return found
+
+
+def _moved(source: VirtualTree, root: str) -> VirtualTree:
+    """A copy of the fixture ``source`` (at TASK_DIR) placed at ``root`` instead."""
+    tree = VirtualTree()
+    links = source.symlinks()
+    for path in source.walk(TASK_DIR):
+        moved = root + path[len(TASK_DIR):]
+        if path in links:
+            tree.symlink(links[path], moved)
+        elif source.is_dir(path):
+            tree.mkdir(moved, parents=True, exist_ok=True)
+            tree.chmod(moved, source.mode(path))
+        else:
+            tree.write_bytes(moved, source.read_bytes(path))
+            tree.chmod(moved, source.mode(path))
+    return tree
+
+
+def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Prediction:
+    """The executor's verdict and failure class (realbash.executor._classify) on a virtual state."""
+    stray = validators.disallowed_new(before, after, task.allowed_new)
+    verdict = validators.check(task.checks, TASK_DIR, before, after)
+    lead = f"{note}; " if note else ""
+    if verdict.ok and not stray:
+        return Prediction(True, "pass", True, lead + verdict.reason)
+    if verdict.ok:
+        return Prediction(False, "environment-invalid", True, lead + f"unexpected extra files: {', '.join(stray[:5])}")
+    return Prediction(False, _failure_class(status, stderr, stderr_unknown), True, lead + verdict.reason)
+
+
+def _failure_class(status, stderr, stderr_unknown) -> Optional[str]:
+    text = "\n".join(stderr or ())
+    if "bash:" in text and any(mark in text for mark in _SYNTAX_MARKS):
+        return "shell-syntax"
+    if stderr_unknown is not None or isinstance(status, Opaque):
+        return None
+    if status != 0:
+        return "tool-error" if any(mark in text for mark in _TOOL_MARKS) else "runtime-error"
+    return "silent-wrong"
+
+
+assert set(CLASSES) >= {"pass", "shell-syntax", "tool-error", "runtime-error", "silent-wrong",
+                        "environment-invalid", "contract-error"}

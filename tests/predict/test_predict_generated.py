@@ -1,0 +1,76 @@
+"""Generated replies for the suite's tasks, predicted and executed: wherever the prediction
+is certain it agrees with the executor.
+
+Replies are the tasks' oracle and naive replies bent the ways quoting goes
+wrong (a quote dropped, quotes swapped, a backslash added, the command
+wrapped in another shell or a group, output sent elsewhere). Seeded from
+QBCORE_SEED (probing.SEED); QBCORE_LONG=1 draws many more.
+"""
+
+import random
+
+import pytest
+
+import probing
+import sandboxing
+from qbcore import suite
+from qbcore.harness.quoting import single_quote
+from qbcore.predict import predict
+from qbcore.realbash import executor
+
+COUNT = 1200 if probing.LONG else 160
+TRANSPORTS = ("raw", "nested", "single", "double-nested")
+
+
+def _drop_quote(reply, rng):
+    spots = [n for n, c in enumerate(reply) if c in "'\""]
+    if not spots:
+        return reply
+    n = rng.choice(spots)
+    return reply[:n] + reply[n + 1:]
+
+
+def _insert(reply, rng, text):
+    n = rng.randrange(len(reply) + 1)
+    return reply[:n] + text + reply[n:]
+
+
+MUTATIONS = [
+    _drop_quote,
+    lambda r, rng: r.translate(str.maketrans({"'": '"', '"': "'"})),
+    lambda r, rng: _insert(r, rng, "\\"),
+    lambda r, rng: _insert(r, rng, rng.choice(["$", "`", "!", "*", " ", "\n", ";", "&", "|"])),
+    lambda r, rng: r + rng.choice([" 2>/dev/null", " >/dev/null", "; true", "; false", " && echo done",
+                                   " || exit 3", " | cat"]),
+    lambda r, rng: rng.choice(["( {} )", "{{ {}; }}", "bash -c {q}", "eval {q}", "set -e; {}",
+                               "cd . && {}", "{} 2>&1 | cat"]).format(r, q=single_quote(r)),
+    lambda r, rng: f"{r}; {r}",
+    lambda r, rng: r.replace(" ", "\n", 1),
+]
+
+
+def _replies():
+    rng = random.Random(probing.SEED)
+    tasks = [t for t in suite.load() if not any(c["kind"] == "git" for c in t.checks)]
+    for _ in range(COUNT):
+        task = rng.choice(tasks)
+        reply = getattr(task, rng.choice(["oracle", "naive"]))
+        for _ in range(rng.choice([1, 1, 2])):
+            reply = rng.choice(MUTATIONS)(reply, rng)
+        yield task, reply, rng.choice(TRANSPORTS)
+
+
+def test_generated_replies_agree_with_the_executor():
+    sandboxing.need_sandbox()
+    cases = [(task, reply, transport) for task, reply, transport in _replies() if "\0" not in reply]
+    predicted = {n: predict(task, reply, transport) for n, (task, reply, transport) in enumerate(cases)}
+    certain = [n for n, found in predicted.items() if found.certain]
+    jobs = [executor.Job(cases[n][0].id, cases[n][1], cases[n][2], str(n)) for n in certain]
+    wrong = []
+    for job, attempt in executor.run_many(jobs, workers=2):
+        found = predicted[int(job.label)]
+        if found.passed != attempt.passed or found.failure_class not in (None, attempt.class_):
+            wrong.append(f"{job.task_id} {job.transport} {job.reply!r}: predicted {found.as_dict()}, "
+                         f"executed {attempt.class_}: {attempt.reason}")
+    print(f"decided {len(certain)}/{len(cases)}; seed {probing.SEED}")
+    assert not wrong, f"{len(wrong)} disagreement(s), QBCORE_SEED={probing.SEED}:\n" + "\n".join(wrong[:20])

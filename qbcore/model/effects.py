@@ -23,7 +23,7 @@ from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import Invocation
 from .expand import Env, Opaque
-from .files import ALWAYS_OPENS, IS_A_DIRECTORY, NO_SUCH_FILE, NOT_A_DIRECTORY
+from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
@@ -87,7 +87,7 @@ class BoundedTree(VirtualTree):
         return BoundedTree.within(super().clone(), self._bound)
 
 
-class TreeFiles:
+class TreeFiles(FileQuestions):
     """The evaluator's file view (as qbcore.model.files.FileView) over a VirtualTree rooted at ``root``.
 
     Inside ``root`` every answer comes from the tree; outside it nothing is
@@ -134,10 +134,6 @@ class TreeFiles:
             return "dir"
         return "file" if self.tree.exists(path) else "missing"
 
-    def is_dir(self, path: str) -> Optional[bool]:
-        kind = self.kind(path)
-        return None if kind is None else kind == "dir"
-
     def names(self, path: str) -> Optional[list]:
         if self.unknown(path):
             return None
@@ -174,53 +170,15 @@ class TreeFiles:
             return None
         return self.tree.read_bytes(path)
 
-    def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
-        """bash's error opening ``path``, "" when it opens, None when unknown."""
-        path = os.path.normpath(path)
-        if path in ALWAYS_OPENS and not trailing_slash:
-            return ""
-        failure = self._ancestor_failure(path)
-        if failure != "":
-            return failure
-        kind = self.kind(path)
-        if kind is None:
-            return None
-        if writes:
-            if kind == "dir" or trailing_slash:
-                return IS_A_DIRECTORY
-            if kind == "file" and not self.tree.mode(path) & 0o200:
-                return None  # a read-only file: whether it opens depends on who runs the reply
-            return ""
-        if kind == "missing":
-            return NO_SUCH_FILE
-        if kind == "file" and trailing_slash:
-            return NOT_A_DIRECTORY
+    def _write_failure(self, path: str, kind: str) -> Optional[str]:
+        if kind == "file" and not self.tree.mode(path) & 0o200:
+            return None  # a read-only file: whether it opens depends on who runs the reply
         return ""
 
-    def directory_failure(self, path: str) -> Optional[str]:
-        path = os.path.normpath(path)
-        failure = self._ancestor_failure(path)
-        if failure != "":
-            return failure
-        kind = self.kind(path)
-        if kind is None:
-            return None
-        return {"dir": "", "file": NOT_A_DIRECTORY, "missing": NO_SUCH_FILE}[kind]
+    def _walks_up_to(self, head: str) -> bool:
+        return self.inside(head)
 
-    def _ancestor_failure(self, path: str) -> Optional[str]:
-        head = os.path.dirname(path)
-        ancestors = []
-        while head and head != self.root and self.inside(head):
-            ancestors.append(head)
-            head = os.path.dirname(head)
-        for ancestor in reversed(ancestors):
-            kind = self.kind(ancestor)
-            if kind is None:
-                return None
-            if kind == "missing":
-                return NO_SUCH_FILE
-            if kind == "file":
-                return NOT_A_DIRECTORY
+    def _above_root(self, path: str) -> Optional[str]:
         return "" if self.inside(path) or path in ALWAYS_OPENS else None
 
 

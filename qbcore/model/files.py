@@ -65,7 +65,73 @@ class Listing:
         return "file" if name in self.dirs.get(parent, ()) else None
 
 
-class FileView:
+class FileQuestions:
+    """The questions bash's opens and ``cd`` ask, answered from a view's ``kind``
+    (``dir``, ``file``, ``missing`` or None) and ``root``: one set of answers for
+    every file view. A view tunes three hooks: whether an existing file may be
+    written, how far above a path its directories are looked at, and what is
+    known of the directories above the root."""
+
+    def is_dir(self, path: str) -> Optional[bool]:
+        kind = self.kind(path)
+        return None if kind is None else kind == "dir"
+
+    def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
+        """Why opening ``path`` (absolute) fails: bash's wording of the error, "" when it
+        opens, None when unknown. Writing creates a missing file; whether an existing
+        one may be written is the view's own question (``_write_failure``)."""
+        path = os.path.normpath(path)
+        if path in ALWAYS_OPENS and not trailing_slash:
+            return ""
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
+        kind = self.kind(path)
+        if kind is None:
+            return None
+        if writes:
+            if kind == "dir" or trailing_slash:
+                return IS_A_DIRECTORY  # O_CREAT on a name ending in / is EISDIR too
+            return self._write_failure(path, kind)
+        if kind == "missing":
+            return NO_SUCH_FILE
+        if kind == "file" and trailing_slash:
+            return NOT_A_DIRECTORY
+        return ""
+
+    def directory_failure(self, path: str) -> Optional[str]:
+        """Why ``cd`` cannot enter ``path`` (absolute): bash's wording, "" when it can, None when unknown."""
+        path = os.path.normpath(path)
+        failure = self._ancestor_failure(path)
+        if failure != "":
+            return failure
+        kind = self.kind(path)
+        if kind is None:
+            return None
+        return {"dir": "", "file": NOT_A_DIRECTORY, "missing": NO_SUCH_FILE}[kind]
+
+    def _ancestor_failure(self, path: str) -> Optional[str]:
+        """The error of the first directory above ``path`` that is missing or a file ("" for none)."""
+        ancestors = []
+        head = os.path.dirname(path)
+        while head and head != self.root and self._walks_up_to(head):  # the working directory is there
+            up = os.path.dirname(head)
+            if up == head:
+                break  # `/` or `//`: the root is a directory
+            ancestors.append(head)
+            head = up
+        for ancestor in reversed(ancestors):
+            kind = self.kind(ancestor)
+            if kind is None:
+                return None
+            if kind == "missing":
+                return NO_SUCH_FILE
+            if kind == "file":
+                return NOT_A_DIRECTORY
+        return self._above_root(path)
+
+
+class FileView(FileQuestions):
     """What the evaluation knows of the files, shared by a shell and its subshells
     (the file system is not per process).
 
@@ -138,10 +204,6 @@ class FileView:
             return "dir"
         return "file" if os.path.lexists(path) else "missing"
 
-    def is_dir(self, path: str) -> Optional[bool]:
-        kind = self.kind(path)
-        return None if kind is None else kind == "dir"
-
     def names(self, path: str) -> Optional[list]:
         """The names in directory ``path`` (absolute; [] when it is none), or None when unknown."""
         path = os.path.normpath(path)
@@ -158,60 +220,16 @@ class FileView:
         found.update(os.path.basename(p) for p in self.created if os.path.dirname(p) == path)
         return sorted(found)
 
-    def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
-        """Why opening ``path`` (absolute) fails: bash's wording of the error, "" when it
-        opens, None when unknown. Writing creates a missing file; inside the working
-        tree the model takes directories as writable (outside it, permissions decide)."""
-        path = os.path.normpath(path)
-        if path in ALWAYS_OPENS and not trailing_slash:
-            return ""
-        failure = self._ancestor_failure(path)
-        if failure != "":
-            return failure
-        kind = self.kind(path)
-        if kind is None:
-            return None
-        if writes:
-            if kind == "dir" or trailing_slash:
-                return IS_A_DIRECTORY  # O_CREAT on a name ending in / is EISDIR too
-            if self._relative(path) is None:
-                return None  # outside the working tree: permissions the model does not know
-            return ""
-        if kind == "missing":
-            return NO_SUCH_FILE
-        if kind == "file" and trailing_slash:
-            return NOT_A_DIRECTORY
-        return ""
+    # -- the hooks of FileQuestions ----------------------------------------
 
-    def directory_failure(self, path: str) -> Optional[str]:
-        """Why ``cd`` cannot enter ``path`` (absolute): bash's wording, "" when it can, None when unknown."""
-        path = os.path.normpath(path)
-        failure = self._ancestor_failure(path)
-        if failure != "":
-            return failure
-        kind = self.kind(path)
-        if kind is None:
-            return None
-        return {"dir": "", "file": NOT_A_DIRECTORY, "missing": NO_SUCH_FILE}[kind]
+    def _write_failure(self, path: str, kind: str) -> Optional[str]:
+        # inside the working tree directories are taken as writable; outside, permissions decide
+        return None if self._relative(path) is None else ""
 
-    def _ancestor_failure(self, path: str) -> Optional[str]:
-        """The error of the first directory above ``path`` that is missing or a file ("" for none)."""
-        ancestors = []
-        head = os.path.dirname(path)
-        while head and head != self.root:  # the working directory is there
-            up = os.path.dirname(head)
-            if up == head:
-                break  # `/` or `//`: the root is a directory
-            ancestors.append(head)
-            head = up
-        for ancestor in reversed(ancestors):
-            kind = self.kind(ancestor)
-            if kind is None:
-                return None
-            if kind == "missing":
-                return NO_SUCH_FILE
-            if kind == "file":
-                return NOT_A_DIRECTORY
+    def _walks_up_to(self, head: str) -> bool:
+        return True
+
+    def _above_root(self, path: str) -> Optional[str]:
         return ""
 
     def _relative(self, path: str) -> Optional[str]:

@@ -5,11 +5,11 @@ model over a virtual tree holding the same; where the model is certain the
 two final trees must be equal, and every script here must be certain.
 """
 
-import os
 
 import pytest
 
 import bashref
+from utilities_diff import real_tree, virtual_tree
 from qbcore.model.budget import Budget
 from qbcore.model.effects import run_effects
 from qbcore.model.utilities.vfs import VirtualTree
@@ -69,38 +69,6 @@ SCRIPTS = [
 ]
 
 
-def _real_tree(root):
-    found = {}
-    for current, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = os.path.join(current, name)
-            rel = os.path.relpath(path, root)
-            if os.path.islink(path):
-                found[rel] = ("link", os.readlink(path))
-            elif os.path.isdir(path):
-                found[rel] = None
-            else:
-                with open(path, "rb") as handle:
-                    found[rel] = handle.read()
-    return found
-
-
-def _model_tree(tree):
-    links = tree.symlinks()
-    found = {}
-    for path in tree.walk(ROOT):
-        if path == ROOT:
-            continue
-        rel = path[len(ROOT) + 1:]
-        if path in links:
-            found[rel] = ("link", links[path])
-        elif tree.is_dir(path):
-            found[rel] = None
-        else:
-            found[rel] = tree.read_bytes(path)
-    return found
-
-
 def _seeded():
     return VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()})
 
@@ -120,7 +88,7 @@ def test_final_files_match_bash(script, tmp_path):
     real = bashref.run(script, cwd=str(tmp_path))
     run, tree = _model(script)
     assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
-    assert _model_tree(tree) == _real_tree(str(tmp_path)), real.error
+    assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT), real.error
     if not isinstance(run.status, object.__class__):
         assert run.status == real.status
 

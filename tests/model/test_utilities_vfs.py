@@ -6,6 +6,7 @@ import tempfile
 import pytest
 from hypothesis import given, strategies as st
 
+from utilities_diff import real_tree, virtual_tree
 from qbcore.model.utilities.context import CommandContext, CommandResult, unknown
 from qbcore.model.utilities.vfs import Budget, VfsBudgetExceeded, VfsError, VirtualTree
 
@@ -177,32 +178,6 @@ def _virtual(tree, op, p, q):
         return tree.listdir(p)
 
 
-def _real_snapshot(root):
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            full = os.path.join(dirpath, name)
-            rel = "/" + os.path.relpath(full, root)
-            if os.path.islink(full):
-                out[rel] = ("link", os.readlink(full))
-            elif os.path.isdir(full):
-                out[rel] = None
-            else:
-                with open(full, "rb") as f:
-                    out[rel] = f.read()
-    return out
-
-
-def _virtual_snapshot(tree):
-    links = tree.symlinks()
-    out = {}
-    for path in tree.walk("/"):
-        if path == "/":
-            continue
-        out[path] = ("link", links[path]) if path in links else tree.snapshot().get(path)
-    return out
-
-
 @given(OPS)
 def test_posix_calls_match_the_kernel(ops):
     with tempfile.TemporaryDirectory() as root:
@@ -218,4 +193,4 @@ def test_posix_calls_match_the_kernel(ops):
             except VfsError as exc:
                 got = ("err", exc.errno_name)
             assert got == want, (op, p, q)
-        assert _virtual_snapshot(tree) == _real_snapshot(root)
+        assert virtual_tree(tree, "/") == real_tree(root, "/")

@@ -22,12 +22,14 @@ ENV = {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/bin:/bin"}
 BUILTINS = {"printf", "echo", "pwd"}
 
 
-def real_tree(root: str) -> dict:
+def real_tree(root: str, at: str = "/task") -> dict:
+    """The files under the real directory ``root``, named as if it stood at ``at``
+    (links as ("link", target), directories None, files their bytes)."""
     out = {}
     for dirpath, dirnames, filenames in os.walk(root):
         for name in dirnames + filenames:
             full = os.path.join(dirpath, name)
-            rel = "/task/" + os.path.relpath(full, root)
+            rel = os.path.join(at, os.path.relpath(full, root))
             if os.path.islink(full):
                 out[rel] = ("link", os.readlink(full))
             elif os.path.isdir(full):
@@ -38,12 +40,13 @@ def real_tree(root: str) -> dict:
     return out
 
 
-def virtual_tree(tree: VirtualTree) -> dict:
+def virtual_tree(tree: VirtualTree, at: str = "/task") -> dict:
+    """The files under ``at`` in ``tree``, in real_tree's form."""
     links = tree.symlinks()
     snap = tree.snapshot()
     out = {}
-    for path in tree.walk("/task"):
-        if path == "/task":
+    for path in tree.walk(at):
+        if path == at:
             continue
         out[path] = ("link", links[path]) if path in links else snap.get(path)
     return out

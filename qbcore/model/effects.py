@@ -549,9 +549,9 @@ class EffectWalker(E._Walker):
         super().unknown_compound(node)
         self.emit(self.sink, Opaque(f"output of `{self.text(node)}`"), self.text(node))
 
-    def pipeline(self, node, checked=False):
-        if len(node.commands) < 2:
-            return super().pipeline(node, checked)
+    def concurrent(self, node):
+        """The pipeline over one shared tree, stdout to stdin; a file one command changes and
+        another names is a race, and the files become unknown."""
         files = self.env.files
         statuses, changes = [], []
         previous: Optional[Buffer] = None
@@ -566,15 +566,7 @@ class EffectWalker(E._Walker):
                 walker.stdout_closed = False
                 walker.sink = previous = Buffer()
             before = dict(files.tree._store.nodes)
-            try:
-                walker.command(command)
-            except E._Exit as done:
-                sub.status = done.status
-            except E._AbortLine:
-                sub.status = 1
-            except (E._Break, E._Return):
-                pass
-            statuses.append(sub.status)
+            statuses.append(walker.subshell(command))
             changes.append(_changed(before, files.tree))
         # the commands run at the same time: a file one changes and another names is a race
         texts = [self.text(c) for c in node.commands]
@@ -583,15 +575,7 @@ class EffectWalker(E._Walker):
                 name = os.path.basename(path)
                 if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
-        status = statuses[-1]
-        if node.negated:
-            status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
-        self.env.status = status
-        if self.errexit and not checked and not node.negated:
-            if isinstance(status, Opaque):
-                self.note([f"set -e after {status.name}"])
-            elif status != 0:
-                raise E._Exit(status)
+        return statuses[-1]
 
 
 @dataclass

@@ -383,29 +383,7 @@ class _Walker:
             self.command(node.commands[0])
             status = self.env.status
         else:
-            statuses = []
-            views = []
-            for n, command in enumerate(node.commands):
-                sub = self.env.copy()
-                # the commands of a pipeline run at the same time: none sees another's files for sure
-                sub.files = self.env.files.fork()
-                views.append(sub.files)
-                walker = self.child(sub)
-                if n < len(node.commands) - 1:
-                    walker.stdout_redirected += 1  # its stdout feeds the pipe
-                    walker.stdout_closed = False
-                try:
-                    walker.command(command)
-                except _Exit as done:
-                    sub.status = done.status
-                except _AbortLine:
-                    sub.status = 1
-                except (_Break, _Return):
-                    pass
-                statuses.append(sub.status)
-            for view in views:
-                self.env.files.absorb(view, f"the pipeline `{self.text(node)}`")
-            status = statuses[-1]
+            status = self.concurrent(node)
         if node.negated:
             status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
         self.env.status = status
@@ -414,6 +392,36 @@ class _Walker:
                 self.note([f"set -e after {status.name}"])
             elif status != 0:
                 raise _Exit(status)
+
+    def concurrent(self, node: "S.Pipeline"):
+        """The commands of a pipeline of two or more, each in its subshell: the last one's status."""
+        statuses = []
+        views = []
+        for n, command in enumerate(node.commands):
+            sub = self.env.copy()
+            # the commands of a pipeline run at the same time: none sees another's files for sure
+            sub.files = self.env.files.fork()
+            views.append(sub.files)
+            walker = self.child(sub)
+            if n < len(node.commands) - 1:
+                walker.stdout_redirected += 1  # its stdout feeds the pipe
+                walker.stdout_closed = False
+            statuses.append(walker.subshell(command))
+        for view in views:
+            self.env.files.absorb(view, f"the pipeline `{self.text(node)}`")
+        return statuses[-1]
+
+    def subshell(self, command) -> Union[int, Opaque]:
+        """Run ``command`` as this (child) walker's whole subshell: its exit status."""
+        try:
+            self.command(command)
+        except _Exit as done:
+            self.env.status = done.status
+        except _AbortLine:
+            self.env.status = 1
+        except (_Break, _Return):
+            pass
+        return self.env.status
 
     def child(self, env: Env, certain: Optional[bool] = None) -> "_Walker":
         walker = _Walker(env, self.result, self.script, self.certain if certain is None else certain,

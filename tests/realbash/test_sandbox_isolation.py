@@ -245,23 +245,23 @@ def test_huge_sparse_files_end_at_the_byte_cap():
     assert done.over_cap and "bytes of file content" in done.over_cap
 
 
-PID1 = pytest.mark.parametrize("pid1", ["attemptinit", "python"])
-
-
-@PID1
-def test_either_pid_1_starts_the_command_bare_and_keeps_it_out(pid1, monkeypatch):
-    # the libc-free program setup.py builds, or (without it) a fork of the zygote: the same guarantees
-    if pid1 == "attemptinit" and sandbox._attempt_init() is None:
+@pytest.fixture(params=["attemptinit", "python"])
+def pid1(request, monkeypatch):
+    """Either kind of pid 1, in fresh zygotes: the libc-free program setup.py builds, or
+    (without it) a fork of the zygote. Both owe the command the same guarantees."""
+    if request.param == "attemptinit" and sandbox._attempt_init() is None:
         pytest.skip("the attempt init is not built here (no compiler, another machine, or QBCORE_NO_EXTENSIONS)")
-    if pid1 == "python":
+    if request.param == "python":
         monkeypatch.setattr(sandbox, "_init_program", [None])
     sandbox.close_zygotes()
-    try:
-        done = run("echo $$; tr '\\0' ' ' </proc/1/cmdline; echo; grep -E '^Cap(Inh|Prm|Eff|Amb)' /proc/self/status | "
-                   "tr -s '\\t' ' '; ls /proc/self/fd | tr '\\n' ' '; echo; cat /proc/1/environ 2>&1 >/dev/null | "
-                   "grep -c 'Permission denied'; ulimit -t; ulimit -v; ulimit -n; ulimit -u; cat /proc/kallsyms | wc -c; nosuch; echo $?")
-    finally:
-        sandbox.close_zygotes()
+    yield request.param
+    sandbox.close_zygotes()
+
+
+def test_either_pid_1_starts_the_command_bare_and_keeps_it_out(pid1):
+    done = run("echo $$; tr '\\0' ' ' </proc/1/cmdline; echo; grep -E '^Cap(Inh|Prm|Eff|Amb)' /proc/self/status | "
+               "tr -s '\\t' ' '; ls /proc/self/fd | tr '\\n' ' '; echo; cat /proc/1/environ 2>&1 >/dev/null | "
+               "grep -c 'Permission denied'; ulimit -t; ulimit -v; ulimit -n; ulimit -u; cat /proc/kallsyms | wc -c; nosuch; echo $?")
     lines = done.stdout.decode().split("\n")
     assert lines[0] == "2"  # the command is pid 1's only child, pid 1 itself not the command
     assert ("qbcore-attempt-init" in lines[1]) == (pid1 == "attemptinit"), lines[1]
@@ -273,20 +273,11 @@ def test_either_pid_1_starts_the_command_bare_and_keeps_it_out(pid1, monkeypatch
     assert b"nosuch: command not found" in done.stderr
 
 
-@PID1
-def test_arguments_past_the_kernels_limit_are_reported_as_env_would(pid1, monkeypatch):
+def test_arguments_past_the_kernels_limit_are_reported_as_env_would(pid1):
     # pid 1's own exec fails too then; the attempt still gets env's words and 127, and the next one runs
-    if pid1 == "attemptinit" and sandbox._attempt_init() is None:
-        pytest.skip("the attempt init is not built here (no compiler, another machine, or QBCORE_NO_EXTENSIONS)")
-    if pid1 == "python":
-        monkeypatch.setattr(sandbox, "_init_program", [None])
-    sandbox.close_zygotes()
-    try:
-        done = sandbox.run(["bash", "-c", "echo ran", *["x" * 100_000] * 25], workdir=TASK_DIR, env=dict(BASE_ENV),
-                           workspace=_Capture())
-        after = run("echo $$")
-    finally:
-        sandbox.close_zygotes()
+    done = sandbox.run(["bash", "-c", "echo ran", *["x" * 100_000] * 25], workdir=TASK_DIR, env=dict(BASE_ENV),
+                       workspace=_Capture())
+    after = run("echo $$")
     assert (done.exit_code, done.stdout) == (127, b"")
     assert done.stderr == b"env: 'bash': Argument list too long\n"
     assert after.stdout == b"2\n"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
@@ -28,7 +29,7 @@ from .pymodel.command import model as python3_model
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
 
-__all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS"]
+__all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS", "ShellRuns", "SHELL_RUNS"]
 
 # the utility models as registry entries, over the tree; python3 by its own model
 COMMANDS = dict(utility_entries())
@@ -527,14 +528,18 @@ class EffectWalker(E._Walker):
         if doubt:
             self.env.files.lose(f"the files after `{self.text(node)}` ({doubt})")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
-        script = S.parse_prefix(text)
-        evaluation = E.evaluate(script, env, walker=EffectWalker)
-        if evaluation.syntax_error is not None:
+        started = (table[0], table[1], table[2])
+        key = SHELL_RUNS.key(text, environ, hidden, arg0, args, env, self.effects, started)
+        run = SHELL_RUNS.replay(key, env, self.effects, started)
+        if run is None:
+            run = SHELL_RUNS.record(key, env, self.effects, started,
+                                    lambda: E.evaluate(S.parse_prefix(text), env, walker=EffectWalker))
+        if run.syntax_message is not None:
             where = f"{arg0}: -c" if label else arg0
-            self.emit(table[2], f"{where}: {evaluation.syntax_error.message}", self.text(node))
-        if evaluation.opaque and isinstance(evaluation.status, Opaque):
-            self.note([evaluation.status.name])
-        return Outcome(evaluation.status)
+            self.emit(table[2], f"{where}: {run.syntax_message}", self.text(node))
+        if run.opaque and isinstance(run.status, Opaque):
+            self.note([run.status.name])
+        return Outcome(run.status)
 
     def stdout_compound(self, node, records):
         table = self.descriptors(records)
@@ -576,6 +581,187 @@ class EffectWalker(E._Walker):
                 if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return statuses[-1]
+
+
+# -- runs of a new bash, remembered by what they read ----------------------------
+
+class _ShellRun:
+    """What one ``bash -c SCRIPT`` run did: its status and syntax error, and the state it left
+    (the tree's entries, the files' loss, meter charges, stderr, the descriptors last expanded)."""
+
+    __slots__ = ("status", "syntax_message", "opaque", "nodes", "children", "bytes_written", "lost",
+                 "steps", "bytes", "stderr", "stderr_unknown", "streams")
+
+
+def _stream_key(targets) -> Optional[tuple]:
+    """The descriptors a run starts with, as a key; None when one holds state the key would miss
+    (a pipe, bytes on stdin)."""
+    out = []
+    for target in targets:
+        if type(target) is Stream and target.data == b"":
+            out.append("empty")  # taking from an empty stream changes nothing a reader sees
+        elif type(target) is _Special or type(target) is FileSink:
+            out.append(target)
+        else:
+            return None
+    return tuple(out)
+
+
+def _streams_out(after, entry, table) -> Optional[tuple]:
+    """``effects.streams`` after a run, said in terms a replay can rebuild: the caller's own
+    descriptors by position, the run's own ones by their contents."""
+    if after is entry:
+        return ("entry",)
+    out, seen = [], {}
+    for n, target in enumerate(after):
+        if id(target) in seen:
+            out.append(("same", seen[id(target)]))
+            continue
+        seen[id(target)] = n
+        place = next((("table", i) for i, t in enumerate(table) if t is target), None) or \
+            next((("entry", i) for i, t in enumerate(entry) if t is target), None)
+        if place is not None:
+            out.append(place)
+        elif type(target) is Stream:
+            out.append(("stream", target.data, target.why, target.taken))
+        elif type(target) is Buffer:
+            out.append(("buffer", bytes(target.data), target.unknown))
+        elif type(target) is _Special or type(target) is FileSink:
+            out.append(("value", target))
+        else:
+            return None
+    return tuple(out)
+
+
+def _streams_back(saved: tuple, entry, table) -> tuple:
+    if saved == ("entry",):
+        return entry
+    out = []
+    for how, *what in saved:
+        if how == "same":
+            out.append(out[what[0]])
+        elif how == "table":
+            out.append(table[what[0]])
+        elif how == "entry":
+            out.append(entry[what[0]])
+        elif how == "stream":
+            out.append(Stream(what[0], what[1], what[2]))
+        elif how == "buffer":
+            out.append(Buffer(bytearray(what[0]), what[1]))
+        else:
+            out.append(what[0])
+    return tuple(out)
+
+
+class ShellRuns:
+    """A bounded cache of new-bash runs (``bash -c SCRIPT``) over the virtual tree, keyed by
+    everything a run reads, so the same delivered script on the same files is walked once.
+
+    Why: the same reply under several transports very often reaches its innermost shell as
+    the same script in the same state. The key holds the script, $0 and the arguments, the
+    environment (values and order) and the unknown exported names, the working directory,
+    the tree's entries (by identity: entries are replaced, never changed, so the same
+    objects are the same contents) and its budget, the meter's limits and nesting, and the
+    descriptors the run starts with. A run is kept only when it ended normally, within its
+    budget, with nothing on stderr unknown before it, and without meeting the interpreter's
+    recursion limit (which depends on the caller's stack). A replay puts back the entries,
+    the loss, the meter's charges (only where they fit the budget still left), stderr and
+    the descriptors; ``tests/predict/test_shell_runs.py`` checks replays against fresh runs.
+    """
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self.enabled = True
+        self.hits = self.misses = 0
+        self._runs: OrderedDict = OrderedDict()
+
+    def clear(self):
+        self._runs.clear()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._runs)
+
+    def key(self, text, environ: dict, hidden, arg0, args, env, effects, table) -> Optional[tuple]:
+        """The key of running ``text`` in the new shell ``env``, or None when it cannot have one."""
+        files, meter = env.files, env.meter
+        if not self.enabled or type(files) is not TreeFiles or files.lost is not None or \
+                meter.exceeded is not None or type(files.tree) is not BoundedTree:
+            return None
+        words = (text, arg0, *args)
+        if any(type(w) is not str for w in words) or any(type(v) is not str for v in environ.values()):
+            return None  # text with unknown spans equals its plain spelling as a str
+        entry, start = _stream_key(effects.streams), _stream_key(table)
+        if entry is None or start is None:
+            return None
+        tree = files.tree
+        store = tree._store
+        budget = store.budget
+        return (words, tuple(environ.items()), tuple(hidden), env.cwd, env.cwd_known, files.root,
+                tree._bound, tree.cwd, tuple(store.nodes.items()), budget.bytes_written, budget.max_bytes,
+                budget.max_entries, meter.budget, meter.nesting, entry, start)
+
+    def replay(self, key, env, effects, table) -> Optional[_ShellRun]:
+        """The run kept under ``key``, its changes made again on ``env``'s files, meter and
+        ``effects``; None when there is none (or its charges would not fit the budget left)."""
+        if key is None:
+            return None
+        run = self._runs.get(key)
+        meter = env.meter
+        if run is None or meter.steps + run.steps > meter.budget.steps or \
+                meter.bytes + run.bytes > meter.budget.bytes:
+            self.misses += 1
+            return None
+        self._runs.move_to_end(key)
+        self.hits += 1
+        files = env.files
+        store = files.tree._store
+        store.nodes.clear()
+        store.nodes.update(run.nodes)
+        store.children.clear()
+        store.children.update({path: set(names) for path, names in run.children.items()})
+        store.budget.bytes_written = run.bytes_written
+        files.lost = run.lost
+        meter.steps += run.steps
+        meter.bytes += run.bytes
+        effects.stderr.extend(run.stderr)
+        effects.stderr_unknown = effects.stderr_unknown or run.stderr_unknown
+        effects.streams = _streams_back(run.streams, effects.streams, table)
+        return run
+
+    def record(self, key, env, effects, table, evaluate) -> _ShellRun:
+        """Run ``evaluate()`` (the new shell's evaluation) and keep what it did under ``key``."""
+        meter = env.meter
+        steps, size, said, entry = meter.steps, meter.bytes, len(effects.stderr), effects.streams
+        unknown_before = effects.stderr_unknown
+        evaluation = evaluate()
+        run = _ShellRun()
+        run.status = evaluation.status
+        run.syntax_message = None if evaluation.syntax_error is None else evaluation.syntax_error.message
+        run.opaque = bool(evaluation.opaque)
+        if key is None or meter.exceeded is not None or unknown_before is not None:
+            return run
+        run.streams = _streams_out(effects.streams, entry, table)
+        files = env.files
+        store = files.tree._store
+        run.lost, run.stderr_unknown, run.stderr = files.lost, effects.stderr_unknown, effects.stderr[said:]
+        texts = [*evaluation.opaque, run.lost or "", run.stderr_unknown or "", run.syntax_message or "",
+                 run.status.name if isinstance(run.status, Opaque) else ""]
+        if run.streams is None or any("deep" in t for t in texts) or \
+                any(type(line) is not str or "deep" in line for line in run.stderr):
+            return run  # how deep the interpreter's stack was may have decided it
+        run.nodes = dict(store.nodes)
+        run.children = {path: frozenset(names) for path, names in store.children.items()}
+        run.bytes_written = store.budget.bytes_written
+        run.steps, run.bytes = meter.steps - steps, meter.bytes - size
+        self._runs[key] = run
+        if len(self._runs) > self.size:
+            self._runs.popitem(last=False)
+        return run
+
+
+#: the runs of this process; ``clear()`` forgets them (the bench does, between rounds)
+SHELL_RUNS = ShellRuns()
 
 
 @dataclass

@@ -479,5 +479,10 @@ class VirtualTree:
         return {p: n.mode for p, n in sorted(self._store.nodes.items())
                 if n.kind != _LINK and p != "/"}
 
+    def nodes(self) -> dict:
+        """``{canonical path: node}`` for every entry (``kind`` f, d or l; ``data``, ``mode``,
+        ``target``): a whole-tree reader's view, without resolving each path again. Read only."""
+        return self._store.nodes
+
     def __len__(self) -> int:
         return len(self._store.nodes)

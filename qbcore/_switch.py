@@ -34,6 +34,13 @@ COMPILED = (
     "qbcore.harness.quoting",
     "qbcore.harness.transports",
     "qbcore.harness.simulate",
+    # predict's own share: the effect walker, the virtual tree, the utilities most replies use
+    "qbcore.predict",
+    "qbcore.model.effects",
+    "qbcore.model.utilities.vfs",
+    "qbcore.model.utilities.common",
+    "qbcore.model.utilities.shellbuiltins",
+    "qbcore.model.utilities.fileops",
 )
 #: what the build writes beside an extension compiled from a .py: the source's SHA-256
 STAMP_SUFFIX = ".source-sha256"

@@ -169,7 +169,15 @@ class VirtualTree:
         if path == "":
             raise VfsError("ENOENT", path)
         nodes = self._store.nodes
-        pending = [c for c in join(self.cwd, path).split("/") if c][::-1]
+        full = join(self.cwd, path)
+        if "//" not in full and "/./" not in full and "/../" not in full and \
+                not full.endswith(("/", "/.", "/..")):
+            # a name spelled canonically that is an entry: every key is a canonical path, so
+            # each directory above it is a real one (no symlink on the way)
+            node = nodes.get(full)
+            if node is not None and (node.kind != _LINK or not follow_last):
+                return full, node, False
+        pending = [c for c in full.split("/") if c][::-1]
         trailing_slash = path.endswith("/")
         cur = "/"
         hops = 0

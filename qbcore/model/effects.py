@@ -517,8 +517,7 @@ class EffectWalker(E._Walker):
                     environ[var] = value.value
                 else:
                     hidden.append(var)
-        env = Env.from_environ(environ, self.env.cwd, files=self.env.files, meter=self.env.meter,
-                               arg0=arg0, positional=list(args))
+        env = new_shell_env(environ, self.env.cwd, self.env.files, self.env.meter, arg0, args)
         for var in hidden:
             env.set(var, Opaque(f"${var}"), exported=True)
         env.effects = self.effects
@@ -581,6 +580,36 @@ class EffectWalker(E._Walker):
                 if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return statuses[-1]
+
+
+# -- the environment a new bash starts with --------------------------------------
+
+_SHELL_ENVS: OrderedDict = OrderedDict()
+_SHELL_ENVS_SIZE = 256
+
+
+def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> Env:
+    """``Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=…)``,
+    built once for each start and copied after (``Env.copy`` gives fresh variables,
+    functions and sets: no shell changes another). Every layer of every prediction starts
+    one; the copy costs a third of building it."""
+    words = (cwd, arg0, *positional)
+    if files.host or any(type(v) is not str for v in environ.values()) or \
+            any(type(w) is not str for w in words):
+        # a view of this machine's files answers from the disk as it is now
+        return Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=list(positional))
+    key = (tuple(environ.items()), words, type(files))
+    template = _SHELL_ENVS.get(key)
+    if template is None:
+        template = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0,
+                                    positional=list(positional))
+        template.files = template.meter = None  # the start only: no run's files or budget kept
+        _SHELL_ENVS[key] = template
+        if len(_SHELL_ENVS) > _SHELL_ENVS_SIZE:
+            _SHELL_ENVS.popitem(last=False)
+    env = template.copy()
+    env.files, env.meter = files, meter
+    return env
 
 
 # -- runs of a new bash, remembered by what they read ----------------------------
@@ -789,8 +818,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     """
     files = TreeFiles(BoundedTree.within(tree, os.path.normpath(cwd)), os.path.normpath(cwd))
     meter = Meter(budget)
-    env = Env.from_environ(environ, cwd, files=files, meter=meter,
-                           arg0=args[0] if args else "bash", positional=list(args[1:]))
+    env = new_shell_env(environ, cwd, files, meter, args[0] if args else "bash", args[1:])
     effects = env.effects = Effects()
     doubt = _parse_doubt(script)
     if doubt:

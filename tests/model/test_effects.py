@@ -121,3 +121,25 @@ def test_a_loop_that_never_ends_is_unknown():
 def test_a_gigabyte_write_is_unknown():
     run, _ = _model("printf '%*s' 1000000000 x > big", Budget())
     assert (run.unknown or run.files.lost) is not None
+
+
+@pytest.mark.parametrize("environ, cwd, arg0, args", [
+    ({}, ROOT, "bash", []),
+    (bashref.executor_environ(ROOT), ROOT, "bash", []),
+    (dict(bashref.executor_environ(ROOT), PWD=ROOT + "/d", OLDPWD="rel", SHLVL="x", _="/bin/sh"), ROOT + "/d",
+     "zero", ["one", "two words"]),
+    ({"SHLVL": "41", "IFS": ":", "PATH": "/nowhere", "odd-name": "v"}, "/", "sh", ["-"]),
+])
+def test_a_new_shells_environment_built_once_is_the_one_built_each_time(environ, cwd, arg0, args):
+    from qbcore.model.budget import Meter
+    from qbcore.model.effects import TreeFiles, new_shell_env
+    from qbcore.model.expand import Env
+
+    files, meter = TreeFiles(_seeded(), ROOT), Meter()
+    fresh = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=list(args))
+    for _ in range(3):  # the first builds it, the others copy it
+        env = new_shell_env(environ, cwd, files, meter, arg0, args)
+        assert list(env.vars.items()) == list(fresh.vars.items())
+        assert vars(env) == vars(fresh)
+        env.vars["SHLVL"].value = "changed"
+        env.functions["f"] = None

@@ -8,7 +8,8 @@ another on one core, at two rates:
 
 - cold: every prediction starts with the caches of predictions emptied
   (``qbcore.predict.clear_caches``), so no pair reuses another's work; only
-  each task's starting tree, built once per task, is kept;
+  what is built once per task or per shell start is kept (the task's
+  starting tree, a new shell's starting environment);
 - reply under all transports: the caches are emptied before each round only,
   and each reply is predicted under the four transports in turn, as
   ``screen`` does; a pair reuses a run of the innermost shell that an earlier

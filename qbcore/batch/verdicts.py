@@ -320,15 +320,15 @@ def render_text(report: dict) -> str:
     per_transport = report["transports"]
     if per_transport:
         width = max(9, max(len(t) for t in per_transport))
-        head = f"{'predicted':<{width}}  {'pass':>6}  {'fail':>6}  {'unknown':>7}"
+        head = f"{'predicted':<{width}}  {'pass':>9}  {'fail':>9}  {'unknown':>9}"
         if verified:
-            head += f"  {'executed pass':>13}  {'fail':>6}  {'agree':>6}  {'disagree':>8}"
+            head += f"  {'executed:':>9}  {'pass':>9}  {'fail':>9}  {'agree':>9}  {'disagree':>9}"
         lines.append(head)
         for transport, entry in per_transport.items():
-            line = f"{transport:<{width}}  {entry['pass']:>6}  {entry['fail']:>6}  {entry['unknown']:>7}"
+            line = f"{transport:<{width}}  {entry['pass']:>9}  {entry['fail']:>9}  {entry['unknown']:>9}"
             if verified:
-                line += (f"  {entry['executed']['pass']:>13}  {entry['executed']['fail']:>6}"
-                         f"  {entry['agree']:>6}  {entry['disagree']:>8}")
+                line += (f"  {'':>9}  {entry['executed']['pass']:>9}  {entry['executed']['fail']:>9}"
+                         f"  {entry['agree']:>9}  {entry['disagree']:>9}")
             lines.append(line)
     for entry in report["crossover"]:
         lines.append(f"crossover for {entry['model']} (elicited contract, transport; R = raw, N = nested): "
@@ -351,8 +351,8 @@ def render_text(report: dict) -> str:
                          f"{group['agreeing']}/{group['verified']} ({100 * group['agreement']:.1f}%)")
             lines.append(f"{group['model']:<{width}}  {group['contract']:<8}  "
                          f"{_share(group['decided'], group['pairs']):>16}  {agreement}")
-        lines.append("(decided: certain predictions among the pairs screened; agreement: certain predictions "
-                     "that agree with the executor / certain predictions executed)")
+        lines.append("decided: certain predictions among the pairs screened;")
+        lines.append("agreement: certain predictions that agree with the executor / certain predictions executed")
     outside = report["outside_suite"]
     if outside["pairs"]:
         lines.append(f"not predicted: {outside['pairs']} pairs whose task is not in the suite "

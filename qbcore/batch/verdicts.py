@@ -287,8 +287,10 @@ def _crossover(model: str, cells: dict) -> dict:
                      "executed": executed[cell].as_dict() if cell in executed else None,
                      "verified": sum(n for k, n in members.items() if k[5] is not None),
                      "agreeing": sum(n for k, n in members.items() if k[5] is True)}
+    # metrics of executed cells only when every pair of them ran (--verify=unknown runs a biased part)
+    complete = executed and all(executed[cell].total == out[cell]["pairs"] for cell in out)
     return {"model": model, "cells": out, "predicted": crossover_metrics(predicted),
-            "executed": crossover_metrics(executed) if executed else None}
+            "executed": crossover_metrics(executed) if complete else None}
 
 
 class _CountingLog:
@@ -337,6 +339,8 @@ def render_text(report: dict) -> str:
             text = f"  {cell}: {rate_text(found['predicted']):<24}  {found['unknown']} unknown"
             if found["executed"] is not None:
                 text += f";  executed {rate_text(found['executed'])}"
+                if found["executed"]["total"] < found["pairs"]:
+                    text += f" (of the {found['executed']['total']} pairs run)"
             lines.append(text)
         for kind in ("predicted", "executed"):
             metrics = entry[kind]

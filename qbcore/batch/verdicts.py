@@ -246,15 +246,15 @@ class Tally:
             if cells:
                 crossover.append(_crossover(model, cells))
         outside = sum(n for label, n in counts.items() if label[3] == _OUTSIDE)
-        hint = None
-        if self.outside:
+        hints = []
+        for task_id in self.outside:
             try:
-                suite.get(self.outside[0])
+                suite.get(task_id)
             except suite.UnknownTask as exc:
-                hint = str(exc)
+                hints.append(str(exc))
         return {"transports": per_transport, "groups": groups, "crossover": crossover,
                 "overall": _agreement(judged), "verified": any(label[4] for label in judged),
-                "outside_suite": {"pairs": outside, "tasks": list(self.outside), "hint": hint},
+                "outside_suite": {"pairs": outside, "tasks": list(self.outside), "hints": hints},
                 "not_predicted": sum(n for label, n in counts.items() if label[3] == _NOT_PREDICTED)}
 
 
@@ -320,7 +320,7 @@ def render_text(report: dict) -> str:
     lines = []
     verified = report["verified"]
     per_transport = report["transports"]
-    if per_transport:
+    if report["overall"]["pairs"]:  # some pair of a suite task was predicted
         width = max(9, max(len(t) for t in per_transport))
         head = f"{'predicted':<{width}}  {'pass':>9}  {'fail':>9}  {'unknown':>9}"
         if verified:
@@ -359,9 +359,9 @@ def render_text(report: dict) -> str:
         lines.append("agreement: certain predictions that agree with the executor / certain predictions executed")
     outside = report["outside_suite"]
     if outside["pairs"]:
-        lines.append(f"not predicted: {outside['pairs']} pairs whose task is not in the suite "
-                     f"({', '.join(map(str, outside['tasks']))}{', …' if len(outside['tasks']) == _NAMED_OUTSIDE else ''})"
-                     + (f"; {outside['hint']}" if outside["hint"] else ""))
+        lines.append(f"not predicted: {outside['pairs']} pairs whose task is not in the suite"
+                     + (", among them:" if len(outside["tasks"]) == _NAMED_OUTSIDE else ":"))
+        lines += [f"  {hint}" for hint in outside["hints"]]
     if report["not_predicted"]:
         lines.append(f"not predicted: {report['not_predicted']} rows screened without predictions (--no-predict)")
     return "\n".join(lines) + ("\n" if lines else "")

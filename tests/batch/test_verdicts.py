@@ -101,9 +101,11 @@ def test_a_task_outside_the_suite_is_not_predicted_and_is_named(tmp_path):
     assert found["known"]["predicted"]["passed"] is False
     outside = summary.verdicts["outside_suite"]
     assert outside["pairs"] == 1 and outside["tasks"] == ["sed-replace/t9"]
-    assert outside["hint"].startswith("no task with id 'sed-replace/t9'; did you mean")
-    assert "not predicted: 1 pairs whose task is not in the suite (sed-replace/t9); no task with id" \
-        in render_text(summary.verdicts)
+    with pytest.raises(suite.UnknownTask) as unknown:
+        suite.get("sed-replace/t9")
+    assert outside["hints"] == [str(unknown.value)] and "did you mean sed-replace/" in outside["hints"][0]
+    assert render_text(summary.verdicts).endswith("not predicted: 1 pairs whose task is not in the suite:\n"
+                                                  f"  {outside['hints'][0]}\n")
 
 
 @pytest.mark.parametrize("reply, why", [("while :; do :; done", "loop beyond the evaluation limit"),

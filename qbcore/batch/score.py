@@ -193,7 +193,8 @@ def render_text(report: dict) -> str:
         lines.append(f"  Quoting Gap (control − hostile): {points_text(group['quoting_gap'])}")
         width = max(len(f) for f in group["families"])
         for family, rates in group["families"].items():
-            lines.append(f"    {family:<{width}}  control {rate_text(rates['control']):<26}  hostile {rate_text(rates['hostile'])}")
+            lines.append(f"    {family:<{width}}  control {rate_text(rates['control']):<26}  "
+                         f"hostile {rate_text(rates['hostile'])}")
         lines.append("")
     for entry in report["crossover"]:
         lines.append(f"crossover for {entry['model']} (elicited, executed; R = raw, N = nested):")

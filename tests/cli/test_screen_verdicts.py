@@ -92,7 +92,8 @@ def test_verify_unknown_runs_the_undecided_pairs_in_the_sandbox(tmp_path):
     done = cli(source, "-o", out, "-t", "raw", "-t", "nested", "--verify")
     assert done.returncode == 0, done.stderr
     assert re.search(r"^all +4/6 \(66\.7%\) +4/4 \(100\.0%\)$", done.stdout, re.M)
-    assert re.search(r"^  RN: 1/1 100\.0% \[21–100\] +1 unknown;  executed 1/2  50\.0% \[9–91\]$", done.stdout, re.M)
+    assert re.search(r"^  RN: 1/1 100\.0% \[21–100\] +1 unknown;  executed 1/2  50\.0% \[9–91\]$",
+                     done.stdout, re.M)
     assert re.search(r"^  executed: damage \+50\.0 pts$", done.stdout, re.M)
     again = cli(source, "-o", out, "-t", "raw", "-t", "nested", "--verify")
     assert again.stdout.splitlines()[1:] == done.stdout.splitlines()[1:]

@@ -2,6 +2,7 @@
 executed one and whether they agree; the summary counts them into the crossover cells, across resumes."""
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -123,15 +124,23 @@ def test_a_runaway_reply_ends_as_unknown_not_as_a_hang(tmp_path, reply, why):
         assert found["after", transport]["predicted"]["certain"]
 
 
-def test_an_error_row_of_a_suite_task_carries_an_unknown_prediction(tmp_path):
+def failing_simulate(reply, transport, **options):
+    if reply == "hang":
+        time.sleep(3600)
+    raise RuntimeError("a bug in the simulator")
+
+
+@pytest.mark.parametrize("reply, error", [("raise", "exception: RuntimeError"), ("hang", "timeout: no result")])
+def test_an_error_row_of_a_suite_task_carries_an_unknown_prediction(tmp_path, reply, error):
     out = tmp_path / "out.jsonl"
-    lines = jsonl([{"id": "e", "task_id": "sed-replace/t0-plain", "reply": "true"}])
-    summary = screen(lines, ["raw"], out, judge=Judge(predict, fake_execute, "all"), jobs=1,
-                     simulate=lambda reply, transport, **options: 1 / 0)
+    lines = jsonl([{"id": "e", "task_id": "sed-replace/t0-plain", "reply": reply}])
+    summary = screen(lines, ["raw"], out, judge=Judge(predict, fake_execute, "all"), jobs=1, timeout=1,
+                     simulate=failing_simulate)
     row = rows(out)[0]
-    assert row["delivered"] == ERROR and row["executed"] is None and row["agree"] is None
+    assert row["delivered"] == ERROR and row["error"].startswith(error)
+    assert row["executed"] is None and row["agree"] is None
     assert row["predicted"]["certain"] is False and row["predicted"]["passed"] is None
-    assert row["predicted"]["why"].startswith("no prediction: the pair ended in an error row (exception: ")
+    assert row["predicted"]["why"].startswith(f"no prediction: the pair ended in an error row ({error}")
     assert summary.verdicts["transports"]["raw"]["unknown"] == 1
 
 

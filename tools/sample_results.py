@@ -9,7 +9,9 @@ artifact's verdicts. model-a and model-b are the samples under the ``raw``
 contract; for the ``wrapped`` contract model-a is given each reply escaped
 for the layer (as a model told about it would write it) and model-b the
 same reply unchanged. The harness runs inside bubblewrap, as in
-tools/parity_record.py.
+tools/parity_record.py. The samples of the ``nested`` contract are those
+``wrapped`` replies (without the outer ``bash -c "…"``), so only the ``raw``
+ones are read here.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ OUT = ROOT / "qbcore" / "batch" / "data" / "sample_results.jsonl"
 def main(argv=None) -> int:
     artifact = os.path.abspath((argv or sys.argv[1:])[0])
     samples = [json.loads(line) for line in open(ROOT / "qbcore" / "batch" / "data" / "sample_replies.jsonl", encoding="utf-8")]
+    samples = [sample for sample in samples if sample.get("contract", "raw") == "raw"]
     records = []
     with tempfile.TemporaryDirectory(prefix="qbcore-samples-") as scratch:
         for contract in ("raw", "wrapped"):

@@ -42,10 +42,12 @@ class ResultLog:
 
     ``index`` maps (id, transport) to (work, delivered) of the latest valid row found
     on opening;
-    ``damaged`` lists (line number, reason) of lines that could not be read.
+    ``damaged`` lists (line number, reason) of lines that could not be read;
+    ``on_row(key, row)`` is called with every valid row found, in file order.
     """
 
-    def __init__(self, path, *, resume: bool = True, not_same_as=None, on_damaged=None, valid_delivery=None):
+    def __init__(self, path, *, resume: bool = True, not_same_as=None, on_damaged=None, valid_delivery=None,
+                 on_row=None):
         self.path = os.fspath(path)
         self.index: dict = {}
         self._counts: dict = {}  # transport -> {delivered: n}, over the latest row of every pair
@@ -53,6 +55,7 @@ class ResultLog:
         self.superseded = 0
         self._valid_delivery = valid_delivery
         self._on_damaged = on_damaged
+        self._on_row = on_row
         self._failed = False
         fd = self._open(not_same_as)
         try:
@@ -124,6 +127,8 @@ class ResultLog:
         if self._valid_delivery is not None and delivered not in self._valid_delivery:
             return f"an unknown 'delivered' value {delivered!r}"
         self._remember((record_id, transport), work_of(reply_hash, setup), delivered)
+        if self._on_row is not None:
+            self._on_row((record_id, transport), row)
         return None
 
     def _remember(self, key, work, delivered):

@@ -22,7 +22,7 @@ from typing import Iterable
 
 from . import qbfiles
 
-__all__ = ["Rate", "wilson", "load", "score", "render_text"]
+__all__ = ["Rate", "wilson", "load", "score", "render_text", "CELLS", "crossover_metrics", "rate_text", "points_text"]
 
 Z95 = 1.959963984540054
 
@@ -135,33 +135,51 @@ def score(outcomes: list[Outcome]) -> dict:
                                  "families": families})
     for model in sorted({o.model for o in outcomes}):
         cells = {}
-        for elicited, contract in (("R", "raw"), ("N", "wrapped")):
-            for executed, transport in (("R", "raw"), ("N", "nested")):
-                members = [o for o in outcomes if o.model == model and o.contract == contract
-                           and o.transport == transport]
-                if members:
-                    cells[elicited + executed] = _rate(members)
+        for cell, elicited, transport in CELLS:
+            contract = _QUOTEBENCH_CONTRACT[elicited]
+            members = [o for o in outcomes if o.model == model and o.contract == contract
+                       and o.transport == transport]
+            if members:
+                cells[cell] = _rate(members)
         if len(cells) < 2:
             continue
-        get = cells.get
         entry = {"model": model, "cells": {k: v.as_dict() for k, v in sorted(cells.items())}}
-        for name, (a, b) in {"damage": ("RR", "RN"), "compensation": ("NN", "RN"), "matched_gap": ("RR", "NN")}.items():
-            if get(a) and get(b):
-                entry[name] = _diff(get(a), get(b))
-        if len(cells) == 4:
-            entry["interaction"] = _diff(cells["RR"], cells["RN"]) - _diff(cells["NR"], cells["NN"])
+        entry.update(crossover_metrics(cells))
         report["crossover"].append(entry)
     return report
 
 
-def _pct(rate: dict) -> str:
+#: the crossover's cells: (name, how the reply was elicited, the transport it ran under), qbcore's contract names
+CELLS = (("RR", "raw", "raw"), ("RN", "raw", "nested"), ("NR", "nested", "raw"), ("NN", "nested", "nested"))
+# qbcore's contract -> the artifact's name for it in result records
+_QUOTEBENCH_CONTRACT = {"raw": "raw", "nested": "wrapped"}
+
+
+def crossover_metrics(cells: dict) -> dict:
+    """damage RR−RN, compensation NN−RN, matched gap RR−NN and the interaction (RR−RN)−(NR−NN), as
+    fractions, from the cells' Rates; a metric whose cells are missing or empty is left out
+    (the interaction is None when a cell is empty)."""
+    get = cells.get
+    out = {}
+    for name, (a, b) in {"damage": ("RR", "RN"), "compensation": ("NN", "RN"), "matched_gap": ("RR", "NN")}.items():
+        if get(a) and get(b):
+            out[name] = _diff(get(a), get(b))
+    if all(name in cells for name in ("RR", "RN", "NR", "NN")):
+        damage, other = _diff(cells["RR"], cells["RN"]), _diff(cells["NR"], cells["NN"])
+        out["interaction"] = None if damage is None or other is None else damage - other
+    return out
+
+
+def rate_text(rate: dict) -> str:
+    """A Rate's dict as ``k/n pp.p% [low–high]`` (``n/a`` when empty)."""
     if not rate["total"]:
         return "n/a"
     low, high = rate["ci95"]
     return f"{rate['passed']}/{rate['total']} {100 * rate['rate']:5.1f}% [{100 * low:.0f}–{100 * high:.0f}]"
 
 
-def _points(value) -> str:
+def points_text(value) -> str:
+    """A difference of rates in points (``n/a`` when unknown)."""
     return "n/a" if value is None else f"{100 * value:+.1f} pts"
 
 
@@ -170,19 +188,20 @@ def render_text(report: dict) -> str:
     for group in report["groups"]:
         lines.append(f"{group['model']}  contract={group['contract']}  transport={group['transport']}  "
                      f"({group['records']} records)")
-        lines.append(f"  control : {_pct(group['control'])}")
-        lines.append(f"  hostile : {_pct(group['hostile'])}")
-        lines.append(f"  Quoting Gap (control − hostile): {_points(group['quoting_gap'])}")
+        lines.append(f"  control : {rate_text(group['control'])}")
+        lines.append(f"  hostile : {rate_text(group['hostile'])}")
+        lines.append(f"  Quoting Gap (control − hostile): {points_text(group['quoting_gap'])}")
         width = max(len(f) for f in group["families"])
         for family, rates in group["families"].items():
-            lines.append(f"    {family:<{width}}  control {_pct(rates['control']):<26}  hostile {_pct(rates['hostile'])}")
+            lines.append(f"    {family:<{width}}  control {rate_text(rates['control']):<26}  "
+                         f"hostile {rate_text(rates['hostile'])}")
         lines.append("")
     for entry in report["crossover"]:
         lines.append(f"crossover for {entry['model']} (elicited, executed; R = raw, N = nested):")
         for cell, rate in entry["cells"].items():
-            lines.append(f"  {cell}: {_pct(rate)}")
+            lines.append(f"  {cell}: {rate_text(rate)}")
         for name in ("damage", "compensation", "matched_gap", "interaction"):
             if name in entry:
-                lines.append(f"  {name.replace('_', ' ')}: {_points(entry[name])}")
+                lines.append(f"  {name.replace('_', ' ')}: {points_text(entry[name])}")
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..harness import transports as _transports
 from .replies import BadLine, iter_replies
 from .resultlog import ResultLog, work_of
+from .verdicts import Tally
 
 #: What reached the inner shell, as far as the static model can tell.
 DELIVERY = ("intact", "rewritten", "broken", "unknown")
@@ -146,11 +147,15 @@ def _clipped(text: str, limit: int = 500) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict, max_text: int = MAX_TEXT):
-    """(delivered, JSON line) for one pair; an exception of the model becomes an ``error`` row."""
+def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict, max_text: int = MAX_TEXT,
+                judge=None):
+    """(delivered, JSON line) for one pair; an exception of the model becomes an ``error`` row.
+    ``judge`` (a ``verdicts.Judge``) adds the predicted and executed outcomes."""
     try:
         simulation = simulate(reply, transport, **options)
         row = result_row(meta, transport, simulation, reply=reply, max_text=max_text)
+        if judge is not None:
+            judge(row, reply, max_text)
     except MemoryError:
         row = result_row(meta, transport, error="memory: the prediction needed more than the worker may have")
     except RecursionError:
@@ -174,7 +179,7 @@ def _die_with_parent(parent: int):
         os._exit(0)
 
 
-def _serve(conn, progress, parent, simulate, options, max_text, memory_mb):
+def _serve(conn, progress, parent, simulate, options, max_text, memory_mb, judge=None):
     """A worker: predict the chunks it is sent, noting in ``progress`` which pair runs since when."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch process handles Ctrl-C
     _die_with_parent(parent)
@@ -199,7 +204,7 @@ def _serve(conn, progress, parent, simulate, options, max_text, memory_mb):
                 progress[2] = time.monotonic()
                 progress[1] = index
                 progress[0] = serial
-                out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text))
+                out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, judge))
             conn.send(out)
     except EOFError:
         return
@@ -271,6 +276,7 @@ class ScreenSummary:
     damaged: list = field(default_factory=list)  # (line number, reason) in the result file
     superseded: int = 0  # rows in the result file that a later row for the same pair replaces
     counts: dict = field(default_factory=dict)  # transport -> {outcome: n}, latest row of each pair
+    verdicts: dict | None = None  # verdicts.Tally.report, when pairs were judged
 
 
 def _context():
@@ -291,7 +297,7 @@ def _default_jobs() -> int:
 def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None, timeout=TIMEOUT,
            memory_mb=MEMORY_MB, max_text=MAX_TEXT, cwd=None, listing=None, retry_errors=False,
            input_stat=None, on_bad_line=None, on_damaged=None, attempt=0, on_progress=None,
-           dask=None) -> ScreenSummary:
+           dask=None, judge=None) -> ScreenSummary:
     """Screen every stored reply in ``lines`` under every transport into ``out_path``.
 
     ``simulate`` (default: qbcore's) runs in the workers; ``cwd`` and ``listing``
@@ -299,15 +305,25 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
     result record; ``on_progress(pairs)`` is called as rows are written, with the
     pairs done so far (resumed ones included). ``dask``: a Dask scheduler's
     address (or a ``distributed.Client``) to run the pairs on instead of local
-    workers (``qbcore.batch.cluster``); the result file is the same. Raises
-    OutputError when the result file cannot be used or written.
+    workers (``qbcore.batch.cluster``); the result file is the same. ``judge``
+    (a ``verdicts.Judge``) predicts, and executes when it verifies, the pairs of
+    suite tasks in the workers; a pair it may execute has its execution's time
+    on top of ``timeout``. Raises OutputError when the result file cannot be
+    used or written.
     """
     options = {}
     if cwd is not None:
         options["cwd"] = cwd
     if listing is not None:
         options["listing"] = list(listing)
-    setup = setup_of({"cwd": cwd, "listing": options.get("listing")})
+    shaping = {"cwd": cwd, "listing": options.get("listing")}
+    if judge is not None:
+        if judge.verify and dask is not None:
+            raise ValueError("verifying runs the sandbox in local workers; it cannot run on a Dask cluster")
+        shaping["judge"] = judge.setup()
+        timeout += judge.execute_seconds
+    setup = setup_of(shaping)
+    tally = Tally() if judge is not None else None
     summary = ScreenSummary()
     jobs = max(1, jobs or _default_jobs())
 
@@ -317,8 +333,9 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
             on_bad_line(item)
 
     with ResultLog(out_path, resume=resume, not_same_as=input_stat, on_damaged=on_damaged,
-                   valid_delivery=OUTCOMES) as log:
+                   valid_delivery=OUTCOMES, on_row=tally and tally.found) as log:
         summary.damaged = log.damaged
+        sink = log if tally is None else tally.sink(log, judge)
 
         chunk_pairs = CHUNK_PAIRS if dask is None else DASK_CHUNK_PAIRS
 
@@ -359,13 +376,15 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
         if dask is not None:
             from .cluster import run_on_dask
 
-            run_on_dask(chunks(), log, written, dask, screen_chunk=screen_chunk,
-                        chunk_args=(simulate, options, max_text), error_row=_error_row)
+            run_on_dask(chunks(), sink, written, dask, screen_chunk=screen_chunk,
+                        chunk_args=(simulate, options, max_text, judge), error_row=_error_row)
         else:
-            _run(chunks(), log, written, jobs=jobs, timeout=timeout,
-                 worker_args=(simulate, options, max_text, memory_mb))
+            _run(chunks(), sink, written, jobs=jobs, timeout=timeout,
+                 worker_args=(simulate, options, max_text, memory_mb, judge))
         summary.superseded = log.superseded
         summary.counts = log.counts(transports, OUTCOMES)
+        if tally is not None:
+            summary.verdicts = tally.report(transports)
     return summary
 
 
@@ -374,11 +393,11 @@ def _error_row(task, reason):
     return ERROR, json.dumps(result_row(meta, transport, error=reason))
 
 
-def screen_chunk(tasks, simulate, options, max_text):
+def screen_chunk(tasks, simulate, options, max_text, judge=None):
     """[(seq, delivered, JSON line)] for a chunk of (seq, meta, reply, transport) pairs."""
     if simulate is None:
         from ..harness.simulate import simulate
-    return [(seq,) + screen_pair(meta, reply, transport, simulate, options, max_text)
+    return [(seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, judge)
             for seq, meta, reply, transport in tasks]
 
 

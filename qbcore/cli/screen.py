@@ -8,6 +8,8 @@ from importlib import resources
 NAME = "screen"
 HELP = "screen stored replies (JSONL) through transports; results are appended to a resumable JSONL file"
 SAMPLE = "sample_replies.jsonl"
+#: seconds a verified pair may take on top of --timeout, besides the executor's wall-clock limit: a sandbox start
+SANDBOX_START_S = 15.0
 
 
 def configure(parser):
@@ -43,6 +45,11 @@ def configure(parser):
     parser.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                         help="run the pairs on a Dask cluster (e.g. tcp://host:8786) instead of local workers; "
                              "needs pip install 'qbcore[dask]' here and qbcore on the cluster's workers")
+    parser.add_argument("--no-predict", action="store_true",
+                        help="only say what reaches the inner shell: no predicted pass or fail (faster)")
+    parser.add_argument("--verify", nargs="?", const="all", choices=("all", "unknown"),
+                        help="also run every pair of a suite task in the sandbox (--verify), or only the pairs "
+                             "the prediction left unknown (--verify=unknown), and report whether they agree")
     parser.add_argument("--attempt", type=int, default=0, metavar="N",
                         help="for QuoteBench result records: which attempt to screen (0 = first, -1 = last)")
 
@@ -100,6 +107,10 @@ def run(args):
         except (TypeError, ValueError) as exc:
             return _fail(f"{args.listing}: {exc}")
     cwd = os.path.abspath(args.cwd) if args.cwd else None
+    try:
+        judge = _judge(args)
+    except ValueError as exc:
+        return _fail(exc)
     name = "standard input" if args.replies == "-" else args.replies or SAMPLE
     try:
         if args.replies == "-":
@@ -141,7 +152,7 @@ def run(args):
                              jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
                              max_text=args.max_text, cwd=cwd, listing=listing, retry_errors=args.retry_errors,
                              input_stat=input_stat, on_bad_line=bad_line, on_damaged=damaged,
-                             attempt=args.attempt, on_progress=progress.update, dask=args.dask)
+                             attempt=args.attempt, on_progress=progress.update, dask=args.dask, judge=judge)
         except (OutputError, ClusterError) as exc:
             return _fail(exc)
         except OSError as exc:
@@ -155,7 +166,8 @@ def run(args):
                    "errors": summary.errors,
                    "bad_lines": [{"line": b.line, "reason": b.reason} for b in summary.bad_lines],
                    "damaged_lines": [{"line": n, "reason": r} for n, r in summary.damaged],
-                   "superseded": summary.superseded, "delivery": counts}, sys.stdout)
+                   "superseded": summary.superseded, "delivery": counts, "verdicts": summary.verdicts},
+                  sys.stdout)
         sys.stdout.write("\n")
         return status
     print(f"screened {summary.screened} (reply, transport) pairs ({summary.errors} errors), "
@@ -167,4 +179,28 @@ def run(args):
     print(f"{'transport':<{width}}  " + "  ".join(f"{d:>9}" for d in OUTCOMES))
     for transport in transports:
         print(f"{transport:<{width}}  " + "  ".join(f"{counts[transport][d]:>9}" for d in OUTCOMES))
+    if summary.verdicts is not None:
+        from ..batch.verdicts import render_text
+
+        sys.stdout.write(render_text(summary.verdicts))
     return status
+
+
+def _judge(args):
+    """The predictor, and the sandboxed executor when verifying, as the options ask (ValueError: a bad mix)."""
+    if args.no_predict:
+        if args.verify:
+            raise ValueError("--verify compares the prediction with the executor: it cannot go with --no-predict")
+        return None
+    from ..batch.verdicts import Judge
+    from ..predict import predict
+
+    if not args.verify:
+        return Judge(predict)
+    if args.dask:
+        raise ValueError("--verify runs the sandbox on this machine's workers: it cannot go with --dask")
+    from ..realbash import executor, sandbox
+
+    if not sandbox.available():
+        raise ValueError(f"--verify needs the sandbox: {sandbox.unavailable_reason()}")
+    return Judge(predict, executor.run, args.verify, execute_seconds=sandbox.Limits().wall_s + SANDBOX_START_S)

@@ -73,3 +73,22 @@ def test_an_unreachable_scheduler_is_a_cluster_error_before_any_row(tmp_path):
             pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         screen(REPLIES, ["raw"], out, dask="tcp://127.0.0.1:9")
     assert out.read_text() == ""
+
+
+def test_predictions_on_the_cluster_are_the_local_workers_ones(tmp_path, cluster):
+    import pickle
+
+    from qbcore.batch.verdicts import Judge
+    from qbcore.predict import predict
+
+    samples = ROOT / "qbcore" / "batch" / "data" / "sample_replies.jsonl"
+    lines = open(samples).readlines()[:6] + open(samples).readlines()[36:42]
+    judge = pickle.loads(pickle.dumps(Judge(predict)))  # as a cluster may receive it
+    local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    by_workers = screen(lines, ["raw", "nested"], local, jobs=2, judge=judge)
+    on_cluster = screen(lines, ["raw", "nested"], remote, dask=cluster.scheduler_address, judge=judge)
+    assert remote.read_bytes() == local.read_bytes()
+    assert on_cluster.verdicts == by_workers.verdicts and on_cluster.verdicts["overall"]["decided"] > 0
+    with pytest.raises(ValueError, match="cannot run on a Dask cluster"):
+        screen(lines, ["raw"], tmp_path / "v.jsonl", dask=cluster.scheduler_address,
+               judge=Judge(predict, predict, "all"))

@@ -1,0 +1,669 @@
+"""git 2.39 over the virtual tree: init, add, commit, config, and the commands that only read.
+
+The repository lives in ``.git`` of the tree in git's own format
+(``gitstore``), so the validator reads the final state as it reads a real
+one. Whatever could make real git act otherwise is refused as unknown: a
+configuration key outside the known set, ignore or attribute files, hooks,
+nested repositories, globbing pathspecs, options not listed here. Commit ids
+differ from real git's (the dates do), so output that names them is unknown.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+
+from . import gitstore
+from .common import OptionUnknown
+from .context import CommandContext, CommandResult, unknown
+from .gitstore import Unreadable
+from .vfs import VfsError, VirtualTree, join
+
+__all__ = ["git", "lay_repository", "cleanup_message", "DATE"]
+
+# the model's commits carry this date: the validator never reads it, and real runs differ anyway
+DATE = "946684800 +0000"
+_TEMPLATES = "/usr/share/git-core/templates"
+
+# configuration keys whose values the model follows, and keys that change nothing it models
+_FOLLOWED = {"core.repositoryformatversion": "0", "core.filemode": "true", "core.bare": "false",
+             "core.logallrefupdates": "true"}
+_HARMLESS = re.compile(r"(user\.(name|email)|author\.(name|email)|committer\.(name|email)|init\.defaultbranch|"
+                       r"color\..*|core\.(editor|pager)|alias\..*|pull\..*|push\..*|credential\..*|safe\.directory|"
+                       r"user\.signingkey|commit\.template|gc\..*|help\..*|advice\.(detachedhead|"
+                       r"statushints|pushupdaterejected))\Z")
+# environment variables that change where git looks or what it writes
+_ENV_REFUSED = re.compile(r"GIT_(?!CONFIG_NOSYSTEM\Z|(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)\Z|TERMINAL_PROMPT\Z|"
+                          r"PAGER\Z|EDITOR\Z)\w*\Z")
+# commands that never change the work tree or the repository's content
+_READERS = frozenset({"log", "status", "show", "diff", "rev-parse", "ls-files", "cat-file", "shortlog"})
+
+_NOT_A_REPO = "fatal: not a git repository (or any of the parent directories): .git\n"
+_NO_IDENTITY = "Author identity unknown"
+_EMPTY_ADD = ("Nothing specified, nothing added.\nhint: Maybe you wanted to say 'git add .'?\n"
+              "hint: Turn this message off by running\nhint: \"git config advice.addEmptyPathspec false\"\n")
+_DEFAULT_BRANCH_HINT = (
+    "hint: Using 'master' as the name for the initial branch. This default branch name\n"
+    "hint: is subject to change. To configure the initial branch name to use in all\n"
+    "hint: of your new repositories, which will suppress this warning, call:\n"
+    "hint: \n"
+    "hint: \tgit config --global init.defaultBranch <name>\n"
+    "hint: \n"
+    "hint: Names commonly chosen instead of 'master' are 'main', 'trunk' and\n"
+    "hint: 'development'. The just-created branch can be renamed via this command:\n"
+    "hint: \n"
+    "hint: \tgit branch -m <name>\n")
+
+
+class _Exit(Exception):
+    """git ends: ``status``, with stderr (None: not known) and stdout (None: not known)."""
+
+    def __init__(self, status: int, stderr: str | None = "", stdout: str | None = ""):
+        super().__init__(status)
+        self.status, self.stderr, self.stdout = status, stderr, stdout
+
+
+# -- message cleanup ---------------------------------------------------------
+
+def cleanup_message(text: str, strip_comments: bool = False) -> str:
+    """git's strbuf_stripspace: trailing whitespace (space, tab, CR, LF) off every line, runs
+    of empty lines as one, none at either end; ``#`` lines dropped with ``strip_comments``."""
+    out: list = []
+    empties = 0
+    for line in text.split("\n"):
+        if strip_comments and line.startswith("#"):
+            continue
+        line = line.rstrip(" \t\r")
+        if not line:
+            empties += 1
+            continue
+        if empties and out:
+            out.append("")
+        empties = 0
+        out.append(line)
+    return "".join(line + "\n" for line in out)
+
+
+# -- the repository in the tree ----------------------------------------------
+
+class _Repo:
+    """A repository found in the tree: ``top`` the work tree, ``gitdir`` its ``.git``."""
+
+    def __init__(self, tree: VirtualTree, top: str):
+        self.tree, self.top, self.gitdir = tree, top, top.rstrip("/") + "/.git"
+        self.store = gitstore.StoredRepository(self.read)
+
+    def read(self, rel: str):
+        path = f"{self.gitdir}/{rel}"
+        try:
+            return self.tree.read_bytes(path) if self.tree.is_file(path) else None
+        except VfsError:
+            return None
+
+    def write(self, rel: str, data: bytes, mode: int = 0o644):
+        path = f"{self.gitdir}/{rel}"
+        _makedirs(self.tree, self.gitdir, posixpath.dirname(rel))
+        if self.tree.lexists(path):
+            self.tree.remove(path)
+        self.tree.write_bytes(path, data)
+        self.tree.chmod(path, mode)
+
+    def put_object(self, kind: str, body: bytes) -> str:
+        oid, data = gitstore.encode_object(kind, body)
+        if self.read(f"objects/{oid[:2]}/{oid[2:]}") is None:
+            self.write(f"objects/{oid[:2]}/{oid[2:]}", data, 0o444)
+        return oid
+
+    def index(self) -> dict:
+        data = self.read("index")
+        return {} if data is None else gitstore.parse_index(data)
+
+    def write_index(self, entries: dict):
+        self.write("index", gitstore.format_index(entries))
+
+    def check_safe(self):
+        """Refuse what the model does not follow inside ``.git``."""
+        for rel in ("index.lock", "HEAD.lock", "config.lock", "info/attributes", "info/sparse-checkout",
+                    "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "shallow", "objects/info/alternates"):
+            if self.read(rel) is not None:
+                raise Unreadable(f".git/{rel}")
+        exclude = self.read("info/exclude")
+        if exclude is not None and any(line.strip() and not line.startswith(b"#") for line in exclude.split(b"\n")):
+            raise Unreadable("ignore rules in .git/info/exclude")
+        hooks = f"{self.gitdir}/hooks"
+        if self.tree.is_dir(hooks) and any(not name.endswith(".sample") for name in self.tree.listdir(hooks)):
+            raise Unreadable("hooks in .git/hooks")
+
+
+def _makedirs(tree: VirtualTree, base: str, rel: str):
+    """``mkdir -p base/rel`` for an existing ``base``, asking nothing about the paths above it."""
+    path = base.rstrip("/")
+    for part in [p for p in rel.split("/") if p]:
+        path += "/" + part
+        if not tree.is_dir(path):
+            tree.mkdir(path)
+
+
+def _find_repo(tree: VirtualTree, cwd: str) -> _Repo | None:
+    """The repository ``cwd`` is in, as git's discovery finds it (a walk past the task
+    directory asks the tree about paths it does not hold: OutsideTree, unknown)."""
+    path = os.path.normpath(cwd)
+    while True:
+        dotgit = path.rstrip("/") + "/.git"
+        if tree.lexists(dotgit):
+            if tree.is_symlink(dotgit) or not tree.is_dir(dotgit):
+                raise Unreadable(f"{dotgit} that is not a plain directory")
+            if tree.is_file(dotgit + "/HEAD") and tree.is_dir(dotgit + "/objects") and tree.is_dir(dotgit + "/refs"):
+                return _Repo(tree, path)
+            raise Unreadable(f"{dotgit} that is not a repository")
+        if path.endswith("/.git") or "/.git/" in path + "/":
+            raise Unreadable("git run inside .git")
+        if path == "/":
+            return None
+        path = posixpath.dirname(path)
+
+
+# -- the command -------------------------------------------------------------
+
+class _Git:
+    def __init__(self, ctx: CommandContext):
+        self.ctx, self.tree, self.env = ctx, ctx.tree, ctx.env
+        self.cwd = ctx.cwd
+        self.overrides: list = []  # -c key=value
+        self.err: list = []
+        self.out: list = []
+        self.out_known = True
+        self.err_known = True
+        self.stdin_used = False
+
+    # configuration
+    def home(self) -> str:
+        home = self.env.get("HOME")
+        if not home or not home.startswith("/"):
+            raise Unreadable("git without an absolute $HOME")
+        return home
+
+    def global_files(self) -> list:
+        xdg = self.env.get("XDG_CONFIG_HOME") or self.home().rstrip("/") + "/.config"
+        return [xdg.rstrip("/") + "/git/config", self.home().rstrip("/") + "/.gitconfig"]
+
+    def config(self, repo: _Repo | None) -> dict:
+        """Every configured key (lowercased) -> its last value, after refusing keys the model does not follow."""
+        pairs: list = []
+        files = self.global_files() + ([repo.gitdir + "/config"] if repo else [])
+        for path in files:
+            if self.tree.lexists(path):
+                if not self.tree.is_file(path):
+                    raise Unreadable(f"the config file {path} is not a regular file")
+                pairs += gitstore.parse_config(self.tree.read_bytes(path).decode("utf-8", "surrogateescape"))
+        pairs += self.overrides
+        found: dict = {}
+        for key, value in pairs:
+            if key in _FOLLOWED:
+                if (value or "").lower() != _FOLLOWED[key]:
+                    raise Unreadable(f"the configuration {key}={value}")
+            elif not _HARMLESS.match(key):
+                raise Unreadable(f"the configuration key {key}")
+            found[key] = value
+        return found
+
+    def identity(self, config: dict, who: str) -> tuple[str, str]:
+        """(name, email) of the author or committer, as git's ident code finds them."""
+        name = self.env.get(f"GIT_{who.upper()}_NAME", config.get(f"{who}.name", config.get("user.name")))
+        email = self.env.get(f"GIT_{who.upper()}_EMAIL", config.get(f"{who}.email", config.get("user.email")))
+        if email is None:
+            email = self.env.get("EMAIL")
+        if email is None:
+            # git names the user and host it guessed: the message is not known, the status is
+            raise _Exit(128, None)
+        if name is None:
+            raise Unreadable("an identity without a name (git asks the password database)")
+        for part in (name, email):
+            if not part or re.search(r"[<>\n]", part) or part != part.strip(" \t.,:;\"'\\") :
+                raise Unreadable(f"the identity {part!r}")
+        return name, email
+
+    def main(self) -> CommandResult:
+        for key in self.env:
+            if _ENV_REFUSED.match(key):
+                raise Unreadable(f"git with ${key} set")
+        args = list(self.ctx.argv[1:])
+        while args and args[0].startswith("-"):
+            opt = args.pop(0)
+            if opt in ("-C", "-c") and not args:
+                raise OptionUnknown(f"git {opt} without its argument")
+            if opt == "-C":
+                where = args.pop(0)
+                if where:
+                    target = os.path.normpath(join(self.cwd, where))
+                    if not self.tree.is_dir(target):
+                        raise Unreadable(f"git -C {where!r}: a directory that is not there")
+                    self.cwd = target
+            elif opt == "-c":
+                key, eq, value = args.pop(0).partition("=")
+                section, dot, name = key.rpartition(".")
+                if not dot or not section or not name or not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", name) \
+                        or not re.fullmatch(r"[A-Za-z0-9.-]+", section):
+                    raise OptionUnknown(f"git -c {key!r}")
+                self.overrides.append((f"{section.lower()}.{name.lower()}", value if eq else None))
+            elif opt in ("--no-pager", "-P"):
+                continue
+            else:
+                raise OptionUnknown(f"git {opt}")
+        if not args:
+            raise OptionUnknown("git without a command")
+        command, rest = args[0], args[1:]
+        try:
+            if command == "init":
+                self.init(rest)
+            elif command == "add":
+                self.add(rest)
+            elif command == "commit":
+                self.commit(rest)
+            elif command == "config":
+                self.configure(rest)
+            elif command in _READERS:
+                if any(a.startswith(("--output", "-o")) for a in rest):
+                    raise OptionUnknown(f"git {command} writing a file")
+                self.config(_find_repo(self.tree, self.cwd))
+                return CommandResult(0, stdout_unknown=f"the output of git {command}",
+                                     status_unknown=f"the status of git {command}",
+                                     stderr_unknown=f"the messages of git {command}")
+            else:
+                raise OptionUnknown(f"git {command}")
+            status = 0
+        except _Exit as done:
+            status = done.status
+            if done.stderr is None:
+                self.err_known = False
+            else:
+                self.err.append(done.stderr)
+            if done.stdout is None:
+                self.out_known = False
+            else:
+                self.out.append(done.stdout)
+        return CommandResult(status, "".join(self.out).encode("utf-8", "surrogateescape"),
+                             "".join(self.err).encode("utf-8", "surrogateescape"),
+                             stdout_unknown=None if self.out_known else f"the output of git {command}",
+                             stderr_unknown=None if self.err_known else f"the messages of git {command}")
+
+    def repo(self) -> _Repo:
+        found = _find_repo(self.tree, self.cwd)
+        if found is None:
+            raise _Exit(128, _NOT_A_REPO)
+        found.check_safe()
+        return found
+
+    # git init
+    def init(self, args: list):
+        quiet, branch, template, where = False, None, None, []
+        while args:
+            arg = args.pop(0)
+            if arg in ("-q", "--quiet"):
+                quiet = True
+            elif arg in ("-b", "--initial-branch") and args:
+                branch = args.pop(0)
+            elif arg.startswith("--initial-branch="):
+                branch = arg.partition("=")[2]
+            elif arg.startswith("-b") and len(arg) > 2:
+                branch = arg[2:]
+            elif arg.startswith("--template="):
+                template = arg.partition("=")[2]
+            elif arg == "--":
+                where += args
+                args = []
+            elif arg.startswith("-"):
+                raise OptionUnknown(f"git init {arg}")
+            else:
+                where.append(arg)
+        if len(where) > 1 or template not in (None, ""):
+            raise OptionUnknown("git init with these arguments")
+        if branch is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", branch) or \
+                branch is not None and (".." in branch or branch.endswith((".lock", "/", "."))):
+            raise OptionUnknown(f"git init -b {branch!r}")
+        top = os.path.normpath(join(self.cwd, where[0])) if where else self.cwd
+        config = self.config(None)
+        if not self.tree.is_dir(top):
+            base = top
+            while not self.tree.lexists(base):
+                base = posixpath.dirname(base)
+            _makedirs(self.tree, base, top[len(base):])
+        dotgit = top.rstrip("/") + "/.git"
+        if self.tree.lexists(dotgit):
+            found = _find_repo(self.tree, top)
+            if branch is not None or not quiet:
+                raise Unreadable("git init over an existing repository")
+            self.config(found)
+            return
+        hint = ""
+        if branch is None:
+            branch = config.get("init.defaultbranch")
+            if branch is None:
+                branch, hint = "master", _DEFAULT_BRANCH_HINT
+            elif not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", branch):
+                raise Unreadable(f"init.defaultBranch={branch!r}")
+        lay_repository(self.tree, top, branch, template != "")
+        self.err.append(hint)
+        if not quiet:
+            self.out_known = False  # "Initialized empty Git repository in <the task directory's path>"
+
+    # git config
+    def configure(self, args: list):
+        scope = "local"
+        while args and args[0].startswith("-"):
+            arg = args.pop(0)
+            if arg in ("--local", "--global"):
+                scope = arg[2:]
+            elif arg == "--get" and len(args) == 1:
+                continue
+            else:
+                raise OptionUnknown(f"git config {arg}")
+        if len(args) not in (1, 2):
+            raise OptionUnknown("git config with these arguments")
+        key = args[0]
+        section, dot, name = key.rpartition(".")
+        if not dot or not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", name) or not re.fullmatch(r"[A-Za-z0-9-]+",
+                                                                                           section):
+            raise OptionUnknown(f"git config {key!r}")
+        key = f"{section.lower()}.{name.lower()}"
+        repo = _find_repo(self.tree, self.cwd)
+        if len(args) == 1:
+            if scope != "local":
+                raise OptionUnknown("git config --global reading a key")
+            value = self.config(repo).get(key, False)
+            if value is False:
+                raise _Exit(1)
+            self.out.append(("true" if value is None else value) + "\n")
+            return
+        value = args[1]
+        if "\0" in value:
+            raise OptionUnknown("a config value with a NUL")
+        if scope == "global":
+            xdg, path = self.global_files()
+            if self.tree.lexists(xdg):
+                raise Unreadable("git config --global with an XDG config file")
+        else:
+            if repo is None:
+                raise Unreadable("git config outside a repository")
+            repo.check_safe()
+            path = repo.gitdir + "/config"
+        self.config(repo)
+        if not (key in _FOLLOWED and value.lower() == _FOLLOWED[key]) and not _HARMLESS.match(key):
+            raise Unreadable(f"setting the configuration key {key}")
+        text = self.tree.read_bytes(path).decode("utf-8", "surrogateescape") if self.tree.exists(path) else ""
+        if text and not text.endswith("\n"):
+            raise Unreadable("a config file without a final newline")
+        data = gitstore.set_config(text, key, value).encode("utf-8", "surrogateescape")
+        existed = self.tree.exists(path)
+        self.tree.write_bytes(path, data)
+        if not existed:
+            self.tree.chmod(path, 0o644)
+
+    # the work tree
+    def worktree(self, repo: _Repo) -> dict:
+        """``{path relative to the top: (mode, bytes)}`` of every file git would see."""
+        files: dict = {}
+        top = repo.top.rstrip("/")
+        for path in self.tree.walk(repo.top):
+            rel = path[len(top) + 1:]
+            if not rel:
+                continue
+            parts = rel.split("/")
+            if ".git" in parts:
+                if rel != ".git" and parts[0] != ".git":
+                    raise Unreadable(f"a nested repository at {rel}")
+                continue
+            name = parts[-1]
+            if name in (".gitignore", ".gitattributes", ".gitmodules"):
+                raise Unreadable(f"{rel} (ignore and attribute rules are not modelled)")
+            if self.tree.is_symlink(path):
+                files[rel] = (gitstore.SYMLINK, self.tree.readlink(path).encode("utf-8", "surrogateescape"))
+            elif self.tree.is_file(path):
+                mode = self.tree.mode(path)
+                files[rel] = (gitstore.EXECUTABLE if mode & 0o100 else gitstore.FILE, self.tree.read_bytes(path))
+        for rel in ("git/ignore", "git/attributes"):
+            xdg = (self.env.get("XDG_CONFIG_HOME") or self.home().rstrip("/") + "/.config").rstrip("/")
+            if self.tree.lexists(f"{xdg}/{rel}"):
+                raise Unreadable(f"{xdg}/{rel}")
+        return files
+
+    def pathspec(self, repo: _Repo, spec: str) -> str:
+        """A pathspec as a path relative to the top ('' for all of it)."""
+        if not spec:
+            raise OptionUnknown("an empty pathspec")
+        if re.search(r"[*?\[\\]", spec) or spec.startswith(":"):
+            raise OptionUnknown(f"the pathspec {spec!r} (globs and magic are not modelled)")
+        full = os.path.normpath(join(self.cwd, spec))
+        top = repo.top.rstrip("/")
+        if full != top and not full.startswith(top + "/"):
+            raise Unreadable(f"the pathspec {spec!r} outside the repository")
+        rel = full[len(top) + 1:]
+        parts = rel.split("/") if rel else []
+        for n in range(1, len(parts)):
+            if self.tree.is_symlink(top + "/" + "/".join(parts[:n])):
+                raise Unreadable(f"the pathspec {spec!r} beyond a symbolic link")
+        return rel
+
+    @staticmethod
+    def matches(rel: str, path: str) -> bool:
+        return not rel or path == rel or path.startswith(rel + "/")
+
+    def stage(self, repo: _Repo, index: dict, files: dict, paths):
+        for path in paths:
+            if path in files:
+                mode, data = files[path]
+                index[path] = (mode, repo.put_object("blob", data))
+            else:
+                index.pop(path, None)
+
+    # git add
+    def add(self, args: list):
+        mode, specs, done = None, [], False
+        for arg in args:
+            if done or not arg.startswith("-") or arg == "-":
+                specs.append(arg)
+            elif arg == "--":
+                done = True
+            elif arg in ("-A", "--all"):
+                mode = "all"
+            elif arg in ("-u", "--update"):
+                mode = "update"
+            elif arg in ("-f", "--force"):
+                continue
+            else:
+                raise OptionUnknown(f"git add {arg}")
+        repo = self.repo()
+        config = self.config(repo)
+        if not specs and mode is None:
+            if "advice.addemptypathspec" in config:
+                raise Unreadable("advice.addEmptyPathspec")
+            self.err.append(_EMPTY_ADD)
+            return
+        rels = [self.pathspec(repo, spec) for spec in specs] or [""]
+        files = self.worktree(repo)
+        index = repo.index()
+        for spec, rel in zip(specs, rels):
+            if not any(self.matches(rel, p) for p in list(files) + list(index)):
+                raise _Exit(128, f"fatal: pathspec '{spec}' did not match any files\n")
+        chosen = {p for p in set(files) | set(index) if any(self.matches(rel, p) for rel in rels)}
+        if mode == "update":
+            chosen &= set(index)
+        self.stage(repo, index, files, sorted(chosen))
+        repo.write_index(index)
+
+    # git commit
+    def commit(self, args: list):
+        messages, files_from, quiet, allow_empty, allow_empty_message = [], [], False, False, False
+        all_tracked, cleanup = False, "default"
+        queue = list(args)
+        while queue:
+            arg = queue.pop(0)
+            if arg == "--":
+                if queue:
+                    raise OptionUnknown("git commit with pathspecs")
+                continue
+            if not arg.startswith("-") or arg == "-":
+                raise OptionUnknown("git commit with pathspecs")
+            if arg.startswith("--"):
+                name, eq, value = arg[2:].partition("=")
+                takes = name in ("message", "file", "cleanup")
+                if takes and not eq:
+                    if not queue:
+                        raise OptionUnknown(f"git commit {arg} without its argument")
+                    value = queue.pop(0)
+                elif eq and not takes:
+                    raise OptionUnknown(f"git commit {arg}")
+                if name == "message":
+                    messages.append(value)
+                elif name == "file":
+                    files_from.append(value)
+                elif name == "cleanup":
+                    cleanup = value
+                elif name == "quiet":
+                    quiet = True
+                elif name == "allow-empty":
+                    allow_empty = True
+                elif name == "allow-empty-message":
+                    allow_empty_message = True
+                elif name == "all":
+                    all_tracked = True
+                elif name in ("no-verify", "no-edit", "no-gpg-sign"):
+                    continue
+                else:
+                    raise OptionUnknown(f"git commit {arg}")
+                continue
+            j = 1
+            while j < len(arg):
+                c = arg[j]
+                j += 1
+                if c in "mF":
+                    value = arg[j:]
+                    if not value:
+                        if not queue:
+                            raise OptionUnknown(f"git commit -{c} without its argument")
+                        value = queue.pop(0)
+                    (messages if c == "m" else files_from).append(value)
+                    break
+                if c == "q":
+                    quiet = True
+                elif c == "a":
+                    all_tracked = True
+                elif c == "n":
+                    continue
+                else:
+                    raise OptionUnknown(f"git commit -{c}")
+        if not messages and not files_from:
+            raise OptionUnknown("git commit without -m or -F (it opens an editor)")
+        if messages and files_from:
+            raise _Exit(128, "fatal: options '-m' and '-F' cannot be used together\n")
+        if len(files_from) > 1:
+            raise OptionUnknown("git commit with -F more than once")
+        if cleanup not in ("default", "whitespace", "strip", "verbatim"):
+            raise OptionUnknown(f"git commit --cleanup={cleanup}")
+        repo = self.repo()
+        config = self.config(repo)
+        author = self.identity(config, "author")
+        committer = self.identity(config, "committer")
+        if messages:
+            text = ""
+            for message in messages:
+                if text:
+                    text += "\n"
+                text += message
+                if text and not text.endswith("\n"):
+                    text += "\n"
+            raw = text.encode("utf-8", "surrogateescape")
+        else:
+            raw = self.message_file(files_from[0])
+        if b"\0" in raw:
+            raise Unreadable("a commit message with a NUL byte")
+        index = repo.index()
+        files = self.worktree(repo)
+        if all_tracked:
+            self.stage(repo, index, files, sorted(index))
+        branch, parent = repo.store.head()
+        if branch is None:
+            raise Unreadable("a detached HEAD")
+        entries = gitstore.tree_entries(index)
+        root_tree = entries[-1][0]
+        if parent is not None:
+            headers, _ = gitstore.parse_commit(repo.store.object(parent)[1])
+            unchanged = headers.get("tree") == [root_tree]
+        else:
+            unchanged = not index
+        if unchanged and not allow_empty:
+            raise _Exit(1, "", None)  # the status listing names what is untracked: not spelled here
+        text = raw.decode("utf-8", "surrogateescape")
+        if cleanup == "verbatim":
+            message = text
+        else:
+            message = cleanup_message(text, strip_comments=cleanup == "strip")
+        if not message and not allow_empty_message:
+            raise _Exit(1, "Aborting commit due to empty commit message.\n")
+        try:
+            message.encode("utf-8")
+        except UnicodeEncodeError:
+            self.err_known = False  # git warns that the message is not UTF-8
+        for oid, body in entries:
+            repo.put_object("tree", body)
+        body = f"tree {root_tree}\n" + (f"parent {parent}\n" if parent else "") + \
+            f"author {author[0]} <{author[1]}> {DATE}\ncommitter {committer[0]} <{committer[1]}> {DATE}\n\n"
+        commit = repo.put_object("commit", body.encode("utf-8", "surrogateescape") +
+                                 message.encode("utf-8", "surrogateescape"))
+        repo.write_index(index)
+        repo.write(branch, f"{commit}\n".encode())
+        subject = message.split("\n\n", 1)[0].replace("\n", " ").strip()
+        kind = "commit" if parent else "commit (initial)"
+        line = f"{parent or gitstore.ZERO} {commit} {committer[0]} <{committer[1]}> {DATE}\t{kind}: {subject}\n"
+        for log in ("logs/HEAD", "logs/" + branch):
+            repo.write(log, (repo.read(log) or b"") + line.encode("utf-8", "surrogateescape"))
+        repo.write("COMMIT_EDITMSG", message.encode("utf-8", "surrogateescape"))
+        if not quiet:
+            self.out_known = False  # "[master (root-commit) <id>] …": the id differs
+
+    def message_file(self, name: str) -> bytes:
+        if name == "-":
+            if self.ctx.stdin is None:
+                raise Unreadable("git commit -F - with unknown stdin")
+            return self.ctx.stdin
+        try:
+            path = join(self.cwd, name)
+            if self.tree.is_dir(path):
+                raise Unreadable("git commit -F with a directory")
+            return self.tree.read_bytes(path)
+        except VfsError as exc:
+            raise _Exit(128, f"fatal: could not read log file '{name}': {exc.strerror}\n") from None
+
+
+def lay_repository(tree: VirtualTree, top: str, branch: str = "master", template: bool = False):
+    """What ``git init -b BRANCH [--template=]`` writes in ``top/.git``."""
+    dotgit = top.rstrip("/") + "/.git"
+    _makedirs(tree, top, ".git")
+    if template and os.path.isdir(_TEMPLATES):
+        # git's default template: the installed files, the same inside the sandbox
+        for current, dirs, names in os.walk(_TEMPLATES):
+            rel = os.path.relpath(current, _TEMPLATES)
+            base = dotgit if rel == "." else f"{dotgit}/{rel}"
+            _makedirs(tree, dotgit, "" if rel == "." else rel)
+            for name in names:
+                with open(os.path.join(current, name), "rb") as handle:
+                    tree.write_bytes(f"{base}/{name}", handle.read())
+                tree.chmod(f"{base}/{name}", os.stat(os.path.join(current, name)).st_mode & 0o777)
+    elif template:
+        raise Unreadable("git's default template, which is not installed here")
+    for rel in ("objects/info", "objects/pack", "refs/heads", "refs/tags"):
+        _makedirs(tree, dotgit, rel)
+    tree.write_bytes(f"{dotgit}/HEAD", f"ref: refs/heads/{branch}\n".encode())
+    tree.write_bytes(f"{dotgit}/config", b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n"
+                                          b"\tbare = false\n\tlogallrefupdates = true\n")
+
+
+def git(ctx: CommandContext) -> CommandResult:
+    """git init/add/commit/config over the tree; anything else unknown."""
+    try:
+        return _Git(ctx).main()
+    except (OptionUnknown, Unreadable) as exc:
+        return unknown(str(exc))
+    except VfsError as exc:
+        return unknown(f"git meeting {exc}")

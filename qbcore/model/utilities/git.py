@@ -85,6 +85,11 @@ def cleanup_message(text: str, strip_comments: bool = False) -> str:
     return "".join(line + "\n" for line in out)
 
 
+def _reflog_text(text: str) -> str:
+    """git's copy_reflog_msg: whitespace runs as one space, none leading or trailing."""
+    return re.sub(r"[ \t\n\r]+", " ", text).strip(" ")
+
+
 # -- the repository in the tree ----------------------------------------------
 
 class _Repo:
@@ -344,8 +349,8 @@ class _Git:
             elif not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", branch):
                 raise Unreadable(f"init.defaultBranch={branch!r}")
         lay_repository(self.tree, top, branch, template != "")
-        self.err.append(hint)
         if not quiet:
+            self.err.append(hint)
             self.out_known = False  # "Initialized empty Git repository in <the task directory's path>"
 
     # git config
@@ -563,6 +568,19 @@ class _Git:
             raise OptionUnknown(f"git commit --cleanup={cleanup}")
         repo = self.repo()
         config = self.config(repo)
+        index = repo.index()
+        files = self.worktree(repo)
+        if all_tracked:
+            self.stage(repo, index, files, sorted(index))
+        branch, parent = repo.store.head()
+        if branch is None:
+            raise Unreadable("a detached HEAD")
+        # git writes the index and its trees first, then asks who commits and reads the message
+        repo.write_index(index)
+        entries = gitstore.tree_entries(index)
+        for oid, body in entries:
+            repo.put_object("tree", body)
+        root_tree = entries[-1][0]
         author = self.identity(config, "author")
         committer = self.identity(config, "committer")
         if messages:
@@ -578,15 +596,9 @@ class _Git:
             raw = self.message_file(files_from[0])
         if b"\0" in raw:
             raise Unreadable("a commit message with a NUL byte")
-        index = repo.index()
-        files = self.worktree(repo)
-        if all_tracked:
-            self.stage(repo, index, files, sorted(index))
-        branch, parent = repo.store.head()
-        if branch is None:
-            raise Unreadable("a detached HEAD")
-        entries = gitstore.tree_entries(index)
-        root_tree = entries[-1][0]
+        text = raw.decode("utf-8", "surrogateescape")
+        edited = text if cleanup == "verbatim" else cleanup_message(text)
+        repo.write("COMMIT_EDITMSG", edited.encode("utf-8", "surrogateescape"))
         if parent is not None:
             headers, _ = gitstore.parse_commit(repo.store.object(parent)[1])
             unchanged = headers.get("tree") == [root_tree]
@@ -594,31 +606,23 @@ class _Git:
             unchanged = not index
         if unchanged and not allow_empty:
             raise _Exit(1, "", None)  # the status listing names what is untracked: not spelled here
-        text = raw.decode("utf-8", "surrogateescape")
-        if cleanup == "verbatim":
-            message = text
-        else:
-            message = cleanup_message(text, strip_comments=cleanup == "strip")
+        message = cleanup_message(edited, strip_comments=True) if cleanup == "strip" else edited
         if not message and not allow_empty_message:
             raise _Exit(1, "Aborting commit due to empty commit message.\n")
         try:
             message.encode("utf-8")
         except UnicodeEncodeError:
             self.err_known = False  # git warns that the message is not UTF-8
-        for oid, body in entries:
-            repo.put_object("tree", body)
         body = f"tree {root_tree}\n" + (f"parent {parent}\n" if parent else "") + \
             f"author {author[0]} <{author[1]}> {DATE}\ncommitter {committer[0]} <{committer[1]}> {DATE}\n\n"
         commit = repo.put_object("commit", body.encode("utf-8", "surrogateescape") +
                                  message.encode("utf-8", "surrogateescape"))
-        repo.write_index(index)
         repo.write(branch, f"{commit}\n".encode())
-        subject = message.split("\n\n", 1)[0].replace("\n", " ").strip()
         kind = "commit" if parent else "commit (initial)"
-        line = f"{parent or gitstore.ZERO} {commit} {committer[0]} <{committer[1]}> {DATE}\t{kind}: {subject}\n"
+        reason = _reflog_text(f"{kind}: {message.partition(chr(10))[0]}")
+        line = f"{parent or gitstore.ZERO} {commit} {committer[0]} <{committer[1]}> {DATE}\t{reason}\n"
         for log in ("logs/HEAD", "logs/" + branch):
             repo.write(log, (repo.read(log) or b"") + line.encode("utf-8", "surrogateescape"))
-        repo.write("COMMIT_EDITMSG", message.encode("utf-8", "surrogateescape"))
         if not quiet:
             self.out_known = False  # "[master (root-commit) <id>] …": the id differs
 

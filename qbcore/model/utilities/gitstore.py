@@ -41,7 +41,7 @@ def object_id(kind: str, body: bytes) -> str:
 def encode_object(kind: str, body: bytes) -> tuple[str, bytes]:
     """(id, the loose object file's bytes)."""
     framed = _framed(kind, body)
-    return hashlib.sha1(framed).hexdigest(), zlib.compress(framed)
+    return hashlib.sha1(framed).hexdigest(), zlib.compress(framed, 1)  # git's core.compression default
 
 
 def decode_object(data: bytes) -> tuple[str, bytes]:

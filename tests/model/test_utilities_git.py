@@ -1,0 +1,283 @@
+"""git's model against git 2.39: the same commands in a real directory and in the virtual tree.
+
+Both sides run with HOME at the directory (as the executor's harness does),
+no system or global config, and the model's fixed date, so commit ids match
+too. Compared after each command: status, and stdout and stderr where the
+model claims them; at the end every file (``.git`` included, the index as
+its entries) and the validator's three answers (HEAD's message, the tracked
+files, the commit count) from both implementations of the git check's
+interface.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tests_settings import examples
+from qbcore.model.utilities import gitstore
+from qbcore.model.utilities.context import CommandContext
+from qbcore.model.utilities.git import cleanup_message, git
+from qbcore.model.utilities.gitfixture import stored_repository
+from qbcore.model.utilities.vfs import VirtualTree
+from qbcore.realbash import validators
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+DATE = "946684800 +0000"
+ROOT = "/task"
+IDENTITY = [["git", "config", "user.name", "QuoteBench"], ["git", "config", "user.email", "qb@example.com"]]
+START = [["git", "init", "-q", "-b", "master", "--template="], *IDENTITY]
+
+
+def _env(home):
+    return {"PATH": "/usr/bin:/bin", "HOME": home, "LC_ALL": "C", "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_DATE": DATE, "GIT_COMMITTER_DATE": DATE}
+
+
+def _real(steps, files, modes, links):
+    """[(status, stdout, stderr)] per step and the final {path: bytes|None|("link", target)}."""
+    base = tempfile.mkdtemp(prefix="qbcore-gitdiff-")
+    root = os.path.join(base, "task")
+    os.mkdir(root)
+    try:
+        for path, data in files.items():
+            full = os.path.join(root, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "wb") as handle:
+                handle.write(data)
+            os.chmod(full, modes.get(path, 0o644))
+        for path, target in links.items():
+            os.symlink(target, os.path.join(root, path))
+        results = []
+        for argv, stdin, cwd in steps:
+            done = subprocess.run(argv, cwd=os.path.join(root, cwd), env=_env(root), input=stdin,
+                                  capture_output=True, timeout=30)
+            results.append((done.returncode, done.stdout, done.stderr))
+        final = {}
+        for current, dirs, names in os.walk(root):
+            for name in dirs + names:
+                full = os.path.join(current, name)
+                rel = os.path.relpath(full, root)
+                if os.path.islink(full):
+                    final[rel] = ("link", os.readlink(full))
+                elif os.path.isdir(full):
+                    final[rel] = None
+                else:
+                    with open(full, "rb") as handle:
+                        final[rel] = handle.read()
+        answers = None
+        if os.path.isdir(os.path.join(root, ".git")):
+            with validators.GitRepository(root) as repo:
+                history, _ = repo.history()
+                answers = (history, repo.head_commit() if history else None, repo.tracked())
+        return results, final, answers
+    finally:
+        shutil.rmtree(base)
+
+
+def _model(steps, files, modes, links):
+    tree = VirtualTree()
+    tree.mkdir(ROOT)
+    for path, data in files.items():
+        tree.mkdir(os.path.dirname(f"{ROOT}/{path}"), parents=True, exist_ok=True)
+        tree.write_bytes(f"{ROOT}/{path}", data)
+        tree.chmod(f"{ROOT}/{path}", modes.get(path, 0o644))
+    for path, target in links.items():
+        tree.symlink(target, f"{ROOT}/{path}")
+    results = []
+    for argv, stdin, cwd in steps:
+        done = git(CommandContext(list(argv), stdin, f"{ROOT}/{cwd}".rstrip("/").replace("/.", "") or ROOT,
+                                  _env(ROOT), tree))
+        if done.unknown is not None:
+            return None, done.unknown, None
+        results.append(done)
+    links_now = tree.symlinks()
+    final = {}
+    for path in tree.walk(ROOT):
+        if path == ROOT:
+            continue
+        rel = path[len(ROOT) + 1:]
+        final[rel] = ("link", links_now[path]) if path in links_now else (
+            None if tree.is_dir(path) else tree.read_bytes(path))
+    answers = None
+    if ".git" in final:
+        entries = {rel: validators.Entry("file", 0o644, data) for rel, data in final.items()
+                   if isinstance(data, bytes)}
+        repo = stored_repository(entries)
+        history, _ = repo.history()
+        answers = (history, repo.head_commit() if history else None, repo.tracked())
+    return results, final, answers
+
+
+def compare(steps, files=None, modes=None, links=None, must_model=True):
+    """Run ``steps`` ([argv] or (argv, stdin, cwd)) both ways; returns the model's results."""
+    steps = [(s, b"", "") if isinstance(s, list) else s for s in steps]
+    files, modes, links = files or {}, modes or {}, links or {}
+    model, final, answers = _model(steps, files, modes, links)
+    if model is None:
+        assert not must_model, f"not modelled: {final}"
+        return None
+    real, real_final, real_answers = _real(steps, files, modes, links)
+    for (argv, _, _), got, (status, out, err) in zip(steps, model, real):
+        assert got.status == status, (argv, got, err)
+        if got.stdout_unknown is None:
+            assert got.stdout == out, argv
+        if got.stderr_unknown is None:
+            assert got.stderr == err, argv
+    assert answers == real_answers
+    # the index's stat data differs: compare its entries
+    for side in (final, real_final):
+        for path, data in side.items():
+            if path.endswith(".git/index") and isinstance(data, bytes):
+                side[path] = gitstore.parse_index(data)
+    assert final == real_final
+    return model
+
+
+# -- tables ----------------------------------------------------------------------
+
+FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt": b"b"}
+
+
+@pytest.mark.parametrize("steps", [
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "add feature"]],
+    [*START, ["git", "add", "."], ["git", "commit", "-m", "all of it"]],
+    [*START, ["git", "add", "-A"], ["git", "commit", "-qm", "dash qm"]],
+    [*START, ["git", "add", "--all"], ["git", "commit", "--quiet", "--message=long form"]],
+    [*START, ["git", "add", "--", "sub"], ["git", "commit", "-q", "-m", "a", "-m", "b", "-m", "", "-m", "c"]],
+    [*START, ["git", "add", "sub/deep"], ["git", "commit", "-q", "-mjoined"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
+     ["git", "add", "sub"], ["git", "commit", "-q", "-m", "two"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
+     ["git", "commit", "-q", "--allow-empty", "-m", "empty"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
+     ["git", "commit", "-q", "-m", "nothing"]],
+    [*START, ["git", "commit", "-q", "-m", "nothing staged"]],
+    [*START, ["git", "commit", "-q", "--allow-empty", "-m", "empty root"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", ""]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", " \n\t\n"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "--allow-empty-message", "-m", ""]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "x", "-F", "newfile.txt"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-F", "missing.txt"]],
+    [*START, ["git", "commit", "-q", "-F", "missing.txt"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-F", "newfile.txt"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "--file=newfile.txt"]],
+    [*START, ["git", "add"]],
+    [*START, ["git", "add", "missing"]],
+    [*START, ["git", "add", "newfile.txt", "missing"], ["git", "commit", "-q", "-m", "x"]],
+    [*START, ["git", "add", "-u"], ["git", "commit", "-q", "-m", "x"]],
+    [["git", "init", "-q", "-b", "master", "--template="], ["git", "add", "newfile.txt"],
+     ["git", "commit", "-q", "-m", "no identity"]],
+    [["git", "init", "-q", "-b", "master", "--template="], ["git", "config", "user.email", "e@x"],
+     ["git", "add", "newfile.txt"], ["git", "-c", "user.name=Somebody", "commit", "-q", "-m", "via -c"]],
+    [["git", "init", "-q", "-b", "master", "--template="], ["git", "add", "newfile.txt"],
+     ["git", "-c", "user.name=A B", "-c", "user.email=a@b", "commit", "-q", "-m", "via -c"]],
+    [["git", "init", "-q", "-b", "master", "--template="], ["git", "config", "--global", "user.name", "G"],
+     ["git", "config", "--global", "user.email", "g@h"], ["git", "add", "newfile.txt"],
+     ["git", "commit", "-q", "-m", "global identity"]],
+    [["git", "init", "-q", "-b", "main"], *IDENTITY, ["git", "add", "."], ["git", "commit", "-q", "-m", "template"]],
+    [["git", "init", "--template="], ["git", "init", "-q", "--template="]],
+    [["git", "init", "-q", "--template=", "repo"], ["git", "-C", "repo", "config", "user.name", "N"],
+     ["git", "-C", "repo", "config", "user.email", "n@m"], ["git", "-C", "repo", "commit", "-q", "--allow-empty",
+                                                            "-m", "in a directory"]],
+    [["git", "init", "-q", "-b", "trunk", "--template=", "sub"], ["git", "-C", "sub", "add", "a.txt"],
+     ["git", "-C", "sub", "status"]],
+    [["git", "add", "newfile.txt"]],
+    [["git", "commit", "-m", "x"]],
+    [*START, ["git", "config", "user.name", "Changed Name"], ["git", "config", "user.name"],
+     ["git", "config", "user.email"], ["git", "config", "core.bare"], ["git", "config", "user.nothing"],
+     ["git", "config", "user.email", " spaced # value "], ["git", "config", "--get", "user.email"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
+     ["git", "log", "--oneline"], ["git", "commit", "-aqm", "nothing changed"]],
+])
+def test_command_sequences_match_git(steps):
+    compare(steps, FILES)
+
+
+def test_modes_links_and_deletions_match_git():
+    files = {"run.sh": b"#!/bin/sh\n", "plain": b"x", "gone": b"soon gone\n"}
+    compare([*START, ["git", "add", "-A"], ["git", "commit", "-q", "-m", "first"],
+             ["git", "add", "-A"], ["git", "commit", "-q", "-m", "unchanged"]],
+            files, {"run.sh": 0o755}, {"link": "plain", "dangling": "nowhere"})
+
+
+def test_commit_all_and_subdirectory_pathspecs_match_git():
+    compare([*START, ["git", "add", "."], ["git", "commit", "-q", "-m", "first"],
+             (["git", "add", "../newfile.txt", "."], b"", "sub"), (["git", "commit", "-qam", "from sub"], b"", "sub")],
+            FILES)
+
+
+def test_stdin_message_matches_git():
+    compare([*START, ["git", "add", "newfile.txt"],
+             (["git", "commit", "-q", "-F", "-"], b"from stdin\n\n\n# kept\nsecond  \n", "")], FILES)
+
+
+def test_unmodelled_shapes_are_unknown():
+    for argv in (["git", "add", "*.txt"], ["git", "commit", "-q"], ["git", "commit", "-m", "x", "newfile.txt"],
+                 ["git", "push"], ["git", "--git-dir=x", "status"], ["git", "commit", "--amend", "-m", "x"]):
+        assert compare([*START, argv], FILES, must_model=False) is None, argv
+    ignored = {**FILES, ".gitignore": b"*.txt\n"}
+    assert compare([*START, ["git", "add", "."]], ignored, must_model=False) is None
+
+
+# -- generated messages ----------------------------------------------------------
+
+LINES = st.text(st.sampled_from(list("ab #\t\r\x0b\x0c") + ["é", "✓", "\\", "'", '"']), max_size=8)
+MESSAGES = st.lists(LINES, max_size=6).map("\n".join)
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=st.lists(MESSAGES, min_size=1, max_size=3),
+       cleanup=st.sampled_from([None, "default", "whitespace", "strip", "verbatim"]))
+def test_messages_by_dash_m_match_git(messages, cleanup):
+    argv = ["git", "commit", "-q"] + ([f"--cleanup={cleanup}"] if cleanup else [])
+    for message in messages:
+        argv += ["-m", message]
+    compare([*START, ["git", "add", "newfile.txt"], argv], FILES)
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(message=MESSAGES, trailing=st.sampled_from(["", "\n", "\n\n"]), stdin=st.booleans(),
+       cleanup=st.sampled_from([None, "strip", "verbatim"]))
+def test_messages_by_dash_f_match_git(message, trailing, stdin, cleanup):
+    data = (message + trailing).encode()
+    argv = ["git", "commit", "-q"] + ([f"--cleanup={cleanup}"] if cleanup else [])
+    if stdin:
+        step = (argv + ["-F", "-"], data, "")
+        files = FILES
+    else:
+        step = (argv + ["-F", "msg"], b"", "")
+        files = {**FILES, "msg": data}
+    compare([*START, ["git", "add", "newfile.txt"], step], files)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(text=MESSAGES)
+def test_cleanup_is_idempotent_and_trimmed(text):
+    once = cleanup_message(text)
+    assert cleanup_message(once) == once
+    assert not once.startswith("\n") and "\n\n\n" not in once and (once == "" or once.endswith("\n"))
+
+
+def test_the_stored_reader_answers_as_git_on_a_real_repository():
+    # the validator's second implementation over a repository real git wrote (stat data, extensions)
+    base = tempfile.mkdtemp(prefix="qbcore-gitread-")
+    try:
+        env = _env(base)
+        for argv in START + [["git", "add", "."], ["git", "commit", "-q", "-m", "one\n\ntwo"],
+                             ["git", "commit", "-q", "--allow-empty", "-m", "three"]]:
+            if argv == ["git", "add", "."]:
+                with open(os.path.join(base, "f.txt"), "w") as handle:
+                    handle.write("x\n")
+            subprocess.run(argv, cwd=base, env=env, check=True, capture_output=True)
+        after = validators.snapshot(base)
+        with validators.GitRepository(base) as real:
+            want = (real.history(), real.head_commit(), real.tracked())
+        stored = stored_repository(after)
+        assert (stored.history(), stored.head_commit(), stored.tracked()) == want
+    finally:
+        shutil.rmtree(base)

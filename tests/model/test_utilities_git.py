@@ -123,7 +123,8 @@ def compare(steps, files=None, modes=None, links=None, must_model=True):
         return None
     real, real_final, real_answers = _real(steps, files, modes, links)
     for (argv, _, _), got, (status, out, err) in zip(steps, model, real):
-        assert got.status == status, (argv, got, err)
+        if got.status_unknown is None:
+            assert got.status == status, (argv, got, err)
         if got.stdout_unknown is None:
             assert got.stdout == out, argv
         if got.stderr_unknown is None:
@@ -193,6 +194,11 @@ FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt"
      ["git", "config", "user.email", " spaced # value "], ["git", "config", "--get", "user.email"]],
     [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
      ["git", "log", "--oneline"], ["git", "commit", "-aqm", "nothing changed"]],
+    [*START, ["git", "status"], ["git", "log"], ["git", "show", "--stat"], ["git", "ls-files", "-s"],
+     ["git", "status", "--porcelain"], ["git", "add", "."], ["git", "status", "-s"], ["git", "log", "-1"],
+     ["git", "commit", "-q", "-m", "one"], ["git", "log", "--oneline", "-1"], ["git", "show", "--format=%s", "-s"],
+     ["git", "status", "-sb"], ["git", "diff", "HEAD"], ["git", "rev-parse", "HEAD"]],
+    [["git", "status"], ["git", "log", "--oneline"], ["git", "show"], ["git", "ls-files"]],
 ])
 def test_command_sequences_match_git(steps):
     compare(steps, FILES)

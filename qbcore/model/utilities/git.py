@@ -38,6 +38,15 @@ _ENV_REFUSED = re.compile(r"GIT_(?!CONFIG_NOSYSTEM\Z|(AUTHOR|COMMITTER)_(NAME|EM
                           r"PAGER\Z|EDITOR\Z)\w*\Z")
 # commands that never change the work tree or the repository's content
 _READERS = frozenset({"log", "status", "show", "diff", "rev-parse", "ls-files", "cat-file", "shortlog"})
+# their arguments whose exit status the model knows: 0, or 128 where HEAD has no commit yet
+_PLAIN_READS = {
+    "status": ({"-s", "--short", "--porcelain", "-b", "--branch", "-sb", "--long"}, ()),
+    "log": ({"--oneline", "--stat", "-p", "--name-only", "--name-status", "-1", "-2", "-3", "-5", "-10", "HEAD",
+             "--no-patch", "-s", "--decorate", "--graph", "--all"}, ("--format=", "--pretty=")),
+    "show": ({"--stat", "-p", "--name-only", "--name-status", "HEAD", "--no-patch", "-s", "--oneline"},
+             ("--format=", "--pretty=")),
+    "ls-files": ({"-s", "--stage", "-z", "--cached", "-c"}, ()),
+}
 
 _NOT_A_REPO = "fatal: not a git repository (or any of the parent directories): .git\n"
 _NO_IDENTITY = "Author identity unknown"
@@ -180,7 +189,7 @@ class _Git:
         self.out: list = []
         self.out_known = True
         self.err_known = True
-        self.stdin_used = False
+        self.status_known = True
 
     # configuration
     def home(self) -> str:
@@ -269,12 +278,7 @@ class _Git:
             elif command == "config":
                 self.configure(rest)
             elif command in _READERS:
-                if any(a.startswith(("--output", "-o")) for a in rest):
-                    raise OptionUnknown(f"git {command} writing a file")
-                self.config(_find_repo(self.tree, self.cwd))
-                return CommandResult(0, stdout_unknown=f"the output of git {command}",
-                                     status_unknown=f"the status of git {command}",
-                                     stderr_unknown=f"the messages of git {command}")
+                self.read_only(command, rest)
             else:
                 raise OptionUnknown(f"git {command}")
             status = 0
@@ -290,8 +294,25 @@ class _Git:
                 self.out.append(done.stdout)
         return CommandResult(status, "".join(self.out).encode("utf-8", "surrogateescape"),
                              "".join(self.err).encode("utf-8", "surrogateescape"),
+                             status_unknown=None if self.status_known else f"the status of git {command}",
                              stdout_unknown=None if self.out_known else f"the output of git {command}",
                              stderr_unknown=None if self.err_known else f"the messages of git {command}")
+
+    def read_only(self, command: str, args: list):
+        """A command that reads: its output is not spelled; its status is known for plain
+        arguments (``_PLAIN_READS``)."""
+        if any(a.startswith(("--output", "-o")) for a in args):
+            raise OptionUnknown(f"git {command} writing a file")
+        repo = self.repo()
+        self.config(repo)
+        self.out_known = False
+        known, prefixes = _PLAIN_READS.get(command, (None, ()))
+        if known is None or any(a not in known and not a.startswith(prefixes) for a in args):
+            self.status_known = False
+            raise _Exit(0, None)
+        needs_head = command in ("log", "show")
+        if needs_head and repo.store.head()[1] is None:
+            raise _Exit(128, None)
 
     def repo(self) -> _Repo:
         found = _find_repo(self.tree, self.cwd)

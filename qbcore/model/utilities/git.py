@@ -31,7 +31,7 @@ _FOLLOWED = {"core.repositoryformatversion": "0", "core.filemode": "true", "core
              "core.logallrefupdates": "true"}
 _HARMLESS = re.compile(r"(user\.(name|email)|author\.(name|email)|committer\.(name|email)|init\.defaultbranch|"
                        r"color\..*|core\.(editor|pager)|alias\..*|pull\..*|push\..*|credential\..*|safe\.directory|"
-                       r"user\.signingkey|commit\.template|gc\..*|help\..*|advice\.(detachedhead|"
+                       r"user\.signingkey|commit\.template|help\..*|advice\.(detachedhead|"
                        r"statushints|pushupdaterejected))\Z")
 # environment variables that change where git looks or what it writes
 _ENV_REFUSED = re.compile(r"GIT_(?!CONFIG_NOSYSTEM\Z|(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)\Z|TERMINAL_PROMPT\Z|"
@@ -239,7 +239,14 @@ class _Git:
         return name, email
 
     def main(self) -> CommandResult:
-        for key in self.env:
+        for arg in self.ctx.argv:
+            if getattr(arg, "spans", None):
+                # a word with parts the shell model does not know (qbcore.model.values.Partial)
+                raise Unreadable(f"git with an unknown word ({arg})")
+        for key, value in self.env.items():
+            if getattr(value, "spans", None) and (key in ("HOME", "XDG_CONFIG_HOME", "EMAIL") or
+                                                  key.startswith("GIT_")):
+                raise Unreadable(f"git with ${key} not known")
             if _ENV_REFUSED.match(key):
                 raise Unreadable(f"git with ${key} set")
         args = list(self.ctx.argv[1:])

@@ -70,3 +70,6 @@ def test_the_suite_task_passes_and_fails_as_expected():
     assert found.certain and found.passed is False and "commit message" in found.why
     found = predict(task, "git add newfile.txt && git push", "raw")
     assert not found.certain and "git push" in found.why
+    # a message the shell model does not know is not guessed
+    found = predict(task, 'git add newfile.txt && git commit -q -m "$RANDOM"', "raw")
+    assert not found.certain and "unknown word" in found.why

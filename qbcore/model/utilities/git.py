@@ -109,10 +109,11 @@ class _Repo:
         self.store = gitstore.StoredRepository(self.read)
 
     def read(self, rel: str):
-        path = f"{self.gitdir}/{rel}"
         try:
-            return self.tree.read_bytes(path) if self.tree.is_file(path) else None
-        except VfsError:
+            return self.tree.read_bytes(f"{self.gitdir}/{rel}")
+        except VfsError as exc:
+            if exc.errno_name == "EISDIR":
+                raise Unreadable(f"a directory at .git/{rel}") from None
             return None
 
     def write(self, rel: str, data: bytes, mode: int = 0o644):
@@ -138,15 +139,17 @@ class _Repo:
 
     def check_safe(self):
         """Refuse what the model does not follow inside ``.git``."""
-        for rel in ("index.lock", "HEAD.lock", "config.lock", "info/attributes", "info/sparse-checkout",
-                    "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "shallow", "objects/info/alternates"):
-            if self.read(rel) is not None:
+        names = set(self.tree.listdir(self.gitdir))
+        for rel in ("index.lock", "HEAD.lock", "config.lock", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+                    "shallow", "commondir", "packed-refs", "info/attributes", "info/sparse-checkout",
+                    "objects/info/alternates"):
+            if rel.partition("/")[0] in names and self.tree.lexists(f"{self.gitdir}/{rel}"):
                 raise Unreadable(f".git/{rel}")
-        exclude = self.read("info/exclude")
+        exclude = self.read("info/exclude") if "info" in names else None
         if exclude is not None and any(line.strip() and not line.startswith(b"#") for line in exclude.split(b"\n")):
             raise Unreadable("ignore rules in .git/info/exclude")
         hooks = f"{self.gitdir}/hooks"
-        if self.tree.is_dir(hooks) and any(not name.endswith(".sample") for name in self.tree.listdir(hooks)):
+        if "hooks" in names and self.tree.is_dir(hooks) and any(not name.endswith(".sample") for name in self.tree.listdir(hooks)):
             raise Unreadable("hooks in .git/hooks")
 
 

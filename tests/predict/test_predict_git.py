@@ -35,6 +35,17 @@ REPLIES = [
     "git add newfile.txt && git commit -q -m 'release notes' && git log --oneline",
     "git add newfile.txt && git status && git commit -q -m 'release notes'",
     "git add newfile.txt && git commit -q -m 'release notes\n\nincludes '\"'\"'quoted'\"'\"' and \"double\" bits'",
+    "git add newfile.txt && git commit -q -m \"$(cat <<'EOF'\nrelease notes\n\nincludes 'quoted' and \"double\" bits\n"
+    "EOF\n)\"",
+    "git add newfile.txt && git commit -q --file=- <<< $'release notes\\n\\nincludes \\'quoted\\' and \"double\" bits'",
+    "git init -q && git add newfile.txt && git commit -m 'release notes' -m \"includes 'quoted' and \\\"double\\\" bits\" "
+    "> /dev/null",
+    "git -c user.email= commit -q --allow-empty -m x; git add newfile.txt && git commit -q -m 'release notes'",
+    "rm .git/config && git add newfile.txt && git commit -q -m 'release notes'",
+    "chmod 000 newfile.txt; git add newfile.txt && git commit -q -m 'release notes'",
+    "git add newfile.txt && git commit -q -m 'release notes' && git commit -q --amend -m 'release notes'",
+    "mkdir -p sub && cd sub && git add ../newfile.txt && git commit -q -m 'release notes\n\nincludes '\\''quoted'\\'' "
+    "and \"double\" bits'",
 ]
 
 
@@ -59,8 +70,9 @@ def test_git_predictions_agree_with_the_executor(executed):
                          f"{attempt.reason}")
     print(f"decided {decided}/{len(executed)}")
     assert not wrong, "\n".join(wrong)
-    # the shapes above are all modelled but for the reply writing outside the task directory
-    assert decided >= len(executed) - 4
+    # all modelled but four, on both transports: a file outside the task directory, an empty
+    # e-mail, chmod, --amend
+    assert decided >= len(executed) - 8
 
 
 def test_the_suite_task_passes_and_fails_as_expected():

@@ -139,6 +139,8 @@ class _Repo:
 
     def check_safe(self):
         """Refuse what the model does not follow inside ``.git``."""
+        if self.tree.mode(self.gitdir) & 0o700 != 0o700:
+            raise Unreadable(f".git with mode {self.tree.mode(self.gitdir):o}")
         names = set(self.tree.listdir(self.gitdir))
         for rel in ("index.lock", "HEAD.lock", "config.lock", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
                     "shallow", "commondir", "packed-refs", "info/attributes", "info/sparse-checkout",
@@ -368,9 +370,17 @@ class _Git:
         dotgit = top.rstrip("/") + "/.git"
         if self.tree.lexists(dotgit):
             found = _find_repo(self.tree, top)
-            if branch is not None or not quiet:
-                raise Unreadable("git init over an existing repository")
+            if found is None or found.top != top:
+                raise Unreadable("git init beside another repository")
+            found.check_safe()
             self.config(found)
+            # a second init keeps HEAD and the config, and adds the template's missing files
+            if template != "":
+                _copy_template(self.tree, dotgit, missing_only=True)
+            if branch is not None:
+                self.err.append(f"warning: re-init: ignored --initial-branch={branch}\n")
+            if not quiet:
+                self.out_known = False  # "Reinitialized existing Git repository in <the path>"
             return
         hint = ""
         if branch is None:
@@ -453,6 +463,11 @@ class _Git:
             name = parts[-1]
             if name in (".gitignore", ".gitattributes", ".gitmodules"):
                 raise Unreadable(f"{rel} (ignore and attribute rules are not modelled)")
+            if not self.tree.is_symlink(path):
+                # permissions are not modelled (and the sandbox's user may pass them by)
+                needed = 0o500 if self.tree.is_dir(path) else 0o400
+                if self.tree.mode(path) & needed != needed:
+                    raise Unreadable(f"{rel} with mode {self.tree.mode(path):o}")
             if self.tree.is_symlink(path):
                 files[rel] = (gitstore.SYMLINK, self.tree.readlink(path).encode("utf-8", "surrogateescape"))
             elif self.tree.is_file(path):
@@ -671,22 +686,32 @@ class _Git:
             raise _Exit(128, f"fatal: could not read log file '{name}': {exc.strerror}\n") from None
 
 
+def _copy_template(tree: VirtualTree, dotgit: str, missing_only: bool = False):
+    """git's default template (the installed files, the same inside the sandbox) into ``dotgit``."""
+    if not os.path.isdir(_TEMPLATES):
+        raise Unreadable("git's default template, which is not installed here")
+    for current, dirs, names in os.walk(_TEMPLATES):
+        rel = os.path.relpath(current, _TEMPLATES)
+        base = dotgit if rel == "." else f"{dotgit}/{rel}"
+        if not tree.is_dir(base):
+            if tree.lexists(base):
+                raise Unreadable(f"{base} in the way of git's template")
+            _makedirs(tree, dotgit, rel)
+        for name in names:
+            path = f"{base}/{name}"
+            if missing_only and tree.lexists(path):
+                continue
+            with open(os.path.join(current, name), "rb") as handle:
+                tree.write_bytes(path, handle.read())
+            tree.chmod(path, os.stat(os.path.join(current, name)).st_mode & 0o777)
+
+
 def lay_repository(tree: VirtualTree, top: str, branch: str = "master", template: bool = False):
     """What ``git init -b BRANCH [--template=]`` writes in ``top/.git``."""
     dotgit = top.rstrip("/") + "/.git"
     _makedirs(tree, top, ".git")
-    if template and os.path.isdir(_TEMPLATES):
-        # git's default template: the installed files, the same inside the sandbox
-        for current, dirs, names in os.walk(_TEMPLATES):
-            rel = os.path.relpath(current, _TEMPLATES)
-            base = dotgit if rel == "." else f"{dotgit}/{rel}"
-            _makedirs(tree, dotgit, "" if rel == "." else rel)
-            for name in names:
-                with open(os.path.join(current, name), "rb") as handle:
-                    tree.write_bytes(f"{base}/{name}", handle.read())
-                tree.chmod(f"{base}/{name}", os.stat(os.path.join(current, name)).st_mode & 0o777)
-    elif template:
-        raise Unreadable("git's default template, which is not installed here")
+    if template:
+        _copy_template(tree, dotgit)
     for rel in ("objects/info", "objects/pack", "refs/heads", "refs/tags"):
         _makedirs(tree, dotgit, rel)
     tree.write_bytes(f"{dotgit}/HEAD", f"ref: refs/heads/{branch}\n".encode())

@@ -202,6 +202,16 @@ FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt"
      ["git", "commit", "-q", "-m", "one"], ["git", "log", "--oneline", "-1"], ["git", "show", "--format=%s", "-s"],
      ["git", "status", "-sb"], ["git", "diff", "HEAD"], ["git", "rev-parse", "HEAD"]],
     [["git", "status"], ["git", "log", "--oneline"], ["git", "show"], ["git", "ls-files"]],
+    [*START, ["git", "commit", "-q", "--amend", "-m", "nothing yet"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "wrong"],
+     ["git", "commit", "-q", "--amend", "-m", "right"], ["git", "add", "sub"],
+     ["git", "commit", "-q", "-m", "second"], ["git", "commit", "--amend", "-q", "--no-edit"],
+     ["git", "commit", "--amend", "-q", "-m", "second, again", "-m", "body"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
+     ["git", "commit", "-q", "--allow-empty", "-m", "empty"], ["git", "commit", "-q", "--amend", "-m", "still empty"],
+     ["git", "commit", "-q", "--amend", "--allow-empty", "-m", "still empty"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
+     ["git", "config", "user.name", "Later"], ["git", "commit", "-q", "--amend", "--no-edit"]],
 ])
 def test_command_sequences_match_git(steps):
     compare(steps, FILES)
@@ -227,7 +237,7 @@ def test_stdin_message_matches_git():
 
 def test_unmodelled_shapes_are_unknown():
     for argv in (["git", "add", "*.txt"], ["git", "commit", "-q"], ["git", "commit", "-m", "x", "newfile.txt"],
-                 ["git", "push"], ["git", "--git-dir=x", "status"], ["git", "commit", "--amend", "-m", "x"]):
+                 ["git", "push"], ["git", "--git-dir=x", "status"], ["git", "commit", "--amend"]):
         assert compare([*START, argv], FILES, must_model=False) is None, argv
     ignored = {**FILES, ".gitignore": b"*.txt\n"}
     assert compare([*START, ["git", "add", "."]], ignored, must_model=False) is None

@@ -28,10 +28,10 @@ _TEMPLATES = "/usr/share/git-core/templates"
 
 # configuration keys whose values the model follows, and keys that change nothing it models
 _FOLLOWED = {"core.repositoryformatversion": "0", "core.filemode": "true", "core.bare": "false",
-             "core.logallrefupdates": "true"}
+             "core.logallrefupdates": "true", "commit.gpgsign": "false", "core.autocrlf": "false"}
 _HARMLESS = re.compile(r"(user\.(name|email)|author\.(name|email)|committer\.(name|email)|init\.defaultbranch|"
                        r"color\..*|core\.(editor|pager)|alias\..*|pull\..*|push\..*|credential\..*|safe\.directory|"
-                       r"user\.signingkey|commit\.template|help\..*|advice\.(detachedhead|"
+                       r"user\.signingkey|user\.useconfigonly|core\.quotepath|commit\.template|help\..*|advice\.(detachedhead|"
                        r"statushints|pushupdaterejected))\Z")
 # environment variables that change where git looks or what it writes
 _ENV_REFUSED = re.compile(r"GIT_(?!CONFIG_NOSYSTEM\Z|(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)\Z|TERMINAL_PROMPT\Z|"
@@ -52,6 +52,9 @@ _NOT_A_REPO = "fatal: not a git repository (or any of the parent directories): .
 _NO_IDENTITY = "Author identity unknown"
 _EMPTY_ADD = ("Nothing specified, nothing added.\nhint: Maybe you wanted to say 'git add .'?\n"
               "hint: Turn this message off by running\nhint: \"git config advice.addEmptyPathspec false\"\n")
+_EMPTY_AMEND = ("You asked to amend the most recent commit, but doing so would make\n"
+                "it empty. You can repeat your command with --allow-empty, or you can\n"
+                "remove the commit entirely with \"git reset HEAD^\".\n")
 _DEFAULT_BRANCH_HINT = (
     "hint: Using 'master' as the name for the initial branch. This default branch name\n"
     "hint: is subject to change. To configure the initial branch name to use in all\n"
@@ -546,7 +549,7 @@ class _Git:
     # git commit
     def commit(self, args: list):
         messages, files_from, quiet, allow_empty, allow_empty_message = [], [], False, False, False
-        all_tracked, cleanup = False, "default"
+        all_tracked, cleanup, amend, no_edit = False, "default", False, False
         queue = list(args)
         while queue:
             arg = queue.pop(0)
@@ -579,7 +582,11 @@ class _Git:
                     allow_empty_message = True
                 elif name == "all":
                     all_tracked = True
-                elif name in ("no-verify", "no-edit", "no-gpg-sign"):
+                elif name == "amend":
+                    amend = True
+                elif name == "no-edit":
+                    no_edit = True
+                elif name in ("no-verify", "no-gpg-sign"):
                     continue
                 else:
                     raise OptionUnknown(f"git commit {arg}")
@@ -604,8 +611,10 @@ class _Git:
                     continue
                 else:
                     raise OptionUnknown(f"git commit -{c}")
-        if not messages and not files_from:
+        if not messages and not files_from and not (amend and no_edit):
             raise OptionUnknown("git commit without -m or -F (it opens an editor)")
+        if amend and any(key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL") for key in self.env):
+            raise Unreadable("git commit --amend with the author in the environment")
         if messages and files_from:
             raise _Exit(128, "fatal: options '-m' and '-F' cannot be used together\n")
         if len(files_from) > 1:
@@ -614,13 +623,19 @@ class _Git:
             raise OptionUnknown(f"git commit --cleanup={cleanup}")
         repo = self.repo()
         config = self.config(repo)
+        branch, head = repo.store.head()
+        if branch is None:
+            raise Unreadable("a detached HEAD")
+        parents, old = ([head] if head else []), None
+        if amend:
+            if head is None:
+                raise _Exit(128, "fatal: You have nothing to amend.\n")
+            old = gitstore.parse_commit(repo.store.object(head)[1])
+            parents = old[0].get("parent", [])
         index = repo.index()
         files = self.worktree(repo)
         if all_tracked:
             self.stage(repo, index, files, sorted(index))
-        branch, parent = repo.store.head()
-        if branch is None:
-            raise Unreadable("a detached HEAD")
         # git writes the index and its trees first, then asks who commits and reads the message
         repo.write_index(index)
         entries = gitstore.tree_entries(index)
@@ -629,7 +644,9 @@ class _Git:
         root_tree = entries[-1][0]
         author = self.identity(config, "author")
         committer = self.identity(config, "committer")
-        if messages:
+        if not messages and not files_from:
+            raw = old[1]
+        elif messages:
             text = ""
             for message in messages:
                 if text:
@@ -645,11 +662,14 @@ class _Git:
         text = raw.decode("utf-8", "surrogateescape")
         edited = text if cleanup == "verbatim" else cleanup_message(text)
         repo.write("COMMIT_EDITMSG", edited.encode("utf-8", "surrogateescape"))
-        if parent is not None:
-            headers, _ = gitstore.parse_commit(repo.store.object(parent)[1])
+        # what the commit would change: against HEAD, or for --amend against HEAD's parent
+        if parents:
+            headers, _ = gitstore.parse_commit(repo.store.object(parents[0])[1])
             unchanged = headers.get("tree") == [root_tree]
         else:
             unchanged = not index
+        if unchanged and not allow_empty and amend:
+            raise _Exit(1, _EMPTY_AMEND, None)
         if unchanged and not allow_empty:
             raise _Exit(1, "", None)  # the status listing names what is untracked: not spelled here
         message = cleanup_message(edited, strip_comments=True) if cleanup == "strip" else edited
@@ -659,15 +679,17 @@ class _Git:
             message.encode("utf-8")
         except UnicodeEncodeError:
             self.err_known = False  # git warns that the message is not UTF-8
-        body = f"tree {root_tree}\n" + (f"parent {parent}\n" if parent else "") + \
-            f"author {author[0]} <{author[1]}> {DATE}\ncommitter {committer[0]} <{committer[1]}> {DATE}\n\n"
+        author_line = old[0]["author"][0] if amend else f"{author[0]} <{author[1]}> {DATE}"
+        body = f"tree {root_tree}\n" + "".join(f"parent {p}\n" for p in parents) + \
+            f"author {author_line}\ncommitter {committer[0]} <{committer[1]}> {DATE}\n\n"
         commit = repo.put_object("commit", body.encode("utf-8", "surrogateescape") +
                                  message.encode("utf-8", "surrogateescape"))
         repo.write(branch, f"{commit}\n".encode())
-        kind = "commit" if parent else "commit (initial)"
+        kind = "commit (amend)" if amend else "commit" if head else "commit (initial)"
         reason = _reflog_text(f"{kind}: {message.partition(chr(10))[0]}")
-        line = f"{parent or gitstore.ZERO} {commit} {committer[0]} <{committer[1]}> {DATE}\t{reason}\n"
-        for log in ("logs/HEAD", "logs/" + branch):
+        line = f"{head or gitstore.ZERO} {commit} {committer[0]} <{committer[1]}> {DATE}\t{reason}\n"
+        # a branch that does not move gets no reflog line; HEAD's log records every commit
+        for log in ("logs/HEAD", "logs/" + branch) if commit != head else ("logs/HEAD",):
             repo.write(log, (repo.read(log) or b"") + line.encode("utf-8", "surrogateescape"))
         if not quiet:
             self.out_known = False  # "[master (root-commit) <id>] …": the id differs

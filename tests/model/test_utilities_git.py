@@ -192,6 +192,7 @@ FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt"
      ["git", "-C", "sub", "status"]],
     [["git", "add", "newfile.txt"]],
     [["git", "commit", "-m", "x"]],
+    [["git", "commit", "-m", "x", "-F", "newfile.txt"]],
     [*START, ["git", "config", "user.name", "Changed Name"], ["git", "config", "user.name"],
      ["git", "config", "user.email"], ["git", "config", "core.bare"], ["git", "config", "user.nothing"],
      ["git", "config", "user.email", " spaced # value "], ["git", "config", "--get", "user.email"]],

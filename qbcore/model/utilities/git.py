@@ -550,6 +550,7 @@ class _Git:
     def commit(self, args: list):
         messages, files_from, quiet, allow_empty, allow_empty_message = [], [], False, False, False
         all_tracked, cleanup, amend, no_edit = False, "default", False, False
+        repo = self.repo()  # git finds the repository before it reads the options
         queue = list(args)
         while queue:
             arg = queue.pop(0)
@@ -621,7 +622,6 @@ class _Git:
             raise OptionUnknown("git commit with -F more than once")
         if cleanup not in ("default", "whitespace", "strip", "verbatim"):
             raise OptionUnknown(f"git commit --cleanup={cleanup}")
-        repo = self.repo()
         config = self.config(repo)
         branch, head = repo.store.head()
         if branch is None:

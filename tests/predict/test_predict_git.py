@@ -38,8 +38,8 @@ REPLIES = [
     "git add newfile.txt && git commit -q -m \"$(cat <<'EOF'\nrelease notes\n\nincludes 'quoted' and \"double\" bits\n"
     "EOF\n)\"",
     "git add newfile.txt && git commit -q --file=- <<< $'release notes\\n\\nincludes \\'quoted\\' and \"double\" bits'",
-    "git init -q && git add newfile.txt && git commit -m 'release notes' -m \"includes 'quoted' and \\\"double\\\" bits\" "
-    "> /dev/null",
+    "git init -q && git add newfile.txt && "
+    "git commit -m 'release notes' -m \"includes 'quoted' and \\\"double\\\" bits\" > /dev/null",
     "git -c user.email= commit -q --allow-empty -m x; git add newfile.txt && git commit -q -m 'release notes'",
     "rm .git/config && git add newfile.txt && git commit -q -m 'release notes'",
     "chmod 000 newfile.txt; git add newfile.txt && git commit -q -m 'release notes'",

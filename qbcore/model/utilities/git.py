@@ -5,7 +5,7 @@ The repository lives in ``.git`` of the tree in git's own format
 one. Whatever could make real git act otherwise is refused as unknown: a
 configuration key outside the known set, ignore or attribute files, hooks,
 nested repositories, globbing pathspecs, options not listed here. Commit ids
-differ from real git's (the dates do), so output that names them is unknown.
+differ from a real run's (its dates do), so output that names them is unknown.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ _TEMPLATES = "/usr/share/git-core/templates"
 # configuration keys whose values the model follows, and keys that change nothing it models
 _FOLLOWED = {"core.repositoryformatversion": "0", "core.filemode": "true", "core.bare": "false",
              "core.logallrefupdates": "true", "commit.gpgsign": "false", "core.autocrlf": "false"}
-_HARMLESS = re.compile(r"(user\.(name|email)|author\.(name|email)|committer\.(name|email)|init\.defaultbranch|"
-                       r"color\..*|core\.(editor|pager)|alias\..*|pull\..*|push\..*|credential\..*|safe\.directory|"
-                       r"user\.signingkey|user\.useconfigonly|core\.quotepath|commit\.template|help\..*|advice\.(detachedhead|"
-                       r"statushints|pushupdaterejected))\Z")
+_HARMLESS = re.compile(r"(user\.(name|email|signingkey|useconfigonly)|author\.(name|email)|committer\.(name|email)|"
+                       r"init\.defaultbranch|color\..*|core\.(editor|pager|quotepath)|alias\..*|pull\..*|push\..*|"
+                       r"credential\..*|safe\.directory|commit\.template|help\..*|"
+                       r"advice\.(detachedhead|statushints|pushupdaterejected))\Z")
 # environment variables that change where git looks or what it writes
 _ENV_REFUSED = re.compile(r"GIT_(?!CONFIG_NOSYSTEM\Z|(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)\Z|TERMINAL_PROMPT\Z|"
                           r"PAGER\Z|EDITOR\Z)\w*\Z")
@@ -49,7 +49,6 @@ _PLAIN_READS = {
 }
 
 _NOT_A_REPO = "fatal: not a git repository (or any of the parent directories): .git\n"
-_NO_IDENTITY = "Author identity unknown"
 _EMPTY_ADD = ("Nothing specified, nothing added.\nhint: Maybe you wanted to say 'git add .'?\n"
               "hint: Turn this message off by running\nhint: \"git config advice.addEmptyPathspec false\"\n")
 _EMPTY_AMEND = ("You asked to amend the most recent commit, but doing so would make\n"
@@ -154,7 +153,8 @@ class _Repo:
         if exclude is not None and any(line.strip() and not line.startswith(b"#") for line in exclude.split(b"\n")):
             raise Unreadable("ignore rules in .git/info/exclude")
         hooks = f"{self.gitdir}/hooks"
-        if "hooks" in names and self.tree.is_dir(hooks) and any(not name.endswith(".sample") for name in self.tree.listdir(hooks)):
+        if "hooks" in names and self.tree.is_dir(hooks) and \
+                any(not name.endswith(".sample") for name in self.tree.listdir(hooks)):
             raise Unreadable("hooks in .git/hooks")
 
 
@@ -176,7 +176,8 @@ def _find_repo(tree: VirtualTree, cwd: str) -> _Repo | None:
         if tree.lexists(dotgit):
             if tree.is_symlink(dotgit) or not tree.is_dir(dotgit):
                 raise Unreadable(f"{dotgit} that is not a plain directory")
-            if tree.is_file(dotgit + "/HEAD") and tree.is_dir(dotgit + "/objects") and tree.is_dir(dotgit + "/refs"):
+            if all(check(f"{dotgit}/{rel}") for check, rel in ((tree.is_file, "HEAD"), (tree.is_dir, "objects"),
+                                                                (tree.is_dir, "refs"))):
                 return _Repo(tree, path)
             raise Unreadable(f"{dotgit} that is not a repository")
         if path.endswith("/.git") or "/.git/" in path + "/":
@@ -211,7 +212,7 @@ class _Git:
         return [xdg.rstrip("/") + "/git/config", self.home().rstrip("/") + "/.gitconfig"]
 
     def config(self, repo: _Repo | None) -> dict:
-        """Every configured key (lowercased) -> its last value, after refusing keys the model does not follow."""
+        """Every configured key (lowercased) -> its last value; keys the model does not follow are refused."""
         pairs: list = []
         files = self.global_files() + ([repo.gitdir + "/config"] if repo else [])
         for path in files:
@@ -242,7 +243,7 @@ class _Git:
         if name is None:
             raise Unreadable("an identity without a name (git asks the password database)")
         for part in (name, email):
-            if not part or re.search(r"[<>\n]", part) or part != part.strip(" \t.,:;\"'\\") :
+            if not part or re.search(r"[<>\n]", part) or part != part.strip(" \t.,:;\"'\\"):
                 raise Unreadable(f"the identity {part!r}")
         return name, email
 
@@ -616,6 +617,9 @@ class _Git:
             raise OptionUnknown("git commit without -m or -F (it opens an editor)")
         if amend and any(key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL") for key in self.env):
             raise Unreadable("git commit --amend with the author in the environment")
+        for key in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+            if key in self.env and not re.fullmatch(r"@?\d+ [+-]\d{4}", self.env[key]):
+                raise Unreadable(f"${key} in a form git may refuse")
         if messages and files_from:
             raise _Exit(128, "fatal: options '-m' and '-F' cannot be used together\n")
         if len(files_from) > 1:

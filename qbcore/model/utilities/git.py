@@ -400,7 +400,7 @@ class _Git:
 
     # git config
     def configure(self, args: list):
-        scope = "local"
+        scope = None
         while args and args[0].startswith("-"):
             arg = args.pop(0)
             if arg in ("--local", "--global"):
@@ -419,8 +419,8 @@ class _Git:
         key = f"{section.lower()}.{name.lower()}"
         repo = _find_repo(self.tree, self.cwd)
         if len(args) == 1:
-            if scope != "local":
-                raise OptionUnknown("git config --global reading a key")
+            if scope is not None:
+                raise OptionUnknown(f"git config --{scope} reading a key")
             value = self.config(repo).get(key, False)
             if value is False:
                 raise _Exit(1)

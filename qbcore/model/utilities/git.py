@@ -544,8 +544,10 @@ class _Git:
         chosen = {p for p in set(files) | set(index) if any(self.matches(rel, p) for rel in rels)}
         if mode == "update":
             chosen &= set(index)
+        before = dict(index)
         self.stage(repo, index, files, sorted(chosen))
-        repo.write_index(index)
+        if index != before:  # git leaves an index that did not change as it is
+            repo.write_index(index)
 
     # git commit
     def commit(self, args: list):
@@ -640,8 +642,10 @@ class _Git:
         files = self.worktree(repo)
         if all_tracked:
             self.stage(repo, index, files, sorted(index))
-        # git writes the index and its trees first, then asks who commits and reads the message
-        repo.write_index(index)
+        # git writes the index and its trees first, then asks who commits and reads the message;
+        # with -a the new index is kept only if the commit is made
+        if not all_tracked:
+            repo.write_index(index)
         entries = gitstore.tree_entries(index)
         for oid, body in entries:
             repo.put_object("tree", body)
@@ -688,6 +692,8 @@ class _Git:
             f"author {author_line}\ncommitter {committer[0]} <{committer[1]}> {DATE}\n\n"
         commit = repo.put_object("commit", body.encode("utf-8", "surrogateescape") +
                                  message.encode("utf-8", "surrogateescape"))
+        if all_tracked:
+            repo.write_index(index)
         repo.write(branch, f"{commit}\n".encode())
         kind = "commit (amend)" if amend else "commit" if head else "commit (initial)"
         reason = _reflog_text(f"{kind}: {message.partition(chr(10))[0]}")

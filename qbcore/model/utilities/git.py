@@ -158,6 +158,12 @@ class _Repo:
             raise Unreadable("hooks in .git/hooks")
 
 
+def old_tree(repo: "_Repo", commit: str) -> str:
+    """The tree id a commit names."""
+    headers, _ = gitstore.parse_commit(repo.store.object(commit)[1])
+    return headers["tree"][0]
+
+
 def _makedirs(tree: VirtualTree, base: str, rel: str):
     """``mkdir -p base/rel`` for an existing ``base``, asking nothing about the paths above it."""
     path = base.rstrip("/")
@@ -554,15 +560,16 @@ class _Git:
         messages, files_from, quiet, allow_empty, allow_empty_message = [], [], False, False, False
         all_tracked, cleanup, amend, no_edit = False, "default", False, False
         repo = self.repo()  # git finds the repository before it reads the options
+        paths: list = []
         queue = list(args)
         while queue:
             arg = queue.pop(0)
             if arg == "--":
-                if queue:
-                    raise OptionUnknown("git commit with pathspecs")
-                continue
+                paths += queue
+                break
             if not arg.startswith("-") or arg == "-":
-                raise OptionUnknown("git commit with pathspecs")
+                paths.append(arg)
+                continue
             if arg.startswith("--"):
                 name, eq, value = arg[2:].partition("=")
                 takes = name in ("message", "file", "cleanup")
@@ -617,6 +624,11 @@ class _Git:
                     raise OptionUnknown(f"git commit -{c}")
         if not messages and not files_from and not (amend and no_edit):
             raise OptionUnknown("git commit without -m or -F (it opens an editor)")
+        branch, head = repo.store.head()
+        if branch is None:
+            raise Unreadable("a detached HEAD")
+        if amend and head is None:
+            raise _Exit(128, "fatal: You have nothing to amend.\n")
         if amend and any(key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL") for key in self.env):
             raise Unreadable("git commit --amend with the author in the environment")
         for key in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
@@ -628,25 +640,41 @@ class _Git:
             raise OptionUnknown("git commit with -F more than once")
         if cleanup not in ("default", "whitespace", "strip", "verbatim"):
             raise OptionUnknown(f"git commit --cleanup={cleanup}")
+        if paths and all_tracked:
+            raise _Exit(128, f"fatal: paths '{paths[0]} ...' with -a does not make sense\n")
+        if paths and amend:
+            raise OptionUnknown("git commit --amend with pathspecs")
         config = self.config(repo)
-        branch, head = repo.store.head()
-        if branch is None:
-            raise Unreadable("a detached HEAD")
         parents, old = ([head] if head else []), None
         if amend:
-            if head is None:
-                raise _Exit(128, "fatal: You have nothing to amend.\n")
             old = gitstore.parse_commit(repo.store.object(head)[1])
             parents = old[0].get("parent", [])
         index = repo.index()
         files = self.worktree(repo)
         if all_tracked:
             self.stage(repo, index, files, sorted(index))
+        staged = index
+        if paths:
+            # a partial commit: HEAD's files with the named ones as the work tree has them;
+            # the index gets the same update, kept only if the commit is made
+            rels = [self.pathspec(repo, spec) for spec in paths]
+            at_head = gitstore.flatten_tree(repo.store, old_tree(repo, head)) if head else {}
+            known = set(index) | set(at_head)
+            missing = [spec for spec, rel in zip(paths, rels) if not any(self.matches(rel, p) for p in known)]
+            if missing:
+                raise _Exit(1, "".join(f"error: pathspec '{spec}' did not match any file(s) known to git\n"
+                                       for spec in missing))
+            chosen = sorted(p for p in known if any(self.matches(rel, p) for rel in rels))
+            self.stage(repo, index, files, chosen)
+            staged = dict(at_head)
+            self.stage(repo, staged, files, chosen)
+            for oid, body in gitstore.tree_entries(index):  # the index's own trees come first
+                repo.put_object("tree", body)
         # git writes the index and its trees first, then asks who commits and reads the message;
         # with -a the new index is kept only if the commit is made
-        if not all_tracked:
+        if not all_tracked and not paths:
             repo.write_index(index)
-        entries = gitstore.tree_entries(index)
+        entries = gitstore.tree_entries(staged)
         for oid, body in entries:
             repo.put_object("tree", body)
         root_tree = entries[-1][0]
@@ -675,7 +703,7 @@ class _Git:
             headers, _ = gitstore.parse_commit(repo.store.object(parents[0])[1])
             unchanged = headers.get("tree") == [root_tree]
         else:
-            unchanged = not index
+            unchanged = not staged
         if unchanged and not allow_empty and amend:
             raise _Exit(1, _EMPTY_AMEND, None)
         if unchanged and not allow_empty:
@@ -692,7 +720,7 @@ class _Git:
             f"author {author_line}\ncommitter {committer[0]} <{committer[1]}> {DATE}\n\n"
         commit = repo.put_object("commit", body.encode("utf-8", "surrogateescape") +
                                  message.encode("utf-8", "surrogateescape"))
-        if all_tracked:
+        if all_tracked or paths:
             repo.write_index(index)
         repo.write(branch, f"{commit}\n".encode())
         kind = "commit (amend)" if amend else "commit" if head else "commit (initial)"

@@ -17,7 +17,7 @@ import zlib
 from typing import Callable, Optional
 
 __all__ = ["Unreadable", "object_id", "encode_object", "decode_object", "parse_index", "format_index",
-           "tree_entries", "parse_tree", "parse_commit", "parse_config", "set_config", "StoredRepository",
+           "tree_entries", "parse_tree", "flatten_tree", "parse_commit", "parse_config", "set_config", "StoredRepository",
            "ZERO", "FILE", "EXECUTABLE", "SYMLINK"]
 
 ZERO = "0" * 40
@@ -96,6 +96,22 @@ def parse_tree(body: bytes) -> list[tuple[int, str, str]]:
                      body[nul + 1:nul + 21].hex()))
         pos = nul + 21
     return rows
+
+
+def flatten_tree(store: "StoredRepository", oid: str, prefix: str = "") -> dict:
+    """``{path: (mode, id)}`` of every file under the tree ``oid``, as an index holds them."""
+    kind, body = store.object(oid)
+    if kind != "tree":
+        raise Unreadable(f"{oid} is a {kind}, not a tree")
+    out: dict = {}
+    for mode, name, child in parse_tree(body):
+        if mode == DIRECTORY:
+            out.update(flatten_tree(store, child, f"{prefix}{name}/"))
+        elif mode in (FILE, EXECUTABLE, SYMLINK):
+            out[prefix + name] = (mode, child)
+        else:
+            raise Unreadable(f"a tree entry of mode {mode:o}")
+    return out
 
 
 def parse_commit(body: bytes) -> tuple[dict, bytes]:

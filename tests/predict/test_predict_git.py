@@ -46,6 +46,9 @@ REPLIES = [
     "git add newfile.txt && git commit -q -m 'release notes' && git commit -q --amend -m 'release notes'",
     "mkdir -p sub && cd sub && git add ../newfile.txt && git commit -q -m 'release notes\n\nincludes '\\''quoted'\\'' "
     "and \"double\" bits'",
+    "{ git add newfile.txt; git commit -q -F -; } <<'EOF'\nrelease notes\n\nincludes 'quoted' and \"double\" bits\nEOF",
+    "git add newfile.txt && git commit -q -m 'release notes' newfile.txt",
+    "git commit -q -m 'release notes' newfile.txt",
 ]
 
 

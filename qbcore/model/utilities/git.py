@@ -20,7 +20,7 @@ from .context import CommandContext, CommandResult, unknown
 from .gitstore import Unreadable
 from .vfs import VfsError, VirtualTree, join
 
-__all__ = ["git", "lay_repository", "cleanup_message", "DATE"]
+__all__ = ["git", "reads_stdin", "lay_repository", "cleanup_message", "DATE"]
 
 # the model's commits carry this date: the validator never reads it, and real runs differ anyway
 DATE = "946684800 +0000"
@@ -777,6 +777,12 @@ def lay_repository(tree: VirtualTree, top: str, branch: str = "master", template
     tree.write_bytes(f"{dotgit}/HEAD", f"ref: refs/heads/{branch}\n".encode())
     tree.write_bytes(f"{dotgit}/config", b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n"
                                           b"\tbare = false\n\tlogallrefupdates = true\n")
+
+
+def reads_stdin(argv) -> bool:
+    """Whether git may read stdin with these arguments (only ``commit -F -`` does, of what is
+    modelled); any word that could name stdin counts."""
+    return any(not isinstance(a, str) or a == "-" or a.endswith(("=-", "F-")) for a in argv[1:])
 
 
 def git(ctx: CommandContext) -> CommandResult:

@@ -198,8 +198,10 @@ def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Predict
     """The executor's verdict and failure class (realbash.executor._classify) on a virtual state."""
     stray = validators.disallowed_new(before, after, task.allowed_new)
     try:
-        verdict = validators.check(task.checks, TASK_DIR, before, after,
-                                   repository=gitfixture.stored_repository(after))
+        # the git check asks the virtual .git; the host never runs git on what the model built
+        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
+            else gitfixture.NO_REPOSITORY
+        verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
     except Unreadable as exc:
         return _unknown(f"the final repository: {exc}")
     lead = f"{note}; " if note else ""

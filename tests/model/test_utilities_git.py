@@ -347,6 +347,14 @@ def test_cleanup_is_idempotent_and_trimmed(text):
     assert not once.startswith("\n") and "\n\n\n" not in once and (once == "" or once.endswith("\n"))
 
 
+def test_the_stored_reader_refuses_what_rewires_history():
+    entries = {".git/HEAD": validators.Entry("file", 0o644, b"ref: refs/heads/master\n")}
+    for path in (".git/info/grafts", ".git/shallow", ".git/refs/replace/" + "0" * 40, ".git/packed-refs"):
+        with pytest.raises(gitstore.Unreadable):
+            stored_repository({**entries, path: validators.Entry("file", 0o644, b"")})
+    assert stored_repository(entries).history()[0] is None
+
+
 def test_the_stored_reader_answers_as_git_on_a_real_repository():
     # the validator's second implementation over a repository real git wrote (stat data, extensions)
     base = tempfile.mkdtemp(prefix="qbcore-gitread-")

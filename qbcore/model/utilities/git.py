@@ -145,8 +145,8 @@ class _Repo:
             raise Unreadable(f".git with mode {self.tree.mode(self.gitdir):o}")
         names = set(self.tree.listdir(self.gitdir))
         for rel in ("index.lock", "HEAD.lock", "config.lock", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
-                    "shallow", "commondir", "packed-refs", "info/attributes", "info/sparse-checkout",
-                    "objects/info/alternates"):
+                    "shallow", "commondir", "packed-refs", "info/attributes", "info/sparse-checkout", "info/grafts",
+                    "objects/info/alternates", "refs/replace"):
             if rel.partition("/")[0] in names and self.tree.lexists(f"{self.gitdir}/{rel}"):
                 raise Unreadable(f".git/{rel}")
         exclude = self.read("info/exclude") if "info" in names else None

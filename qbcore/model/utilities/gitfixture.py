@@ -15,7 +15,7 @@ from .git import git
 from .gitstore import StoredRepository, Unreadable
 from .vfs import VirtualTree
 
-__all__ = ["lay", "stored_repository"]
+__all__ = ["lay", "stored_repository", "NO_REPOSITORY"]
 
 
 def _run(tree: VirtualTree, root: str, *argv: str):
@@ -42,6 +42,19 @@ def lay(tree: VirtualTree, root: str, spec: Mapping):
         tree.chmod(path, int(change.get("mode", "0644"), 8))
 
 
+class _Nowhere:
+    """The answerer for a state whose checks ask nothing of git: any question is an error."""
+
+    def __enter__(self):
+        raise Unreadable("a git question about a task without a git check")
+
+    def __exit__(self, *exc):
+        return False
+
+
+NO_REPOSITORY = _Nowhere()
+
+
 def stored_repository(after: Mapping) -> StoredRepository:
     """The git check's questions answered from the snapshot's ``.git`` (symlinks there are not followed)."""
 
@@ -53,4 +66,4 @@ def stored_repository(after: Mapping) -> StoredRepository:
             raise Unreadable(f".git/{rel} is a {entry.kind}")
         return entry.data
 
-    return StoredRepository(read)
+    return StoredRepository(read, [path[5:] for path in after if path.startswith(".git/")])

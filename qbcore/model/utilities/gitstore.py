@@ -280,6 +280,8 @@ def set_config(text: str, key: str, value: str) -> str:
 # -- reading a stored repository ---------------------------------------------
 
 Reader = Callable[[str], Optional[bytes]]
+# files under .git through which git reads other history or objects than the refs and loose objects show
+_REWIRING = frozenset({"packed-refs", "info/grafts", "shallow", "objects/info/alternates", "commondir"})
 
 
 class StoredRepository:
@@ -290,8 +292,12 @@ class StoredRepository:
     (``realbash.validators.GitRepository`` asks git itself on a real one).
     """
 
-    def __init__(self, read: Reader):
+    def __init__(self, read: Reader, paths=None):
         self.read = read
+        # with the paths under .git known, what changes git's answers without changing these files is refused
+        for path in paths or ():
+            if path in _REWIRING or path.startswith("refs/replace/"):
+                raise Unreadable(f".git/{path}")
 
     def __enter__(self):
         return self

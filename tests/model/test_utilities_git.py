@@ -339,6 +339,15 @@ def test_generated_sequences_match_git(steps):
     compare([*START, *kept], FILES, must_model=not commit_paths)
 
 
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=st.text(st.sampled_from(list(" ab#;\"\\\t\n=[]") + ["é"]), max_size=8),
+       key=st.sampled_from(["user.name", "user.email", "init.defaultBranch"]), scope=st.sampled_from([[], ["--global"]]))
+def test_config_values_match_git(value, key, scope):
+    # git config's quoting and escapes when it writes a value, and its reading of them back
+    compare([*START, ["git", "config", *scope, key, value], ["git", "config", key], ["git", "config", key, "plain"],
+             ["git", "config", key]], FILES)
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(text=MESSAGES)
 def test_cleanup_is_idempotent_and_trimmed(text):

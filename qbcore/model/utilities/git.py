@@ -450,7 +450,7 @@ class _Git:
         text = self.tree.read_bytes(path).decode("utf-8", "surrogateescape") if self.tree.exists(path) else ""
         if text and not text.endswith("\n"):
             raise Unreadable("a config file without a final newline")
-        data = gitstore.set_config(text, key, value).encode("utf-8", "surrogateescape")
+        data = gitstore.set_config(text, f"{section.lower()}.{name}", value).encode("utf-8", "surrogateescape")
         existed = self.tree.exists(path)
         self.tree.write_bytes(path, data)
         if not existed:

@@ -225,8 +225,6 @@ def parse_config(text: str) -> list[tuple[str, Optional[str]]]:
         found = _KEY.match(stripped)
         if section is None or not found or (found.group(3) and not found.group(2)):
             raise Unreadable(f"a config line git may read differently: {line!r}")
-        if found.group(3).rstrip().endswith("\\"):
-            raise Unreadable("a config value continued on the next line")
         value = _value(found.group(3)) if found.group(2) else None
         out.append((f"{section}.{found.group(1).lower()}", value))
     return out
@@ -241,9 +239,9 @@ def _quoted_value(value: str) -> str:
 
 def set_config(text: str, key: str, value: str) -> str:
     """The config file ``text`` with ``section.name`` set to ``value`` as ``git config`` writes it
-    (for a plain section and a lowercase name)."""
+    (for a plain lowercase section; the name keeps the case it is given)."""
     section, _, name = key.rpartition(".")
-    if not re.fullmatch(r"[a-z][a-z0-9-]*", name) or not re.fullmatch(r"[a-z0-9-]+", section):
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", name) or not re.fullmatch(r"[a-z0-9-]+", section):
         raise Unreadable(f"setting the config key {key!r}")
     parse_config(text)
     lines = text.split("\n")
@@ -261,7 +259,7 @@ def set_config(text: str, key: str, value: str) -> str:
         if current == section and stripped and stripped[0] not in "#;":
             last_in_section = n
             found = _KEY.match(stripped)
-            if found and found.group(1).lower() == name:
+            if found and found.group(1).lower() == name.lower():
                 if existing is not None:
                     raise Unreadable(f"a config key set more than once: {key}")
                 existing = n

@@ -228,6 +228,9 @@ FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt"
      ["git", "status", "-sb"], ["git", "diff", "HEAD"], ["git", "rev-parse", "HEAD"]],
     [["git", "status"], ["git", "log", "--oneline"], ["git", "show"], ["git", "ls-files"]],
     [*START, ["git", "commit", "-q", "--amend", "-m", "nothing yet"]],
+    [*START, ["git", "branch", "-M", "main"], ["git", "add", "."], ["git", "commit", "-qm", "on main"],
+     ["git", "branch", "-m", "trunk"], ["git", "commit", "-q", "--allow-empty", "-m", "on trunk"],
+     ["git", "branch", "-m", "master", "other"], ["git", "branch", "-m", "trunk", "main"], ["git", "log"]],
     [*START, ["git", "commit", "-q", "-m", "untracked", "newfile.txt"], ["git", "commit", "-qm", "x", "--", "a", "b"]],
     [*START, ["git", "add", "."], (["write", "newfile.txt"], b"changed\n", ""),
      ["git", "commit", "-q", "-m", "only one", "newfile.txt"],
@@ -310,7 +313,8 @@ def _step(draw_name, message):
     return st.one_of(
         st.sampled_from([["git", "add", "newfile.txt"], ["git", "add", "."], ["git", "add", "-A"], ["git", "add", "-u"],
                          ["git", "add", "sub"], ["git", "add", "missing"], ["git", "status"], ["git", "log", "-1"],
-                         ["git", "init", "-q"], ["remove", "newfile.txt"], ["remove", "sub/a.txt"]]),
+                         ["git", "init", "-q"], ["remove", "newfile.txt"], ["remove", "sub/a.txt"],
+                         ["git", "branch", "-M", "main"], ["git", "branch", "-m", "trunk"]]),
         st.tuples(st.sampled_from(["newfile.txt", "sub/a.txt", "new.txt"]), st.binary(max_size=6)).map(
             lambda pair: (["write", pair[0]], pair[1], "")),
         st.tuples(st.lists(st.sampled_from(["-a", "--allow-empty", "--amend", "-q"]), unique=True), message,

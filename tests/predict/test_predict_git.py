@@ -49,6 +49,8 @@ REPLIES = [
     "{ git add newfile.txt; git commit -q -F -; } <<'EOF'\nrelease notes\n\nincludes 'quoted' and \"double\" bits\nEOF",
     "git add newfile.txt && git commit -q -m 'release notes' newfile.txt",
     "git commit -q -m 'release notes' newfile.txt",
+    "git branch -M main && git add newfile.txt && git commit -q -m 'release notes' -m \"includes 'quoted' and "
+    "\\\"double\\\" bits\" && git branch -m main trunk",
 ]
 
 

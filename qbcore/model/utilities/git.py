@@ -299,6 +299,8 @@ class _Git:
                 self.commit(rest)
             elif command == "config":
                 self.configure(rest)
+            elif command == "branch":
+                self.rename_branch(rest)
             elif command in _READERS:
                 self.read_only(command, rest)
             else:
@@ -403,6 +405,52 @@ class _Git:
         if not quiet:
             self.err.append(hint)
             self.out_known = False  # "Initialized empty Git repository in <the task directory's path>"
+
+    # git branch -m/-M: the one change of branches the model follows, renaming
+    def rename_branch(self, args: list):
+        if not args or args[0] not in ("-m", "-M", "--move") or len(args) not in (2, 3):
+            raise OptionUnknown("git branch without -m NAME")
+        force = args[0] == "-M"
+        repo = self.repo()
+        config = self.config(repo)
+        branch, head = repo.store.head()
+        if branch is None:
+            raise Unreadable("a detached HEAD")
+        old = f"refs/heads/{args[1]}" if len(args) == 3 else branch
+        new = f"refs/heads/{args[-1]}"
+        for name in (old, new):
+            if not re.fullmatch(r"refs/heads/[A-Za-z0-9][A-Za-z0-9._-]*", name) or name.endswith((".lock", ".")) \
+                    or ".." in name:
+                raise OptionUnknown(f"git branch -m with the name {name[11:]!r}")
+        old_id = repo.read(old)
+        if old_id is None and old != branch:
+            raise _Exit(128, f"fatal: No branch named '{old[11:]}'.\n")
+        if new != old and (repo.read(new) is not None or self.tree.lexists(f"{repo.gitdir}/logs/{new}")):
+            if not force or old_id is None:
+                raise Unreadable(f"git branch -m onto the existing branch {new[11:]}")
+            raise Unreadable("git branch -M replacing a branch")
+        if old_id is None:
+            # an unborn branch: only HEAD names the new one
+            if new != old:
+                repo.write("HEAD", f"ref: {new}\n".encode())
+            return
+        name, email = self.identity(config, "committer")
+        oid = old_id.decode().strip()
+        who = f"{name} <{email}> {DATE}\tBranch: renamed {old} to {new}\n"
+        log = repo.read(f"logs/{old}")
+        # git deletes the old name and creates the new one (a rename onto itself too):
+        # HEAD's log shows both steps, the branch's log one line
+        previous = oid if new == old else gitstore.ZERO
+        self.tree.remove(f"{repo.gitdir}/{old}")
+        repo.write(new, old_id)
+        if log is not None:
+            self.tree.remove(f"{repo.gitdir}/logs/{old}")
+            repo.write(f"logs/{new}", log + f"{oid} {oid} {who}".encode("utf-8", "surrogateescape"))
+        if old == branch:
+            repo.write("HEAD", f"ref: {new}\n".encode())
+            head_log = (repo.read("logs/HEAD") or b"") + \
+                f"{oid} {gitstore.ZERO} {who}{previous} {oid} {who}".encode("utf-8", "surrogateescape")
+            repo.write("logs/HEAD", head_log)
 
     # git config
     def configure(self, args: list):

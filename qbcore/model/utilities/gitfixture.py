@@ -8,6 +8,7 @@ snapshot (``{relative path: Entry}``), reading ``.git`` in git's format.
 
 from __future__ import annotations
 
+import base64
 from typing import Mapping
 
 from .context import CommandContext
@@ -35,7 +36,6 @@ def lay(tree: VirtualTree, root: str, spec: Mapping):
     _run(tree, root, "add", "-A")
     _run(tree, root, "commit", "-q", "-m", spec.get("initial_message", "Initial commit"))
     for change in spec.get("after_commit", ()):
-        import base64
         data = change["text"].encode("utf-8") if "text" in change else base64.b64decode(change["base64"])
         path = f"{root}/{change['path']}"
         tree.write_bytes(path, data)

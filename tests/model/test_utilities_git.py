@@ -386,3 +386,31 @@ def test_the_stored_reader_answers_as_git_on_a_real_repository():
         assert (stored.history(), stored.head_commit(), stored.tracked()) == want
     finally:
         shutil.rmtree(base)
+
+
+def test_a_fixture_with_a_first_commit_is_laid_as_the_executor_builds_it():
+    # realbash.fixture with real git beside predict's fixture tree with the model: same files, same answers
+    from qbcore.predict import entries, fixture_tree
+    from qbcore.realbash import fixture
+    description = {"dirs": ["empty"], "files": [{"path": "a.txt", "text": "one\n"},
+                                                {"path": "bin/run", "text": "#!/bin/sh\n", "mode": "0755"}],
+                   "git": {"identity": {"name": "QuoteBench", "email": "qb@example.com"},
+                           "initial_message": "first\n\n  body  \n",
+                           "after_commit": [{"path": "a.txt", "text": "two\n"}]}}
+    base = tempfile.mkdtemp(prefix="qbcore-gitfixture-")
+    try:
+        fixture.build(description, base)
+        real = validators.snapshot(base)
+        with validators.GitRepository(base) as repo:
+            want = (repo.history(), repo.head_commit(), repo.tracked())
+    finally:
+        shutil.rmtree(base)
+    virtual = entries(fixture_tree(description, "/task"), "/task")
+    stored = stored_repository(virtual)
+    assert (stored.history(), stored.head_commit(), stored.tracked()) == want
+
+    def comparable(snapshot):
+        return {path: gitstore.parse_index(e.data) if path == ".git/index" else (e.kind, e.data)
+                for path, e in snapshot.items()}
+
+    assert comparable(virtual) == comparable(real)

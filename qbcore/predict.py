@@ -21,6 +21,8 @@ from .harness import transports
 from .harness.simulate import default_environ
 from .model.effects import SHELL_RUNS, run_effects
 from .model.expand import Opaque
+from .model.utilities import gitfixture
+from .model.utilities.gitstore import Unreadable
 from .model.utilities.vfs import VirtualTree
 from .realbash import validators
 from .realbash.executor import CLASSES
@@ -69,8 +71,6 @@ def _fixture_bytes(spec: Mapping) -> bytes:
 
 def fixture_tree(fixture: Mapping, root: str = TASK_DIR) -> VirtualTree:
     """The task's starting directory as a virtual tree under ``root``: what fixture.build lays down."""
-    if fixture.get("git"):
-        raise FixtureError("a git repository is not modelled")
     tree = VirtualTree()
     tree.mkdir(root, parents=True, exist_ok=True)
     tree.chmod(root, 0o755)
@@ -80,6 +80,8 @@ def fixture_tree(fixture: Mapping, root: str = TASK_DIR) -> VirtualTree:
         _write(tree, f"{root}/{spec['path']}", program_text(spec).encode("utf-8"), 0o755)
     for spec in fixture.get("files", ()):
         _write(tree, f"{root}/{spec['path']}", _fixture_bytes(spec), int(spec.get("mode", "0644"), 8))
+    if fixture.get("git"):
+        gitfixture.lay(tree, root, fixture["git"])
     return tree
 
 
@@ -145,8 +147,6 @@ def predict(task, reply: str, transport: str = "raw") -> Prediction:
         raise TypeError(f"reply must be str, not {type(reply).__name__}")
     if spec.name not in SUPPORTED:
         return _unknown(f"the {spec.name} transport is not modelled")
-    if any(check["kind"] == "git" for check in task.checks):
-        return _unknown("git is not modelled")
     try:
         start, before = _starting_state(task)
     except FixtureError as exc:
@@ -224,7 +224,13 @@ def _moved(source: VirtualTree, root: str) -> VirtualTree:
 def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Prediction:
     """The executor's verdict and failure class (realbash.executor._classify) on a virtual state."""
     stray = validators.disallowed_new(before, after, task.allowed_new)
-    verdict = validators.check(task.checks, TASK_DIR, before, after)
+    try:
+        # the git check asks the virtual .git; the host never runs git on what the model built
+        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
+            else gitfixture.NO_REPOSITORY
+        verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
+    except Unreadable as exc:
+        return _unknown(f"the final repository: {exc}")
     lead = f"{note}; " if note else ""
     if verdict.ok and not stray:
         return Prediction(True, "pass", True, lead + verdict.reason)

@@ -26,6 +26,7 @@ from .commands.registry import Invocation
 from .expand import Env, Opaque
 from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
+from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
 
@@ -43,6 +44,8 @@ _UNSPELLED = ("here-document: cannot expand",)
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find"})
 _READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "eval", "command", "builtin", "exec"})
+# utilities that read stdin only with some arguments (git: commit -F -)
+_STDIN_WHEN = {"git": git_reads_stdin}
 # builtins whose failure writes nothing to stderr
 _SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait"})
 
@@ -461,7 +464,8 @@ class EffectWalker(E._Walker):
         if not isinstance(stdin, Stream):
             data = None
         elif name in _NO_STDIN or (name not in COMMANDS and model is not lookup(None)
-                                   and name not in _READS_STDIN):
+                                   and name not in _READS_STDIN) or \
+                (name in _STDIN_WHEN and not _STDIN_WHEN[name](argv)):
             data = stdin.peek()  # a command that never reads stdin leaves it to the next one
         else:
             data = stdin.take()

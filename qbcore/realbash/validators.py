@@ -21,7 +21,8 @@ from typing import Mapping, Sequence
 
 from .fixture import FixtureInfo, git_env
 
-__all__ = ["Entry", "snapshot", "resolve", "regular_files", "new_paths", "disallowed_new", "check", "Verdict"]
+__all__ = ["Entry", "snapshot", "resolve", "regular_files", "new_paths", "disallowed_new", "check", "Verdict",
+           "GitRepository"]
 
 
 @dataclass(frozen=True)
@@ -192,26 +193,59 @@ def _git_objects(root: str, home: str, names: Sequence[str]) -> list[bytes | Non
     return found
 
 
-def _check_git(spec, root, after, **_):
+class GitRepository:
+    """The questions the git check asks of a repository, answered by git itself on the real
+    directory ``root``. The git model answers the same questions from its virtual tree
+    (``qbcore.model.utilities.gitstore.StoredRepository``): one check, two trees."""
+
+    def __init__(self, root: str):
+        self.root = root
+
+    def __enter__(self):
+        self._home = tempfile.TemporaryDirectory(prefix="qbcore-git-home-")
+        self.home = self._home.name
+        return self
+
+    def __exit__(self, *exc):
+        self._home.cleanup()
+        return False
+
+    def history(self) -> tuple[list | None, str]:
+        """The commit ids reachable from HEAD, newest first; or (None, git's complaint)."""
+        done = _git_read(self.root, self.home, "rev-list", "HEAD")
+        if done.returncode != 0:
+            return None, done.stderr.decode(errors="replace").strip()
+        return done.stdout.decode().split(), ""
+
+    def head_commit(self) -> bytes | None:
+        """The raw HEAD commit object."""
+        return _git_objects(self.root, self.home, ["HEAD"])[0]
+
+    def tracked(self) -> set:
+        """The paths in the index."""
+        listing = _git_read(self.root, self.home, "ls-files", "-z").stdout
+        return {name.decode("utf-8", "surrogateescape") for name in listing.split(b"\0") if name}
+
+
+def _check_git(spec, root, after, repository=None, **_):
     # the benchmark reads the last commit's message, the index and the commit count
     if after.get(".git", Entry("missing")).kind != "dir":
         return ".git is not a directory any more"
-    with tempfile.TemporaryDirectory(prefix="qbcore-git-home-") as home:
-        history = _git_read(root, home, "rev-list", "HEAD")
-        if history.returncode != 0:
-            return "no commit was made: " + history.stderr.decode(errors="replace").strip()
-        raw = (_git_objects(root, home, ["HEAD"])[0] or b"").decode("utf-8", "surrogateescape")
+    with (repository or GitRepository(root)) as repo:
+        history, problem = repo.history()
+        if history is None:
+            return "no commit was made: " + problem
+        raw = (repo.head_commit() or b"").decode("utf-8", "surrogateescape")
         message = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""
         want = spec["message"]
         if message.rstrip("\n") != want.rstrip("\n"):
             return f"the commit message is {_show(message.encode(errors='surrogateescape'))} instead of " \
                    f"{_show(want.encode())}"
-        listing = _git_read(root, home, "ls-files", "-z").stdout
-        indexed = {name.decode("utf-8", "surrogateescape") for name in listing.split(b"\0") if name}
+        indexed = repo.tracked()
         for path in spec.get("tracked", ()):
             if path not in indexed:
                 return f"{path} was not committed"
-        commits = len(history.stdout.split())
+        commits = len(history)
         if commits != spec.get("commits", 1):
             return f"the branch holds {commits} commits instead of {spec.get('commits', 1)}"
     return ""
@@ -254,14 +288,15 @@ _CHECKS = {"file-bytes": _check_file_bytes, "file-set": _check_file_set, "path-l
 
 
 def check(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], after: Mapping[str, Entry],
-          info: FixtureInfo = FixtureInfo()) -> Verdict:
-    """Run every check; the verdict fails at the first that does not hold and says why."""
+          info: FixtureInfo = FixtureInfo(), repository=None) -> Verdict:
+    """Run every check; the verdict fails at the first that does not hold and says why.
+    ``repository`` answers the git check's questions (default: git on ``root``)."""
     for spec in checks:
         try:
             run = _CHECKS[spec["kind"]]
         except KeyError:
             raise ValueError(f"unknown check kind {spec.get('kind')!r}") from None
-        problem = run(spec, root=root, before=before, after=after, info=info)
+        problem = run(spec, root=root, before=before, after=after, info=info, repository=repository)
         if problem:
             return Verdict(False, problem)
     return Verdict(True, "the final state is the one the task asks for")

@@ -28,12 +28,16 @@ class CommandContext:
 @dataclass
 class CommandResult:
     """Exit status and output; when ``unknown`` is set it names what was not modelled
-    and the other fields mean nothing."""
+    and the other fields mean nothing. ``status_unknown``, ``stdout_unknown`` and
+    ``stderr_unknown`` name one part that is not known while the files are."""
 
     status: int
     stdout: bytes = b""
     stderr: bytes = b""
     unknown: str | None = None
+    status_unknown: str | None = None
+    stdout_unknown: str | None = None
+    stderr_unknown: str | None = None
 
 
 def unknown(what: str) -> CommandResult:

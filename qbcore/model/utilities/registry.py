@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, find, grep, sed, shellbuiltins, textutils
+from . import awk, fileops, find, git, grep, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -17,6 +17,7 @@ MODELS = {
     "grep": grep.grep,
     "awk": awk.awk,
     "find": find.find,
+    "git": git.git,
 }
 MODELS.update(textutils.MODELS)
 

@@ -4,7 +4,7 @@ import os
 import tempfile
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from utilities_diff import real_tree, virtual_tree
 from qbcore.model.utilities.context import CommandContext, CommandResult, unknown
@@ -179,6 +179,8 @@ def _virtual(tree, op, p, q):
 
 
 @given(OPS)
+@example([("write", "a", "a"), ("write", "d", "a"), ("rename", "a", "d/")])  # a file onto "file/"
+@example([("write", "a", "a"), ("rename", "a/", "x/y")])  # the missing parent is found first
 def test_posix_calls_match_the_kernel(ops):
     with tempfile.TemporaryDirectory() as root:
         tree = VirtualTree().at("/")

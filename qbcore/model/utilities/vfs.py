@@ -387,12 +387,11 @@ class VirtualTree:
         d_canon, d_node = self._resolve(dst.rstrip("/") or dst, follow_last=False)
         if s_node is None:
             raise VfsError("ENOENT", src)
-        if src.endswith("/") and s_node.kind != _DIR:
-            raise VfsError("ENOTDIR", src)
         if d_node is None:
             self._parent_dir(d_canon, dst)
-            if dst.endswith("/") and s_node.kind != _DIR:
-                raise VfsError("ENOTDIR", dst)
+        # both names are looked up first; then a trailing slash on either needs a directory to move
+        if s_node.kind != _DIR and (src.endswith("/") or dst.endswith("/")):
+            raise VfsError("ENOTDIR", src if src.endswith("/") else dst)
         if s_canon == d_canon:
             return
         if s_node.kind == _DIR and (d_canon + "/").startswith(s_canon.rstrip("/") + "/"):

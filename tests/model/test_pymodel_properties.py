@@ -7,7 +7,7 @@ a run reproducible (tests/conftest.py loads the derandomized profile).
 
 import os
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pymodel_ref import differences
@@ -96,6 +96,8 @@ def program(draw):
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program())
+@example(HEADER + "try:\n    print(shutil.copy('a.txt', 'd/e/f.txt'))\n"
+         "except OSError as e:\n    print('error', e.errno, e)\n")  # the destination's failure names it
 def test_generated_programs_agree_with_python3(source):
     assert differences(source, FILES, "c") == [], source
 

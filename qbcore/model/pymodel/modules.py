@@ -691,7 +691,9 @@ def make_modules(proc, interp, run_command):
         same_file(s, d)
         if tree.is_dir(proc.abs(s)):
             raise PyRaise(os_error("EISDIR", s))
-        proc.call(tree.copy, proc.abs(s), proc.abs(d), filename=s)
+        # the source is read, then the destination opened: each failure names its own file
+        data = proc.call(tree.read_bytes, proc.abs(s), filename=s)
+        proc.call(tree.write_bytes, proc.abs(d), data, False, filename=d)
         proc.call(tree.chmod, proc.abs(d), proc.call(tree.mode, proc.abs(s), filename=s), filename=d)
         return d
 

@@ -31,9 +31,20 @@ COMPILED = (
     "qbcore.model.commandenv",
     "qbcore.model.expand",
     "qbcore.model.evaluate",
+    "qbcore.model.values",
+    "qbcore.model.commands.registry",
+    "qbcore.model.commands.calls",
+    "qbcore.model.commands.conditions",
+    "qbcore.model.commands.control",
+    "qbcore.model.commands.directories",
+    "qbcore.model.commands.external",
+    "qbcore.model.commands.output",
+    "qbcore.model.commands.programs",
+    "qbcore.model.commands.variables",
     "qbcore.harness.quoting",
     "qbcore.harness.transports",
     "qbcore.harness.simulate",
+    "qbcore.harness.outerwords",
 )
 #: what the build writes beside an extension compiled from a .py: the source's SHA-256
 STAMP_SUFFIX = ".source-sha256"

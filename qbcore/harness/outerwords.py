@@ -103,6 +103,8 @@ def words(text: str, shell: KnownShell) -> Optional[list]:
     name), read from a word boundary; None unless every part is decided here."""
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
+    # a brace expands only around a comma or a `..` sequence: without either it is a character
+    braces = "," not in text and ".." not in text
     n = len(text)
     found = []
     current = []
@@ -175,8 +177,8 @@ def words(text: str, shell: KnownShell) -> Optional[list]:
                 current.append(value)
                 has_word = True
             continue
-        elif c in _PLAIN:
-            current.append(c)
+        elif c in _PLAIN or braces and (c == "{" or c == "}") or c == "#" and has_word:
+            current.append(c)  # (`#` starts a comment only at the start of a word)
             has_word = True
         else:
             return None

@@ -17,7 +17,8 @@ SHAPED = ["nested", "single", "ssh", "double-nested", "heredoc-ssh"]
 PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "echo ", "x.txt", " ", '"', "'", "\\\"", "\\\\", "\\$", "$HOME", "${HOME}", "$PATH", "${PWD}/x", "$1", "$0",
     "${1}", "$10", "$x", "${x}", "$SHLVL", "$_", "$SHELL", "$RANDOM", "$LINENO", "$BASH", "$IFS", "${IFS}",
-    "$HOSTNAME", "${x", "${#x}", "$-", "$ ", "$", "a=$HOME", "-c", "+x", "EOF", "\\", "!"]
+    "$HOSTNAME", "${x", "${#x}", "$-", "$ ", "$", "a=$HOME", "-c", "+x", "EOF", "\\", "!", "{", "}", "{a,b}",
+    "{1..2}", ",", "..", "#", "a#"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match
@@ -51,7 +52,7 @@ def test_corpora_give_the_general_paths_result(transport):
 def test_known_parameters_take_the_fast_path(transport, monkeypatch):
     module = sys.modules["qbcore.harness.simulate"]
     monkeypatch.setattr(module, "simulate_general", lambda *a, **k: pytest.fail("took the general path"))
-    for reply in ['export PATH="$HOME/.local/bin:$PATH"', 'echo "$HOME" x', "printf %s ${x}",
+    for reply in ['export PATH="$HOME/.local/bin:$PATH"', 'echo "$HOME" x', "printf %s ${x}", 'f "a"{b}#c',
                   "echo 'a $HOME $1' b" if transport == "single" else "echo 'it'\\''s' $1"]:
         assert simulate(reply, transport, cwd="/nonexistent/qbcore").exact
 

@@ -98,9 +98,14 @@ def _parameter(text: str, i: int, shell: KnownShell):
     return value, end
 
 
-def words(text: str, shell: KnownShell) -> Optional[list]:
+def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
-    name), read from a word boundary; None unless every part is decided here."""
+    name), read from a word boundary; None unless every part is decided here.
+
+    A word with an unquoted pattern character (``*?[``, from the text, never from
+    a value) is matched against files: None, unless ``globbed`` is a list, which
+    then receives each such word as it stands (the caller knows that no file can
+    be looked at, so the word stays as it is)."""
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
     # a brace expands only around a comma or a `..` sequence: without either it is a character
@@ -110,6 +115,7 @@ def words(text: str, shell: KnownShell) -> Optional[list]:
     current = []
     has_word = False
     quoted = False
+    pattern = False  # the current word holds an unquoted pattern character
     i = 0
     while i < n:
         c = text[i]
@@ -149,6 +155,9 @@ def words(text: str, shell: KnownShell) -> Optional[list]:
                 found.append("".join(current))
                 current = []
                 has_word = False
+                if pattern:
+                    globbed.append(found[-1])
+                    pattern = False
         elif c == '"':
             quoted = True
             has_word = True
@@ -180,6 +189,10 @@ def words(text: str, shell: KnownShell) -> Optional[list]:
         elif c in _PLAIN or braces and (c == "{" or c == "}") or c == "#" and has_word:
             current.append(c)  # (`#` starts a comment only at the start of a word)
             has_word = True
+        elif (c == "*" or c == "?" or c == "[") and globbed is not None:
+            current.append(c)
+            has_word = True
+            pattern = True
         else:
             return None
         i += 1
@@ -187,6 +200,8 @@ def words(text: str, shell: KnownShell) -> Optional[list]:
         return None
     if has_word:
         found.append("".join(current))
+        if pattern:
+            globbed.append(found[-1])
     return found
 
 

@@ -172,7 +172,7 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
                     return found
         if environ is None and budget is None and transport in _EXPANDING and len(reply) <= _EXPANDING_SIZE \
                 and "\0" not in reply:
-            found = _EXPANDING[transport](reply, cwd)
+            found = _EXPANDING[transport](reply, cwd, listing)
             if found is not None:
                 return found
     return simulate_general(reply, transport, cwd=cwd, environ=environ, listing=listing, budget=budget)
@@ -370,49 +370,84 @@ def _plain_ifs(shell):
     return shell is not None and shell.values.get("IFS") == " \t\n"
 
 
-def _bash_c_words(reply, words, transport):
+def _bash_c_words(reply, words, transport, opaque):
     """The Simulation of an outer ``bash -c WORDS`` that starts the inner shell, or None."""
     if not words or words[0][:1] in _OPTION_STARTS:
         return None
-    return Simulation(transport, reply, words[0], words[1:], [], [], None, 1)
+    return Simulation(transport, reply, words[0], words[1:], opaque, [], None, 1)
 
 
-def _expanding_nested(reply, cwd):
+def _globs(cwd, listing):
+    """A list to collect the words that pathname expansion leaves as they are, because
+    no file can be looked at (no working directory, or one missing here; no listing);
+    None when the files are known, and a word with a pattern is the general path's."""
+    if listing is not None or cwd and os.path.isdir(os.path.abspath(cwd)):
+        return None
+    return []
+
+
+def _glob_notes(globbed, cwd):
+    """The names of the globs the model could not expand, as the expansion names them."""
+    notes = []
+    for word in globbed:
+        # (a pattern with a directory part may reach files outside the working directory)
+        note = f"glob {word}" if cwd else f"glob {word} (this machine's files are not read)"
+        if "/" in word:
+            return None
+        if note not in notes:
+            notes.append(note)
+    return notes
+
+
+def _expanding_nested(reply, cwd, listing):
+    return _expanding_bash_c(reply, '"' + reply + '"', cwd, listing, "nested")
+
+
+def _expanding_single(reply, cwd, listing):
+    return _expanding_bash_c(reply, "'" + reply + "'", cwd, listing, "single")
+
+
+def _expanding_bash_c(reply, text, cwd, listing, transport):
     outer = _known_shells(cwd)[0]
-    return None if outer is None else _bash_c_words(reply, outer_words('"' + reply + '"', outer), "nested")
+    if outer is None:
+        return None
+    globbed = _globs(cwd, listing)
+    words = outer_words(text, outer, globbed)
+    notes = _glob_notes(globbed, cwd) if globbed else []
+    return None if notes is None else _bash_c_words(reply, words, transport, notes)
 
 
-def _expanding_single(reply, cwd):
+def _expanding_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
-    return None if outer is None else _bash_c_words(reply, outer_words("'" + reply + "'", outer), "single")
-
-
-def _expanding_ssh(reply, cwd):
-    outer = _known_shells(cwd)[0]
-    words = None if outer is None else outer_words('"' + reply + '"', outer)
-    if words is None:
+    globbed = _globs(cwd, listing)
+    words = None if outer is None else outer_words('"' + reply + '"', outer, globbed)
+    notes = _glob_notes(globbed, cwd) if globbed else []
+    if words is None or notes is None:
         return None
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
         return None
-    return Simulation("ssh", reply, script, args, [], [], error, 0 if error or call.command is None else 1)
+    return Simulation("ssh", reply, script, args, notes, [], error, 0 if error or call.command is None else 1)
 
 
 _MIDDLE_START = "bash -c "
 
 
-def _expanding_double_nested(reply, cwd):
+def _expanding_double_nested(reply, cwd, listing):
     outer, middle = _known_shells(cwd)
     if outer is None:
         return None
-    script = outer_words('"bash -c \\"' + reply + '\\""', outer)
+    globbed = _globs(cwd, listing)
+    script = outer_words('"bash -c \\"' + reply + '\\""', outer, globbed)
     if script is None or len(script) != 1 or not script[0].startswith(_MIDDLE_START):
         return None
-    return _bash_c_words(reply, outer_words(script[0][len(_MIDDLE_START):], middle), "double-nested")
+    words = outer_words(script[0][len(_MIDDLE_START):], middle, globbed)
+    notes = _glob_notes(globbed, cwd) if globbed else []
+    return None if notes is None else _bash_c_words(reply, words, "double-nested", notes)
 
 
-def _expanding_heredoc_ssh(reply, cwd):
+def _expanding_heredoc_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
     if outer is None or "\n" in reply or reply == transports.HEREDOC_DELIMITER or reply.endswith("\\"):
         return None  # (a body line that is the delimiter, or joins it, ends the document elsewhere)

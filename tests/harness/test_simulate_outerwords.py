@@ -18,11 +18,12 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "echo ", "x.txt", " ", '"', "'", "\\\"", "\\\\", "\\$", "$HOME", "${HOME}", "$PATH", "${PWD}/x", "$1", "$0",
     "${1}", "$10", "$x", "${x}", "$SHLVL", "$_", "$SHELL", "$RANDOM", "$LINENO", "$BASH", "$IFS", "${IFS}",
     "$HOSTNAME", "${x", "${#x}", "$-", "$ ", "$", "a=$HOME", "-c", "+x", "EOF", "\\", "!", "{", "}", "{a,b}",
-    "{1..2}", ",", "..", "#", "a#"]
+    "{1..2}", ",", "..", "#", "a#", "*", "?", "[a]", "*.c", "x/*", "'*'", "\"*\""]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
-# a working directory whose path an unquoted $HOME or $PWD would split or match
-CWDS = ["/nonexistent/qbcore", "/nonexistent/a b", "/nonexistent/x*", None]
+# a working directory whose path an unquoted $HOME or $PWD would split or match, one
+# whose files a glob would match, and none
+CWDS = ["/nonexistent/qbcore", "/nonexistent/a b", "/nonexistent/x*", "/", None]
 
 
 def _outcome(function, reply, transport, cwd):
@@ -57,11 +58,25 @@ def test_known_parameters_take_the_fast_path(transport, monkeypatch):
         assert simulate(reply, transport, cwd="/nonexistent/qbcore").exact
 
 
+@pytest.mark.parametrize("transport", ["nested", "single", "ssh", "double-nested"])
+def test_globs_over_unknown_files_are_named_as_the_expansion_names_them(transport, monkeypatch):
+    reply = "find . -name '*.c'" if transport == "single" else 'find . -name "*.c"'
+    for cwd in ("/nonexistent/qbcore", None):
+        general = simulate_general(reply, transport, cwd=cwd)
+        with monkeypatch.context() as patch:
+            patch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general",
+                          lambda *a, **k: pytest.fail("took the general path"))
+            found = simulate(reply, transport, cwd=cwd)
+        assert not found.exact and found == general
+
+
 @pytest.mark.parametrize("transport", SHAPED)
 def test_unknown_values_and_substitutions_take_the_general_path(transport, monkeypatch):
     module = sys.modules["qbcore.harness.simulate"]
     monkeypatch.setattr(module, "simulate_general", lambda *a, **k: "general")
-    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "$@"']:
+    # (a glob with a directory part may look outside the working directory)
+    glob = {"single": "ls src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'ls src/"*.c"')
+    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "$@"', glob]:
         if transport == "single":
             reply = f"a'{reply}'b"  # out of the harness's single quotes
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply

@@ -1689,6 +1689,9 @@ class Expander:
     # -- pathname expansion ----------------------------------------------
 
     def glob(self, segments: list) -> list:
+        if all(quoted or type(text) is str and "*" not in text and "?" not in text and "[" not in text
+               for text, quoted in segments):
+            return [concat(text for text, _ in segments)]  # most words: no pattern, no list of characters
         chars = [(ch, not quoted) for text, quoted in segments for ch in text]
         text = concat(text for text, _ in segments)
         if not any(active and ch in "*?[" for ch, active in chars):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from json.decoder import JSONDecodeError
@@ -586,10 +587,14 @@ def _failed_first(evaluation, program):
     return first if first is not None and first.argv[:1] == (program,) else None
 
 
+# an `&` that may end a background job: not one of `&&`, `|&` or the redirections `&>`, `>&`, `<&`
+_LONE_AMPERSAND = re.compile(r"(?<![&<>|])&(?![&>])")
+
+
 def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):
-    # the span walks are skipped when the source holds no `&` (no background job)
-    # or no `|` (no pipeline of two): most replies have neither
-    background = _background_spans(tree.chunks) if "&" in tree.source else ()
+    # the span walks are skipped when the source holds no lone `&` (no background
+    # job) or no `|` (no pipeline of two): most replies have neither
+    background = _background_spans(tree.chunks) if _LONE_AMPERSAND.search(tree.source) else ()
     if harness is not None and started and _starts(harness) and "|" in tree.source:
         # the commands of a pipeline start together: which shell the recorder (or the
         # remote side) sees first is a race when another one in it starts a shell too

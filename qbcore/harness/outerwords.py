@@ -43,8 +43,9 @@ class KnownShell:
         self.positional = positional
 
     @classmethod
-    def of(cls, env) -> "KnownShell":
-        """The shell an Env (``qbcore.model.expand``) stands for, before it runs anything."""
+    def of(cls, env) -> "Optional[KnownShell]":
+        """The shell an Env (``qbcore.model.expand``) stands for, before it runs anything
+        (None when ``$0`` or a positional parameter is not a string)."""
         from ..model.expand import DYNAMIC
 
         values = {name: var.value if isinstance(var.value, str) else None for name, var in env.vars.items()}
@@ -126,9 +127,7 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
                 if i + 1 >= n:
                     return None
                 nxt = text[i + 1]
-                if nxt == "\n":
-                    pass  # a line continuation disappears
-                elif nxt in '$`"\\':
+                if nxt in '$`"\\':
                     current.append(nxt)
                 else:
                     current.append("\\")
@@ -207,7 +206,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
 
 def document(text: str, shell: KnownShell) -> Optional[str]:
     """A here-document body with an unquoted delimiter as bash expands it (parameters,
-    and backslashes before ``$ ` \\`` and newline); None unless decided here."""
+    and backslashes before ``$ ` \\``); None unless decided here (a line continuation
+    included)."""
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name
     n = len(text)
@@ -221,9 +221,7 @@ def document(text: str, shell: KnownShell) -> Optional[str]:
                 return None
             nxt = text[i + 1]
             out.append(text[start:i])
-            if nxt == "\n":
-                pass
-            elif nxt in "$`\\":
+            if nxt in "$`\\":
                 out.append(nxt)
             else:
                 out.append("\\")

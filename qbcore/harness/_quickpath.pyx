@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled twin of qbcore.harness.quickpath.dq_words_pure: the same rules, one typed pass."""
+"""Compiled twins of qbcore.harness.quickpath's dq_words_pure and shlex_words_pure: the same
+rules, one typed pass each."""
 
 
 cdef inline bint _plain(Py_UCS4 c):
@@ -94,6 +95,79 @@ def dq_words(str reply):
     if quoted:
         return None
     if has_word:
+        words.append(u''.join(current))
+    return words
+
+
+cdef inline bint _shlex_blank(Py_UCS4 c):
+    return c == u' ' or c == u'\t' or c == u'\r' or c == u'\n'
+
+
+def shlex_words(str reply):
+    """``shlex.split(reply)`` (POSIX mode, comments off), or None where it raises."""
+    cdef Py_ssize_t n = len(reply)
+    cdef Py_ssize_t i = 0, start, end
+    cdef Py_UCS4 c, nxt
+    cdef bint in_word = False
+    cdef list words = []
+    cdef list current = []
+    while i < n:
+        c = reply[i]
+        if _shlex_blank(c):
+            if in_word:
+                words.append(u''.join(current))
+                current = []
+                in_word = False
+        elif c == u"'":
+            end = reply.find(u"'", i + 1)
+            if end < 0:
+                return None
+            current.append(reply[i + 1:end])
+            in_word = True
+            i = end
+        elif c == u'"':
+            i += 1
+            while True:
+                if i >= n:
+                    return None
+                c = reply[i]
+                if c == u'"':
+                    break
+                if c == u'\\':
+                    if i + 1 >= n:
+                        return None
+                    nxt = reply[i + 1]
+                    if nxt != u'"' and nxt != u'\\':
+                        current.append(u'\\')  # only the quote and the backslash are escaped inside
+                    current.append(nxt)
+                    i += 2
+                    continue
+                # a run of ordinary characters in one slice
+                start = i
+                while i < n:
+                    c = reply[i]
+                    if c == u'"' or c == u'\\':
+                        break
+                    i += 1
+                current.append(reply[start:i])
+            in_word = True
+        elif c == u'\\':
+            if i + 1 >= n:
+                return None
+            current.append(reply[i + 1])
+            in_word = True
+            i += 1
+        else:
+            start = i
+            while i + 1 < n:
+                c = reply[i + 1]
+                if _shlex_blank(c) or c == u"'" or c == u'"' or c == u'\\':
+                    break
+                i += 1
+            current.append(reply[start:i + 1])
+            in_word = True
+        i += 1
+    if in_word:
         words.append(u''.join(current))
     return words
 

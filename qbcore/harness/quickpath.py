@@ -13,7 +13,7 @@ it is used exactly when the lexer's engine is the compiled one (one switch:
 
 from ..syntax._engine import engine
 
-__all__ = ["dq_words", "dq_words_pure", "engine"]
+__all__ = ["dq_words", "dq_words_pure", "shlex_words", "shlex_words_pure", "engine"]
 
 # characters that stay literal outside quotes, in an argument, with no
 # expansion behind them ({ } ~ * ? [ start expansions; the rest are operators,
@@ -92,11 +92,74 @@ def dq_words_pure(reply: str):
     return words
 
 
+# Python's shlex.split (POSIX mode, comments off) reads these as blanks
+SHLEX_BLANKS = frozenset(" \t\r\n")
+
+
+def shlex_words_pure(reply: str):
+    """``shlex.split(reply)`` in one pass, or None where shlex.split raises (an
+    unclosed quote, a trailing backslash): the ssh-argv harness's words."""
+    words = []
+    current = []
+    in_word = False  # a word has started (a quote alone starts one, even an empty word)
+    n = len(reply)
+    i = 0
+    while i < n:
+        c = reply[i]
+        if c in SHLEX_BLANKS:
+            if in_word:
+                words.append("".join(current))
+                current = []
+                in_word = False
+        elif c == "'":
+            end = reply.find("'", i + 1)
+            if end < 0:
+                return None
+            current.append(reply[i + 1:end])
+            in_word = True
+            i = end
+        elif c == '"':
+            i += 1
+            while True:
+                if i >= n:
+                    return None
+                c = reply[i]
+                if c == '"':
+                    break
+                if c == "\\":
+                    if i + 1 >= n:
+                        return None
+                    nxt = reply[i + 1]
+                    if nxt != '"' and nxt != "\\":
+                        current.append("\\")  # only the quote and the backslash are escaped inside
+                    current.append(nxt)
+                    i += 2
+                    continue
+                current.append(c)
+                i += 1
+            in_word = True
+        elif c == "\\":
+            if i + 1 >= n:
+                return None
+            current.append(reply[i + 1])
+            in_word = True
+            i += 1
+        else:
+            current.append(c)
+            in_word = True
+        i += 1
+    if in_word:
+        words.append("".join(current))
+    return words
+
+
 if engine == "cython":
     try:
-        from ._quickpath import dq_words
+        from ._quickpath import dq_words, shlex_words
     except ImportError as exc:  # setup.py builds both twins or neither
         raise ImportError(f"qbcore: the compiled engine is only partly built ({exc}); rebuild it "
                           "(python3 setup.py build_ext --inplace) or set QBCORE_NO_EXTENSIONS=1") from exc
 else:
     dq_words = dq_words_pure
+    shlex_words = shlex_words_pure
+

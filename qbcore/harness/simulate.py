@@ -14,6 +14,8 @@ import os
 import re
 import shutil
 from dataclasses import dataclass, field
+from json.decoder import JSONDecodeError
+from json.decoder import scanstring as _json_string
 from typing import Iterable, Mapping, Optional
 
 from . import transports
@@ -22,7 +24,10 @@ from ..model.budget import Budget, BudgetExceeded, Meter
 from ..model.files import FileView, checked_listing
 from ..syntax.errors import NestedTooDeep
 from . import quickpath
-from .quickpath import dq_words
+from .outerwords import KnownShell
+from .outerwords import document as outer_document
+from .outerwords import words as outer_words
+from .quickpath import dq_words, shlex_words
 from .transports import HarnessError
 
 __all__ = ["Simulation", "PureSimulation", "OuterEffect", "simulate", "simulate_general", "default_environ"]
@@ -166,6 +171,11 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
                 found = quick(reply)
                 if found is not None:
                     return found
+        if environ is None and budget is None and transport in _EXPANDING and len(reply) <= _EXPANDING_SIZE \
+                and "\0" not in reply:
+            found = _EXPANDING[transport](reply, cwd, listing)
+            if found is not None:
+                return found
     return simulate_general(reply, transport, cwd=cwd, environ=environ, listing=listing, budget=budget)
 
 
@@ -252,11 +262,17 @@ def _quick_file(name, suffix):
 
 
 def _quick_ssh_argv(reply):
-    """ssh-argv without quotes or backslashes: ``shlex.split`` only splits at its blanks."""
-    if "'" in reply or '"' in reply or "\\" in reply or not reply.isascii():
+    """ssh-argv: ``shlex.split`` in one pass (None where it would raise: the general
+    path then reports the harness's error)."""
+    if not reply.isascii() and not _encodable(reply):
         return None
-    text = reply.strip(" \t\r\n")
-    call = transports.ssh_call([transports.HOST, *(_SHLEX_BLANKS.split(text) if text else [])])
+    words = shlex_words(reply)
+    if words is None:
+        return None
+    if words and words[0][:1] not in ("", "-", "+"):
+        # no option for ssh, none for bash -c: ssh runs the words joined with spaces
+        return Simulation("ssh-argv", reply, " ".join(words), [], [], [], None, 1)
+    call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
         return None
@@ -264,7 +280,39 @@ def _quick_ssh_argv(reply):
     return Simulation("ssh-argv", reply, script, args, [], [], error, starts)
 
 
-_SHLEX_BLANKS = re.compile("[ \t\r\n]+")
+def _quick_json_naive(reply):
+    """json-naive: the reply read as the inside of one JSON string that ends exactly
+    where the harness's closing quote stands, or the strict parser's first error when
+    it meets one in or just after that string (any other shape: the general path)."""
+    text = _JSON_START + reply + _JSON_END
+    try:
+        value, end = _json_string(text, len(_JSON_START))
+    except JSONDecodeError as exc:  # met inside the string, where json.loads meets it first too
+        return _json_refused(reply, exc.msg, exc.pos)
+    if end != len(text) - len(_JSON_END) + 1:
+        # a quote of the reply closed the string: a strict parser wants `,` or `}` next
+        while text[end] in " \t\n\r":
+            end += 1
+        return None if text[end] in ",}" else _json_refused(reply, "Expecting ',' delimiter", end)
+    if value[:1] in _OPTION_STARTS or "\0" in value or not value.isascii() and not _encodable(value):
+        return None
+    return Simulation("json-naive", reply, value, [], [], [], None, 1)
+
+
+def _json_refused(reply, message, offset):
+    return Simulation("json-naive", reply, None, [], [], [], str(transports.invalid_json(message, offset)), 0)
+
+
+_JSON_START, _JSON_END = transports.JSON_NAIVE_START, transports.JSON_NAIVE_END
+
+
+def _encodable(text):
+    """Whether ``text`` holds no lone surrogate, which stands for no byte of an argv."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _quick_ssh(reply):
@@ -282,9 +330,134 @@ def _quick_ssh(reply):
 # Replies that meet no expansion and no operator on their way through the
 # outer layer skip the parser: quote removal alone gives the outer words
 # (the differential test holds these to the general path).
-_QUICK = {"single": _quick_single, "ssh": _quick_ssh, "ssh-argv": _quick_ssh_argv,  # nested: inlined below
+_QUICK = {"single": _quick_single, "ssh": _quick_ssh, "ssh-argv": _quick_ssh_argv,  # nested: inlined above
+          "json-naive": _quick_json_naive,
           "raw": _quick_argv("raw"), "json": _quick_argv("json"),
           "script": _quick_file("script", ""), "stdin": _quick_file("stdin", "\n")}
+
+# Replies whose outer layer is one simple command of quoted words and known
+# parameters skip the parser too: outerwords reads them in the outer shell's
+# starting environment (the default one: no environ or budget given; short
+# replies, whose expansions stay far inside any budget).
+_EXPANDING_SIZE = 4096
+_SHELLS: dict = {}  # working directory -> (outer shell, middle shell of double-nested)
+
+
+def _known_shells(cwd):
+    """The outer shell of a transport started in ``cwd`` with the executor's environment,
+    and the middle shell double-nested's outer one starts (``_through_bash``, ``_middle_layer``)."""
+    from ..model.expand import Env
+
+    cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+    shells = _SHELLS.get(cwd)
+    if shells is None:
+        files = FileView(cwd, (), host=False)  # no file is looked at: the values depend on none
+        env = Env.from_environ(default_environ(cwd), cwd, invoked_as="bash", files=files)
+        exported = {name: var.value for name, var in env.vars.items()
+                    if var.exported and isinstance(var.value, str)}
+        # a lone simple command: bash -c execs it, so the middle shell counts the same level
+        exported["SHLVL"] = str(int(exported.get("SHLVL", "1")) - 1)
+        exported["_"] = _real_bash_path()
+        middle = Env.from_environ(exported, cwd, invoked_as="bash", arg0="bash", positional=[], files=files)
+        outer, inner = KnownShell.of(env), KnownShell.of(middle)
+        shells = (outer, inner) if _plain_ifs(outer) and _plain_ifs(inner) else (None, None)
+        if len(_SHELLS) >= 64:
+            _SHELLS.clear()
+        _SHELLS[cwd] = shells
+    return shells
+
+
+def _plain_ifs(shell):
+    return shell is not None and shell.values.get("IFS") == " \t\n"
+
+
+def _bash_c_words(reply, words, transport, opaque):
+    """The Simulation of an outer ``bash -c WORDS`` that starts the inner shell, or None."""
+    if not words or words[0][:1] in _OPTION_STARTS:
+        return None
+    return Simulation(transport, reply, words[0], words[1:], opaque, [], None, 1)
+
+
+def _globs(cwd, listing):
+    """A list to collect the words that pathname expansion leaves as they are, because
+    no file can be looked at (no working directory, or one missing here; no listing);
+    None when the files are known, and a word with a pattern is the general path's."""
+    if listing is not None or cwd and os.path.isdir(os.path.abspath(cwd)):
+        return None
+    return []
+
+
+def _glob_notes(globbed, cwd):
+    """The names of the globs the model could not expand, as the expansion names them."""
+    notes = []
+    for word in globbed:
+        # (a pattern with a directory part may reach files outside the working directory)
+        note = f"glob {word}" if cwd else f"glob {word} (this machine's files are not read)"
+        if "/" in word:
+            return None
+        if note not in notes:
+            notes.append(note)
+    return notes
+
+
+def _expanding_nested(reply, cwd, listing):
+    return _expanding_bash_c(reply, '"' + reply + '"', cwd, listing, "nested")
+
+
+def _expanding_single(reply, cwd, listing):
+    return _expanding_bash_c(reply, "'" + reply + "'", cwd, listing, "single")
+
+
+def _expanding_bash_c(reply, text, cwd, listing, transport):
+    outer = _known_shells(cwd)[0]
+    if outer is None:
+        return None
+    globbed = _globs(cwd, listing)
+    words = outer_words(text, outer, globbed)
+    notes = _glob_notes(globbed, cwd) if globbed else []
+    return None if notes is None else _bash_c_words(reply, words, transport, notes)
+
+
+def _expanding_ssh(reply, cwd, listing):
+    outer = _known_shells(cwd)[0]
+    globbed = _globs(cwd, listing)
+    words = None if outer is None else outer_words('"' + reply + '"', outer, globbed)
+    notes = _glob_notes(globbed, cwd) if globbed else []
+    if words is None or notes is None:
+        return None
+    call = transports.ssh_call([transports.HOST, *words])
+    script, args, error, trouble = _remote(call, None)
+    if trouble:
+        return None
+    return Simulation("ssh", reply, script, args, notes, [], error, 0 if error or call.command is None else 1)
+
+
+_MIDDLE_START = "bash -c "
+
+
+def _expanding_double_nested(reply, cwd, listing):
+    outer, middle = _known_shells(cwd)
+    if outer is None:
+        return None
+    globbed = _globs(cwd, listing)
+    script = outer_words('"bash -c \\"' + reply + '\\""', outer, globbed)
+    if script is None or len(script) != 1 or not script[0].startswith(_MIDDLE_START):
+        return None
+    words = outer_words(script[0][len(_MIDDLE_START):], middle, globbed)
+    notes = _glob_notes(globbed, cwd) if globbed else []
+    return None if notes is None else _bash_c_words(reply, words, "double-nested", notes)
+
+
+def _expanding_heredoc_ssh(reply, cwd, listing):
+    outer = _known_shells(cwd)[0]
+    if outer is None or "\n" in reply or reply == transports.HEREDOC_DELIMITER or reply.endswith("\\"):
+        return None  # (a body line that is the delimiter, or joins it, ends the document elsewhere)
+    body = outer_document(reply + "\n", outer)
+    return None if body is None else Simulation("heredoc-ssh", reply, body, [], [], [], None, 1)
+
+
+_EXPANDING = {"nested": _expanding_nested, "single": _expanding_single, "ssh": _expanding_ssh,
+              "double-nested": _expanding_double_nested, "heredoc-ssh": _expanding_heredoc_ssh}
 
 _OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
 # commands that can start another program named by their arguments
@@ -414,10 +587,14 @@ def _failed_first(evaluation, program):
     return first if first is not None and first.argv[:1] == (program,) else None
 
 
+# an `&` that may end a background job: not one of `&&`, `|&` or the redirections `&>`, `>&`, `<&`
+_LONE_AMPERSAND = re.compile(r"(?<![&<>|])&(?![&>])")
+
+
 def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):
-    # the span walks are skipped when the source holds no `&` (no background job)
-    # or no `|` (no pipeline of two): most replies have neither
-    background = _background_spans(tree.chunks) if "&" in tree.source else ()
+    # the span walks are skipped when the source holds no lone `&` (no background
+    # job) or no `|` (no pipeline of two): most replies have neither
+    background = _background_spans(tree.chunks) if _LONE_AMPERSAND.search(tree.source) else ()
     if harness is not None and started and _starts(harness) and "|" in tree.source:
         # the commands of a pipeline start together: which shell the recorder (or the
         # remote side) sees first is a race when another one in it starts a shell too

@@ -126,17 +126,25 @@ def _check_no_nul(text: str, what: str) -> None:
 
 # --- the harness side -------------------------------------------------------
 
+JSON_NAIVE_START, JSON_NAIVE_END = '{"command": "', '"}'
+
+
+def invalid_json(message: str, offset: int) -> ContractError:
+    """The harness's error for a JSON text a strict parser rejects (its message and offset)."""
+    return ContractError(f"the JSON text is invalid: {message} at offset {offset}")
+
+
 def json_naive_value(reply: str) -> str:
     """The command a json-naive harness extracts from ``{"command": "R"}``.
 
     Raises ContractError when a strict parser rejects the text or finds no
     string ``command`` in an object (duplicate keys: the last one wins).
     """
-    text = '{"command": "' + reply + '"}'
+    text = JSON_NAIVE_START + reply + JSON_NAIVE_END
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ContractError(f"the JSON text is invalid: {exc.msg} at offset {exc.pos}") from None
+        raise invalid_json(exc.msg, exc.pos) from None
     except RecursionError:
         raise ContractError("the JSON text nests too deeply to parse") from None
     if not isinstance(value, dict):

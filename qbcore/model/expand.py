@@ -114,6 +114,11 @@ _DEFAULT_PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 # the executor's environment but HOME, which is the working directory (qbcore.model.commandenv)
 EXECUTOR_ENVIRON = {name: value for name, value in command_environ("").items() if name != "HOME"}
 
+# the variables a shell starts with, by (environ items, cwd, invoked_as, host): worked out once
+# per start (a regex per variable and a stat), then shared; a few starts are kept at a time
+_STARTING_VARIABLES: dict = {}
+_STARTING_VARIABLES_KEPT = 64
+
 SubstituteHook = Callable[["S.Script", "Env"], Substitution]
 ListDirHook = Callable[[str, "Env"], Optional[list]]
 
@@ -146,6 +151,9 @@ class Env:
     may read this machine's files and user database (default: only when
     ``cwd`` is given); without, those answers are unknown.
     """
+
+    # ``vars`` maps names to Variables, which are replaced, never changed in place: shells
+    # started the same way share them
 
     def __init__(self, variables: Optional[Mapping[str, object]] = None, *, cwd: Optional[str] = None,
                  positional: Iterable[str] = (), arg0: str = "bash", status: Union[int, Opaque] = 0,
@@ -203,14 +211,20 @@ class Env:
         kwargs.setdefault("host", bool(cwd))
         cwd = os.path.abspath(cwd) if cwd else os.getcwd()
         env = cls({}, cwd=cwd, **kwargs)
+        host = env.files.host
+        key = (tuple(environ.items()), cwd, invoked_as, host)
+        template = _STARTING_VARIABLES.get(key)
+        if template is not None:
+            env.vars = dict(template)  # its Variables are shared: nothing changes one in place
+            return env
         for name, value in environ.items():
             if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
                 env.vars[name] = Variable(value, True)
         for name, value in _BASH_SETS.items():
             env.vars.setdefault(name, Variable(value, False))
-        host = env.files.host
         pwd_value = environ.get("PWD")
-        if not (pwd_value and pwd_value.startswith("/") and _same_dir(pwd_value, cwd, host)):
+        if not (pwd_value and pwd_value.startswith("/") and
+                (pwd_value == cwd or _same_dir(pwd_value, cwd, host))):
             pwd_value = cwd
         env.vars["PWD"] = Variable(pwd_value, True)
         oldpwd = environ.get("OLDPWD")
@@ -229,6 +243,11 @@ class Env:
         for name in _MACHINE:
             if name not in environ:
                 env.vars[name] = Variable(Opaque("$" + name), False)
+        if not host or environ.get("PWD", cwd) == cwd and oldpwd is None:
+            # the same answer for the same start, unless this machine's directories decided it
+            if len(_STARTING_VARIABLES) >= _STARTING_VARIABLES_KEPT:
+                _STARTING_VARIABLES.clear()
+            _STARTING_VARIABLES[key] = dict(env.vars)
         return env
 
     def copy(self) -> "Env":
@@ -1670,6 +1689,9 @@ class Expander:
     # -- pathname expansion ----------------------------------------------
 
     def glob(self, segments: list) -> list:
+        if all(quoted or type(text) is str and "*" not in text and "?" not in text and "[" not in text
+               for text, quoted in segments):
+            return [concat(text for text, _ in segments)]  # most words: no pattern, no list of characters
         chars = [(ch, not quoted) for text, quoted in segments for ch in text]
         text = concat(text for text, _ in segments)
         if not any(active and ch in "*?[" for ch, active in chars):

@@ -72,6 +72,12 @@ class FileQuestions:
     written, how far above a path its directories are looked at, and what is
     known of the directories above the root."""
 
+    def lose_unless(self, why: str, harmless):
+        """``lose(why)`` unless ``harmless()`` (a question that may cost a parse) says the
+        command changed nothing; a view may put the question off until it is asked."""
+        if self.lost is None and not harmless():
+            self.lose(why)
+
     def is_dir(self, path: str) -> Optional[bool]:
         kind = self.kind(path)
         return None if kind is None else kind == "dir"
@@ -148,7 +154,34 @@ class FileView(FileQuestions):
         self.host = host
         self.real = host and listing is None and os.path.isdir(self.root)
         self.created: set = set()
-        self.lost: Optional[str] = None  # why the tree is no longer known
+        self._lost: Optional[str] = None
+        self._pending = None  # (why, harmless): a loss decided only when the view is next read
+
+    @property
+    def lost(self) -> Optional[str]:
+        """Why the tree is no longer known (None while it is)."""
+        if self._pending is not None:
+            self._settle()
+        return self._lost
+
+    @lost.setter
+    def lost(self, why: Optional[str]):
+        self._pending = None
+        self._lost = why
+
+    def lose_unless(self, why: str, harmless):
+        # most scripts end with the command that may have changed the files, so the
+        # question is put off until something reads the view
+        if self._pending is not None:
+            self._settle()
+        if self._lost is None:
+            self._pending = (why, harmless)
+
+    def _settle(self):
+        why, harmless = self._pending
+        self._pending = None
+        if self._lost is None and not harmless():
+            self._lost = why
 
     def fork(self) -> "FileView":
         """A copy for something that may or may not happen (see ``absorb``)."""

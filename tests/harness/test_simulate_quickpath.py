@@ -1,6 +1,7 @@
 """The fast path of simulate never disagrees with the general path, and both engines agree."""
 
 import importlib
+import shlex
 import sys
 
 import pytest
@@ -8,23 +9,54 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from probing import HOSTILE_CHARS, HOSTILE_TOKENS, LONG
 
-from qbcore.harness.quickpath import dq_words_pure
+from qbcore.harness.quickpath import dq_words_pure, shlex_words_pure
 from qbcore.harness.simulate import simulate, simulate_general
 
 # plain shell words as well as hostile pieces: the fast path is about the common case
 PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + ["echo ", "sed -i ", "'s/a/b/' ", "grep -c ", "x.txt", "-n ",
-                                           "\\\"", "\\$", "\\\\", "\"a b\"", "'it'\\''s'", " > out.txt"]
+                                           "\\\"", "\\$", "\\\\", "\"a b\"", "'it'\\''s'", " > out.txt",
+                                           # JSON string escapes and what a strict parser refuses
+                                           "\\n", "\\u00e9", "\\ud800", "\\u0000", "\\/", "\t", "\r", "é", "-"]
 replies = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 EXAMPLES = 20000 if LONG else 2000
 
 
 @settings(max_examples=EXAMPLES, deadline=None, database=None)
-@given(replies, st.sampled_from(["nested", "single", "ssh", "ssh-argv", "raw", "json", "script", "stdin"]))
+@given(replies, st.sampled_from(["nested", "single", "ssh", "ssh-argv", "raw", "json", "script", "stdin",
+                                  "json-naive"]))
 def test_fast_path_results_equal_the_general_path(reply, transport):
     fast = simulate(reply, transport, cwd="/nonexistent/qbcore")
     general = simulate_general(reply, transport, cwd="/nonexistent/qbcore")
     if fast.exact:
         assert fast == general, (reply, transport)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None)
+@given(replies, st.sampled_from(["ssh-argv", "json-naive"]))
+def test_harness_side_fast_paths_equal_the_general_path_exactly(reply, transport):
+    # these fast paths decode what the harness itself does: never a guess, exact or not
+    assert _outcome(simulate, reply, transport) == _outcome(simulate_general, reply, transport)
+
+
+def _outcome(function, reply, transport):
+    try:
+        return function(reply, transport)
+    except ValueError as exc:  # a NUL or a lone surrogate no harness passes on
+        return str(exc)
+
+
+def _shlex_split(reply):
+    try:
+        return shlex.split(reply)
+    except ValueError:
+        return None
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None)
+@given(st.text(alphabet=" \t\r\n'\"\\ab$`;#é\0", max_size=14) | replies)
+def test_shlex_words_are_those_of_shlex_split(reply):
+    assert shlex_words_pure(reply) == _shlex_split(reply)
+    assert _compiled("shlex_words")(reply) == _shlex_split(reply)
 
 
 def test_typical_replies_take_the_fast_path(monkeypatch):
@@ -33,11 +65,13 @@ def test_typical_replies_take_the_fast_path(monkeypatch):
     monkeypatch.setattr(module, "simulate_general", lambda *a, **k: pytest.fail("took the general path"))
     for reply in ['echo "hello world" > out.txt', "sed -i 's/alpha/ALPHA/' notes.txt", "grep -c 'x' f"]:
         assert simulate(reply, "nested").exact
+        assert simulate(reply, "ssh-argv").exact
+    assert simulate('printf \\"%s\\n\\" x', "json-naive").inner_script == 'printf "%s\n" x'
 
 
-def _compiled():
+def _compiled(name="dq_words"):
     try:
-        return importlib.import_module("qbcore.harness._quickpath").dq_words
+        return getattr(importlib.import_module("qbcore.harness._quickpath"), name)
     except ImportError as exc:
         from conftest import REQUIRE_EXTENSIONS
         if REQUIRE_EXTENSIONS:

@@ -104,6 +104,10 @@ LOST = [
     ("echo hi >&3", "whether descriptor 3 is open"),  # (after `exec 3>&-` it is known closed)
     ("bash -c 'echo'; echo *", "glob * (the files after `bash -c 'echo'`)"),
     ("BASH_ENV=x; export BASH_ENV; bash -c ''; echo *", "glob * (the files after `bash -c ''`)"),
+    # whether a shell ran anything is decided when the files are next read: the first loss is named
+    ("bash -c 'echo'; touch b; echo *", "glob * (the files after `bash -c 'echo'`)"),
+    ("bash -c ''; touch b; echo *", "glob * (the files after `touch b`)"),
+    ("bash -c ''; bash -c 'echo'; echo *", "glob * (the files after `bash -c 'echo'`)"),
 ]
 
 

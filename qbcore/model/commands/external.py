@@ -29,8 +29,15 @@ def unmodelled(ctx: Invocation) -> Outcome:
     elif name in _CHANGES_ANYTHING:
         taint_everything(env, ctx.note, name)
     changes_no_file = name in _NO_FILE_EFFECTS or name in MODELLED and name not in ("command", "builtin")
-    if not changes_no_file and not _runs_nothing(ctx.argv, env):
-        env.files.lose(f"the files after `{ctx.source()}`")
+    if not changes_no_file:
+        argv = ctx.argv
+        why = f"the files after `{ctx.source()}`"
+        if len(argv) >= 3 and argv[0] == "bash" and argv[1] == "-c" and isinstance(argv[2], str) and \
+                not env.get("BASH_ENV"):
+            # whether the script runs anything takes a parse: asked only if the files are read later
+            env.files.lose_unless(why, lambda: _script_runs_nothing(argv[2]))
+        elif not _runs_nothing(argv, env):
+            env.files.lose(why)
     return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
 
 
@@ -77,8 +84,13 @@ def _runs_nothing(argv, env) -> bool:
     error on its first line): a shell that changes no file."""
     if len(argv) < 3 or argv[0] != "bash" or argv[1] != "-c" or env.get("BASH_ENV"):
         return False  # BASH_ENV names a file bash -c would source first
+    return _script_runs_nothing(argv[2])
+
+
+def _script_runs_nothing(text) -> bool:
+    """Whether the script ``text`` of ``bash -c`` runs no command."""
     try:
-        script = S.parse_prefix(argv[2])
+        script = S.parse_prefix(text)
     except ValueError:
         return False
     return not any(chunk.items for chunk in script.chunks)

@@ -137,7 +137,7 @@ def declare(ctx: Invocation) -> Outcome:
             var, value, append, index = arg.assignment
             assign(env, note, var, value, append, index)
             if name == "export" or "-x" in options:
-                env.vars[var].exported = True
+                env.set(var, env.vars[var].value, exported=True)
             if name == "readonly" or "-r" in options:
                 env.readonly.add(var)
             continue
@@ -159,7 +159,7 @@ def declare(ctx: Invocation) -> Outcome:
             if name == "export":
                 var = env.vars.get(arg)
                 if var is not None:
-                    var.exported = True
+                    env.set(arg, var.value, exported=True)
         else:
             return Outcome(1, error=f"{name}: `{arg}': not a valid identifier")
     return Outcome(0)

@@ -1,0 +1,248 @@
+"""The outer shell's words for the common shapes of a transport's command, without the parser.
+
+A harness's outer shell mostly reads one simple command whose arguments
+hold quotes and parameter expansions of variables it knows at its start
+(``$HOME``, ``"${PATH}"``, an unset ``$name``). ``words`` reads such
+arguments as bash does (quote removal, the known values put in, unquoted
+ones split only when they hold no blank and no pattern character), and
+``document`` a here-document body; both return None at the first thing
+they do not decide exactly (a command substitution, an operator, a glob, an
+unknown value…), and simulate's general path decides then. The
+differential tests hold both to that general path.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+__all__ = ["KnownShell", "words", "document"]
+
+# literal outside quotes, in an argument, with no expansion behind it
+# (as quickpath.PLAIN, plus `!`: outside the command's first word it is a plain character)
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:%+@=^]!")
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
+_DIGITS = frozenset("0123456789")
+# after `$` inside double quotes, these start an expansion
+_EXPANDS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_{(@*#?!$-[")
+# an unquoted value holding one of these would be split or matched against files
+_SPLITS_OR_MATCHES = frozenset(" \t\n*?[\\")
+_UNKNOWN = object()
+
+
+class KnownShell:
+    """What a shell knows at its start, as far as these readings need it: its
+    variables (a str, or None when the model holds no string for it; an absent
+    name is unset), ``$0`` and the positional parameters."""
+
+    __slots__ = ("values", "arg0", "positional")
+
+    def __init__(self, values: dict, arg0: str, positional: list):
+        self.values = values
+        self.arg0 = arg0
+        self.positional = positional
+
+    @classmethod
+    def of(cls, env) -> "Optional[KnownShell]":
+        """The shell an Env (``qbcore.model.expand``) stands for, before it runs anything
+        (None when ``$0`` or a positional parameter is not a string)."""
+        from ..model.expand import DYNAMIC
+
+        values = {name: var.value if isinstance(var.value, str) else None for name, var in env.vars.items()}
+        for name in DYNAMIC + ("LINENO",):
+            values[name] = None
+        positional = list(env.positional)
+        if not isinstance(env.arg0, str) or not all(isinstance(p, str) for p in positional):
+            return None
+        return cls(values, env.arg0, positional)
+
+    def value(self, name: str):
+        """The value of ``$name`` (``""`` when unset), or _UNKNOWN."""
+        if name in _DIGITS:
+            n = int(name)
+            if n == 0:
+                return self.arg0
+            return self.positional[n - 1] if n <= len(self.positional) else ""
+        value = self.values.get(name, "")
+        return _UNKNOWN if value is None else value
+
+
+def _parameter(text: str, i: int, shell: KnownShell):
+    """(value, index after it) for the expansion at ``text[i] == "$"``; None when it is
+    not a plain ``$name``, ``${name}`` or ``$digit`` of a known value."""
+    n = len(text)
+    if i + 1 >= n:
+        return None
+    c = text[i + 1]
+    if c in _DIGITS:
+        name, end = c, i + 2
+    elif c in _NAME_START:
+        end = i + 2
+        while end < n and text[end] in _NAME_CHARS:
+            end += 1
+        name = text[i + 1:end]
+    elif c == "{":
+        end = i + 2
+        if end >= n or text[end] not in _NAME_START:
+            return None
+        while end < n and text[end] in _NAME_CHARS:
+            end += 1
+        if end >= n or text[end] != "}":
+            return None
+        name = text[i + 2:end]
+        end += 1
+    else:
+        return None
+    value = shell.value(name)
+    if value is _UNKNOWN:
+        return None
+    return value, end
+
+
+def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optional[list]:
+    """The words bash makes of ``text``, the arguments of a simple command (not its
+    name), read from a word boundary; None unless every part is decided here.
+
+    A word with an unquoted pattern character (``*?[``, from the text, never from
+    a value) is matched against files: None, unless ``globbed`` is a list, which
+    then receives each such word as it stands (the caller knows that no file can
+    be looked at, so the word stays as it is)."""
+    if "\\\n" in text:
+        return None  # bash joins the lines before it reads a name or a quote
+    # a brace expands only around a comma or a `..` sequence: without either it is a character
+    braces = "," not in text and ".." not in text
+    n = len(text)
+    found = []
+    current = []
+    has_word = False
+    quoted = False
+    pattern = False  # the current word holds an unquoted pattern character
+    i = 0
+    while i < n:
+        c = text[i]
+        if quoted:
+            if c == '"':
+                quoted = False
+            elif c == "\\":
+                if i + 1 >= n:
+                    return None
+                nxt = text[i + 1]
+                if nxt in '$`"\\':
+                    current.append(nxt)
+                else:
+                    current.append("\\")
+                    current.append(nxt)
+                i += 1
+            elif c == "$":
+                nxt = text[i + 1] if i + 1 < n else ""
+                if nxt in _EXPANDS and nxt:
+                    expanded = _parameter(text, i, shell)
+                    if expanded is None:
+                        return None
+                    current.append(expanded[0])
+                    i = expanded[1]
+                    continue
+                if nxt == "\\":
+                    return None  # a backslash-newline there would join `$` to what follows
+                current.append(c)
+            elif c == "`" or c == "\0":
+                return None
+            else:
+                current.append(c)
+        elif c == " " or c == "\t":
+            if has_word:
+                found.append("".join(current))
+                current = []
+                has_word = False
+                if pattern:
+                    globbed.append(found[-1])
+                    pattern = False
+        elif c == '"':
+            quoted = True
+            has_word = True
+        elif c == "'":
+            end = text.find("'", i + 1)
+            if end < 0 or "\0" in text[i + 1:end]:
+                return None
+            current.append(text[i + 1:end])
+            has_word = True
+            i = end
+        elif c == "\\":
+            if i + 1 >= n or text[i + 1] == "\n" or text[i + 1] == "\0":
+                return None
+            current.append(text[i + 1])
+            has_word = True
+            i += 1
+        elif c == "$":
+            expanded = _parameter(text, i, shell)
+            if expanded is None:
+                return None
+            value, i = expanded
+            if value:
+                for ch in value:
+                    if ch in _SPLITS_OR_MATCHES:
+                        return None
+                current.append(value)
+                has_word = True
+            continue
+        elif c in _PLAIN or braces and (c == "{" or c == "}") or c == "#" and has_word:
+            current.append(c)  # (`#` starts a comment only at the start of a word)
+            has_word = True
+        elif (c == "*" or c == "?" or c == "[") and globbed is not None:
+            current.append(c)
+            has_word = True
+            pattern = True
+        else:
+            return None
+        i += 1
+    if quoted:
+        return None
+    if has_word:
+        found.append("".join(current))
+        if pattern:
+            globbed.append(found[-1])
+    return found
+
+
+def document(text: str, shell: KnownShell) -> Optional[str]:
+    """A here-document body with an unquoted delimiter as bash expands it (parameters,
+    and backslashes before ``$ ` \\``); None unless decided here (a line continuation
+    included)."""
+    if "\\\n" in text:
+        return None  # bash joins the lines before it reads a name
+    n = len(text)
+    out = []
+    i = 0
+    start = 0
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return None
+            nxt = text[i + 1]
+            out.append(text[start:i])
+            if nxt in "$`\\":
+                out.append(nxt)
+            else:
+                out.append("\\")
+                out.append(nxt)
+            i += 2
+            start = i
+            continue
+        if c == "$":
+            nxt = text[i + 1] if i + 1 < n else ""
+            if nxt in _EXPANDS and nxt:
+                expanded = _parameter(text, i, shell)
+                if expanded is None:
+                    return None
+                out.append(text[start:i])
+                out.append(expanded[0])
+                i = start = expanded[1]
+                continue
+            if nxt == "\\":
+                return None
+        elif c == "`" or c == "\0":
+            return None
+        i += 1
+    out.append(text[start:])
+    return "".join(out)

@@ -1,0 +1,84 @@
+"""Replies whose outer layer only quotes and expands known parameters skip the parser
+(qbcore.harness.outerwords): the result is always the general path's."""
+
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lexcorpus import agent_commands
+from corpus_replies import CORPUS
+from probing import HOSTILE_CHARS, HOSTILE_TOKENS, LONG
+
+from qbcore.harness.simulate import simulate, simulate_general
+
+SHAPED = ["nested", "single", "ssh", "double-nested", "heredoc-ssh"]
+# parameters of every kind beside plain words and the hostile alphabet
+PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
+    "echo ", "x.txt", " ", '"', "'", "\\\"", "\\\\", "\\$", "$HOME", "${HOME}", "$PATH", "${PWD}/x", "$1", "$0",
+    "${1}", "$10", "$x", "${x}", "$SHLVL", "$_", "$SHELL", "$RANDOM", "$LINENO", "$BASH", "$IFS", "${IFS}",
+    "$HOSTNAME", "${x", "${#x}", "$-", "$ ", "$", "a=$HOME", "-c", "+x", "EOF", "\\", "!", "{", "}", "{a,b}",
+    "{1..2}", ",", "..", "#", "a#", "*", "?", "[a]", "*.c", "x/*", "'*'", "\"*\""]
+replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
+EXAMPLES = 20000 if LONG else 1500
+# a working directory whose path an unquoted $HOME or $PWD would split or match, one
+# whose files a glob would match, and none
+CWDS = ["/nonexistent/qbcore", "/nonexistent/a b", "/nonexistent/x*", "/", None]
+
+
+def _outcome(function, reply, transport, cwd):
+    try:
+        return function(reply, transport, cwd=cwd)
+    except ValueError as exc:  # a NUL or a lone surrogate no harness passes on
+        return str(exc)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None)
+@given(replies, st.sampled_from(SHAPED), st.sampled_from(CWDS))
+def test_shaped_replies_give_the_general_paths_result(reply, transport, cwd):
+    assert _outcome(simulate, reply, transport, cwd) == _outcome(simulate_general, reply, transport, cwd)
+
+
+CORPORA = [c for c in agent_commands()] + [r for _, r in CORPUS]
+
+
+@pytest.mark.parametrize("transport", SHAPED)
+def test_corpora_give_the_general_paths_result(transport):
+    for reply in CORPORA:
+        assert simulate(reply, transport, cwd="/nonexistent/qbcore") == \
+            simulate_general(reply, transport, cwd="/nonexistent/qbcore"), reply
+
+
+@pytest.mark.parametrize("transport", SHAPED)
+def test_known_parameters_take_the_fast_path(transport, monkeypatch):
+    module = sys.modules["qbcore.harness.simulate"]
+    monkeypatch.setattr(module, "simulate_general", lambda *a, **k: pytest.fail("took the general path"))
+    for reply in ['export PATH="$HOME/.local/bin:$PATH"', 'echo "$HOME" x', "printf %s ${x}", 'f "a"{b}#c',
+                  "echo 'a $HOME $1' b" if transport == "single" else "echo 'it'\\''s' $1"]:
+        assert simulate(reply, transport, cwd="/nonexistent/qbcore").exact
+
+
+@pytest.mark.parametrize("transport", ["nested", "single", "ssh", "double-nested"])
+def test_globs_over_unknown_files_are_named_as_the_expansion_names_them(transport, monkeypatch):
+    reply = "find . -name '*.c'" if transport == "single" else 'find . -name "*.c"'
+    for cwd in ("/nonexistent/qbcore", None):
+        general = simulate_general(reply, transport, cwd=cwd)
+        with monkeypatch.context() as patch:
+            patch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general",
+                          lambda *a, **k: pytest.fail("took the general path"))
+            found = simulate(reply, transport, cwd=cwd)
+        assert not found.exact and found == general
+
+
+@pytest.mark.parametrize("transport", SHAPED)
+def test_unknown_values_and_substitutions_take_the_general_path(transport, monkeypatch):
+    module = sys.modules["qbcore.harness.simulate"]
+    monkeypatch.setattr(module, "simulate_general", lambda *a, **k: "general")
+    # (a glob with a directory part may look outside the working directory)
+    glob = {"single": "ls src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'ls src/"*.c"')
+    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "$@"', glob]:
+        if transport == "single":
+            reply = f"a'{reply}'b"  # out of the harness's single quotes
+        assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
+    reply = "a'$HOME'b" if transport == "single" else 'echo "$HOME"'
+    assert simulate(reply, transport, cwd="/nonexistent/qbcore", environ={"HOME": "/h"}) == "general"

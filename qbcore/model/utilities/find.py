@@ -29,6 +29,22 @@ def _name_test(pattern: str, fold: bool):
     return lambda base: rx.match(base) is not None
 
 
+def _path_after_expression(ctx, out, arg, last):
+    """find refuses an operand after the expression began (a glob the shell expanded, most often),
+    and when such a file exists names the predicate before it as the likely culprit."""
+    out.error(f"paths must precede expression: `{arg}'")
+    if last is not None and last.startswith("-"):
+        try:
+            exists = ctx.files.exists(arg)
+        except VfsError:
+            exists = False
+        if exists:
+            out.err += f"find: possible unquoted pattern after predicate `{last}'?\n".encode("utf-8", "surrogateescape")
+    elif last is not None:
+        raise OptionUnknown(f"find: {arg!r} after {last!r}")
+    return out.result()
+
+
 @guarded
 def find(ctx: CommandContext) -> CommandResult:
     args = ctx.argv[1:]
@@ -40,10 +56,14 @@ def find(ctx: CommandContext) -> CommandResult:
     maxdepth, mindepth = None, 0
     out = Output("find")
     negate = False
+    last = None  # the last predicate read, named in find's hint about an unquoted pattern
     i = 0
     while i < len(args):
         a = args[i]
         i += 1
+        if not a.startswith("-") and a not in ("!", "(", ")", ","):
+            return _path_after_expression(ctx, out, a, last)
+        last = a
         if a in ("!", "-not"):
             if negate:
                 raise OptionUnknown("find with ! twice in a row")

@@ -77,10 +77,15 @@ CASES = [
     # mawk's own errors
     ["awk", "-F"], ["awk", "-F", "t"], ["awk", "-v", "x=1", "-F"],
     ["awk", " == alpha { print }", "t"], ["awk", "\n\n && x", "t"],
+    ["awk", "BEGIN { key = ARGV[1]; ARGV[1] =  }  == key { print  }", "t"],
+    ["awk", "BEGIN { x = 1 +\n }"], ["awk", "{ print $1 == }", "t"], ["awk", "{ x = y || ; print }", "t"],
+    # mawk's escapes: unknown ones keep their backslash in strings; in a regex they name the character
+    ["awk", "BEGIN { print \"a\\sb\\/c\\.d\\\"e\" }"], ["awk", "-v", "x=a\\sb\\.c", "BEGIN { print x }"],
+    ["awk", "/o\\w|a\\<l/", "t"], ["awk", "-F", "\\.", "{ print $2 }", "c"], ["awk", "-F", "\\s", "{ print $1 }", "t"],
 ]
 UNKNOWN = {0: None}
 UNKNOWN_ARGS = {"BEGIN {print 1/3, 2^31}", "{print > \"out\"}", "BEGIN { while (1) i++ }",
-                "BEGIN { x[1] = 1; x = 2 }"}
+                "BEGIN { x[1] = 1; x = 2 }", "BEGIN { x = 1 +\n }"}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])

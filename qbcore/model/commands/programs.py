@@ -35,8 +35,10 @@ def entry(model) -> Model:
         if result.unknown is not None:
             why = f"{ctx.name} ({result.unknown})"
             return Outcome(Opaque(f"status of {why}"), Opaque(f"output of {why}"), modelled=False)
-        return Outcome(result.status, result.stdout.decode("utf-8", "surrogateescape"),
-                       stderr=result.stderr.decode("utf-8", "surrogateescape"))
+        stderr = result.stderr.decode("utf-8", "surrogateescape")
+        if result.stderr_unknown is not None:
+            stderr = Opaque(f"stderr of {ctx.name} ({result.stderr_unknown})")
+        return Outcome(result.status, result.stdout.decode("utf-8", "surrogateescape"), stderr=stderr)
 
     run.__name__ = getattr(model, "__name__", "utility")
     run.__doc__ = getattr(model, "__doc__", None)

@@ -23,7 +23,9 @@ from .vfs import VfsError
 
 __all__ = ["awk"]
 
-_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "/": "/", "a": "\a", "b": "\b",
+# mawk's escapes in strings, -v values and -F; any other backslash stays, with the character
+# after it ("\s" is two characters, "\/" too)
+_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "a": "\a", "b": "\b",
         "f": "\f", "r": "\r", "v": "\v"}
 
 
@@ -43,7 +45,11 @@ def _unescape(text: str) -> str:
                 out.append(chr(int(m.group(0), 8)))
                 i += 1 + m.end()
                 continue
-            raise OptionUnknown(f"awk escape \\{d}")
+            if d == "\n":
+                raise OptionUnknown("awk: a backslash-newline in a string")
+            out.append(c + d)
+            i += 2
+            continue
         out.append(c)
         i += 1
     return "".join(out)
@@ -114,8 +120,16 @@ STEP_LIMIT = 200_000
 OUTPUT_LIMIT = 1 << 24
 
 
+class _Tokens(list):
+    """The tokens, and the line each starts on (mawk's messages name it)."""
+
+    lines: list
+
+
 def _lex(src: str) -> list:
-    toks = []
+    toks = _Tokens()
+    toks.lines = lines = []
+    starts = []
     i = 0
     while i < len(src):
         prev = toks[-1] if toks else ("nl", "")
@@ -134,6 +148,7 @@ def _lex(src: str) -> list:
             if j >= len(src):
                 raise OptionUnknown("awk: unterminated regex")
             toks.append(("re", src[i + 1:j]))
+            starts.append(i)
             i = j + 1
             continue
         m = _TOKEN.match(src, i)
@@ -149,11 +164,28 @@ def _lex(src: str) -> list:
         if kind == "op" and text in ("|", "^", "^="):
             raise OptionUnknown(f"awk: operator {text}")
         toks.append((kind, text))
+        starts.append(m.start())
     toks.append(("eof", ""))
+    starts.append(len(src))
+    toks.lines = [src.count("\n", 0, start) + 1 for start in starts]
     return toks
 
 
 # -- parsing into nested tuples -----------------------------------------------
+class SyntaxFound(OptionUnknown):
+    """A syntax error mawk reports too: an operator whose right operand is missing."""
+
+    def __init__(self, line, near):
+        super().__init__(f"awk: syntax error at {near!r}")
+        self.line, self.near = line, near
+
+
+# an operator that needs an operand after it, and tokens that can never begin one
+_NEEDS_OPERAND = {"=", "+=", "-=", "*=", "/=", "%=", "==", "!=", "<=", ">=", "<", "&&", "||", "+", "-",
+                  "*", "%", "~", "!~", "!"}
+_NO_OPERAND = {"}", ")", ";", "]", "==", "!=", "<=", ">=", "&&", "||", "*", "%", ","}
+
+
 class _Parser:
     def __init__(self, toks):
         self.toks = toks
@@ -491,6 +523,9 @@ class _Parser:
             if self.peek()[1] == "[":
                 return ("elem", text, self.subscripts())
             return ("var", text)
+        before = self.toks[self.i - 2][1] if self.i >= 2 else ""
+        if kind == "op" and text in _NO_OPERAND and before in _NEEDS_OPERAND and self.toks[self.i - 2][0] == "op":
+            raise SyntaxFound(self.toks.lines[self.i - 1], text)
         raise OptionUnknown(f"awk: syntax at {text!r}")
 
     def primary_for_field(self):
@@ -509,8 +544,32 @@ def _regex(text: str):
         raise OptionUnknown(f"awk regex {text!r}: {exc}") from None
 
 
+_REGEX_META = set(".[]()*+?{}|^$\\")
+_REGEX_ESC = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b", "/": "/", '"': '"'}
+
+
 def _regex_escapes(text: str) -> str:
-    return text.replace("\\/", "/").replace("\\t", "\t").replace("\\n", "\n")
+    """A mawk regex in POSIX ERE spelling: C escapes become their character, a backslash before
+    an ordinary character is dropped (mawk has no \\w, \\s, \\< …: they match w, s, <)."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c != "\\" or i + 1 >= len(text):
+            out.append(c)
+            i += 1
+            continue
+        d = text[i + 1]
+        i += 2
+        if d in _REGEX_ESC:
+            ch = _REGEX_ESC[d]
+            out.append("\\" + ch if ch in _REGEX_META else ch)
+        elif d in "01234567":
+            raise OptionUnknown("awk: an octal escape in a regex")
+        elif d in _REGEX_META:
+            out.append("\\" + d)
+        else:
+            out.append(d)
+    return "".join(out)
 
 
 class _Next(Exception):
@@ -961,10 +1020,16 @@ def _parse(program: str, out: Output):
     toks = _lex(program)
     first = next((t for t in toks if t[0] != "nl"), ("eof", ""))
     if first[0] == "op" and first[1] in _NEVER_FIRST:
-        line = program[:program.index(first[1])].count("\n") + 1
-        out.error(f"line {line}: syntax error at or near {first[1]}", 2)
+        out.error(f"line {toks.lines[toks.index(first)]}: syntax error at or near {first[1]}", 2)
+        out.more_errors = "mawk's messages after its first syntax error"
         return None
-    items = _Parser(toks).program()
+    try:
+        items = _Parser(toks).program()
+    except SyntaxFound as exc:
+        # mawk goes on reading after its first error and may report more: only the first is known
+        out.error(f"line {exc.line}: syntax error at or near {exc.near}", 2)
+        out.more_errors = "mawk's messages after its first syntax error"
+        return None
     _check_types(items)
     return items
 
@@ -1014,7 +1079,9 @@ def awk(ctx: CommandContext) -> CommandResult:
         raise OptionUnknown("awk: non-ASCII program or operand")
     items = _parse(program, out)
     if items is None:
-        return out.result()
+        found = out.result()
+        found.stderr_unknown = out.more_errors
+        return found
     for name in assigns:
         if name in ("NF", "RS", "SUBSEP", "CONVFMT", "OFMT", "NR", "FNR", "ARGV", "ARGC") or \
                 name in _UNMODELLED_VARS:

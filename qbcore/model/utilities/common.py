@@ -105,6 +105,7 @@ class Output:
         self.out = bytearray()
         self.err = bytearray()
         self.status = 0
+        self.more_errors = None  # what else the utility may write to stderr, when not modelled
 
     def error(self, message: str, status: int = 1) -> None:
         self.err += f"{self.name}: {message}\n".encode("utf-8", "surrogateescape")

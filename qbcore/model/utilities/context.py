@@ -28,12 +28,14 @@ class CommandContext:
 @dataclass
 class CommandResult:
     """Exit status and output; when ``unknown`` is set it names what was not modelled
-    and the other fields mean nothing."""
+    and the other fields mean nothing. ``stderr_unknown``: stderr holds more than
+    ``stderr`` (which starts it), named there; status and stdout are still known."""
 
     status: int
     stdout: bytes = b""
     stderr: bytes = b""
     unknown: str | None = None
+    stderr_unknown: str | None = None
 
 
 def unknown(what: str) -> CommandResult:

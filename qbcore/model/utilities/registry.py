@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, find, grep, sed, shellbuiltins, textutils
+from . import awk, fileops, find, grep, hostfacts, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -19,6 +19,7 @@ MODELS = {
     "find": find.find,
 }
 MODELS.update(textutils.MODELS)
+MODELS.update(hostfacts.MODELS)
 
 
 def lookup(name: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from .common import Output, guarded, quote, quotef, read_input, scan_options
+from .common import Output, guarded, quote, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -115,6 +115,21 @@ def _into(directory: str, src: str) -> str:
 
 @guarded
 def mv(ctx: CommandContext) -> CommandResult:
+    refused = refuse_invalid_option(ctx.argv, "bfinuvTZ", "tS")  # coreutils 9.1's option set
+    if refused is not None:
+        return refused.result()
+    if not any(a.startswith("--") for a in ctx.argv[1:]):
+        every, operands = scan_options(ctx.argv, "bfinuvTZ", with_arg="tS")
+        folders = [v for o, v in every if o == "t"]
+        folder = folders[0] if len(folders) == 1 and all(o != "T" for o, _ in every) else None
+        if folder is not None and operands:
+            # mv checks the target directory before it moves anything, whatever its other options
+            try:
+                ctx.files.kind(folder)
+            except VfsError as exc:
+                out = Output("mv")
+                out.error(f"target directory {quote(folder)}: {exc.strerror}")
+                return out.result()
     opts, names = scan_options(ctx.argv, "fn", longs={"force": ("f", False),
                                                        "no-clobber": ("n", False)})
     no_clobber = False
@@ -183,6 +198,9 @@ def mv(ctx: CommandContext) -> CommandResult:
 
 @guarded
 def cp(ctx: CommandContext) -> CommandResult:
+    refused = refuse_invalid_option(ctx.argv, "abdfHilLnprsuvxPRTZ", "tS")  # coreutils 9.1's option set
+    if refused is not None:
+        return refused.result()
     opts, names = scan_options(ctx.argv, "rRfn", longs={"recursive": ("r", False),
                                                          "force": ("f", False),
                                                          "no-clobber": ("n", False)})
@@ -281,6 +299,9 @@ def _copy_tree(files, out, src, dst, no_clobber):
 
 @guarded
 def rm(ctx: CommandContext) -> CommandResult:
+    refused = refuse_invalid_option(ctx.argv, "dfirvIR", "")  # coreutils 9.1's option set
+    if refused is not None:
+        return refused.result()
     opts, names = scan_options(ctx.argv, "rRfd", longs={"recursive": ("r", False),
                                                          "force": ("f", False),
                                                          "dir": ("d", False)})

@@ -52,7 +52,7 @@ MODELLED = [
     ["sed", "s/x/y/", "nope", "g"],
     ["sed", "s/x/y/", "d", "g"],
     ["sed", "s/x/y/", "g", "d"],
-    ["sed", "-n", "p"],
+    ["sed", "-n", "p"], ["sed"], ["sed", "-n"], ["sed", "-i"],
     ["sed", "s/in/out/"],
     ["sed", "-i", "s/a/b/"],
     ["sed", "s/*/star/", "g"],

@@ -1071,7 +1071,11 @@ def awk(ctx: CommandContext) -> CommandResult:
             raise OptionUnknown("awk -f")
     if not operands:
         if len(ctx.argv) == 1:
-            raise OptionUnknown("awk usage")
+            # mawk's usage, on stderr, and success; the model spells its first line only
+            out.err += b"Usage: mawk [Options] [Program] [file ...]\n"
+            found = out.result()
+            found.stderr_unknown = "the rest of mawk's usage text"
+            return found
         return out.result()  # options and no program: mawk does nothing
     program = operands.pop(0)
     if any(ord(c) > 127 for c in program) or any(

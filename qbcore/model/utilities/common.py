@@ -102,6 +102,7 @@ def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
     option set (``flags`` alone, ``with_arg`` taking a value); None when every option is valid.
     A long option makes the answer unknown: their abbreviations are not modelled here."""
     args = argv[1:]
+    seen = set()
     i = 0
     while i < len(args):
         arg = args[i]
@@ -114,6 +115,9 @@ def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
             continue
         for j, c in enumerate(arg[1:], 1):
             if c in with_arg:
+                if c in seen:  # a second -t is an error of its own, found while scanning
+                    raise OptionUnknown(f"{argv[0]} -{c} twice")
+                seen.add(c)
                 if j == len(arg) - 1:
                     i += 1  # the value is the next word
                 break

@@ -335,8 +335,12 @@ def sed(ctx: CommandContext) -> CommandResult:
     out = Output("sed")
     if not pieces:
         if not operands:
+            # the usage line, then the whole help text, which the model does not spell
             out.err += (b"Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n")
-            return unknown("sed usage text")
+            out.status = 1
+            found = out.result()
+            found.stderr_unknown = "the rest of sed's help text"
+            return found
         pieces = [operands.pop(0).encode("utf-8", "surrogateescape")]
     try:
         cmds = _parse(b"\n".join(pieces), extended)

@@ -81,11 +81,13 @@ CASES = [
     ["awk", "BEGIN { x = 1 +\n }"], ["awk", "{ print $1 == }", "t"], ["awk", "{ x = y || ; print }", "t"],
     # mawk's escapes: unknown ones keep their backslash in strings; in a regex they name the character
     ["awk", "BEGIN { print \"a\\sb\\/c\\.d\\\"e\" }"], ["awk", "-v", "x=a\\sb\\.c", "BEGIN { print x }"],
-    ["awk", "/o\\w|a\\<l/", "t"], ["awk", "-F", "\\.", "{ print $2 }", "c"], ["awk", "-F", "\\s", "{ print $1 }", "t"],
+    ["awk", "/o\\w|a\\<l/", "t"], ["awk", "$1 == \\key", "t"], ["awk", "BEGIN { x = '' }"],
+    ["awk", "{ print $2\\ }", "t"], ["awk", "{ print a. }", "t"], ["awk", "{ print \"abc }", "t"],
+    ["awk", "{ print $1.5 }", "t"], ["awk", "-F", "\\.", "{ print $2 }", "c"], ["awk", "-F", "\\s", "{ print $1 }", "t"],
 ]
 UNKNOWN = {0: None}
 UNKNOWN_ARGS = {"BEGIN {print 1/3, 2^31}", "{print > \"out\"}", "BEGIN { while (1) i++ }",
-                "BEGIN { x[1] = 1; x = 2 }", "BEGIN { x = 1 +\n }"}
+                "BEGIN { x[1] = 1; x = 2 }", "BEGIN { x = 1 +\n }", "{ print $1.5 }"}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
@@ -125,3 +127,18 @@ def test_generated_statements(statements, fs, lines, operands):
     program = "{ " + "; ".join(statements) + " } END { print NR, length(c) }"
     argv = ["awk"] + (["-F" + fs] if fs else []) + [program] + operands
     compare(argv, {"t": ("\n".join(lines) + "\n").encode() if lines else b""}, b"p:q 1\n")
+
+
+PROGRAMS = ["BEGIN { key = ARGV[1]; ARGV[1] = \"\" } $1 == key { print $2 }", "$1 == \"a b\" { print $2 }",
+            "{ n = split($0, p, \",\"); print p[n] }", "/o/ { c++ } END { print c + 0 }"]
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.integers(0, 80), st.sampled_from("\\'`@.\"$ {}();=\n")),
+                                           min_size=1, max_size=3))
+def test_damaged_programs(program, damage):
+    """A program with characters dropped in, as a broken quote leaves it: mawk's verdict and the model's agree."""
+    for at, c in damage:
+        at = min(at, len(program))
+        program = program[:at] + c + program[at:]
+    compare(["awk", program, "alice", "t"], {"t": b"alice 30 NY\nbob 25\n"})

@@ -37,6 +37,7 @@ CASES = [
     ["find", "d", "-type", "f", "-name", "a.txt", "b.log"], ["find", "d", "-name", "x", "nope"],
     ["find", ".", "-maxdepth", "1", "a.txt"], ["find", ".", "!", "-name", "x", "d"],
     ["find", ".", "-print0", "l"], ["find", ".", "-type", "f", "dangling"],
+    ["find", ".", "-na!me", "x"], ["find", "d", "-t*ype", "f"], ["find", ".", "-name", "x", "-foo"], ["find", "-x", "d"],
 ]
 UNKNOWN = {("find", ".", "-name", "*.txt", "-exec", "rm", "{}", ";"), ("find", ".", "-delete"),
            ("find", ".", "-name", "a*", "-o", "-name", "b*")}
@@ -50,7 +51,7 @@ def test_table(argv):
 PIECE = st.sampled_from([["-name", "*.txt"], ["-name", "?"], ["-type", "f"], ["-type", "d"],
                          ["-type", "l"], ["!"], ["-print"], ["-print0"], ["-iname", "D*"],
                          ["-name", "[a-c]*"], ["-maxdepth", "1"], ["-mindepth", "1"],
-                         ["a.txt"], ["nope"], ["d"]])
+                         ["a.txt"], ["nope"], ["d"], ["-nam"], ["-ty*pe", "f"]])
 
 
 @settings(max_examples=examples(80), deadline=None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-__all__ = ["BASH_BUILTINS", "not_found"]
+__all__ = ["BASH_BUILTINS", "not_found", "missing_command"]
 
 # `compgen -b` of bash 5.2: names bash never searches PATH for
 BASH_BUILTINS = frozenset(
@@ -23,6 +23,35 @@ BASH_BUILTINS = frozenset(
 
 # top-level folders whose contents the sandbox takes from the host as they are
 _HOST = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
+
+
+def missing_command(name, env) -> Optional[str]:
+    """bash's message when ``name`` names no command it can run (status 127): a name found
+    nowhere on PATH, or a path with a slash to nothing in the task tree. None when it may run."""
+    if isinstance(name, str) and "/" in name:
+        return f"{name}: No such file or directory" if _no_such_path(name, env) else None
+    return f"{name}: command not found" if not_found(name, env) else None
+
+
+def _no_such_path(name: str, env) -> bool:
+    """Whether the path ``name`` leads to nothing (ENOENT): a part of it is missing, and every
+    part before that one is a folder (a file on the way would be ENOTDIR)."""
+    if not env.cwd_known or getattr(env.files, "inside", None) is None:
+        return False
+    full = os.path.normpath(os.path.join(env.cwd, name))
+    if not env.files.inside(full) or name.endswith("/"):
+        return False
+    parts = full[len(env.files.root):].strip("/").split("/")
+    here = env.files.root
+    for n, part in enumerate(parts):
+        here = here + "/" + part
+        kind = env.files.kind(here)
+        if kind == "missing":
+            # the kernel resolves the path as written: "a/../b" needs a, which normpath hides
+            return ".." not in name.split("/")
+        if kind != "dir":
+            return False
+    return False
 
 
 def not_found(name, env) -> Optional[bool]:

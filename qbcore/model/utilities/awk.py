@@ -153,6 +153,10 @@ def _lex(src: str) -> list:
             continue
         m = _TOKEN.match(src, i)
         if not m:
+            # a backslash before blanks and the end may be a continuation to mawk
+            if (src[i] in _NEVER_IN_A_PROGRAM or src[i] == '"') and not re.match(r"\\[ \t\n]*\Z|\\[ \t]", src[i:]):
+                # mawk's lexer refuses it ("unexpected character", "runaway string constant")
+                raise Rejected(f"awk: character {src[i]!r} in a program")
             raise OptionUnknown(f"awk: character {src[i]!r} in a program")
         i = m.end()
         kind = m.lastgroup
@@ -172,6 +176,14 @@ def _lex(src: str) -> list:
 
 
 # -- parsing into nested tuples -----------------------------------------------
+class Rejected(OptionUnknown):
+    """A program mawk refuses before it runs anything; its messages are not spelled."""
+
+
+# characters that start no token outside strings, regexes and comments
+_NEVER_IN_A_PROGRAM = frozenset("\\'`@.")
+
+
 class SyntaxFound(OptionUnknown):
     """A syntax error mawk reports too: an operator whose right operand is missing."""
 
@@ -184,6 +196,10 @@ class SyntaxFound(OptionUnknown):
 _NEEDS_OPERAND = {"=", "+=", "-=", "*=", "/=", "%=", "==", "!=", "<=", ">=", "<", "&&", "||", "+", "-",
                   "*", "%", "~", "!~", "!"}
 _NO_OPERAND = {"}", ")", ";", "]", "==", "!=", "<=", ">=", "&&", "||", "*", "%", ","}
+
+
+# statements that end with a newline, a semicolon or the closing brace
+_SIMPLE = frozenset({"expr", "print", "printf", "next", "exit", "break", "continue", "delete", "do"})
 
 
 class _Parser:
@@ -207,8 +223,10 @@ class _Parser:
 
     def program(self):
         items = []
-        self.skip_nl()
+        self.skip_only_nl()
         while self.peek()[0] != "eof":
+            if self.peek()[1] == ";":
+                raise OptionUnknown("awk: a semicolon where mawk expects an item")
             tok = self.peek()
             if tok[1] in ("BEGIN", "END"):
                 self.take()
@@ -220,8 +238,12 @@ class _Parser:
                 if self.peek()[1] == ",":
                     raise OptionUnknown("awk: range patterns")
                 body = self.block() if self.peek()[1] == "{" else None
+                if body is None and self.peek()[1] != ";" and self.peek()[0] not in ("nl", "eof"):
+                    raise OptionUnknown("awk: a pattern followed by neither an action nor a newline")
                 items.append(("main", pattern, body))
-            self.skip_nl()
+            if self.peek()[1] == ";":
+                self.take()  # one semicolon may end an item
+            self.skip_only_nl()
         return items
 
     def block(self):
@@ -230,6 +252,8 @@ class _Parser:
         self.skip_nl()
         while self.peek()[1] != "}":
             stmts.append(self.statement())
+            if stmts[-1][0] in _SIMPLE and self.peek()[1] not in (";", "}") and self.peek()[0] != "nl":
+                raise OptionUnknown(f"awk: {self.peek()[1]!r} after a statement")
             self.skip_nl()
         self.take("}")
         return ("block", stmts)
@@ -497,7 +521,10 @@ class _Parser:
         if kind == "re":
             return ("re", _regex(text))
         if text == "$":
-            return ("field", self.primary_for_field())
+            index = self.primary_for_field()
+            if index[0] == "num" and index[1] != int(index[1]):
+                raise OptionUnknown("awk: a fractional field index")  # mawk refuses it as it reads
+            return ("field", index)
         if text == "(":
             inner = self.expr()
             if self.peek()[1] == ",":
@@ -505,6 +532,8 @@ class _Parser:
             self.take(")")
             return ("group", inner)
         if kind == "name" and text in _BUILTINS:
+            if text != "length" and self.peek()[1] != "(":
+                raise OptionUnknown(f"awk: {text} without its arguments")
             args = []
             if self.peek()[1] == "(":
                 self.take("(")
@@ -691,6 +720,8 @@ class _Machine:
             return self.ev(node[2]) if _truth(self.ev(node[1])) else self.ev(node[3])
         if kind == "field":
             n = to_num(self.ev(node[1]))
+            if n != int(n):
+                raise OptionUnknown("awk: a fractional field index")
             return self.get_field(int(n))
         if kind == "concat":
             return to_str(self.ev(node[1])) + to_str(self.ev(node[2]))
@@ -747,7 +778,10 @@ class _Machine:
 
     def store(self, target, value):
         if target[0] == "field":
-            self.set_field(int(to_num(self.ev(target[1]))), value)
+            n = to_num(self.ev(target[1]))
+            if n != int(n):
+                raise OptionUnknown("awk: a fractional field index")
+            self.set_field(int(n), value)
             return
         if target[0] == "elem":
             self.array(target[1])[self.key(target[2])] = value
@@ -982,6 +1016,14 @@ def _check_types(items):
         if not isinstance(node, tuple) or not node:
             return
         kind = node[0]
+        # mawk compiles a string constant used as a regex as it reads the program
+        if kind == "call" and node[1] in ("sub", "gsub") and node[2] and node[2][0][0] == "str":
+            _regex(node[2][0][1])
+        elif kind == "call" and node[1] == "split" and len(node[2]) == 3 and node[2][2][0] == "str":
+            if len(node[2][2][1]) > 1:
+                _regex(node[2][2][1])
+        elif kind == "match" and node[3][0] == "str":
+            _regex(node[3][1])
         if kind == "var":
             scalars.add(node[1])
         elif kind in ("elem", "delete"):
@@ -1011,27 +1053,37 @@ def _check_types(items):
 
 
 # tokens that can only follow an expression: a program that starts with one is mawk's syntax error
-_NEVER_FIRST = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", ")", "]", ",", "="}
+_NEVER_FIRST = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", "]", ",", "="}
 _OPTION_ARGS = ("-F", "-v", "-f")
 
 
 def _parse(program: str, out: Output):
     """The program's items, or None after mawk's syntax error (status 2) where the model knows it."""
-    toks = _lex(program)
+    try:
+        toks = _lex(program)
+    except Rejected:
+        return _refused(out)
     first = next((t for t in toks if t[0] != "nl"), ("eof", ""))
     if first[0] == "op" and first[1] in _NEVER_FIRST:
-        out.error(f"line {toks.lines[toks.index(first)]}: syntax error at or near {first[1]}", 2)
-        out.more_errors = "mawk's messages after its first syntax error"
-        return None
+        return _refused(out)
     try:
         items = _Parser(toks).program()
-    except SyntaxFound as exc:
-        # mawk goes on reading after its first error and may report more: only the first is known
-        out.error(f"line {exc.line}: syntax error at or near {exc.near}", 2)
-        out.more_errors = "mawk's messages after its first syntax error"
-        return None
+    except Rejected:
+        raise
+    except SyntaxFound:
+        # which error mawk reports first (an unbalanced brace is "extra '}'") and what follows
+        # is not modelled: its name starts the message
+        return _refused(out)
     _check_types(items)
     return items
+
+
+def _refused(out: Output):
+    """mawk refused the program: status 2, nothing run; its messages start with its name."""
+    out.err += f"{out.name}: ".encode()
+    out.status = 2
+    out.more_errors = "mawk's messages about the program it refused"
+    return None
 
 
 def _option_lacks_argument(argv) -> str | None:

@@ -20,6 +20,16 @@ from .vfs import VfsError
 __all__ = ["find"]
 
 _TYPES = {"f": "file", "d": "dir", "l": "symlink"}
+# every word findutils 4.9 reads as a predicate, option or operator: any other word with a dash is
+# its "unknown predicate" error, found before anything is listed
+_GNU_PREDICATES = frozenset(
+    "-amin -anewer -atime -cmin -cnewer -ctime -daystart -delete -depth -empty -exec -execdir -executable "
+    "-false -fls -follow -fprint -fprint0 -fprintf -fstype -gid -group -help --help -ignore_readdir_race "
+    "-ilname -iname -inum -ipath -iregex -iwholename -links -lname -ls -maxdepth -mindepth -mmin -mount "
+    "-mtime -name -newer -nogroup -noignore_readdir_race -noleaf -not -nouser -ok -okdir -or -o -and -a "
+    "-path -perm -print -print0 -printf -prune -quit -readable -regex -regextype -samefile -size -true "
+    "-type -uid -used -user -version --version -wholename -writable -xdev -xtype -context -files0-from "
+    "-D -O -H -L -P -warn -nowarn -d".split())
 
 
 def _name_test(pattern: str, fold: bool):
@@ -103,6 +113,9 @@ def find(ctx: CommandContext) -> CommandResult:
                 raise OptionUnknown("find ! -print")
             actions.append((len(tests), b"\n" if a == "-print" else b"\0"))
             continue
+        if a != "-" and a not in _GNU_PREDICATES and not a.startswith("-newer"):
+            out.error(f"unknown predicate `{a}'")
+            return out.result()
         raise OptionUnknown(f"find {a}")
     if negate:
         raise OptionUnknown("find: a trailing !")

@@ -87,7 +87,8 @@ CASES = [
 ]
 UNKNOWN = {0: None}
 UNKNOWN_ARGS = {"BEGIN {print 1/3, 2^31}", "{print > \"out\"}", "BEGIN { while (1) i++ }",
-                "BEGIN { x[1] = 1; x = 2 }", "BEGIN { x = 1 +\n }", "{ print $1.5 }"}
+                "BEGIN { x[1] = 1; x = 2 }", "BEGIN { x = 1 +\n }", "{ print $1.5 }",
+                "{ print $2\\ }"}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])

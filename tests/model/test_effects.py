@@ -66,6 +66,9 @@ SCRIPTS = [
     "bash -c 'echo \"$0 $1\" > args' zero one",
     "python3 -c 'open(\"py.txt\", \"w\").write(\"from python\\n\")'",
     "echo a > kept\\",
+    # a name bash finds nowhere: status 127, and the script goes on
+    "EOF; echo $? > status", "second 'line' here > f; echo $? > status", "./nope arg; echo $? > status",
+    "up/price = x & echo done > d2",
 ]
 
 

@@ -120,16 +120,8 @@ STEP_LIMIT = 200_000
 OUTPUT_LIMIT = 1 << 24
 
 
-class _Tokens(list):
-    """The tokens, and the line each starts on (mawk's messages name it)."""
-
-    lines: list
-
-
 def _lex(src: str) -> list:
-    toks = _Tokens()
-    toks.lines = lines = []
-    starts = []
+    toks = []
     i = 0
     while i < len(src):
         prev = toks[-1] if toks else ("nl", "")
@@ -148,7 +140,6 @@ def _lex(src: str) -> list:
             if j >= len(src):
                 raise OptionUnknown("awk: unterminated regex")
             toks.append(("re", src[i + 1:j]))
-            starts.append(i)
             i = j + 1
             continue
         m = _TOKEN.match(src, i)
@@ -168,10 +159,7 @@ def _lex(src: str) -> list:
         if kind == "op" and text in ("|", "^", "^="):
             raise OptionUnknown(f"awk: operator {text}")
         toks.append((kind, text))
-        starts.append(m.start())
     toks.append(("eof", ""))
-    starts.append(len(src))
-    toks.lines = [src.count("\n", 0, start) + 1 for start in starts]
     return toks
 
 
@@ -187,9 +175,8 @@ _NEVER_IN_A_PROGRAM = frozenset("\\'`@.")
 class SyntaxFound(OptionUnknown):
     """A syntax error mawk reports too: an operator whose right operand is missing."""
 
-    def __init__(self, line, near):
+    def __init__(self, near):
         super().__init__(f"awk: syntax error at {near!r}")
-        self.line, self.near = line, near
 
 
 # an operator that needs an operand after it, and tokens that can never begin one
@@ -554,7 +541,7 @@ class _Parser:
             return ("var", text)
         before = self.toks[self.i - 2][1] if self.i >= 2 else ""
         if kind == "op" and text in _NO_OPERAND and before in _NEEDS_OPERAND and self.toks[self.i - 2][0] == "op":
-            raise SyntaxFound(self.toks.lines[self.i - 1], text)
+            raise SyntaxFound(text)
         raise OptionUnknown(f"awk: syntax at {text!r}")
 
     def primary_for_field(self):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import os
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -131,12 +132,18 @@ def whoami(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+# the sandbox runs the host's /usr: where PATH finds last
+_LAST = "/usr/bin/last"
+
+
 @guarded
 def last(ctx: CommandContext) -> CommandResult:
     """util-linux last where the machine keeps no login records: it cannot open them, whatever
     names or terminals it was asked about."""
     if any(a.startswith("-") for a in ctx.argv[1:]):
         raise OptionUnknown("last with options")
+    if not os.path.exists(_LAST):
+        raise OptionUnknown(f"last: {_LAST} is not installed here")  # bash would not find it
     facts = _fact("the login records")
     if facts.logins is not None:
         raise OptionUnknown("last over login records")

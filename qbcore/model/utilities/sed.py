@@ -7,7 +7,7 @@ makes the whole run ``unknown``: a partial sed would give plausible, wrong files
 from __future__ import annotations
 
 from .common import Output, OptionUnknown, guarded, quotef, scan_options
-from .context import CommandContext, CommandResult, unknown
+from .context import CommandContext, CommandResult
 from .posixre import Untranslatable, compile_posix
 from .vfs import VfsError
 

@@ -38,6 +38,7 @@ CASES = [
     ["find", ".", "-maxdepth", "1", "a.txt"], ["find", ".", "!", "-name", "x", "d"],
     ["find", ".", "-print0", "l"], ["find", ".", "-type", "f", "dangling"],
     ["find", ".", "-na!me", "x"], ["find", "d", "-t*ype", "f"], ["find", ".", "-name", "x", "-foo"], ["find", "-x", "d"],
+    ["find", "--no-such-option-zz"],
 ]
 UNKNOWN = {("find", ".", "-name", "*.txt", "-exec", "rm", "{}", ";"), ("find", ".", "-delete"),
            ("find", ".", "-name", "a*", "-o", "-name", "b*")}

@@ -31,6 +31,9 @@ def test_date_formats_agree_with_gnu_date(stamp, pieces):
     real = subprocess.run(["date", "-u", "-d", f"@{stamp}", "+" + fmt], capture_output=True,
                           env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
     model = _run(date, ["date", "+" + fmt], Facts(now, "qbuser"))
+    if model.unknown is not None:
+        assert "%-" in fmt.replace("%%", "")  # a flag: not modelled
+        return
     assert (model.status, model.stdout) == (real.returncode, real.stdout), fmt
 
 

@@ -11,6 +11,7 @@ any part is not known the prediction is unknown, and ``why`` names it.
 from __future__ import annotations
 
 import base64
+import datetime
 import os
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -23,10 +24,12 @@ from .model.effects import SHELL_RUNS, run_effects
 from .model.expand import Opaque
 from .model.utilities import gitfixture
 from .model.utilities.gitstore import Unreadable
+from .model.utilities.hostfacts import Facts, stated
 from .model.utilities.vfs import VirtualTree
 from .realbash import validators
 from .realbash.executor import CLASSES
 from .realbash.fixture import FixtureError, program_text
+from .realbash.sandbox import LOGIN
 
 __all__ = ["Prediction", "predict", "clear_caches", "TASK_DIR", "SUPPORTED"]
 
@@ -173,18 +176,24 @@ def predict(task, reply: str, transport: str = "raw") -> Prediction:
 
 
 def _predict_run(task, start, before, script, args) -> Prediction:
-    # the task directory's path differs on every run: two runs with two paths must agree
-    first = _run(task, start, before, script, args, TASK_DIR)
-    if first.certain and first.why.startswith(_DEPENDS):
-        second = _run(task, start, before, script, args, _OTHER_DIR)
+    # the task directory's path and the time differ on every run: two runs that differ in both must agree
+    with stated(Facts(_NOW, LOGIN)) as facts:
+        first = _run(task, start, before, script, args, TASK_DIR)
+    if first.certain and (first.why.startswith(_DEPENDS) or facts.read):
+        with stated(Facts(_OTHER_NOW, LOGIN)):
+            second = _run(task, start, before, script, args, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
-            return _unknown("the outcome depends on the task directory's path, which differs on every run")
-        return Prediction(first.passed, first.failure_class, True, first.why[len(_DEPENDS):])
+            return _unknown("the outcome depends on the task directory's path or the time, which differ "
+                            "on every run")
+        return Prediction(first.passed, first.failure_class, True, first.why.replace(_DEPENDS, "", 1))
     return first
 
 
 _DEPENDS = "\0path\0"
 _OTHER_DIR = f"/tmp/qbcore-attempt-{_RANDOM[::-1].upper()}/task"
+# two times as unlike as two times get: every field of the date's default format differs
+_NOW = datetime.datetime(2031, 12, 31, 23, 59, 58, tzinfo=datetime.timezone.utc)
+_OTHER_NOW = datetime.datetime(2104, 2, 1, 1, 2, 3, tzinfo=datetime.timezone.utc)
 
 
 def _run(task, start, before, script, args, root) -> Prediction:

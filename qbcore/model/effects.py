@@ -23,6 +23,7 @@ from .commands import Outcome, lookup
 from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import Invocation
+from .commands.search import missing_command
 from .expand import Env, Opaque
 from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
@@ -452,6 +453,10 @@ class EffectWalker(E._Walker):
             if program is not argv:  # exec: the shell is replaced, and ends with its status
                 return Outcome(shell.status, transfer=E._Exit(shell.status))
             return shell
+        missing = program is argv and name not in COMMANDS and lookup(name) is lookup(None) and \
+            missing_command(name, self.env)
+        if missing:
+            return Outcome(127, None, error=missing)
         for target in (sink, errsink) if name in COMMANDS else ():
             if isinstance(target, FileSink) and self.env.files.read(target.path) and \
                     any(_names(a, target.path) for a in argv[1:]):

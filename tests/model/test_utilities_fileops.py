@@ -81,6 +81,11 @@ CASES = [
     ["ln", "-s", "x", "y", "nope"],
     ["ln", "-s", "a.txt", "nope/l"],
     ["ln", "a.txt", "hard"],
+    # a file name that starts with a dash, unquoted: getopt's verdict on it
+    ["mv", "-dash.txt", "done_-dash.txt"], ["mv", "-v", "-q", "a.txt", "b.txt"], 
+    ["mv", "-it's", "mix.txt", "done_-it's", "mix.txt"], ["mv", "-t", "nope", "a.txt"],
+    ["cp", "-hash", "x"], ["rm", "-all.txt"], ["rm", "--", "-x"], ["mv", "a.txt", "--", "-z"],
+    ["mv", "--", "", "done_"], ["mv", "", "a.txt", "d"],
 ]
 
 
@@ -110,7 +115,7 @@ def test_echo_generated(args):
 
 
 NAMES = st.sampled_from(["a.txt", "b.txt", "d", "e", "d/in", "nope", "new", "d/new", "e/x",
-                         "a.txt/x", ".", "d/"])
+                         "a.txt/x", ".", "d/", "-dash", "-it's", "-q", "--", "-t", ""])
 
 
 FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n"],

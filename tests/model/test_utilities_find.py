@@ -33,6 +33,12 @@ CASES = [
     ["find", ".", "-name", "[ab]*"], ["find", "a.txt", "d/e"], ["find", "l"],
     ["find", ".", "-name", "*.txt", "-exec", "rm", "{}", ";"], ["find", ".", "-delete"],
     ["find", ".", "-name", "a*", "-o", "-name", "b*"],
+    # a glob the shell expanded: a path after the expression, with find's hint when it exists
+    ["find", "d", "-type", "f", "-name", "a.txt", "b.log"], ["find", "d", "-name", "x", "nope"],
+    ["find", ".", "-maxdepth", "1", "a.txt"], ["find", ".", "!", "-name", "x", "d"],
+    ["find", ".", "-print0", "l"], ["find", ".", "-type", "f", "dangling"],
+    ["find", ".", "-na!me", "x"], ["find", "d", "-t*ype", "f"], ["find", ".", "-name", "x", "-foo"], ["find", "-x", "d"],
+    ["find", "--no-such-option-zz"],
 ]
 UNKNOWN = {("find", ".", "-name", "*.txt", "-exec", "rm", "{}", ";"), ("find", ".", "-delete"),
            ("find", ".", "-name", "a*", "-o", "-name", "b*")}
@@ -45,7 +51,8 @@ def test_table(argv):
 
 PIECE = st.sampled_from([["-name", "*.txt"], ["-name", "?"], ["-type", "f"], ["-type", "d"],
                          ["-type", "l"], ["!"], ["-print"], ["-print0"], ["-iname", "D*"],
-                         ["-name", "[a-c]*"], ["-maxdepth", "1"], ["-mindepth", "1"]])
+                         ["-name", "[a-c]*"], ["-maxdepth", "1"], ["-mindepth", "1"],
+                         ["a.txt"], ["nope"], ["d"], ["-nam"], ["-ty*pe", "f"]])
 
 
 @settings(max_examples=examples(80), deadline=None)

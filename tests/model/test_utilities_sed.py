@@ -52,7 +52,7 @@ MODELLED = [
     ["sed", "s/x/y/", "nope", "g"],
     ["sed", "s/x/y/", "d", "g"],
     ["sed", "s/x/y/", "g", "d"],
-    ["sed", "-n", "p"],
+    ["sed", "-n", "p"], ["sed"], ["sed", "-n"], ["sed", "-i"],
     ["sed", "s/in/out/"],
     ["sed", "-i", "s/a/b/"],
     ["sed", "s/*/star/", "g"],
@@ -61,6 +61,16 @@ MODELLED = [
     ["sed", "1,2d", "f"],
     ["sed", "-i.bak", "s/a/b/", "g"],
     ["sed", "s/\\(a\\)*/x/", "g"],
+    # GNU's script errors, with the character they point at
+    ["sed", "s/src/main.c/build/out\\main.o/g", "f"], ["sed", "s/a/b/gx", "g"], ["sed", "s/a/b/ x", "g"],
+    ["sed", "s/users data/admins", "f"], ["sed", "s/u/", "f"], ["sed", "s", "f"], ["sed", "s/a/b", "f"],
+    ["sed", "-e", "s/a/b/", "-e", "s/x", "g"], ["sed", "-e", "s/x", "-e", "s/a/b/", "g"],
+    ["sed", "s/a/b/;s/x", "g"], ["sed", "s/a/b/\ns/x", "g"], ["sed", "s/a\nb/c/", "g"],
+    ["sed", "-E", "s/(a)/\\2/g", "g"], ["sed", "s/a/\\2/", "g"], ["sed", "s/a/b/gg", "g"],
+    ["sed", "s/a/b/pp", "g"], ["sed", "s/a/b/0", "g"], ["sed", "-i", "s/a/b/q", "g"], ["sed", "pq", "g"],
+    ["sed", "-n", "-e", "p", "-e", "s/a/b/3x", "g"],
+    # escapes in the replacement: control characters, and letters that stand for themselves
+    ["sed", "s/a/<\\m\\q\\y\\d\\o\\x\\t\\f\\v\\r\\a>/", "g"],
 ]
 UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "1,2d", "f"), ("sed", "-i.bak", "s/a/b/", "g"),
            ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d")}
@@ -86,3 +96,19 @@ def test_substitute_generated(atoms, repl, flags, delim, quiet, text):
     script = "s" + delim + "".join(atoms) + delim + "".join(repl) + delim + flags
     argv = ["sed"] + (["-n"] if quiet else []) + [script, "t"]
     compare(argv, {"t": text})
+
+
+BROKEN = st.sampled_from(["s/a/b/", "s/a/b", "s/a", "s", "s/a/b/gg", "s/a/b/x", "s/a/b/pq", "s/a/\\1/",
+                          "s/a/b/ g", "p", "d", "px", "s/o/0/2", "s/a/b/0", "2d", "/a/d", "s|a|b|w"])
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(BROKEN, min_size=1, max_size=3), st.sampled_from([";", "\n", "-e"]), st.booleans())
+def test_script_errors_generated(commands, joiner, in_place):
+    """Scripts that GNU sed may reject: the message names the expression and character."""
+    if joiner == "-e":
+        script = [x for c in commands for x in ("-e", c)]
+    else:
+        script = [joiner.join(commands)]
+    argv = ["sed"] + (["-i"] if in_place else []) + script + ["t"]
+    compare(argv, {"t": b"a b\noa\n"})

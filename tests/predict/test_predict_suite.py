@@ -44,8 +44,9 @@ def test_every_certain_prediction_agrees_with_the_executor(executed):
                          f"executed {attempt.class_}: {attempt.reason}")
     print(f"decided {decided}/{len(executed)} ({decided / len(executed):.1%})")
     assert not wrong, "\n".join(wrong)
-    # what is decided today stays decided: a floor, well under the measured share
-    assert decided >= 0.6 * len(executed)
+    # what is decided today stays decided: a floor just under the measured share (92.9%; the
+    # undecided are the git-commit tasks)
+    assert decided >= 0.92 * len(executed)
 
 
 def test_an_unknown_task_is_a_clear_error():

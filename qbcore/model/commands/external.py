@@ -24,6 +24,10 @@ _NO_FILE_EFFECTS = frozenset(
 @register(None)
 def unmodelled(ctx: Invocation) -> Outcome:
     name, args, env = ctx.name, ctx.args, ctx.env
+    if name in (".", "source") and args in ([], ["--"]):
+        # nothing to read: bash refuses before anything changes
+        return Outcome(2, None, error=f"{name}: filename argument required",
+                       stderr=f"{name}: usage: {name} filename [arguments]\n")
     if name in _SETS_VARIABLES:
         taint_variables(env, name, args)
     elif name in _CHANGES_ANYTHING:

@@ -35,11 +35,13 @@ def entry(model) -> Model:
         if result.unknown is not None:
             why = f"{ctx.name} ({result.unknown})"
             return Outcome(Opaque(f"status of {why}"), Opaque(f"output of {why}"), modelled=False)
+        stderr = result.stderr.decode("utf-8", "surrogateescape")
+        if result.stderr_unknown is not None:
+            stderr = Opaque(f"stderr of {ctx.name} ({result.stderr_unknown})")
         return Outcome(Opaque(result.status_unknown) if result.status_unknown else result.status,
                        Opaque(result.stdout_unknown) if result.stdout_unknown else
                        result.stdout.decode("utf-8", "surrogateescape"),
-                       stderr=Opaque(result.stderr_unknown) if result.stderr_unknown else
-                       result.stderr.decode("utf-8", "surrogateescape"))
+                       stderr=stderr)
 
     run.__name__ = getattr(model, "__name__", "utility")
     run.__doc__ = getattr(model, "__doc__", None)

@@ -3,9 +3,13 @@
 Modelled: -F, -v (with awk's escape processing), BEGIN/END, patterns (expressions
 and /ERE/), print and printf to stdout, $N (read and assign), NR, NF, FNR, FS,
 OFS, ORS, variables, string/number literals and escapes, arithmetic,
-comparisons (strnum rules), concatenation, ~ !~, && || !, if/else, next,
-length/substr/index/tolower/toupper. Anything else — loops, arrays, functions,
-getline, redirection, ?:, hex strings, regex intervals — is ``unknown``.
+comparisons (strnum rules), concatenation, ~ !~, && || !, ?:, if/else, next,
+while/do/for loops (within a step budget), break/continue, exit, arrays with
+``in`` and delete, ARGV/ARGC (read and changed in BEGIN: the operands are
+taken from them), command-line assignment operands, length/substr/index/
+tolower/toupper/split/sub/gsub/int/sprintf. Anything else — functions,
+getline, redirection, ``for (k in a)`` over more than one element (mawk's
+hash order), hex strings, regex intervals — is ``unknown``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from .vfs import VfsError
 
 __all__ = ["awk"]
 
-_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "/": "/", "a": "\a", "b": "\b",
+# mawk's escapes in strings, -v values and -F; any other backslash stays, with the character
+# after it ("\s" is two characters, "\/" too)
+_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "a": "\a", "b": "\b",
         "f": "\f", "r": "\r", "v": "\v"}
 
 
@@ -39,7 +45,11 @@ def _unescape(text: str) -> str:
                 out.append(chr(int(m.group(0), 8)))
                 i += 1 + m.end()
                 continue
-            raise OptionUnknown(f"awk escape \\{d}")
+            if d == "\n":
+                raise OptionUnknown("awk: a backslash-newline in a string")
+            out.append(c + d)
+            i += 2
+            continue
         out.append(c)
         i += 1
     return "".join(out)
@@ -47,6 +57,13 @@ def _unescape(text: str) -> str:
 
 class StrNum(str):
     """A string from input (field, -v): compares as a number when it looks like one."""
+
+
+class Uninit(StrNum):
+    """A variable or element never assigned: "" beside a string, 0 beside a number."""
+
+
+_UNSET = Uninit("")
 
 
 _LOOKS_NUMERIC = re.compile(r"[ \t\n]*[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?[ \t\n]*\Z")
@@ -73,7 +90,7 @@ def to_str(v) -> str:
 
 
 def _is_num(v) -> bool:
-    return isinstance(v, float) or (isinstance(v, StrNum) and _LOOKS_NUMERIC.match(v) is not None)
+    return isinstance(v, float) or isinstance(v, Uninit) or (isinstance(v, StrNum) and _LOOKS_NUMERIC.match(v) is not None)
 
 
 def _truth(v) -> bool:
@@ -91,12 +108,16 @@ _TOKEN = re.compile(r"""
 |(?P<name>[A-Za-z_][A-Za-z_0-9]*)
 |(?P<op>\+\+|--|\+=|-=|\*=|/=|%=|\^=|==|!=|<=|>=|&&|\|\||!~|[-+*/%^<>!~=(){};,$?:\[\]|])
 """, re.X)
-_KEYWORDS = {"BEGIN", "END", "print", "printf", "if", "else", "next"}
-_UNSUPPORTED = {"while", "for", "do", "function", "getline", "delete", "in", "exit", "return",
-                "break", "continue", "nextfile", "func", "sub", "gsub", "match", "split",
-                "sprintf", "system", "close", "fflush", "srand", "rand", "int", "sin", "cos",
-                "atan2", "exp", "log", "sqrt"}
-_BUILTINS = {"length", "substr", "index", "tolower", "toupper"}
+_KEYWORDS = {"BEGIN", "END", "print", "printf", "if", "else", "next", "while", "for", "do", "break",
+             "continue", "exit", "delete", "in"}
+_UNSUPPORTED = {"function", "getline", "return", "nextfile", "func", "match", "system", "close",
+                "fflush", "srand", "rand", "sin", "cos", "atan2", "exp", "log", "sqrt"}
+_BUILTINS = {"length", "substr", "index", "tolower", "toupper", "split", "sub", "gsub", "int", "sprintf"}
+# variables mawk fills itself that the model does not (ENVIRON from the environment, match's results)
+_UNMODELLED_VARS = {"ENVIRON", "RSTART", "RLENGTH"}
+# iterations of every loop together, and bytes of output, beyond which the run is not followed
+STEP_LIMIT = 200_000
+OUTPUT_LIMIT = 1 << 24
 
 
 def _lex(src: str) -> list:
@@ -106,7 +127,8 @@ def _lex(src: str) -> list:
         prev = toks[-1] if toks else ("nl", "")
         regex_ok = prev[0] in ("nl",) or prev[1] in ("(", ",", "{", "}", ";", "!", "~", "!~", "&&",
                                                      "||", "==", "!=", "<", "<=", ">", ">=",
-                                                     "print", "printf", "=")
+                                                     "print", "printf", "=", "?", ":", "[",
+                                                     "+=", "-=", "*=", "/=", "%=", "in")
         if src[i] == "/" and regex_ok:
             j = i + 1
             while j < len(src) and src[j] != "/":
@@ -122,6 +144,10 @@ def _lex(src: str) -> list:
             continue
         m = _TOKEN.match(src, i)
         if not m:
+            # a backslash before blanks and the end may be a continuation to mawk
+            if (src[i] in _NEVER_IN_A_PROGRAM or src[i] == '"') and not re.match(r"\\[ \t\n]*\Z|\\[ \t]", src[i:]):
+                # mawk's lexer refuses it ("unexpected character", "runaway string constant")
+                raise Rejected(f"awk: character {src[i]!r} in a program")
             raise OptionUnknown(f"awk: character {src[i]!r} in a program")
         i = m.end()
         kind = m.lastgroup
@@ -130,7 +156,7 @@ def _lex(src: str) -> list:
             continue
         if kind == "name" and text in _UNSUPPORTED:
             raise OptionUnknown(f"awk: {text}")
-        if kind == "op" and text in ("?", ":", "[", "]", "|", "^", "^="):
+        if kind == "op" and text in ("|", "^", "^="):
             raise OptionUnknown(f"awk: operator {text}")
         toks.append((kind, text))
     toks.append(("eof", ""))
@@ -138,6 +164,31 @@ def _lex(src: str) -> list:
 
 
 # -- parsing into nested tuples -----------------------------------------------
+class Rejected(OptionUnknown):
+    """A program mawk refuses before it runs anything; its messages are not spelled."""
+
+
+# characters that start no token outside strings, regexes and comments
+_NEVER_IN_A_PROGRAM = frozenset("\\'`@.")
+
+
+class SyntaxFound(OptionUnknown):
+    """A syntax error mawk reports too: an operator whose right operand is missing."""
+
+    def __init__(self, near):
+        super().__init__(f"awk: syntax error at {near!r}")
+
+
+# an operator that needs an operand after it, and tokens that can never begin one
+_NEEDS_OPERAND = {"=", "+=", "-=", "*=", "/=", "%=", "==", "!=", "<=", ">=", "<", "&&", "||", "+", "-",
+                  "*", "%", "~", "!~", "!"}
+_NO_OPERAND = {"}", ")", ";", "]", "==", "!=", "<=", ">=", "&&", "||", "*", "%", ","}
+
+
+# statements that end with a newline, a semicolon or the closing brace
+_SIMPLE = frozenset({"expr", "print", "printf", "next", "exit", "break", "continue", "delete", "do"})
+
+
 class _Parser:
     def __init__(self, toks):
         self.toks = toks
@@ -159,8 +210,10 @@ class _Parser:
 
     def program(self):
         items = []
-        self.skip_nl()
+        self.skip_only_nl()
         while self.peek()[0] != "eof":
+            if self.peek()[1] == ";":
+                raise OptionUnknown("awk: a semicolon where mawk expects an item")
             tok = self.peek()
             if tok[1] in ("BEGIN", "END"):
                 self.take()
@@ -172,8 +225,12 @@ class _Parser:
                 if self.peek()[1] == ",":
                     raise OptionUnknown("awk: range patterns")
                 body = self.block() if self.peek()[1] == "{" else None
+                if body is None and self.peek()[1] != ";" and self.peek()[0] not in ("nl", "eof"):
+                    raise OptionUnknown("awk: a pattern followed by neither an action nor a newline")
                 items.append(("main", pattern, body))
-            self.skip_nl()
+            if self.peek()[1] == ";":
+                self.take()  # one semicolon may end an item
+            self.skip_only_nl()
         return items
 
     def block(self):
@@ -182,6 +239,8 @@ class _Parser:
         self.skip_nl()
         while self.peek()[1] != "}":
             stmts.append(self.statement())
+            if stmts[-1][0] in _SIMPLE and self.peek()[1] not in (";", "}") and self.peek()[0] != "nl":
+                raise OptionUnknown(f"awk: {self.peek()[1]!r} after a statement")
             self.skip_nl()
         self.take("}")
         return ("block", stmts)
@@ -208,6 +267,39 @@ class _Parser:
         if tok[1] == "next":
             self.take()
             return ("next",)
+        if tok[1] == "while":
+            self.take()
+            cond = self.condition()
+            if self.peek()[1] == ";":
+                self.take()
+                return ("while", cond, ("block", []))
+            return ("while", cond, self.statement())
+        if tok[1] == "do":
+            self.take()
+            self.skip_only_nl()
+            body = self.statement()
+            self.skip_nl()
+            self.take("while")
+            return ("do", body, self.condition())
+        if tok[1] == "for":
+            return self.for_statement()
+        if tok[1] in ("break", "continue"):
+            self.take()
+            return (tok[1],)
+        if tok[1] == "exit":
+            self.take()
+            code = None
+            if self.peek()[1] not in (";", "}") and self.peek()[0] not in ("nl", "eof"):
+                code = self.expr()
+            return ("exit", code)
+        if tok[1] == "delete":
+            self.take()
+            name = self.take()
+            if name[0] != "name" or name[1] in _KEYWORDS or name[1] in _BUILTINS:
+                raise OptionUnknown(f"awk: delete {name[1]!r}")
+            if self.peek()[1] == "[":
+                return ("delete", name[1], self.subscripts())
+            return ("delete", name[1], None)
         if tok[1] in ("print", "printf"):
             self.take()
             args = []
@@ -237,6 +329,44 @@ class _Parser:
             return (tok[1], args)
         return ("expr", self.expr())
 
+    def condition(self):
+        self.take("(")
+        cond = self.expr()
+        self.take(")")
+        self.skip_only_nl()
+        return cond
+
+    def for_statement(self):
+        self.take("for")
+        self.take("(")
+        if self.peek()[0] == "name" and self.peek(1)[1] == "in" and self.peek(3)[1] == ")":
+            var, _, array = self.take(), self.take(), self.take()
+            self.take(")")
+            self.skip_only_nl()
+            if array[0] != "name" or var[1] in _KEYWORDS or array[1] in _KEYWORDS:
+                raise OptionUnknown("awk: for (… in …) over a non-array")
+            return ("forin", var[1], array[1], self.statement())
+        parts = []
+        for end in (";", ";", ")"):
+            parts.append(None if self.peek()[1] == end else self.expr())
+            self.take(end)
+            if end == ";":
+                self.skip_only_nl()
+        self.skip_only_nl()
+        if self.peek()[1] == ";":
+            self.take()
+            return ("for", parts[0], parts[1], parts[2], ("block", []))
+        return ("for", parts[0], parts[1], parts[2], self.statement())
+
+    def subscripts(self):
+        self.take("[")
+        subs = [self.expr()]
+        while self.peek()[1] == ",":
+            self.take()
+            subs.append(self.expr())
+        self.take("]")
+        return subs
+
     def skip_only_nl(self):
         while self.peek()[0] == "nl":
             self.i += 1
@@ -253,14 +383,26 @@ class _Parser:
         return self.assignment(no_gt)
 
     def assignment(self, no_gt):
-        left = self.or_(no_gt)
+        left = self.ternary(no_gt)
         tok = self.peek()
         if tok[1] in ("=", "+=", "-=", "*=", "/=", "%="):
-            if left[0] not in ("var", "field"):
+            if left[0] not in ("var", "field", "elem"):
                 raise OptionUnknown("awk: assignment to a non-variable")
             self.take()
             return ("assign", tok[1], left, self.assignment(no_gt))
         return left
+
+    def ternary(self, no_gt):
+        cond = self.or_(no_gt)
+        if self.peek()[1] != "?":
+            return cond
+        self.take()
+        self.skip_only_nl()
+        yes = self.assignment(no_gt)
+        self.skip_only_nl()
+        self.take(":")
+        self.skip_only_nl()
+        return ("cond", cond, yes, self.assignment(no_gt))
 
     def or_(self, no_gt):
         left = self.and_(no_gt)
@@ -271,11 +413,21 @@ class _Parser:
         return left
 
     def and_(self, no_gt):
-        left = self.match(no_gt)
+        left = self.in_(no_gt)
         while self.peek()[1] == "&&":
             self.take()
             self.skip_only_nl()
-            left = ("and", left, self.match(no_gt))
+            left = ("and", left, self.in_(no_gt))
+        return left
+
+    def in_(self, no_gt):
+        left = self.match(no_gt)
+        while self.peek()[1] == "in":
+            self.take()
+            array = self.take()
+            if array[0] != "name" or array[1] in _KEYWORDS or array[1] in _BUILTINS:
+                raise OptionUnknown(f"awk: in {array[1]!r}")
+            left = ("in", [left], array[1])
         return left
 
     def match(self, no_gt):
@@ -338,11 +490,11 @@ class _Parser:
         if tok[1] in ("++", "--"):
             self.take()
             target = self.primary()
-            if target[0] not in ("var", "field"):
+            if target[0] not in ("var", "field", "elem"):
                 raise OptionUnknown("awk: ++/-- on a non-variable")
             return ("preinc", tok[1], target)
         node = self.primary()
-        if self.peek()[1] in ("++", "--") and node[0] in ("var", "field"):
+        if self.peek()[1] in ("++", "--") and node[0] in ("var", "field", "elem"):
             return ("postinc", self.take()[1], node)
         return node
 
@@ -356,7 +508,10 @@ class _Parser:
         if kind == "re":
             return ("re", _regex(text))
         if text == "$":
-            return ("field", self.primary_for_field())
+            index = self.primary_for_field()
+            if index[0] == "num" and index[1] != int(index[1]):
+                raise OptionUnknown("awk: a fractional field index")  # mawk refuses it as it reads
+            return ("field", index)
         if text == "(":
             inner = self.expr()
             if self.peek()[1] == ",":
@@ -364,6 +519,8 @@ class _Parser:
             self.take(")")
             return ("group", inner)
         if kind == "name" and text in _BUILTINS:
+            if text != "length" and self.peek()[1] != "(":
+                raise OptionUnknown(f"awk: {text} without its arguments")
             args = []
             if self.peek()[1] == "(":
                 self.take("(")
@@ -375,9 +532,16 @@ class _Parser:
                 self.take(")")
             return ("call", text, args)
         if kind == "name" and text not in _KEYWORDS:
-            if self.peek()[1] == "(" or self.peek()[1] == "[":
-                raise OptionUnknown(f"awk: function call or array {text}")
+            if text in _UNMODELLED_VARS:
+                raise OptionUnknown(f"awk: {text}")
+            if self.peek()[1] == "(":
+                raise OptionUnknown(f"awk: function call {text}")
+            if self.peek()[1] == "[":
+                return ("elem", text, self.subscripts())
             return ("var", text)
+        before = self.toks[self.i - 2][1] if self.i >= 2 else ""
+        if kind == "op" and text in _NO_OPERAND and before in _NEEDS_OPERAND and self.toks[self.i - 2][0] == "op":
+            raise SyntaxFound(text)
         raise OptionUnknown(f"awk: syntax at {text!r}")
 
     def primary_for_field(self):
@@ -396,12 +560,80 @@ def _regex(text: str):
         raise OptionUnknown(f"awk regex {text!r}: {exc}") from None
 
 
+_REGEX_META = set(".[]()*+?{}|^$\\")
+_REGEX_ESC = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b", "/": "/", '"': '"'}
+
+
 def _regex_escapes(text: str) -> str:
-    return text.replace("\\/", "/").replace("\\t", "\t").replace("\\n", "\n")
+    """A mawk regex in POSIX ERE spelling: C escapes become their character, a backslash before
+    an ordinary character is dropped (mawk has no \\w, \\s, \\< …: they match w, s, <)."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c != "\\" or i + 1 >= len(text):
+            out.append(c)
+            i += 1
+            continue
+        d = text[i + 1]
+        i += 2
+        if d in _REGEX_ESC:
+            ch = _REGEX_ESC[d]
+            out.append("\\" + ch if ch in _REGEX_META else ch)
+        elif d in "01234567":
+            raise OptionUnknown("awk: an octal escape in a regex")
+        elif d in _REGEX_META:
+            out.append("\\" + d)
+        else:
+            out.append(d)
+    return "".join(out)
 
 
 class _Next(Exception):
     pass
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class _Exit(Exception):
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+
+def split_fields(text: str, fs: str) -> list:
+    """``text`` cut by the field separator ``fs`` as mawk cuts records (and split() strings)."""
+    if fs == " ":
+        return re.split(r"[ \t\n]+", text.strip(" \t\n")) if text.strip(" \t\n") else []
+    if len(fs) == 1 and fs != "\\":
+        return text.split(fs) if text else []
+    rx = _regex(fs)
+    if rx.groups:
+        raise OptionUnknown("awk: FS with groups")
+    if rx.search(b"") is not None:
+        raise OptionUnknown("awk: a separator that matches the empty string")
+    return [p.decode("latin-1") for p in rx.split(text.encode("latin-1"))] if text else []
+
+
+def _replacement(repl: str):
+    """sub/gsub's replacement as pieces: str literal text, None the matched text."""
+    pieces, i = [], 0
+    while i < len(repl):
+        c = repl[i]
+        if c == "\\":
+            if repl[i + 1:i + 2] != "&":
+                raise OptionUnknown("awk: a backslash in a sub/gsub replacement")
+            pieces.append("&")
+            i += 2
+            continue
+        pieces.append(None if c == "&" else c)
+        i += 1
+    return pieces
 
 
 class _Machine:
@@ -409,25 +641,29 @@ class _Machine:
         self.vars = {"FS": " ", "OFS": " ", "ORS": "\n", "NR": 0.0, "FNR": 0.0, "RS": "\n",
                      "SUBSEP": "\x1c", "CONVFMT": "%.6g", "OFMT": "%.6g", "FILENAME": ""}
         self.vars.update(env_vars)
+        self.arrays: dict = {}
         self.out = out
         self.record = ""
         self.fields: list = []
+        self.steps = 0
+
+    def tick(self):
+        self.steps += 1
+        if self.steps > STEP_LIMIT or len(self.out) > OUTPUT_LIMIT:
+            raise OptionUnknown("awk: a loop beyond the evaluation limit")
+
+    def array(self, name) -> dict:
+        if name in self.vars or name in ("NF",):
+            raise OptionUnknown(f"awk: {name} used as an array and a scalar")
+        return self.arrays.setdefault(name, {})
+
+    def key(self, subs) -> str:
+        return to_str(self.vars["SUBSEP"]).join(to_str(self.ev(e)) for e in subs)
 
     # records and fields
     def set_record(self, text: str):
         self.record = StrNum(text)
-        fs = to_str(self.vars["FS"])
-        if fs == " ":
-            parts = re.split(r"[ \t\n]+", text.strip(" \t\n")) if text.strip(" \t\n") else []
-        elif len(fs) == 1 and fs != "\\":
-            parts = text.split(fs) if text else []
-        else:
-            rx = _regex(fs)
-            parts = rx.split(text.encode("latin-1")) if text else []
-            parts = [p.decode("latin-1") for p in parts]
-            if rx.groups:
-                raise OptionUnknown("awk: FS with groups")
-        self.fields = [StrNum(p) for p in parts]
+        self.fields = [StrNum(p) for p in split_fields(text, to_str(self.vars["FS"]))]
 
     def get_field(self, n: int):
         if n < 0:
@@ -460,9 +696,19 @@ class _Machine:
             name = node[1]
             if name == "NF":
                 return float(len(self.fields))
-            return self.vars.get(name, StrNum(""))
+            if name in self.arrays:
+                raise OptionUnknown(f"awk: array {name} used as a scalar")
+            return self.vars.get(name, _UNSET)
+        if kind == "elem":
+            return self.array(node[1]).setdefault(self.key(node[2]), _UNSET)
+        if kind == "in":
+            return 1.0 if self.key(node[1]) in self.array(node[2]) else 0.0
+        if kind == "cond":
+            return self.ev(node[2]) if _truth(self.ev(node[1])) else self.ev(node[3])
         if kind == "field":
             n = to_num(self.ev(node[1]))
+            if n != int(n):
+                raise OptionUnknown("awk: a fractional field index")
             return self.get_field(int(n))
         if kind == "concat":
             return to_str(self.ev(node[1])) + to_str(self.ev(node[2]))
@@ -507,17 +753,70 @@ class _Machine:
             self.store(node[2], new)
             return new if kind == "preinc" else old
         if kind == "call":
-            return self.call(node[1], [self.ev(a) for a in node[2]])
+            name, args = node[1], node[2]
+            if name == "split":
+                return self.split(args)
+            if name in ("sub", "gsub"):
+                return self.substitute(name == "gsub", args)
+            if name == "length" and len(args) == 1 and args[0][0] == "var" and args[0][1] in self.arrays:
+                return float(len(self.arrays[args[0][1]]))
+            return self.call(name, [self.ev(a) for a in args])
         raise OptionUnknown(f"awk: {kind}")
 
     def store(self, target, value):
         if target[0] == "field":
-            self.set_field(int(to_num(self.ev(target[1]))), value)
+            n = to_num(self.ev(target[1]))
+            if n != int(n):
+                raise OptionUnknown("awk: a fractional field index")
+            self.set_field(int(n), value)
+            return
+        if target[0] == "elem":
+            self.array(target[1])[self.key(target[2])] = value
             return
         name = target[1]
+        if name in self.arrays:
+            raise OptionUnknown(f"awk: array {name} assigned as a scalar")
         if name in ("NF", "RS", "SUBSEP", "CONVFMT", "OFMT", "NR", "FNR"):
             raise OptionUnknown(f"awk: assignment to {name}")
         self.vars[name] = value
+
+    def split(self, args):
+        if len(args) not in (2, 3) or args[1][0] != "var":
+            raise OptionUnknown("awk: split's arguments")
+        text = to_str(self.ev(args[0]))
+        if len(args) == 3 and args[2][0] == "re":
+            raise OptionUnknown("awk: split by a regex constant")
+        fs = to_str(self.ev(args[2])) if len(args) == 3 else to_str(self.vars["FS"])
+        parts = split_fields(text, fs)
+        array = self.array(args[1][1])
+        array.clear()
+        for n, part in enumerate(parts, 1):
+            array[str(n)] = StrNum(part)
+        return float(len(parts))
+
+    def substitute(self, every, args):
+        if len(args) not in (2, 3):
+            raise OptionUnknown("awk: sub/gsub's arguments")
+        target = args[2] if len(args) == 3 else ("field", ("num", 0.0))
+        if target[0] not in ("var", "field", "elem"):
+            raise OptionUnknown("awk: sub/gsub on a non-variable")
+        rx = args[0][1] if args[0][0] == "re" else _regex(to_str(self.ev(args[0])))
+        if rx.search(b"") is not None:
+            raise OptionUnknown("awk: sub/gsub with a regex that matches the empty string")
+        pieces = _replacement(to_str(self.ev(args[1])))
+        text = to_str(self.ev(target)).encode("latin-1")
+        out, at, count = [], 0, 0
+        for m in rx.finditer(text):
+            matched = m.group(0).decode("latin-1")
+            out.append(text[at:m.start()].decode("latin-1"))
+            out.append("".join(matched if p is None else p for p in pieces))
+            at, count = m.end(), count + 1
+            if not every:
+                break
+        if count:
+            out.append(text[at:].decode("latin-1"))
+            self.store(target, "".join(out))
+        return float(count)
 
     def call(self, name, args):
         if name == "length":
@@ -532,7 +831,17 @@ class _Machine:
         if name == "index" and len(args) == 2:
             return float(to_str(args[0]).find(to_str(args[1])) + 1)
         if name == "substr" and len(args) in (2, 3):
-            raise OptionUnknown("awk: substr (mawk's rounding of positions)")
+            text = to_str(args[0])
+            start = to_num(args[1])
+            count = to_num(args[2]) if len(args) == 3 else float(len(text))
+            if start != int(start) or count != int(count) or start < 1:
+                raise OptionUnknown("awk: substr before the first character or at a fractional position (mawk's rounding)")
+            first, last = max(int(start), 1), min(int(start) + int(count) - 1, len(text))
+            return text[first - 1:last] if last >= first else ""
+        if name == "int" and len(args) == 1:
+            return float(int(to_num(args[0])))
+        if name == "sprintf" and args:
+            return _format(to_str(args[0]), args[1:])
         raise OptionUnknown(f"awk: {name} with {len(args)} arguments")
 
     def run(self, stmt):
@@ -549,6 +858,33 @@ class _Machine:
                 self.run(stmt[3])
         elif kind == "next":
             raise _Next()
+        elif kind in ("while", "do", "for"):
+            self.loop(stmt)
+        elif kind == "forin":
+            array = self.array(stmt[2])
+            if len(array) > 1:
+                raise OptionUnknown("awk: for (k in a) over several elements (mawk's hash order)")
+            for key in list(array):
+                self.tick()
+                self.store(("var", stmt[1]), StrNum(key))
+                try:
+                    self.run(stmt[3])
+                except _Continue:
+                    continue
+                except _Break:
+                    break
+        elif kind == "break":
+            raise _Break()
+        elif kind == "continue":
+            raise _Continue()
+        elif kind == "exit":
+            raise _Exit(None if stmt[1] is None else int(to_num(self.ev(stmt[1]))) & 0xFF)
+        elif kind == "delete":
+            array = self.array(stmt[1])
+            if stmt[2] is None:
+                array.clear()
+            else:
+                array.pop(self.key(stmt[2]), None)
         elif kind == "print":
             values = [self.ev(a) for a in stmt[1]] if stmt[1] else [self.record]
             text = to_str(self.vars["OFS"]).join(
@@ -558,6 +894,26 @@ class _Machine:
         elif kind == "printf":
             values = [self.ev(a) for a in stmt[1]]
             self.out.extend(_format(to_str(values[0]), values[1:]).encode("latin-1"))
+
+
+    def loop(self, stmt):
+        kind = stmt[0]
+        if kind == "for" and stmt[1] is not None:
+            self.ev(stmt[1])
+        cond = {"while": 1, "do": 2, "for": 2}[kind]
+        cond, body = stmt[cond], stmt[{"while": 2, "do": 1, "for": 4}[kind]]
+        first = kind == "do"
+        while first or cond is None or _truth(self.ev(cond)):
+            first = False
+            self.tick()
+            try:
+                self.run(body)
+            except _Break:
+                break
+            except _Continue:
+                pass
+            if kind == "for" and stmt[3] is not None:
+                self.ev(stmt[3])
 
 
 def _arith(op, a, b):
@@ -634,8 +990,111 @@ def _format(fmt: str, args: list) -> str:
     return "".join(out)
 
 
+def _check_types(items):
+    """mawk fixes at parse time whether a name is an array or a scalar; a name used as both is its
+    error, which the model does not spell."""
+    scalars, arrays = set(), set()
+
+    def visit(node):
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+            return
+        if not isinstance(node, tuple) or not node:
+            return
+        kind = node[0]
+        # mawk compiles a string constant used as a regex as it reads the program
+        if kind == "call" and node[1] in ("sub", "gsub") and node[2] and node[2][0][0] == "str":
+            _regex(node[2][0][1])
+        elif kind == "call" and node[1] == "split" and len(node[2]) == 3 and node[2][2][0] == "str":
+            if len(node[2][2][1]) > 1:
+                _regex(node[2][2][1])
+        elif kind == "match" and node[3][0] == "str":
+            _regex(node[3][1])
+        if kind == "var":
+            scalars.add(node[1])
+        elif kind in ("elem", "delete"):
+            arrays.add(node[1])
+        elif kind == "in":
+            arrays.add(node[2])
+        elif kind == "forin":
+            scalars.add(node[1])
+            arrays.add(node[2])
+        elif kind == "call" and node[1] == "split" and len(node[2]) >= 2 and node[2][1][0] == "var":
+            arrays.add(node[2][1][1])
+            visit([node[2][0]] + list(node[2][2:]))
+            return
+        elif kind == "call" and node[1] == "length" and len(node[2]) == 1 and node[2][0][0] == "var":
+            # an array's length only once the array was seen (mawk reads the program in order)
+            if node[2][0][1] not in arrays:
+                scalars.add(node[2][0][1])
+            return
+        for part in node[1:]:
+            visit(part)
+
+    visit(list(items))
+    both = (scalars | {"ARGC", "NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "FILENAME"}) & \
+        (arrays | {"ARGV"})
+    if both:
+        raise OptionUnknown(f"awk: {sorted(both)[0]} used as an array and a scalar")
+
+
+# tokens that can only follow an expression: a program that starts with one is mawk's syntax error
+_NEVER_FIRST = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", "]", ",", "="}
+_OPTION_ARGS = ("-F", "-v", "-f")
+
+
+def _parse(program: str, out: Output):
+    """The program's items, or None after mawk's syntax error (status 2) where the model knows it."""
+    try:
+        toks = _lex(program)
+    except Rejected:
+        return _refused(out)
+    first = next((t for t in toks if t[0] != "nl"), ("eof", ""))
+    if first[0] == "op" and first[1] in _NEVER_FIRST:
+        return _refused(out)
+    try:
+        items = _Parser(toks).program()
+    except Rejected:
+        raise
+    except SyntaxFound:
+        # which error mawk reports first (an unbalanced brace is "extra '}'") and what follows
+        # is not modelled: its name starts the message
+        return _refused(out)
+    _check_types(items)
+    return items
+
+
+def _refused(out: Output):
+    """mawk refused the program: status 2, nothing run; its messages start with its name."""
+    out.err += f"{out.name}: ".encode()
+    out.status = 2
+    out.more_errors = "mawk's messages about the program it refused"
+    return None
+
+
+def _option_lacks_argument(argv) -> str | None:
+    """The option mawk reports as missing its argument (the last word, before any program)."""
+    for n, arg in enumerate(argv[1:], 1):
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            return None
+        if arg in _OPTION_ARGS and n == len(argv) - 1:
+            return arg
+        if arg in _OPTION_ARGS:
+            return None if n + 1 >= len(argv) else _option_lacks_argument([argv[0]] + argv[n + 2:])
+    return None
+
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*=")
+
+
 @guarded
 def awk(ctx: CommandContext) -> CommandResult:
+    out = Output(ctx.argv[0] if ctx.argv[0] in ("awk", "mawk") else "awk")
+    lacking = _option_lacks_argument(ctx.argv)
+    if lacking is not None:
+        out.error(f"option {lacking} lacks argument", 2)
+        return out.result()
     opts, operands = scan_options(ctx.argv, "", with_arg="Fvf", permute=False)
     assigns = {}
     fs = None
@@ -650,29 +1109,82 @@ def awk(ctx: CommandContext) -> CommandResult:
         else:
             raise OptionUnknown("awk -f")
     if not operands:
-        raise OptionUnknown("awk usage")
+        if len(ctx.argv) == 1:
+            # mawk's usage, on stderr, and success; the model spells its first line only
+            out.err += b"Usage: mawk [Options] [Program] [file ...]\n"
+            found = out.result()
+            found.stderr_unknown = "the rest of mawk's usage text"
+            return found
+        return out.result()  # options and no program: mawk does nothing
     program = operands.pop(0)
     if any(ord(c) > 127 for c in program) or any(
             ord(c) > 127 for a in operands for c in a):
         raise OptionUnknown("awk: non-ASCII program or operand")
-    for name in operands:
-        if re.match(r"[A-Za-z_][A-Za-z_0-9]*=", name):
-            raise OptionUnknown("awk: command-line assignment operand")
-    items = _Parser(_lex(program)).program()
-    out = Output(ctx.argv[0] if ctx.argv[0] in ("awk", "mawk") else "awk")
+    items = _parse(program, out)
+    if items is None:
+        found = out.result()
+        found.stderr_unknown = out.more_errors
+        return found
+    for name in assigns:
+        if name in ("NF", "RS", "SUBSEP", "CONVFMT", "OFMT", "NR", "FNR", "ARGV", "ARGC") or \
+                name in _UNMODELLED_VARS:
+            raise OptionUnknown(f"awk -v {name}")
     machine = _Machine(assigns, out.out)
     if fs is not None:
         machine.vars["FS"] = fs
-    for kind, _, body in items:
-        if kind == "BEGIN":
-            try:
-                machine.run(body)
-            except _Next:
-                raise OptionUnknown("awk: next in BEGIN")
-    if all(kind == "BEGIN" for kind, _, _ in items):
-        return out.result()
-    names = operands or ["-"]
-    for name in names:
+    machine.arrays["ARGV"] = {str(n): StrNum(a) for n, a in enumerate([out.name] + operands)}
+    machine.vars["ARGC"] = float(len(operands) + 1)
+    status = None
+    try:
+        for kind, _, body in items:
+            if kind == "BEGIN":
+                try:
+                    machine.run(body)
+                except _Next:
+                    raise OptionUnknown("awk: next in BEGIN")
+                except (_Break, _Continue):
+                    raise OptionUnknown("awk: break or continue outside a loop")
+        if any(kind != "BEGIN" for kind, _, _ in items):
+            error = _read_operands(ctx, machine, items)
+            if error:
+                out.error(error, 2)
+                return out.result()
+    except _Exit as exc:
+        status = exc.code
+    try:
+        for kind, _, body in items:
+            if kind == "END":
+                try:
+                    machine.run(body)
+                except _Next:
+                    raise OptionUnknown("awk: next in END")
+                except (_Break, _Continue):
+                    raise OptionUnknown("awk: break or continue outside a loop")
+    except _Exit as exc:
+        status = exc.code if exc.code is not None else status
+    if status:
+        out.status = status
+    return out.result()
+
+
+def _read_operands(ctx, machine, items):
+    """Run the main items over each input ARGV names when it is reached; an error message, if any."""
+    n, read = 1, False
+    while n < to_num(machine.vars["ARGC"]) or not read:
+        if n >= to_num(machine.vars["ARGC"]):
+            name = "-"  # no file operand: standard input
+        else:
+            name = to_str(machine.arrays["ARGV"].get(str(n), ""))
+            n += 1
+            if name == "":
+                continue
+            if _ASSIGNMENT.match(name):
+                var, _, value = name.partition("=")
+                if var in ("ARGV", "ARGC") or var in _UNMODELLED_VARS:
+                    raise OptionUnknown(f"awk: command-line assignment to {var}")
+                machine.store(("var", var), StrNum(_unescape(value)))
+                continue
+        read = True
         if name == "-":
             data = ctx.stdin
         else:
@@ -681,16 +1193,16 @@ def awk(ctx: CommandContext) -> CommandResult:
                     raise OptionUnknown("awk reading a directory")
                 data = ctx.files.read_bytes(name)
             except VfsError as exc:
-                out.error(f"cannot open {name} ({exc.strerror})", 2)
-                return out.result()
+                return f"cannot open {name} ({exc.strerror})"
         if any(b > 127 for b in data) or b"\0" in data:
             raise OptionUnknown("awk: non-ASCII or NUL input")
-        text = data.decode("latin-1")
-        records = text.split("\n")
+        if to_str(machine.vars["RS"]) != "\n":
+            raise OptionUnknown("awk: RS other than a newline")
+        records = data.decode("latin-1").split("\n")
         if records[-1] == "":
             records.pop()
         machine.vars["FNR"] = 0.0
-        machine.vars["FILENAME"] = "" if name == "-" else name
+        machine.vars["FILENAME"] = name
         for rec in records:
             machine.vars["NR"] = machine.vars["NR"] + 1
             machine.vars["FNR"] = machine.vars["FNR"] + 1
@@ -707,10 +1219,8 @@ def awk(ctx: CommandContext) -> CommandResult:
                         machine.run(body)
             except _Next:
                 continue
-    for kind, _, body in items:
-        if kind == "END":
-            try:
-                machine.run(body)
-            except _Next:
-                raise OptionUnknown("awk: next in END")
-    return out.result()
+            except (_Break, _Continue):
+                raise OptionUnknown("awk: break or continue outside a loop")
+        if name == "-" and n >= to_num(machine.vars["ARGC"]):
+            break
+    return None

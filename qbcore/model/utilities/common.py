@@ -97,6 +97,47 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
     return opts, operands
 
 
+def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
+    """The first short option GNU getopt rejects, scanning ``argv[1:]`` with the utility's whole
+    option set (``flags`` alone, ``with_arg`` taking a value); None when every option is valid.
+    A long option makes the answer unknown: their abbreviations are not modelled here."""
+    args = argv[1:]
+    seen = set()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            return None
+        if arg.startswith("--"):
+            raise OptionUnknown(f"{argv[0]} {arg}")
+        if not arg.startswith("-") or arg == "-":
+            continue
+        for j, c in enumerate(arg[1:], 1):
+            if c in with_arg:
+                if c in seen:  # a second -t is an error of its own, found while scanning
+                    raise OptionUnknown(f"{argv[0]} -{c} twice")
+                seen.add(c)
+                if j == len(arg) - 1:
+                    i += 1  # the value is the next word
+                break
+            if c not in flags:
+                return c
+    return None
+
+
+def refuse_invalid_option(argv: list, flags: str, with_arg: str = ""):
+    """GNU's usage error for an invalid short option, as an Output; None when there is none."""
+    c = invalid_option(argv, flags, with_arg)
+    if c is None:
+        return None
+    out = Output(argv[0])
+    if not _PLAIN.match(c) or c == "'":
+        raise OptionUnknown(f"{argv[0]}: option character {c!r} in a message")
+    out.usage(f"invalid option -- '{c}'")
+    return out
+
+
 class Output:
     """Collects stdout, stderr and the exit status of one model run."""
 
@@ -105,6 +146,7 @@ class Output:
         self.out = bytearray()
         self.err = bytearray()
         self.status = 0
+        self.more_errors = None  # what else the utility may write to stderr, when not modelled
 
     def error(self, message: str, status: int = 1) -> None:
         self.err += f"{self.name}: {message}\n".encode("utf-8", "surrogateescape")

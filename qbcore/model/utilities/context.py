@@ -28,8 +28,9 @@ class CommandContext:
 @dataclass
 class CommandResult:
     """Exit status and output; when ``unknown`` is set it names what was not modelled
-    and the other fields mean nothing. ``status_unknown``, ``stdout_unknown`` and
-    ``stderr_unknown`` name one part that is not known while the files are."""
+    and the other fields mean nothing. ``status_unknown`` and ``stdout_unknown`` name one
+    part that is not known while the files are; ``stderr_unknown``: stderr holds more than
+    ``stderr`` (which starts it, or is empty), named there."""
 
     status: int
     stdout: bytes = b""

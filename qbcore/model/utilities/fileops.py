@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from .common import Output, guarded, quote, quotef, read_input, scan_options
+from .common import Output, guarded, quote, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -30,6 +30,8 @@ def cat(ctx: CommandContext) -> CommandResult:
 @guarded
 def tee(ctx: CommandContext) -> CommandResult:
     opts, names = scan_options(ctx.argv, "a", longs={"append": ("a", False)})
+    if "" in names:
+        return unknown("an empty file name")
     append = any(o == "a" for o, _ in opts)
     out = Output("tee")
     for name in names:
@@ -48,6 +50,8 @@ def tee(ctx: CommandContext) -> CommandResult:
 def touch(ctx: CommandContext) -> CommandResult:
     """Create missing files; times are not modelled, so only creation is visible."""
     opts, names = scan_options(ctx.argv, "c", longs={"no-create": ("c", False)})
+    if "" in names:
+        return unknown("an empty file name")
     out = Output("touch")
     if not names:
         out.usage("missing file operand")
@@ -115,8 +119,25 @@ def _into(directory: str, src: str) -> str:
 
 @guarded
 def mv(ctx: CommandContext) -> CommandResult:
+    refused = refuse_invalid_option(ctx.argv, "bfinuvTZ", "tS")  # coreutils 9.1's option set
+    if refused is not None:
+        return refused.result()
+    if not any(a.startswith("--") for a in ctx.argv[1:]):
+        every, operands = scan_options(ctx.argv, "bfinuvTZ", with_arg="tS")
+        folders = [v for o, v in every if o == "t"]
+        folder = folders[0] if len(folders) == 1 and all(o != "T" for o, _ in every) else None
+        if folder is not None and operands:
+            # mv checks the target directory before it moves anything, whatever its other options
+            try:
+                ctx.files.kind(folder)
+            except VfsError as exc:
+                out = Output("mv")
+                out.error(f"target directory {quote(folder)}: {exc.strerror}")
+                return out.result()
     opts, names = scan_options(ctx.argv, "fn", longs={"force": ("f", False),
                                                        "no-clobber": ("n", False)})
+    if names and names[-1] == "":
+        return unknown("mv to an empty name")
     no_clobber = False
     for o, _ in opts:
         no_clobber = o == "n"
@@ -135,6 +156,9 @@ def mv(ctx: CommandContext) -> CommandResult:
     if len(set(canon)) != len(canon):
         return unknown("mv with a source named twice")
     for src in srcs:
+        if src == "":
+            out.error("cannot stat '': No such file or directory")
+            continue
         if posixpath.basename(src.rstrip("/")) in (".", "..") or src.rstrip("/") == "":
             return unknown("mv of '.', '..' or '/'")
         if no_clobber and files.lexists(src) and files.lexists(_into(directory, src) if directory is not None
@@ -183,9 +207,14 @@ def mv(ctx: CommandContext) -> CommandResult:
 
 @guarded
 def cp(ctx: CommandContext) -> CommandResult:
+    refused = refuse_invalid_option(ctx.argv, "abdfHilLnprsuvxPRTZ", "tS")  # coreutils 9.1's option set
+    if refused is not None:
+        return refused.result()
     opts, names = scan_options(ctx.argv, "rRfn", longs={"recursive": ("r", False),
                                                          "force": ("f", False),
                                                          "no-clobber": ("n", False)})
+    if "" in names:
+        return unknown("an empty file name")
     recursive = any(o in "rR" for o, _ in opts)
     no_clobber = any(o == "n" for o, _ in opts)
     out = Output("cp")
@@ -281,9 +310,14 @@ def _copy_tree(files, out, src, dst, no_clobber):
 
 @guarded
 def rm(ctx: CommandContext) -> CommandResult:
+    refused = refuse_invalid_option(ctx.argv, "dfirvIR", "")  # coreutils 9.1's option set
+    if refused is not None:
+        return refused.result()
     opts, names = scan_options(ctx.argv, "rRfd", longs={"recursive": ("r", False),
                                                          "force": ("f", False),
                                                          "dir": ("d", False)})
+    if "" in names:
+        return unknown("an empty file name")
     recursive = any(o in "rR" for o, _ in opts)
     force = any(o == "f" for o, _ in opts)
     empty_dirs = any(o == "d" for o, _ in opts)
@@ -343,6 +377,8 @@ def ln(ctx: CommandContext) -> CommandResult:
     opts, names = scan_options(ctx.argv, "sfnT", longs={"symbolic": ("s", False),
                                                          "force": ("f", False),
                                                          "no-dereference": ("n", False)})
+    if "" in names:
+        return unknown("an empty file name")
     given = {o for o, _ in opts}
     if "s" not in given:
         return unknown("ln without -s (hard links)")

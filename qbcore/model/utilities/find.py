@@ -20,6 +20,16 @@ from .vfs import VfsError
 __all__ = ["find"]
 
 _TYPES = {"f": "file", "d": "dir", "l": "symlink"}
+# every word findutils 4.9 reads as a predicate, option or operator: any other word with a dash is
+# its "unknown predicate" error, found before anything is listed
+_GNU_PREDICATES = frozenset(
+    "-amin -anewer -atime -cmin -cnewer -ctime -daystart -delete -depth -empty -exec -execdir -executable "
+    "-false -fls -follow -fprint -fprint0 -fprintf -fstype -gid -group -help --help -ignore_readdir_race "
+    "-ilname -iname -inum -ipath -iregex -iwholename -links -lname -ls -maxdepth -mindepth -mmin -mount "
+    "-mtime -name -newer -nogroup -noignore_readdir_race -noleaf -not -nouser -ok -okdir -or -o -and -a "
+    "-path -perm -print -print0 -printf -prune -quit -readable -regex -regextype -samefile -size -true "
+    "-type -uid -used -user -version --version -wholename -writable -xdev -xtype -context -files0-from "
+    "-D -O -H -L -P -warn -nowarn -d".split())
 
 
 def _name_test(pattern: str, fold: bool):
@@ -27,6 +37,22 @@ def _name_test(pattern: str, fold: bool):
         raise OptionUnknown(f"find -name pattern {pattern!r}")
     rx = re.compile(fnmatch.translate(pattern), re.S | (re.I if fold else 0))
     return lambda base: rx.match(base) is not None
+
+
+def _path_after_expression(ctx, out, arg, last):
+    """find refuses an operand after the expression began (a glob the shell expanded, most often),
+    and when such a file exists names the predicate before it as the likely culprit."""
+    out.error(f"paths must precede expression: `{arg}'")
+    if last is not None and last.startswith("-"):
+        try:
+            exists = ctx.files.exists(arg)
+        except VfsError:
+            exists = False
+        if exists:
+            out.err += f"find: possible unquoted pattern after predicate `{last}'?\n".encode("utf-8", "surrogateescape")
+    elif last is not None:
+        raise OptionUnknown(f"find: {arg!r} after {last!r}")
+    return out.result()
 
 
 @guarded
@@ -40,10 +66,14 @@ def find(ctx: CommandContext) -> CommandResult:
     maxdepth, mindepth = None, 0
     out = Output("find")
     negate = False
+    last = None  # the last predicate read, named in find's hint about an unquoted pattern
     i = 0
     while i < len(args):
         a = args[i]
         i += 1
+        if not a.startswith("-") and a not in ("!", "(", ")", ","):
+            return _path_after_expression(ctx, out, a, last)
+        last = a
         if a in ("!", "-not"):
             if negate:
                 raise OptionUnknown("find with ! twice in a row")
@@ -83,6 +113,9 @@ def find(ctx: CommandContext) -> CommandResult:
                 raise OptionUnknown("find ! -print")
             actions.append((len(tests), b"\n" if a == "-print" else b"\0"))
             continue
+        if a != "-" and a not in _GNU_PREDICATES and not a.startswith("-newer"):
+            out.error(f"unknown predicate `{a}'")
+            return out.result()
         raise OptionUnknown(f"find {a}")
     if negate:
         raise OptionUnknown("find: a trailing !")

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, find, git, grep, sed, shellbuiltins, textutils
+from . import awk, fileops, find, git, grep, hostfacts, sed, shellbuiltins, textutils
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -20,6 +20,7 @@ MODELS = {
     "git": git.git,
 }
 MODELS.update(textutils.MODELS)
+MODELS.update(hostfacts.MODELS)
 
 
 def lookup(name: str):

@@ -7,7 +7,7 @@ makes the whole run ``unknown``: a partial sed would give plausible, wrong files
 from __future__ import annotations
 
 from .common import Output, OptionUnknown, guarded, quotef, scan_options
-from .context import CommandContext, CommandResult, unknown
+from .context import CommandContext, CommandResult
 from .posixre import Untranslatable, compile_posix
 from .vfs import VfsError
 
@@ -38,7 +38,12 @@ class _Cmd:
 
 
 class _ScriptError(Exception):
-    """A script GNU sed rejects: message as sed prints it after ``sed: -e expression #1, char N: ``."""
+    """A script GNU sed rejects: message as sed prints it after ``sed: -e expression #1, char N: ``;
+    ``at`` is N counted over the whole script (the -e pieces joined by newlines)."""
+
+    def __init__(self, message: str, at: int):
+        super().__init__(message)
+        self.at = at
 
 
 def _read_delimited(s: bytes, i: int, delim: int) -> tuple[bytes, int]:
@@ -61,10 +66,10 @@ def _read_delimited(s: bytes, i: int, delim: int) -> tuple[bytes, int]:
         if c == delim:
             return bytes(out), i + 1
         if c == 10 and delim != 10:
-            raise _ScriptError("unterminated `s' command")
+            raise _ScriptError("unterminated `s' command", i)
         out.append(c)
         i += 1
-    raise _ScriptError("unterminated `s' command")
+    raise _ScriptError("unterminated `s' command", len(s))
 
 
 def _parse(script: bytes, extended: bool) -> list:
@@ -101,41 +106,53 @@ def _parse(script: bytes, extended: bool) -> list:
             while i < n and script[i:i + 1] in (b" ", b"\t"):
                 i += 1
         if i >= n:
-            raise _ScriptError("missing command")
+            raise OptionUnknown("sed: an address without its command")
         name = script[i:i + 1]
         i += 1
         cmd.name = name.decode("latin-1")
         if name == b"s":
-            if i >= n or script[i] in (10, 92):
-                raise _ScriptError("unterminated `s' command")
+            if i >= n:
+                raise _ScriptError("unterminated `s' command", i)
+            if script[i] in (10, 92):
+                raise OptionUnknown("sed: a newline or backslash as the delimiter of s")
             delim = script[i]
             pat, i = _read_delimited(script, i + 1, delim)
             repl, i = _read_delimited(script, i, delim)
             icase = False
+            numbered = False
             while i < n and script[i:i + 1] not in (b";", b"\n", b"}", b"#"):
                 f = script[i:i + 1]
                 if f == b"g":
+                    if cmd.glob:
+                        raise _ScriptError("multiple `g' options to `s' command", i + 1)
                     cmd.glob = True
                 elif f == b"p":
+                    if cmd.print_:
+                        raise _ScriptError("multiple `p' options to `s' command", i + 1)
                     cmd.print_ += 1
                 elif f in (b"i", b"I"):
                     icase = True
                 elif f.isdigit():
+                    if numbered:
+                        raise OptionUnknown("sed: two number options to s")
                     j = i
                     while j < n and script[j:j + 1].isdigit():
                         j += 1
-                    cmd.nth = int(script[i:j])
+                    cmd.nth, numbered = int(script[i:j]), True
                     if cmd.nth == 0:
-                        raise _ScriptError("number option to `s' command may not be zero")
+                        raise _ScriptError("number option to `s' command may not be zero", j)
                     i = j
                     continue
                 elif f in (b" ", b"\t"):
                     pass
-                else:
+                elif f in (b"e", b"m", b"M", b"w", b"r", b"W", b"R"):
                     raise OptionUnknown(f"sed: s flag {f.decode('latin-1')!r}")
+                else:
+                    raise _ScriptError("unknown option to `s'", i + 1)
                 i += 1
             cmd.regex = _regex(pat, extended, icase)
-            cmd.repl = _replacement(repl, cmd.regex.groups)
+            # sed has read the character that ends the command when it checks the references
+            cmd.repl = _replacement(repl, cmd.regex.groups, min(i + 1, n))
         elif name in (b"p", b"d"):
             pass
         elif name in (b"q", b"Q"):
@@ -159,7 +176,7 @@ def _parse(script: bytes, extended: bool) -> list:
         if i < n and script[i:i + 1] not in (b";", b"\n", b"#"):
             if script[i:i + 1] == b"}":
                 raise OptionUnknown("sed: { } blocks")
-            raise _ScriptError(f"extra characters after command")
+            raise _ScriptError("extra characters after command", i + 1)
         cmds.append(cmd)
     return cmds
 
@@ -173,8 +190,14 @@ def _regex(body: bytes, extended: bool, icase: bool):
         raise OptionUnknown(f"sed regex {body!r}: {exc}") from None
 
 
-def _replacement(repl: bytes, groups: int) -> list:
-    """A list of bytes pieces and group numbers (0 is the whole match)."""
+# escapes of GNU sed's replacement that stand for a control character; \\d, \\o and \\x take a
+# number after them, \\c a character, \\l \\u \\L \\U \\E change case: any other letter is itself
+_CONTROL = {"a": b"\a", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\t", "v": b"\v"}
+
+
+def _replacement(repl: bytes, groups: int, end: int) -> list:
+    """A list of bytes pieces and group numbers (0 is the whole match); ``end`` is where the
+    s command ends in the script, where sed reports a reference to a missing group."""
     parts: list = []
     i = 0
     while i < len(repl):
@@ -188,15 +211,13 @@ def _replacement(repl: bytes, groups: int) -> list:
             i += 2
             if d.isdigit():
                 if int(d) > groups:
-                    raise _ScriptError(f"invalid reference \\{d} on `s' command's RHS")
+                    raise _ScriptError(f"invalid reference \\{d} on `s' command's RHS", end)
                 parts.append(int(d))
-            elif d == "n":
-                parts.append(b"\n")
-            elif d == "t":
-                parts.append(b"\t")
+            elif d in _CONTROL:
+                parts.append(_CONTROL[d])
             elif d in "LUluE":
                 raise OptionUnknown(f"sed: case conversion \\{d} in a replacement")
-            elif d.isalnum():
+            elif d == "c" or d in "dox" and i < len(repl) and chr(repl[i]) in "0123456789abcdefABCDEF":
                 raise OptionUnknown(f"sed: escape \\{d} in a replacement")
             else:
                 parts.append(d.encode("latin-1"))
@@ -314,13 +335,23 @@ def sed(ctx: CommandContext) -> CommandResult:
     out = Output("sed")
     if not pieces:
         if not operands:
+            # the usage line, then the whole help text, which the model does not spell
             out.err += (b"Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n")
-            return unknown("sed usage text")
+            out.status = 1
+            found = out.result()
+            found.stderr_unknown = "the rest of sed's help text"
+            return found
         pieces = [operands.pop(0).encode("utf-8", "surrogateescape")]
     try:
         cmds = _parse(b"\n".join(pieces), extended)
     except _ScriptError as exc:
-        raise OptionUnknown(f"sed script error ({exc}): position of the message not modelled")
+        number, start = 1, 0
+        # the newline between two -e pieces is no character of either: the first ends before it
+        while number < len(pieces) and exc.at > start + len(pieces[number - 1]) + 1:
+            start += len(pieces[number - 1]) + 1
+            number += 1
+        out.error(f"-e expression #{number}, char {min(exc.at - start, len(pieces[number - 1]))}: {exc}", 1)
+        return out.result()
     if in_place and not operands:
         out.error("no input files", 4)
         return out.result()

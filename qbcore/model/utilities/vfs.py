@@ -330,6 +330,8 @@ class VirtualTree:
 
     def mkdir(self, p: str, parents: bool = False, exist_ok: bool = False) -> None:
         """mkdir(2), or ``mkdir -p`` with ``parents``; an existing directory is fine with exist_ok."""
+        if p == "":
+            raise VfsError("ENOENT", p)
         if parents:
             parts = [c for c in p.split("/")]
             prefix = "/" if p.startswith("/") else ""

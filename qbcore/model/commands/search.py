@@ -1,0 +1,77 @@
+"""Whether bash finds a command name on PATH, where the answer is known: "command not found".
+
+The executor's sandbox sees the host's /usr read-only (and /bin, /sbin, /lib
+as links into it), so a PATH directory there holds what the host's holds; a
+directory in the task tree holds what the virtual tree does. Anything else
+on PATH (another /tmp folder, a relative entry outside the tree) leaves the
+answer unknown.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+__all__ = ["BASH_BUILTINS", "not_found", "missing_command"]
+
+# `compgen -b` of bash 5.2: names bash never searches PATH for
+BASH_BUILTINS = frozenset(
+    ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs "
+    "disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local "
+    "logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend "
+    "test times trap true type typeset ulimit umask unalias unset wait".split())
+
+# top-level folders whose contents the sandbox takes from the host as they are
+_HOST = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
+
+
+def missing_command(name, env) -> Optional[str]:
+    """bash's message when ``name`` names no command it can run (status 127): a name found
+    nowhere on PATH, or a path with a slash to nothing in the task tree. None when it may run."""
+    if isinstance(name, str) and "/" in name:
+        return f"{name}: No such file or directory" if _no_such_path(name, env) else None
+    return f"{name}: command not found" if not_found(name, env) else None
+
+
+def _no_such_path(name: str, env) -> bool:
+    """Whether the path ``name`` leads to nothing (ENOENT): a part of it is missing, and every
+    part before that one is a folder (a file on the way would be ENOTDIR)."""
+    if not env.cwd_known or getattr(env.files, "inside", None) is None:
+        return False
+    full = os.path.normpath(os.path.join(env.cwd, name))
+    if not env.files.inside(full) or name.endswith("/"):
+        return False
+    parts = full[len(env.files.root):].strip("/").split("/")
+    here = env.files.root
+    for n, part in enumerate(parts):
+        here = here + "/" + part
+        kind = env.files.kind(here)
+        if kind == "missing":
+            # the kernel resolves the path as written: "a/../b" needs a, which normpath hides
+            return ".." not in name.split("/")
+        if kind != "dir":
+            return False
+    return False
+
+
+def not_found(name, env) -> Optional[bool]:
+    """True when bash, searching PATH for ``name``, finds nothing; False when it may find
+    something; None when the search itself is not known."""
+    if not isinstance(name, str) or not name or "/" in name or name in BASH_BUILTINS or name in env.functions:
+        return None
+    path = env.get("PATH")
+    if not isinstance(path, str) or not env.cwd_known:
+        return None
+    files = env.files
+    for folder in path.split(":"):
+        full = os.path.normpath(os.path.join(env.cwd, folder or ".", name))
+        if full.startswith(_HOST):
+            if os.path.lexists(full):
+                return False
+        elif getattr(files, "inside", None) is not None and files.inside(full):
+            kind = files.kind(full)
+            if kind != "missing":
+                return None if kind is None else False
+        else:
+            return None
+    return True

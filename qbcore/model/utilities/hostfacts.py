@@ -1,0 +1,152 @@
+"""What a run's machine answers that no file holds: the time (date), the user's name (whoami),
+the login records (last).
+
+A caller states the facts of one run (``stated``); the models answer from
+them and note which they read, so that a caller can run again with other
+facts and keep only an outcome that does not depend on them. With no facts
+stated, the commands are not modelled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import os
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+from .common import Output, OptionUnknown, guarded
+from .context import CommandContext, CommandResult
+
+__all__ = ["Facts", "stated", "date", "whoami", "MODELS"]
+
+
+@dataclass
+class Facts:
+    """One run's answers: ``now`` (UTC), the login name of its user, the file of login records
+    (None when the machine has none); ``read`` names the facts asked."""
+
+    now: _dt.datetime
+    user: str
+    logins: Optional[str] = None
+    read: set = field(default_factory=set)
+
+
+_FACTS: ContextVar[Optional[Facts]] = ContextVar("qbcore_host_facts", default=None)
+
+
+@contextlib.contextmanager
+def stated(facts: Facts) -> Iterator[Facts]:
+    """Run the models with ``facts`` in force."""
+    token = _FACTS.set(facts)
+    try:
+        yield facts
+    finally:
+        _FACTS.reset(token)
+
+
+def _fact(name: str):
+    facts = _FACTS.get()
+    if facts is None:
+        raise OptionUnknown(f"{name}: no facts of the run stated")
+    facts.read.add(name)
+    return facts
+
+
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_FULL_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_FULL_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December")
+
+
+def _directive(c: str, t: _dt.datetime) -> str:
+    """One conversion of GNU date's format, C locale, UTC."""
+    simple = {
+        "Y": f"{t.year}", "m": f"{t.month:02d}", "d": f"{t.day:02d}", "e": f"{t.day:2d}",
+        "H": f"{t.hour:02d}", "M": f"{t.minute:02d}", "S": f"{t.second:02d}", "y": f"{t.year % 100:02d}",
+        "a": _DAYS[t.weekday()], "A": _FULL_DAYS[t.weekday()], "b": _MONTHS[t.month - 1],
+        "h": _MONTHS[t.month - 1], "B": _FULL_MONTHS[t.month - 1], "j": f"{t.timetuple().tm_yday:03d}",
+        "Z": "UTC", "z": "+0000", "s": f"{int(t.timestamp())}", "u": f"{t.isoweekday()}",
+        "w": f"{t.isoweekday() % 7}", "p": "AM" if t.hour < 12 else "PM", "I": f"{(t.hour + 11) % 12 + 1:02d}",
+        "n": "\n", "t": "\t", "%": "%",
+    }
+    if c in simple:
+        return simple[c]
+    composite = {"F": "%Y-%m-%d", "T": "%H:%M:%S", "D": "%m/%d/%y", "R": "%H:%M", "c": "%a %b %e %H:%M:%S %Y"}
+    if c in composite:
+        return _render(composite[c], t)
+    raise OptionUnknown(f"date %{c}")  # also the flags, widths and modifiers (%-d, %5Y, %Ey, %:z)
+
+
+def _render(fmt: str, t: _dt.datetime) -> str:
+    out, i = [], 0
+    while i < len(fmt):
+        if fmt[i] != "%":
+            out.append(fmt[i])
+            i += 1
+            continue
+        if i + 1 >= len(fmt):
+            out.append("%")  # a lone % at the end stays
+            break
+        out.append(_directive(fmt[i + 1], t))
+        i += 2
+    return "".join(out)
+
+
+# what `date` prints with no format, under TZ unset and no /etc/localtime (the sandbox's UTC)
+DEFAULT_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
+
+
+@guarded
+def date(ctx: CommandContext) -> CommandResult:
+    """GNU date printing the current time: no operand or ``+FORMAT``, ``-u``; UTC."""
+    if ctx.env.get("TZ") not in (None, "", "UTC", "UTC0"):
+        raise OptionUnknown("date under a TZ of its own")
+    fmt = DEFAULT_FORMAT
+    args = ctx.argv[1:]
+    while args and args[0] in ("-u", "--utc", "--universal"):
+        args = args[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if len(args) > 1 or args and not args[0].startswith("+"):
+        raise OptionUnknown(f"date {' '.join(args)}")
+    if args:
+        fmt = args[0][1:]
+    out = Output("date")
+    out.out += (_render(fmt, _fact("the time").now) + "\n").encode("utf-8", "surrogateescape")
+    return out.result()
+
+
+@guarded
+def whoami(ctx: CommandContext) -> CommandResult:
+    """coreutils whoami: the login name of the effective user."""
+    if len(ctx.argv) > 1:
+        raise OptionUnknown(f"whoami {ctx.argv[1]}")
+    out = Output("whoami")
+    out.out += (_fact("the user's name").user + "\n").encode()
+    return out.result()
+
+
+# the sandbox runs the host's /usr: where PATH finds last
+_LAST = "/usr/bin/last"
+
+
+@guarded
+def last(ctx: CommandContext) -> CommandResult:
+    """util-linux last where the machine keeps no login records: it cannot open them, whatever
+    names or terminals it was asked about."""
+    if any(a.startswith("-") for a in ctx.argv[1:]):
+        raise OptionUnknown("last with options")
+    if not os.path.exists(_LAST):
+        raise OptionUnknown(f"last: {_LAST} is not installed here")  # bash would not find it
+    facts = _fact("the login records")
+    if facts.logins is not None:
+        raise OptionUnknown("last over login records")
+    out = Output("last")
+    out.error("cannot open /var/log/wtmp: No such file or directory")
+    return out.result()
+
+
+MODELS = {"date": date, "whoami": whoami, "last": last}

@@ -24,7 +24,7 @@ from .model.effects import SHELL_RUNS, run_effects
 from .model.expand import Opaque
 from .model.utilities import gitfixture
 from .model.utilities.gitstore import Unreadable
-from .model.utilities.hostfacts import Facts, stated
+from .model.utilities.hostfacts import Facts, stated, system_programs
 from .model.utilities.vfs import VirtualTree
 from .realbash import validators
 from .realbash.executor import CLASSES
@@ -177,10 +177,10 @@ def predict(task, reply: str, transport: str = "raw") -> Prediction:
 
 def _predict_run(task, start, before, script, args) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
-    with stated(Facts(_NOW, LOGIN)) as facts:
+    with stated(Facts(_NOW, LOGIN, programs=system_programs())) as facts:
         first = _run(task, start, before, script, args, TASK_DIR)
     if first.certain and (first.why.startswith(_DEPENDS) or facts.read):
-        with stated(Facts(_OTHER_NOW, LOGIN)):
+        with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs())):
             second = _run(task, start, before, script, args, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path or the time, which differ "

@@ -6,12 +6,15 @@ two final trees must be equal, and every script here must be certain.
 """
 
 
+import datetime
+
 import pytest
 
 import bashref
 from utilities_diff import real_tree, virtual_tree
 from qbcore.model.budget import Budget
 from qbcore.model.effects import run_effects
+from qbcore.model.utilities.hostfacts import SYSTEM_FOLDERS, Facts, stated, system_programs
 from qbcore.model.utilities.vfs import VirtualTree
 
 ROOT = "/work/task"
@@ -76,9 +79,13 @@ def _seeded():
     return VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()})
 
 
-def _model(script, budget=None):
+def _model(script, budget=None, programs=None):
     tree = _seeded()
-    run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT), budget=budget)
+    # the programs in the system's PATH folders are this machine's, where bashref runs bash
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                  programs=system_programs() if programs is None else programs)
+    with stated(facts):
+        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT), budget=budget)
     return run, tree
 
 
@@ -97,7 +104,7 @@ def test_final_files_match_bash(script, tmp_path):
 
 
 @pytest.mark.parametrize("script, why", [
-    ("date > now", "date"),
+    ("date -d tomorrow > now", "date"),
     ("cat data.txt | sort > data.txt", "race"),
     ("cat data.txt >> data.txt", "where its output goes"),
     ("{ cat; cat; } <<EOF > twice\nabc\nEOF", "stdin"),
@@ -114,6 +121,18 @@ def test_what_is_not_modelled_is_named(script, why):
     run, _ = _model(script)
     reason = run.unknown or run.files.lost
     assert reason is not None and why in reason
+
+
+def test_a_command_search_needs_the_stated_programs():
+    # without the listing of /usr/bin and kin, whether bash finds a name is not known
+    run, _ = _model("zz-no-such-program; echo $? > status", programs={})
+    assert run.unknown is not None or run.files.lost is not None
+    # a stated listing is the whole answer for its folder; a folder not stated stays unknown
+    listing = {folder: frozenset({"ls"}) for folder in SYSTEM_FOLDERS}
+    run, tree = _model("zz-no-such-program; echo $? > status", programs=listing)
+    assert run.unknown is None and run.files.lost is None and tree.read_bytes(f"{ROOT}/status") == b"127\n"
+    run, _ = _model("PATH=/usr/lib/x; zz-no-such-program; echo $? > status")
+    assert run.unknown is not None or run.files.lost is not None
 
 
 def test_a_loop_that_never_ends_is_unknown():

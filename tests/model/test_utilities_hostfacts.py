@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from tests_settings import examples
 from qbcore.model.utilities.context import CommandContext
-from qbcore.model.utilities.hostfacts import Facts, date, last, stated, whoami
+from qbcore.model.utilities.hostfacts import Facts, date, last, stated, system_programs, whoami
 from qbcore.model.utilities.vfs import VirtualTree
 
 DIRECTIVES = "YmdeHMSyaAbBhjZzsuwpIFTDRc%nt"
@@ -57,7 +57,8 @@ def test_without_facts_the_commands_are_unknown(model, argv):
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/last"), reason="last is not installed here")
 def test_last_without_login_records_fails_as_in_the_sandbox():
-    found = _run(last, ["last", "part"], Facts(datetime.datetime.now(datetime.timezone.utc), "qbuser"))
+    found = _run(last, ["last", "part"], Facts(datetime.datetime.now(datetime.timezone.utc), "qbuser",
+                                               programs=system_programs()))
     assert (found.status, found.stderr) == (1, b"last: cannot open /var/log/wtmp: No such file or directory\n")
 
 

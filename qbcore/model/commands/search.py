@@ -1,16 +1,19 @@
 """Whether bash finds a command name on PATH, where the answer is known: "command not found".
 
-The executor's sandbox sees the host's /usr read-only (and /bin, /sbin, /lib
-as links into it), so a PATH directory there holds what the host's holds; a
-directory in the task tree holds what the virtual tree does. Anything else
-on PATH (another /tmp folder, a relative entry outside the tree) leaves the
-answer unknown.
+A system PATH folder holds the names the run states for it
+(``hostfacts.programs_in``: the sandbox binds the host's /usr read-only);
+a folder in the task tree holds what the virtual tree does. Anything else on
+PATH (another folder under /usr, another /tmp folder, a relative entry
+outside the tree) leaves the answer unknown. Nothing on the host is looked up
+by a name a reply wrote.
 """
 
 from __future__ import annotations
 
 import os
 from typing import Optional
+
+from ..utilities.hostfacts import programs_in
 
 __all__ = ["BASH_BUILTINS", "not_found", "missing_command"]
 
@@ -64,9 +67,13 @@ def not_found(name, env) -> Optional[bool]:
         return None
     files = env.files
     for folder in path.split(":"):
-        full = os.path.normpath(os.path.join(env.cwd, folder or ".", name))
+        where = os.path.normpath(os.path.join(env.cwd, folder or "."))
+        full = os.path.join(where, name)
         if full.startswith(_HOST):
-            if os.path.lexists(full):
+            names = programs_in(where)
+            if names is None:
+                return None
+            if name in names:
                 return False
         elif getattr(files, "inside", None) is not None and files.inside(full):
             kind = files.kind(full)

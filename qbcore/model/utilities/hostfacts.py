@@ -1,10 +1,16 @@
 """What a run's machine answers that no file holds: the time (date), the user's name (whoami),
-the login records (last).
+the login records (last), the programs in the system's PATH folders.
 
 A caller states the facts of one run (``stated``); the models answer from
 them and note which they read, so that a caller can run again with other
 facts and keep only an outcome that does not depend on them. With no facts
 stated, the commands are not modelled.
+
+The programs are the one fact read from this machine, and only when a
+caller asks for it (``system_programs``): the sandbox binds the host's
+``/usr`` read-only, so the names in its fixed PATH folders are the names
+bash finds there. Those folders are listed once; no path a reply writes is
+ever looked up on the host.
 """
 
 from __future__ import annotations
@@ -14,23 +20,47 @@ import datetime as _dt
 import os
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from functools import lru_cache
+from typing import Iterator, Mapping, Optional
 
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "date", "whoami", "MODELS"]
+__all__ = ["Facts", "stated", "programs_in", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "MODELS"]
+
+#: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
+SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 
 
 @dataclass
 class Facts:
     """One run's answers: ``now`` (UTC), the login name of its user, the file of login records
-    (None when the machine has none); ``read`` names the facts asked."""
+    (None when the machine has none), the names in each system PATH folder (``programs``,
+    a folder left out is not known); ``read`` names the facts asked that differ between runs."""
 
     now: _dt.datetime
     user: str
     logins: Optional[str] = None
+    programs: Mapping[str, frozenset] = field(default_factory=dict)
     read: set = field(default_factory=set)
+
+
+@lru_cache(maxsize=1)
+def system_programs() -> Mapping[str, frozenset]:
+    """The names in this machine's system PATH folders (SYSTEM_FOLDERS), listed once."""
+    found = {}
+    for folder in SYSTEM_FOLDERS:
+        try:
+            found[folder] = frozenset(os.listdir(folder))
+        except OSError:
+            found[folder] = frozenset()
+    return found
+
+
+def programs_in(folder: str) -> Optional[frozenset]:
+    """The names in a system PATH folder as the run states them; None when not stated."""
+    facts = _FACTS.get()
+    return None if facts is None else facts.programs.get(folder)
 
 
 _FACTS: ContextVar[Optional[Facts]] = ContextVar("qbcore_host_facts", default=None)
@@ -129,8 +159,6 @@ def whoami(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-# the sandbox runs the host's /usr: where PATH finds last
-_LAST = "/usr/bin/last"
 
 
 @guarded
@@ -139,8 +167,8 @@ def last(ctx: CommandContext) -> CommandResult:
     names or terminals it was asked about."""
     if any(a.startswith("-") for a in ctx.argv[1:]):
         raise OptionUnknown("last with options")
-    if not os.path.exists(_LAST):
-        raise OptionUnknown(f"last: {_LAST} is not installed here")  # bash would not find it
+    if "last" not in (programs_in("/usr/bin") or ()):
+        raise OptionUnknown("last: not in /usr/bin here")  # bash would not find it
     facts = _fact("the login records")
     if facts.logins is not None:
         raise OptionUnknown("last over login records")

@@ -159,6 +159,19 @@ class ResultLog:
             self._tally(key[1], delivered, 1)
         self._write(text.encode("utf-8", "surrogatepass") + b"\n")
 
+    def supersede(self, key, work, delivered: str):
+        """Note that a row about to be appended replaces the row found for ``key`` on opening."""
+        self._remember(key, work, delivered)
+
+    def append_lines(self, data: bytes, tally: dict):
+        """Append rows already serialised as JSON lines (each ending in a newline), all of pairs new
+        to the file or noted with ``supersede``; ``tally`` counts the new ones as
+        {(transport, delivered): n}."""
+        for (transport, delivered), n in tally.items():
+            if n:
+                self._tally(transport, delivered, n)
+        self._write(data)
+
     def write(self, row: dict):
         """Append one row given as a dict with id, transport, reply_sha256, setup and delivered."""
         self.append((row["id"], row["transport"]), work_of(row["reply_sha256"], row["setup"]), row["delivered"],

@@ -13,8 +13,9 @@ import json
 import os
 import signal
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..harness import transports as _transports
 from .replies import BadLine, iter_replies
@@ -33,7 +34,7 @@ MEMORY_MB = 2048
 #: characters a row keeps of each field it reports (strings, and list items counted together)
 MAX_TEXT = 16384
 #: pairs a worker is handed at a time
-CHUNK_PAIRS = 64
+CHUNK_PAIRS = 256
 #: pairs a Dask task is handed at a time (a task costs the cluster about a millisecond)
 DASK_CHUNK_PAIRS = 2048
 #: reply characters a chunk carries at most (a larger reply goes alone)
@@ -47,10 +48,16 @@ def delivery(reply: str, transport: str, simulation) -> str:
         return "broken"
     if not simulation.exact:
         return "unknown"
-    expected = reply + "\n" if _transports.get(transport).adds_final_newline else reply
+    adds = _ADDS_FINAL_NEWLINE.get(transport)
+    if adds is None:
+        adds = _ADDS_FINAL_NEWLINE[transport] = _transports.get(transport).adds_final_newline
+    expected = reply + "\n" if adds else reply
     if simulation.inner_script == expected and not simulation.outer_effects and not simulation.inner_args:
         return "intact"
     return "rewritten"
+
+
+_ADDS_FINAL_NEWLINE: dict = {}
 
 
 def reply_sha256(reply: str) -> str:
@@ -108,6 +115,32 @@ def _capped(value, budget: list):
 _REPORTED = ("inner_script", "inner_args", "opaque", "outer_effects", "outer_error")
 
 
+def _reported(simulation, max_text: int):
+    """The reported fields of a prediction (in ``_REPORTED`` order), each within ``max_text``,
+    and the names of those that were cut."""
+    effects, outer_error = simulation.outer_effects, simulation.outer_error
+    values = [simulation.inner_script, list(simulation.inner_args), list(simulation.opaque),
+              _plain(list(effects)) if effects else [],
+              outer_error if outer_error is None or type(outer_error) is str else _plain(outer_error)]
+    cut = []
+    for n, value in enumerate(values):
+        kind = type(value)
+        if not value or kind is str and len(value) <= max_text or kind is list and _short_strings(value, max_text):
+            continue  # most fields need no walk
+        values[n], was_cut = _capped(value, [max_text])
+        if was_cut:
+            cut.append(_REPORTED[n])
+    return values, cut
+
+
+def _short_strings(value, budget: int) -> bool:
+    """Whether the list ``value`` holds only strings, which ``_capped`` keeps whole within ``budget``."""
+    try:
+        return len(value) + len("".join(value)) <= budget  # join refuses anything but strings
+    except TypeError:
+        return False
+
+
 def result_row(meta: dict, transport: str, simulation=None, *, reply: str = "", error: str | None = None,
                max_text: int = MAX_TEXT) -> dict:
     """The result row of one pair: the record's fields, the work's hashes, and the prediction or the error."""
@@ -119,21 +152,75 @@ def result_row(meta: dict, transport: str, simulation=None, *, reply: str = "", 
         return row
     row["delivered"] = delivery(reply, transport, simulation)
     row["error"] = None
-    reported = {"inner_script": simulation.inner_script, "inner_args": list(simulation.inner_args),
-                "opaque": list(simulation.opaque), "outer_effects": _plain(list(simulation.outer_effects)),
-                "outer_error": _plain(simulation.outer_error)}
-    cut = []
-    for name in _REPORTED:
-        value = reported[name]
-        if value and not (type(value) is str and len(value) <= max_text):  # most fields need no walk
-            value, was_cut = _capped(value, [max_text])
-            if was_cut:
-                cut.append(name)
-        row[name] = value
-        if name == "inner_args":
-            row["exact"] = simulation.exact
-    row["cut"] = cut
+    (inner_script, inner_args, opaque, outer_effects, outer_error), cut = _reported(simulation, max_text)
+    row.update(inner_script=inner_script, inner_args=inner_args, exact=simulation.exact, opaque=opaque,
+               outer_effects=outer_effects, outer_error=outer_error, cut=cut)
     return row
+
+
+_escape = json.encoder.encode_basestring_ascii
+
+
+def _json(value) -> str:
+    """``json.dumps(value)``, without the encoder's setup for the shapes a row mostly holds."""
+    kind = type(value)
+    if kind is str:
+        return _escape(value)
+    if value is None:
+        return "null"
+    if kind is list:
+        if not value:
+            return "[]"
+        try:
+            return "[" + ", ".join(map(_escape, value)) + "]"
+        except TypeError:  # an item that is not a string
+            pass
+    return json.dumps(value)
+
+
+def _field_text(value, max_text: int) -> tuple:
+    """(JSON text, cut) of one reported field: ``json.dumps`` of what ``_reported`` keeps of it.
+
+    A value whose JSON text is shorter than ``max_text`` is kept whole: ``_capped``
+    counts at most one character of budget for each character of that text (a
+    string's quotes pay for an empty one), so its budget never runs out."""
+    kind = type(value)
+    if not value or kind is str and len(value) <= max_text or kind is list and _short_strings(value, max_text):
+        return _json(value), False
+    if kind is not str:
+        text = json.dumps(value)
+        if len(text) < max_text:
+            return text, False
+    value, cut = _capped(value, [max_text])
+    return _json(value), cut
+
+
+def row_head(meta: dict) -> str:
+    """The JSON text a pair's row starts with: the record's fields, shared by all its transports."""
+    text = json.dumps(meta)
+    return text[:-1] + ", " if meta else "{"
+
+
+def row_text(head: str, transport: str, simulation, reply: str, max_text: int = MAX_TEXT) -> tuple:
+    """(delivered, JSON line) of a predicted pair: ``json.dumps(result_row(...))`` character for
+    character, built from ``row_head(meta)`` without a dict per pair (the tests hold the two equal)."""
+    delivered = delivery(reply, transport, simulation)
+    effects, outer_error = simulation.outer_effects, simulation.outer_error
+    parts = [head, '"transport": ', _escape(transport), ', "delivered": "', delivered, '", "error": null']
+    cut = []
+    for name, value in (("inner_script", simulation.inner_script), ("inner_args", list(simulation.inner_args)),
+                        ("opaque", list(simulation.opaque)), ("outer_effects", _plain(list(effects)) if effects else []),
+                        ("outer_error", outer_error if outer_error is None or type(outer_error) is str
+                         else _plain(outer_error))):
+        text, was_cut = _field_text(value, max_text)
+        if was_cut:
+            cut.append(name)
+        parts += (', "', name, '": ', text)
+        if name == "inner_args":
+            exact = simulation.exact
+            parts.append(', "exact": ' + ("true" if exact is True else "false" if exact is False else json.dumps(exact)))
+    parts += (', "cut": ', _json(cut), "}")
+    return delivered, "".join(parts)
 
 
 def _meta(record, reply_hash: str, setup: str) -> dict:
@@ -146,11 +233,13 @@ def _clipped(text: str, limit: int = 500) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict, max_text: int = MAX_TEXT):
-    """(delivered, JSON line) for one pair; an exception of the model becomes an ``error`` row."""
+def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict, max_text: int = MAX_TEXT,
+                head: str | None = None):
+    """(delivered, JSON line) for one pair; an exception of the model becomes an ``error`` row.
+    ``head``: ``row_head(meta)``, when the caller has it already."""
     try:
         simulation = simulate(reply, transport, **options)
-        row = result_row(meta, transport, simulation, reply=reply, max_text=max_text)
+        return row_text(row_head(meta) if head is None else head, transport, simulation, reply, max_text)
     except MemoryError:
         row = result_row(meta, transport, error="memory: the prediction needed more than the worker may have")
     except RecursionError:
@@ -158,6 +247,31 @@ def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict,
     except Exception as exc:  # the model's failure on one reply is that reply's result, not the batch's end
         row = result_row(meta, transport, error=_clipped(f"exception: {type(exc).__name__}: {exc}"))
     return row["delivered"], json.dumps(row)
+
+
+#: a row's ``delivered`` value as one byte, as workers report a chunk's outcomes
+_CODE = {name: n for n, name in enumerate(OUTCOMES)}
+
+
+def screen_block(tasks, simulate, options: dict, max_text: int = MAX_TEXT, progress=None, serial: int = 0) -> tuple:
+    """(outcome codes, rows) for a chunk of (seq, meta, reply, transport) pairs: one byte per pair
+    (an index into OUTCOMES) and the rows as JSON lines in one ASCII block, in the chunk's order.
+    ``progress`` (a worker's shared array) is told which pair of chunk ``serial`` runs since when."""
+    codes = bytearray(len(tasks))
+    texts = []
+    meta = head = None
+    for index, (_, pair_meta, reply, transport) in enumerate(tasks):
+        if pair_meta is not meta:  # a reply's pairs share their meta: its JSON is made once
+            meta, head = pair_meta, row_head(pair_meta)
+        if progress is not None:
+            progress[2] = time.monotonic()
+            progress[1] = index
+            progress[0] = serial
+        delivered, text = screen_pair(meta, reply, transport, simulate, options, max_text, head)
+        codes[index] = _CODE[delivered]
+        texts.append(text)
+    texts.append("")
+    return bytes(codes), "\n".join(texts).encode("utf-8", "surrogatepass")
 
 
 # -- the worker side ----------------------------------------------------------
@@ -188,19 +302,16 @@ def _serve(conn, progress, parent, simulate, options, max_text, memory_mb):
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     if simulate is None:
         from ..harness.simulate import simulate
+    import gc
+
+    gc.freeze()  # what the worker inherited stays out of its collections: less work, fewer pages copied
     try:
         while True:
             message = conn.recv()
             if message is None:
                 return
             serial, tasks = message
-            out = []
-            for index, (seq, meta, reply, transport) in enumerate(tasks):
-                progress[2] = time.monotonic()
-                progress[1] = index
-                progress[0] = serial
-                out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text))
-            conn.send(out)
+            conn.send(screen_block(tasks, simulate, options, max_text, progress, serial))
     except EOFError:
         return
     except BaseException:  # a chunk too large to take or give back: the batch sees a crash
@@ -321,21 +432,26 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
         summary.damaged = log.damaged
 
         chunk_pairs = CHUNK_PAIRS if dask is None else DASK_CHUNK_PAIRS
+        superseding = set()  # seqs of pairs whose row replaces a row found on opening (resume only)
 
         def chunks():
             tasks, chars, seq = [], 0, 0
+            index = log.index  # empty on a fresh file: then no pair needs asking about
             for item in iter_replies(lines, attempt=attempt):
                 if isinstance(item, BadLine):
                     bad_line(item)
                     continue
                 reply_hash = reply_sha256(item.reply)
-                work = work_of(reply_hash, setup)
+                work = work_of(reply_hash, setup) if index else None
                 meta = None
                 for transport in transports:
-                    found = log.done(item.id, transport, work)
-                    if found is not None and not (retry_errors and found == ERROR):
-                        summary.skipped += 1
-                        continue
+                    if index:
+                        found = log.done(item.id, transport, work)
+                        if found is not None and not (retry_errors and found == ERROR):
+                            summary.skipped += 1
+                            continue
+                        if (item.id, transport) in index:
+                            superseding.add(seq)
                     if meta is None:
                         meta = _meta(item, reply_hash, setup)
                         if tasks and chars + len(item.reply) > CHUNK_CHARS:
@@ -356,13 +472,29 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
             if on_progress is not None:
                 on_progress(summary.screened + summary.skipped)
 
+        def write_block(tasks, codes, data):
+            """Append a chunk's rows, in order, and count them."""
+            tally = Counter(zip(map(itemgetter(3), tasks), codes))
+            if superseding:
+                for (seq, meta, _, transport), code in zip(tasks, codes):
+                    if seq in superseding:
+                        superseding.discard(seq)
+                        tally[transport, code] -= 1
+                        log.supersede((meta["id"], transport), work_of(meta["reply_sha256"], meta["setup"]),
+                                      OUTCOMES[code])
+            log.append_lines(data, {(transport, OUTCOMES[code]): n for (transport, code), n in tally.items()})
+            summary.screened += len(tasks)
+            summary.errors += codes.count(_CODE[ERROR])
+            if on_progress is not None:
+                on_progress(summary.screened + summary.skipped)
+
         if dask is not None:
             from .cluster import run_on_dask
 
             run_on_dask(chunks(), log, written, dask, screen_chunk=screen_chunk,
                         chunk_args=(simulate, options, max_text), error_row=_error_row)
         else:
-            _run(chunks(), log, written, jobs=jobs, timeout=timeout,
+            _run(chunks(), log, write_block, jobs=jobs, timeout=timeout,
                  worker_args=(simulate, options, max_text, memory_mb))
         summary.superseded = log.superseded
         summary.counts = log.counts(transports, OUTCOMES)
@@ -378,18 +510,28 @@ def screen_chunk(tasks, simulate, options, max_text):
     """[(seq, delivered, JSON line)] for a chunk of (seq, meta, reply, transport) pairs."""
     if simulate is None:
         from ..harness.simulate import simulate
-    return [(seq,) + screen_pair(meta, reply, transport, simulate, options, max_text)
-            for seq, meta, reply, transport in tasks]
+    out, meta, head = [], None, None
+    for seq, pair_meta, reply, transport in tasks:
+        if pair_meta is not meta:
+            meta, head = pair_meta, row_head(pair_meta)
+        out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, head))
+    return out
 
 
-def _run(source, log, written_one, *, jobs, timeout, worker_args):
-    """Feed chunks to the workers, guard them, and write the rows in input order."""
+#: rows held at most while they wait for an earlier slow pair, in bytes (besides the bound in pairs)
+WINDOW_BYTES = 32 << 20
+
+
+def _run(source, log, write_block, *, jobs, timeout, worker_args):
+    """Feed chunks to the workers, guard them, and write their rows in input order
+    (``write_block(tasks, codes, data)``, a chunk or a contiguous part of one at a time)."""
     from multiprocessing.connection import wait
 
     context = _context()
     pending = deque()  # chunks to give again, after a worker was lost
     written = 0        # the next sequence number to write
-    finished = {}      # seq -> (key, work, delivered, text), waiting for earlier ones
+    finished = {}      # first seq of a block -> (tasks, codes, data), waiting for earlier ones
+    held = [0, 0]      # pairs and bytes in ``finished``
     window = jobs * CHUNK_PAIRS * 4  # bounds the rows held while an early pair is slow
     workers = [_Worker(context, worker_args) for _ in range(jobs)]
     idle = list(workers)
@@ -397,23 +539,24 @@ def _run(source, log, written_one, *, jobs, timeout, worker_args):
     serial = 0
     exhausted = False
 
-    def store(seq, tasks_by_seq, delivered, text):
-        _, meta, _, transport = tasks_by_seq
-        key = (meta["id"], transport)
-        finished[seq] = (key, work_of(meta["reply_sha256"], meta["setup"]), delivered, text)
+    def store(tasks, codes, data):
+        finished[tasks[0][0]] = (tasks, codes, data)
+        held[0] += len(tasks)
+        held[1] += len(data)
 
     def lose(worker, reason_of):
         """The worker hung or died: its pair under way becomes an error row, the rest go again."""
         index, _ = worker.running()
         worker.stop()
         tasks = worker.tasks
-        culprit = tasks[min(index, len(tasks) - 1)]
-        reason = reason_of(worker)
-        row = result_row(culprit[1], culprit[3], error=reason)
-        store(culprit[0], culprit, ERROR, json.dumps(row))
-        rest = tasks[:index] + tasks[index + 1:]
-        if rest:
-            pending.appendleft(rest)
+        index = min(index, len(tasks) - 1)
+        culprit = tasks[index]
+        delivered, text = _error_row(culprit, reason_of(worker))
+        store([culprit], bytes([_CODE[delivered]]), text.encode("utf-8", "surrogatepass") + b"\n")
+        if index + 1 < len(tasks):
+            pending.appendleft(tasks[index + 1:])
+        if index:  # each part is contiguous, so its rows come back as one block
+            pending.appendleft(tasks[:index])
         replacement = _Worker(context, worker_args)
         workers[workers.index(worker)] = replacement
         busy.remove(worker)
@@ -422,12 +565,13 @@ def _run(source, log, written_one, *, jobs, timeout, worker_args):
     try:
         while True:
             while written in finished:
-                key, work, delivered, text = finished.pop(written)
-                log.append(key, work, delivered, text)
-                written_one(delivered)
-                written += 1
+                tasks, codes, data = finished.pop(written)
+                held[0] -= len(tasks)
+                held[1] -= len(data)
+                write_block(tasks, codes, data)
+                written += len(tasks)
             log.flush()
-            while idle and (pending or (not exhausted and len(finished) < window)):
+            while idle and (pending or (not exhausted and held[0] < window and held[1] < WINDOW_BYTES)):
                 tasks = pending.popleft() if pending else next(source, None)
                 if tasks is None:
                     exhausted = True
@@ -445,13 +589,11 @@ def _run(source, log, written_one, *, jobs, timeout, worker_args):
             for worker in list(busy):
                 if worker.conn in ready or worker.conn.poll():
                     try:
-                        out = worker.conn.recv()
+                        codes, data = worker.conn.recv()
                     except (EOFError, OSError):
                         lose(worker, _Worker.how_it_died)
                         continue
-                    by_seq = {t[0]: t for t in worker.tasks}
-                    for seq, delivered, text in out:
-                        store(seq, by_seq[seq], delivered, text)
+                    store(worker.tasks, codes, data)
                     worker.tasks = None
                     busy.remove(worker)
                     idle.append(worker)

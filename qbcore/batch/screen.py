@@ -205,22 +205,37 @@ def row_text(head: str, transport: str, simulation, reply: str, max_text: int = 
     """(delivered, JSON line) of a predicted pair: ``json.dumps(result_row(...))`` character for
     character, built from ``row_head(meta)`` without a dict per pair (the tests hold the two equal)."""
     delivered = delivery(reply, transport, simulation)
-    effects, outer_error = simulation.outer_effects, simulation.outer_error
-    parts = [head, '"transport": ', _escape(transport), ', "delivered": "', delivered, '", "error": null']
     cut = []
-    for name, value in (("inner_script", simulation.inner_script), ("inner_args", list(simulation.inner_args)),
-                        ("opaque", list(simulation.opaque)), ("outer_effects", _plain(list(effects)) if effects else []),
-                        ("outer_error", outer_error if outer_error is None or type(outer_error) is str
-                         else _plain(outer_error))):
-        text, was_cut = _field_text(value, max_text)
-        if was_cut:
-            cut.append(name)
-        parts += (', "', name, '": ', text)
-        if name == "inner_args":
-            exact = simulation.exact
-            parts.append(', "exact": ' + ("true" if exact is True else "false" if exact is False else json.dumps(exact)))
-    parts += (', "cut": ', _json(cut), "}")
-    return delivered, "".join(parts)
+    script, args, opaque = simulation.inner_script, simulation.inner_args, simulation.opaque
+    effects, outer_error = simulation.outer_effects, simulation.outer_error
+    # the common shapes inline (a short string or nothing, empty lists); anything else through _field_text
+    if script is None:
+        script = "null"
+    elif type(script) is str and len(script) <= max_text:
+        script = _escape(script)
+    else:
+        script = _cut_text(script, max_text, "inner_script", cut)
+    args = _cut_text(list(args), max_text, "inner_args", cut) if args else "[]"
+    opaque = _cut_text(list(opaque), max_text, "opaque", cut) if opaque else "[]"
+    effects = _cut_text(_plain(list(effects)), max_text, "outer_effects", cut) if effects else "[]"
+    if outer_error is None:
+        outer_error = "null"
+    elif type(outer_error) is str and len(outer_error) <= max_text:
+        outer_error = _escape(outer_error)
+    else:
+        outer_error = _cut_text(_plain(outer_error), max_text, "outer_error", cut)
+    exact = simulation.exact
+    exact = "true" if exact is True else "false" if exact is False else json.dumps(exact)
+    return delivered, (f'{head}"transport": {_escape(transport)}, "delivered": "{delivered}", "error": null, '
+                       f'"inner_script": {script}, "inner_args": {args}, "exact": {exact}, "opaque": {opaque}, '
+                       f'"outer_effects": {effects}, "outer_error": {outer_error}, "cut": {_json(cut)}}}')
+
+
+def _cut_text(value, max_text: int, name: str, cut: list) -> str:
+    text, was_cut = _field_text(value, max_text)
+    if was_cut:
+        cut.append(name)
+    return text
 
 
 def _meta(record, reply_hash: str, setup: str) -> dict:
@@ -335,24 +350,32 @@ class _Worker:
                                        daemon=True)
         self.process.start()
         child.close()
-        self.serial = 0
-        self.tasks = None
-        self.given_at = 0.0
+        self.chunks = deque()  # (serial, tasks) given and not answered yet, oldest first
+        self.since = 0.0       # when the oldest of them began, as far as the batch can tell
 
-    def give(self, serial, tasks):
-        self.serial, self.tasks, self.given_at = serial, tasks, time.monotonic()
-        self.conn.send((serial, tasks))
+    def give(self, serial, tasks, payload: bytes):
+        """Send a chunk (``payload``: it pickled); it waits in the pipe while an earlier one runs."""
+        if not self.chunks:
+            self.since = time.monotonic()
+        self.chunks.append((serial, tasks))
+        self.conn.send_bytes(payload)
+
+    def answered(self) -> list:
+        """The oldest chunk's tasks, now that its rows came back; the next one begins."""
+        _, tasks = self.chunks.popleft()
+        self.since = time.monotonic()
+        return tasks
 
     def running(self):
-        """(index of the pair under way, since when) in the current chunk."""
+        """(index of the pair under way, since when) in the oldest chunk."""
         while True:  # the worker writes time, index, serial in turn: read them back the other way
             since = self.progress[2]
             serial, index = int(self.progress[0]), int(self.progress[1])
             if since == self.progress[2]:
                 break
-        if serial == self.serial:
+        if self.chunks and serial == self.chunks[0][0]:
             return index, since
-        return 0, self.given_at
+        return 0, self.since
 
     def stop(self):
         if self.process.is_alive():
@@ -520,12 +543,17 @@ def screen_chunk(tasks, simulate, options, max_text):
 
 #: rows held at most while they wait for an earlier slow pair, in bytes (besides the bound in pairs)
 WINDOW_BYTES = 32 << 20
+#: chunks a worker is given at a time: the next one waits in its pipe, so it never waits for the batch
+IN_FLIGHT = 2
+#: the largest chunk (pickled) sent to a busy worker: the pipe holds it without blocking the batch
+PREFETCH_BYTES = 32 << 10
 
 
 def _run(source, log, write_block, *, jobs, timeout, worker_args):
     """Feed chunks to the workers, guard them, and write their rows in input order
     (``write_block(tasks, codes, data)``, a chunk or a contiguous part of one at a time)."""
     from multiprocessing.connection import wait
+    from multiprocessing.reduction import ForkingPickler
 
     context = _context()
     pending = deque()  # chunks to give again, after a worker was lost
@@ -534,10 +562,9 @@ def _run(source, log, write_block, *, jobs, timeout, worker_args):
     held = [0, 0]      # pairs and bytes in ``finished``
     window = jobs * CHUNK_PAIRS * 4  # bounds the rows held while an early pair is slow
     workers = [_Worker(context, worker_args) for _ in range(jobs)]
-    idle = list(workers)
-    busy = []
     serial = 0
     exhausted = False
+    ready_chunk = None  # (serial, tasks, payload) taken from the source, too large for a busy worker's pipe
 
     def store(tasks, codes, data):
         finished[tasks[0][0]] = (tasks, codes, data)
@@ -548,19 +575,32 @@ def _run(source, log, write_block, *, jobs, timeout, worker_args):
         """The worker hung or died: its pair under way becomes an error row, the rest go again."""
         index, _ = worker.running()
         worker.stop()
-        tasks = worker.tasks
+        (_, tasks), *queued = worker.chunks
         index = min(index, len(tasks) - 1)
         culprit = tasks[index]
         delivered, text = _error_row(culprit, reason_of(worker))
         store([culprit], bytes([_CODE[delivered]]), text.encode("utf-8", "surrogatepass") + b"\n")
+        # each part is contiguous, so its rows come back as one block; the earliest go first
+        for _, later in reversed(queued):
+            pending.appendleft(later)
         if index + 1 < len(tasks):
             pending.appendleft(tasks[index + 1:])
-        if index:  # each part is contiguous, so its rows come back as one block
+        if index:
             pending.appendleft(tasks[:index])
-        replacement = _Worker(context, worker_args)
-        workers[workers.index(worker)] = replacement
-        busy.remove(worker)
-        idle.append(replacement)
+        workers[workers.index(worker)] = _Worker(context, worker_args)
+
+    def next_chunk():
+        """(serial, tasks, the message that gives them) of the next chunk, or None at the end."""
+        nonlocal ready_chunk, exhausted, serial
+        if ready_chunk is not None:
+            chunk, ready_chunk = ready_chunk, None
+            return chunk
+        tasks = pending.popleft() if pending else next(source, None)
+        if tasks is None:
+            exhausted = True
+            return None
+        serial += 1
+        return serial, tasks, ForkingPickler.dumps((serial, tasks))
 
     try:
         while True:
@@ -571,32 +611,35 @@ def _run(source, log, write_block, *, jobs, timeout, worker_args):
                 write_block(tasks, codes, data)
                 written += len(tasks)
             log.flush()
-            while idle and (pending or (not exhausted and held[0] < window and held[1] < WINDOW_BYTES)):
-                tasks = pending.popleft() if pending else next(source, None)
-                if tasks is None:
-                    exhausted = True
-                    break
-                worker = idle.pop()
-                serial += 1
-                worker.give(serial, tasks)
-                busy.append(worker)
+            for load in range(IN_FLIGHT):  # idle workers first, then a chunk more for the busy ones
+                for worker in workers:
+                    if len(worker.chunks) != load:
+                        continue
+                    if not (ready_chunk or pending or not exhausted and held[0] < window
+                            and held[1] < WINDOW_BYTES):
+                        break
+                    chunk = next_chunk()
+                    if chunk is None:
+                        break
+                    if load and len(chunk[2]) > PREFETCH_BYTES:
+                        ready_chunk = chunk  # sent when a worker has nothing in flight
+                        break
+                    worker.give(*chunk)
+            busy = [worker for worker in workers if worker.chunks]
             if not busy:
                 break  # everything given out came back and was written above
             now = time.monotonic()
             nearest = min(worker.running()[1] + timeout for worker in busy)
             ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
                          timeout=min(max(nearest - now, 0.01), 1.0))
-            for worker in list(busy):
+            for worker in busy:
                 if worker.conn in ready or worker.conn.poll():
                     try:
                         codes, data = worker.conn.recv()
                     except (EOFError, OSError):
                         lose(worker, _Worker.how_it_died)
                         continue
-                    store(worker.tasks, codes, data)
-                    worker.tasks = None
-                    busy.remove(worker)
-                    idle.append(worker)
+                    store(worker.answered(), codes, data)
                 elif worker.process.sentinel in ready or not worker.process.is_alive():
                     lose(worker, _Worker.how_it_died)
                 elif time.monotonic() - worker.running()[1] > timeout:
@@ -608,5 +651,5 @@ def _run(source, log, write_block, *, jobs, timeout, worker_args):
             except OSError:
                 pass
         for worker in workers:
-            worker.process.join(timeout=0.5 if worker in idle else 0)
+            worker.process.join(timeout=0 if worker.chunks else 0.5)
             worker.stop()

@@ -41,7 +41,8 @@ def json_depth(text: str, limit: int = MAX_DEPTH) -> int:
 
 def bounded_loads(text: str, limit: int = MAX_DEPTH):
     """``json.loads`` that refuses nesting deeper than ``limit`` (ValueError) instead of recursing."""
-    if ("[" in text or "{" in text) and json_depth(text, limit) > limit:
+    # the depth is at most the number of opening brackets: a line with few needs no scan
+    if text.count("[") + text.count("{") > limit and json_depth(text, limit) > limit:
         raise ValueError(f"JSON nested deeper than {limit} levels")
     return json.loads(text)
 
@@ -129,6 +130,8 @@ def _record(obj, line: int) -> StoredReply:
 
 
 def _records(obj, line: int, attempt: int) -> list[StoredReply]:
+    if type(obj) is dict and "reply" in obj:  # a stored reply, the common case: neither kind below
+        return [_record(obj, line)]
     from . import qbfiles
 
     if isinstance(obj, dict) and (qbfiles.is_result_record(obj) or qbfiles.is_manifest_row(obj)):

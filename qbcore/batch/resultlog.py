@@ -53,6 +53,7 @@ class ResultLog:
         self._counts: dict = {}  # transport -> {delivered: n}, over the latest row of every pair
         self.damaged: list = []
         self.superseded = 0
+        self._last_work, self._last_values = None, {}  # the latest value indexed, to share with the next rows
         self._valid_delivery = valid_delivery
         self._on_damaged = on_damaged
         self._on_row = on_row
@@ -136,8 +137,14 @@ class ResultLog:
         if old is not None:
             self.superseded += 1
             self._tally(key[1], old[1], -1)
-        # interned: the index holds one entry per done pair, so its strings are shared
-        self.index[(sys.intern(key[0]), sys.intern(key[1]))] = (work, sys.intern(delivered))
+        # shared: the index holds one entry per done pair, and a reply's rows (adjacent in the file)
+        # mostly answer the same work with the same outcome, so they share one value
+        if work != self._last_work:
+            self._last_work, self._last_values = work, {}
+        value = self._last_values.get(delivered)
+        if value is None:
+            value = self._last_values[delivered] = (self._last_work, sys.intern(delivered))
+        self.index[(sys.intern(key[0]), sys.intern(key[1]))] = value
         self._tally(key[1], delivered, 1)
 
     def _tally(self, transport, delivered, step):
@@ -163,6 +170,19 @@ class ResultLog:
         else:
             self._tally(key[1], delivered, 1)
         self._write(text.encode("utf-8", "surrogatepass") + b"\n")
+
+    def supersede(self, key, work, delivered: str):
+        """Note that a row about to be appended replaces the row found for ``key`` on opening."""
+        self._remember(key, work, delivered)
+
+    def append_lines(self, data: bytes, tally: dict):
+        """Append rows already serialised as JSON lines (each ending in a newline), all of pairs new
+        to the file or noted with ``supersede``; ``tally`` counts the new ones as
+        {(transport, delivered): n}."""
+        for (transport, delivered), n in tally.items():
+            if n:
+                self._tally(transport, delivered, n)
+        self._write(data)
 
     def write(self, row: dict):
         """Append one row given as a dict with id, transport, reply_sha256, setup and delivered."""

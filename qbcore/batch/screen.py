@@ -13,8 +13,9 @@ import json
 import os
 import signal
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..harness import transports as _transports
 from .replies import BadLine, iter_replies
@@ -34,7 +35,7 @@ MEMORY_MB = 2048
 #: characters a row keeps of each field it reports (strings, and list items counted together)
 MAX_TEXT = 16384
 #: pairs a worker is handed at a time
-CHUNK_PAIRS = 64
+CHUNK_PAIRS = 256
 #: pairs a Dask task is handed at a time (a task costs the cluster about a millisecond)
 DASK_CHUNK_PAIRS = 2048
 #: reply characters a chunk carries at most (a larger reply goes alone)
@@ -48,10 +49,16 @@ def delivery(reply: str, transport: str, simulation) -> str:
         return "broken"
     if not simulation.exact:
         return "unknown"
-    expected = reply + "\n" if _transports.get(transport).adds_final_newline else reply
+    adds = _ADDS_FINAL_NEWLINE.get(transport)
+    if adds is None:
+        adds = _ADDS_FINAL_NEWLINE[transport] = _transports.get(transport).adds_final_newline
+    expected = reply + "\n" if adds else reply
     if simulation.inner_script == expected and not simulation.outer_effects and not simulation.inner_args:
         return "intact"
     return "rewritten"
+
+
+_ADDS_FINAL_NEWLINE: dict = {}
 
 
 def reply_sha256(reply: str) -> str:
@@ -109,6 +116,32 @@ def _capped(value, budget: list):
 _REPORTED = ("inner_script", "inner_args", "opaque", "outer_effects", "outer_error")
 
 
+def _reported(simulation, max_text: int):
+    """The reported fields of a prediction (in ``_REPORTED`` order), each within ``max_text``,
+    and the names of those that were cut."""
+    effects, outer_error = simulation.outer_effects, simulation.outer_error
+    values = [simulation.inner_script, list(simulation.inner_args), list(simulation.opaque),
+              _plain(list(effects)) if effects else [],
+              outer_error if outer_error is None or type(outer_error) is str else _plain(outer_error)]
+    cut = []
+    for n, value in enumerate(values):
+        kind = type(value)
+        if not value or kind is str and len(value) <= max_text or kind is list and _short_strings(value, max_text):
+            continue  # most fields need no walk
+        values[n], was_cut = _capped(value, [max_text])
+        if was_cut:
+            cut.append(_REPORTED[n])
+    return values, cut
+
+
+def _short_strings(value, budget: int) -> bool:
+    """Whether the list ``value`` holds only strings, which ``_capped`` keeps whole within ``budget``."""
+    try:
+        return len(value) + len("".join(value)) <= budget  # join refuses anything but strings
+    except TypeError:
+        return False
+
+
 def result_row(meta: dict, transport: str, simulation=None, *, reply: str = "", error: str | None = None,
                max_text: int = MAX_TEXT) -> dict:
     """The result row of one pair: the record's fields, the work's hashes, and the prediction or the error."""
@@ -120,21 +153,90 @@ def result_row(meta: dict, transport: str, simulation=None, *, reply: str = "", 
         return row
     row["delivered"] = delivery(reply, transport, simulation)
     row["error"] = None
-    reported = {"inner_script": simulation.inner_script, "inner_args": list(simulation.inner_args),
-                "opaque": list(simulation.opaque), "outer_effects": _plain(list(simulation.outer_effects)),
-                "outer_error": _plain(simulation.outer_error)}
-    cut = []
-    for name in _REPORTED:
-        value = reported[name]
-        if value and not (type(value) is str and len(value) <= max_text):  # most fields need no walk
-            value, was_cut = _capped(value, [max_text])
-            if was_cut:
-                cut.append(name)
-        row[name] = value
-        if name == "inner_args":
-            row["exact"] = simulation.exact
-    row["cut"] = cut
+    (inner_script, inner_args, opaque, outer_effects, outer_error), cut = _reported(simulation, max_text)
+    row.update(inner_script=inner_script, inner_args=inner_args, exact=simulation.exact, opaque=opaque,
+               outer_effects=outer_effects, outer_error=outer_error, cut=cut)
     return row
+
+
+_escape = json.encoder.encode_basestring_ascii
+
+
+def _json(value) -> str:
+    """``json.dumps(value)``, without the encoder's setup for the shapes a row mostly holds."""
+    kind = type(value)
+    if kind is str:
+        return _escape(value)
+    if value is None:
+        return "null"
+    if kind is list:
+        if not value:
+            return "[]"
+        try:
+            return "[" + ", ".join(map(_escape, value)) + "]"
+        except TypeError:  # an item that is not a string
+            pass
+    return json.dumps(value)
+
+
+def _field_text(value, max_text: int) -> tuple:
+    """(JSON text, cut) of one reported field: ``json.dumps`` of what ``_reported`` keeps of it.
+
+    A value whose JSON text is shorter than ``max_text`` is kept whole: ``_capped``
+    counts at most one character of budget for each character of that text (a
+    string's quotes pay for an empty one), so its budget never runs out."""
+    kind = type(value)
+    if not value or kind is str and len(value) <= max_text or kind is list and _short_strings(value, max_text):
+        return _json(value), False
+    if kind is not str:
+        text = json.dumps(value)
+        if len(text) < max_text:
+            return text, False
+    value, cut = _capped(value, [max_text])
+    return _json(value), cut
+
+
+def row_head(meta: dict) -> str:
+    """The JSON text a pair's row starts with: the record's fields, shared by all its transports."""
+    text = json.dumps(meta)
+    return text[:-1] + ", " if meta else "{"
+
+
+def row_text(head: str, transport: str, simulation, reply: str, max_text: int = MAX_TEXT) -> tuple:
+    """(delivered, JSON line) of a predicted pair: ``json.dumps(result_row(...))`` character for
+    character, built from ``row_head(meta)`` without a dict per pair (the tests hold the two equal)."""
+    delivered = delivery(reply, transport, simulation)
+    cut = []
+    script, args, opaque = simulation.inner_script, simulation.inner_args, simulation.opaque
+    effects, outer_error = simulation.outer_effects, simulation.outer_error
+    # the common shapes inline (a short string or nothing, empty lists); anything else through _field_text
+    if script is None:
+        script = "null"
+    elif type(script) is str and len(script) <= max_text:
+        script = _escape(script)
+    else:
+        script = _cut_text(script, max_text, "inner_script", cut)
+    args = _cut_text(list(args), max_text, "inner_args", cut) if args else "[]"
+    opaque = _cut_text(list(opaque), max_text, "opaque", cut) if opaque else "[]"
+    effects = _cut_text(_plain(list(effects)), max_text, "outer_effects", cut) if effects else "[]"
+    if outer_error is None:
+        outer_error = "null"
+    elif type(outer_error) is str and len(outer_error) <= max_text:
+        outer_error = _escape(outer_error)
+    else:
+        outer_error = _cut_text(_plain(outer_error), max_text, "outer_error", cut)
+    exact = simulation.exact
+    exact = "true" if exact is True else "false" if exact is False else json.dumps(exact)
+    return delivered, (f'{head}"transport": {_escape(transport)}, "delivered": "{delivered}", "error": null, '
+                       f'"inner_script": {script}, "inner_args": {args}, "exact": {exact}, "opaque": {opaque}, '
+                       f'"outer_effects": {effects}, "outer_error": {outer_error}, "cut": {_json(cut)}}}')
+
+
+def _cut_text(value, max_text: int, name: str, cut: list) -> str:
+    text, was_cut = _field_text(value, max_text)
+    if was_cut:
+        cut.append(name)
+    return text
 
 
 def _meta(record, reply_hash: str, setup: str) -> dict:
@@ -148,14 +250,16 @@ def _clipped(text: str, limit: int = 500) -> str:
 
 
 def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict, max_text: int = MAX_TEXT,
-                judge=None):
+                head: str | None = None, judge=None):
     """(delivered, JSON line) for one pair; an exception of the model becomes an ``error`` row.
-    ``judge`` (a ``verdicts.Judge``) adds the predicted and executed outcomes."""
+    ``head``: ``row_head(meta)``, when the caller has it already. ``judge`` (a ``verdicts.Judge``)
+    adds the predicted and executed outcomes: those rows go through a dict."""
     try:
         simulation = simulate(reply, transport, **options)
+        if judge is None:
+            return row_text(row_head(meta) if head is None else head, transport, simulation, reply, max_text)
         row = result_row(meta, transport, simulation, reply=reply, max_text=max_text)
-        if judge is not None:
-            judge(row, reply, max_text)
+        judge(row, reply, max_text)
     except MemoryError:
         row = result_row(meta, transport, error="memory: the prediction needed more than the worker may have")
     except RecursionError:
@@ -163,6 +267,32 @@ def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict,
     except Exception as exc:  # the model's failure on one reply is that reply's result, not the batch's end
         row = result_row(meta, transport, error=_clipped(f"exception: {type(exc).__name__}: {exc}"))
     return row["delivered"], json.dumps(row)
+
+
+#: a row's ``delivered`` value as one byte, as workers report a chunk's outcomes
+_CODE = {name: n for n, name in enumerate(OUTCOMES)}
+
+
+def screen_block(tasks, simulate, options: dict, max_text: int = MAX_TEXT, progress=None, serial: int = 0,
+                 judge=None) -> tuple:
+    """(outcome codes, rows) for a chunk of (seq, meta, reply, transport) pairs: one byte per pair
+    (an index into OUTCOMES) and the rows as JSON lines in one ASCII block, in the chunk's order.
+    ``progress`` (a worker's shared array) is told which pair of chunk ``serial`` runs since when."""
+    codes = bytearray(len(tasks))
+    texts = []
+    meta = head = None
+    for index, (_, pair_meta, reply, transport) in enumerate(tasks):
+        if pair_meta is not meta:  # a reply's pairs share their meta: its JSON is made once
+            meta, head = pair_meta, row_head(pair_meta)
+        if progress is not None:
+            progress[2] = time.monotonic()
+            progress[1] = index
+            progress[0] = serial
+        delivered, text = screen_pair(meta, reply, transport, simulate, options, max_text, head, judge)
+        codes[index] = _CODE[delivered]
+        texts.append(text)
+    texts.append("")
+    return bytes(codes), "\n".join(texts).encode("utf-8", "surrogatepass")
 
 
 # -- the worker side ----------------------------------------------------------
@@ -193,19 +323,16 @@ def _serve(conn, progress, parent, simulate, options, max_text, memory_mb, judge
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     if simulate is None:
         from ..harness.simulate import simulate
+    import gc
+
+    gc.freeze()  # what the worker inherited stays out of its collections: less work, fewer pages copied
     try:
         while True:
             message = conn.recv()
             if message is None:
                 return
             serial, tasks = message
-            out = []
-            for index, (seq, meta, reply, transport) in enumerate(tasks):
-                progress[2] = time.monotonic()
-                progress[1] = index
-                progress[0] = serial
-                out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, judge))
-            conn.send(out)
+            conn.send(screen_block(tasks, simulate, options, max_text, progress, serial, judge))
     except EOFError:
         return
     except BaseException:  # a chunk too large to take or give back: the batch sees a crash
@@ -229,24 +356,32 @@ class _Worker:
                                        daemon=True)
         self.process.start()
         child.close()
-        self.serial = 0
-        self.tasks = None
-        self.given_at = 0.0
+        self.chunks = deque()  # (serial, tasks) given and not answered yet, oldest first
+        self.since = 0.0       # when the oldest of them began, as far as the batch can tell
 
-    def give(self, serial, tasks):
-        self.serial, self.tasks, self.given_at = serial, tasks, time.monotonic()
-        self.conn.send((serial, tasks))
+    def give(self, serial, tasks, payload: bytes):
+        """Send a chunk (``payload``: it pickled); it waits in the pipe while an earlier one runs."""
+        if not self.chunks:
+            self.since = time.monotonic()
+        self.chunks.append((serial, tasks))
+        self.conn.send_bytes(payload)
+
+    def answered(self) -> list:
+        """The oldest chunk's tasks, now that its rows came back; the next one begins."""
+        _, tasks = self.chunks.popleft()
+        self.since = time.monotonic()
+        return tasks
 
     def running(self):
-        """(index of the pair under way, since when) in the current chunk."""
+        """(index of the pair under way, since when) in the oldest chunk."""
         while True:  # the worker writes time, index, serial in turn: read them back the other way
             since = self.progress[2]
             serial, index = int(self.progress[0]), int(self.progress[1])
             if since == self.progress[2]:
                 break
-        if serial == self.serial:
+        if self.chunks and serial == self.chunks[0][0]:
             return index, since
-        return 0, self.given_at
+        return 0, self.since
 
     def stop(self):
         if self.process.is_alive():
@@ -338,21 +473,26 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
         sink = log if tally is None else tally.sink(log, judge)
 
         chunk_pairs = CHUNK_PAIRS if dask is None else DASK_CHUNK_PAIRS
+        superseding = set()  # seqs of pairs whose row replaces a row found on opening (resume only)
 
         def chunks():
             tasks, chars, seq = [], 0, 0
+            index = log.index  # empty on a fresh file: then no pair needs asking about
             for item in iter_replies(lines, attempt=attempt):
                 if isinstance(item, BadLine):
                     bad_line(item)
                     continue
                 reply_hash = reply_sha256(item.reply)
-                work = work_of(reply_hash, setup)
+                work = work_of(reply_hash, setup) if index else None
                 meta = None
                 for transport in transports:
-                    found = log.done(item.id, transport, work)
-                    if found is not None and not (retry_errors and found == ERROR):
-                        summary.skipped += 1
-                        continue
+                    if index:
+                        found = log.done(item.id, transport, work)
+                        if found is not None and not (retry_errors and found == ERROR):
+                            summary.skipped += 1
+                            continue
+                        if (item.id, transport) in index:
+                            superseding.add(seq)
                     if meta is None:
                         meta = _meta(item, reply_hash, setup)
                         if tasks and chars + len(item.reply) > CHUNK_CHARS:
@@ -373,13 +513,40 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
             if on_progress is not None:
                 on_progress(summary.screened + summary.skipped)
 
+        def judged_block(tasks, codes, data):
+            """The block with its error rows given the verdict fields, each row counted by the tally."""
+            lines = data.decode("utf-8", "surrogatepass").split("\n")
+            for n, ((_, meta, _, transport), code) in enumerate(zip(tasks, codes)):
+                if code == _CODE[ERROR]:
+                    lines[n] = judge.error_row(lines[n])
+                tally.written((meta["id"], transport), lines[n])
+            return "\n".join(lines).encode("utf-8", "surrogatepass")
+
+        def write_block(tasks, codes, data):
+            """Append a chunk's rows, in order, and count them."""
+            if tally is not None:
+                data = judged_block(tasks, codes, data)
+            counted = Counter(zip(map(itemgetter(3), tasks), codes))
+            if superseding:
+                for (seq, meta, _, transport), code in zip(tasks, codes):
+                    if seq in superseding:
+                        superseding.discard(seq)
+                        counted[transport, code] -= 1
+                        log.supersede((meta["id"], transport), work_of(meta["reply_sha256"], meta["setup"]),
+                                      OUTCOMES[code])
+            log.append_lines(data, {(transport, OUTCOMES[code]): n for (transport, code), n in counted.items()})
+            summary.screened += len(tasks)
+            summary.errors += codes.count(_CODE[ERROR])
+            if on_progress is not None:
+                on_progress(summary.screened + summary.skipped)
+
         if dask is not None:
             from .cluster import run_on_dask
 
             run_on_dask(chunks(), sink, written, dask, screen_chunk=screen_chunk,
                         chunk_args=(simulate, options, max_text, judge), error_row=_error_row)
         else:
-            _run(chunks(), sink, written, jobs=jobs, timeout=timeout,
+            _run(chunks(), log, write_block, jobs=jobs, timeout=timeout,
                  worker_args=(simulate, options, max_text, memory_mb, judge))
         summary.superseded = log.superseded
         summary.counts = log.counts(transports, OUTCOMES)
@@ -397,83 +564,113 @@ def screen_chunk(tasks, simulate, options, max_text, judge=None):
     """[(seq, delivered, JSON line)] for a chunk of (seq, meta, reply, transport) pairs."""
     if simulate is None:
         from ..harness.simulate import simulate
-    return [(seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, judge)
-            for seq, meta, reply, transport in tasks]
+    out, meta, head = [], None, None
+    for seq, pair_meta, reply, transport in tasks:
+        if pair_meta is not meta:
+            meta, head = pair_meta, row_head(pair_meta)
+        out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, head, judge))
+    return out
 
 
-def _run(source, log, written_one, *, jobs, timeout, worker_args):
-    """Feed chunks to the workers, guard them, and write the rows in input order."""
+#: rows held at most while they wait for an earlier slow pair, in bytes (besides the bound in pairs)
+WINDOW_BYTES = 32 << 20
+#: chunks a worker is given at a time: the next one waits in its pipe, so it never waits for the batch
+IN_FLIGHT = 2
+#: the largest chunk (pickled) sent to a busy worker: the pipe holds it without blocking the batch
+PREFETCH_BYTES = 32 << 10
+
+
+def _run(source, log, write_block, *, jobs, timeout, worker_args):
+    """Feed chunks to the workers, guard them, and write their rows in input order
+    (``write_block(tasks, codes, data)``, a chunk or a contiguous part of one at a time)."""
     from multiprocessing.connection import wait
+    from multiprocessing.reduction import ForkingPickler
 
     context = _context()
     pending = deque()  # chunks to give again, after a worker was lost
     written = 0        # the next sequence number to write
-    finished = {}      # seq -> (key, work, delivered, text), waiting for earlier ones
+    finished = {}      # first seq of a block -> (tasks, codes, data), waiting for earlier ones
+    held = [0, 0]      # pairs and bytes in ``finished``
     window = jobs * CHUNK_PAIRS * 4  # bounds the rows held while an early pair is slow
     workers = [_Worker(context, worker_args) for _ in range(jobs)]
-    idle = list(workers)
-    busy = []
     serial = 0
     exhausted = False
+    ready_chunk = None  # (serial, tasks, payload) taken from the source, too large for a busy worker's pipe
 
-    def store(seq, tasks_by_seq, delivered, text):
-        _, meta, _, transport = tasks_by_seq
-        key = (meta["id"], transport)
-        finished[seq] = (key, work_of(meta["reply_sha256"], meta["setup"]), delivered, text)
+    def store(tasks, codes, data):
+        finished[tasks[0][0]] = (tasks, codes, data)
+        held[0] += len(tasks)
+        held[1] += len(data)
 
     def lose(worker, reason_of):
         """The worker hung or died: its pair under way becomes an error row, the rest go again."""
         index, _ = worker.running()
         worker.stop()
-        tasks = worker.tasks
-        culprit = tasks[min(index, len(tasks) - 1)]
-        reason = reason_of(worker)
-        row = result_row(culprit[1], culprit[3], error=reason)
-        store(culprit[0], culprit, ERROR, json.dumps(row))
-        rest = tasks[:index] + tasks[index + 1:]
-        if rest:
-            pending.appendleft(rest)
-        replacement = _Worker(context, worker_args)
-        workers[workers.index(worker)] = replacement
-        busy.remove(worker)
-        idle.append(replacement)
+        (_, tasks), *queued = worker.chunks
+        index = min(index, len(tasks) - 1)
+        culprit = tasks[index]
+        delivered, text = _error_row(culprit, reason_of(worker))
+        store([culprit], bytes([_CODE[delivered]]), text.encode("utf-8", "surrogatepass") + b"\n")
+        # each part is contiguous, so its rows come back as one block; the earliest go first
+        for _, later in reversed(queued):
+            pending.appendleft(later)
+        if index + 1 < len(tasks):
+            pending.appendleft(tasks[index + 1:])
+        if index:
+            pending.appendleft(tasks[:index])
+        workers[workers.index(worker)] = _Worker(context, worker_args)
+
+    def next_chunk():
+        """(serial, tasks, the message that gives them) of the next chunk, or None at the end."""
+        nonlocal ready_chunk, exhausted, serial
+        if ready_chunk is not None:
+            chunk, ready_chunk = ready_chunk, None
+            return chunk
+        tasks = pending.popleft() if pending else next(source, None)
+        if tasks is None:
+            exhausted = True
+            return None
+        serial += 1
+        return serial, tasks, ForkingPickler.dumps((serial, tasks))
 
     try:
         while True:
             while written in finished:
-                key, work, delivered, text = finished.pop(written)
-                log.append(key, work, delivered, text)
-                written_one(delivered)
-                written += 1
+                tasks, codes, data = finished.pop(written)
+                held[0] -= len(tasks)
+                held[1] -= len(data)
+                write_block(tasks, codes, data)
+                written += len(tasks)
             log.flush()
-            while idle and (pending or (not exhausted and len(finished) < window)):
-                tasks = pending.popleft() if pending else next(source, None)
-                if tasks is None:
-                    exhausted = True
-                    break
-                worker = idle.pop()
-                serial += 1
-                worker.give(serial, tasks)
-                busy.append(worker)
+            for load in range(IN_FLIGHT):  # idle workers first, then a chunk more for the busy ones
+                for worker in workers:
+                    if len(worker.chunks) != load:
+                        continue
+                    if not (ready_chunk or pending or not exhausted and held[0] < window
+                            and held[1] < WINDOW_BYTES):
+                        break
+                    chunk = next_chunk()
+                    if chunk is None:
+                        break
+                    if load and len(chunk[2]) > PREFETCH_BYTES:
+                        ready_chunk = chunk  # sent when a worker has nothing in flight
+                        break
+                    worker.give(*chunk)
+            busy = [worker for worker in workers if worker.chunks]
             if not busy:
                 break  # everything given out came back and was written above
             now = time.monotonic()
             nearest = min(worker.running()[1] + timeout for worker in busy)
             ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
                          timeout=min(max(nearest - now, 0.01), 1.0))
-            for worker in list(busy):
+            for worker in busy:
                 if worker.conn in ready or worker.conn.poll():
                     try:
-                        out = worker.conn.recv()
+                        codes, data = worker.conn.recv()
                     except (EOFError, OSError):
                         lose(worker, _Worker.how_it_died)
                         continue
-                    by_seq = {t[0]: t for t in worker.tasks}
-                    for seq, delivered, text in out:
-                        store(seq, by_seq[seq], delivered, text)
-                    worker.tasks = None
-                    busy.remove(worker)
-                    idle.append(worker)
+                    store(worker.answered(), codes, data)
                 elif worker.process.sentinel in ready or not worker.process.is_alive():
                     lose(worker, _Worker.how_it_died)
                 elif time.monotonic() - worker.running()[1] > timeout:
@@ -485,5 +682,5 @@ def _run(source, log, written_one, *, jobs, timeout, worker_args):
             except OSError:
                 pass
         for worker in workers:
-            worker.process.join(timeout=0.5 if worker in idle else 0)
+            worker.process.join(timeout=0 if worker.chunks else 0.5)
             worker.stop()

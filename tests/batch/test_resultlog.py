@@ -150,3 +150,17 @@ def test_rows_written_are_counted_but_only_rows_found_on_opening_are_held(tmp_pa
         log.write(row("r0", reply_hash=HASH_B, delivered="intact"))  # supersedes a row found on opening
         assert log.superseded == 1
         assert log.counts(["raw"], ("intact", "broken")) == {"raw": {"intact": 76, "broken": 24}}
+
+
+def test_the_rows_of_one_reply_share_what_the_index_holds_for_them(tmp_path):
+    path = tmp_path / "out.jsonl"
+    with ResultLog(path) as log:
+        for transport in ("raw", "nested", "ssh"):
+            log.write(row("a", transport))
+        log.write(row("a", "single", delivered="broken"))
+        log.write(row("b", "raw", reply_hash=HASH_B))
+    with ResultLog(path) as log:
+        assert log.index["a", "raw"] is log.index["a", "nested"] is log.index["a", "ssh"]  # one value, not three
+        assert log.done("a", "single", work_of(HASH_A, "s")) == "broken"
+        assert log.done("b", "raw", work_of(HASH_B, "s")) == "intact"
+        assert log.done("b", "raw", work_of(HASH_A, "s")) is None

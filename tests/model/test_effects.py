@@ -110,6 +110,8 @@ def test_final_files_match_bash(script, tmp_path):
     ("{ cat; cat; } <<EOF > twice\nabc\nEOF", "stdin"),
     ("ls /etc > listing", "outside the task directory"),
     ("echo $RANDOM > r", "RANDOM"),
+    # a word with an unknown part never reaches a utility as its printed form
+    ('touch "$RANDOM"', "does not know"), ('mkdir "d$RANDOM"', "does not know"),
     # sed -i with a replacement escape the sed model leaves unknown: data.txt may have changed
     ("sed -i 's/alpha/x\\U&/' data.txt", "sed"),
     # GNU grep 3.8 reads \t as the letter t, with a warning; sed reads a tab

@@ -9,6 +9,7 @@ until a caller (outcome prediction) adds these entries to its table.
 from __future__ import annotations
 
 from ..expand import Opaque
+from ..values import has_opaque
 from ..utilities.context import CommandContext
 from ..utilities.registry import MODELS
 from ..utilities.vfs import VirtualTree
@@ -31,9 +32,15 @@ def entry(model) -> Model:
             return unmodelled(ctx)
         environ = {name: var.value for name, var in ctx.env.vars.items()
                    if var.exported and isinstance(var.value, str)}
-        result = model(CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree))
-        if result.unknown is not None:
-            why = f"{ctx.name} ({result.unknown})"
+        if has_opaque(ctx.argv):
+            # a word with an unknown part ($RANDOM, an unmodelled substitution) would reach the
+            # model as its printed form and name a file that is not the one bash names
+            unknown = "an argument the shell model does not know"
+        else:
+            unknown = model(CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree))
+        result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)
+        if unknown is not None:
+            why = f"{ctx.name} ({unknown})"
             return Outcome(Opaque(f"status of {why}"), Opaque(f"output of {why}"), modelled=False)
         stderr = result.stderr.decode("utf-8", "surrogateescape")
         if result.stderr_unknown is not None:

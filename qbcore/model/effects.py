@@ -24,7 +24,7 @@ from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import Invocation
 from .commands.search import missing_command
-from .expand import Env, Opaque
+from .expand import Env, Opaque, Variable
 from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
 from .utilities.git import reads_stdin as git_reads_stdin
@@ -419,10 +419,14 @@ class EffectWalker(E._Walker):
             self.emit_error(sink, error, self.text(node))
 
     def execute(self, node, argv, assignments, redirects, exp_names, substitutions):
-        # prefix assignments are exported to the command they go with
-        self._exports = {name for name, *_ in assignments}
+        # prefix assignments are exported to the command they go with; a command substitution
+        # in its words runs commands of its own, after which the set is this command's again
+        saved, self._exports = self._exports, {name for name, *_ in assignments}
         self._pending, self._ran = tuple(redirects), False
-        super().execute(node, argv, assignments, redirects, exp_names, substitutions)
+        try:
+            super().execute(node, argv, assignments, redirects, exp_names, substitutions)
+        finally:
+            self._exports = saved
         if argv and not self._ran:
             # a command the walker could not even dispatch (an unknown name): its output is unknown
             self.emit(self.sink, Opaque(f"output of `{self.text(node)}`"), self.text(node))
@@ -463,7 +467,8 @@ class EffectWalker(E._Walker):
                 # cat and grep refuse an input that is their output; others read what they wrote
                 self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
                                     "where its output goes)")
-        if name in COMMANDS and any(v.exported and not isinstance(v.value, str) for v in self.env.vars.values()):
+        if name in COMMANDS and any((v.exported or k in self._exports) and not isinstance(v.value, str)
+                                    for k, v in self.env.vars.items()):
             self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
         model = COMMANDS.get(name) or lookup(name)
         if not isinstance(stdin, Stream):
@@ -478,11 +483,20 @@ class EffectWalker(E._Walker):
         if name in COMMANDS and data is None:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
+        # a utility sees the prefix assignments in its environment, as bash exports them to it
+        vars_ = self.env.vars
+        lent = {k: vars_[k] for k in self._exports if name in COMMANDS and k in vars_ and not vars_[k].exported}
+        for k, var in lent.items():
+            vars_[k] = Variable(var.value, True)
         try:
             outcome = model(ctx)
         except OutsideTree as exc:
             self.env.files.lose(f"the files after `{self.text(node)}` ({exc})")
             outcome = Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
+        finally:
+            for k, var in lent.items():
+                if k in vars_ and vars_[k].exported and vars_[k].value is var.value:
+                    vars_[k] = var
         what = f"`{self.text(node)}`"
         if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
                 outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:

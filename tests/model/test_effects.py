@@ -72,6 +72,10 @@ SCRIPTS = [
     # a name bash finds nowhere: status 127, and the script goes on
     "EOF; echo $? > status", "second 'line' here > f; echo $? > status", "./nope arg; echo $? > status",
     "up/price = x & echo done > d2",
+    # a prefix assignment is in the utility's environment, also after a substitution in its words
+    "N=5 python3 -c 'import os; open(\"n\", \"w\").write(os.environ.get(\"N\", \"none\"))'",
+    "N=7 python3 -c \"$(echo 'import os; open(\"m\", \"w\").write(os.environ.get(\"N\", \"none\"))')\"",
+    "N=5; python3 -c 'import os; open(\"n\", \"w\").write(os.environ.get(\"N\", \"none\"))'",
 ]
 
 
@@ -112,6 +116,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("echo $RANDOM > r", "RANDOM"),
     # a word with an unknown part never reaches a utility as its printed form
     ('touch "$RANDOM"', "does not know"), ('mkdir "d$RANDOM"', "does not know"),
+    # nor does an exported value, a prefix assignment's too: the model would read it as unset
+    ("N=$RANDOM python3 -c 'import os; open(\"n\", \"w\").write(os.environ.get(\"N\", \"\"))'",
+     "unknown values"),
     # sed -i with a replacement escape the sed model leaves unknown: data.txt may have changed
     ("sed -i 's/alpha/x\\U&/' data.txt", "sed"),
     # GNU grep 3.8 reads \t as the letter t, with a warning; sed reads a tab

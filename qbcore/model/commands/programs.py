@@ -30,12 +30,15 @@ def entry(model) -> Model:
         tree = getattr(ctx.files, "tree", ctx.files)
         if not isinstance(tree, VirtualTree) or ctx.stdin is None or not ctx.env.cwd_known:
             return unmodelled(ctx)
-        environ = {name: var.value for name, var in ctx.env.vars.items()
-                   if var.exported and isinstance(var.value, str)}
+        environ = {name: var.value for name, var in ctx.env.vars.items() if var.exported}
+        hidden = sorted(name for name, value in environ.items() if has_opaque(value) or not isinstance(value, str))
         if has_opaque(ctx.argv):
             # a word with an unknown part ($RANDOM, an unmodelled substitution) would reach the
             # model as its printed form and name a file that is not the one bash names
             unknown = "an argument the shell model does not know"
+        elif hidden:
+            # the model would read such a variable as unset, or as its printed form
+            unknown = f"an exported value the shell model does not know (${hidden[0]})"
         else:
             unknown = model(CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree))
         result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)

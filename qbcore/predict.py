@@ -38,8 +38,9 @@ __all__ = ["Prediction", "predict", "clear_caches", "TASK_DIR", "SUPPORTED"]
 _RANDOM = "5eed5eed5eed5eed"
 TASK_DIR = f"/tmp/qbcore-attempt-{_RANDOM}/task"
 
-# transports whose inner shell is `bash -c SCRIPT` on this machine, reading /dev/null
-SUPPORTED = frozenset({"raw", "json", "nested", "single", "double-nested", "json-naive"})
+# transports whose inner shell runs on this machine: `bash -c SCRIPT` reading /dev/null,
+# `bash FILE` (script) or `bash -s` reading the script from stdin
+SUPPORTED = frozenset({"raw", "json", "nested", "single", "double-nested", "json-naive", "script", "stdin"})
 
 # the executor's stderr marks (realbash.executor._classify)
 _SYNTAX_MARKS = ("unexpected EOF while looking for matching", "syntax error", "unterminated quoted string",
@@ -159,29 +160,43 @@ def predict(task, reply: str, transport: str = "raw") -> Prediction:
     except ValueError as exc:
         # the harness refuses the reply (json-naive, a NUL character): the executor runs nothing
         return Prediction(False, "contract-error", True, f"the harness cannot pass this reply on: {exc}")
-    argv = list(invocation.argv)
-    if argv[:2] != ["bash", "-c"] or invocation.files or invocation.stdin is not None:
+    found = _harness_script(invocation)
+    if found is None:
         return _unknown(f"the harness command of {spec.name} is not modelled")
-    script, args = argv[2], argv[3:] or ["bash"]
-    key = (task.id, script, tuple(args))
+    script, args, source = found
+    key = (task.id, script, tuple(args), source)
     known = _PREDICTED.get(key) if SHELL_RUNS.enabled else None
     if known is not None and known[0] is task and known[1] is task.fixture:
         _PREDICTED.move_to_end(key)
         return known[2]
-    found = _predict_run(task, start, before, script, args)
+    found = _predict_run(task, start, before, script, args, source)
     _PREDICTED[key] = (task, task.fixture, found)
     if len(_PREDICTED) > _PREDICTED_SIZE:
         _PREDICTED.popitem(last=False)
     return found
 
 
-def _predict_run(task, start, before, script, args) -> Prediction:
+def _harness_script(invocation) -> Optional[tuple]:
+    """``(script, [$0, $1, ...], source)`` of the bash a harness command starts (the
+    ``source`` of ``effects.run_effects``), None for a command the model does not follow."""
+    argv = list(invocation.argv)
+    if argv[:2] == ["bash", "-c"] and len(argv) > 2 and not invocation.files and invocation.stdin is None:
+        return argv[2], argv[3:] or ["bash"], "-c"
+    if argv == ["bash", transports.SCRIPT_PATH] and invocation.stdin is None and \
+            set(invocation.files) == {transports.SCRIPT_PATH}:
+        return invocation.files[transports.SCRIPT_PATH].decode("utf-8", "surrogateescape"), argv[1:], "file"
+    if argv == ["bash", "-s"] and not invocation.files and invocation.stdin is not None:
+        return invocation.stdin.decode("utf-8", "surrogateescape"), ["bash"], "stdin"
+    return None
+
+
+def _predict_run(task, start, before, script, args, source) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
     with stated(Facts(_NOW, LOGIN, programs=system_programs())) as facts:
-        first = _run(task, start, before, script, args, TASK_DIR)
+        first = _run(task, start, before, script, args, source, TASK_DIR)
     if first.certain and (first.why.startswith(_DEPENDS) or facts.read):
         with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs())):
-            second = _run(task, start, before, script, args, _OTHER_DIR)
+            second = _run(task, start, before, script, args, source, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path or the time, which differ "
                             "on every run")
@@ -196,10 +211,10 @@ _NOW = datetime.datetime(2031, 12, 31, 23, 59, 58, tzinfo=datetime.timezone.utc)
 _OTHER_NOW = datetime.datetime(2104, 2, 1, 1, 2, 3, tzinfo=datetime.timezone.utc)
 
 
-def _run(task, start, before, script, args, root) -> Prediction:
+def _run(task, start, before, script, args, source, root) -> Prediction:
     """The harness script run over a copy of the fixture placed at ``root``."""
     tree = start.clone() if root == TASK_DIR else _moved(start, root)
-    run = run_effects(script, tree, root, default_environ(root), args=args)
+    run = run_effects(script, tree, root, default_environ(root), args=args, source=source)
     if run.unknown:
         return _unknown(run.unknown)
     if run.files.lost:

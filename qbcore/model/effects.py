@@ -241,6 +241,35 @@ class Stream:
         return self.data
 
 
+class ScriptInput(Stream):
+    """bash's stdin when bash reads its script from it (`bash -s`): bash reads the script a
+    line at a time, so a command that reads stdin takes the rest of the script. A command that
+    never reads stdin sees nothing there; a model that asks for its stdin marks the stream
+    ``taken`` (``_ScriptReader``)."""
+
+    def peek(self) -> Optional[bytes]:
+        return b""
+
+    def take(self) -> Optional[bytes]:
+        return None
+
+
+class _ScriptReader(Invocation):
+    """A command whose stdin is bash's script input: a model that reads ``stdin`` marks it."""
+
+    script_input: Optional[ScriptInput] = None
+
+    @property
+    def stdin(self) -> Optional[bytes]:
+        if self.script_input is not None:
+            self.script_input.taken = True
+        return None
+
+    @stdin.setter
+    def stdin(self, value):
+        pass  # always None: what bash has not read yet is the script itself
+
+
 @dataclass
 class Buffer:
     """A pipe's contents, or why they are not known."""
@@ -474,8 +503,12 @@ class EffectWalker(E._Walker):
             data = stdin.peek()  # a command that never reads stdin leaves it to the next one
         else:
             data = stdin.take()
-        ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
-        if name in COMMANDS and data is None:
+        if data is None and type(stdin) is ScriptInput:
+            ctx = _ScriptReader(argv, self.env, self, node, stdout_away, own_stdout, None)
+            ctx.script_input = stdin
+        else:
+            ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
+        if name in COMMANDS and data is None and type(ctx) is Invocation:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
         try:
@@ -817,22 +850,35 @@ class EffectRun:
         return self.evaluation.status if self.evaluation else Opaque(self.unknown or "status")
 
 
+# how bash gets its script: its flags ($-) and the start of its syntax messages after $0
+_SOURCES = {"-c": ("hBc", ": -c: "), "file": ("hB", ": "), "stdin": ("hBs", ": ")}
+
+
 def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args=(), placeholders=(),
-                budget: Optional[Budget] = None) -> EffectRun:
+                budget: Optional[Budget] = None, source: str = "-c") -> EffectRun:
     """Run ``script`` as ``bash -c SCRIPT ARG0 ARGS...`` in ``cwd`` over ``tree`` (changed in place).
 
-    ``placeholders``: variables whose values stand in for something that
-    differs on every run (the task directory's path); the caller checks the
-    final tree for them.
+    ``source`` says where bash reads the script: ``-c`` (an argument), ``file``
+    (``bash FILE ARGS...``: ``args[0]`` is the file's path, stdin /dev/null) or
+    ``stdin`` (``bash -s``: a command that reads stdin would take the rest of the
+    script, and leaves the run unknown). ``placeholders``: variables whose values
+    stand in for something that differs on every run (the task directory's path);
+    the caller checks the final tree for them.
     """
+    flags, where = _SOURCES[source]
     files = TreeFiles(BoundedTree.within(tree, os.path.normpath(cwd)), os.path.normpath(cwd))
     meter = Meter(budget)
     env = new_shell_env(environ, cwd, files, meter, args[0] if args else "bash", args[1:])
+    env.flags = flags
     effects = env.effects = Effects()
     doubt = _parse_doubt(script)
     if doubt:
         return EffectRun(None, files, effects, doubt)
     env.substitute = _substitution_hook(effects)
+    script_input = None
+    if source == "stdin":
+        script_input = ScriptInput(None, "bash's stdin, which holds the rest of the script")
+        env.streams = (script_input, SHELL_OUT, SHELL_ERR)
     try:
         evaluation = E.evaluate(S.parse_prefix(script), env, walker=EffectWalker)
     except VfsBudgetExceeded as exc:
@@ -843,8 +889,11 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         return EffectRun(None, files, effects, "the script nests deeper than the model follows")
     if meter.exceeded is not None:
         return EffectRun(evaluation, files, effects, meter.exceeded)
+    if script_input is not None and script_input.taken:
+        return EffectRun(evaluation, files, effects, "a command may read bash's stdin, which holds the "
+                         "rest of the script (the stdin transport)")
     if evaluation.syntax_error is not None:
-        effects.stderr.append(f"{env.arg0}: -c: {evaluation.syntax_error.message}")
+        effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects)
 
 

@@ -265,8 +265,12 @@ def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Predict
 
 def _failure_class(status, stderr, stderr_unknown) -> Optional[str]:
     text = "\n".join(stderr or ())
-    if "bash:" in text and any(mark in text for mark in _SYNTAX_MARKS):
-        return "shell-syntax"
+    if any(mark in text for mark in _SYNTAX_MARKS):
+        if "bash:" in text:
+            return "shell-syntax"
+        # a script's own messages start with its path, not `bash:`; a warning the model does not
+        # spell (an inner bash's here-document warning) would add the `bash:` the executor looks for
+        return None
     if stderr_unknown is not None or isinstance(status, Opaque):
         return None
     if status != 0:

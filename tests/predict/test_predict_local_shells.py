@@ -44,6 +44,11 @@ SHAPES = [
     f'{SED} \\',
 ]
 
+# a script's syntax message holds no `bash:`, but the here-document warning of the task's remote
+# shell does: the executor classes it shell-syntax, which the model cannot tell without the warning
+OTHERS = [("ssh-heredoc/t1-apostrophe-code",
+           "./remote 'cat > notes.txt <<EOF\nprint('it works')\nvalue = test'\n$REMOTE_TOKEN\nEOF'")]
+
 
 def _generated(count):
     rng = random.Random(probing.SEED + 1)
@@ -60,6 +65,7 @@ def _generated(count):
 def _cases():
     cases = [(task, getattr(task, label)) for task in suite.load() for label in ("oracle", "naive")]
     cases += [(suite.get(TASK), reply) for reply in SHAPES]
+    cases += [(suite.get(task), reply) for task, reply in OTHERS]
     cases += list(_generated(400 if probing.LONG else 60))
     return [(task, reply, transport) for task, reply in cases for transport in TRANSPORTS]
 

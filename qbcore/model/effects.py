@@ -28,6 +28,8 @@ from .expand import Env, Opaque
 from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
 from .utilities.git import reads_stdin as git_reads_stdin
+from .utilities.hostfacts import standins_folder
+from ..harness.transports import ssh_call
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
 
@@ -44,9 +46,13 @@ COMMANDS.pop("pwd", None)
 _UNSPELLED = ("here-document: cannot expand",)
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find"})
-_READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "eval", "command", "builtin", "exec"})
+_READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "command", "builtin", "exec"})
 # utilities that read stdin only with some arguments (git: commit -F -)
 _STDIN_WHEN = {"git": git_reads_stdin}
+# builtins that run a script in the same shell (their commands write where the builtin does)
+_RUNS_IN_SHELL = frozenset({"eval"})
+# the flags the stand-in ssh's usage line lists
+_SSH_USAGE_FLAGS = "46AaCfGgKkMNnqsTtVvXxYy"
 # builtins whose failure writes nothing to stderr
 _SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait"})
 
@@ -511,11 +517,18 @@ class EffectWalker(E._Walker):
         if name in COMMANDS and data is None and type(ctx) is Invocation:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
+        # eval runs its commands in this shell with the descriptors
+        # their own redirections set up (`eval echo x > f` writes f)
+        saved = self.stdin, self.sink, self.errsink
+        if name in _RUNS_IN_SHELL:
+            self.stdin, self.sink, self.errsink = stdin, sink, errsink
         try:
             outcome = model(ctx)
         except OutsideTree as exc:
             self.env.files.lose(f"the files after `{self.text(node)}` ({exc})")
             outcome = Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
+        finally:
+            self.stdin, self.sink, self.errsink = saved
         what = f"`{self.text(node)}`"
         if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
                 outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:
@@ -535,11 +548,52 @@ class EffectWalker(E._Walker):
         self._error_sink = errsink  # bash's message, if any, is written when the command is recorded
         return outcome
 
+    def remote_shell(self, argv, node, table):
+        """The stand-in ssh (realbash/standins/ssh) found first on PATH: ``(script, cwd,
+        environ changes, stdin)`` of the ``bash -c JOINED`` it ends in, an Outcome for what
+        it does without a shell (a usage error), or None when it is not that or not followed."""
+        folder = standins_folder()
+        path = self.env.get("PATH")
+        if folder is None or not isinstance(path, str) or path.split(":", 1)[0] != folder:
+            return None
+        if any(not isinstance(a, str) for a in argv):
+            return None
+        call = ssh_call(argv[1:])
+        if call.error is not None:
+            usage = f"usage: ssh [-{_SSH_USAGE_FLAGS}] [-o option] [-p port] destination [command [argument ...]]\n"
+            message = usage if call.host is None and call.error == "no destination" else f"{call.error}\n{usage}"
+            self.emit(table[2], message, self.text(node))
+            return Outcome(255)
+        if not call.command:
+            return None  # -V, -N, or a login shell reading stdin: not followed
+        variable = self.env.vars.get("QBCORE_REMOTE_DIR")
+        remote = variable.value if variable is not None and (variable.exported or "QBCORE_REMOTE_DIR" in self._exports) \
+            else ""
+        if not isinstance(remote, str) or not self.env.cwd_known or self.env.get("PWD") != self.env.cwd:
+            return None
+        # ${QBCORE_REMOTE_DIR:-.}: the remote shell of an ssh run remotely starts where it is
+        remote = os.path.normpath(os.path.join(self.env.cwd, remote or "."))
+        if self.env.files.kind(remote) != "dir":
+            return None
+        stdin = Stream(b"") if call.null_stdin else table[0]
+        # the stand-in's bash cd's to the remote directory (OLDPWD, exported, is where it started)
+        # and unsets QBCORE_REMOTE_DIR before exec'ing the remote shell
+        return call.command, remote, {"QBCORE_REMOTE_DIR": None, "PWD": remote, "OLDPWD": self.env.cwd}, stdin
+
     def shell_program(self, argv, node, table) -> Optional[Outcome]:
-        """A new bash this command starts: ``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script
-        file of the tree run by its path. None for any other command."""
+        """A new bash this command starts: ``bash -c SCRIPT [ARG0 ARGS…]``, a bash script
+        file of the tree run by its path, or the remote shell of the stand-in ssh. None for any
+        other command."""
         name = argv[0]
-        if name == "bash" and len(argv) >= 3 and argv[1] == "-c":
+        cwd, changes = self.env.cwd, {}
+        if name == "ssh":
+            found = self.remote_shell(argv, node, table)
+            if found is None or isinstance(found, Outcome):
+                return found
+            text, cwd, changes, stdin = found
+            arg0, args, label = "bash", [], "-c"
+            table = {0: stdin, 1: table[1], 2: table[2]}
+        elif name == "bash" and len(argv) >= 3 and argv[1] == "-c":
             text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
             label = "-c"
         elif "/" in name and isinstance(name, str) and self.env.cwd_known:
@@ -559,7 +613,14 @@ class EffectWalker(E._Walker):
                     environ[var] = value.value
                 else:
                     hidden.append(var)
-        env = new_shell_env(environ, self.env.cwd, self.env.files, self.env.meter, arg0, args)
+        for var, value in changes.items():
+            if var in hidden:
+                hidden.remove(var)
+            if value is None:
+                environ.pop(var, None)
+            else:
+                environ[var] = value
+        env = new_shell_env(environ, cwd, self.env.files, self.env.meter, arg0, args)
         for var in hidden:
             env.set(var, Opaque(f"${var}"), exported=True)
         env.effects = self.effects

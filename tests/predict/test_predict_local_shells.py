@@ -1,7 +1,7 @@
 """Predictions for the transports whose bash reads its script from a file (script) or from
-stdin (stdin), against the executor: every certain prediction agrees with running the reply
-in the sandbox, for the suite's replies, generated ones and shapes where the two transports
-differ from `bash -c`."""
+stdin (stdin), and for the stand-in ssh's remote shell (ssh, ssh-argv), against the executor:
+every certain prediction agrees with running the reply in the sandbox, for the suite's
+replies, generated ones and shapes where these transports differ from `bash -c`."""
 
 import random
 
@@ -15,7 +15,7 @@ from qbcore.predict import predict
 from qbcore.realbash import executor
 from test_predict_generated import MUTATIONS
 
-TRANSPORTS = ("script", "stdin")
+TRANSPORTS = ("script", "stdin", "ssh", "ssh-argv")
 TASK = "sed-replace/t0-plain"
 SED = "sed -i -e 's/alpha/omega/g' data.txt"
 
@@ -44,6 +44,19 @@ SHAPES = [
     f'{SED} \\',
 ]
 
+# the remote shell: QBCORE_REMOTE_DIR unset, OLDPWD exported, ssh's options after the host;
+# under ssh the outer bash expands the reply's `$` first
+SSH_SHAPES = [
+    f'[ -z "$QBCORE_REMOTE_DIR" ] && {SED}',
+    f'[ "$OLDPWD" = "$PWD" ] && {SED}',
+    f'-n {SED}',
+    f'-z {SED}',
+    f'-- {SED}',
+    f"ssh -n qbhost {SED.replace(chr(39), '')}",
+    f'{SED} && ssh qbhost true',
+    f'{SED} && ssh qbhost -x -p 22 -- true',
+]
+
 # a script's syntax message holds no `bash:`, but the here-document warning of the task's remote
 # shell does: the executor classes it shell-syntax, which the model cannot tell without the warning
 OTHERS = [("ssh-heredoc/t1-apostrophe-code",
@@ -64,7 +77,7 @@ def _generated(count):
 
 def _cases():
     cases = [(task, getattr(task, label)) for task in suite.load() for label in ("oracle", "naive")]
-    cases += [(suite.get(TASK), reply) for reply in SHAPES]
+    cases += [(suite.get(TASK), reply) for reply in SHAPES + SSH_SHAPES]
     cases += [(suite.get(task), reply) for task, reply in OTHERS]
     cases += list(_generated(400 if probing.LONG else 60))
     return [(task, reply, transport) for task, reply in cases for transport in TRANSPORTS]
@@ -96,8 +109,9 @@ def test_every_certain_prediction_agrees_with_the_executor(outcomes):
 def test_the_suite_is_decided_as_measured(outcomes):
     cases, predicted, _ = outcomes
     suite_pairs = 2 * len(suite.load())
-    for transport, floor in (("script", 0.98), ("stdin", 0.7)):
-        decided = sum(1 for (_, _, t), p in zip(cases[:2 * suite_pairs], predicted) if t == transport and p.certain)
+    for transport, floor in (("script", 0.98), ("stdin", 0.98), ("ssh", 0.85), ("ssh-argv", 0.8)):
+        decided = sum(1 for (_, _, t), p in zip(cases[:len(TRANSPORTS) * suite_pairs], predicted)
+                      if t == transport and p.certain)
         print(f"{transport}: decided {decided}/{suite_pairs}")
         assert decided >= floor * suite_pairs
 
@@ -118,3 +132,17 @@ def test_the_shapes_are_decided_where_bash_decides_them(outcomes):
     # sed -i without a file never reads stdin; a redirection or a pipe gives other stdin
     for reply in SHAPES[14:15] + SHAPES[16:]:
         assert found[(reply, "stdin")].certain, reply
+
+
+def test_the_remote_shell_is_the_stand_in_s(outcomes):
+    cases, predicted, _ = outcomes
+    found = {(reply, transport): p for (_, reply, transport), p in zip(cases, predicted)}
+    # the remote shell has no QBCORE_REMOTE_DIR, and OLDPWD is where the stand-in started
+    assert found[(SSH_SHAPES[0], "ssh-argv")].passed and found[(SSH_SHAPES[1], "ssh-argv")].passed
+    # ... but under ssh the outer bash expands the reply's `$` before ssh runs
+    assert found[(SSH_SHAPES[0], "ssh")].passed is False
+    # ssh reads options after the host: -n is one, -z is a usage error (status 255), -- ends them
+    assert found[(SSH_SHAPES[2], "ssh-argv")].passed and found[(SSH_SHAPES[3], "ssh-argv")].passed is False
+    assert found[(SSH_SHAPES[4], "ssh-argv")].passed
+    for reply in SSH_SHAPES:
+        assert found[(reply, "ssh-argv")].certain, reply

@@ -3,15 +3,15 @@
 Run: python -m pytest bench/bench_predict.py -s -c bench/pytest.ini   (the table is printed at the end)
 
 The pairs are the suite's oracle and naive replies under raw, nested, single,
-double-nested, script and stdin (672 pairs). Predicting runs in this process, one pair after
-another on one core, at two rates:
+double-nested, script, stdin, ssh and ssh-argv (896 pairs). Predicting runs in
+this process, one pair after another on one core, at two rates:
 
 - cold: every prediction starts with the caches of predictions emptied
   (``qbcore.predict.clear_caches``), so no pair reuses another's work; only
   what is built once per task or per shell start is kept (the task's
   starting tree, a new shell's starting environment);
 - reply under all transports: the caches are emptied before each round only,
-  and each reply is predicted under the six transports in turn, as
+  and each reply is predicted under the eight transports in turn, as
   ``screen`` does; a pair reuses a run of the innermost shell that an earlier
   pair made with exactly the same inputs (``qbcore.model.effects.ShellRuns``).
 
@@ -31,7 +31,7 @@ from qbcore.model.effects import SHELL_RUNS
 from qbcore.predict import clear_caches, predict
 from qbcore.realbash import executor, sandbox
 
-TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin")
+TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv")
 ROUNDS = 5
 
 

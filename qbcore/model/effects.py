@@ -933,6 +933,9 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     env.flags = flags
     effects = env.effects = Effects()
     doubt = _parse_doubt(script)
+    if not doubt and source == "file" and (len(script) - len(script.rstrip("\\"))) % 2:
+        # measured: bash drops a backslash at the very end of a script file, one line or several
+        doubt = "a backslash at the end of a script file"
     if doubt:
         return EffectRun(None, files, effects, doubt)
     env.substitute = _substitution_hook(effects)

@@ -42,6 +42,8 @@ SHAPES = [
     f'printf "x\\n" | cat > /dev/null; {SED}',
     f'{SED}\nexit 3',
     f'{SED} \\',
+    f'{SED}\\',
+    f'{SED}\necho done > /dev/null \\',
 ]
 
 # the remote shell: QBCORE_REMOTE_DIR unset, OLDPWD exported, ssh's options after the host;

@@ -2,16 +2,16 @@
 
 Run: python -m pytest bench/bench_predict.py -s -c bench/pytest.ini   (the table is printed at the end)
 
-The pairs are the suite's oracle and naive replies under raw, nested, single
-and double-nested (448 pairs). Predicting runs in this process, one pair after
-another on one core, at two rates:
+The pairs are the suite's oracle and naive replies under raw, nested, single,
+double-nested, script, stdin, ssh and ssh-argv (896 pairs). Predicting runs in
+this process, one pair after another on one core, at two rates:
 
 - cold: every prediction starts with the caches of predictions emptied
   (``qbcore.predict.clear_caches``), so no pair reuses another's work; only
   what is built once per task or per shell start is kept (the task's
   starting tree, a new shell's starting environment);
 - reply under all transports: the caches are emptied before each round only,
-  and each reply is predicted under the four transports in turn, as
+  and each reply is predicted under the eight transports in turn, as
   ``screen`` does; a pair reuses a run of the innermost shell that an earlier
   pair made with exactly the same inputs (``qbcore.model.effects.ShellRuns``).
 
@@ -31,7 +31,7 @@ from qbcore.model.effects import SHELL_RUNS
 from qbcore.predict import clear_caches, predict
 from qbcore.realbash import executor, sandbox
 
-TRANSPORTS = ("raw", "nested", "single", "double-nested")
+TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv")
 ROUNDS = 5
 
 
@@ -75,7 +75,10 @@ def bench_predict_against_execute():
     lines = [f"engine {engine}: {len(pairs)} pairs; decided {decided} ({decided / len(pairs):.1%})",
              f"predict, cold: {len(pairs) / cold:,.0f} pairs/s on one core (best of {ROUNDS})",
              f"predict, each reply under all {len(TRANSPORTS)} transports: {len(pairs) / cached:,.0f} pairs/s "
-             f"on one core (best of {ROUNDS}; innermost shell runs reused {hits} of {hits + misses})"]
+             f"on one core (best of {ROUNDS}; innermost shell runs reused {hits} of {hits + misses})",
+             "decided by transport: " + ", ".join(
+                 f"{t} {sum(p.certain for (*_, u), p in zip(pairs, predictions) if u == t)}/{len(pairs) // len(TRANSPORTS)}"
+                 for t in TRANSPORTS)]
     if sandbox.available():
         jobs = [executor.Job(task.id, reply, transport, label) for task, reply, label, transport in pairs]
         start = time.perf_counter()
@@ -85,7 +88,9 @@ def bench_predict_against_execute():
                     if p.certain and p.passed != outcomes[(task.id, label, transport)].passed)
         lines.append(f"execute: {len(pairs) / took:,.0f} pairs/s with 2 workers (by the clock); "
                      f"predict is {took / cold:,.0f}x faster cold, {took / cached:,.0f}x reusing runs")
-        lines.append(f"certain predictions that disagree with the executor: {wrong}")
+        classes = sum(1 for (task, _, label, transport), p in zip(pairs, predictions)
+                      if p.certain and p.failure_class not in (None, outcomes[(task.id, label, transport)].class_))
+        lines.append(f"certain predictions that disagree with the executor: {wrong} (failure class: {classes})")
         assert wrong == 0
     else:
         pytest.skip("bubblewrap cannot run here: " + (sandbox.unavailable_reason() or ""))

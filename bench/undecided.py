@@ -20,7 +20,7 @@ sys.path[:0] = [".", "tests/support", "tests/predict"]
 from qbcore import suite  # noqa: E402
 from qbcore.predict import predict  # noqa: E402
 
-TRANSPORTS = ("raw", "nested", "single", "double-nested")
+TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv")
 SAMPLES = os.path.join("qbcore", "batch", "data", "sample_replies.jsonl")
 
 

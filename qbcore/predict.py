@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import datetime
 import os
+import shlex
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Mapping, Optional
@@ -38,8 +39,10 @@ __all__ = ["Prediction", "predict", "clear_caches", "TASK_DIR", "SUPPORTED"]
 _RANDOM = "5eed5eed5eed5eed"
 TASK_DIR = f"/tmp/qbcore-attempt-{_RANDOM}/task"
 
-# transports whose inner shell is `bash -c SCRIPT` on this machine, reading /dev/null
-SUPPORTED = frozenset({"raw", "json", "nested", "single", "double-nested", "json-naive"})
+# transports whose inner shell runs on this machine: `bash -c SCRIPT` reading /dev/null,
+# `bash FILE` (script) or `bash -s` reading the script from stdin
+SUPPORTED = frozenset({"raw", "json", "nested", "single", "double-nested", "json-naive", "script", "stdin",
+                       "ssh", "ssh-argv"})
 
 # the executor's stderr marks (realbash.executor._classify)
 _SYNTAX_MARKS = ("unexpected EOF while looking for matching", "syntax error", "unterminated quoted string",
@@ -159,29 +162,48 @@ def predict(task, reply: str, transport: str = "raw") -> Prediction:
     except ValueError as exc:
         # the harness refuses the reply (json-naive, a NUL character): the executor runs nothing
         return Prediction(False, "contract-error", True, f"the harness cannot pass this reply on: {exc}")
-    argv = list(invocation.argv)
-    if argv[:2] != ["bash", "-c"] or invocation.files or invocation.stdin is not None:
+    found = _harness_script(invocation)
+    if found is None:
         return _unknown(f"the harness command of {spec.name} is not modelled")
-    script, args = argv[2], argv[3:] or ["bash"]
-    key = (task.id, script, tuple(args))
+    script, args, source = found
+    key = (task.id, script, tuple(args), source, spec.remote)
     known = _PREDICTED.get(key) if SHELL_RUNS.enabled else None
     if known is not None and known[0] is task and known[1] is task.fixture:
         _PREDICTED.move_to_end(key)
         return known[2]
-    found = _predict_run(task, start, before, script, args)
+    found = _predict_run(task, start, before, script, args, source, spec.remote)
     _PREDICTED[key] = (task, task.fixture, found)
     if len(_PREDICTED) > _PREDICTED_SIZE:
         _PREDICTED.popitem(last=False)
     return found
 
 
-def _predict_run(task, start, before, script, args) -> Prediction:
+def _harness_script(invocation) -> Optional[tuple]:
+    """``(script, [$0, $1, ...], source)`` of the bash a harness command starts (the
+    ``source`` of ``effects.run_effects``), None for a command the model does not follow."""
+    argv = list(invocation.argv)
+    if argv[:2] == ["bash", "-c"] and len(argv) > 2 and not invocation.files and invocation.stdin is None:
+        return argv[2], argv[3:] or ["bash"], "-c"
+    if argv == ["bash", transports.SCRIPT_PATH] and invocation.stdin is None and \
+            set(invocation.files) == {transports.SCRIPT_PATH}:
+        return invocation.files[transports.SCRIPT_PATH].decode("utf-8", "surrogateescape"), argv[1:], "file"
+    if argv == ["bash", "-s"] and not invocation.files and invocation.stdin is not None:
+        return invocation.stdin.decode("utf-8", "surrogateescape"), ["bash"], "stdin"
+    if argv[:1] == ["ssh"] and not invocation.files and invocation.stdin is None:
+        # the harness starts the stand-in itself; a bash that runs the same argv starts it with
+        # the same environment (bash exports the PWD it sets; SHLVL is back where it was)
+        return "ssh " + " ".join(shlex.quote(word) for word in argv[1:]), ["bash"], "-c"
+    return None
+
+
+def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
-    with stated(Facts(_NOW, LOGIN, programs=system_programs())) as facts:
-        first = _run(task, start, before, script, args, TASK_DIR)
-    if first.certain and (first.why.startswith(_DEPENDS) or facts.read):
-        with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs())):
-            second = _run(task, start, before, script, args, _OTHER_DIR)
+    with stated(Facts(_NOW, LOGIN, programs=system_programs(), standins=_standins(TASK_DIR, remote))) as facts:
+        first = _run(task, start, before, script, args, source, remote, TASK_DIR)
+    # the stand-in's folder on PATH holds the random part too
+    if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote):
+        with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs(), standins=_standins(_OTHER_DIR, remote))):
+            second = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path or the time, which differ "
                             "on every run")
@@ -196,10 +218,20 @@ _NOW = datetime.datetime(2031, 12, 31, 23, 59, 58, tzinfo=datetime.timezone.utc)
 _OTHER_NOW = datetime.datetime(2104, 2, 1, 1, 2, 3, tzinfo=datetime.timezone.utc)
 
 
-def _run(task, start, before, script, args, root) -> Prediction:
+def _standins(root: str, remote: bool) -> Optional[str]:
+    """The folder of the stand-in ssh beside the task directory ``root`` (executor._tool_dir)."""
+    return os.path.dirname(root) + "/bin" if remote else None
+
+
+def _run(task, start, before, script, args, source, remote, root) -> Prediction:
     """The harness script run over a copy of the fixture placed at ``root``."""
     tree = start.clone() if root == TASK_DIR else _moved(start, root)
-    run = run_effects(script, tree, root, default_environ(root), args=args)
+    environ = default_environ(root)
+    if remote:
+        # what executor.harness_env adds for the ssh transports
+        environ["PATH"] = f"{_standins(root, True)}:{environ['PATH']}"
+        environ["QBCORE_REMOTE_DIR"] = root
+    run = run_effects(script, tree, root, environ, args=args, source=source)
     if run.unknown:
         return _unknown(run.unknown)
     if run.files.lost:
@@ -250,8 +282,12 @@ def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Predict
 
 def _failure_class(status, stderr, stderr_unknown) -> Optional[str]:
     text = "\n".join(stderr or ())
-    if "bash:" in text and any(mark in text for mark in _SYNTAX_MARKS):
-        return "shell-syntax"
+    if any(mark in text for mark in _SYNTAX_MARKS):
+        if "bash:" in text:
+            return "shell-syntax"
+        # a script's own messages start with its path, not `bash:`; a warning the model does not
+        # spell (an inner bash's here-document warning) would add the `bash:` the executor looks for
+        return None
     if stderr_unknown is not None or isinstance(status, Opaque):
         return None
     if status != 0:

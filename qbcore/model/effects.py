@@ -28,6 +28,8 @@ from .expand import Env, Opaque, Variable
 from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
 from .utilities.git import reads_stdin as git_reads_stdin
+from .utilities.hostfacts import standins_folder
+from ..harness.transports import ssh_call
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
 
@@ -44,9 +46,13 @@ COMMANDS.pop("pwd", None)
 _UNSPELLED = ("here-document: cannot expand",)
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find"})
-_READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "eval", "command", "builtin", "exec"})
+_READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "command", "builtin", "exec"})
 # utilities that read stdin only with some arguments (git: commit -F -)
 _STDIN_WHEN = {"git": git_reads_stdin}
+# builtins that run a script in the same shell (their commands write where the builtin does)
+_RUNS_IN_SHELL = frozenset({"eval"})
+# the flags the stand-in ssh's usage line lists
+_SSH_USAGE_FLAGS = "46AaCfGgKkMNnqsTtVvXxYy"
 # builtins whose failure writes nothing to stderr
 _SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait"})
 
@@ -239,6 +245,35 @@ class Stream:
             return None  # what the first reader left is not modelled
         self.taken = True
         return self.data
+
+
+class ScriptInput(Stream):
+    """bash's stdin when bash reads its script from it (`bash -s`): bash reads the script a
+    line at a time, so a command that reads stdin takes the rest of the script. A command that
+    never reads stdin sees nothing there; a model that asks for its stdin marks the stream
+    ``taken`` (``_ScriptReader``)."""
+
+    def peek(self) -> Optional[bytes]:
+        return b""
+
+    def take(self) -> Optional[bytes]:
+        return None
+
+
+class _ScriptReader(Invocation):
+    """A command whose stdin is bash's script input: a model that reads ``stdin`` marks it."""
+
+    script_input: Optional[ScriptInput] = None
+
+    @property
+    def stdin(self) -> Optional[bytes]:
+        if self.script_input is not None:
+            self.script_input.taken = True
+        return None
+
+    @stdin.setter
+    def stdin(self, value):
+        pass  # always None: what bash has not read yet is the script itself
 
 
 @dataclass
@@ -479,8 +514,12 @@ class EffectWalker(E._Walker):
             data = stdin.peek()  # a command that never reads stdin leaves it to the next one
         else:
             data = stdin.take()
-        ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
-        if name in COMMANDS and data is None:
+        if data is None and type(stdin) is ScriptInput:
+            ctx = _ScriptReader(argv, self.env, self, node, stdout_away, own_stdout, None)
+            ctx.script_input = stdin
+        else:
+            ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
+        if name in COMMANDS and data is None and type(ctx) is Invocation:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
         # a utility sees the prefix assignments in its environment, as bash exports them to it
@@ -488,6 +527,11 @@ class EffectWalker(E._Walker):
         lent = {k: vars_[k] for k in self._exports if name in COMMANDS and k in vars_ and not vars_[k].exported}
         for k, var in lent.items():
             vars_[k] = Variable(var.value, True)
+        # eval runs its commands in this shell with the descriptors
+        # their own redirections set up (`eval echo x > f` writes f)
+        saved = self.stdin, self.sink, self.errsink
+        if name in _RUNS_IN_SHELL:
+            self.stdin, self.sink, self.errsink = stdin, sink, errsink
         try:
             outcome = model(ctx)
         except OutsideTree as exc:
@@ -497,6 +541,7 @@ class EffectWalker(E._Walker):
             for k, var in lent.items():
                 if k in vars_ and vars_[k].exported and vars_[k].value is var.value:
                     vars_[k] = var
+            self.stdin, self.sink, self.errsink = saved
         what = f"`{self.text(node)}`"
         if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
                 outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:
@@ -516,11 +561,52 @@ class EffectWalker(E._Walker):
         self._error_sink = errsink  # bash's message, if any, is written when the command is recorded
         return outcome
 
+    def remote_shell(self, argv, node, table):
+        """The stand-in ssh (realbash/standins/ssh) found first on PATH: ``(script, cwd,
+        environ changes, stdin)`` of the ``bash -c JOINED`` it ends in, an Outcome for what
+        it does without a shell (a usage error), or None when it is not that or not followed."""
+        folder = standins_folder()
+        path = self.env.get("PATH")
+        if folder is None or not isinstance(path, str) or path.split(":", 1)[0] != folder:
+            return None
+        if any(not isinstance(a, str) for a in argv):
+            return None
+        call = ssh_call(argv[1:])
+        if call.error is not None:
+            usage = f"usage: ssh [-{_SSH_USAGE_FLAGS}] [-o option] [-p port] destination [command [argument ...]]\n"
+            message = usage if call.host is None and call.error == "no destination" else f"{call.error}\n{usage}"
+            self.emit(table[2], message, self.text(node))
+            return Outcome(255)
+        if not call.command:
+            return None  # -V, -N, or a login shell reading stdin: not followed
+        variable = self.env.vars.get("QBCORE_REMOTE_DIR")
+        remote = variable.value if variable is not None and (variable.exported or "QBCORE_REMOTE_DIR" in self._exports) \
+            else ""
+        if not isinstance(remote, str) or not self.env.cwd_known or self.env.get("PWD") != self.env.cwd:
+            return None
+        # ${QBCORE_REMOTE_DIR:-.}: the remote shell of an ssh run remotely starts where it is
+        remote = os.path.normpath(os.path.join(self.env.cwd, remote or "."))
+        if self.env.files.kind(remote) != "dir":
+            return None
+        stdin = Stream(b"") if call.null_stdin else table[0]
+        # the stand-in's bash cd's to the remote directory (OLDPWD, exported, is where it started)
+        # and unsets QBCORE_REMOTE_DIR before exec'ing the remote shell
+        return call.command, remote, {"QBCORE_REMOTE_DIR": None, "PWD": remote, "OLDPWD": self.env.cwd}, stdin
+
     def shell_program(self, argv, node, table) -> Optional[Outcome]:
-        """A new bash this command starts: ``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script
-        file of the tree run by its path. None for any other command."""
+        """A new bash this command starts: ``bash -c SCRIPT [ARG0 ARGS…]``, a bash script
+        file of the tree run by its path, or the remote shell of the stand-in ssh. None for any
+        other command."""
         name = argv[0]
-        if name == "bash" and len(argv) >= 3 and argv[1] == "-c":
+        cwd, changes = self.env.cwd, {}
+        if name == "ssh":
+            found = self.remote_shell(argv, node, table)
+            if found is None or isinstance(found, Outcome):
+                return found
+            text, cwd, changes, stdin = found
+            arg0, args, label = "bash", [], "-c"
+            table = {0: stdin, 1: table[1], 2: table[2]}
+        elif name == "bash" and len(argv) >= 3 and argv[1] == "-c":
             text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
             label = "-c"
         elif "/" in name and isinstance(name, str) and self.env.cwd_known:
@@ -540,7 +626,14 @@ class EffectWalker(E._Walker):
                     environ[var] = value.value
                 else:
                     hidden.append(var)
-        env = new_shell_env(environ, self.env.cwd, self.env.files, self.env.meter, arg0, args)
+        for var, value in changes.items():
+            if var in hidden:
+                hidden.remove(var)
+            if value is None:
+                environ.pop(var, None)
+            else:
+                environ[var] = value
+        env = new_shell_env(environ, cwd, self.env.files, self.env.meter, arg0, args)
         for var in hidden:
             env.set(var, Opaque(f"${var}"), exported=True)
         env.effects = self.effects
@@ -831,22 +924,38 @@ class EffectRun:
         return self.evaluation.status if self.evaluation else Opaque(self.unknown or "status")
 
 
+# how bash gets its script: its flags ($-) and the start of its syntax messages after $0
+_SOURCES = {"-c": ("hBc", ": -c: "), "file": ("hB", ": "), "stdin": ("hBs", ": ")}
+
+
 def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args=(), placeholders=(),
-                budget: Optional[Budget] = None) -> EffectRun:
+                budget: Optional[Budget] = None, source: str = "-c") -> EffectRun:
     """Run ``script`` as ``bash -c SCRIPT ARG0 ARGS...`` in ``cwd`` over ``tree`` (changed in place).
 
-    ``placeholders``: variables whose values stand in for something that
-    differs on every run (the task directory's path); the caller checks the
-    final tree for them.
+    ``source`` says where bash reads the script: ``-c`` (an argument), ``file``
+    (``bash FILE ARGS...``: ``args[0]`` is the file's path, stdin /dev/null) or
+    ``stdin`` (``bash -s``: a command that reads stdin would take the rest of the
+    script, and leaves the run unknown). ``placeholders``: variables whose values
+    stand in for something that differs on every run (the task directory's path);
+    the caller checks the final tree for them.
     """
+    flags, where = _SOURCES[source]
     files = TreeFiles(BoundedTree.within(tree, os.path.normpath(cwd)), os.path.normpath(cwd))
     meter = Meter(budget)
     env = new_shell_env(environ, cwd, files, meter, args[0] if args else "bash", args[1:])
+    env.flags = flags
     effects = env.effects = Effects()
     doubt = _parse_doubt(script)
+    if not doubt and source == "file" and (len(script) - len(script.rstrip("\\"))) % 2:
+        # measured: bash drops a backslash at the very end of a script file, one line or several
+        doubt = "a backslash at the end of a script file"
     if doubt:
         return EffectRun(None, files, effects, doubt)
     env.substitute = _substitution_hook(effects)
+    script_input = None
+    if source == "stdin":
+        script_input = ScriptInput(None, "bash's stdin, which holds the rest of the script")
+        env.streams = (script_input, SHELL_OUT, SHELL_ERR)
     try:
         evaluation = E.evaluate(S.parse_prefix(script), env, walker=EffectWalker)
     except VfsBudgetExceeded as exc:
@@ -857,8 +966,11 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         return EffectRun(None, files, effects, "the script nests deeper than the model follows")
     if meter.exceeded is not None:
         return EffectRun(evaluation, files, effects, meter.exceeded)
+    if script_input is not None and script_input.taken:
+        return EffectRun(evaluation, files, effects, "a command may read bash's stdin, which holds the "
+                         "rest of the script (the stdin transport)")
     if evaluation.syntax_error is not None:
-        effects.stderr.append(f"{env.arg0}: -c: {evaluation.syntax_error.message}")
+        effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects)
 
 

@@ -58,7 +58,7 @@ def raising_predict(task_id, reply, transport):
 
 def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
     out = tmp_path / "out.jsonl"
-    transports = ["raw", "nested", "ssh"]
+    transports = ["raw", "nested", "heredoc-ssh"]
     summary = screen(jsonl(samples()), transports, out, judge=Judge(predict), jobs=2)
     found = rows(out)
     by_pair = {(r["id"], r["transport"]): r for r in found}
@@ -70,8 +70,8 @@ def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
             assert row["predicted"] == predict(record["task_id"], record["reply"], transport).as_dict()
     assert by_pair["sample-01", "raw"]["predicted"] == {
         "passed": True, "class": "pass", "certain": True, "why": "the final state is the one the task asks for"}
-    ssh = by_pair["sample-01", "ssh"]["predicted"]
-    assert ssh["passed"] is None and not ssh["certain"] and "ssh" in ssh["why"]
+    ssh = by_pair["sample-01", "heredoc-ssh"]["predicted"]
+    assert ssh["passed"] is None and not ssh["certain"] and "heredoc-ssh" in ssh["why"]
     # the summary counts what the rows say
     cells = {c["model"]: c["cells"] for c in summary.verdicts["crossover"]}
     for model in ("model-a", "model-b"):
@@ -83,7 +83,7 @@ def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
             assert cells[model][cell]["predicted"]["passed"] == sum(p["passed"] for p in decided)
             assert cells[model][cell]["predicted"]["total"] == len(decided)
             assert cells[model][cell]["unknown"] == len(mine) - len(decided)
-    assert summary.verdicts["transports"]["ssh"]["unknown"] == len(samples())
+    assert summary.verdicts["transports"]["heredoc-ssh"]["unknown"] == len(samples())
 
 
 def test_the_samples_hold_what_the_crossover_needs():
@@ -250,7 +250,7 @@ def test_verification_runs_the_sandboxed_executor_and_agrees_with_it(tmp_path):
     sandboxing.need_sandbox()
     chosen = [r for r in samples() if r["id"] in ("sample-01", "sample-03", "sample-24", "sample-39")]
     out = tmp_path / "out.jsonl"
-    transports = ["raw", "nested", "ssh"]
+    transports = ["raw", "nested", "heredoc-ssh"]
     judge = Judge(predict, executor.run, "unknown", execute_seconds=30)
     summary = screen(jsonl(chosen), transports, out, judge=judge, jobs=2)
     found = rows(out)
@@ -258,7 +258,7 @@ def test_verification_runs_the_sandboxed_executor_and_agrees_with_it(tmp_path):
     executed = [r for r in found if r["executed"] is not None]
     assert {(r["id"], r["transport"]) for r in executed} == {
         (r["id"], r["transport"]) for r in found if not r["predicted"]["certain"]}
-    assert any(r["transport"] == "ssh" for r in executed)  # not modelled: executed
+    assert any(r["transport"] == "heredoc-ssh" for r in executed)  # not modelled: executed
     for row in executed:
         record = next(r for r in chosen if r["id"] == row["id"])
         attempt = executor.run(record["task_id"], record["reply"], row["transport"])

@@ -22,13 +22,31 @@ __all__ = ["entry", "entries"]
 _BUILTINS = frozenset({"printf", "echo", "pwd"})
 
 
+class _ScriptStdinContext(CommandContext):
+    """A utility's context whose stdin is bash's own script input (``effects.ScriptInput``):
+    a model that reads ``stdin`` marks that input, and the run becomes unknown."""
+
+    script_input = None
+
+    @property
+    def stdin(self) -> bytes:
+        self.script_input.taken = True
+        return b""
+
+    @stdin.setter
+    def stdin(self, value):
+        pass
+
+
 def entry(model) -> Model:
     """The registry entry for a utility model ``model(CommandContext) -> CommandResult``."""
 
     def run(ctx: Invocation) -> Outcome:
         # a file view over a virtual tree (qbcore.model.effects) lends it as ``tree``
         tree = getattr(ctx.files, "tree", ctx.files)
-        if not isinstance(tree, VirtualTree) or ctx.stdin is None or not ctx.env.cwd_known:
+        script_input = getattr(ctx, "script_input", None)
+        if not isinstance(tree, VirtualTree) or not ctx.env.cwd_known or \
+                script_input is None and ctx.stdin is None:
             return unmodelled(ctx)
         environ = {name: var.value for name, var in ctx.env.vars.items() if var.exported}
         hidden = sorted(name for name, value in environ.items() if has_opaque(value) or not isinstance(value, str))
@@ -40,7 +58,12 @@ def entry(model) -> Model:
             # the model would read such a variable as unset, or as its printed form
             unknown = f"an exported value the shell model does not know (${hidden[0]})"
         else:
-            unknown = model(CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree))
+            if script_input is not None:
+                command = _ScriptStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)
+                command.script_input = script_input
+            else:
+                command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree)
+            unknown = model(command)
         result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)
         if unknown is not None:
             why = f"{ctx.name} ({unknown})"

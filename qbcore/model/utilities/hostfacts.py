@@ -26,7 +26,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "programs_in", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "MODELS"]
+__all__ = ["Facts", "stated", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -43,6 +43,8 @@ class Facts:
     logins: Optional[str] = None
     programs: Mapping[str, frozenset] = field(default_factory=dict)
     read: set = field(default_factory=set)
+    # the folder the harness puts first on PATH with the stand-in ssh (realbash/standins/ssh)
+    standins: Optional[str] = None
 
 
 @lru_cache(maxsize=1)
@@ -55,6 +57,12 @@ def system_programs() -> Mapping[str, frozenset]:
         except OSError:
             found[folder] = frozenset()
     return found
+
+
+def standins_folder() -> Optional[str]:
+    """The folder holding the stand-in ssh, when the run states one."""
+    facts = _FACTS.get()
+    return None if facts is None else facts.standins
 
 
 def programs_in(folder: str) -> Optional[frozenset]:

@@ -318,6 +318,9 @@ class Effects:
 class EffectWalker(E._Walker):
     """The walker with descriptors: stdin, stdout and stderr lead to streams, pipes or files."""
 
+    #: whether this shell's own stdout is a command substitution's (a _CapturingWalker)
+    captured = False
+
     def __init__(self, env, result, script, certain=True, depth=0):
         super().__init__(env, result, script, certain, depth)
         self.stdin: Stream = Stream(b"")  # the executor's harness reads /dev/null
@@ -339,7 +342,7 @@ class EffectWalker(E._Walker):
         return walker
 
     def child(self, env, certain=None):
-        walker = EffectWalker(env, self.result, self.script, self.certain if certain is None else certain,
+        walker = type(self)(env, self.result, self.script, self.certain if certain is None else certain,
                               self.depth)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
@@ -349,7 +352,7 @@ class EffectWalker(E._Walker):
         return self._inherit(walker)
 
     def enter(self, script, scope):
-        walker = EffectWalker(self.env, self.result, script, self.certain, self.depth + 1)
+        walker = type(self)(self.env, self.result, script, self.certain, self.depth + 1)
         walker.errexit = self.errexit
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
@@ -654,6 +657,9 @@ class EffectWalker(E._Walker):
             self.emit(table[2], f"{where}: {run.syntax_message}", self.text(node))
         if run.opaque and isinstance(run.status, Opaque):
             self.note([run.status.name])
+        if self.captured and table[1] is SHELL_OUT:
+            # the new shell writes to a command substitution's stdout, which its run does not keep
+            return Outcome(run.status, Opaque(f"output of `{self.text(node)}`"))
         return Outcome(run.status)
 
     def stdout_compound(self, node, records):
@@ -975,6 +981,12 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
 
 
 
+class _CapturingWalker(EffectWalker):
+    """The walker of a command substitution's body: what its commands print is the value."""
+
+    captured = True
+
+
 def _substitution_hook(effects: Effects):
     """The command-substitution hook of one run: the body runs with descriptors, over the same
     tree, and reads the stdin of the command whose words hold it."""
@@ -983,7 +995,7 @@ def _substitution_hook(effects: Effects):
         stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution"), UNKNOWN)
         env.effects = effects
         env.streams = (stdin, SHELL_OUT, errsink)
-        found = E.substitute(script, env, walker=EffectWalker)
+        found = E.substitute(script, env, walker=_CapturingWalker)
         if script.error is not None:
             # bash reports a body that does not parse, and goes on
             message = f"{env.arg0}: command substitution: {script.error.message}"

@@ -116,6 +116,8 @@ def test_final_files_match_bash(script, tmp_path):
     ("echo $RANDOM > r", "RANDOM"),
     # a word with an unknown part never reaches a utility as its printed form
     ('touch "$RANDOM"', "does not know"), ('mkdir "d$RANDOM"', "does not know"),
+    # a new bash inside a command substitution: what it prints is the value, which its run does not keep
+    ('x=$(bash -c "echo 1"); echo "a$x" > f', "$x"), ('[ "$(bash -c "echo 1")" = 1 ] && echo a > f', "bash -c"),
     # nor does an exported value, a prefix assignment's too: the model would read it as unset
     ("N=$RANDOM python3 -c 'import os; open(\"n\", \"w\").write(os.environ.get(\"N\", \"\"))'",
      "unknown values"),

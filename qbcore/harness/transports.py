@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
+from ..model.sshcall import SshCall, ssh_call
+
 __all__ = [
     "HOST", "HEREDOC_DELIMITER", "SCRIPT_PATH", "TRANSPORTS", "NAMES",
     "Transport", "Invocation", "HarnessError", "ContractError", "SplitError",
@@ -207,63 +209,6 @@ def wrap(reply: str, transport: str) -> Invocation:
 
 
 # --- what the programs at the end of a layer make of their arguments ----------
-
-_SSH_WITH_ARGUMENT = "BbcDEeFIiJLlmOoPpQRSWw"
-_SSH_FLAGS = "1246AaCfGgKkMNnqsTtVvXxYy"
-
-
-@dataclass(frozen=True)
-class SshCall:
-    """What ssh (and the stand-in) does with its arguments.
-
-    ``command`` is the remote command (the arguments after the destination
-    joined with single spaces; None when nothing runs remotely), ``error`` a
-    usage error (status 255, nothing runs), ``null_stdin`` for ``-n``.
-    """
-
-    host: str | None
-    command: str | None
-    null_stdin: bool = False
-    error: str | None = None
-
-
-def ssh_call(args: "list[str] | tuple[str, ...]") -> SshCall:
-    """Read ssh's arguments as OpenSSH does: options before and after the
-    destination until the first other word or ``--`` (mirrors standins/ssh)."""
-    host, null_stdin, no_command, i = None, False, False, 0
-    args = list(args)
-    while i < len(args):
-        word = args[i]
-        if word == "--":
-            i += 1
-            if host is None and i < len(args):
-                host, i = args[i], i + 1
-            break
-        if not (word.startswith("-") and len(word) > 1):
-            if host is not None:
-                break
-            host, i = word, i + 1
-            continue
-        i += 1
-        for n, c in enumerate(word[1:], 1):
-            if c in _SSH_WITH_ARGUMENT:
-                if n + 1 == len(word):
-                    if i >= len(args):
-                        return SshCall(host, None, null_stdin, f"option requires an argument -- {c}")
-                    i += 1
-                break
-            if c not in _SSH_FLAGS:
-                return SshCall(host, None, null_stdin, f"unknown option -- {c}")
-            if c == "V":
-                return SshCall(host, None, null_stdin)
-            if c == "N":
-                no_command = True
-            if c == "n":
-                null_stdin = True
-    if host is None:
-        return SshCall(None, None, null_stdin, "no destination")
-    return SshCall(host, None if no_command else " ".join(args[i:]), null_stdin)
-
 
 def bash_c_script(args: "list[str] | tuple[str, ...]") -> "tuple[str, list[str]] | None":
     """``(script, [$0, $1, ...])`` for the arguments of ``bash -c SCRIPT ...``.

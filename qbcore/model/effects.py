@@ -27,9 +27,9 @@ from .commands.search import missing_command
 from .expand import Env, Opaque, Variable
 from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
+from .sshcall import ssh_call
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import standins_folder
-from ..harness.transports import ssh_call
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
 

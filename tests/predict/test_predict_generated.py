@@ -9,10 +9,9 @@ QBCORE_SEED (probing.SEED); QBCORE_LONG=1 draws many more.
 
 import random
 
-import pytest
-
 import probing
 import sandboxing
+from predicting import disagreement
 from qbcore import suite
 from qbcore.harness.quoting import single_quote
 from qbcore.predict import predict
@@ -69,8 +68,8 @@ def test_generated_replies_agree_with_the_executor():
     wrong = []
     for job, attempt in executor.run_many(jobs, workers=2):
         found = predicted[int(job.label)]
-        if found.passed != attempt.passed or found.failure_class not in (None, attempt.class_):
-            wrong.append(f"{job.task_id} {job.transport} {job.reply!r}: predicted {found.as_dict()}, "
-                         f"executed {attempt.class_}: {attempt.reason}")
+        line = disagreement(found, attempt, f"{job.task_id} {job.transport} {job.reply!r}")
+        if line:
+            wrong.append(line)
     print(f"decided {len(certain)}/{len(cases)}; seed {probing.SEED}")
     assert not wrong, f"{len(wrong)} disagreement(s), QBCORE_SEED={probing.SEED}:\n" + "\n".join(wrong[:20])

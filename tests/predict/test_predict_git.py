@@ -4,6 +4,7 @@ with the sandbox wherever certain, over the shapes replies to the git tasks take
 import pytest
 
 import sandboxing
+from predicting import disagreement
 from qbcore import suite
 from qbcore.predict import predict
 from qbcore.realbash import executor
@@ -70,9 +71,9 @@ def test_git_predictions_agree_with_the_executor(executed):
         if not found.certain:
             continue
         decided += 1
-        if found.passed != attempt.passed or found.failure_class not in (None, attempt.class_):
-            wrong.append(f"{REPLIES[n]!r} {transport}: predicted {found.as_dict()}, executed {attempt.class_}: "
-                         f"{attempt.reason}")
+        line = disagreement(found, attempt, f"{REPLIES[n]!r} {transport}")
+        if line:
+            wrong.append(line)
     print(f"decided {decided}/{len(executed)}")
     assert not wrong, "\n".join(wrong)
     # all modelled but three, on both transports: a file outside the task directory, an empty

@@ -9,6 +9,7 @@ import pytest
 
 import probing
 import sandboxing
+from predicting import disagreement
 from qbcore import suite
 from qbcore.harness.transports import SCRIPT_PATH
 from qbcore.predict import predict
@@ -101,10 +102,10 @@ def test_every_certain_prediction_agrees_with_the_executor(outcomes):
     wrong = []
     for n, attempt in sorted(executed.items()):
         found = predicted[n]
-        if found.passed != attempt.passed or found.failure_class not in (None, attempt.class_):
-            task, reply, transport = cases[n]
-            wrong.append(f"{task.id} {transport} {reply!r}: predicted {found.as_dict()}, "
-                         f"executed {attempt.class_}: {attempt.reason}")
+        task, reply, transport = cases[n]
+        line = disagreement(found, attempt, f"{task.id} {transport} {reply!r}")
+        if line:
+            wrong.append(line)
     assert not wrong, f"{len(wrong)} disagreement(s), QBCORE_SEED={probing.SEED}:\n" + "\n".join(wrong[:20])
 
 

@@ -72,11 +72,10 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # noqa: BLE001
             self._warn(exc)
             return
-        source = _python_source(ext)
-        if source is not None:
+        if getattr(ext, "qbcore_stamp", None) is not None:
             # the package loads the extension only while its source is the one compiled here
             stamp = self.get_ext_fullpath(ext.name) + _switch().STAMP_SUFFIX
-            Path(stamp).write_text(_switch().source_sha256(source) + "\n", encoding="ascii")
+            Path(stamp).write_text(ext.qbcore_stamp + "\n", encoding="ascii")
 
     def copy_extensions_to_source(self):
         super().copy_extensions_to_source()
@@ -127,6 +126,9 @@ def _extensions():
             sys.stderr.write(f"qbcore: could not compile {source} ({exc}); it runs from its source\n")
             continue
         ext.qbcore_sources = [source]
+        # taken when Cython has read the source (and its .pxd), not after the long C
+        # compile: a file edited meanwhile must not pass for the one compiled
+        ext.qbcore_stamp = _switch().source_sha256(source)
         extensions.append(ext)
     return extensions
 
@@ -134,7 +136,7 @@ def _extensions():
 setup(
     packages=find_packages(include=["qbcore", "qbcore.*"]) + ["qbcore.suite"],
     package_dir={"qbcore": "qbcore", "qbcore.suite": "tasks"},
-    package_data={"": ["*.pyi", "*.pyx", "attemptinit.c", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
+    package_data={"": ["*.pyi", "*.pyx", "*.pxd", "attemptinit.c", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
     ext_modules=_extensions(),
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -8,9 +8,10 @@ also compiles, with Cython, into extension modules of the same name beside
 it. Python prefers an extension to a source file of the same name, so a
 finder placed first on ``sys.meta_path`` makes the choice instead: the
 extension only when the compiled engine is chosen and the extension was built
-from the source as it is now (the build records the source's SHA-256 beside
-the extension); the source otherwise, so an edited module never runs stale
-code and ``QBCORE_NO_EXTENSIONS=1`` runs the source everywhere.
+from the source as it is now (the build records the SHA-256 of the source, and
+of its .pxd if it has one, beside the extension); the source otherwise, so an
+edited module never runs stale code and ``QBCORE_NO_EXTENSIONS=1`` runs the
+source everywhere.
 """
 
 import hashlib
@@ -53,7 +54,7 @@ COMPILED = (
     "qbcore.model.utilities.shellbuiltins",
     "qbcore.model.utilities.fileops",
 )
-#: what the build writes beside an extension compiled from a .py: the source's SHA-256
+#: what the build writes beside an extension compiled from a .py: source_sha256 of its source
 STAMP_SUFFIX = ".source-sha256"
 
 
@@ -64,8 +65,16 @@ def extensions_disabled(environ=None) -> bool:
 
 
 def source_sha256(path) -> str:
+    """The SHA-256 of the source an extension is compiled from: the .py, then the
+    .pxd beside it when there is one (its declarations shape the extension too)."""
+    path = os.fspath(path)
     with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
+        digest = hashlib.sha256(handle.read())
+    declarations = path[:-len(".py")] + ".pxd"
+    if path.endswith(".py") and os.path.exists(declarations):
+        with open(declarations, "rb") as handle:
+            digest.update(b"\0" + handle.read())
+    return digest.hexdigest()
 
 
 def extension_of(source_path):

@@ -3,8 +3,10 @@
 One job: turn the lexer's flat token stream into commands and words, so that
 expansion and evaluation work on structure and never re-read text. Every node
 carries the byte span (``start``, ``end``) of the source it came from. Nodes
-are plain slotted dataclasses (frozen ones cost a third of the parse time on
-the simulator's hot path); treat them as read-only.
+are dataclasses, slotted in the pure engine; the compiled build makes them
+extension types with typed fields (parser.pxd), whose constructor runs in C
+instead of a generated Python ``__init__``. Frozen ones cost a third of the
+parse time on the simulator's hot path; treat them as read-only all the same.
 
 ``parse`` raises ShellSyntaxError the way ``bash -n`` would; ``parse_prefix``
 never raises and says which top-level lines parsed before the error, because
@@ -20,54 +22,79 @@ import threading
 from dataclasses import dataclass
 from typing import Optional, Union
 
+try:
+    import cython
+except ImportError:  # the pure engine does not need Cython: its dataclass is the standard one
+    from types import SimpleNamespace
+
+    cython = SimpleNamespace(compiled=False, dataclasses=SimpleNamespace(dataclass=dataclass))
+
 from . import escapes
 from .errors import NestedTooDeep, ShellSyntaxError
 
 # ---------------------------------------------------------------- word parts
+#
+# One source, two engines: compiled, ``cython.dataclasses.dataclass`` builds each
+# node as an extension type whose fields parser.pxd types; pure, it is the
+# standard dataclass, and the ``__slots__`` written out make it the slotted
+# dataclass that ``slots=True`` would (Cython's decorator takes no ``slots``).
+# Either way the nodes have ``__dataclass_fields__``, dataclass equality, repr
+# and ``__match_args__``, and no attribute beyond their fields.
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Lit:
     """Literal text; unquoted unless it sits inside DoubleQuoted or a heredoc body."""
+    __slots__ = ("text", "start", "end")
     text: str
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Escaped:
     """A backslash-escaped character (``\\x`` unquoted, ``\\$`` in double quotes): ``char`` is quoted."""
+    __slots__ = ("char", "start", "end")
     char: str
     start: int
     end: int
 
+    def __init__(self, character: str, start: int, end: int):
+        # written out: `char` names a C type to Cython, so the generated one cannot take it
+        self.char = character
+        self.start = start
+        self.end = end
 
-@dataclass(slots=True)
+
+@cython.dataclasses.dataclass
 class SingleQuoted:
     """``'…'``: ``text`` is the content without the quotes."""
+    __slots__ = ("text", "start", "end")
     text: str
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class AnsiC:
     """``$'…'``: ``text`` is the decoded content (bash cuts it at a NUL)."""
+    __slots__ = ("text", "start", "end")
     text: str
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class DoubleQuoted:
     """``"…"`` or ``$"…"`` (``locale``); ``parts`` are Lit, Escaped and expansions."""
+    __slots__ = ("parts", "locale", "start", "end")
     parts: tuple
     locale: bool
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Param:
     """A parameter expansion, ``$x`` or ``${…}``.
 
@@ -77,6 +104,7 @@ class Param:
     ``:`` for substrings, ``@Q``, ``^^``…) or None; ``arg`` and ``arg2`` are its
     words (pattern and replacement, offset and length), already split.
     """
+    __slots__ = ("name", "index", "length", "indirect", "op", "arg", "arg2", "braced", "start", "end")
     name: str
     index: Optional[str]
     length: bool
@@ -89,7 +117,7 @@ class Param:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class CmdSub:
     """``$(…)`` or backticks; ``script`` is the parsed body.
 
@@ -97,23 +125,26 @@ class CmdSub:
     backticks treat as special, so the spans inside ``script`` are offsets into
     ``script.source``, not into the outer source.
     """
+    __slots__ = ("script", "backtick", "start", "end")
     script: "Script"
     backtick: bool
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Arith:
     """``$((…))`` or ``$[…]``: ``parts`` are Lit expression text and nested expansions."""
+    __slots__ = ("parts", "start", "end")
     parts: tuple
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class ProcSub:
     """``<(…)`` or ``>(…)``."""
+    __slots__ = ("direction", "script", "start", "end")
     direction: str
     script: "Script"
     start: int
@@ -123,9 +154,10 @@ class ProcSub:
 Part = Union[Lit, Escaped, SingleQuoted, AnsiC, DoubleQuoted, Param, CmdSub, Arith, ProcSub]
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Word:
     """One shell word: adjacent parts with no blank between them."""
+    __slots__ = ("parts", "start", "end")
     parts: tuple
     start: int
     end: int
@@ -134,7 +166,7 @@ class Word:
 # ---------------------------------------------------------------- commands
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Heredoc:
     """A here-document body attached to its ``<<`` redirection.
 
@@ -143,6 +175,7 @@ class Heredoc:
     is the body to expand with ``expand.document``. ``<<-`` tab stripping is
     already applied to both.
     """
+    __slots__ = ("delimiter", "quoted", "strip_tabs", "raw", "parts", "terminated", "start", "end")
     delimiter: str
     quoted: bool
     strip_tabs: bool
@@ -153,9 +186,10 @@ class Heredoc:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Redirect:
     """``[fd]op target``; ``fd`` is the prefix (``2``, ``{name}``) or None."""
+    __slots__ = ("op", "fd", "target", "heredoc", "start", "end")
     op: str
     fd: Optional[str]
     target: Optional[Word]
@@ -164,7 +198,7 @@ class Redirect:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Assignment:
     """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(…)``.
 
@@ -173,6 +207,7 @@ class Assignment:
     elements joined by single spaces inside the parentheses, then the rest
     (``(1 2)x``), so ``array`` is None and ``value`` is that rebuilt word.
     """
+    __slots__ = ("name", "index", "append", "value", "array", "start", "end")
     name: str
     index: Optional[str]
     append: bool
@@ -182,7 +217,7 @@ class Assignment:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class SimpleCommand:
     """``words`` are Words, except that a ``name=(…)`` argument of a command named
     ``declare``, ``typeset``, ``local``, ``export``, ``readonly``, ``alias``, ``eval``
@@ -191,17 +226,19 @@ class SimpleCommand:
 
     ``line`` is bash's line for it (``$LINENO``): where the parser had read to once
     the token after the first element was in, which may be past the command's start."""
+    __slots__ = ("assignments", "words", "redirects", "start", "end", "line")
     assignments: tuple
     words: tuple
     redirects: tuple
     start: int
     end: int
-    line: int = 0
+    line: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Pipeline:
     """``[time] [!] cmd | cmd |& cmd``; ``stderr[i]`` is True when link i is ``|&``."""
+    __slots__ = ("commands", "negated", "timed", "stderr", "start", "end")
     commands: tuple
     negated: bool
     timed: bool
@@ -210,43 +247,48 @@ class Pipeline:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class AndOr:
     """``p1 && p2 || p3``: ``ops[i]`` joins ``pipelines[i]`` and ``pipelines[i+1]``."""
+    __slots__ = ("pipelines", "ops", "start", "end")
     pipelines: tuple
     ops: tuple
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class ListItem:
     """One and/or list with its terminator: ``background`` for ``&``."""
+    __slots__ = ("command", "background", "start", "end")
     command: AndOr
     background: bool
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Group:
+    __slots__ = ("body", "redirects", "start", "end")
     body: tuple
     redirects: tuple
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Subshell:
+    __slots__ = ("body", "redirects", "start", "end")
     body: tuple
     redirects: tuple
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class If:
     """``clauses`` is ((condition, body), …) for if and each elif."""
+    __slots__ = ("clauses", "else_body", "redirects", "start", "end")
     clauses: tuple
     else_body: Optional[tuple]
     redirects: tuple
@@ -254,8 +296,9 @@ class If:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class While:
+    __slots__ = ("condition", "body", "until", "redirects", "start", "end")
     condition: tuple
     body: tuple
     until: bool
@@ -264,9 +307,10 @@ class While:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class For:
     """``for name [in items]; do body; done``; ``items`` None means ``"$@"``. Also ``select``."""
+    __slots__ = ("name", "items", "body", "select", "redirects", "start", "end")
     name: str
     items: Optional[tuple]
     body: tuple
@@ -276,9 +320,10 @@ class For:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class ArithFor:
     """``for ((init; test; step))``: each is an Arith (possibly with no parts)."""
+    __slots__ = ("init", "test", "step", "body", "redirects", "start", "end")
     init: Arith
     test: Arith
     step: Arith
@@ -288,8 +333,9 @@ class ArithFor:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class CaseArm:
+    __slots__ = ("patterns", "body", "terminator", "start", "end")
     patterns: tuple
     body: tuple
     terminator: str
@@ -297,8 +343,9 @@ class CaseArm:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Case:
+    __slots__ = ("word", "arms", "redirects", "start", "end")
     word: Word
     arms: tuple
     redirects: tuple
@@ -306,42 +353,47 @@ class Case:
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class CondOp:
     """An operator inside ``[[ ]]``: ``&&`` ``||`` ``!`` ``(`` ``)`` ``<`` ``>``."""
+    __slots__ = ("op", "start", "end")
     op: str
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Cond:
     """``[[ … ]]``: ``items`` are Words and CondOps in source order."""
+    __slots__ = ("items", "redirects", "start", "end")
     items: tuple
     redirects: tuple
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class ArithCommand:
     """``(( … ))``."""
+    __slots__ = ("expr", "redirects", "start", "end")
     expr: Arith
     redirects: tuple
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class FunctionDef:
+    __slots__ = ("name", "body", "start", "end")
     name: str
     body: object
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Coproc:
+    __slots__ = ("name", "command", "start", "end")
     name: Optional[str]
     command: object
     start: int
@@ -352,9 +404,10 @@ Command = Union[SimpleCommand, Group, Subshell, If, While, For, ArithFor, Case, 
                 ArithCommand, FunctionDef, Coproc]
 
 
-@dataclass(slots=True)
+@cython.dataclasses.dataclass
 class Chunk:
     """What bash -c reads and runs in one go: the complete commands that end on one line."""
+    __slots__ = ("items", "start", "end", "first_line", "last_line")
     items: tuple
     start: int
     end: int

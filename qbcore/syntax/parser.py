@@ -495,7 +495,7 @@ class _Parser:
         self.i = 0
         self.nesting = 0  # lists and substitutions open around the current token
         self.newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
-        self.pending_heredocs: list = []
+        self.pending_heredocs = []
 
     # -- token access ------------------------------------------------
 
@@ -619,7 +619,8 @@ class _Parser:
             self.fail()
         return self.take()
 
-    def is_op(self, *ops) -> bool:
+    def is_op(self, ops: tuple) -> bool:
+        """Whether the token here is one of the operators ``ops``."""
         tok = self.peek()
         return tok is not None and tok[0] == "op" and self.text(tok) in ops
 
@@ -675,7 +676,7 @@ class _Parser:
             elif kind in ("var", "param-open", "cmdsub-open", "backtick-open", "arith-open"):
                 mark, pending = self.i, self.pending_heredocs
                 try:
-                    part = self.part(quoted_context=_DOCUMENT)
+                    part = self.part(_DOCUMENT)
                 except _Failure:
                     # bash parses a substitution in a body only when it expands the body:
                     # a grammar error there fails the expansion, from this construct on
@@ -740,7 +741,7 @@ class _Parser:
             andor = self.and_or()
             background = False
             end = andor.end
-            if self.is_op(";", "&"):
+            if self.is_op((";", "&")):
                 sep = self.take()
                 background = self.text(sep) == "&"
                 end = sep[2]
@@ -786,7 +787,7 @@ class _Parser:
             andor = self.and_or()
             background = False
             end = andor.end
-            if self.is_op(";", "&"):
+            if self.is_op((";", "&")):
                 sep = self.take()
                 background = self.text(sep) == "&"
                 end = sep[2]
@@ -813,7 +814,7 @@ class _Parser:
     def and_or(self) -> AndOr:
         pipelines = [self.pipeline()]
         ops = []
-        while self.is_op("&&", "||"):
+        while self.is_op(("&&", "||")):
             ops.append(self.text(self.take()))
             self.linebreak()
             pipelines.append(self.pipeline())
@@ -842,7 +843,7 @@ class _Parser:
             return Pipeline((), negated, timed, (), start_tok[1], start_tok[2])
         commands = [self.command()]
         stderr = []
-        while self.is_op("|", "|&"):
+        while self.is_op(("|", "|&")):
             stderr.append(self.text(self.take()) == "|&")
             self.linebreak()
             commands.append(self.command())
@@ -856,15 +857,23 @@ class _Parser:
             self.fail()
         word = self.reserved()
         if word is not None:
-            method = {
-                "{": self.group, "if": self.if_clause, "while": self.while_clause,
-                "until": self.while_clause, "for": self.for_clause, "select": self.for_clause,
-                "case": self.case_clause, "[[": self.cond, "function": self.function_keyword,
-                "coproc": self.coproc,
-            }.get(word)
-            if method is None:
-                self.fail()
-            return method()
+            if word == "{":
+                return self.group()
+            if word == "if":
+                return self.if_clause()
+            if word == "while" or word == "until":
+                return self.while_clause()
+            if word == "for" or word == "select":
+                return self.for_clause()
+            if word == "case":
+                return self.case_clause()
+            if word == "[[":
+                return self.cond()
+            if word == "function":
+                return self.function_keyword()
+            if word == "coproc":
+                return self.coproc()
+            self.fail()
         kind = tok[0]
         if kind == "(":
             return self.subshell()
@@ -1137,14 +1146,14 @@ class _Parser:
                 else:
                     break
             items = tuple(items)
-            if self.is_op(";"):
+            if self.is_op((";",)):
                 self.take()
             elif self.kind() == "newline":
                 pass
             else:
                 self.fail()
             self.linebreak()
-        elif self.is_op(";"):
+        elif self.is_op((";",)):
             self.take()
             self.linebreak()
         body = self.do_group()
@@ -1155,7 +1164,7 @@ class _Parser:
         pieces = _split_arith(expr)
         if len(pieces) != 3:
             raise _Failure("syntax error: arithmetic expression required", expr.start)
-        if self.is_op(";"):
+        if self.is_op((";",)):
             self.take()
         self.linebreak()
         body = self.do_group()
@@ -1183,7 +1192,7 @@ class _Parser:
                 if pattern is None:
                     self.fail()
                 patterns.append(pattern)
-                if self.is_op("|"):
+                if self.is_op(("|",)):
                     self.take()
                     continue
                 break
@@ -1192,10 +1201,10 @@ class _Parser:
             self.take()
             self.linebreak()
             body = ()
-            if not (self.reserved() == "esac" or self.is_op(";;", ";&", ";;&")):
+            if not (self.reserved() == "esac" or self.is_op((";;", ";&", ";;&"))):
                 body = self.compound_list(("esac", ";;"))
             terminator = ";;"
-            if self.is_op(";;", ";&", ";;&"):
+            if self.is_op((";;", ";&", ";;&")):
                 terminator = self.text(self.take())
                 self.linebreak()
                 arms.append(CaseArm(tuple(patterns), body, terminator, arm_start, self._end()))
@@ -1257,7 +1266,7 @@ class _Parser:
             tok = self.toks[self.i]
             if tok[1] != end and parts or tok[0] not in _WORD_PARTS:
                 break
-            part = self.part(quoted_context=False)
+            part = self.part(False)
             if part is not None:
                 parts.append(part)
             end = self._end()
@@ -1300,7 +1309,7 @@ class _Parser:
                 if inner[0] == "dq-close":
                     self.i += 1
                     break
-                part = self.part(quoted_context=True)
+                part = self.part(True)
                 if part is not None:
                     parts.append(part)
             return DoubleQuoted(tuple(parts), kind == "locale-open", tok[1], self._end())
@@ -1346,7 +1355,7 @@ class _Parser:
             andor = self.and_or()
             background = False
             end = andor.end
-            if self.is_op(";", "&"):
+            if self.is_op((";", "&")):
                 sep = self.take()
                 background = self.text(sep) == "&"
                 end = sep[2]
@@ -1418,7 +1427,7 @@ class _Parser:
             if tok[0] == close_kind:
                 self.i += 1
                 break
-            part = self.part(quoted_context=True)
+            part = self.part(True)
             if part is not None:
                 if type(part) is Lit and "${" in part.text and open_tok[3] == "$[":
                     parts.extend(_expanded_in_brackets(part))
@@ -1803,6 +1812,9 @@ def _split_at(parts: list, sep: str):
     return parts, None
 
 
+_NAME_START_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def _name_at(text: str, pos: int) -> Optional[int]:
     """Length of the parameter name starting at ``pos``, or None."""
     if pos >= len(text):
@@ -1815,7 +1827,7 @@ def _name_at(text: str, pos: int) -> Optional[int]:
         return end - pos
     if ch in "@*#?-$!":
         return 1
-    match = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(text, pos)
+    match = _NAME_START_RE.match(text, pos)
     return match.end() - pos if match else None
 
 

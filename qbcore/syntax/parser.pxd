@@ -3,6 +3,8 @@
 # internals typed locals and C-level calls. The .py stays the one source; the
 # pure engine never reads this file. Spans are plain objects: the other model
 # modules read them as Python ints, which a C field would box on every read.
+# Text fields are plain objects too: the model builds nodes from its values,
+# which may be str subclasses (values.Partial) that a `str` field refuses.
 # Cython's dataclass takes its field order from these declarations, not from the
 # .py: each class lists its fields one per line, in the order of the .py.
 
@@ -10,7 +12,7 @@ cimport cython
 
 
 cdef class Script:
-    cdef public str source
+    cdef public object source
     cdef public tuple chunks
     cdef public object error
     cdef public object parsed_until
@@ -22,22 +24,22 @@ cdef class Word:
     cdef public object end
 
 cdef class Lit:
-    cdef public str text
+    cdef public object text
     cdef public object start
     cdef public object end
 
 cdef class Escaped:
-    cdef public str char
+    cdef public object char
     cdef public object start
     cdef public object end
 
 cdef class SingleQuoted:
-    cdef public str text
+    cdef public object text
     cdef public object start
     cdef public object end
 
 cdef class AnsiC:
-    cdef public str text
+    cdef public object text
     cdef public object start
     cdef public object end
 
@@ -48,11 +50,11 @@ cdef class DoubleQuoted:
     cdef public object end
 
 cdef class Param:
-    cdef public str name
-    cdef public str index
+    cdef public object name
+    cdef public object index
     cdef public bint length
     cdef public bint indirect
-    cdef public str op
+    cdef public object op
     cdef public Word arg
     cdef public Word arg2
     cdef public bint braced
@@ -71,32 +73,32 @@ cdef class Arith:
     cdef public object end
 
 cdef class ProcSub:
-    cdef public str direction
+    cdef public object direction
     cdef public Script script
     cdef public object start
     cdef public object end
 
 cdef class Heredoc:
-    cdef public str delimiter
+    cdef public object delimiter
     cdef public bint quoted
     cdef public bint strip_tabs
-    cdef public str raw
+    cdef public object raw
     cdef public tuple parts
     cdef public bint terminated
     cdef public object start
     cdef public object end
 
 cdef class Redirect:
-    cdef public str op
-    cdef public str fd
+    cdef public object op
+    cdef public object fd
     cdef public Word target
     cdef public Heredoc heredoc
     cdef public object start
     cdef public object end
 
 cdef class Assignment:
-    cdef public str name
-    cdef public str index
+    cdef public object name
+    cdef public object index
     cdef public bint append
     cdef public Word value
     cdef public tuple array
@@ -159,7 +161,7 @@ cdef class While:
     cdef public object end
 
 cdef class For:
-    cdef public str name
+    cdef public object name
     cdef public tuple items
     cdef public tuple body
     cdef public bint select
@@ -179,7 +181,7 @@ cdef class ArithFor:
 cdef class CaseArm:
     cdef public tuple patterns
     cdef public tuple body
-    cdef public str terminator
+    cdef public object terminator
     cdef public object start
     cdef public object end
 
@@ -191,7 +193,7 @@ cdef class Case:
     cdef public object end
 
 cdef class CondOp:
-    cdef public str op
+    cdef public object op
     cdef public object start
     cdef public object end
 
@@ -208,13 +210,13 @@ cdef class ArithCommand:
     cdef public object end
 
 cdef class FunctionDef:
-    cdef public str name
+    cdef public object name
     cdef public object body
     cdef public object start
     cdef public object end
 
 cdef class Coproc:
-    cdef public str name
+    cdef public object name
     cdef public object command
     cdef public object start
     cdef public object end
@@ -234,7 +236,7 @@ cdef class Chunk:
 # the module-level functions call, so it stays callable from Python.
 
 cdef class _Parser:
-    cdef public str source
+    cdef public object source  # the caller's text: a str subclass too
     cdef public bytes raw
     cdef public list toks
     cdef public Py_ssize_t n, i, nesting
@@ -242,7 +244,7 @@ cdef class _Parser:
     cdef public list pending_heredocs
 
     cdef str text(self, tuple tok)
-    @cython.locals(toks=list, kept=list, text=str, i=Py_ssize_t, kind=str)
+    @cython.locals(toks=list, kept=list, i=Py_ssize_t, kind=str)
     cdef _prepare(self)
     @cython.locals(toks=list, j=Py_ssize_t)
     cdef bint _joins_word(self, Py_ssize_t i) except -1

@@ -105,6 +105,28 @@ def test_an_extension_built_from_another_source_is_not_loaded(tmp_path):
     assert extension_of(str(source))[0] is None and "older source" in extension_of(str(source))[1]
 
 
+def test_an_extension_whose_declarations_changed_is_not_loaded(tmp_path):
+    # a .pxd beside the source types the extension: editing it makes the build stale too
+    import hashlib
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from qbcore._switch import STAMP_SUFFIX, extension_of, source_sha256
+
+    source = tmp_path / "model.py"
+    source.write_text("x = 1\n")
+    assert source_sha256(source) == hashlib.sha256(b"x = 1\n").hexdigest()  # no .pxd: the source alone
+    declarations = tmp_path / "model.pxd"
+    declarations.write_text("cdef object x\n")
+    built = tmp_path / ("model" + EXTENSION_SUFFIXES[0])
+    built.write_bytes(b"")
+    (tmp_path / (built.name + STAMP_SUFFIX)).write_text(source_sha256(source) + "\n")
+    assert extension_of(str(source)) == (str(built), None)
+    declarations.write_text("cdef int x\n")
+    assert extension_of(str(source))[0] is None and "older source" in extension_of(str(source))[1]
+    declarations.unlink()
+    assert extension_of(str(source))[0] is None
+
+
 def test_a_stale_extension_makes_the_engine_partial_with_one_warning(tmp_path):
     # a copy of the package whose parser source changed after the build
     import shutil

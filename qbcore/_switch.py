@@ -64,8 +64,15 @@ def extensions_disabled(environ=None) -> bool:
 
 
 def source_sha256(path) -> str:
+    """The SHA-256 of a compiled module's source: its .py and, when one types it, the .pxd beside it."""
+    path = os.fspath(path)
     with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
+        digest = hashlib.sha256(handle.read())
+    declarations = path[:-len(".py")] + ".pxd"
+    if path.endswith(".py") and os.path.exists(declarations):
+        with open(declarations, "rb") as handle:
+            digest.update(b"\0" + handle.read())
+    return digest.hexdigest()
 
 
 def extension_of(source_path):

@@ -56,7 +56,7 @@ class ExpansionError(Exception):
         self.fatal = fatal
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Fields:
     """The fields words expand to. ``opaque`` names every part not statically known
     (a value holding one is a Partial, printed with ``⟨name⟩`` in its place);
@@ -69,7 +69,7 @@ class Fields:
         return not self.opaque
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Text:
     """One string (assignment value, heredoc body); ``opaque`` as in Fields."""
     value: str
@@ -89,7 +89,7 @@ class Substitution:
     opaque: tuple = ()
 
 
-@dataclass(slots=True)
+@dataclass
 class Variable:
     """A shell variable: a string, an indexed array (dict index -> str), or Opaque."""
     value: object
@@ -335,7 +335,7 @@ def _default_list_dir(path: str, env: "Env") -> Optional[list]:
 TILDE_NONE, TILDE_START, TILDE_WORD, TILDE_VALUE = "none", "start", "word", "value"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Context:
     """Where a word stands, and so which of bash's expansions it undergoes, in bash's
     order: brace, tilde, parameter/command/arithmetic, splitting, pathname, quote removal.
@@ -1197,7 +1197,10 @@ class Expander:
         if len(pieces) > 1 or (pieces and len(pieces[0][0]) > 64):
             # what joining or splitting these pieces will build, paid before it is built
             # (each piece, and the field it may become, costs some bytes beside its text)
-            self.env.meter.build(sum(len(piece[0]) for piece in pieces) + PIECE_BYTES * len(pieces), "words")
+            size = PIECE_BYTES * len(pieces)
+            for piece in pieces:
+                size += len(piece[0])
+            self.env.meter.build(size, "words")
         return pieces
 
     def part(self, part, quoted: bool, pieces: list):

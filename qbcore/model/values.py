@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Opaque:
     """A value the static model cannot know; ``name`` says which (``$RANDOM``, ``$(date)``…)."""
     name: str

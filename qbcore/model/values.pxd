@@ -3,3 +3,5 @@
 
 cdef class Opaque:
     cdef readonly object name
+
+cpdef bint has_opaque(value)

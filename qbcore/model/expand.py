@@ -103,6 +103,7 @@ class Variable:
 # Values bash itself gives to these under `bash -c`, measured with 5.2.15
 # under `env -i`; dynamic ones are opaque by nature.
 DYNAMIC = ("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "PPID")
+_DYNAMIC_NAMES = frozenset(DYNAMIC)
 _MACHINE = ("HOSTNAME", "UID", "EUID", "GROUPS")
 _BASH_SETS = {
     "IFS": " \t\n", "OPTIND": "1", "OPTERR": "1", "PS4": "+ ",
@@ -170,7 +171,7 @@ class Env:
         self.vars: dict = {}
         for name, value in (variables or {}).items():
             self.vars[name] = value if isinstance(value, Variable) else Variable(value, True)
-        self.cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        self.cwd = _absolute(cwd) if cwd else os.getcwd()
         self.cwd_known = True  # False after a cd the model could not follow
         self.positional = list(positional)
         self.arg0 = arg0
@@ -211,7 +212,7 @@ class Env:
         when another shell found it on PATH).
         """
         kwargs.setdefault("host", bool(cwd))
-        cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        cwd = _absolute(cwd) if cwd else os.getcwd()
         env = cls({}, cwd=cwd, **kwargs)
         host = env.files.host
         try:
@@ -292,7 +293,7 @@ class Env:
 
     def get(self, name: str) -> Optional[object]:
         """The value of a variable (str, dict for arrays, Opaque) or None when unset."""
-        if name in DYNAMIC:
+        if name in _DYNAMIC_NAMES:
             return Opaque("$" + name)
         if name == "LINENO":
             return Opaque("$LINENO") if self.lineno is None else str(self.lineno)
@@ -324,6 +325,19 @@ class Env:
         if isinstance(value, dict):
             return value.get(0, "")
         return value
+
+
+@functools.lru_cache(maxsize=256)
+def _normalised(path: str) -> str:
+    return os.path.normpath(path)
+
+
+def _absolute(path) -> str:
+    """``os.path.abspath(path)``; an absolute path (every shell of one task starts in the
+    same few) is normalised once."""
+    if type(path) is str and path.startswith("/"):
+        return _normalised(path)
+    return os.path.abspath(path)
 
 
 def _same_dir(a: str, b: str, host: bool = True) -> bool:
@@ -1124,6 +1138,11 @@ class Expander:
         if mode == TILDE_NONE or not parts:
             return list(parts)
         parts = _merge_literals(parts)
+        for part in parts:
+            if isinstance(part, _Lit) and "~" in part.text:
+                break
+        else:
+            return parts  # most words: no tilde-prefix anywhere
         value_only = mode == TILDE_VALUE
         assignment_like = mode == TILDE_WORD and looks_like_assignment(parts)
         colon_rule = assignment_like or value_only
@@ -1657,8 +1676,11 @@ class Expander:
         if byte_mode:
             ifs = to_bytes(ifs)
         cut = from_bytes if byte_mode else str
-        ws = "".join(c for c in ifs if c in " \t\n")
-        other = "".join(c for c in ifs if c not in " \t\n")
+        if ifs == " \t\n":
+            ws, other = ifs, ""  # the default, nearly always
+        else:
+            ws = "".join(c for c in ifs if c in " \t\n")
+            other = "".join(c for c in ifs if c not in " \t\n")
         fields = []
         cur: list = []
         started = False
@@ -1987,7 +2009,10 @@ def brace_expand(parts, meter: Optional[Meter] = None) -> list:
     The number of words (and their size) is checked against ``meter`` before
     any of them is made.
     """
-    if not any(isinstance(p, S.Lit) and "{" in p.text for p in parts):
+    for part in parts:
+        if isinstance(part, _Lit) and "{" in part.text:
+            break
+    else:
         return [list(parts)]
     items = []
     for part in parts:

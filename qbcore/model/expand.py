@@ -31,7 +31,7 @@ from . import patterns
 from ..syntax import parser as S
 from .budget import BudgetExceeded, Meter
 from .commandenv import command_environ
-from .files import FileView
+from .files import FileView, absolute as _absolute
 from .patterns import compile_chars
 from .values import Opaque, Partial, concat, has_opaque, opaque_names, unknown_text
 
@@ -325,19 +325,6 @@ class Env:
         if isinstance(value, dict):
             return value.get(0, "")
         return value
-
-
-@functools.lru_cache(maxsize=256)
-def _normalised(path: str) -> str:
-    return os.path.normpath(path)
-
-
-def _absolute(path) -> str:
-    """``os.path.abspath(path)``; an absolute path (every shell of one task starts in the
-    same few) is normalised once."""
-    if type(path) is str and path.startswith("/"):
-        return _normalised(path)
-    return os.path.abspath(path)
 
 
 def _same_dir(a: str, b: str, host: bool = True) -> bool:

@@ -134,7 +134,7 @@ def _extensions():
 setup(
     packages=find_packages(include=["qbcore", "qbcore.*"]) + ["qbcore.suite"],
     package_dir={"qbcore": "qbcore", "qbcore.suite": "tasks"},
-    package_data={"": ["*.pyi", "*.pyx", "attemptinit.c", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
+    package_data={"": ["*.pyi", "*.pyx", "*.pxd", "attemptinit.c", "py.typed", "data/*", "standins/*", "standins/task/*"], "qbcore.suite": ["**/*"]},
     ext_modules=_extensions(),
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -37,6 +37,8 @@ LOOP_LIMIT = 10_000
 CALL_DEPTH = 25
 
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
+#: a shell variable's name
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,21 @@ class Evaluation:
     opaque: list = field(default_factory=list)
     env: Optional[Env] = None
     _noted: set = field(default_factory=set, repr=False, compare=False)  # ``opaque`` as a set
+
+    def __init__(self, commands: Optional[list] = None, output: Optional[list] = None,
+                 status: Union[int, Opaque] = 0, exited: bool = False,
+                 syntax_error: Optional[ShellSyntaxError] = None, opaque: Optional[list] = None,
+                 env: Optional[Env] = None, _noted: Optional[set] = None):
+        # written out (the dataclass keeps it): one is made per evaluation and substitution,
+        # and a generated __init__ would run as interpreted code in the compiled build
+        self.commands = [] if commands is None else commands
+        self.output = [] if output is None else output
+        self.status = status
+        self.exited = exited
+        self.syntax_error = syntax_error
+        self.opaque = [] if opaque is None else opaque
+        self.env = env
+        self._noted = set() if _noted is None else _noted
 
     @property
     def exact(self) -> bool:
@@ -639,7 +656,7 @@ class _Walker:
                 self.fatal(exc, node)
             values, opaque = list(expansion.values), expansion.opaque
         self.note(opaque)
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", node.name):
+        if not _NAME.fullmatch(node.name):
             self.record(argv=("for",), node=node, modelled=True, status=1, output=None,
                         error=f"`{node.name}': not a valid identifier")
             self.env.status = 1
@@ -813,7 +830,9 @@ class _Walker:
                         assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
             return
-        stdout_away = self.stdout_redirected or any(_redirects_stdout(r) for r in redirects)
+        # its own redirections of stdout hold while it runs
+        own_stdout = _any_redirects_stdout(redirects)
+        stdout_away = self.stdout_redirected or own_stdout
         unknown = has_opaque(name)
         if exp_names and not unknown and name not in ("echo", "printf", ":", "true", "false") \
                 and name not in env.functions and name in MODELLED:
@@ -833,8 +852,6 @@ class _Walker:
             self.note([f"status of {display}"])
             self.set_last_argument(argv)
             return
-        # its own redirections of stdout hold while it runs
-        own_stdout = any(_redirects_stdout(r) for r in redirects)
         closed_before = self.stdout_closed
         self.stdout_closed = closed = _closes_stdout(redirects, closed_before)
         # prefix assignments are visible to the command only
@@ -845,7 +862,7 @@ class _Walker:
                 self.assign(var, value, append, index)
         # a command's own descriptors are restored after it (an `exec` inside a function too)
         held = env.descriptors
-        before = {} if name == "exec" else {
+        before = {} if name == "exec" or not redirects else {
             fd: held.get(fd) for fd in (str(int(r.fd)) for r in redirects
                                          if r.fd is not None and r.fd.isdigit() and int(r.fd) > 2)}
         try:
@@ -1069,16 +1086,23 @@ class _Walker:
         if kind_only:
             return  # compound-command redirections are recorded with the commands inside
         line = self.script.line_of(node.start)
-        shown = tuple((name, value.render() if isinstance(value, Opaque) else value)
-                      for name, value, *_ in assignments)
         opaque_names = list(opaque)
-        for _, value, *_ in assignments:
-            if isinstance(value, Opaque) and value.name not in opaque_names:
-                opaque_names.append(value.name)
-        self.note(opaque_names)
+        shown = ()
+        if assignments:
+            shown = tuple((assigned[0], assigned[1].render() if isinstance(assigned[1], Opaque) else assigned[1])
+                          for assigned in assignments)
+            for assigned in assignments:
+                value = assigned[1]
+                if isinstance(value, Opaque) and value.name not in opaque_names:
+                    opaque_names.append(value.name)
+        if opaque_names:
+            self.note(opaque_names)
         # a record is kept (and reported) for the whole evaluation: pay for its size
-        self.env.meter.build(32 + (node.end - node.start) + sum(len(a) for a in argv if isinstance(a, str)) +
-                             (len(output) if isinstance(output, str) else 0), "command records")
+        size = 32 + (node.end - node.start) + (len(output) if isinstance(output, str) else 0)
+        for arg in argv:
+            if isinstance(arg, str):
+                size += len(arg)
+        self.env.meter.build(size, "command records")
         self.result.commands.append(CommandRecord(
             tuple(argv), shown, tuple(redirects), tuple(substitutions), tuple(opaque_names),
             modelled, self.certain, status, output, error, self.text(node), node.start, node.end, line))
@@ -1141,6 +1165,13 @@ class _Ambiguous(Exception):
     def __init__(self, message: str = "ambiguous redirect"):
         super().__init__(message)
         self.message = message
+
+
+def _any_redirects_stdout(records) -> bool:
+    for record in records:
+        if _redirects_stdout(record):
+            return True
+    return False
 
 
 def _redirects_stdout(record: RedirectRecord) -> bool:

@@ -31,9 +31,13 @@ from . import patterns
 from ..syntax import parser as S
 from .budget import BudgetExceeded, Meter
 from .commandenv import command_environ
-from .files import FileView
+from .files import FileView, absolute as _absolute
 from .patterns import compile_chars
 from .values import Opaque, Partial, concat, has_opaque, opaque_names, unknown_text
+
+# the word parts expansion dispatches on, looked up once
+_Lit, _Escaped, _SingleQuoted, _AnsiC = S.Lit, S.Escaped, S.SingleQuoted, S.AnsiC
+_DoubleQuoted, _Param, _CmdSub, _Arith, _ProcSub = S.DoubleQuoted, S.Param, S.CmdSub, S.Arith, S.ProcSub
 
 # ---------------------------------------------------------------- values
 
@@ -56,7 +60,7 @@ class ExpansionError(Exception):
         self.fatal = fatal
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Fields:
     """The fields words expand to. ``opaque`` names every part not statically known
     (a value holding one is a Partial, printed with ``⟨name⟩`` in its place);
@@ -69,7 +73,7 @@ class Fields:
         return not self.opaque
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Text:
     """One string (assignment value, heredoc body); ``opaque`` as in Fields."""
     value: str
@@ -89,7 +93,7 @@ class Substitution:
     opaque: tuple = ()
 
 
-@dataclass(slots=True)
+@dataclass
 class Variable:
     """A shell variable: a string, an indexed array (dict index -> str), or Opaque."""
     value: object
@@ -99,6 +103,7 @@ class Variable:
 # Values bash itself gives to these under `bash -c`, measured with 5.2.15
 # under `env -i`; dynamic ones are opaque by nature.
 DYNAMIC = ("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "PPID")
+_DYNAMIC_NAMES = frozenset(DYNAMIC)
 _MACHINE = ("HOSTNAME", "UID", "EUID", "GROUPS")
 _BASH_SETS = {
     "IFS": " \t\n", "OPTIND": "1", "OPTERR": "1", "PS4": "+ ",
@@ -113,6 +118,9 @@ _BASH_SETS = {
 _DEFAULT_PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 # the executor's environment but HOME, which is the working directory (qbcore.model.commandenv)
 EXECUTOR_ENVIRON = {name: value for name, value in command_environ("").items() if name != "HOME"}
+
+#: a shell variable's name
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # the variables a shell starts with, by (environ items, cwd, invoked_as, host): worked out once
 # per start (a regex per variable and a stat), then shared; a few starts are kept at a time
@@ -163,7 +171,7 @@ class Env:
         self.vars: dict = {}
         for name, value in (variables or {}).items():
             self.vars[name] = value if isinstance(value, Variable) else Variable(value, True)
-        self.cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        self.cwd = _absolute(cwd) if cwd else os.getcwd()
         self.cwd_known = True  # False after a cd the model could not follow
         self.positional = list(positional)
         self.arg0 = arg0
@@ -203,22 +211,26 @@ class Env:
         environment has no ``_``: ``bash`` when exec'd by that name, a full path
         when another shell found it on PATH).
         """
-        for key, value in environ.items():
-            if not isinstance(key, str) or not isinstance(value, str):
-                raise TypeError("environ must map str to str")
-            if "\0" in value or "\0" in key:
-                raise ValueError(f"environment variable {key!r} contains a NUL byte")
         kwargs.setdefault("host", bool(cwd))
-        cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+        cwd = _absolute(cwd) if cwd else os.getcwd()
         env = cls({}, cwd=cwd, **kwargs)
         host = env.files.host
-        key = (tuple(environ.items()), cwd, invoked_as, host)
-        template = _STARTING_VARIABLES.get(key)
+        try:
+            key = (tuple(environ.items()), cwd, invoked_as, host)
+            template = _STARTING_VARIABLES.get(key)
+        except TypeError:  # unhashable: not a map of str to str, said below
+            key = template = None
         if template is not None:
-            env.vars = dict(template)  # its Variables are shared: nothing changes one in place
+            # checked when it was first seen; its Variables are shared: nothing changes one in place
+            env.vars = dict(template)
             return env
         for name, value in environ.items():
-            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            if not isinstance(name, str) or not isinstance(value, str):
+                raise TypeError("environ must map str to str")
+            if "\0" in value or "\0" in name:
+                raise ValueError(f"environment variable {name!r} contains a NUL byte")
+        for name, value in environ.items():
+            if _NAME.fullmatch(name):
                 env.vars[name] = Variable(value, True)
         for name, value in _BASH_SETS.items():
             env.vars.setdefault(name, Variable(value, False))
@@ -253,8 +265,12 @@ class Env:
     def copy(self) -> "Env":
         """A subshell's copy: changes to it never reach this Env."""
         other = Env.__new__(Env)
-        other.vars = {k: Variable(dict(v.value) if isinstance(v.value, dict) else v.value, v.exported)
-                      for k, v in self.vars.items()}
+        # Variables are replaced, never changed in place: the copy shares them, but an
+        # array's elements are its own
+        other.vars = dict(self.vars)
+        for name, var in self.vars.items():
+            if isinstance(var.value, dict):
+                other.vars[name] = Variable(dict(var.value), var.exported)
         other.cwd = self.cwd
         other.cwd_known = self.cwd_known
         other.positional = list(self.positional)
@@ -277,7 +293,7 @@ class Env:
 
     def get(self, name: str) -> Optional[object]:
         """The value of a variable (str, dict for arrays, Opaque) or None when unset."""
-        if name in DYNAMIC:
+        if name in _DYNAMIC_NAMES:
             return Opaque("$" + name)
         if name == "LINENO":
             return Opaque("$LINENO") if self.lineno is None else str(self.lineno)
@@ -335,7 +351,7 @@ def _default_list_dir(path: str, env: "Env") -> Optional[list]:
 TILDE_NONE, TILDE_START, TILDE_WORD, TILDE_VALUE = "none", "start", "word", "value"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Context:
     """Where a word stands, and so which of bash's expansions it undergoes, in bash's
     order: brace, tilde, parameter/command/arithmetic, splitting, pathname, quote removal.
@@ -972,9 +988,9 @@ class Expander:
             # fast path: a plain literal or a single-quoted string expands to itself
             part = parts[0]
             kind = type(part)
-            if kind is S.Lit and not _SPECIAL_LITERAL.search(part.text):
+            if kind is _Lit and not _SPECIAL_LITERAL.search(part.text):
                 return [part.text]
-            if kind is S.SingleQuoted:
+            if kind is _SingleQuoted:
                 return [part.text]
         expansions = brace_expand(parts, self.env.meter) if context.brace else [list(parts)]
         braced = len(expansions) > 1 or len(expansions[0]) != len(parts)
@@ -992,8 +1008,12 @@ class Expander:
             pieces = self.parts(parts, quoted=False)
             if self.suppresses_splitting(parts):
                 pieces = [(t, q, False if sp is True else sp) for t, q, sp in pieces]
+            glob = context.glob
             for chars in self.split(pieces):
-                out.extend(self.glob(chars) if context.glob else [concat(text for text, _ in chars)])
+                if glob:
+                    out.extend(self.glob(chars))
+                else:
+                    out.append(concat([text for text, _ in chars]))
         return out
 
     def declaration_assignment(self, word: "S.Word") -> list:
@@ -1011,7 +1031,7 @@ class Expander:
         expansions = brace_expand(word.parts, self.env.meter)
         first = word.parts[0] if word.parts else None
         if len(expansions) == 1 and isinstance(first, S.Lit) and first.text.startswith("["):
-            match = re.match(r"\[([^\]]*)\](\+?)=", first.text)
+            match = _ELEMENT_INDEX.match(first.text)
             if match is None:
                 if "]" in "".join(p.text for p in word.parts if isinstance(p, S.Lit)):
                     raise _UnmodelledArray("a subscript built by an expansion")
@@ -1063,6 +1083,11 @@ class Expander:
         """bash 5.2 does not split a word whose last unquoted expansion is followed by a
         literal ``$`` (``$x$``, ``$x$.``) or an unset ``$!``, unless ``"$@"`` or an
         unquoted ``$@``/``$*`` appears in the word. Measured against bash, not documented."""
+        for part in parts:
+            if isinstance(part, _Lit) and "$" in part.text or isinstance(part, _Param) and part.name == "!":
+                break
+        else:
+            return False  # most words: no literal `$` and no `$!`, so nothing to suppress it
         flag = False
         for part in parts:
             if isinstance(part, S.DoubleQuoted):
@@ -1100,6 +1125,11 @@ class Expander:
         if mode == TILDE_NONE or not parts:
             return list(parts)
         parts = _merge_literals(parts)
+        for part in parts:
+            if isinstance(part, _Lit) and "~" in part.text:
+                break
+        else:
+            return parts  # most words: no tilde-prefix anywhere
         value_only = mode == TILDE_VALUE
         assignment_like = mode == TILDE_WORD and looks_like_assignment(parts)
         colon_rule = assignment_like or value_only
@@ -1121,9 +1151,10 @@ class Expander:
                 first_colon = 0
                 if assignment_like and not value_only and k == 0:
                     first_colon = text.index("=")
-                starts += [m.end() for m in re.finditer(":", text) if m.start() >= first_colon]
-                if k > 0 and out and isinstance(parts[k - 1], S.Lit) is False:
-                    pass
+                colon = text.find(":", first_colon)
+                while colon >= 0:
+                    starts.append(colon + 1)
+                    colon = text.find(":", colon + 1)
             if not after_eq and not starts:
                 out.append(part)
                 continue
@@ -1197,29 +1228,32 @@ class Expander:
         if len(pieces) > 1 or (pieces and len(pieces[0][0]) > 64):
             # what joining or splitting these pieces will build, paid before it is built
             # (each piece, and the field it may become, costs some bytes beside its text)
-            self.env.meter.build(sum(len(piece[0]) for piece in pieces) + PIECE_BYTES * len(pieces), "words")
+            size = PIECE_BYTES * len(pieces)
+            for piece in pieces:
+                size += len(piece[0])
+            self.env.meter.build(size, "words")
         return pieces
 
     def part(self, part, quoted: bool, pieces: list):
-        if isinstance(part, S.Lit):
+        if isinstance(part, _Lit):
             pieces.append((part.text, quoted, False))
-        elif isinstance(part, S.Escaped):
-            pieces.append((part.char, True, False))
-        elif isinstance(part, (S.SingleQuoted, S.AnsiC)):
-            pieces.append((part.text, True, False))
-        elif isinstance(part, S.DoubleQuoted):
-            inner = self.parts(part.parts, quoted=True)
+        elif isinstance(part, _DoubleQuoted):
+            inner = self.parts(part.parts, True)
             if _vanishing_at(part.parts, inner, self):
                 return  # its empty quoted pieces must not start a field either
             pieces.append(_STARTED)
             pieces.extend(inner)
-        elif isinstance(part, S.Param):
+        elif isinstance(part, _Param):
             self.param(part, quoted, pieces)
-        elif isinstance(part, S.CmdSub):
+        elif isinstance(part, _Escaped):
+            pieces.append((part.char, True, False))
+        elif isinstance(part, (_SingleQuoted, _AnsiC)):
+            pieces.append((part.text, True, False))
+        elif isinstance(part, _CmdSub):
             self.add_value(self.command_substitution(part), quoted, pieces)
-        elif isinstance(part, S.Arith):
+        elif isinstance(part, _Arith):
             self.add_value(self.arith(part), quoted, pieces)
-        elif isinstance(part, S.ProcSub):
+        elif isinstance(part, _ProcSub):
             self.add_value(Opaque("process substitution"), quoted, pieces)
         elif isinstance(part, _OpaquePart):
             pieces.append((self.opaque_text(part.value), True, False))
@@ -1440,7 +1474,7 @@ class Expander:
             pieces.extend(self.operand(p.arg, quoted))
             return
         if base == "=":
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p.name) or p.index in ("@", "*"):
+            if not _NAME.fullmatch(p.name) or p.index in ("@", "*"):
                 raise ExpansionError(f"${p.name}: cannot assign in this way")
             if quoted:
                 new = self.join_pieces(self.operand(p.arg, True))
@@ -1629,8 +1663,11 @@ class Expander:
         if byte_mode:
             ifs = to_bytes(ifs)
         cut = from_bytes if byte_mode else str
-        ws = "".join(c for c in ifs if c in " \t\n")
-        other = "".join(c for c in ifs if c not in " \t\n")
+        if ifs == " \t\n":
+            ws, other = ifs, ""  # the default, nearly always
+        else:
+            ws = "".join(c for c in ifs if c in " \t\n")
+            other = "".join(c for c in ifs if c not in " \t\n")
         fields = []
         cur: list = []
         started = False
@@ -1689,9 +1726,11 @@ class Expander:
     # -- pathname expansion ----------------------------------------------
 
     def glob(self, segments: list) -> list:
-        if all(quoted or type(text) is str and "*" not in text and "?" not in text and "[" not in text
-               for text, quoted in segments):
-            return [concat(text for text, _ in segments)]  # most words: no pattern, no list of characters
+        for text, quoted in segments:
+            if not quoted and (type(text) is not str or "*" in text or "?" in text or "[" in text):
+                break
+        else:
+            return [concat([text for text, _ in segments])]  # most words: no pattern, no list of characters
         chars = [(ch, not quoted) for text, quoted in segments for ch in text]
         text = concat(text for text, _ in segments)
         if not any(active and ch in "*?[" for ch, active in chars):
@@ -1855,6 +1894,9 @@ def _merge_literals(parts) -> list:
     return out
 
 
+_ELEMENT_INDEX = re.compile(r"\[([^\]]*)\](\+?)=")
+
+
 class _UnmodelledArray(Exception):
     """An element of ``name=(…)`` the model does not follow (its subscript is built at run time)."""
 
@@ -1954,7 +1996,10 @@ def brace_expand(parts, meter: Optional[Meter] = None) -> list:
     The number of words (and their size) is checked against ``meter`` before
     any of them is made.
     """
-    if not any(isinstance(p, S.Lit) and "{" in p.text for p in parts):
+    for part in parts:
+        if isinstance(part, _Lit) and "{" in part.text:
+            break
+    else:
         return [list(parts)]
     items = []
     for part in parts:
@@ -1969,6 +2014,9 @@ def brace_expand(parts, meter: Optional[Meter] = None) -> list:
     return [_rejoin_names(_regroup(result)) for result in results]
 
 
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_]+")
+
+
 def _rejoin_names(parts: list) -> list:
     """``$x{a,b}`` is ``$xa $xb`` in bash: brace expansion works on the text, so a
     name character after an unbraced ``$name`` extends the name."""
@@ -1976,8 +2024,8 @@ def _rejoin_names(parts: list) -> list:
     for part in parts:
         prev = out[-1] if out else None
         if isinstance(part, S.Lit) and isinstance(prev, S.Param) and not prev.braced and \
-                re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", prev.name):
-            match = re.match(r"[A-Za-z0-9_]+", part.text)
+                _NAME.fullmatch(prev.name):
+            match = _NAME_CHARS.match(part.text)
             if match:
                 out[-1] = S.Param(prev.name + match.group(0), None, False, False, None, None, None,
                                   False, prev.start, part.end)

@@ -14,6 +14,7 @@ so untrusted replies never make the model read, or reveal, the machine.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Iterable, Optional
 
@@ -137,6 +138,19 @@ class FileQuestions:
         return self._above_root(path)
 
 
+@functools.lru_cache(maxsize=256)
+def _normalised(path: str) -> str:
+    return os.path.normpath(path)
+
+
+def absolute(path) -> str:
+    """``os.path.abspath(path)``; an absolute path (every shell of one task starts in the
+    same few) is normalised once."""
+    if type(path) is str and path.startswith("/"):
+        return _normalised(path)
+    return os.path.abspath(path)
+
+
 class FileView(FileQuestions):
     """What the evaluation knows of the files, shared by a shell and its subshells
     (the file system is not per process).
@@ -149,7 +163,7 @@ class FileView(FileQuestions):
     """
 
     def __init__(self, root: str, listing: Optional[Iterable[str]] = None, *, host: bool = True):
-        self.root = os.path.abspath(root)
+        self.root = absolute(root)
         self.listing = None if listing is None else Listing(listing, self.root)
         self.host = host
         self.real = host and listing is None and os.path.isdir(self.root)

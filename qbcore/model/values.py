@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Opaque:
     """A value the static model cannot know; ``name`` says which (``$RANDOM``, ``$(date)``…)."""
     name: str
@@ -45,7 +45,10 @@ def unknown_text(value: Opaque) -> Partial:
 def concat(pieces: Iterable[str]) -> str:
     """Join texts; the result is a Partial (spans moved to their new place) when any piece is one."""
     pieces = list(pieces)
-    if not any(type(piece) is Partial and piece.spans for piece in pieces):
+    for piece in pieces:
+        if type(piece) is Partial and piece.spans:
+            break
+    else:
         return "".join(pieces)
     spans, offset = [], 0
     for piece in pieces:
@@ -57,12 +60,16 @@ def concat(pieces: Iterable[str]) -> str:
 
 def has_opaque(value) -> bool:
     """Whether a value (Opaque, text, or a tuple or list of them) holds any unknown part."""
+    if type(value) is str:
+        return False  # most values: plain text
     if isinstance(value, Opaque):
         return True
     if isinstance(value, Partial):
         return bool(value.spans)
     if isinstance(value, (tuple, list)):
-        return any(has_opaque(item) for item in value)
+        for item in value:
+            if has_opaque(item):
+                return True
     return False
 
 

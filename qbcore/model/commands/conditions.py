@@ -11,6 +11,9 @@ from ..expand import Opaque
 from ..values import has_opaque
 from .registry import Invocation, Outcome, register
 
+#: an integer operand of `-eq` and the like, blanks around it allowed
+_INTEGER = re.compile(r"\s*[-+]?[0-9]+\s*")
+
 
 class Unknown(Exception):
     """The condition's value depends on something not modelled (named)."""
@@ -72,7 +75,7 @@ def evaluate_test(args: list, env) -> int:
 
 
 def _test_int(text: str) -> int:
-    if not re.fullmatch(r"\s*[-+]?[0-9]+\s*", text):
+    if not _INTEGER.fullmatch(text):
         raise Unknown(f"integer expression expected: {text}")
     return int(text)
 

@@ -7,6 +7,9 @@ import re
 
 from .registry import Invocation, Outcome, register
 
+#: a status argument bash takes as a number
+_INTEGER = re.compile(r"-?[0-9]+")
+
 
 class Exit(Exception):
     """``exit`` (or an error that ends the shell): the shell stops with ``status``."""
@@ -48,7 +51,7 @@ def exit_builtin(ctx: Invocation) -> Outcome:
     args = ctx.args
     status = ctx.env.status
     if args:
-        status = int(args[0]) & 0xFF if re.fullmatch(r"-?[0-9]+", args[0]) else 2
+        status = int(args[0]) & 0xFF if _INTEGER.fullmatch(args[0]) else 2
     return Outcome(status, transfer=Exit(status))
 
 
@@ -62,5 +65,5 @@ def break_builtin(ctx: Invocation) -> Outcome:
 @register("return")
 def return_builtin(ctx: Invocation) -> Outcome:
     args = ctx.args
-    status = int(args[0]) & 0xFF if args and re.fullmatch(r"-?[0-9]+", args[0]) else ctx.env.status
+    status = int(args[0]) & 0xFF if args and _INTEGER.fullmatch(args[0]) else ctx.env.status
     return Outcome(status, transfer=Return(status))

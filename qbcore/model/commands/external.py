@@ -9,6 +9,9 @@ from ...syntax import parser as S
 from ..expand import Opaque
 from .registry import MODELLED, Invocation, Outcome, register
 
+#: a shell variable's name
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
 # Builtins the model does not run but that set the variables named in their
 # arguments: afterwards those variables are opaque, never their old value.
 _SETS_VARIABLES = {"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE", "getopts": None}
@@ -67,7 +70,7 @@ def taint_variables(env, name, args):
         if not names:
             names = [_SETS_VARIABLES[name]]
     for var in names:
-        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var):
+        if _NAME.fullmatch(var):
             env.set(var, Opaque(f"${var} (set by {name})"))
 
 

@@ -88,6 +88,18 @@ class Invocation:
     own_stdout: bool = False
     stdin: Optional[bytes] = None
 
+    def __init__(self, argv: list, env: Env, shell: Shell, node: object, stdout_away: bool = False,
+                 own_stdout: bool = False, stdin: Optional[bytes] = None):
+        # written out (the dataclass keeps it): one is made per command, and a generated
+        # __init__ would run as interpreted code in the compiled build
+        self.argv = argv
+        self.env = env
+        self.shell = shell
+        self.node = node
+        self.stdout_away = stdout_away
+        self.own_stdout = own_stdout
+        self.stdin = stdin
+
     @property
     def name(self) -> str:
         return self.argv[0]

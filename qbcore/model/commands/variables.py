@@ -9,6 +9,10 @@ from .. import expand as X
 from ..expand import ExpansionError, Opaque
 from .registry import Invocation, Outcome, register
 
+#: a shell variable's name, and `name=value` / `name+=value` as one argument
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", re.S)
+
 DECLARATION = frozenset("export local declare typeset readonly".split())
 # a word a declaration builtin reads as an assignment (name=, name+=)
 _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -91,9 +95,9 @@ def taint(env, note, name, argv):
         env.positional = [Opaque(f"positional parameters (after {name})")]
     elif name in DECLARATION or name == "unset":
         for arg in argv[1:]:
-            match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)", arg)
+            match = _NAME.match(arg)
             if match and not arg.startswith("-"):
-                env.set(match.group(1), Opaque(f"${match.group(1)} (after {name})"))
+                env.set(match.group(0), Opaque(f"${match.group(0)} (after {name})"))
     elif name == "eval":
         env.files.lose("the files after eval of an unknown string")
         note(["eval of an unknown string"])
@@ -107,7 +111,7 @@ def declare(ctx: Invocation) -> Outcome:
         if scope is None:
             return Outcome(1, error="local: can only be used in a function")
         for arg in args:
-            match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
+            match = _NAME.match(arg)
             if match and scope.shadow(env, match.group(0)) and "=" not in arg:
                 env.unset(match.group(0))  # `local x` starts unset
     options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)
@@ -128,7 +132,7 @@ def declare(ctx: Invocation) -> Outcome:
     for arg in args:
         if arg in options:
             continue
-        target = re.match(r"[A-Za-z_][A-Za-z0-9_]*", arg)
+        target = _NAME.match(arg)
         if target and target.group(0) in env.readonly and (
                 "=" in arg or isinstance(arg, CompoundArgument)):
             note([f"assignment to the readonly variable {target.group(0)}"])
@@ -141,7 +145,7 @@ def declare(ctx: Invocation) -> Outcome:
             if name == "readonly" or "-r" in options:
                 env.readonly.add(var)
             continue
-        match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", arg, re.S)
+        match = _NAME_VALUE.match(arg)
         if match:
             var, plus, value = match.groups()
             if plus:
@@ -150,7 +154,7 @@ def declare(ctx: Invocation) -> Outcome:
             env.set(var, value, exported=True if name == "export" or "-x" in options else None)
             if name == "readonly" or "-r" in options:
                 env.readonly.add(var)
-        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", arg):
+        elif _NAME.fullmatch(arg):
             if name == "readonly" or "-r" in options:
                 env.readonly.add(arg)
             if env.get(arg) is None and name not in ("export", "readonly"):

@@ -1,0 +1,49 @@
+# The compiled build's view of evaluate.py (Cython's pure-Python mode): the records of an
+# evaluation and the walker are typed classes (built without generated Python code, read
+# without dictionary lookups). evaluate.py stays the source of both engines.
+
+cdef class RedirectRecord:
+    cdef readonly object op
+    cdef readonly object fd
+    cdef readonly object target
+    cdef readonly object path
+    cdef readonly object creates
+    cdef readonly object truncates
+    cdef readonly object body
+    cdef readonly object exact
+
+cdef class SubstitutionRecord:
+    cdef readonly object text
+    cdef readonly object stdout
+    cdef readonly object status
+    cdef readonly object commands
+
+cdef class CommandRecord:
+    cdef readonly object argv
+    cdef readonly object assignments
+    cdef readonly object redirects
+    cdef readonly object substitutions
+    cdef readonly object opaque
+    cdef readonly object modelled
+    cdef readonly object certain
+    cdef readonly object status
+    cdef readonly object output
+    cdef readonly object error
+    cdef readonly object text
+    cdef readonly object start
+    cdef readonly object end
+    cdef readonly object line
+
+cdef class _Walker:
+    cdef public object env
+    cdef public object result
+    cdef public object script
+    cdef public bytes raw
+    cdef public object certain
+    cdef public object depth
+    cdef public object errexit
+    cdef public object stdout_redirected
+    cdef public object stdout_closed
+    cdef public object substitution_lines
+    cdef public object scope
+    cdef dict __dict__

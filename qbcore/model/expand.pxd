@@ -1,0 +1,62 @@
+# The compiled build's view of expand.py (Cython's pure-Python mode): the shell state, the
+# expander and the records expansion returns are typed classes, so the expander reaches
+# its state without dictionary lookups. expand.py stays the source of both engines.
+
+cdef class Fields:
+    cdef readonly object values
+    cdef readonly object opaque
+
+cdef class Text:
+    cdef readonly object value
+    cdef readonly object opaque
+
+cdef class Variable:
+    cdef public object value
+    cdef public object exported
+
+cdef class Env:
+    cdef public dict vars
+    cdef public object cwd
+    cdef public object cwd_known
+    cdef public object positional
+    cdef public object arg0
+    cdef public object status
+    cdef public object flags
+    cdef public object noglob
+    cdef public object lineno
+    cdef public object last_bg
+    cdef public object files
+    cdef public object substitute
+    cdef public object list_dir
+    cdef public dict functions
+    cdef public dict descriptors
+    cdef public object readonly
+    cdef public object meter
+    cdef dict __dict__  # the effect model carries its own state on a shell's Env
+
+    cpdef get(self, name)
+    cpdef ifs(self)
+
+cdef class Context:
+    cdef readonly object name
+    cdef readonly object brace
+    cdef readonly object tilde
+    cdef readonly object split
+    cdef readonly object glob
+    cdef readonly object one_field
+    cdef readonly object quoted
+
+cdef class Expander:
+    cdef public Env env
+    cdef public list opaque
+    cdef public list substitutions
+    cdef public object in_document
+
+    cpdef note(self, name)
+    cpdef list parts(self, parts, quoted)
+    cpdef part(self, part, quoted, list pieces)
+
+cdef class _Many:
+    cdef public object items
+    cdef public object star
+    cdef public object glue

@@ -15,6 +15,7 @@ import signal
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import itemgetter
 
 from ..harness import transports as _transports
@@ -202,9 +203,11 @@ def row_head(meta: dict) -> str:
     return text[:-1] + ", " if meta else "{"
 
 
-def row_text(head: str, transport: str, simulation, reply: str, max_text: int = MAX_TEXT) -> tuple:
+def row_text(head: str, transport: str, simulation, reply: str, max_text: int = MAX_TEXT,
+             end: tuple = ((), "}")) -> tuple:
     """(delivered, JSON line) of a predicted pair: ``json.dumps(result_row(...))`` character for
-    character, built from ``row_head(meta)`` without a dict per pair (the tests hold the two equal)."""
+    character, built from ``row_head(meta)`` without a dict per pair (the tests hold the two equal).
+    ``end``: (names to add to ``cut``, the text after it), as ``Judge.row_end`` gives for a judged row."""
     delivered = delivery(reply, transport, simulation)
     cut = []
     script, args, opaque = simulation.inner_script, simulation.inner_args, simulation.opaque
@@ -229,7 +232,8 @@ def row_text(head: str, transport: str, simulation, reply: str, max_text: int = 
     exact = "true" if exact is True else "false" if exact is False else json.dumps(exact)
     return delivered, (f'{head}"transport": {_escape(transport)}, "delivered": "{delivered}", "error": null, '
                        f'"inner_script": {script}, "inner_args": {args}, "exact": {exact}, "opaque": {opaque}, '
-                       f'"outer_effects": {effects}, "outer_error": {outer_error}, "cut": {_json(cut)}}}')
+                       f'"outer_effects": {effects}, "outer_error": {outer_error}, '
+                       f'"cut": {_json(cut + list(end[0]) if end[0] else cut)}{end[1]}')
 
 
 def _cut_text(value, max_text: int, name: str, cut: list) -> str:
@@ -251,22 +255,30 @@ def _clipped(text: str, limit: int = 500) -> str:
 
 def screen_pair(meta: dict, reply: str, transport: str, simulate, options: dict, max_text: int = MAX_TEXT,
                 head: str | None = None, judge=None):
-    """(delivered, JSON line) for one pair; an exception of the model becomes an ``error`` row.
+    """(delivered, JSON line, verdict) for one pair; an exception of the model becomes an ``error`` row.
     ``head``: ``row_head(meta)``, when the caller has it already. ``judge`` (a ``verdicts.Judge``)
-    adds the predicted and executed outcomes: those rows go through a dict."""
+    adds the predicted and executed outcomes, and ``verdict`` is then the row's code in
+    ``verdicts.VERDICTS`` (None for an error row, which the batch process completes)."""
     try:
         simulation = simulate(reply, transport, **options)
+        if head is None:
+            head = row_head(meta)
         if judge is None:
-            return row_text(row_head(meta) if head is None else head, transport, simulation, reply, max_text)
+            return row_text(head, transport, simulation, reply, max_text) + (None,)
+        if not judge.verify:  # the prediction's text is made once and ends every row of the same pair
+            cut, end, verdict = judge.row_end(meta.get("task_id"), meta.get("reply_sha256"), reply, transport,
+                                              max_text)
+            return row_text(head, transport, simulation, reply, max_text, (cut, end)) + (verdict,)
         row = result_row(meta, transport, simulation, reply=reply, max_text=max_text)
         judge(row, reply, max_text)
+        return row["delivered"], json.dumps(row), judge.verdict(row)
     except MemoryError:
         row = result_row(meta, transport, error="memory: the prediction needed more than the worker may have")
     except RecursionError:
         row = result_row(meta, transport, error="recursion: the prediction nested too deeply")
-    except Exception as exc:  # the model's failure on one reply is that reply's result, not the batch's end
+    except Exception as exc:  # the model's failure on one pair is that pair's result, not the batch's end
         row = result_row(meta, transport, error=_clipped(f"exception: {type(exc).__name__}: {exc}"))
-    return row["delivered"], json.dumps(row)
+    return row["delivered"], json.dumps(row), None
 
 
 #: a row's ``delivered`` value as one byte, as workers report a chunk's outcomes
@@ -275,10 +287,13 @@ _CODE = {name: n for n, name in enumerate(OUTCOMES)}
 
 def screen_block(tasks, simulate, options: dict, max_text: int = MAX_TEXT, progress=None, serial: int = 0,
                  judge=None) -> tuple:
-    """(outcome codes, rows) for a chunk of (seq, meta, reply, transport) pairs: one byte per pair
-    (an index into OUTCOMES) and the rows as JSON lines in one ASCII block, in the chunk's order.
-    ``progress`` (a worker's shared array) is told which pair of chunk ``serial`` runs since when."""
+    """(outcome codes, rows, verdicts) for a chunk of (seq, meta, reply, transport) pairs: one byte per
+    pair (an index into OUTCOMES), the rows as JSON lines in one ASCII block, in the chunk's order, and
+    with ``judge`` one byte per pair for the tally (an index into ``verdicts.VERDICTS``; an error row's
+    byte means nothing), else None. ``progress`` (a worker's shared array) is told which pair of chunk
+    ``serial`` runs since when."""
     codes = bytearray(len(tasks))
+    verdicts = bytearray(len(tasks)) if judge is not None else None
     texts = []
     meta = head = None
     for index, (_, pair_meta, reply, transport) in enumerate(tasks):
@@ -288,11 +303,14 @@ def screen_block(tasks, simulate, options: dict, max_text: int = MAX_TEXT, progr
             progress[2] = time.monotonic()
             progress[1] = index
             progress[0] = serial
-        delivered, text = screen_pair(meta, reply, transport, simulate, options, max_text, head, judge)
+        delivered, text, verdict = screen_pair(meta, reply, transport, simulate, options, max_text, head, judge)
         codes[index] = _CODE[delivered]
+        if verdict is not None:
+            verdicts[index] = verdict
         texts.append(text)
     texts.append("")
-    return bytes(codes), "\n".join(texts).encode("utf-8", "surrogatepass")
+    return (bytes(codes), "\n".join(texts).encode("utf-8", "surrogatepass"),
+            None if verdicts is None else bytes(verdicts))
 
 
 # -- the worker side ----------------------------------------------------------
@@ -475,6 +493,22 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
         chunk_pairs = CHUNK_PAIRS if dask is None else DASK_CHUNK_PAIRS
         superseding = set()  # seqs of pairs whose row replaces a row found on opening (resume only)
 
+        def left_to_do(item, work, seq) -> list:
+            """The transports of ``item`` whose work the result file does not hold yet, in order;
+            the pairs from ``seq`` on that replace a row found on opening are noted."""
+            todo = []
+            for transport in every:
+                found = log.done(item.id, transport, work)
+                if found is not None and not (retry_errors and found == ERROR):
+                    summary.skipped += 1
+                    continue
+                if (item.id, transport) in log.index:
+                    superseding.add(seq + len(todo))
+                todo.append(transport)
+            return todo
+
+        every = list(transports)
+
         def chunks():
             tasks, chars, seq = [], 0, 0
             index = log.index  # empty on a fresh file: then no pair needs asking about
@@ -482,25 +516,20 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
                 if isinstance(item, BadLine):
                     bad_line(item)
                     continue
-                reply_hash = reply_sha256(item.reply)
-                work = work_of(reply_hash, setup) if index else None
-                meta = None
-                for transport in transports:
-                    if index:
-                        found = log.done(item.id, transport, work)
-                        if found is not None and not (retry_errors and found == ERROR):
-                            summary.skipped += 1
-                            continue
-                        if (item.id, transport) in index:
-                            superseding.add(seq)
-                    if meta is None:
-                        meta = _meta(item, reply_hash, setup)
-                        if tasks and chars + len(item.reply) > CHUNK_CHARS:
-                            yield tasks
-                            tasks, chars = [], 0
-                        chars += len(item.reply)
-                    tasks.append((seq, meta, item.reply, transport))
-                    seq += 1
+                reply = item.reply
+                reply_hash = reply_sha256(reply)
+                todo = left_to_do(item, work_of(reply_hash, setup), seq) if index else every
+                if not todo:
+                    continue
+                meta = _meta(item, reply_hash, setup)
+                if tasks and chars + len(reply) > CHUNK_CHARS:
+                    yield tasks
+                    tasks, chars = [], 0
+                chars += len(reply)
+                while todo:  # a reply's pairs, split where a chunk is full
+                    part, todo = todo[:chunk_pairs - len(tasks)], todo[chunk_pairs - len(tasks):]
+                    tasks.extend(zip(range(seq, seq + len(part)), repeat(meta), repeat(reply), part))
+                    seq += len(part)
                     if len(tasks) >= chunk_pairs:
                         yield tasks
                         tasks, chars = [], 0
@@ -513,19 +542,26 @@ def screen(lines, transports, out_path, *, resume=True, simulate=None, jobs=None
             if on_progress is not None:
                 on_progress(summary.screened + summary.skipped)
 
-        def judged_block(tasks, codes, data):
+        def judged_block(tasks, codes, data, verdicts):
             """The block with its error rows given the verdict fields, each row counted by the tally."""
+            error = _CODE[ERROR]
+            if error not in codes:
+                tally.written_verdicts(list(map(itemgetter(1), tasks)), list(map(itemgetter(3), tasks)), verdicts)
+                return data
+            # rare: error rows are completed here and read back to be counted, all rows in order
             lines = data.decode("utf-8", "surrogatepass").split("\n")
             for n, ((_, meta, _, transport), code) in enumerate(zip(tasks, codes)):
-                if code == _CODE[ERROR]:
+                if code == error:
                     lines[n] = judge.error_row(lines[n])
-                tally.written((meta["id"], transport), lines[n])
+                    tally.written((meta["id"], transport), lines[n])
+                else:
+                    tally.written_verdicts((meta,), (transport,), verdicts[n:n + 1])
             return "\n".join(lines).encode("utf-8", "surrogatepass")
 
-        def write_block(tasks, codes, data):
+        def write_block(tasks, codes, data, verdicts=None):
             """Append a chunk's rows, in order, and count them."""
             if tally is not None:
-                data = judged_block(tasks, codes, data)
+                data = judged_block(tasks, codes, data, verdicts or bytes(len(tasks)))
             counted = Counter(zip(map(itemgetter(3), tasks), codes))
             if superseding:
                 for (seq, meta, _, transport), code in zip(tasks, codes):
@@ -568,7 +604,7 @@ def screen_chunk(tasks, simulate, options, max_text, judge=None):
     for seq, pair_meta, reply, transport in tasks:
         if pair_meta is not meta:
             meta, head = pair_meta, row_head(pair_meta)
-        out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, head, judge))
+        out.append((seq,) + screen_pair(meta, reply, transport, simulate, options, max_text, head, judge)[:2])
     return out
 
 
@@ -582,14 +618,14 @@ PREFETCH_BYTES = 32 << 10
 
 def _run(source, log, write_block, *, jobs, timeout, worker_args):
     """Feed chunks to the workers, guard them, and write their rows in input order
-    (``write_block(tasks, codes, data)``, a chunk or a contiguous part of one at a time)."""
+    (``write_block(tasks, codes, data, verdicts)``, a chunk or a contiguous part of one at a time)."""
     from multiprocessing.connection import wait
     from multiprocessing.reduction import ForkingPickler
 
     context = _context()
     pending = deque()  # chunks to give again, after a worker was lost
     written = 0        # the next sequence number to write
-    finished = {}      # first seq of a block -> (tasks, codes, data), waiting for earlier ones
+    finished = {}      # first seq of a block -> (tasks, codes, data, verdicts), waiting for earlier ones
     held = [0, 0]      # pairs and bytes in ``finished``
     window = jobs * CHUNK_PAIRS * 4  # bounds the rows held while an early pair is slow
     workers = [_Worker(context, worker_args) for _ in range(jobs)]
@@ -597,8 +633,8 @@ def _run(source, log, write_block, *, jobs, timeout, worker_args):
     exhausted = False
     ready_chunk = None  # (serial, tasks, payload) taken from the source, too large for a busy worker's pipe
 
-    def store(tasks, codes, data):
-        finished[tasks[0][0]] = (tasks, codes, data)
+    def store(tasks, codes, data, verdicts=None):
+        finished[tasks[0][0]] = (tasks, codes, data, verdicts)
         held[0] += len(tasks)
         held[1] += len(data)
 
@@ -636,10 +672,10 @@ def _run(source, log, write_block, *, jobs, timeout, worker_args):
     try:
         while True:
             while written in finished:
-                tasks, codes, data = finished.pop(written)
+                tasks, codes, data, verdicts = finished.pop(written)
                 held[0] -= len(tasks)
                 held[1] -= len(data)
-                write_block(tasks, codes, data)
+                write_block(tasks, codes, data, verdicts)
                 written += len(tasks)
             log.flush()
             for load in range(IN_FLIGHT):  # idle workers first, then a chunk more for the busy ones
@@ -666,11 +702,11 @@ def _run(source, log, write_block, *, jobs, timeout, worker_args):
             for worker in busy:
                 if worker.conn in ready or worker.conn.poll():
                     try:
-                        codes, data = worker.conn.recv()
+                        codes, data, verdicts = worker.conn.recv()
                     except (EOFError, OSError):
                         lose(worker, _Worker.how_it_died)
                         continue
-                    store(worker.answered(), codes, data)
+                    store(worker.answered(), codes, data, verdicts)
                 elif worker.process.sentinel in ready or not worker.process.is_alive():
                     lose(worker, _Worker.how_it_died)
                 elif time.monotonic() - worker.running()[1] > timeout:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, OrderedDict
+from operator import itemgetter
 from typing import Callable, Optional
 
 from .. import suite
@@ -26,6 +27,12 @@ VERIFY = ("all", "unknown")
 CACHE_PAIRS = 4096
 #: what an error row of a suite task says for a prediction it could not get
 _ERROR_WHY = "no prediction: the pair ended in an error row ({})"
+_NOT_PREDICTED, _OUTSIDE = "not predicted", "outside the suite"
+#: what the tally counts of a row besides its model, contract and transport: (predicted, executed, agree);
+#: a worker names it by its index here, so the batch process counts a row without reading it back
+VERDICTS = tuple((predicted, executed, agreed) for predicted in ("pass", "fail", "unknown", _OUTSIDE, _NOT_PREDICTED)
+                 for executed in (None, "pass", "fail") for agreed in (None, True, False))
+_VERDICT_CODE = {verdict: n for n, verdict in enumerate(VERDICTS)}
 
 
 def agree(predicted: dict, executed: dict) -> Optional[bool]:
@@ -117,10 +124,17 @@ class Judge:
         row["agree"] = agree(predicted, executed)
 
     def _predicted(self, task_id, reply_hash, reply, transport) -> dict:
+        return self._entry(task_id, reply_hash, reply, transport)[0]
+
+    def _entry(self, task_id, reply_hash, reply, transport) -> list:
+        """[the prediction's fields, its row text once made]: predicted once per (task, reply, transport)
+        while it stays among the last ``cache_pairs``."""
         key = (task_id, reply_hash, transport) if reply_hash else None
-        if key is not None and key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        if key is not None:
+            entry = self._cache.get(key)
+            if entry is not None:
+                self._cache.move_to_end(key)
+                return entry
         try:
             found = _fields(self.predict(task_id, reply, transport), ("passed", "class", "certain", "why"))
             found["certain"] = bool(found["certain"])
@@ -132,11 +146,35 @@ class Judge:
             found = _unknown("recursion: the prediction nested too deeply")
         except Exception as exc:  # noqa: BLE001 - the model's failure on one pair is that pair's unknown
             found = _unknown(f"exception: {type(exc).__name__}: {exc}"[:500])
+        entry = [found, None]
         if key is not None:
-            self._cache[key] = found
+            self._cache[key] = entry
             if len(self._cache) > self.cache_pairs:
                 self._cache.popitem(last=False)
-        return found
+        return entry
+
+    def row_end(self, task_id, reply_hash, reply, transport, max_text: int = 1 << 14) -> tuple:
+        """For a pair that is not verified: (what its prediction adds to the row's ``cut``, the JSON
+        text that follows ``cut`` to the row's end, its code in ``VERDICTS``), as ``__call__`` and
+        ``json.dumps`` make them; the text of a prediction seen before is not made again."""
+        if self.verify:
+            raise ValueError("a verified pair is judged on its row (Judge.__call__)")
+        if not self.knows(task_id):
+            return _OUTSIDE_END
+        entry = self._entry(task_id, reply_hash, reply, transport)
+        made = entry[1]
+        if made is None or made[0] != max_text:
+            predicted = entry[0]
+            why, cut = _short(predicted["why"], max_text)
+            verdict = _VERDICT_CODE[_state(predicted["passed"]) or "unknown", None, None]
+            made = entry[1] = (max_text, (("predicted",) if cut else (),
+                                          ', "predicted": ' + json.dumps(dict(predicted, why=why)) + "}", verdict))
+        return made[1]
+
+    @staticmethod
+    def verdict(row: dict) -> int:
+        """The code in ``VERDICTS`` of a judged row."""
+        return _VERDICT_CODE[_label(row)[3:]]
 
     def _executed(self, task_id, reply, transport) -> dict:
         try:
@@ -156,9 +194,12 @@ class Judge:
         return json.dumps(row)
 
 
+_OUTSIDE_END = ((), ', "predicted": null}', _VERDICT_CODE[_OUTSIDE, None, None])
+_OUTSIDE_CODES = frozenset(n for n, verdict in enumerate(VERDICTS) if verdict[0] == _OUTSIDE)
+
+
 # -- the tally ----------------------------------------------------------------
 
-_NOT_PREDICTED, _OUTSIDE = "not predicted", "outside the suite"
 #: task ids outside the suite that the summary names
 _NAMED_OUTSIDE = 3
 
@@ -195,20 +236,41 @@ class Tally:
         if old is not None:
             self.counts[old] -= 1
         self._opened[key] = label
-        self._count(label, row)
+        self._count(label, row.get("task_id"))
 
     def written(self, key, text: str):
         row = json.loads(text)
-        label = _label(row)
+        self._written(key, _label(row), row.get("task_id"))
+
+    def written_verdicts(self, fields, transports, verdicts):
+        """Count rows this run writes from what their workers judged, without reading the rows back:
+        row n has the record ``fields[n]`` (its id, model, contract and task id), ``transports[n]`` and
+        the code ``verdicts[n]`` in ``VERDICTS``."""
+        if self._opened:  # resuming: a row may supersede one found on opening
+            for row, transport, verdict in zip(fields, transports, verdicts):
+                self._written((row["id"], transport), (row["model"] or "?", row["contract"] or "?", transport)
+                              + VERDICTS[verdict], row["task_id"])
+            return
+        if not _OUTSIDE_CODES.isdisjoint(verdicts):
+            for row, verdict in zip(fields, verdicts):
+                if verdict in _OUTSIDE_CODES and len(self.outside) < _NAMED_OUTSIDE \
+                        and row["task_id"] not in self.outside:
+                    self.outside.append(row["task_id"])
+        labels = Counter(zip(map(itemgetter("model"), fields), map(itemgetter("contract"), fields),
+                             transports, verdicts))
+        for (model, contract, transport, verdict), n in labels.items():
+            self.counts[(model or "?", contract or "?", transport) + VERDICTS[verdict]] += n
+
+    def _written(self, key, label, task_id):
         old = self._opened.pop(key, None)
         if old is not None:
             self.counts[old] -= 1
-        self._count(label, row)
+        self._count(label, task_id)
 
-    def _count(self, label, row):
+    def _count(self, label, task_id):
         self.counts[label] += 1
-        if label[3] == _OUTSIDE and len(self.outside) < _NAMED_OUTSIDE and row.get("task_id") not in self.outside:
-            self.outside.append(row.get("task_id"))
+        if label[3] == _OUTSIDE and len(self.outside) < _NAMED_OUTSIDE and task_id not in self.outside:
+            self.outside.append(task_id)
 
     def sink(self, log, judge: Judge):
         """``log`` as the screen writes to it, counting each row and completing error rows."""

@@ -158,7 +158,8 @@ def test_the_blocks_a_worker_returns_are_its_rows_in_order():
         for transport in ("nested", "raw"):
             tasks.append((seq, meta, item.reply, transport))
             seq += 1
-    codes, data = screen_block(tasks, simulate, {})
+    codes, data, verdicts = screen_block(tasks, simulate, {})
+    assert verdicts is None
     assert data == reference_file(lines, ("nested", "raw"))
     assert [OUTCOMES[c] for c in codes] == [json.loads(line)["delivered"] for line in data.splitlines()]
 

@@ -125,9 +125,10 @@ _PREDICTED_SIZE = 4096
 
 
 def clear_caches(shell_runs: bool = True):
-    """Forget every prediction made so far, and every shell run unless ``shell_runs`` is False
-    (each task's starting tree is kept)."""
+    """Forget every prediction made so far, and every final state judged, and every shell run
+    unless ``shell_runs`` is False (each task's starting tree, at both places, is kept)."""
     _PREDICTED.clear()
+    _FINALS.clear()
     if shell_runs:
         SHELL_RUNS.clear()
 
@@ -225,7 +226,7 @@ def _standins(root: str, remote: bool) -> Optional[str]:
 
 def _run(task, start, before, script, args, source, remote, root) -> Prediction:
     """The harness script run over a copy of the fixture placed at ``root``."""
-    tree = start.clone() if root == TASK_DIR else _moved(start, root)
+    tree = start.clone() if root == TASK_DIR else _moved_start(task, start, root).clone()
     environ = default_environ(root)
     if remote:
         # what executor.harness_env adds for the ssh transports
@@ -236,13 +237,67 @@ def _run(task, start, before, script, args, source, remote, root) -> Prediction:
         return _unknown(run.unknown)
     if run.files.lost:
         return _unknown(run.files.lost)
-    after = entries(tree, root)
-    marks = (root, root.encode())
-    found = _judge(task, before, after, run.status,
+    if "SHLVL" in run.reads:
+        # bash lowers SHLVL before it execs the last simple command of a -c string (so a
+        # `bash -c` under nested starts at the level raw's shell has): not modelled
+        return _unknown("the shell level ($SHLVL), which bash lowers before it execs a last command")
+    final = _final_state(task, before, tree, root)
+    found = _judge(task, final, run.status,
                    None if run.effects.stderr_unknown else run.effects.stderr, run.effects.stderr_unknown, "")
-    if any(marks[0] in rel or marks[1] in e.data or marks[0] in e.target for rel, e in after.items()):
+    if final.marked:
         return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why)
     return found
+
+
+class _Final:
+    """What the validator makes of a final tree: ``stray`` the new files it does not allow,
+    ``verdict`` its check (or ``unreadable``, why the final repository cannot be read),
+    ``marked`` whether the task directory's path reached a name or the bytes of an entry."""
+
+    __slots__ = ("stray", "verdict", "unreadable", "marked")
+
+
+# (task id, its fixture, where it lies, the tree's version) -> _Final: a final tree the same as
+# one judged before (a run that changed nothing, or the same run reused) is not judged again;
+# the validators read only the entries, and a version names them (vfs._Store.version)
+_FINALS: OrderedDict = OrderedDict()
+_FINALS_SIZE = 4096
+
+
+def _final_state(task, before, tree, root) -> _Final:
+    key = (task.id, id(task.fixture), root, tree._store.version)
+    known = _FINALS.get(key)
+    if known is not None and known[0] is task.fixture:
+        return known[1]
+    after = entries(tree, root)
+    final = _Final()
+    final.stray = validators.disallowed_new(before, after, task.allowed_new)
+    final.unreadable = final.verdict = None
+    try:
+        # the git check asks the virtual .git; the host never runs git on what the model built
+        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
+            else gitfixture.NO_REPOSITORY
+        final.verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
+    except Unreadable as exc:
+        final.unreadable = str(exc)
+    marks = (root, root.encode())
+    final.marked = any(marks[0] in rel or marks[1] in e.data or marks[0] in e.target for rel, e in after.items())
+    _FINALS[key] = (task.fixture, final)
+    if len(_FINALS) > _FINALS_SIZE:
+        _FINALS.popitem(last=False)
+    return final
+
+
+def _moved_start(task, start: VirtualTree, root: str) -> VirtualTree:
+    """The fixture ``start`` placed at ``root``, built once per task and place."""
+    key = (task.id, root)
+    known = _MOVED.get(key)
+    if known is None or known[0] is not start:
+        known = _MOVED[key] = (start, _moved(start, root))
+    return known[1]
+
+
+_MOVED: dict = {}
 
 
 def _moved(source: VirtualTree, root: str) -> VirtualTree:
@@ -262,16 +317,11 @@ def _moved(source: VirtualTree, root: str) -> VirtualTree:
     return tree
 
 
-def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Prediction:
+def _judge(task, final: _Final, status, stderr, stderr_unknown, note) -> Prediction:
     """The executor's verdict and failure class (realbash.executor._classify) on a virtual state."""
-    stray = validators.disallowed_new(before, after, task.allowed_new)
-    try:
-        # the git check asks the virtual .git; the host never runs git on what the model built
-        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
-            else gitfixture.NO_REPOSITORY
-        verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
-    except Unreadable as exc:
-        return _unknown(f"the final repository: {exc}")
+    if final.unreadable is not None:
+        return _unknown(f"the final repository: {final.unreadable}")
+    stray, verdict = final.stray, final.verdict
     lead = f"{note}; " if note else ""
     if verdict.ok and not stray:
         return Prediction(True, "pass", True, lead + verdict.reason)

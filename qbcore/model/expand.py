@@ -253,8 +253,10 @@ class Env:
     def copy(self) -> "Env":
         """A subshell's copy: changes to it never reach this Env."""
         other = Env.__new__(Env)
+        # a Variable of a subclass (a watched start value, qbcore.model.effects) holds text and
+        # is shared as it is: copying would read its value
         other.vars = {k: Variable(dict(v.value) if isinstance(v.value, dict) else v.value, v.exported)
-                      for k, v in self.vars.items()}
+                      if type(v) is Variable else v for k, v in self.vars.items()}
         other.cwd = self.cwd
         other.cwd_known = self.cwd_known
         other.positional = list(self.positional)

@@ -725,11 +725,23 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
                                     positional=list(positional))
         template.files = template.meter = None  # the start only: no run's files or budget kept
         _SHELL_ENVS[key] = template
+        _TEMPLATE_NAMES[id(template)] = (template, _names(template.vars))
         if len(_SHELL_ENVS) > _SHELL_ENVS_SIZE:
-            _SHELL_ENVS.popitem(last=False)
+            gone = _SHELL_ENVS.popitem(last=False)[1]
+            _TEMPLATE_NAMES.pop(id(gone), None)
     env = template.copy()
     env.files, env.meter = files, meter
+    names = _TEMPLATE_NAMES.get(id(template))
+    if names is not None:
+        # the start's names, for the cache of runs (the last start only: it is asked at once)
+        _START_NAMES.clear()
+        _START_NAMES[id(env)] = (env, names[1])
     return env
+
+
+# the names of each kept start (ShellRuns.key), and of the shell started last
+_TEMPLATE_NAMES: dict = {}
+_START_NAMES: dict = {}
 
 
 # -- scripts parsed once --------------------------------------------------------
@@ -758,7 +770,7 @@ _ABSENT = object()  # a variable a start did not hold
 
 class _StartVariable(Variable):
     """A variable as a new shell started with it (plain text), whose reads are watched: reading
-    ``value`` notes its name in the run's ``reads``, so that a cache of runs can key the run by
+    ``value`` notes its name and value in the run's ``reads``, so that a cache of runs can key the run by
     the values it read and no others (bash raises SHLVL at every layer: a script that never
     reads it runs alike at every depth). Variables are replaced, never changed, so an
     assignment leaves the watched object behind."""
@@ -768,8 +780,9 @@ class _StartVariable(Variable):
 
     @property
     def value(self):
-        self.reads.add(self.name)
-        return _VALUE_OF(self)
+        value = _VALUE_OF(self)
+        self.reads[self.name] = value
+        return value
 
     def peek(self):
         """The value, read without noting it (the cache's own bookkeeping)."""
@@ -780,7 +793,7 @@ def _peek(var) -> object:
     return _VALUE_OF(var)
 
 
-def _watch(env: Env, reads: set):
+def _watch(env: Env, reads: dict):
     """Make the text variables ``env`` starts with watched ones, noting reads in ``reads``."""
     vars_ = env.vars
     for name, var in vars_.items():
@@ -798,7 +811,7 @@ class _Recording:
     __slots__ = ("reads", "facts", "entry", "entry_read")
 
     def __init__(self, entry):
-        self.reads: set = set()
+        self.reads: dict = {}  # name -> the value read
         self.facts: set = set()
         self.entry = entry
         self.entry_read = False
@@ -820,8 +833,7 @@ def _entry_read(effects: "Effects"):
 class _ShellRun:
     """What one ``bash -c SCRIPT`` run did: its status and syntax error, and the state it left
     (the tree's entries, the files' loss, meter charges, stderr, the descriptors last expanded),
-    with what it read: ``reads`` ((name, value) of each start variable read, _ABSENT for one
-    the start did not hold), ``facts`` ((field, value) of each fact of the run consulted),
+    with what it read: ``reads`` ((name, value) of each start variable read), ``facts`` ((field, value) of each fact of the run consulted),
     ``entry`` the key of the caller's descriptors when read (None when not)."""
 
     __slots__ = ("status", "syntax_message", "opaque", "nodes", "children", "bytes_written", "lost",
@@ -944,10 +956,11 @@ class ShellRuns:
         tree = files.tree
         store = tree._store
         budget = store.budget
-        # the exported names in order (a utility's environment lists them so); the others as a set:
-        # bash puts the ones it inherits first, so a layer deeper they come in another order
-        names = (tuple(name for name, var in env.vars.items() if var.exported),
-                 tuple(sorted(name for name, var in env.vars.items() if not var.exported)))
+        names = _names(env.vars) if hidden else _START_NAMES.get(id(env))
+        if names is None or names[0] is not env:
+            names = _names(env.vars)
+        else:
+            names = names[1]
         return (words, env.flags, names, tuple(hidden), env.cwd, env.cwd_known, files.root, tree._bound,
                 tree.cwd, store.version, budget.bytes_written, budget.max_bytes, budget.max_entries,
                 meter.budget, meter.nesting, start)
@@ -1001,7 +1014,6 @@ class ShellRuns:
         meter = env.meter
         steps, size, said, entry = meter.steps, meter.bytes, len(effects.stderr), effects.streams
         unknown_before = effects.stderr_unknown
-        start = {name: _peek(var) for name, var in env.vars.items()}
         recording = _Recording(entry)
         _watch(env, recording.reads)
         _RECORDING.append(recording)
@@ -1015,7 +1027,7 @@ class ShellRuns:
         run.status = evaluation.status
         run.syntax_message = None if evaluation.syntax_error is None else evaluation.syntax_error.message
         run.opaque = bool(evaluation.opaque)
-        run.reads = tuple((name, start.get(name, _ABSENT)) for name in sorted(recording.reads))
+        run.reads = tuple(sorted(recording.reads.items()))
         run.facts = consulted_values(recording.facts)
         run.entry = None
         if key is None or meter.exceeded is not None or unknown_before is not None:
@@ -1046,6 +1058,14 @@ class ShellRuns:
         while len(self._runs) > self.size:
             self._runs.popitem(last=False)
         return run
+
+
+def _names(vars_: dict) -> tuple:
+    """The names of a start's variables as a key: the exported ones in order (a utility's
+    environment lists them so), the others as a set (bash puts the ones it inherits first, so
+    a layer deeper they come in another order)."""
+    return (tuple(name for name, var in vars_.items() if var.exported),
+            tuple(sorted(name for name, var in vars_.items() if not var.exported)))
 
 
 def _tell_caller(run: _ShellRun, caller: Optional[Env]):

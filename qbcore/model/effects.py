@@ -725,7 +725,7 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
                                     positional=list(positional))
         template.files = template.meter = None  # the start only: no run's files or budget kept
         _SHELL_ENVS[key] = template
-        _TEMPLATE_NAMES[id(template)] = (template, _names(template.vars))
+        _TEMPLATE_NAMES[id(template)] = (template, _start_names(template.vars))
         if len(_SHELL_ENVS) > _SHELL_ENVS_SIZE:
             gone = _SHELL_ENVS.popitem(last=False)[1]
             _TEMPLATE_NAMES.pop(id(gone), None)
@@ -956,9 +956,9 @@ class ShellRuns:
         tree = files.tree
         store = tree._store
         budget = store.budget
-        names = _names(env.vars) if hidden else _START_NAMES.get(id(env))
+        names = _start_names(env.vars) if hidden else _START_NAMES.get(id(env))
         if names is None or names[0] is not env:
-            names = _names(env.vars)
+            names = _start_names(env.vars)
         else:
             names = names[1]
         return (words, env.flags, names, tuple(hidden), env.cwd, env.cwd_known, files.root, tree._bound,
@@ -1060,7 +1060,7 @@ class ShellRuns:
         return run
 
 
-def _names(vars_: dict) -> tuple:
+def _start_names(vars_: dict) -> tuple:
     """The names of a start's variables as a key: the exported ones in order (a utility's
     environment lists them so), the others as a set (bash puts the ones it inherits first, so
     a layer deeper they come in another order)."""

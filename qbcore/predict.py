@@ -200,11 +200,12 @@ def _harness_script(invocation) -> Optional[tuple]:
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
     with stated(Facts(_NOW, LOGIN, programs=system_programs(), standins=_standins(TASK_DIR, remote))) as facts:
-        first = _run(task, start, before, script, args, source, remote, TASK_DIR)
-    # the stand-in's folder on PATH holds the random part too
-    if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote):
+        first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
+    # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
+    # stand-in finding itself there) may depend on it
+    if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
         with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs(), standins=_standins(_OTHER_DIR, remote))):
-            second = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
+            second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path or the time, which differ "
                             "on every run")
@@ -224,8 +225,9 @@ def _standins(root: str, remote: bool) -> Optional[str]:
     return os.path.dirname(root) + "/bin" if remote else None
 
 
-def _run(task, start, before, script, args, source, remote, root) -> Prediction:
-    """The harness script run over a copy of the fixture placed at ``root``."""
+def _run(task, start, before, script, args, source, remote, root) -> tuple:
+    """The harness script run over a copy of the fixture placed at ``root``: the prediction, and
+    whether the run read PATH for the reply's sake."""
     tree = start.clone() if root == TASK_DIR else _moved_start(task, start, root).clone()
     environ = default_environ(root)
     if remote:
@@ -234,19 +236,20 @@ def _run(task, start, before, script, args, source, remote, root) -> Prediction:
         environ["QBCORE_REMOTE_DIR"] = root
     run = run_effects(script, tree, root, environ, args=args, source=source)
     if run.unknown:
-        return _unknown(run.unknown)
+        return _unknown(run.unknown), False
     if run.files.lost:
-        return _unknown(run.files.lost)
+        return _unknown(run.files.lost), False
     if "SHLVL" in run.reads:
         # bash lowers SHLVL before it execs the last simple command of a -c string (so a
         # `bash -c` under nested starts at the level raw's shell has): not modelled
-        return _unknown("the shell level ($SHLVL), which bash lowers before it execs a last command")
+        return _unknown("the shell level ($SHLVL), which bash lowers before it execs a last command"), False
+    read_path = "PATH" in run.reads and "PATH" not in run.plumbing
     final = _final_state(task, before, tree, root)
     found = _judge(task, final, run.status,
                    None if run.effects.stderr_unknown else run.effects.stderr, run.effects.stderr_unknown, "")
     if final.marked:
-        return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why)
-    return found
+        return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why), read_path
+    return found, read_path
 
 
 class _Final:

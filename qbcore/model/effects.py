@@ -569,7 +569,7 @@ class EffectWalker(E._Walker):
         environ changes, stdin)`` of the ``bash -c JOINED`` it ends in, an Outcome for what
         it does without a shell (a usage error), or None when it is not that or not followed."""
         folder = standins_folder()
-        path = self.env.get("PATH")
+        path = _plumbing_value(self.env.vars.get("PATH"))
         if folder is None or not isinstance(path, str) or path.split(":", 1)[0] != folder:
             return None
         if any(not isinstance(a, str) for a in argv):
@@ -775,13 +775,15 @@ class _StartVariable(Variable):
     reads it runs alike at every depth). Variables are replaced, never changed, so an
     assignment leaves the watched object behind."""
 
-    __slots__ = ("name", "reads")
+    __slots__ = ("name", "reads", "plumbing")
     text_known = True
 
     @property
     def value(self):
         value = _VALUE_OF(self)
         self.reads[self.name] = value
+        if self.plumbing:
+            self.plumbing.discard(self.name)  # read for the reply's own sake now
         return value
 
     def peek(self):
@@ -793,14 +795,31 @@ def _peek(var) -> object:
     return _VALUE_OF(var)
 
 
-def _watch(env: Env, reads: dict):
-    """Make the text variables ``env`` starts with watched ones, noting reads in ``reads``."""
+def _plumbing_value(var) -> object:
+    """The value of ``var`` (None for no variable) read for the harness's own plumbing: the
+    stand-in ssh finding itself first on PATH. A run cache keys by the value all the same, but
+    the read tells nothing of what the reply did with it (``plumbing``): a prediction asks a
+    second run at another place only when the reply read PATH, which holds that place."""
+    if var is None:
+        return None
+    if type(var) is _StartVariable:
+        value = var.peek()
+        if var.name not in var.reads:
+            var.reads[var.name] = value
+            var.plumbing.add(var.name)
+        return value
+    return var.value
+
+
+def _watch(env: Env, reads: dict, plumbing: set):
+    """Make the text variables ``env`` starts with watched ones, noting reads in ``reads`` (and
+    in ``plumbing`` the ones read only by _plumbing_value)."""
     vars_ = env.vars
     for name, var in vars_.items():
         if type(var) is Variable and type(_VALUE_OF(var)) is str:
             watched = _StartVariable.__new__(_StartVariable)
             _SET_VALUE(watched, _VALUE_OF(var))
-            watched.exported, watched.name, watched.reads = var.exported, name, reads
+            watched.exported, watched.name, watched.reads, watched.plumbing = var.exported, name, reads, plumbing
             vars_[name] = watched
 
 
@@ -808,13 +827,14 @@ class _Recording:
     """One run being recorded: the names of the variables it read from its start, the facts it
     consulted, and whether it read the descriptors its caller's command held (``entry``)."""
 
-    __slots__ = ("reads", "facts", "entry", "entry_read")
+    __slots__ = ("reads", "plumbing", "facts", "entry", "entry_read")
 
     def __init__(self, entry):
         self.reads: dict = {}  # name -> the value read
         self.facts: set = set()
         self.entry = entry
         self.entry_read = False
+        self.plumbing: set = set()
 
 
 # the runs being recorded, innermost last
@@ -838,7 +858,7 @@ class _ShellRun:
 
     __slots__ = ("status", "syntax_message", "opaque", "nodes", "children", "bytes_written", "lost",
                  "steps", "bytes", "stderr", "stderr_unknown", "streams", "version", "evaluation",
-                 "reads", "facts", "entry")
+                 "reads", "plumbing", "facts", "entry")
 
 
 def _stream_key(targets) -> Optional[tuple]:
@@ -1015,7 +1035,7 @@ class ShellRuns:
         steps, size, said, entry = meter.steps, meter.bytes, len(effects.stderr), effects.streams
         unknown_before = effects.stderr_unknown
         recording = _Recording(entry)
-        _watch(env, recording.reads)
+        _watch(env, recording.reads, recording.plumbing)
         _RECORDING.append(recording)
         try:
             with watching(recording.facts):
@@ -1028,6 +1048,7 @@ class ShellRuns:
         run.syntax_message = None if evaluation.syntax_error is None else evaluation.syntax_error.message
         run.opaque = bool(evaluation.opaque)
         run.reads = tuple(sorted(recording.reads.items()))
+        run.plumbing = frozenset(recording.plumbing)
         run.facts = consulted_values(recording.facts)
         run.entry = None
         if key is None or meter.exceeded is not None or unknown_before is not None:
@@ -1076,7 +1097,11 @@ def _tell_caller(run: _ShellRun, caller: Optional[Env]):
     vars_ = caller.vars
     for name, _ in run.reads:
         var = vars_.get(name)
-        if var is not None:
+        if var is None:
+            continue
+        if name in run.plumbing:
+            _plumbing_value(var)
+        else:
             var.value  # noqa: B018 - reading it tells the caller's watcher
 
 
@@ -1106,6 +1131,8 @@ class EffectRun:
     unknown: Optional[str] = None
     #: the variables of its start the run read, also through the shells and utilities it started
     reads: frozenset = frozenset()
+    #: those of ``reads`` read only for the harness's plumbing (``_plumbing_value``)
+    plumbing: frozenset = frozenset()
 
     @property
     def status(self):
@@ -1163,7 +1190,8 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
                          "rest of the script (the stdin transport)")
     if evaluation.syntax_error is not None:
         effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
-    return EffectRun(evaluation, files, effects, reads=frozenset(name for name, _ in run.reads))
+    return EffectRun(evaluation, files, effects, reads=frozenset(name for name, _ in run.reads),
+                     plumbing=run.plumbing)
 
 
 

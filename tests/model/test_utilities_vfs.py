@@ -181,6 +181,7 @@ def _virtual(tree, op, p, q):
 @given(OPS)
 @example([("write", "a", "a"), ("write", "d", "a"), ("rename", "a", "d/")])  # a file onto "file/"
 @example([("write", "a", "a"), ("rename", "a/", "x/y")])  # the missing parent is found first
+@example([("mkdir", "d", "d"), ("write", "d/c", "d"), ("rename", "d/c", "d")])  # onto its own parent
 def test_posix_calls_match_the_kernel(ops):
     with tempfile.TemporaryDirectory() as root:
         tree = VirtualTree().at("/")

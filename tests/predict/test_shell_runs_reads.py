@@ -170,3 +170,16 @@ def test_a_run_is_reused_only_where_it_read_the_same(script, read):
         assert (first, second) == (_written(script, SHLVL="4", X="a"), _written(script, SHLVL="6", X="b"))
     finally:
         SHELL_RUNS.enabled = True
+
+
+def test_a_remote_reply_that_reads_path_is_run_again_at_another_place():
+    # the stand-in's folder, first on the remote shell's PATH, lies beside the task directory,
+    # whose name differs on every run: a reply whose outcome hangs on it is unknown. The stand-in
+    # finding itself on PATH is no read of the reply's: a reply that does not look is decided
+    task = suite.get(TASK)
+    clear_caches()
+    guess = f"case '$PATH' in /tmp/qbcore-attempt-5eed5eed5eed5eed/*) {SED};; esac"
+    found = predict(task, guess, "ssh-argv")
+    assert not found.certain and "differ on every run" in found.why
+    assert predict(task, SED, "ssh-argv").passed
+    assert predict(task, SED, "ssh").passed

@@ -748,7 +748,7 @@ def make_modules(proc, interp, run_command):
         if tree.is_dir(proc.abs(d)):
             if posixpath.normpath(proc.abs(s)) == posixpath.normpath(proc.abs(d)):
                 os_rename(proc, s, d)
-                return d
+                return None  # shutil returns early here, with nothing
             real_dst = posixpath.join(d, posixpath.basename(s.rstrip("/")))
             if tree.exists(proc.abs(real_dst)):
                 import shutil

@@ -409,6 +409,9 @@ class VirtualTree:
             return
         if s_node.kind == _DIR and (d_canon + "/").startswith(s_canon.rstrip("/") + "/"):
             raise VfsError("EINVAL", src)
+        if d_node is not None and d_canon != "/" and s_canon.startswith(d_canon + "/"):
+            # Linux: a target that is an ancestor of the source is not empty, before any kind check
+            raise VfsError("ENOTEMPTY", dst)
         if s_canon == "/":
             raise VfsError("EBUSY", src)
         if d_node is not None:

@@ -125,9 +125,10 @@ _PREDICTED_SIZE = 4096
 
 
 def clear_caches(shell_runs: bool = True):
-    """Forget every prediction made so far, and every shell run unless ``shell_runs`` is False
-    (each task's starting tree is kept)."""
+    """Forget every prediction made so far, and every final state judged, and every shell run
+    unless ``shell_runs`` is False (each task's starting tree, at both places, is kept)."""
     _PREDICTED.clear()
+    _FINALS.clear()
     if shell_runs:
         SHELL_RUNS.clear()
 
@@ -199,11 +200,12 @@ def _harness_script(invocation) -> Optional[tuple]:
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
     with stated(Facts(_NOW, LOGIN, programs=system_programs(), standins=_standins(TASK_DIR, remote))) as facts:
-        first = _run(task, start, before, script, args, source, remote, TASK_DIR)
-    # the stand-in's folder on PATH holds the random part too
-    if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote):
+        first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
+    # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
+    # stand-in finding itself there) may depend on it
+    if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
         with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs(), standins=_standins(_OTHER_DIR, remote))):
-            second = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
+            second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path or the time, which differ "
                             "on every run")
@@ -223,9 +225,10 @@ def _standins(root: str, remote: bool) -> Optional[str]:
     return os.path.dirname(root) + "/bin" if remote else None
 
 
-def _run(task, start, before, script, args, source, remote, root) -> Prediction:
-    """The harness script run over a copy of the fixture placed at ``root``."""
-    tree = start.clone() if root == TASK_DIR else _moved(start, root)
+def _run(task, start, before, script, args, source, remote, root) -> tuple:
+    """The harness script run over a copy of the fixture placed at ``root``: the prediction, and
+    whether the run read PATH for the reply's sake."""
+    tree = start.clone() if root == TASK_DIR else _moved_start(task, start, root).clone()
     environ = default_environ(root)
     if remote:
         # what executor.harness_env adds for the ssh transports
@@ -233,16 +236,71 @@ def _run(task, start, before, script, args, source, remote, root) -> Prediction:
         environ["QBCORE_REMOTE_DIR"] = root
     run = run_effects(script, tree, root, environ, args=args, source=source)
     if run.unknown:
-        return _unknown(run.unknown)
+        return _unknown(run.unknown), False
     if run.files.lost:
-        return _unknown(run.files.lost)
-    after = entries(tree, root)
-    marks = (root, root.encode())
-    found = _judge(task, before, after, run.status,
+        return _unknown(run.files.lost), False
+    if "SHLVL" in run.reads:
+        # bash lowers SHLVL before it execs the last simple command of a -c string (so a
+        # `bash -c` under nested starts at the level raw's shell has): not modelled
+        return _unknown("the shell level ($SHLVL), which bash lowers before it execs a last command"), False
+    read_path = "PATH" in run.reads and "PATH" not in run.plumbing
+    final = _final_state(task, before, tree, root)
+    found = _judge(task, final, run.status,
                    None if run.effects.stderr_unknown else run.effects.stderr, run.effects.stderr_unknown, "")
-    if any(marks[0] in rel or marks[1] in e.data or marks[0] in e.target for rel, e in after.items()):
-        return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why)
-    return found
+    if final.marked:
+        return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why), read_path
+    return found, read_path
+
+
+class _Final:
+    """What the validator makes of a final tree: ``stray`` the new files it does not allow,
+    ``verdict`` its check (or ``unreadable``, why the final repository cannot be read),
+    ``marked`` whether the task directory's path reached a name or the bytes of an entry."""
+
+    __slots__ = ("stray", "verdict", "unreadable", "marked")
+
+
+# (task id, its fixture, where it lies, the tree's version) -> _Final: a final tree the same as
+# one judged before (a run that changed nothing, or the same run reused) is not judged again;
+# the validators read only the entries, and a version names them (vfs._Store.version)
+_FINALS: OrderedDict = OrderedDict()
+_FINALS_SIZE = 4096
+
+
+def _final_state(task, before, tree, root) -> _Final:
+    key = (task.id, id(task.fixture), root, tree._store.version)
+    known = _FINALS.get(key)
+    if known is not None and known[0] is task.fixture:
+        return known[1]
+    after = entries(tree, root)
+    final = _Final()
+    final.stray = validators.disallowed_new(before, after, task.allowed_new)
+    final.unreadable = final.verdict = None
+    try:
+        # the git check asks the virtual .git; the host never runs git on what the model built
+        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
+            else gitfixture.NO_REPOSITORY
+        final.verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
+    except Unreadable as exc:
+        final.unreadable = str(exc)
+    marks = (root, root.encode())
+    final.marked = any(marks[0] in rel or marks[1] in e.data or marks[0] in e.target for rel, e in after.items())
+    _FINALS[key] = (task.fixture, final)
+    if len(_FINALS) > _FINALS_SIZE:
+        _FINALS.popitem(last=False)
+    return final
+
+
+def _moved_start(task, start: VirtualTree, root: str) -> VirtualTree:
+    """The fixture ``start`` placed at ``root``, built once per task and place."""
+    key = (task.id, root)
+    known = _MOVED.get(key)
+    if known is None or known[0] is not start:
+        known = _MOVED[key] = (start, _moved(start, root))
+    return known[1]
+
+
+_MOVED: dict = {}
 
 
 def _moved(source: VirtualTree, root: str) -> VirtualTree:
@@ -262,16 +320,11 @@ def _moved(source: VirtualTree, root: str) -> VirtualTree:
     return tree
 
 
-def _judge(task, before, after, status, stderr, stderr_unknown, note) -> Prediction:
+def _judge(task, final: _Final, status, stderr, stderr_unknown, note) -> Prediction:
     """The executor's verdict and failure class (realbash.executor._classify) on a virtual state."""
-    stray = validators.disallowed_new(before, after, task.allowed_new)
-    try:
-        # the git check asks the virtual .git; the host never runs git on what the model built
-        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
-            else gitfixture.NO_REPOSITORY
-        verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
-    except Unreadable as exc:
-        return _unknown(f"the final repository: {exc}")
+    if final.unreadable is not None:
+        return _unknown(f"the final repository: {final.unreadable}")
+    stray, verdict = final.stray, final.verdict
     lead = f"{note}; " if note else ""
     if verdict.ok and not stray:
         return Prediction(True, "pass", True, lead + verdict.reason)

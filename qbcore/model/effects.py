@@ -29,7 +29,7 @@ from .files import ALWAYS_OPENS, FileQuestions
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.git import reads_stdin as git_reads_stdin
-from .utilities.hostfacts import standins_folder
+from .utilities.hostfacts import consulted_values, reconsult, standins_folder, watching
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
 
@@ -505,8 +505,8 @@ class EffectWalker(E._Walker):
                 # cat and grep refuse an input that is their output; others read what they wrote
                 self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
                                     "where its output goes)")
-        if name in COMMANDS and any((v.exported or k in self._exports) and not isinstance(v.value, str)
-                                    for k, v in self.env.vars.items()):
+        if name in COMMANDS and any((v.exported or k in self._exports) and type(v) is not _StartVariable and
+                                    not isinstance(v.value, str) for k, v in self.env.vars.items()):
             self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
         model = COMMANDS.get(name) or lookup(name)
         if not isinstance(stdin, Stream):
@@ -569,7 +569,7 @@ class EffectWalker(E._Walker):
         environ changes, stdin)`` of the ``bash -c JOINED`` it ends in, an Outcome for what
         it does without a shell (a usage error), or None when it is not that or not followed."""
         folder = standins_folder()
-        path = self.env.get("PATH")
+        path = _plumbing_value(self.env.vars.get("PATH"))
         if folder is None or not isinstance(path, str) or path.split(":", 1)[0] != folder:
             return None
         if any(not isinstance(a, str) for a in argv):
@@ -622,11 +622,12 @@ class EffectWalker(E._Walker):
             return None
         if any(not isinstance(a, str) for a in (text, arg0, *args)):
             return None
+        # the values pass on unread: the new shell's run tells this one which it read (run_shell)
         environ, hidden = {}, []
         for var, value in self.env.vars.items():
             if value.exported or var in self._exports:
-                if isinstance(value.value, str):
-                    environ[var] = value.value
+                if isinstance(_peek(value), str):
+                    environ[var] = _peek(value)
                 else:
                     hidden.append(var)
         for var, value in changes.items():
@@ -647,11 +648,8 @@ class EffectWalker(E._Walker):
             self.env.files.lose(f"the files after `{self.text(node)}` ({doubt})")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         started = (table[0], table[1], table[2])
-        key = SHELL_RUNS.key(text, environ, hidden, arg0, args, env, self.effects, started)
-        run = SHELL_RUNS.replay(key, env, self.effects, started)
-        if run is None:
-            run = SHELL_RUNS.record(key, env, self.effects, started,
-                                    lambda: E.evaluate(S.parse_prefix(text), env, walker=EffectWalker))
+        run = run_shell(text, environ, hidden, arg0, args, env, self.effects, started,
+                        lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
         if run.syntax_message is not None:
             where = f"{arg0}: -c" if label else arg0
             self.emit(table[2], f"{where}: {run.syntax_message}", self.text(node))
@@ -727,21 +725,140 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
                                     positional=list(positional))
         template.files = template.meter = None  # the start only: no run's files or budget kept
         _SHELL_ENVS[key] = template
+        _TEMPLATE_NAMES[id(template)] = (template, _start_names(template.vars))
         if len(_SHELL_ENVS) > _SHELL_ENVS_SIZE:
-            _SHELL_ENVS.popitem(last=False)
+            gone = _SHELL_ENVS.popitem(last=False)[1]
+            _TEMPLATE_NAMES.pop(id(gone), None)
     env = template.copy()
     env.files, env.meter = files, meter
+    names = _TEMPLATE_NAMES.get(id(template))
+    if names is not None:
+        # the start's names, for the cache of runs (the last start only: it is asked at once)
+        _START_NAMES.clear()
+        _START_NAMES[id(env)] = (env, names[1])
     return env
+
+
+# the names of each kept start (ShellRuns.key), and of the shell started last
+_TEMPLATE_NAMES: dict = {}
+_START_NAMES: dict = {}
+
+
+# -- scripts parsed once --------------------------------------------------------
+
+_PARSED: OrderedDict = OrderedDict()
+_PARSED_SIZE = 2048
+
+
+def parse(text: str) -> S.Script:
+    """``parser.parse_prefix(text)``, kept for the texts seen last: the same script reaches a
+    shell at every layer of every transport, and its tree is only read by the walker."""
+    found = _PARSED.get(text)
+    if found is None:
+        found = _PARSED[text] = S.parse_prefix(text)
+        if len(_PARSED) > _PARSED_SIZE:
+            _PARSED.popitem(last=False)
+    return found
 
 
 # -- runs of a new bash, remembered by what they read ----------------------------
 
+_VALUE_OF = Variable.value.__get__  # a Variable's value, read without telling a watcher
+_SET_VALUE = Variable.value.__set__
+_ABSENT = object()  # a variable a start did not hold
+
+
+class _StartVariable(Variable):
+    """A variable as a new shell started with it (plain text), whose reads are watched: reading
+    ``value`` notes its name and value in the run's ``reads``, so that a cache of runs can key the run by
+    the values it read and no others (bash raises SHLVL at every layer: a script that never
+    reads it runs alike at every depth). Variables are replaced, never changed, so an
+    assignment leaves the watched object behind."""
+
+    __slots__ = ("name", "reads", "plumbing")
+    text_known = True
+
+    @property
+    def value(self):
+        value = _VALUE_OF(self)
+        self.reads[self.name] = value
+        if self.plumbing:
+            self.plumbing.discard(self.name)  # read for the reply's own sake now
+        return value
+
+    def peek(self):
+        """The value, read without noting it (the cache's own bookkeeping)."""
+        return _VALUE_OF(self)
+
+
+def _peek(var) -> object:
+    return _VALUE_OF(var)
+
+
+def _plumbing_value(var) -> object:
+    """The value of ``var`` (None for no variable) read for the harness's own plumbing: the
+    stand-in ssh finding itself first on PATH. A run cache keys by the value all the same, but
+    the read tells nothing of what the reply did with it (``plumbing``): a prediction asks a
+    second run at another place only when the reply read PATH, which holds that place."""
+    if var is None:
+        return None
+    if type(var) is _StartVariable:
+        value = var.peek()
+        if var.name not in var.reads:
+            var.reads[var.name] = value
+            var.plumbing.add(var.name)
+        return value
+    return var.value
+
+
+def _watch(env: Env, reads: dict, plumbing: set):
+    """Make the text variables ``env`` starts with watched ones, noting reads in ``reads`` (and
+    in ``plumbing`` the ones read only by _plumbing_value)."""
+    vars_ = env.vars
+    for name, var in vars_.items():
+        if type(var) is Variable and type(_VALUE_OF(var)) is str:
+            watched = _StartVariable.__new__(_StartVariable)
+            _SET_VALUE(watched, _VALUE_OF(var))
+            watched.exported, watched.name, watched.reads, watched.plumbing = var.exported, name, reads, plumbing
+            vars_[name] = watched
+
+
+class _Recording:
+    """One run being recorded: the names of the variables it read from its start, the facts it
+    consulted, and whether it read the descriptors its caller's command held (``entry``)."""
+
+    __slots__ = ("reads", "plumbing", "facts", "entry", "entry_read")
+
+    def __init__(self, entry):
+        self.reads: dict = {}  # name -> the value read
+        self.facts: set = set()
+        self.entry = entry
+        self.entry_read = False
+        self.plumbing: set = set()
+
+
+# the runs being recorded, innermost last
+_RECORDING: list = []
+
+
+def _entry_read(effects: "Effects"):
+    """A command substitution reads ``effects.streams``: each run being recorded that has not
+    replaced its entry's value since it started has read it."""
+    streams = effects.streams
+    for recording in _RECORDING:
+        if streams is recording.entry:
+            recording.entry_read = True
+
+
 class _ShellRun:
     """What one ``bash -c SCRIPT`` run did: its status and syntax error, and the state it left
-    (the tree's entries, the files' loss, meter charges, stderr, the descriptors last expanded)."""
+    (the tree's entries, the files' loss, meter charges, stderr, the descriptors last expanded),
+    with what it read: ``reads`` ((name, value) of each start variable read), ``facts`` ((field, value) of each fact of the run consulted),
+    ``entry`` the key of the caller's descriptors when read (None when not)."""
 
     __slots__ = ("status", "syntax_message", "opaque", "nodes", "children", "bytes_written", "lost",
-                 "steps", "bytes", "stderr", "stderr_unknown", "streams")
+                 "steps", "bytes", "stderr", "stderr_unknown", "streams", "version", "evaluation",
+                 "reads", "plumbing", "facts", "entry")
 
 
 def _stream_key(targets) -> Optional[tuple]:
@@ -805,19 +922,29 @@ def _streams_back(saved: tuple, entry, table) -> tuple:
 
 
 class ShellRuns:
-    """A bounded cache of new-bash runs (``bash -c SCRIPT``) over the virtual tree, keyed by
-    everything a run reads, so the same delivered script on the same files is walked once.
+    """A bounded cache of new-bash runs (``bash -c SCRIPT``, and a prediction's own harness
+    shell) over the virtual tree, keyed by what a run reads, so the same delivered script on
+    the same files is walked once whatever layer it runs at.
 
     Why: the same reply under several transports very often reaches its innermost shell as
-    the same script in the same state. The key holds the script, $0 and the arguments, the
-    environment (values and order) and the unknown exported names, the working directory,
-    the tree's entries (by identity: entries are replaced, never changed, so the same
-    objects are the same contents) and its budget, the meter's limits and nesting, and the
-    descriptors the run starts with. A run is kept only when it ended normally, within its
-    budget, with nothing on stderr unknown before it, and without meeting the interpreter's
-    recursion limit (which depends on the caller's stack). A replay puts back the entries,
-    the loss, the meter's charges (only where they fit the budget still left), stderr and
-    the descriptors; ``tests/predict/test_shell_runs.py`` checks replays against fresh runs.
+    the same script in the same state, but one layer deeper: bash raises SHLVL and sets
+    ``_`` at every layer. The key (``key``) holds what every run depends on: the script,
+    $0 and the arguments, the shell's flags, the names of its variables (and which are
+    exported, which unknown), the working directory, the tree (its version token: a tree
+    with the token of another holds the same entries) and its budget, the meter's limits
+    and nesting, and the descriptors the run starts with. Beside it each kept run holds
+    the values it read: the start variables it read (watched, ``_StartVariable``; a
+    utility reads only what it asks of its ``Environ``, a bash started inside only what
+    its own run read), the facts of the run it consulted (hostfacts.watching: the time,
+    the stand-in's folder…), and the caller's descriptors when a command substitution read
+    them before any command replaced them. A run is reused when those are equal.
+
+    A run is kept only when it ended normally, within its budget, with nothing on stderr
+    unknown before it, and without meeting the interpreter's recursion limit (which depends
+    on the caller's stack). A replay puts back the entries, the loss, the meter's charges
+    (only where they fit the budget still left), stderr and the descriptors, and tells the
+    caller's watchers what the run read; ``tests/predict/test_shell_runs.py`` checks replays
+    against fresh runs.
     """
 
     def __init__(self, size: int = 4096):
@@ -831,10 +958,11 @@ class ShellRuns:
         self.hits = self.misses = 0
 
     def __len__(self) -> int:
-        return len(self._runs)
+        return sum(len(runs) for runs in self._runs.values())
 
     def key(self, text, environ: dict, hidden, arg0, args, env, effects, table) -> Optional[tuple]:
-        """The key of running ``text`` in the new shell ``env``, or None when it cannot have one."""
+        """The key of running ``text`` in the new shell ``env`` (just started from ``environ``,
+        its variables not yet watched), or None when it cannot have one."""
         files, meter = env.files, env.meter
         if not self.enabled or type(files) is not TreeFiles or files.lost is not None or \
                 meter.exceeded is not None or type(files.tree) is not BoundedTree:
@@ -842,22 +970,38 @@ class ShellRuns:
         words = (text, arg0, *args)
         if any(type(w) is not str for w in words) or any(type(v) is not str for v in environ.values()):
             return None  # text with unknown spans equals its plain spelling as a str
-        entry, start = _stream_key(effects.streams), _stream_key(table)
-        if entry is None or start is None:
+        start = _stream_key(table)
+        if start is None:
             return None
         tree = files.tree
         store = tree._store
         budget = store.budget
-        return (words, tuple(environ.items()), tuple(hidden), env.cwd, env.cwd_known, files.root,
-                tree._bound, tree.cwd, tuple(store.nodes.items()), budget.bytes_written, budget.max_bytes,
-                budget.max_entries, meter.budget, meter.nesting, entry, start)
+        names = _start_names(env.vars) if hidden else _START_NAMES.get(id(env))
+        if names is None or names[0] is not env:
+            names = _start_names(env.vars)
+        else:
+            names = names[1]
+        return (words, env.flags, names, tuple(hidden), env.cwd, env.cwd_known, files.root, tree._bound,
+                tree.cwd, store.version, budget.bytes_written, budget.max_bytes, budget.max_entries,
+                meter.budget, meter.nesting, start)
 
     def replay(self, key, env, effects, table) -> Optional[_ShellRun]:
-        """The run kept under ``key``, its changes made again on ``env``'s files, meter and
-        ``effects``; None when there is none (or its charges would not fit the budget left)."""
+        """The run kept under ``key`` whose reads ``env``'s start gives alike, its changes made
+        again on ``env``'s files, meter and ``effects``; None when there is none (or its
+        charges would not fit the budget left). Call before ``_watch``."""
         if key is None:
             return None
-        run = self._runs.get(key)
+        runs = self._runs.get(key)
+        run = None
+        if runs:
+            vars_ = env.vars
+            for candidate in runs:
+                if all((_ABSENT if vars_.get(name) is None else _peek(vars_[name])) == value
+                       for name, value in candidate.reads) and \
+                        (not candidate.facts or consulted_values(dict(candidate.facts)) == candidate.facts) and \
+                        (candidate.entry is None or _stream_key(effects.streams) == candidate.entry):
+                    run = candidate
+                    break
         meter = env.meter
         if run is None or meter.steps + run.steps > meter.budget.steps or \
                 meter.bytes + run.bytes > meter.budget.bytes:
@@ -870,28 +1014,49 @@ class ShellRuns:
         store.nodes.clear()
         store.nodes.update(run.nodes)
         store.children.clear()
-        store.children.update({path: set(names) for path, names in run.children.items()})
+        store.children.update(run.children)
+        store.version = run.version
         store.budget.bytes_written = run.bytes_written
         files.lost = run.lost
         meter.steps += run.steps
         meter.bytes += run.bytes
         effects.stderr.extend(run.stderr)
         effects.stderr_unknown = effects.stderr_unknown or run.stderr_unknown
+        if run.entry is not None:
+            _entry_read(effects)
         effects.streams = _streams_back(run.streams, effects.streams, table)
+        reconsult(name for name, _ in run.facts)
         return run
 
-    def record(self, key, env, effects, table, evaluate) -> _ShellRun:
-        """Run ``evaluate()`` (the new shell's evaluation) and keep what it did under ``key``."""
+    def record(self, key, env, effects, table, evaluate) -> tuple:
+        """Run ``evaluate()`` (the new shell's evaluation; ``env`` not yet watched), keep what it
+        did under ``key``; ``(the _ShellRun, the names of the start variables it read)``."""
         meter = env.meter
         steps, size, said, entry = meter.steps, meter.bytes, len(effects.stderr), effects.streams
         unknown_before = effects.stderr_unknown
-        evaluation = evaluate()
+        recording = _Recording(entry)
+        _watch(env, recording.reads, recording.plumbing)
+        _RECORDING.append(recording)
+        try:
+            with watching(recording.facts):
+                evaluation = evaluate()
+        finally:
+            _RECORDING.remove(recording)
         run = _ShellRun()
+        run.evaluation = evaluation
         run.status = evaluation.status
         run.syntax_message = None if evaluation.syntax_error is None else evaluation.syntax_error.message
         run.opaque = bool(evaluation.opaque)
+        run.reads = tuple(sorted(recording.reads.items()))
+        run.plumbing = frozenset(recording.plumbing)
+        run.facts = consulted_values(recording.facts)
+        run.entry = None
         if key is None or meter.exceeded is not None or unknown_before is not None:
             return run
+        if recording.entry_read:
+            run.entry = _stream_key(entry)
+            if run.entry is None:
+                return run  # it read descriptors the key cannot say
         run.streams = _streams_out(effects.streams, entry, table)
         files = env.files
         store = files.tree._store
@@ -902,13 +1067,53 @@ class ShellRuns:
                 any(type(line) is not str or "deep" in line for line in run.stderr):
             return run  # how deep the interpreter's stack was may have decided it
         run.nodes = dict(store.nodes)
-        run.children = {path: frozenset(names) for path, names in store.children.items()}
+        run.children = dict(store.children)  # frozensets, replaced on change (vfs)
+        run.version = store.version
         run.bytes_written = store.budget.bytes_written
         run.steps, run.bytes = meter.steps - steps, meter.bytes - size
-        self._runs[key] = run
-        if len(self._runs) > self.size:
+        runs = self._runs.get(key)
+        if runs is None:
+            runs = self._runs[key] = []
+        runs.insert(0, run)
+        self._runs.move_to_end(key)
+        while len(self._runs) > self.size:
             self._runs.popitem(last=False)
         return run
+
+
+def _start_names(vars_: dict) -> tuple:
+    """The names of a start's variables as a key: the exported ones in order (a utility's
+    environment lists them so), the others as a set (bash puts the ones it inherits first, so
+    a layer deeper they come in another order)."""
+    return (tuple(name for name, var in vars_.items() if var.exported),
+            tuple(sorted(name for name, var in vars_.items() if not var.exported)))
+
+
+def _tell_caller(run: _ShellRun, caller: Optional[Env]):
+    """The caller's variables a new shell's run read through its environment: a bash started
+    with a variable inherits it under the same name (SHLVL is raised from the caller's)."""
+    if caller is None:
+        return
+    vars_ = caller.vars
+    for name, _ in run.reads:
+        var = vars_.get(name)
+        if var is None:
+            continue
+        if name in run.plumbing:
+            _plumbing_value(var)
+        else:
+            var.value  # noqa: B018 - reading it tells the caller's watcher
+
+
+def run_shell(text, environ, hidden, arg0, args, env, effects, table, evaluate, caller=None) -> _ShellRun:
+    """Run a new shell's evaluation (``evaluate()`` over ``env``, just started from ``environ``)
+    through SHELL_RUNS: replayed when a kept run read the same, else run, watched and kept."""
+    key = SHELL_RUNS.key(text, environ, hidden, arg0, args, env, effects, table)
+    run = SHELL_RUNS.replay(key, env, effects, table)
+    if run is None:
+        run = SHELL_RUNS.record(key, env, effects, table, evaluate)
+    _tell_caller(run, caller)
+    return run
 
 
 #: the runs of this process; ``clear()`` forgets them (the bench does, between rounds)
@@ -924,6 +1129,10 @@ class EffectRun:
     files: TreeFiles
     effects: Effects
     unknown: Optional[str] = None
+    #: the variables of its start the run read, also through the shells and utilities it started
+    reads: frozenset = frozenset()
+    #: those of ``reads`` read only for the harness's plumbing (``_plumbing_value``)
+    plumbing: frozenset = frozenset()
 
     @property
     def status(self):
@@ -962,8 +1171,12 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     if source == "stdin":
         script_input = ScriptInput(None, "bash's stdin, which holds the rest of the script")
         env.streams = (script_input, SHELL_OUT, SHELL_ERR)
+    started = env.streams if script_input is not None else (Stream(b""), SHELL_OUT, SHELL_ERR)
     try:
-        evaluation = E.evaluate(S.parse_prefix(script), env, walker=EffectWalker)
+        # the harness's own bash: a kept run of the same script that read the same is reused
+        run = run_shell(script, environ, (), env.arg0, args[1:], env, effects, started,
+                        lambda: E.evaluate(parse(script), env, walker=EffectWalker))
+        evaluation = run.evaluation
     except VfsBudgetExceeded as exc:
         return EffectRun(None, files, effects, f"budget: {exc}")
     except OutsideTree as exc:
@@ -977,7 +1190,8 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
                          "rest of the script (the stdin transport)")
     if evaluation.syntax_error is not None:
         effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
-    return EffectRun(evaluation, files, effects)
+    return EffectRun(evaluation, files, effects, reads=frozenset(name for name, _ in run.reads),
+                     plumbing=run.plumbing)
 
 
 
@@ -992,6 +1206,7 @@ def _substitution_hook(effects: Effects):
     tree, and reads the stdin of the command whose words hold it."""
 
     def substitute(script, env):
+        _entry_read(effects)
         stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution"), UNKNOWN)
         env.effects = effects
         env.streams = (stdin, SHELL_OUT, errsink)

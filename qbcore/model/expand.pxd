@@ -10,10 +10,6 @@ cdef class Text:
     cdef readonly object value
     cdef readonly object opaque
 
-cdef class Variable:
-    cdef public object value
-    cdef public object exported
-
 cdef class Env:
     cdef public dict vars
     cdef public object cwd

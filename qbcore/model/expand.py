@@ -93,9 +93,13 @@ class Substitution:
     opaque: tuple = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class Variable:
-    """A shell variable: a string, an indexed array (dict index -> str), or Opaque."""
+    """A shell variable: a string, an indexed array (dict index -> str), or Opaque.
+
+    A plain class in both engines: the effect model watches reads of a new shell's
+    start values through a subclass whose ``value`` is a property, which a typed
+    field would bypass."""
     value: object
     exported: bool = False
 
@@ -266,10 +270,11 @@ class Env:
         """A subshell's copy: changes to it never reach this Env."""
         other = Env.__new__(Env)
         # Variables are replaced, never changed in place: the copy shares them, but an
-        # array's elements are its own
+        # array's elements are its own; a Variable of a subclass (a watched start value,
+        # qbcore.model.effects) holds text and is shared unread: reading it notes a read
         other.vars = dict(self.vars)
         for name, var in self.vars.items():
-            if isinstance(var.value, dict):
+            if type(var) is Variable and isinstance(var.value, dict):
                 other.vars[name] = Variable(dict(var.value), var.exported)
         other.cwd = self.cwd
         other.cwd_known = self.cwd_known

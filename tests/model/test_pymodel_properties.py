@@ -98,6 +98,12 @@ def program(draw):
 @given(program())
 @example(HEADER + "try:\n    print(shutil.copy('a.txt', 'd/e/f.txt'))\n"
          "except OSError as e:\n    print('error', e.errno, e)\n")  # the destination's failure names it
+@example(HEADER + "try:\n    print(os.rename('d/c.txt', 'd'))\n"
+         "except OSError as e:\n    print('error', e.errno, e)\n")  # onto its own parent: not empty
+@example(HEADER + "try:\n    print(shutil.move('d', 'd'))\n"
+         "except OSError as e:\n    print('error', e.errno, e)\n")  # onto itself: returns nothing
+@example(HEADER + "try:\n    print(shutil.copyfile('new.txt', 'd'))\n"
+         "except OSError as e:\n    print('error', e.errno, e)\n")  # the source is opened first
 def test_generated_programs_agree_with_python3(source):
     assert differences(source, FILES, "c") == [], source
 

@@ -181,6 +181,7 @@ def _virtual(tree, op, p, q):
 @given(OPS)
 @example([("write", "a", "a"), ("write", "d", "a"), ("rename", "a", "d/")])  # a file onto "file/"
 @example([("write", "a", "a"), ("rename", "a/", "x/y")])  # the missing parent is found first
+@example([("mkdir", "d", "d"), ("write", "d/c", "d"), ("rename", "d/c", "d")])  # onto its own parent
 def test_posix_calls_match_the_kernel(ops):
     with tempfile.TemporaryDirectory() as root:
         tree = VirtualTree().at("/")
@@ -196,3 +197,50 @@ def test_posix_calls_match_the_kernel(ops):
                 got = ("err", exc.errno_name)
             assert got == want, (op, p, q)
         assert virtual_tree(tree, "/") == real_tree(root, "/")
+
+
+# -- the version token: same token, same entries ---------------------------------
+
+def _entries(tree):
+    return (tree.snapshot(), tree.modes(), tree.symlinks(), {p: tree.listdir(p) for p in tree.walk("/")
+                                                             if tree.is_dir(p)})
+
+
+@given(OPS)
+def test_a_version_names_the_entries(ops):
+    # a clone carries its origin's token until either changes; any change takes a new token, so
+    # two trees with one token hold the same entries (the cache of shell runs relies on it)
+    origin = VirtualTree().at("/")
+    origin.write_bytes("/seed", b"x")
+    clone = origin.clone()
+    assert clone._store.version is origin._store.version
+    for op, p, q in ops:
+        before, token = _entries(clone), clone._store.version
+        try:
+            _virtual(clone, op, p, q)
+        except VfsError:
+            pass
+        if _entries(clone) != before:
+            assert clone._store.version is not token, (op, p, q)
+        if clone._store.version is origin._store.version:
+            assert _entries(clone) == _entries(origin)
+    assert _entries(origin)[0] == {"/seed": b"x"}  # the clone's changes never reach its origin
+
+
+def test_a_chmod_and_an_append_take_a_new_version():
+    tree = VirtualTree()
+    tree.write_bytes("/f", b"a")
+    for change in (lambda: tree.chmod("/f", 0o600), lambda: tree.write_bytes("/f", b"b", append=True)):
+        token = tree._store.version
+        change()
+        assert tree._store.version is not token
+
+
+def test_clones_share_directory_listings_until_one_changes():
+    tree = VirtualTree()
+    tree.mkdir("/d")
+    tree.write_bytes("/d/a", b"")
+    copy = tree.clone()
+    copy.write_bytes("/d/b", b"")
+    copy.remove("/d/a")
+    assert tree.listdir("/d") == ["a"] and copy.listdir("/d") == ["b"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..expand import Opaque
 from ..values import has_opaque
-from ..utilities.context import CommandContext
+from ..utilities.context import CommandContext, Environ
 from ..utilities.registry import MODELS
 from ..utilities.vfs import VirtualTree
 from .external import unmodelled
@@ -48,8 +48,9 @@ def entry(model) -> Model:
         if not isinstance(tree, VirtualTree) or not ctx.env.cwd_known or \
                 script_input is None and ctx.stdin is None:
             return unmodelled(ctx)
-        environ = {name: var.value for name, var in ctx.env.vars.items() if var.exported}
-        hidden = sorted(name for name, value in environ.items() if has_opaque(value) or not isinstance(value, str))
+        # values are read when the model asks for them (a run cache learns which were)
+        environ = Environ({name: var for name, var in ctx.env.vars.items() if var.exported})
+        hidden = environ.hidden(lambda value: has_opaque(value) or not isinstance(value, str))
         if has_opaque(ctx.argv):
             # a word with an unknown part ($RANDOM, an unmodelled substitution) would reach the
             # model as its printed form and name a file that is not the one bash names

@@ -7,6 +7,7 @@ failure with python3's own message) and interpreted over the virtual tree by
 """
 
 import ast
+import re
 import builtins
 import sys
 import traceback
@@ -241,6 +242,41 @@ def syntax_error_text(exc):
     return "".join(traceback.format_exception_only(type(exc), exc))
 
 
+# the names through which the modelled library reaches the process's environment (os.environ,
+# getenv, expanduser and Path.home read HOME, a subprocess inherits it all), and the ways a
+# program reaches a name without spelling it
+_ENVIRONMENT_NAMES = frozenset({
+    "environ", "environb", "getenv", "getenvb", "putenv", "unsetenv", "expanduser", "expandvars", "home",
+    "subprocess", "system", "popen", "spawn", "execv", "execve", "execvp", "execvpe", "execl", "execle",
+    "execlp", "execlpe", "which", "getattr", "vars", "globals", "locals", "__dict__", "eval", "exec",
+    "__import__", "importlib", "import_module", "__builtins__", "builtins", "getuser", "getpass",
+    "tempfile", "gettempdir", "mkstemp", "mkdtemp"})
+
+
+def reaches_environment(module: ast.AST) -> bool:
+    """Whether a program may read its environment: it names (as a name, an attribute, an
+    imported name or a string) something in _ENVIRONMENT_NAMES. A program that does not
+    never depends on the values of its environment, so a run cache need not key it by them."""
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name):
+            word = node.id
+        elif isinstance(node, ast.Attribute):
+            word = node.attr
+        elif isinstance(node, ast.alias):
+            if any(part in _ENVIRONMENT_NAMES for part in node.name.split(".")):
+                return True
+            word = node.asname
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if any(part in _ENVIRONMENT_NAMES for part in re.findall(r"\w+", node.value)):
+                return True
+            continue
+        else:
+            continue
+        if word in _ENVIRONMENT_NAMES:
+            return True
+    return False
+
+
 def python3_model(ctx, run_command=None, limits=None):
     """Model one ``python3`` invocation over ``ctx.tree``."""
     run_command = run_command or getattr(ctx, "run_command", None)
@@ -298,6 +334,8 @@ def _run(ctx, run_command, limits):
         raise NotModelled("a program that is not valid UTF-8") from None
     except (RecursionError, MemoryError):
         raise NotModelled("a program too deeply nested to parse") from None
+    if not reaches_environment(module):
+        proc.quiet_environ()
 
     source_lines = None
     if usage.script is not None:

@@ -31,10 +31,26 @@ def os_error(name, filename, filename2=None):
 class Process:
     """Cwd, environment, streams and the tree of one python3 run."""
 
+    @property
+    def env(self) -> dict:
+        """The program's own copy of its environment (os.environ), read from the shell's
+        variables when first asked for (see ``quiet_environ``)."""
+        if self._env is None:
+            self._env = dict(self._environ)
+        return self._env
+
+    def quiet_environ(self):
+        """Take the environment without reading any value as the program's own: for a program
+        whose text never reaches its environment (command.reaches_environment)."""
+        if self._env is None:
+            quiet = getattr(self._environ, "quiet", None)
+            self._env = quiet() if quiet is not None else dict(self._environ)
+
     def __init__(self, tree, cwd, env, stdin, limits, unbuffered=False):
         self._tree = tree
         self.cwd = cwd
-        self.env = dict(env)
+        self._environ = env
+        self._env = None
         self.stdin = stdin
         self.stdin_pos = 0
         self.limits = limits

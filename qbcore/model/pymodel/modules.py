@@ -678,9 +678,10 @@ def make_modules(proc, interp, run_command):
     def copyfile(src, dst, follow_symlinks=True):
         s, d = fs(src), fs(dst)
         same_file(s, d)
+        # shutil opens the source first: its failure is the one reported
+        data = proc.call(tree.read_bytes, proc.abs(s), filename=s)
         if tree.is_dir(proc.abs(d)):
             raise PyRaise(os_error("EISDIR", d))
-        data = proc.call(tree.read_bytes, proc.abs(s), filename=s)
         proc.call(tree.write_bytes, proc.abs(d), data, False, filename=d)
         return dst
 
@@ -748,7 +749,7 @@ def make_modules(proc, interp, run_command):
         if tree.is_dir(proc.abs(d)):
             if posixpath.normpath(proc.abs(s)) == posixpath.normpath(proc.abs(d)):
                 os_rename(proc, s, d)
-                return d
+                return None  # shutil returns early here, with nothing
             real_dst = posixpath.join(d, posixpath.basename(s.rstrip("/")))
             if tree.exists(proc.abs(real_dst)):
                 import shutil

@@ -2,11 +2,51 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .vfs import VirtualTree
 
-__all__ = ["CommandContext", "CommandResult", "unknown"]
+__all__ = ["CommandContext", "CommandResult", "Environ", "unknown"]
+
+
+class Environ(Mapping):
+    """The environment a utility starts with, over the shell's exported variables.
+
+    A value is read from its variable only when the utility asks for it, so a
+    cache of runs that watches which variables a run read (qbcore.model.effects)
+    learns that ``python3 -c 'import os; os.environ["N"]'`` read ``N`` and no
+    other; listing the names reads no value. A variable whose class says
+    ``text_known`` holds plain text, so it is never a hidden value.
+    """
+
+    __slots__ = ("_variables",)
+
+    def __init__(self, variables: Mapping):
+        self._variables = variables
+
+    def __getitem__(self, name):
+        return self._variables[name].value
+
+    def __iter__(self):
+        return iter(self._variables)
+
+    def __len__(self) -> int:
+        return len(self._variables)
+
+    def __contains__(self, name) -> bool:
+        return name in self._variables
+
+    def hidden(self, unknown) -> list:
+        """The names whose values are not plain text (``unknown(value)`` says so), sorted."""
+        return sorted(name for name, var in self._variables.items()
+                      if not getattr(var, "text_known", False) and unknown(var.value))
+
+    def quiet(self) -> dict:
+        """Every name and value, read without telling any watcher: for a program that is
+        known never to look at its environment, yet carries it."""
+        return {name: var.peek() if getattr(var, "text_known", False) else var.value
+                for name, var in self._variables.items()}
 
 
 @dataclass

@@ -258,9 +258,9 @@ class _Git:
             if getattr(arg, "spans", None):
                 # a word with parts the shell model does not know (qbcore.model.values.Partial)
                 raise Unreadable(f"git with an unknown word ({arg})")
-        for key, value in self.env.items():
-            if getattr(value, "spans", None) and (key in ("HOME", "XDG_CONFIG_HOME", "EMAIL") or
-                                                  key.startswith("GIT_")):
+        for key in self.env:  # the values git reads, and no others (a run cache keys by them)
+            if (key in ("HOME", "XDG_CONFIG_HOME", "EMAIL") or key.startswith("GIT_")) and \
+                    getattr(self.env[key], "spans", None):
                 raise Unreadable(f"git with ${key} not known")
             if _ENV_REFUSED.match(key):
                 raise Unreadable(f"git with ${key} set")

@@ -26,7 +26,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -61,17 +61,59 @@ def system_programs() -> Mapping[str, frozenset]:
 
 def standins_folder() -> Optional[str]:
     """The folder holding the stand-in ssh, when the run states one."""
+    _consult("standins")
     facts = _FACTS.get()
     return None if facts is None else facts.standins
 
 
 def programs_in(folder: str) -> Optional[frozenset]:
     """The names in a system PATH folder as the run states them; None when not stated."""
+    _consult("programs")
     facts = _FACTS.get()
     return None if facts is None else facts.programs.get(folder)
 
 
 _FACTS: ContextVar[Optional[Facts]] = ContextVar("qbcore_host_facts", default=None)
+# the sets of the runs being watched (``watching``), each collecting the fields of Facts asked
+_WATCHERS: list = []
+
+
+def _consult(field_name: str):
+    for found in _WATCHERS:
+        found.add(field_name)
+
+
+@contextlib.contextmanager
+def watching(found: set) -> Iterator[set]:
+    """Collect in ``found`` the fields of Facts (``now``, ``user``, ``logins``, ``programs``,
+    ``standins``) the models ask while in force, also inside runs watched within: a cache
+    of runs keys a run by the facts it consulted."""
+    _WATCHERS.append(found)
+    try:
+        yield found
+    finally:
+        # by identity: two sets that collected the same facts are equal
+        del _WATCHERS[next(n for n in range(len(_WATCHERS) - 1, -1, -1) if _WATCHERS[n] is found)]
+
+
+# the facts that differ between runs, as ``Facts.read`` names them
+_READ_NAMES = {"now": "the time", "user": "the user's name", "logins": "the login records"}
+
+
+def reconsult(fields):
+    """A run kept by a cache consulted ``fields`` of its facts, and is replayed: the watchers
+    in force and the facts' ``read`` learn it as if the run had asked again."""
+    facts = _FACTS.get()
+    for name in fields:
+        _consult(name)
+        if facts is not None and name in _READ_NAMES:
+            facts.read.add(_READ_NAMES[name])
+
+
+def consulted_values(fields) -> tuple:
+    """``((field, value), ...)`` of the facts in force for each of ``fields`` (None when none stated)."""
+    facts = _FACTS.get()
+    return tuple((name, None if facts is None else getattr(facts, name)) for name in sorted(fields))
 
 
 @contextlib.contextmanager
@@ -84,8 +126,10 @@ def stated(facts: Facts) -> Iterator[Facts]:
         _FACTS.reset(token)
 
 
-def _fact(name: str):
+def _fact(field_name: str):
+    _consult(field_name)
     facts = _FACTS.get()
+    name = _READ_NAMES[field_name]
     if facts is None:
         raise OptionUnknown(f"{name}: no facts of the run stated")
     facts.read.add(name)
@@ -153,7 +197,7 @@ def date(ctx: CommandContext) -> CommandResult:
     if args:
         fmt = args[0][1:]
     out = Output("date")
-    out.out += (_render(fmt, _fact("the time").now) + "\n").encode("utf-8", "surrogateescape")
+    out.out += (_render(fmt, _fact("now").now) + "\n").encode("utf-8", "surrogateescape")
     return out.result()
 
 
@@ -163,7 +207,7 @@ def whoami(ctx: CommandContext) -> CommandResult:
     if len(ctx.argv) > 1:
         raise OptionUnknown(f"whoami {ctx.argv[1]}")
     out = Output("whoami")
-    out.out += (_fact("the user's name").user + "\n").encode()
+    out.out += (_fact("user").user + "\n").encode()
     return out.result()
 
 
@@ -177,7 +221,7 @@ def last(ctx: CommandContext) -> CommandResult:
         raise OptionUnknown("last with options")
     if "last" not in (programs_in("/usr/bin") or ()):
         raise OptionUnknown("last: not in /usr/bin here")  # bash would not find it
-    facts = _fact("the login records")
+    facts = _fact("logins")
     if facts.logins is not None:
         raise OptionUnknown("last over login records")
     out = Output("last")

@@ -89,14 +89,20 @@ class _Node:
 
 
 class _Store:
-    """The shared state behind a tree and its ``at(cwd)`` views."""
+    """The shared state behind a tree and its ``at(cwd)`` views.
 
-    __slots__ = ("nodes", "children", "budget")
+    ``version`` is a token replaced at every change of the entries: two stores holding the
+    same token hold the same entries (a clone keeps its origin's token until it changes),
+    which tells a cache that a tree is as it started without comparing entries."""
 
-    def __init__(self, nodes, children, budget):
+    __slots__ = ("nodes", "children", "budget", "version")
+
+    def __init__(self, nodes, children, budget, version=None):
         self.nodes: dict[str, _Node] = nodes
-        self.children: dict[str, set[str]] = children
+        # each directory's names as a frozenset, replaced on change, so a clone shares them
+        self.children: dict[str, frozenset[str]] = children
         self.budget: Budget = budget
+        self.version = object() if version is None else version
 
 
 def join(cwd: str, path: str) -> str:
@@ -115,7 +121,7 @@ class VirtualTree:
 
     def __init__(self, budget: Budget | None = None, cwd: str = "/"):
         root = _Node(_DIR, mode=0o755)
-        self._store = _Store({"/": root}, {"/": set()}, budget or Budget())
+        self._store = _Store({"/": root}, {"/": frozenset()}, budget or Budget())
         self.cwd = cwd
 
     # -- construction -------------------------------------------------------
@@ -150,8 +156,8 @@ class VirtualTree:
         copy = VirtualTree.__new__(VirtualTree)
         store = self._store
         b = store.budget
-        copy._store = _Store(dict(store.nodes), {k: set(v) for k, v in store.children.items()},
-                             Budget(b.max_bytes, b.max_entries, b.bytes_written))
+        copy._store = _Store(dict(store.nodes), dict(store.children),
+                             Budget(b.max_bytes, b.max_entries, b.bytes_written), store.version)
         copy.cwd = self.cwd
         return copy
 
@@ -235,18 +241,22 @@ class VirtualTree:
 
     def _add(self, canon: str, node: _Node) -> None:
         store = self._store
+        store.version = object()
         if canon not in store.nodes:
             store.budget.check_entries(len(store.nodes) + 1)
-            store.children[_parent(canon)].add(posixpath.basename(canon))
+            parent = _parent(canon)
+            store.children[parent] = store.children[parent] | {posixpath.basename(canon)}
         store.nodes[canon] = node
         if node.kind == _DIR:
-            store.children.setdefault(canon, set())
+            store.children.setdefault(canon, frozenset())
 
     def _drop(self, canon: str) -> None:
         store = self._store
+        store.version = object()
         del store.nodes[canon]
         store.children.pop(canon, None)
-        store.children[_parent(canon)].discard(posixpath.basename(canon))
+        parent = _parent(canon)
+        store.children[parent] = store.children[parent] - {posixpath.basename(canon)}
 
     # -- queries ------------------------------------------------------------
     def exists(self, p: str) -> bool:
@@ -327,6 +337,7 @@ class VirtualTree:
         else:
             new = node.data + data if append else bytes(data)
             self._store.nodes[canon] = _Node(_FILE, new, node.mode)
+            self._store.version = object()
 
     def mkdir(self, p: str, parents: bool = False, exist_ok: bool = False) -> None:
         """mkdir(2), or ``mkdir -p`` with ``parents``; an existing directory is fine with exist_ok."""
@@ -398,6 +409,9 @@ class VirtualTree:
             return
         if s_node.kind == _DIR and (d_canon + "/").startswith(s_canon.rstrip("/") + "/"):
             raise VfsError("EINVAL", src)
+        if d_node is not None and d_canon != "/" and s_canon.startswith(d_canon + "/"):
+            # Linux: a target that is an ancestor of the source is not empty, before any kind check
+            raise VfsError("ENOTEMPTY", dst)
         if s_canon == "/":
             raise VfsError("EBUSY", src)
         if d_node is not None:
@@ -413,11 +427,12 @@ class VirtualTree:
 
     def _move_subtree(self, s_canon: str, d_canon: str) -> None:
         store = self._store
+        store.version = object()
         prefix = s_canon + "/"
         moved = [k for k in store.nodes if k == s_canon or k.startswith(prefix)]
-        parent_children = store.children[_parent(s_canon)]
-        parent_children.discard(posixpath.basename(s_canon))
-        store.children[_parent(d_canon)].add(posixpath.basename(d_canon))
+        source, target = _parent(s_canon), _parent(d_canon)
+        store.children[source] = store.children[source] - {posixpath.basename(s_canon)}
+        store.children[target] = store.children[target] | {posixpath.basename(d_canon)}
         for old in moved:
             new = d_canon + old[len(s_canon):]
             store.nodes[new] = store.nodes.pop(old)
@@ -448,6 +463,7 @@ class VirtualTree:
         if node is None:
             raise VfsError("ENOENT", p)
         self._store.nodes[canon] = _Node(node.kind, node.data, mode & 0o7777, node.target)
+        self._store.version = object()
 
     # -- whole-tree views ---------------------------------------------------
     def walk(self, top: str = "/"):

@@ -69,7 +69,7 @@ class KnownShell:
 
 def _parameter(text: str, i: int, shell: KnownShell):
     """(value, index after it) for the expansion at ``text[i] == "$"``; None when it is
-    not a plain ``$name``, ``${name}`` or ``$digit`` of a known value."""
+    not a plain ``$name``, ``$digit`` or one of the ``${…}`` forms ``_braced`` decides."""
     n = len(text)
     if i + 1 >= n:
         return None
@@ -82,15 +82,7 @@ def _parameter(text: str, i: int, shell: KnownShell):
             end += 1
         name = text[i + 1:end]
     elif c == "{":
-        end = i + 2
-        if end >= n or text[end] not in _NAME_START:
-            return None
-        while end < n and text[end] in _NAME_CHARS:
-            end += 1
-        if end >= n or text[end] != "}":
-            return None
-        name = text[i + 2:end]
-        end += 1
+        return _braced(text, i + 2, shell)
     else:
         return None
     value = shell.value(name)
@@ -99,14 +91,94 @@ def _parameter(text: str, i: int, shell: KnownShell):
     return value, end
 
 
-def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optional[list]:
+# the operators of ``${name OP word}`` whose result is empty when the value is
+_EMPTY_STAYS_EMPTY = ("%", "#", "/", "^", ",")
+# characters the word of ``${name:-word}`` may hold here: none that quotes, expands, splits
+# or matches, so that the word stands for itself in any context
+_PLAIN_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:%+@=^!#")
+# characters after which bash's reading of a pattern up to the closing brace is not plain
+_NOT_PLAIN_PATTERN = frozenset("{}$`\\'\"\n\0")
+
+
+def _braced(text: str, start: int, shell: KnownShell):
+    """(value, index after it) for ``${`` … ``}`` whose body starts at ``text[start]``:
+    ``${name}``; ``${#name}``; ``${name-word}``, ``${name:-word}``, ``${name+word}``,
+    ``${name:+word}`` with a plain word; a pattern or case operator (``%``, ``##``,
+    ``//``, ``^^``…) on an empty or unset value; an element or the count of an array
+    that is not set. None for anything else."""
+    n = len(text)
+    if start >= n:
+        return None
+    length = text[start] == "#"
+    j = start + 1 if length else start
+    if j >= n or text[j] not in _NAME_START:
+        return None  # (`${#}`, `${!x}`, `${1}`… are left to the general path)
+    end = j + 1
+    while end < n and text[end] in _NAME_CHARS:
+        end += 1
+    name = text[j:end]
+    value = shell.values.get(name, "")
+    if value is None:
+        return None
+    is_set = name in shell.values
+    if end < n and text[end] == "[":
+        # an element, or all of them, of an array the shell has not set: nothing
+        close = text.find("]", end)
+        subscript = text[end + 1:close] if close > end else ""
+        if is_set or not subscript or close + 1 >= n or text[close + 1] != "}":
+            return None
+        if not (subscript.isdigit() and subscript.isascii()) and not (length and subscript in ("@", "*")):
+            return None
+        return ("0" if length else ""), close + 2
+    if end >= n:
+        return None
+    c = text[end]
+    if c == "}":
+        if length:
+            return (str(len(value)), end + 1) if value.isascii() else None
+        return value, end + 1
+    if length:
+        return None
+    if c == ":":
+        end += 1
+        if end >= n or text[end] not in "-+":
+            return None  # (a substring, or an assignment)
+        use = bool(value)
+        c = text[end]
+    elif c in "-+":
+        use = is_set
+    elif c in _EMPTY_STAYS_EMPTY:
+        close = end + 1
+        while close < n and text[close] not in _NOT_PLAIN_PATTERN:
+            close += 1
+        if value or close >= n or text[close] != "}":
+            return None  # (a value to match or convert: the general path)
+        return "", close + 1
+    else:
+        return None
+    close = end + 1
+    while close < n and text[close] in _PLAIN_WORD:
+        close += 1
+    if close >= n or text[close] != "}":
+        return None
+    word = text[end + 1:close]
+    if c == "-":
+        return (value if use else word), close + 1
+    return (word if use else ""), close + 1
+
+
+def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
+          unclosed: Optional[list] = None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
     A word with an unquoted pattern character (``*?[``, from the text, never from
     a value) is matched against files: None, unless ``globbed`` is a list, which
     then receives each such word as it stands (the caller knows that no file can
-    be looked at, so the word stays as it is)."""
+    be looked at, so the word stays as it is). A ``#`` that starts a word starts a
+    comment: the words end there when no other line follows. When ``text`` ends
+    inside quotes that everything before them leaves open, and ``unclosed`` is a
+    list, it receives the open quote character (bash's syntax error names it)."""
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
     # a brace expands only around a comma or a `..` sequence: without either it is a character
@@ -162,7 +234,11 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
             has_word = True
         elif c == "'":
             end = text.find("'", i + 1)
-            if end < 0 or "\0" in text[i + 1:end]:
+            if end < 0:
+                if unclosed is not None and "\0" not in text:
+                    unclosed.append("'")
+                return None
+            if "\0" in text[i + 1:end]:
                 return None
             current.append(text[i + 1:end])
             has_word = True
@@ -185,9 +261,16 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
                 current.append(value)
                 has_word = True
             continue
-        elif c in _PLAIN or braces and (c == "{" or c == "}") or c == "#" and has_word:
-            current.append(c)  # (`#` starts a comment only at the start of a word)
+        elif c in _PLAIN or braces and (c == "{" or c == "}"):
+            current.append(c)
             has_word = True
+        elif c == "#":
+            if has_word:
+                current.append(c)
+            elif "\n" in text[i:]:
+                return None  # a comment ends its line, and a command may follow on the next
+            else:
+                break
         elif (c == "*" or c == "?" or c == "[") and globbed is not None:
             current.append(c)
             has_word = True
@@ -196,6 +279,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
             return None
         i += 1
     if quoted:
+        if unclosed is not None:
+            unclosed.append('"')
         return None
     if has_word:
         found.append("".join(current))

@@ -388,16 +388,30 @@ def _globs(cwd, listing):
 
 
 def _glob_notes(globbed, cwd):
-    """The names of the globs the model could not expand, as the expansion names them."""
+    """The names of the globs the model could not expand, as the expansion names them;
+    None when a pattern may reach files outside the working directory (an absolute
+    one, or one that climbs out with ``..``)."""
     notes = []
     for word in globbed:
-        # (a pattern with a directory part may reach files outside the working directory)
-        note = f"glob {word}" if cwd else f"glob {word} (this machine's files are not read)"
-        if "/" in word:
+        if "/" in word and (word[0] == "/" or ".." in word.split("/")):
             return None
+        note = f"glob {word}" if cwd else f"glob {word} (this machine's files are not read)"
         if note not in notes:
             notes.append(note)
     return notes
+
+
+def _unclosed_quote(quote):
+    """The syntax error of a one-line ``bash -c`` script that ends inside quotes."""
+    return f"bash: -c: line 1: unexpected EOF while looking for matching `{quote}'"
+
+
+def _refused(reply, transport, text, unclosed):
+    """The Simulation of an outer shell that stops at its script's open quote, or None
+    (the script holds another line, or a `$[` before which bash's parse may differ)."""
+    if not unclosed or "\n" in text or "$[" in text:
+        return None
+    return Simulation(transport, reply, None, [], [], [], _unclosed_quote(unclosed[0]), 0)
 
 
 def _expanding_nested(reply, cwd, listing):
@@ -413,17 +427,26 @@ def _expanding_bash_c(reply, text, cwd, listing, transport):
     if outer is None:
         return None
     globbed = _globs(cwd, listing)
-    words = outer_words(text, outer, globbed)
+    unclosed = []
+    words = outer_words(text, outer, globbed, unclosed)
+    if words is None:
+        return _refused(reply, transport, text, unclosed)
     notes = _glob_notes(globbed, cwd) if globbed else []
     return None if notes is None else _bash_c_words(reply, words, transport, notes)
 
 
 def _expanding_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
+    if outer is None:
+        return None
     globbed = _globs(cwd, listing)
-    words = None if outer is None else outer_words('"' + reply + '"', outer, globbed)
+    unclosed = []
+    text = '"' + reply + '"'
+    words = outer_words(text, outer, globbed, unclosed)
+    if words is None:
+        return _refused(reply, "ssh", text, unclosed)
     notes = _glob_notes(globbed, cwd) if globbed else []
-    if words is None or notes is None:
+    if notes is None:
         return None
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
@@ -440,12 +463,38 @@ def _expanding_double_nested(reply, cwd, listing):
     if outer is None:
         return None
     globbed = _globs(cwd, listing)
-    script = outer_words('"bash -c \\"' + reply + '\\""', outer, globbed)
-    if script is None or len(script) != 1 or not script[0].startswith(_MIDDLE_START):
+    unclosed = []
+    text = '"bash -c \\"' + reply + '\\""'
+    found = outer_words(text, outer, globbed, unclosed)
+    if found is None:
+        return _refused(reply, "double-nested", text, unclosed)
+    if not found or not found[0].startswith(_MIDDLE_START):
         return None
-    words = outer_words(script[0][len(_MIDDLE_START):], middle, globbed)
+    script = found[0]
     notes = _glob_notes(globbed, cwd) if globbed else []
-    return None if notes is None else _bash_c_words(reply, words, "double-nested", notes)
+    if notes is None:
+        return None
+    # the outer words after the script are the middle shell's $0, $1, …
+    arg0 = found[1] if len(found) > 1 else "bash"
+    if len(found) > 1:
+        middle = KnownShell(middle.values, arg0, found[2:])
+    middle_globbed = None if globbed is None else []
+    words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, unclosed)
+    if words is None:
+        error = _refused(reply, "double-nested", script, unclosed)
+        if error is None:
+            return None
+        # bash names the shell by $0, and drops the name when $0 is the input's own name
+        rest = error.outer_error[len("bash: "):]
+        error.outer_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
+        error.opaque = notes
+        return error
+    if middle_globbed:
+        more = _glob_notes(middle_globbed, cwd)
+        if more is None:
+            return None
+        notes += [note for note in more if note not in notes]
+    return _bash_c_words(reply, words, "double-nested", notes)
 
 
 def _expanding_heredoc_ssh(reply, cwd, listing):

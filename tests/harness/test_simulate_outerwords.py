@@ -18,7 +18,13 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "echo ", "x.txt", " ", '"', "'", "\\\"", "\\\\", "\\$", "$HOME", "${HOME}", "$PATH", "${PWD}/x", "$1", "$0",
     "${1}", "$10", "$x", "${x}", "$SHLVL", "$_", "$SHELL", "$RANDOM", "$LINENO", "$BASH", "$IFS", "${IFS}",
     "$HOSTNAME", "${x", "${#x}", "$-", "$ ", "$", "a=$HOME", "-c", "+x", "EOF", "\\", "!", "{", "}", "{a,b}",
-    "{1..2}", ",", "..", "#", "a#", "*", "?", "[a]", "*.c", "x/*", "'*'", "\"*\""]
+    "{1..2}", ",", "..", "#", "a#", "*", "?", "[a]", "*.c", "x/*", "'*'", "\"*\"",
+    # parameter operators, arrays, comments, globs with a directory part, the middle shell's command
+    "${x%.txt}", "${HOME%/*}", "${x##*/}", "${x//a/b}", "${x^^}", "${x,}", "${x:-a}", "${x:-a b}", "${x-b}",
+    "${HOME:-y}", "${HOME+y}", "${x:+y}", "${x:-*}", "${x:-~}", "${x:-$HOME}", "${x:=y}", "${x:0:1}", "${x?}",
+    "${#x}", "${#HOME}", "${#PWD}", "${#}", "${!x}", "${x[1]}", "${x[@]}", "${x[*]}", "${#x[@]}", "${#x[0]}",
+    "${x[i]}", "${HOME[0]}", "${x%'a'}", "${x%\"a\"}", "${x%}", "${_-a}", " #c", "\"#\"", "#\n", "/*",
+    "../*", "./*", "a/*/b", "x/../*", "$[", "bash -c ", "\\\"", "\\'", "\n"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match, one
@@ -74,8 +80,8 @@ def test_globs_over_unknown_files_are_named_as_the_expansion_names_them(transpor
 def test_unknown_values_and_substitutions_take_the_general_path(transport, monkeypatch):
     module = sys.modules["qbcore.harness.simulate"]
     monkeypatch.setattr(module, "simulate_general", lambda *a, **k: "general")
-    # (a glob with a directory part may look outside the working directory)
-    glob = {"single": "ls src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'ls src/"*.c"')
+    # (an absolute glob looks outside the working directory)
+    glob = {"single": "ls /src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'x" /tmp/*"')
     for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "$@"', glob]:
         if transport == "single":
             reply = f"a'{reply}'b"  # out of the harness's single quotes

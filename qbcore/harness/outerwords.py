@@ -13,6 +13,7 @@ differential tests hold both to that general path.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 __all__ = ["KnownShell", "words", "document"]
@@ -28,6 +29,9 @@ _EXPANDS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 # an unquoted value holding one of these would be split or matched against files
 _SPLITS_OR_MATCHES = frozenset(" \t\n*?[\\")
 _UNKNOWN = object()
+# runs of characters that stand for themselves: inside double quotes, and outside quotes
+_QUOTED_RUN = re.compile(r'[^"\\$`\0]+')
+_PLAIN_RUN = re.compile(r"[a-zA-Z0-9_\-./,:%+@=^\]!]+")
 
 
 class KnownShell:
@@ -181,8 +185,6 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     list, it receives the open quote character (bash's syntax error names it)."""
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
-    # a brace expands only around a comma or a `..` sequence: without either it is a character
-    braces = "," not in text and ".." not in text
     n = len(text)
     found = []
     current = []
@@ -220,7 +222,10 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
             elif c == "`" or c == "\0":
                 return None
             else:
-                current.append(c)
+                run = _QUOTED_RUN.match(text, i)
+                current.append(run.group())
+                i = run.end()
+                continue
         elif c == " " or c == "\t":
             if has_word:
                 found.append("".join(current))
@@ -261,9 +266,19 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
                 current.append(value)
                 has_word = True
             continue
-        elif c in _PLAIN or braces and (c == "{" or c == "}"):
+        elif c in _PLAIN:
+            run = _PLAIN_RUN.match(text, i)
+            current.append(run.group())
+            has_word = True
+            i = run.end()
+            continue
+        elif c == "}" or c == "{" and "," not in text[i:] and ".." not in text[i:]:
+            # a brace expands only around a comma or a `..` sequence after it: without one it
+            # is a character (and a closing brace reached here closes no expanding one)
             current.append(c)
             has_word = True
+        elif c == "~" and has_word and text[i - 1] in _PLAIN and text[i - 1] != "=" and text[i - 1] != ":":
+            current.append(c)  # inside a word, and not after `=` or `:`: no tilde expansion
         elif c == "#":
             if has_word:
                 current.append(c)

@@ -319,6 +319,8 @@ def _quick_ssh(reply):
     words = dq_words(reply)
     if words is None:
         return None
+    if words[0][:1] not in ("", "-", "+"):
+        return Simulation("ssh", reply, " ".join(words), [], [], [], None, 1)  # as _quick_ssh_argv
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
@@ -348,9 +350,11 @@ def _known_shells(cwd):
     and the middle shell double-nested's outer one starts (``_through_bash``, ``_middle_layer``)."""
     from ..model.expand import Env
 
-    cwd = os.path.abspath(cwd) if cwd else os.getcwd()
-    shells = _SHELLS.get(cwd)
+    # (an absolute path names the same directory from anywhere: looked up as it is)
+    key = cwd if cwd and cwd[0] == "/" else os.path.abspath(cwd) if cwd else os.getcwd()
+    shells = _SHELLS.get(key)
     if shells is None:
+        cwd = os.path.abspath(key)
         files = FileView(cwd, (), host=False)  # no file is looked at: the values depend on none
         env = Env.from_environ(default_environ(cwd), cwd, invoked_as="bash", files=files)
         exported = {name: var.value for name, var in env.vars.items()
@@ -363,7 +367,7 @@ def _known_shells(cwd):
         shells = (outer, inner) if _plain_ifs(outer) and _plain_ifs(inner) else (None, None)
         if len(_SHELLS) >= 64:
             _SHELLS.clear()
-        _SHELLS[cwd] = shells
+        _SHELLS[key] = shells
     return shells
 
 
@@ -378,19 +382,16 @@ def _bash_c_words(reply, words, transport, opaque):
     return Simulation(transport, reply, words[0], words[1:], opaque, [], None, 1)
 
 
-def _globs(cwd, listing):
-    """A list to collect the words that pathname expansion leaves as they are, because
-    no file can be looked at (no working directory, or one missing here; no listing);
-    None when the files are known, and a word with a pattern is the general path's."""
+def _glob_notes(globbed, cwd, listing):
+    """The names of the globs (``globbed``: the words that held a pattern) that the
+    model leaves as they are because no file can be looked at (no working directory,
+    or one missing here; no listing), as the expansion names them; None when the
+    files are known, or a pattern may reach files outside the working directory (an
+    absolute one, or one that climbs out with ``..``): the general path's."""
+    if not globbed:
+        return []
     if listing is not None or cwd and os.path.isdir(os.path.abspath(cwd)):
         return None
-    return []
-
-
-def _glob_notes(globbed, cwd):
-    """The names of the globs the model could not expand, as the expansion names them;
-    None when a pattern may reach files outside the working directory (an absolute
-    one, or one that climbs out with ``..``)."""
     notes = []
     for word in globbed:
         if "/" in word and (word[0] == "/" or ".." in word.split("/")):
@@ -426,12 +427,12 @@ def _expanding_bash_c(reply, text, cwd, listing, transport):
     outer = _known_shells(cwd)[0]
     if outer is None:
         return None
-    globbed = _globs(cwd, listing)
+    globbed = []
     unclosed = []
     words = outer_words(text, outer, globbed, unclosed)
     if words is None:
         return _refused(reply, transport, text, unclosed)
-    notes = _glob_notes(globbed, cwd) if globbed else []
+    notes = _glob_notes(globbed, cwd, listing)
     return None if notes is None else _bash_c_words(reply, words, transport, notes)
 
 
@@ -439,15 +440,18 @@ def _expanding_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
     if outer is None:
         return None
-    globbed = _globs(cwd, listing)
+    globbed = []
     unclosed = []
     text = '"' + reply + '"'
     words = outer_words(text, outer, globbed, unclosed)
     if words is None:
         return _refused(reply, "ssh", text, unclosed)
-    notes = _glob_notes(globbed, cwd) if globbed else []
+    notes = _glob_notes(globbed, cwd, listing)
     if notes is None:
         return None
+    if words and words[0][:1] not in ("", "-", "+"):
+        # no option for ssh, none for bash -c: ssh runs the words joined with spaces
+        return Simulation("ssh", reply, " ".join(words), [], notes, [], None, 1)
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
@@ -462,7 +466,7 @@ def _expanding_double_nested(reply, cwd, listing):
     outer, middle = _known_shells(cwd)
     if outer is None:
         return None
-    globbed = _globs(cwd, listing)
+    globbed = []
     unclosed = []
     text = '"bash -c \\"' + reply + '\\""'
     found = outer_words(text, outer, globbed, unclosed)
@@ -471,14 +475,14 @@ def _expanding_double_nested(reply, cwd, listing):
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
-    notes = _glob_notes(globbed, cwd) if globbed else []
+    notes = _glob_notes(globbed, cwd, listing)
     if notes is None:
         return None
     # the outer words after the script are the middle shell's $0, $1, …
     arg0 = found[1] if len(found) > 1 else "bash"
     if len(found) > 1:
         middle = KnownShell(middle.values, arg0, found[2:])
-    middle_globbed = None if globbed is None else []
+    middle_globbed = []
     words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, unclosed)
     if words is None:
         error = _refused(reply, "double-nested", script, unclosed)
@@ -490,7 +494,7 @@ def _expanding_double_nested(reply, cwd, listing):
         error.opaque = notes
         return error
     if middle_globbed:
-        more = _glob_notes(middle_globbed, cwd)
+        more = _glob_notes(middle_globbed, cwd, listing)
         if more is None:
             return None
         notes += [note for note in more if note not in notes]

@@ -88,3 +88,60 @@ def test_unknown_values_and_substitutions_take_the_general_path(transport, monke
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
     reply = "a'$HOME'b" if transport == "single" else 'echo "$HOME"'
     assert simulate(reply, transport, cwd="/nonexistent/qbcore", environ={"HOME": "/h"}) == "general"
+
+
+def _fast_and_general(reply, transport, monkeypatch, cwd="/nonexistent/qbcore"):
+    general = simulate_general(reply, transport, cwd=cwd)
+    with monkeypatch.context() as patch:
+        patch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general",
+                      lambda *a, **k: pytest.fail(f"took the general path: {reply!r} under {transport}"))
+        return simulate(reply, transport, cwd=cwd), general
+
+
+@pytest.mark.parametrize("transport,reply", [
+    # the reply's quote leaves the middle shell's script open: it fails, named by its $0
+    ("double-nested", 'echo "Hello, World!"'),
+    ("double-nested", 'mv "old name.txt" new_name.txt'),
+    ("double-nested", 'cat ./-n "a b.txt"'),
+    # ... or the outer shell's own script
+    ("nested", 'git commit -m "it\'s"'),
+    ("ssh", 'git commit -m "it\'s"'),
+    ("double-nested", 'git commit -m "it\'s"'),
+    ("single", "echo 'a\"b'"),
+])
+def test_an_unclosed_quote_is_the_syntax_error_of_the_general_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    assert fast.inner_script is None and "unexpected EOF while looking for matching" in fast.outer_error
+
+
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested", "heredoc-ssh"])
+@pytest.mark.parametrize("reply", [
+    'for f in *.txt; do mv "$f" "${f%.txt}.md"; done', 'echo "${path##*/}" "${var//old/new}" "${name^^}"',
+    'head -n "${LIMIT:-10}"', 'echo "${VAR-unset}" "${HOME:+set}" "${#HOME}"', 'echo "${#files[@]}" "${a[2]}"',
+    '[[ -n ${CI:-} ]] && exit 0'])
+def test_parameter_operators_on_known_values_take_the_fast_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+
+
+@pytest.mark.parametrize("transport,reply", [
+    ("nested", 'gh pr create --body "Closes #12"'),  # the outer shell reads a comment
+    ("ssh", 'gh pr create --body "Closes #12"'),
+    ("nested", 'ls "src/*.c"'),  # a relative pattern with a directory part: the files are unknown
+    ("double-nested", 'zip -r site.zip public/ -x "*.DS_Store"'),
+    ("single", "awk -F, '$2 == \"bob\" {print $1}' data.csv"),  # a brace that expands nothing
+    ("single", "sed -i 's/\\$HOME/~/g' notes.txt"),  # a tilde inside a word
+])
+def test_comments_relative_globs_braces_and_tildes_take_the_fast_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=None)
+    assert fast == general
+
+
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested"])
+def test_a_pattern_that_may_leave_the_working_directory_takes_the_general_path(transport, monkeypatch):
+    monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
+    for reply in ['x" /tmp/*"', 'x" a/../../*"', 'x" ../*"']:
+        assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply

@@ -87,6 +87,8 @@ def _parameter(text: str, i: int, shell: KnownShell):
         name = text[i + 1:end]
     elif c == "{":
         return _braced(text, i + 2, shell)
+    elif c == "#":
+        return str(len(shell.positional)), i + 2
     else:
         return None
     value = shell.value(name)
@@ -171,8 +173,52 @@ def _braced(text: str, start: int, shell: KnownShell):
     return (word if use else ""), close + 1
 
 
+_UNCLOSED = "unexpected EOF while looking for matching `"
+# after an unquoted `$`, these leave it a character (end of text stands as a blank)
+_LONE_DOLLAR = frozenset(" \t./,:%+=^]")
+
+
+def _all_positional(text: str, i: int, shell: KnownShell, names: str):
+    """("", index after it) for ``$@``, ``$*``, ``${@}`` or ``${*}`` (those of ``names``)
+    when there is no positional parameter, else None."""
+    if shell.positional:
+        return None
+    if text[i + 1:i + 2] in names and text[i + 1:i + 2]:
+        return "", i + 2
+    if text[i + 1:i + 2] == "{" and text[i + 2:i + 3] in names and text[i + 2:i + 3] and text[i + 3:i + 4] == "}":
+        return "", i + 4
+    return None
+
+
+def _brace_stays(text: str, i: int) -> bool:
+    """Whether the unquoted ``{`` at ``text[i]`` is a character: bash expands a brace only
+    around a comma or a ``..`` in the same word, so none must come before the word ends
+    at a blank outside quotes (or the text does)."""
+    n = len(text)
+    quote = ""
+    j = i + 1
+    while j < n:
+        c = text[j]
+        if c == "," or c == "." and text[j + 1:j + 2] == ".":
+            return False
+        if quote == "'":
+            if c == "'":
+                quote = ""
+        elif c == "\\":
+            j += 1
+        elif quote == '"':
+            if c == '"':
+                quote = ""
+        elif c == '"' or c == "'":
+            quote = c
+        elif c == " " or c == "\t" or c == "\n":
+            return True
+        j += 1
+    return True
+
+
 def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
-          unclosed: Optional[list] = None) -> Optional[list]:
+          refused: Optional[list] = None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
@@ -180,9 +226,10 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     a value) is matched against files: None, unless ``globbed`` is a list, which
     then receives each such word as it stands (the caller knows that no file can
     be looked at, so the word stays as it is). A ``#`` that starts a word starts a
-    comment: the words end there when no other line follows. When ``text`` ends
-    inside quotes that everything before them leaves open, and ``unclosed`` is a
-    list, it receives the open quote character (bash's syntax error names it)."""
+    comment: the words end there when no other line follows. When bash's parse stops
+    at a syntax error that everything before it leaves certain (the text ends inside
+    quotes, or a parenthesis stands outside them), and ``refused`` is a list, it
+    receives the error as bash words it after ``line N:``."""
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
     n = len(text)
@@ -210,7 +257,7 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
             elif c == "$":
                 nxt = text[i + 1] if i + 1 < n else ""
                 if nxt in _EXPANDS and nxt:
-                    expanded = _parameter(text, i, shell)
+                    expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "*")
                     if expanded is None:
                         return None
                     current.append(expanded[0])
@@ -240,8 +287,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
         elif c == "'":
             end = text.find("'", i + 1)
             if end < 0:
-                if unclosed is not None and "\0" not in text:
-                    unclosed.append("'")
+                if refused is not None and "\0" not in text:
+                    refused.append(_UNCLOSED + "'")
                 return None
             if "\0" in text[i + 1:end]:
                 return None
@@ -255,7 +302,13 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
             has_word = True
             i += 1
         elif c == "$":
-            expanded = _parameter(text, i, shell)
+            nxt = text[i + 1] if i + 1 < n else " "
+            if nxt in _LONE_DOLLAR:
+                current.append(c)  # a `$` that starts no expansion is a character
+                has_word = True
+                i += 1
+                continue
+            expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "@*")
             if expanded is None:
                 return None
             value, i = expanded
@@ -272,9 +325,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
             has_word = True
             i = run.end()
             continue
-        elif c == "}" or c == "{" and "," not in text[i:] and ".." not in text[i:]:
-            # a brace expands only around a comma or a `..` sequence after it: without one it
-            # is a character (and a closing brace reached here closes no expanding one)
+        elif c == "}" or c == "{" and _brace_stays(text, i):
+            # (a closing brace reached here closes no brace that expands)
             current.append(c)
             has_word = True
         elif c == "~" and has_word and text[i - 1] in _PLAIN and text[i - 1] != "=" and text[i - 1] != ":":
@@ -286,6 +338,10 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
                 return None  # a comment ends its line, and a command may follow on the next
             else:
                 break
+        elif (c == "(" or c == ")") and refused is not None:
+            # an operator where only words may stand (the command is no declaration)
+            refused.append(f"syntax error near unexpected token `{c}")
+            return None
         elif (c == "*" or c == "?" or c == "[") and globbed is not None:
             current.append(c)
             has_word = True
@@ -294,8 +350,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
             return None
         i += 1
     if quoted:
-        if unclosed is not None:
-            unclosed.append('"')
+        if refused is not None:
+            refused.append(_UNCLOSED + '"')
         return None
     if has_word:
         found.append("".join(current))
@@ -332,7 +388,7 @@ def document(text: str, shell: KnownShell) -> Optional[str]:
         if c == "$":
             nxt = text[i + 1] if i + 1 < n else ""
             if nxt in _EXPANDS and nxt:
-                expanded = _parameter(text, i, shell)
+                expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "@*")
                 if expanded is None:
                     return None
                 out.append(text[start:i])

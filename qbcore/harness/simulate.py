@@ -402,17 +402,13 @@ def _glob_notes(globbed, cwd, listing):
     return notes
 
 
-def _unclosed_quote(quote):
-    """The syntax error of a one-line ``bash -c`` script that ends inside quotes."""
-    return f"bash: -c: line 1: unexpected EOF while looking for matching `{quote}'"
-
-
-def _refused(reply, transport, text, unclosed):
-    """The Simulation of an outer shell that stops at its script's open quote, or None
-    (the script holds another line, or a `$[` before which bash's parse may differ)."""
-    if not unclosed or "\n" in text or "$[" in text:
+def _refused(reply, transport, text, refused):
+    """The Simulation of an outer shell whose one-line script bash refuses with the
+    syntax error ``refused`` holds, or None (no error, the script holds another line,
+    or a `$[` before which bash's parse may differ)."""
+    if not refused or "\n" in text or "$[" in text:
         return None
-    return Simulation(transport, reply, None, [], [], [], _unclosed_quote(unclosed[0]), 0)
+    return Simulation(transport, reply, None, [], [], [], f"bash: -c: line 1: {refused[0]}'", 0)
 
 
 def _expanding_nested(reply, cwd, listing):
@@ -428,10 +424,10 @@ def _expanding_bash_c(reply, text, cwd, listing, transport):
     if outer is None:
         return None
     globbed = []
-    unclosed = []
-    words = outer_words(text, outer, globbed, unclosed)
+    refused = []
+    words = outer_words(text, outer, globbed, refused)
     if words is None:
-        return _refused(reply, transport, text, unclosed)
+        return _refused(reply, transport, text, refused)
     notes = _glob_notes(globbed, cwd, listing)
     return None if notes is None else _bash_c_words(reply, words, transport, notes)
 
@@ -441,11 +437,11 @@ def _expanding_ssh(reply, cwd, listing):
     if outer is None:
         return None
     globbed = []
-    unclosed = []
+    refused = []
     text = '"' + reply + '"'
-    words = outer_words(text, outer, globbed, unclosed)
+    words = outer_words(text, outer, globbed, refused)
     if words is None:
-        return _refused(reply, "ssh", text, unclosed)
+        return _refused(reply, "ssh", text, refused)
     notes = _glob_notes(globbed, cwd, listing)
     if notes is None:
         return None
@@ -467,11 +463,11 @@ def _expanding_double_nested(reply, cwd, listing):
     if outer is None:
         return None
     globbed = []
-    unclosed = []
+    refused = []
     text = '"bash -c \\"' + reply + '\\""'
-    found = outer_words(text, outer, globbed, unclosed)
+    found = outer_words(text, outer, globbed, refused)
     if found is None:
-        return _refused(reply, "double-nested", text, unclosed)
+        return _refused(reply, "double-nested", text, refused)
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
@@ -483,9 +479,9 @@ def _expanding_double_nested(reply, cwd, listing):
     if len(found) > 1:
         middle = KnownShell(middle.values, arg0, found[2:])
     middle_globbed = []
-    words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, unclosed)
+    words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, refused)
     if words is None:
-        error = _refused(reply, "double-nested", script, unclosed)
+        error = _refused(reply, "double-nested", script, refused)
         if error is None:
             return None
         # bash names the shell by $0, and drops the name when $0 is the input's own name

@@ -24,7 +24,9 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "${HOME:-y}", "${HOME+y}", "${x:+y}", "${x:-*}", "${x:-~}", "${x:-$HOME}", "${x:=y}", "${x:0:1}", "${x?}",
     "${#x}", "${#HOME}", "${#PWD}", "${#}", "${!x}", "${x[1]}", "${x[@]}", "${x[*]}", "${#x[@]}", "${#x[0]}",
     "${x[i]}", "${HOME[0]}", "${x%'a'}", "${x%\"a\"}", "${x%}", "${_-a}", " #c", "\"#\"", "#\n", "/*",
-    "../*", "./*", "a/*/b", "x/../*", "$[", "bash -c ", "\\\"", "\\'", "\n"]
+    "../*", "./*", "a/*/b", "x/../*", "$[", "bash -c ", "\\\"", "\\'", "\n",
+    # all the positional parameters, their count, a `$` that expands nothing, braces in and out of a word
+    "$@", "$*", "${@}", "${*}", "$#", "$%", "$.", "$=", "$]", "{a b,c}", "{\"x y\",b}", "{a}b,c", "{x..y}", "{ ,}"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match, one
@@ -82,7 +84,7 @@ def test_unknown_values_and_substitutions_take_the_general_path(transport, monke
     monkeypatch.setattr(module, "simulate_general", lambda *a, **k: "general")
     # (an absolute glob looks outside the working directory)
     glob = {"single": "ls /src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'x" /tmp/*"')
-    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "$@"', glob]:
+    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "${!x}"', glob]:
         if transport == "single":
             reply = f"a'{reply}'b"  # out of the harness's single quotes
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
@@ -145,3 +147,16 @@ def test_a_pattern_that_may_leave_the_working_directory_takes_the_general_path(t
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
     for reply in ['x" /tmp/*"', 'x" a/../../*"', 'x" ../*"']:
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
+
+
+DOUBLE_QUOTED_PARENS = ['grep -E "^(warning|error)" log', 'git commit -m "v1.2 (50% faster)"', 'echo "a)"']
+
+
+@pytest.mark.parametrize("transport,reply", [(t, r) for t in ("nested", "ssh", "double-nested")
+                                             for r in DOUBLE_QUOTED_PARENS] +
+                         [("single", "awk '{ print length($0) }' notes.txt"), ("single", "grep -cE '^(a|b)' f")])
+def test_a_parenthesis_among_the_outer_words_is_the_syntax_error_of_the_general_path(transport, reply,
+                                                                                      monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    assert fast.inner_script is None and "syntax error near unexpected token" in fast.outer_error

@@ -338,8 +338,9 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
                 return None  # a comment ends its line, and a command may follow on the next
             else:
                 break
-        elif (c == "(" or c == ")") and refused is not None:
-            # an operator where only words may stand (the command is no declaration)
+        elif (c == "(" or c == ")") and refused is not None and text[i - 1] != "$":
+            # an operator where only words may stand (the command is no declaration; after
+            # an escaped `$` the general path reads a command substitution, bash does not)
             refused.append(f"syntax error near unexpected token `{c}")
             return None
         elif (c == "*" or c == "?" or c == "[") and globbed is not None:

@@ -329,10 +329,27 @@ def _quick_ssh(reply):
     return Simulation("ssh", reply, script, args, [], [], error, starts)
 
 
+def _quick_double_nested(reply):
+    """double-nested when neither the outer nor the middle shell meets an expansion or an
+    operator: quote removal twice (the middle shell reads ``bash -c "…"`` from the one
+    word the outer shell hands it)."""
+    words = dq_words('bash -c \\"' + reply + '\\"')
+    if words is None or len(words) != 1:
+        return None
+    script = words[0]  # `bash -c "…`: what follows `bash -c ` are the middle shell's words
+    if len(script) < 10 or script[8] != '"' or script[-1] != '"':
+        return None
+    words = dq_words(script[9:-1])
+    if words is None or words[0][:1] in _OPTION_STARTS:
+        return None
+    return Simulation("double-nested", reply, words[0], words[1:], [], [], None, 1)
+
+
 # Replies that meet no expansion and no operator on their way through the
 # outer layer skip the parser: quote removal alone gives the outer words
 # (the differential test holds these to the general path).
 _QUICK = {"single": _quick_single, "ssh": _quick_ssh, "ssh-argv": _quick_ssh_argv,  # nested: inlined above
+          "double-nested": _quick_double_nested,
           "json-naive": _quick_json_naive,
           "raw": _quick_argv("raw"), "json": _quick_argv("json"),
           "script": _quick_file("script", ""), "stdin": _quick_file("stdin", "\n")}

@@ -2,11 +2,13 @@
 
 A harness's outer shell mostly reads one simple command whose arguments
 hold quotes and parameter expansions of variables it knows at its start
-(``$HOME``, ``"${PATH}"``, an unset ``$name``). ``words`` reads such
-arguments as bash does (quote removal, the known values put in, unquoted
-ones split only when they hold no blank and no pattern character), and
-``document`` a here-document body; both return None at the first thing
-they do not decide exactly (a command substitution, an operator, a glob, an
+(``$HOME``, ``"${PATH}"``, an unset ``$name``, ``${name:-word}``, a pattern
+operator on an empty value). ``words`` reads such arguments as bash does
+(quote removal, the known values put in, unquoted ones split only when they
+hold no blank and no pattern character, a comment), or names the syntax
+error that stops bash's parse first (an unclosed quote, a parenthesis);
+``document`` reads a here-document body. Both return None at the first
+thing they do not decide exactly (a command substitution, an operator, an
 unknown value…), and simulate's general path decides then. The
 differential tests hold both to that general path.
 """

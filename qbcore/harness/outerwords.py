@@ -2,17 +2,20 @@
 
 A harness's outer shell mostly reads one simple command whose arguments
 hold quotes and parameter expansions of variables it knows at its start
-(``$HOME``, ``"${PATH}"``, an unset ``$name``). ``words`` reads such
-arguments as bash does (quote removal, the known values put in, unquoted
-ones split only when they hold no blank and no pattern character), and
-``document`` a here-document body; both return None at the first thing
-they do not decide exactly (a command substitution, an operator, a glob, an
+(``$HOME``, ``"${PATH}"``, an unset ``$name``, ``${name:-word}``, a pattern
+operator on an empty value). ``words`` reads such arguments as bash does
+(quote removal, the known values put in, unquoted ones split only when they
+hold no blank and no pattern character, a comment), or names the syntax
+error that stops bash's parse first (an unclosed quote, a parenthesis);
+``document`` reads a here-document body. Both return None at the first
+thing they do not decide exactly (a command substitution, an operator, an
 unknown value…), and simulate's general path decides then. The
 differential tests hold both to that general path.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 __all__ = ["KnownShell", "words", "document"]
@@ -28,6 +31,9 @@ _EXPANDS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 # an unquoted value holding one of these would be split or matched against files
 _SPLITS_OR_MATCHES = frozenset(" \t\n*?[\\")
 _UNKNOWN = object()
+# runs of characters that stand for themselves: inside double quotes, and outside quotes
+_QUOTED_RUN = re.compile(r'[^"\\$`\0]+')
+_PLAIN_RUN = re.compile(r"[a-zA-Z0-9_\-./,:%+@=^\]!]+")
 
 
 class KnownShell:
@@ -69,7 +75,7 @@ class KnownShell:
 
 def _parameter(text: str, i: int, shell: KnownShell):
     """(value, index after it) for the expansion at ``text[i] == "$"``; None when it is
-    not a plain ``$name``, ``${name}`` or ``$digit`` of a known value."""
+    not a plain ``$name``, ``$digit`` or one of the ``${…}`` forms ``_braced`` decides."""
     n = len(text)
     if i + 1 >= n:
         return None
@@ -82,15 +88,9 @@ def _parameter(text: str, i: int, shell: KnownShell):
             end += 1
         name = text[i + 1:end]
     elif c == "{":
-        end = i + 2
-        if end >= n or text[end] not in _NAME_START:
-            return None
-        while end < n and text[end] in _NAME_CHARS:
-            end += 1
-        if end >= n or text[end] != "}":
-            return None
-        name = text[i + 2:end]
-        end += 1
+        return _braced(text, i + 2, shell)
+    elif c == "#":
+        return str(len(shell.positional)), i + 2
     else:
         return None
     value = shell.value(name)
@@ -99,18 +99,141 @@ def _parameter(text: str, i: int, shell: KnownShell):
     return value, end
 
 
-def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optional[list]:
+# the operators of ``${name OP word}`` whose result is empty when the value is
+_EMPTY_STAYS_EMPTY = ("%", "#", "/", "^", ",")
+# characters the word of ``${name:-word}`` may hold here: none that quotes, expands, splits
+# or matches, so that the word stands for itself in any context
+_PLAIN_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:%+@=^!#")
+# characters after which bash's reading of a pattern up to the closing brace is not plain
+_NOT_PLAIN_PATTERN = frozenset("{}$`\\'\"\n\0")
+
+
+def _braced(text: str, start: int, shell: KnownShell):
+    """(value, index after it) for ``${`` … ``}`` whose body starts at ``text[start]``:
+    ``${name}``; ``${#name}``; ``${name-word}``, ``${name:-word}``, ``${name+word}``,
+    ``${name:+word}`` with a plain word; a pattern or case operator (``%``, ``##``,
+    ``//``, ``^^``…) on an empty or unset value; an element or the count of an array
+    that is not set. None for anything else."""
+    n = len(text)
+    if start >= n:
+        return None
+    length = text[start] == "#"
+    j = start + 1 if length else start
+    if j >= n or text[j] not in _NAME_START:
+        return None  # (`${#}`, `${!x}`, `${1}`… are left to the general path)
+    end = j + 1
+    while end < n and text[end] in _NAME_CHARS:
+        end += 1
+    name = text[j:end]
+    value = shell.values.get(name, "")
+    if value is None:
+        return None
+    is_set = name in shell.values
+    if end < n and text[end] == "[":
+        # an element, or all of them, of an array the shell has not set: nothing
+        close = text.find("]", end)
+        subscript = text[end + 1:close] if close > end else ""
+        if is_set or not subscript or close + 1 >= n or text[close + 1] != "}":
+            return None
+        if not (subscript.isdigit() and subscript.isascii()) and not (length and subscript in ("@", "*")):
+            return None
+        return ("0" if length else ""), close + 2
+    if end >= n:
+        return None
+    c = text[end]
+    if c == "}":
+        if length:
+            return (str(len(value)), end + 1) if value.isascii() else None
+        return value, end + 1
+    if length:
+        return None
+    if c == ":":
+        end += 1
+        if end >= n or text[end] not in "-+":
+            return None  # (a substring, or an assignment)
+        use = bool(value)
+        c = text[end]
+    elif c in "-+":
+        use = is_set
+    elif c in _EMPTY_STAYS_EMPTY:
+        close = end + 1
+        while close < n and text[close] not in _NOT_PLAIN_PATTERN:
+            close += 1
+        if value or close >= n or text[close] != "}":
+            return None  # (a value to match or convert: the general path)
+        return "", close + 1
+    else:
+        return None
+    close = end + 1
+    while close < n and text[close] in _PLAIN_WORD:
+        close += 1
+    if close >= n or text[close] != "}":
+        return None
+    word = text[end + 1:close]
+    if c == "-":
+        return (value if use else word), close + 1
+    return (word if use else ""), close + 1
+
+
+_UNCLOSED = "unexpected EOF while looking for matching `"
+# after an unquoted `$`, these leave it a character (end of text stands as a blank)
+_LONE_DOLLAR = frozenset(" \t./,:%+=^]")
+
+
+def _all_positional(text: str, i: int, shell: KnownShell, names: str):
+    """("", index after it) for ``$@``, ``$*``, ``${@}`` or ``${*}`` (those of ``names``)
+    when there is no positional parameter, else None."""
+    if shell.positional:
+        return None
+    if text[i + 1:i + 2] in names and text[i + 1:i + 2]:
+        return "", i + 2
+    if text[i + 1:i + 2] == "{" and text[i + 2:i + 3] in names and text[i + 2:i + 3] and text[i + 3:i + 4] == "}":
+        return "", i + 4
+    return None
+
+
+def _brace_stays(text: str, i: int) -> bool:
+    """Whether the unquoted ``{`` at ``text[i]`` is a character: bash expands a brace only
+    around a comma or a ``..`` in the same word, so none must come before the word ends
+    at a blank outside quotes (or the text does)."""
+    n = len(text)
+    quote = ""
+    j = i + 1
+    while j < n:
+        c = text[j]
+        if c == "," or c == "." and text[j + 1:j + 2] == ".":
+            return False
+        if quote == "'":
+            if c == "'":
+                quote = ""
+        elif c == "\\":
+            j += 1
+        elif quote == '"':
+            if c == '"':
+                quote = ""
+        elif c == '"' or c == "'":
+            quote = c
+        elif c == " " or c == "\t" or c == "\n":
+            return True
+        j += 1
+    return True
+
+
+def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
+          refused: Optional[list] = None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
     A word with an unquoted pattern character (``*?[``, from the text, never from
     a value) is matched against files: None, unless ``globbed`` is a list, which
     then receives each such word as it stands (the caller knows that no file can
-    be looked at, so the word stays as it is)."""
+    be looked at, so the word stays as it is). A ``#`` that starts a word starts a
+    comment: the words end there when no other line follows. When bash's parse stops
+    at a syntax error that everything before it leaves certain (the text ends inside
+    quotes, or a parenthesis stands outside them), and ``refused`` is a list, it
+    receives the error as bash words it after ``line N:``."""
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
-    # a brace expands only around a comma or a `..` sequence: without either it is a character
-    braces = "," not in text and ".." not in text
     n = len(text)
     found = []
     current = []
@@ -136,7 +259,7 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
             elif c == "$":
                 nxt = text[i + 1] if i + 1 < n else ""
                 if nxt in _EXPANDS and nxt:
-                    expanded = _parameter(text, i, shell)
+                    expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "*")
                     if expanded is None:
                         return None
                     current.append(expanded[0])
@@ -148,7 +271,10 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
             elif c == "`" or c == "\0":
                 return None
             else:
-                current.append(c)
+                run = _QUOTED_RUN.match(text, i)
+                current.append(run.group())
+                i = run.end()
+                continue
         elif c == " " or c == "\t":
             if has_word:
                 found.append("".join(current))
@@ -162,7 +288,11 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
             has_word = True
         elif c == "'":
             end = text.find("'", i + 1)
-            if end < 0 or "\0" in text[i + 1:end]:
+            if end < 0:
+                if refused is not None and "\0" not in text:
+                    refused.append(_UNCLOSED + "'")
+                return None
+            if "\0" in text[i + 1:end]:
                 return None
             current.append(text[i + 1:end])
             has_word = True
@@ -174,7 +304,13 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
             has_word = True
             i += 1
         elif c == "$":
-            expanded = _parameter(text, i, shell)
+            nxt = text[i + 1] if i + 1 < n else " "
+            if nxt in _LONE_DOLLAR:
+                current.append(c)  # a `$` that starts no expansion is a character
+                has_word = True
+                i += 1
+                continue
+            expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "@*")
             if expanded is None:
                 return None
             value, i = expanded
@@ -185,9 +321,30 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
                 current.append(value)
                 has_word = True
             continue
-        elif c in _PLAIN or braces and (c == "{" or c == "}") or c == "#" and has_word:
-            current.append(c)  # (`#` starts a comment only at the start of a word)
+        elif c in _PLAIN:
+            run = _PLAIN_RUN.match(text, i)
+            current.append(run.group())
             has_word = True
+            i = run.end()
+            continue
+        elif c == "}" or c == "{" and _brace_stays(text, i):
+            # (a closing brace reached here closes no brace that expands)
+            current.append(c)
+            has_word = True
+        elif c == "~" and has_word and text[i - 1] in _PLAIN and text[i - 1] != "=" and text[i - 1] != ":":
+            current.append(c)  # inside a word, and not after `=` or `:`: no tilde expansion
+        elif c == "#":
+            if has_word:
+                current.append(c)
+            elif "\n" in text[i:]:
+                return None  # a comment ends its line, and a command may follow on the next
+            else:
+                break
+        elif (c == "(" or c == ")") and refused is not None and text[i - 1] != "$":
+            # an operator where only words may stand (the command is no declaration; after
+            # an escaped `$` the general path reads a command substitution, bash does not)
+            refused.append(f"syntax error near unexpected token `{c}")
+            return None
         elif (c == "*" or c == "?" or c == "[") and globbed is not None:
             current.append(c)
             has_word = True
@@ -196,6 +353,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None) -> Optio
             return None
         i += 1
     if quoted:
+        if refused is not None:
+            refused.append(_UNCLOSED + '"')
         return None
     if has_word:
         found.append("".join(current))
@@ -232,7 +391,7 @@ def document(text: str, shell: KnownShell) -> Optional[str]:
         if c == "$":
             nxt = text[i + 1] if i + 1 < n else ""
             if nxt in _EXPANDS and nxt:
-                expanded = _parameter(text, i, shell)
+                expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "@*")
                 if expanded is None:
                     return None
                 out.append(text[start:i])

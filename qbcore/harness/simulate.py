@@ -319,6 +319,8 @@ def _quick_ssh(reply):
     words = dq_words(reply)
     if words is None:
         return None
+    if words[0][:1] not in ("", "-", "+"):
+        return Simulation("ssh", reply, " ".join(words), [], [], [], None, 1)  # as _quick_ssh_argv
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
@@ -327,10 +329,27 @@ def _quick_ssh(reply):
     return Simulation("ssh", reply, script, args, [], [], error, starts)
 
 
+def _quick_double_nested(reply):
+    """double-nested when neither the outer nor the middle shell meets an expansion or an
+    operator: quote removal twice (the middle shell reads ``bash -c "…"`` from the one
+    word the outer shell hands it)."""
+    words = dq_words('bash -c \\"' + reply + '\\"')
+    if words is None or len(words) != 1:
+        return None
+    script = words[0]  # `bash -c "…`: what follows `bash -c ` are the middle shell's words
+    if len(script) < 10 or script[8] != '"' or script[-1] != '"':
+        return None
+    words = dq_words(script[9:-1])
+    if words is None or words[0][:1] in _OPTION_STARTS:
+        return None
+    return Simulation("double-nested", reply, words[0], words[1:], [], [], None, 1)
+
+
 # Replies that meet no expansion and no operator on their way through the
 # outer layer skip the parser: quote removal alone gives the outer words
 # (the differential test holds these to the general path).
 _QUICK = {"single": _quick_single, "ssh": _quick_ssh, "ssh-argv": _quick_ssh_argv,  # nested: inlined above
+          "double-nested": _quick_double_nested,
           "json-naive": _quick_json_naive,
           "raw": _quick_argv("raw"), "json": _quick_argv("json"),
           "script": _quick_file("script", ""), "stdin": _quick_file("stdin", "\n")}
@@ -348,9 +367,11 @@ def _known_shells(cwd):
     and the middle shell double-nested's outer one starts (``_through_bash``, ``_middle_layer``)."""
     from ..model.expand import Env
 
-    cwd = os.path.abspath(cwd) if cwd else os.getcwd()
-    shells = _SHELLS.get(cwd)
+    # (an absolute path names the same directory from anywhere: looked up as it is)
+    key = cwd if cwd and cwd[0] == "/" else os.path.abspath(cwd) if cwd else os.getcwd()
+    shells = _SHELLS.get(key)
     if shells is None:
+        cwd = os.path.abspath(key)
         files = FileView(cwd, (), host=False)  # no file is looked at: the values depend on none
         env = Env.from_environ(default_environ(cwd), cwd, invoked_as="bash", files=files)
         exported = {name: var.value for name, var in env.vars.items()
@@ -363,7 +384,7 @@ def _known_shells(cwd):
         shells = (outer, inner) if _plain_ifs(outer) and _plain_ifs(inner) else (None, None)
         if len(_SHELLS) >= 64:
             _SHELLS.clear()
-        _SHELLS[cwd] = shells
+        _SHELLS[key] = shells
     return shells
 
 
@@ -378,26 +399,33 @@ def _bash_c_words(reply, words, transport, opaque):
     return Simulation(transport, reply, words[0], words[1:], opaque, [], None, 1)
 
 
-def _globs(cwd, listing):
-    """A list to collect the words that pathname expansion leaves as they are, because
-    no file can be looked at (no working directory, or one missing here; no listing);
-    None when the files are known, and a word with a pattern is the general path's."""
+def _glob_notes(globbed, cwd, listing):
+    """The names of the globs (``globbed``: the words that held a pattern) that the
+    model leaves as they are because no file can be looked at (no working directory,
+    or one missing here; no listing), as the expansion names them; None when the
+    files are known, or a pattern may reach files outside the working directory (an
+    absolute one, or one that climbs out with ``..``): the general path's."""
+    if not globbed:
+        return []
     if listing is not None or cwd and os.path.isdir(os.path.abspath(cwd)):
         return None
-    return []
-
-
-def _glob_notes(globbed, cwd):
-    """The names of the globs the model could not expand, as the expansion names them."""
     notes = []
     for word in globbed:
-        # (a pattern with a directory part may reach files outside the working directory)
-        note = f"glob {word}" if cwd else f"glob {word} (this machine's files are not read)"
-        if "/" in word:
+        if "/" in word and (word[0] == "/" or ".." in word.split("/")):
             return None
+        note = f"glob {word}" if cwd else f"glob {word} (this machine's files are not read)"
         if note not in notes:
             notes.append(note)
     return notes
+
+
+def _refused(reply, transport, text, refused):
+    """The Simulation of an outer shell whose one-line script bash refuses with the
+    syntax error ``refused`` holds, or None (no error, the script holds another line,
+    or a `$[` before which bash's parse may differ)."""
+    if not refused or "\n" in text or "$[" in text:
+        return None
+    return Simulation(transport, reply, None, [], [], [], f"bash: -c: line 1: {refused[0]}'", 0)
 
 
 def _expanding_nested(reply, cwd, listing):
@@ -412,19 +440,31 @@ def _expanding_bash_c(reply, text, cwd, listing, transport):
     outer = _known_shells(cwd)[0]
     if outer is None:
         return None
-    globbed = _globs(cwd, listing)
-    words = outer_words(text, outer, globbed)
-    notes = _glob_notes(globbed, cwd) if globbed else []
+    globbed = []
+    refused = []
+    words = outer_words(text, outer, globbed, refused)
+    if words is None:
+        return _refused(reply, transport, text, refused)
+    notes = _glob_notes(globbed, cwd, listing)
     return None if notes is None else _bash_c_words(reply, words, transport, notes)
 
 
 def _expanding_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
-    globbed = _globs(cwd, listing)
-    words = None if outer is None else outer_words('"' + reply + '"', outer, globbed)
-    notes = _glob_notes(globbed, cwd) if globbed else []
-    if words is None or notes is None:
+    if outer is None:
         return None
+    globbed = []
+    refused = []
+    text = '"' + reply + '"'
+    words = outer_words(text, outer, globbed, refused)
+    if words is None:
+        return _refused(reply, "ssh", text, refused)
+    notes = _glob_notes(globbed, cwd, listing)
+    if notes is None:
+        return None
+    if words and words[0][:1] not in ("", "-", "+"):
+        # no option for ssh, none for bash -c: ssh runs the words joined with spaces
+        return Simulation("ssh", reply, " ".join(words), [], notes, [], None, 1)
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
@@ -439,13 +479,39 @@ def _expanding_double_nested(reply, cwd, listing):
     outer, middle = _known_shells(cwd)
     if outer is None:
         return None
-    globbed = _globs(cwd, listing)
-    script = outer_words('"bash -c \\"' + reply + '\\""', outer, globbed)
-    if script is None or len(script) != 1 or not script[0].startswith(_MIDDLE_START):
+    globbed = []
+    refused = []
+    text = '"bash -c \\"' + reply + '\\""'
+    found = outer_words(text, outer, globbed, refused)
+    if found is None:
+        return _refused(reply, "double-nested", text, refused)
+    if not found or not found[0].startswith(_MIDDLE_START):
         return None
-    words = outer_words(script[0][len(_MIDDLE_START):], middle, globbed)
-    notes = _glob_notes(globbed, cwd) if globbed else []
-    return None if notes is None else _bash_c_words(reply, words, "double-nested", notes)
+    script = found[0]
+    notes = _glob_notes(globbed, cwd, listing)
+    if notes is None:
+        return None
+    # the outer words after the script are the middle shell's $0, $1, …
+    arg0 = found[1] if len(found) > 1 else "bash"
+    if len(found) > 1:
+        middle = KnownShell(middle.values, arg0, found[2:])
+    middle_globbed = []
+    words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, refused)
+    if words is None:
+        error = _refused(reply, "double-nested", script, refused)
+        if error is None:
+            return None
+        # bash names the shell by $0, and drops the name when $0 is the input's own name
+        rest = error.outer_error[len("bash: "):]
+        error.outer_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
+        error.opaque = notes
+        return error
+    if middle_globbed:
+        more = _glob_notes(middle_globbed, cwd, listing)
+        if more is None:
+            return None
+        notes += [note for note in more if note not in notes]
+    return _bash_c_words(reply, words, "double-nested", notes)
 
 
 def _expanding_heredoc_ssh(reply, cwd, listing):

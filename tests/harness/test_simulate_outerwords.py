@@ -18,7 +18,15 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "echo ", "x.txt", " ", '"', "'", "\\\"", "\\\\", "\\$", "$HOME", "${HOME}", "$PATH", "${PWD}/x", "$1", "$0",
     "${1}", "$10", "$x", "${x}", "$SHLVL", "$_", "$SHELL", "$RANDOM", "$LINENO", "$BASH", "$IFS", "${IFS}",
     "$HOSTNAME", "${x", "${#x}", "$-", "$ ", "$", "a=$HOME", "-c", "+x", "EOF", "\\", "!", "{", "}", "{a,b}",
-    "{1..2}", ",", "..", "#", "a#", "*", "?", "[a]", "*.c", "x/*", "'*'", "\"*\""]
+    "{1..2}", ",", "..", "#", "a#", "*", "?", "[a]", "*.c", "x/*", "'*'", "\"*\"",
+    # parameter operators, arrays, comments, globs with a directory part, the middle shell's command
+    "${x%.txt}", "${HOME%/*}", "${x##*/}", "${x//a/b}", "${x^^}", "${x,}", "${x:-a}", "${x:-a b}", "${x-b}",
+    "${HOME:-y}", "${HOME+y}", "${x:+y}", "${x:-*}", "${x:-~}", "${x:-$HOME}", "${x:=y}", "${x:0:1}", "${x?}",
+    "${#x}", "${#HOME}", "${#PWD}", "${#}", "${!x}", "${x[1]}", "${x[@]}", "${x[*]}", "${#x[@]}", "${#x[0]}",
+    "${x[i]}", "${HOME[0]}", "${x%'a'}", "${x%\"a\"}", "${x%}", "${_-a}", " #c", "\"#\"", "#\n", "/*",
+    "../*", "./*", "a/*/b", "x/../*", "$[", "bash -c ", "\\\"", "\\'", "\n",
+    # all the positional parameters, their count, a `$` that expands nothing, braces in and out of a word
+    "$@", "$*", "${@}", "${*}", "$#", "$%", "$.", "$=", "$]", "{a b,c}", "{\"x y\",b}", "{a}b,c", "{x..y}", "{ ,}"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match, one
@@ -74,11 +82,81 @@ def test_globs_over_unknown_files_are_named_as_the_expansion_names_them(transpor
 def test_unknown_values_and_substitutions_take_the_general_path(transport, monkeypatch):
     module = sys.modules["qbcore.harness.simulate"]
     monkeypatch.setattr(module, "simulate_general", lambda *a, **k: "general")
-    # (a glob with a directory part may look outside the working directory)
-    glob = {"single": "ls src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'ls src/"*.c"')
-    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "$@"', glob]:
+    # (an absolute glob looks outside the working directory)
+    glob = {"single": "ls /src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'x" /tmp/*"')
+    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "${!x}"', glob]:
         if transport == "single":
             reply = f"a'{reply}'b"  # out of the harness's single quotes
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
     reply = "a'$HOME'b" if transport == "single" else 'echo "$HOME"'
     assert simulate(reply, transport, cwd="/nonexistent/qbcore", environ={"HOME": "/h"}) == "general"
+
+
+def _fast_and_general(reply, transport, monkeypatch, cwd="/nonexistent/qbcore"):
+    general = simulate_general(reply, transport, cwd=cwd)
+    with monkeypatch.context() as patch:
+        patch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general",
+                      lambda *a, **k: pytest.fail(f"took the general path: {reply!r} under {transport}"))
+        return simulate(reply, transport, cwd=cwd), general
+
+
+@pytest.mark.parametrize("transport,reply", [
+    # the reply's quote leaves the middle shell's script open: it fails, named by its $0
+    ("double-nested", 'echo "Hello, World!"'),
+    ("double-nested", 'mv "old name.txt" new_name.txt'),
+    ("double-nested", 'cat ./-n "a b.txt"'),
+    # ... or the outer shell's own script
+    ("nested", 'git commit -m "it\'s"'),
+    ("ssh", 'git commit -m "it\'s"'),
+    ("double-nested", 'git commit -m "it\'s"'),
+    ("single", "echo 'a\"b'"),
+])
+def test_an_unclosed_quote_is_the_syntax_error_of_the_general_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    assert fast.inner_script is None and "unexpected EOF while looking for matching" in fast.outer_error
+
+
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested", "heredoc-ssh"])
+@pytest.mark.parametrize("reply", [
+    'for f in *.txt; do mv "$f" "${f%.txt}.md"; done', 'echo "${path##*/}" "${var//old/new}" "${name^^}"',
+    'head -n "${LIMIT:-10}"', 'echo "${VAR-unset}" "${HOME:+set}" "${#HOME}"', 'echo "${#files[@]}" "${a[2]}"',
+    '[[ -n ${CI:-} ]] && exit 0'])
+def test_parameter_operators_on_known_values_take_the_fast_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+
+
+@pytest.mark.parametrize("transport,reply", [
+    ("nested", 'gh pr create --body "Closes #12"'),  # the outer shell reads a comment
+    ("ssh", 'gh pr create --body "Closes #12"'),
+    ("nested", 'ls "src/*.c"'),  # a relative pattern with a directory part: the files are unknown
+    ("double-nested", 'zip -r site.zip public/ -x "*.DS_Store"'),
+    ("single", "awk -F, '$2 == \"bob\" {print $1}' data.csv"),  # a brace that expands nothing
+    ("single", "sed -i 's/\\$HOME/~/g' notes.txt"),  # a tilde inside a word
+])
+def test_comments_relative_globs_braces_and_tildes_take_the_fast_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=None)
+    assert fast == general
+
+
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested"])
+def test_a_pattern_that_may_leave_the_working_directory_takes_the_general_path(transport, monkeypatch):
+    monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
+    for reply in ['x" /tmp/*"', 'x" a/../../*"', 'x" ../*"']:
+        assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
+
+
+DOUBLE_QUOTED_PARENS = ['grep -E "^(warning|error)" log', 'git commit -m "v1.2 (50% faster)"', 'echo "a)"']
+
+
+@pytest.mark.parametrize("transport,reply", [(t, r) for t in ("nested", "ssh", "double-nested")
+                                             for r in DOUBLE_QUOTED_PARENS] +
+                         [("single", "awk '{ print length($0) }' notes.txt"), ("single", "grep -cE '^(a|b)' f")])
+def test_a_parenthesis_among_the_outer_words_is_the_syntax_error_of_the_general_path(transport, reply,
+                                                                                      monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    assert fast.inner_script is None and "syntax error near unexpected token" in fast.outer_error

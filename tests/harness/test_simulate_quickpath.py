@@ -22,8 +22,8 @@ EXAMPLES = 20000 if LONG else 2000
 
 
 @settings(max_examples=EXAMPLES, deadline=None, database=None)
-@given(replies, st.sampled_from(["nested", "single", "ssh", "ssh-argv", "raw", "json", "script", "stdin",
-                                  "json-naive"]))
+@given(replies, st.sampled_from(["nested", "single", "double-nested", "ssh", "ssh-argv", "raw", "json", "script",
+                                  "stdin", "json-naive"]))
 def test_fast_path_results_equal_the_general_path(reply, transport):
     fast = simulate(reply, transport, cwd="/nonexistent/qbcore")
     general = simulate_general(reply, transport, cwd="/nonexistent/qbcore")

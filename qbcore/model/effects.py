@@ -710,8 +710,9 @@ _SHELL_ENVS_SIZE = 256
 
 def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> Env:
     """``Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=…)``,
-    built once for each start and copied after (``Env.copy`` gives fresh variables,
-    functions and sets: no shell changes another). Every layer of every prediction starts
+    built once for each start and copied after (``Env.copy`` shares the variables, which
+    a shell replaces and never changes in place, and gives fresh arrays, functions and
+    sets: no shell changes another). Every layer of every prediction starts
     one; the copy costs a third of building it."""
     words = (cwd, arg0, *positional)
     if files.host or any(type(v) is not str for v in environ.values()) or \

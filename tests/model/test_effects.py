@@ -174,5 +174,7 @@ def test_a_new_shells_environment_built_once_is_the_one_built_each_time(environ,
         env = new_shell_env(environ, cwd, files, meter, arg0, args)
         assert list(env.vars.items()) == list(fresh.vars.items())
         assert vars(env) == vars(fresh)
-        env.vars["SHLVL"].value = "changed"
+        # a shell replaces a variable, never changes one in place (the copies share them)
+        env.set("SHLVL", "changed")
+        env.set("arr", {0: "x"})
         env.functions["f"] = None

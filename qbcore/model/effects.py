@@ -1144,16 +1144,14 @@ class EffectRun:
 _SOURCES = {"-c": ("hBc", ": -c: "), "file": ("hB", ": "), "stdin": ("hBs", ": ")}
 
 
-def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args=(), placeholders=(),
+def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args=(),
                 budget: Optional[Budget] = None, source: str = "-c") -> EffectRun:
     """Run ``script`` as ``bash -c SCRIPT ARG0 ARGS...`` in ``cwd`` over ``tree`` (changed in place).
 
     ``source`` says where bash reads the script: ``-c`` (an argument), ``file``
     (``bash FILE ARGS...``: ``args[0]`` is the file's path, stdin /dev/null) or
     ``stdin`` (``bash -s``: a command that reads stdin would take the rest of the
-    script, and leaves the run unknown). ``placeholders``: variables whose values
-    stand in for something that differs on every run (the task directory's path);
-    the caller checks the final tree for them.
+    script, and leaves the run unknown).
     """
     flags, where = _SOURCES[source]
     files = TreeFiles(BoundedTree.within(tree, os.path.normpath(cwd)), os.path.normpath(cwd))
@@ -1193,7 +1191,6 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects, reads=frozenset(name for name, _ in run.reads),
                      plumbing=run.plumbing)
-
 
 
 class _CapturingWalker(EffectWalker):

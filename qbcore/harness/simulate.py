@@ -436,32 +436,37 @@ def _expanding_single(reply, cwd, listing):
     return _expanding_bash_c(reply, "'" + reply + "'", cwd, listing, "single")
 
 
+def _outer_reading(reply, transport, text, shell, cwd, listing):
+    """``(words, glob notes)`` of the outer shell ``shell`` reading ``text``; else the
+    Simulation of the syntax error bash refuses the line with, or None when the
+    general path must decide."""
+    globbed = []
+    refused = []
+    words = outer_words(text, shell, globbed, refused)
+    if words is None:
+        return _refused(reply, transport, text, refused)
+    notes = _glob_notes(globbed, cwd, listing)
+    return None if notes is None else (words, notes)
+
+
 def _expanding_bash_c(reply, text, cwd, listing, transport):
     outer = _known_shells(cwd)[0]
     if outer is None:
         return None
-    globbed = []
-    refused = []
-    words = outer_words(text, outer, globbed, refused)
-    if words is None:
-        return _refused(reply, transport, text, refused)
-    notes = _glob_notes(globbed, cwd, listing)
-    return None if notes is None else _bash_c_words(reply, words, transport, notes)
+    found = _outer_reading(reply, transport, text, outer, cwd, listing)
+    if type(found) is not tuple:
+        return found
+    return _bash_c_words(reply, found[0], transport, found[1])
 
 
 def _expanding_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
     if outer is None:
         return None
-    globbed = []
-    refused = []
-    text = '"' + reply + '"'
-    words = outer_words(text, outer, globbed, refused)
-    if words is None:
-        return _refused(reply, "ssh", text, refused)
-    notes = _glob_notes(globbed, cwd, listing)
-    if notes is None:
-        return None
+    found = _outer_reading(reply, "ssh", '"' + reply + '"', outer, cwd, listing)
+    if type(found) is not tuple:
+        return found
+    words, notes = found
     if words and words[0][:1] not in ("", "-", "+"):
         # no option for ssh, none for bash -c: ssh runs the words joined with spaces
         return Simulation("ssh", reply, " ".join(words), [], notes, [], None, 1)
@@ -479,23 +484,19 @@ def _expanding_double_nested(reply, cwd, listing):
     outer, middle = _known_shells(cwd)
     if outer is None:
         return None
-    globbed = []
-    refused = []
-    text = '"bash -c \\"' + reply + '\\""'
-    found = outer_words(text, outer, globbed, refused)
-    if found is None:
-        return _refused(reply, "double-nested", text, refused)
+    read = _outer_reading(reply, "double-nested", '"bash -c \\"' + reply + '\\""', outer, cwd, listing)
+    if type(read) is not tuple:
+        return read
+    found, notes = read
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
-    notes = _glob_notes(globbed, cwd, listing)
-    if notes is None:
-        return None
     # the outer words after the script are the middle shell's $0, $1, …
     arg0 = found[1] if len(found) > 1 else "bash"
     if len(found) > 1:
         middle = KnownShell(middle.values, arg0, found[2:])
     middle_globbed = []
+    refused = []
     words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, refused)
     if words is None:
         error = _refused(reply, "double-nested", script, refused)

@@ -546,7 +546,8 @@ def _start_sandbox(command, child: Mapping[int, int], uid: int, gid: int, group)
     """Start bwrap (``child``: target fd -> our fd, ours closed here); its pid and the sandbox's pid 1.
 
     bubblewrap reports pid 1 on its fd 5 once the namespaces exist; both go
-    into the cgroup before anything untrusted runs in them.
+    into the cgroup before anything untrusted runs in them (pid 1 forks
+    nothing until the host's go), or the sandbox does not start.
     """
     info_r, info_w = os.pipe()
     try:
@@ -579,10 +580,23 @@ def _start_sandbox(command, child: Mapping[int, int], uid: int, gid: int, group)
         os.close(info_r)
     if child_pid is None:
         return pid, 0
-    if group is not None:
-        group.add(pid)
-        group.add(child_pid)
+    if group is not None and not (group.add(pid) and group.add(child_pid)) and _running(child_pid):
+        # a sandbox outside its cgroup would run uncapped, silently: it does not start (one whose
+        # pid 1 has already ended, bubblewrap having failed, is reported by the caller as such)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        raise SandboxUnavailable(f"the kernel would not put the sandbox into its cgroup {group.pids_dir}")
     return pid, child_pid
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` exists and has not ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rpartition(b")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
 
 
 def _bwrap_errors(errors_fd: int) -> str:
@@ -645,6 +659,8 @@ class _Zygote:
             self.pid, self.child_pid = _start_sandbox(command, child, uid, gid, self.group)
             if not self.child_pid:
                 raise SandboxUnavailable(f"bubblewrap could not set up the sandbox: {_bwrap_errors(self.errors)}")
+            # the zygote forks nothing before this byte: every process it makes starts in the cgroup
+            self.sock.sendall(zygote.GO)
             zygote.send_frame(self.sock, marshal.dumps({"op": "ping"}))
             self._expect("pong", time.monotonic() + 30.0)
         except (SandboxUnavailable, _ZygoteDied, OSError) as exc:

@@ -40,6 +40,8 @@ else:
     from . import dirtree
 
 FRAME = struct.Struct("<IQ")
+#: the host's first byte: the zygote is in its cgroup now, so whatever it forks is counted there
+GO = b"G"
 MAX_HEADER = 64 << 20
 
 CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWIPC = 0x00020000, 0x20000000, 0x08000000
@@ -450,6 +452,10 @@ def main():
     if seccomp_fd is not None:
         os.set_inheritable(seccomp_fd, False)
     init_program = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None
+    # a process that forks before the host has put it in the sandbox's cgroup leaves a child
+    # outside it, uncapped: nothing is forked until the host says the cgroup holds this process
+    if sock.recv(1) != GO:
+        os._exit(0)
     # bubblewrap's namespaces belong to its outer user namespace, and the kernel lets no process
     # back into those: the zygote serves from mount, IPC and pid namespaces of its own, which it
     # may return to after making each attempt's (this first process only waits for it, as pid 1

@@ -208,7 +208,33 @@ def test_memory_spread_over_many_processes_meets_one_cap(own_bubblewrap):
     script = ("for i in 1 2 3 4; do python3 -c 'import time; x = b\"x\" * (100 << 20); "
               "time.sleep(3); print(\"kept\", flush=True)' & done; wait")
     done = run(script, own_bubblewrap=own_bubblewrap, limits=Limits(memory_bytes=192 << 20, wall_s=15))
-    assert done.stdout.count(b"kept") <= 2, done.stdout
+    assert done.stdout.count(b"kept") <= 2, (done.stdout, done.notes)
+
+
+def _tree(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as handle:
+        children = [int(child) for child in handle.read().split()]
+    return [pid, *(p for child in children for p in _tree(child))]
+
+
+@pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
+def test_a_zygote_forks_nothing_before_the_host_has_put_it_in_its_cgroup(monkeypatch):
+    # a host slow to add the sandbox's pids (a loaded machine) must not leave the zygote's
+    # server, and so every attempt forked from it, outside the cgroup's caps
+    add = cgroups.Group.add
+
+    def slow_add(group, pid):
+        time.sleep(0.3)
+        return add(group, pid)
+
+    monkeypatch.setattr(cgroups.Group, "add", slow_add)
+    sandbox.close_zygotes()
+    done = run("sleep 0.2; echo up")
+    assert done.stdout == b"up\n", done.notes
+    zygote = sandbox._zygotes.idle[0]
+    processes = _tree(zygote.child_pid)
+    assert len(processes) >= 2, processes  # pid 1 and the server it forked
+    assert set(processes) <= set(zygote.group.pids()), (processes, zygote.group.pids())
 
 
 @pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
@@ -281,3 +307,14 @@ def test_arguments_past_the_kernels_limit_are_reported_as_env_would(pid1):
     assert (done.exit_code, done.stdout) == (127, b"")
     assert done.stderr == b"env: 'bash': Argument list too long\n"
     assert after.stdout == b"2\n"
+
+
+@pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
+@BOTH
+def test_a_sandbox_the_kernel_keeps_out_of_its_cgroup_does_not_run(monkeypatch, own_bubblewrap):
+    monkeypatch.setattr(cgroups.Group, "add", lambda group, pid: False)
+    sandbox.close_zygotes()
+    with pytest.raises(sandbox.SandboxUnavailable, match="would not put the sandbox into its cgroup"):
+        run("echo escaped", own_bubblewrap=own_bubblewrap)
+    monkeypatch.undo()
+    assert run("echo fine", own_bubblewrap=own_bubblewrap).stdout == b"fine\n"

@@ -30,7 +30,7 @@ from .model.utilities.vfs import VirtualTree
 from .realbash import validators
 from .realbash.executor import CLASSES
 from .realbash.fixture import FixtureError, program_text
-from .realbash.sandbox import LOGIN
+from .realbash.sandbox import HOSTNAME, LOGIN
 
 __all__ = ["Prediction", "predict", "clear_caches", "TASK_DIR", "SUPPORTED"]
 
@@ -199,12 +199,14 @@ def _harness_script(invocation) -> Optional[tuple]:
 
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
-    with stated(Facts(_NOW, LOGIN, programs=system_programs(), standins=_standins(TASK_DIR, remote))) as facts:
+    with stated(Facts(_NOW, LOGIN, programs=system_programs(), standins=_standins(TASK_DIR, remote),
+                      host=HOSTNAME)) as facts:
         first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
     # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
     # stand-in finding itself there) may depend on it
     if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
-        with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs(), standins=_standins(_OTHER_DIR, remote))):
+        with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs(), standins=_standins(_OTHER_DIR, remote),
+                          host=HOSTNAME)):
             second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path or the time, which differ "

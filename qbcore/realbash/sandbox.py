@@ -57,6 +57,8 @@ NOBODY = 65534
 
 # the login name inside the sandbox (executor.LOGIN; the real-ssh server's account has the same name)
 LOGIN = "qbuser"
+# the machine's name inside the sandbox (its own UTS namespace)
+HOSTNAME = "sandbox"
 
 # The launcher's private folder in the sandbox's /tmp: the host creates the
 # output fifos there and removes them once the launcher has opened them.
@@ -300,8 +302,8 @@ def etc_files(uid: int, gid: int) -> dict[str, bytes]:
         "passwd": passwd.encode(), "group": group.encode(),
         "nsswitch.conf": b"passwd: files\ngroup: files\nshadow: files\nhosts: files\nnetworks: files\n"
                          b"protocols: files\nservices: files\n",
-        "hosts": b"127.0.0.1\tlocalhost\n127.0.1.1\tsandbox\n::1\tlocalhost ip6-localhost ip6-loopback\n",
-        "hostname": b"sandbox\n",
+        "hosts": f"127.0.0.1\tlocalhost\n127.0.1.1\t{HOSTNAME}\n::1\tlocalhost ip6-localhost ip6-loopback\n".encode(),
+        "hostname": f"{HOSTNAME}\n".encode(),
         "shells": b"/bin/sh\n/bin/bash\n/usr/bin/bash\n/bin/dash\n/usr/bin/dash\n",
     }
 
@@ -637,7 +639,7 @@ class _Zygote:
             view += ["--perms", "0555", "--file", str(fd), f"{_ZYGOTE_DIR}/attemptinit"]
         command = [bwrap, *view,
                    "--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
-                   "--cap-add", "ALL", "--hostname", "sandbox", "--die-with-parent", "--new-session",
+                   "--cap-add", "ALL", "--hostname", HOSTNAME, "--die-with-parent", "--new-session",
                    "--as-pid-1", "--info-fd", "5", "--chdir", "/", "--", _python(), "-I", "-S",
                    f"{_ZYGOTE_DIR}/{next(iter(code))}"]
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -1010,7 +1012,7 @@ def _run_own_bubblewrap(bwrap, argv, inner_work, env, stdin, limits: Limits, ro_
     # env -i K=V... ARGV: the first word without "=" is the program (_check_inputs makes sure it is argv[0])
     env_words = [_encode(f"{k}={v}") for k, v in env.items()]
     command += ["--remount-ro", "/", "--unshare-all", "--unshare-user", "--uid", str(uid), "--gid", str(gid),
-                "--cap-add", "CAP_KILL", "--hostname", "sandbox", "--die-with-parent", "--new-session", "--as-pid-1",
+                "--cap-add", "CAP_KILL", "--hostname", HOSTNAME, "--die-with-parent", "--new-session", "--as-pid-1",
                 "--info-fd", "5", "--chdir", "/", "--", shell, "-c", _LAUNCHER, "qbcore-sandbox",
                 inner_work, _CONTROL, limits.ulimit_commands(os.path.basename(shell)), _drop_command(),
                 *env_words, *argv]

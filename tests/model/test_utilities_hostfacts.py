@@ -1,4 +1,5 @@
-"""date, whoami and last answer from the facts a run states; date's formats against GNU date."""
+"""date, whoami, hostname and last answer from the facts a run states; date's formats against GNU date,
+hostname against the sandbox's."""
 
 import datetime
 import os
@@ -9,7 +10,9 @@ from hypothesis import given, settings, strategies as st
 
 from tests_settings import examples
 from qbcore.model.utilities.context import CommandContext
-from qbcore.model.utilities.hostfacts import Facts, date, last, stated, system_programs, whoami
+import sandboxing
+from qbcore.model.utilities.hostfacts import Facts, date, hostname, last, stated, system_programs, whoami
+from qbcore.realbash import sandbox
 from qbcore.model.utilities.vfs import VirtualTree
 
 DIRECTIVES = "YmdeHMSyaAbBhjZzsuwpIFTDRc%nt"
@@ -50,7 +53,8 @@ def test_the_facts_read_are_recorded():
     assert facts.read == {"the user's name"}
 
 
-@pytest.mark.parametrize("model, argv", [(date, ["date"]), (whoami, ["whoami"]), (last, ["last"])])
+@pytest.mark.parametrize("model, argv", [(date, ["date"]), (whoami, ["whoami"]), (last, ["last"]),
+                                         (hostname, ["hostname"])])
 def test_without_facts_the_commands_are_unknown(model, argv):
     assert _run(model, argv).unknown is not None
 
@@ -64,8 +68,20 @@ def test_last_without_login_records_fails_as_in_the_sandbox():
 
 @pytest.mark.parametrize("argv, env", [(["date", "-d", "tomorrow"], {}), (["date", "+%-d"], {}),
                                        (["date"], {"TZ": "Europe/Paris"}), (["whoami", "-x"], {}),
-                                       (["last", "-f", "x"], {})])
+                                       (["last", "-f", "x"], {}), (["hostname", "-f"], {}),
+                                       (["hostname", "other"], {}), (["hostname", "-s", "-s"], {})])
 def test_what_is_not_modelled_is_unknown(argv, env):
-    model = {"date": date, "whoami": whoami, "last": last}[argv[0]]
+    model = {"date": date, "whoami": whoami, "last": last, "hostname": hostname}[argv[0]]
     facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser")
     assert _run(model, argv, facts, env).unknown is not None
+
+
+@pytest.mark.parametrize("argv", [["hostname"], ["hostname", "-s"], ["hostname", "--short"]])
+def test_hostname_prints_the_sandboxs_name(argv, tmp_path):
+    sandboxing.need_sandbox()
+    real = sandbox.run(argv, workdir=str(tmp_path), env=dict(sandboxing.BASE_ENV))
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                  programs=system_programs(), host=sandbox.HOSTNAME)
+    found = _run(hostname, argv, facts)
+    assert (found.status, found.stdout, found.stderr) == (real.exit_code, real.stdout, real.stderr)
+    assert not facts.read  # the same name on every run: a prediction need not run twice for it

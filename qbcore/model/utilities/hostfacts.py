@@ -1,5 +1,5 @@
 """What a run's machine answers that no file holds: the time (date), the user's name (whoami),
-the login records (last), the programs in the system's PATH folders.
+the machine's name (hostname), the login records (last), the programs in the system's PATH folders.
 
 A caller states the facts of one run (``stated``); the models answer from
 them and note which they read, so that a caller can run again with other
@@ -26,7 +26,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "hostname", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -45,6 +45,8 @@ class Facts:
     read: set = field(default_factory=set)
     # the folder the harness puts first on PATH with the stand-in ssh (realbash/standins/ssh)
     standins: Optional[str] = None
+    # the machine's name (the sandbox's own, the same on every run): None when not stated
+    host: Optional[str] = None
 
 
 @lru_cache(maxsize=1)
@@ -129,10 +131,11 @@ def stated(facts: Facts) -> Iterator[Facts]:
 def _fact(field_name: str):
     _consult(field_name)
     facts = _FACTS.get()
-    name = _READ_NAMES[field_name]
-    if facts is None:
+    name = _READ_NAMES.get(field_name, field_name)
+    if facts is None or field_name == "host" and facts.host is None:
         raise OptionUnknown(f"{name}: no facts of the run stated")
-    facts.read.add(name)
+    if field_name in _READ_NAMES:
+        facts.read.add(name)
     return facts
 
 
@@ -214,6 +217,22 @@ def whoami(ctx: CommandContext) -> CommandResult:
 
 
 @guarded
+def hostname(ctx: CommandContext) -> CommandResult:
+    """hostname (Debian's) showing the machine's name: no operand, or ``-s``/``--short`` (up to
+    its first dot); any other use (setting it, the FQDN, the addresses) is not modelled."""
+    if ctx.argv[1:] not in ([], ["-s"], ["--short"]):
+        raise OptionUnknown(f"hostname {' '.join(ctx.argv[1:])}")
+    if not any("hostname" in (programs_in(folder) or ()) for folder in ("/usr/bin", "/bin")):
+        raise OptionUnknown("hostname: not in /usr/bin here")  # bash would not find it
+    name = _fact("host").host
+    if len(ctx.argv) > 1:
+        name = name.split(".", 1)[0]
+    out = Output("hostname")
+    out.out += (name + "\n").encode("utf-8", "surrogateescape")
+    return out.result()
+
+
+@guarded
 def last(ctx: CommandContext) -> CommandResult:
     """util-linux last where the machine keeps no login records: it cannot open them, whatever
     names or terminals it was asked about."""
@@ -229,4 +248,4 @@ def last(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-MODELS = {"date": date, "whoami": whoami, "last": last}
+MODELS = {"date": date, "whoami": whoami, "hostname": hostname, "last": last}

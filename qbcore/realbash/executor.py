@@ -23,6 +23,7 @@ from . import fixture as fixtures
 from . import sandbox, validators
 from ..harness import transports
 from ..model.commandenv import command_environ
+from ..model.commands.search import STANDIN_PROGRAMS
 from .sandbox import Limits
 
 __all__ = ["CLASSES", "Attempt", "Job", "run", "run_many", "default_workers", "harness_env"]
@@ -89,8 +90,9 @@ def _tool_dir(base: str) -> str:
     """A private copy of the stand-in programs the harness finds first on PATH."""
     path = os.path.join(base, "bin")
     os.mkdir(path)
-    shutil.copy(transports.standin("ssh"), os.path.join(path, "ssh"))
-    os.chmod(os.path.join(path, "ssh"), 0o755)
+    for name in STANDIN_PROGRAMS:  # the model knows the folder holds these and nothing else
+        shutil.copy(transports.standin(name), os.path.join(path, name))
+        os.chmod(os.path.join(path, name), 0o755)
     return path
 
 

@@ -1,7 +1,8 @@
 """Whether bash finds a command name on PATH, where the answer is known: "command not found".
 
 A system PATH folder holds the names the run states for it
-(``hostfacts.programs_in``: the sandbox binds the host's /usr read-only);
+(``hostfacts.programs_in``: the sandbox binds the host's /usr read-only),
+and the folder of the harness's stand-ins holds the stand-in ssh;
 a folder in the task tree holds what the virtual tree does. Anything else on
 PATH (another folder under /usr, another /tmp folder, a relative entry
 outside the tree) leaves the answer unknown. Nothing on the host is looked up
@@ -13,9 +14,9 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..utilities.hostfacts import programs_in
+from ..utilities.hostfacts import programs_in, standins_folder
 
-__all__ = ["BASH_BUILTINS", "not_found", "missing_command"]
+__all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "not_found", "missing_command"]
 
 # `compgen -b` of bash 5.2: names bash never searches PATH for
 BASH_BUILTINS = frozenset(
@@ -23,6 +24,9 @@ BASH_BUILTINS = frozenset(
     "disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local "
     "logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend "
     "test times trap true type typeset ulimit umask unalias unset wait".split())
+
+# what the harness's folder of stand-ins holds (realbash.executor._tool_dir)
+STANDIN_PROGRAMS = frozenset({"ssh"})
 
 # top-level folders whose contents the sandbox takes from the host as they are
 _HOST = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
@@ -79,6 +83,9 @@ def not_found(name, env) -> Optional[bool]:
             kind = files.kind(full)
             if kind != "missing":
                 return None if kind is None else False
+        elif where == standins_folder():
+            if name in STANDIN_PROGRAMS:
+                return False
         else:
             return None
     return True

@@ -3,7 +3,7 @@
 Run: python -m pytest bench/bench_predict.py -s -c bench/pytest.ini   (the table is printed at the end)
 
 The pairs are the suite's oracle and naive replies under raw, nested, single,
-double-nested, script, stdin, ssh and ssh-argv (896 pairs). Predicting runs in
+double-nested, script, stdin, ssh, ssh-argv and heredoc-ssh (1,008 pairs). Predicting runs in
 this process, one pair after another on one core, at two rates:
 
 - cold: every prediction starts with the caches of predictions emptied
@@ -11,10 +11,10 @@ this process, one pair after another on one core, at two rates:
   what is built once per task or per shell start is kept (the task's
   starting tree, a new shell's starting environment);
 - reusing runs: the caches are emptied before each round only, and each
-  reply is predicted under the eight transports in turn; a pair reuses a shell
+  reply is predicted under the nine transports in turn; a pair reuses a shell
   run an earlier pair made that read the same (``qbcore.model.effects.ShellRuns``),
   from this reply or another;
-- screen-shaped: each distinct reply predicted under all eight transports, the
+- screen-shaped: each distinct reply predicted under all nine transports, the
   caches emptied before its first transport, as ``screen`` meets a stream of
   distinct replies: the transports of one reply share its runs (raw's harness
   shell is the inner shell of nested, single and double-nested when delivery
@@ -36,7 +36,7 @@ from qbcore.model.effects import SHELL_RUNS
 from qbcore.predict import clear_caches, predict
 from qbcore.realbash import executor, sandbox
 
-TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv")
+TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv", "heredoc-ssh")
 ROUNDS = 5
 
 

@@ -42,7 +42,7 @@ TASK_DIR = f"/tmp/qbcore-attempt-{_RANDOM}/task"
 # transports whose inner shell runs on this machine: `bash -c SCRIPT` reading /dev/null,
 # `bash FILE` (script) or `bash -s` reading the script from stdin
 SUPPORTED = frozenset({"raw", "json", "nested", "single", "double-nested", "json-naive", "script", "stdin",
-                       "ssh", "ssh-argv"})
+                       "ssh", "ssh-argv", "heredoc-ssh"})
 
 # the executor's stderr marks (realbash.executor._classify)
 _SYNTAX_MARKS = ("unexpected EOF while looking for matching", "syntax error", "unterminated quoted string",

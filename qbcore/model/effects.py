@@ -612,6 +612,18 @@ class EffectWalker(E._Walker):
         elif name == "bash" and len(argv) >= 3 and argv[1] == "-c":
             text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
             label = "-c"
+        elif name == "bash" and (len(argv) == 1 or argv[1] == "-s") and type(table[0]) is Stream and \
+                table[0].peek() is not None:
+            # `bash` or `bash -s [--] ARGS…` reading its script from a known stdin (a here-document:
+            # the remote shell of heredoc-ssh); a command that reads stdin would take the rest of it
+            args = argv[2:]
+            if args[:1] == ["--"]:
+                args = args[1:]
+            elif args and isinstance(args[0], str) and args[0][:1] in ("-", "+"):
+                return None  # more options: not followed
+            text, arg0, label = table[0].take().decode("utf-8", "surrogateescape"), "bash", "stdin"
+            table = {0: ScriptInput(None, "bash's stdin, which holds the rest of the script"), 1: table[1],
+                     2: table[2]}
         elif "/" in name and isinstance(name, str) and self.env.cwd_known:
             path = os.path.normpath(os.path.join(self.env.cwd, name))
             data = self.env.files.read(path)
@@ -638,6 +650,8 @@ class EffectWalker(E._Walker):
             else:
                 environ[var] = value
         env = new_shell_env(environ, cwd, self.env.files, self.env.meter, arg0, args)
+        if label == "stdin":
+            env.flags = "hBs"
         for var in hidden:
             env.set(var, Opaque(f"${var}"), exported=True)
         env.effects = self.effects
@@ -650,8 +664,12 @@ class EffectWalker(E._Walker):
         started = (table[0], table[1], table[2])
         run = run_shell(text, environ, hidden, arg0, args, env, self.effects, started,
                         lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
+        if label == "stdin" and table[0].taken:
+            self.env.files.lose(f"the files after `{self.text(node)}` (a command may read its stdin, "
+                                "which holds the rest of its script)")
+            return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         if run.syntax_message is not None:
-            where = f"{arg0}: -c" if label else arg0
+            where = f"{arg0}: -c" if label == "-c" else arg0
             self.emit(table[2], f"{where}: {run.syntax_message}", self.text(node))
         if run.opaque and isinstance(run.status, Opaque):
             self.note([run.status.name])

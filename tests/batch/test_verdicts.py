@@ -71,7 +71,10 @@ def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
     assert by_pair["sample-01", "raw"]["predicted"] == {
         "passed": True, "class": "pass", "certain": True, "why": "the final state is the one the task asks for"}
     ssh = by_pair["sample-01", "heredoc-ssh"]["predicted"]
-    assert ssh["passed"] is None and not ssh["certain"] and "heredoc-ssh" in ssh["why"]
+    assert ssh["passed"] is True and ssh["certain"]
+    # a damaged sed script whose error the model leaves open
+    damaged = by_pair["sample-43", "heredoc-ssh"]["predicted"]
+    assert damaged["passed"] is None and not damaged["certain"] and "sed" in damaged["why"]
     # the summary counts what the rows say
     cells = {c["model"]: c["cells"] for c in summary.verdicts["crossover"]}
     for model in ("model-a", "model-b"):
@@ -83,7 +86,8 @@ def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
             assert cells[model][cell]["predicted"]["passed"] == sum(p["passed"] for p in decided)
             assert cells[model][cell]["predicted"]["total"] == len(decided)
             assert cells[model][cell]["unknown"] == len(mine) - len(decided)
-    assert summary.verdicts["transports"]["heredoc-ssh"]["unknown"] == len(samples())
+    assert summary.verdicts["transports"]["heredoc-ssh"]["unknown"] == sum(
+        not r["predicted"]["certain"] for r in found if r["transport"] == "heredoc-ssh") > 0
 
 
 def test_the_samples_hold_what_the_crossover_needs():
@@ -248,7 +252,7 @@ def test_a_row_superseded_in_the_file_is_counted_once():
 
 def test_verification_runs_the_sandboxed_executor_and_agrees_with_it(tmp_path):
     sandboxing.need_sandbox()
-    chosen = [r for r in samples() if r["id"] in ("sample-01", "sample-03", "sample-24", "sample-39")]
+    chosen = [r for r in samples() if r["id"] in ("sample-01", "sample-03", "sample-24", "sample-39", "sample-43")]
     out = tmp_path / "out.jsonl"
     transports = ["raw", "nested", "heredoc-ssh"]
     judge = Judge(predict, executor.run, "unknown", execute_seconds=30)
@@ -258,7 +262,7 @@ def test_verification_runs_the_sandboxed_executor_and_agrees_with_it(tmp_path):
     executed = [r for r in found if r["executed"] is not None]
     assert {(r["id"], r["transport"]) for r in executed} == {
         (r["id"], r["transport"]) for r in found if not r["predicted"]["certain"]}
-    assert any(r["transport"] == "heredoc-ssh" for r in executed)  # not modelled: executed
+    assert any(r["id"] == "sample-43" for r in executed)  # a sed error left open: executed
     for row in executed:
         record = next(r for r in chosen if r["id"] == row["id"])
         attempt = executor.run(record["task_id"], record["reply"], row["transport"])

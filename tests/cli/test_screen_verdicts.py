@@ -72,7 +72,7 @@ def test_verify_goes_with_neither_no_predict_nor_dask(tmp_path):
 
 def test_verify_unknown_runs_the_undecided_pairs_in_the_sandbox(tmp_path):
     sandboxing.need_sandbox()
-    # a pair that passes, one that fails, and a git task whose `hostname` the model does not run
+    # a pair that passes, one that fails, and a git task whose commit nested sends to the background
     source = small_input(tmp_path, {"sample-01", "sample-03", "sample-26"})
     out = tmp_path / "out.jsonl"
     done = cli(source, "-o", out, "-t", "raw", "-t", "nested", "--verify=unknown")
@@ -80,18 +80,20 @@ def test_verify_unknown_runs_the_undecided_pairs_in_the_sandbox(tmp_path):
     found = rows(out)
     assert [r["executed"] is not None for r in found] == [not r["predicted"]["certain"] for r in found]
     git = {r["transport"]: r for r in found if r["id"] == "sample-26"}
-    assert git["raw"]["executed"]["passed"] is False and git["raw"]["agree"] is None
+    assert git["raw"]["predicted"]["certain"] and git["raw"]["executed"] is None
+    assert git["nested"]["executed"]["passed"] is False and git["nested"]["agree"] is None
     lines = done.stdout.splitlines()
     assert re.fullmatch(r"predicted +pass +fail +unknown +executed: +pass +fail +agree +disagree", lines[4])
-    assert re.fullmatch(r"raw +1 +1 +1 +0 +1 +0 +0", lines[5])
-    assert re.search(r"^  RR: 0/1   0\.0% \[0–79\] +1 unknown;  executed 0/1   0\.0% \[0–79\] "
+    assert re.fullmatch(r"raw +1 +2 +0 +0 +0 +0 +0", lines[5])
+    assert re.fullmatch(r"nested +1 +1 +1 +0 +1 +0 +0", lines[6])
+    assert re.search(r"^  RN: 0/1   0\.0% \[0–79\] +1 unknown;  executed 0/1   0\.0% \[0–79\] "
                      r"\(of the 1 pairs run\)$", done.stdout, re.M)
     assert "executed: damage" not in done.stdout  # not from a part of the cells
-    assert re.search(r"^all +4/6 \(66\.7%\) +not verified$", done.stdout, re.M)  # no certain one was run
+    assert re.search(r"^all +5/6 \(83\.3%\) +not verified$", done.stdout, re.M)  # no certain one was run
     # everything: each certain prediction is run and agrees; a rerun resumes and prints the same summary
     done = cli(source, "-o", out, "-t", "raw", "-t", "nested", "--verify")
     assert done.returncode == 0, done.stderr
-    assert re.search(r"^all +4/6 \(66\.7%\) +4/4 \(100\.0%\)$", done.stdout, re.M)
+    assert re.search(r"^all +5/6 \(83\.3%\) +5/5 \(100\.0%\)$", done.stdout, re.M)
     assert re.search(r"^  RN: 0/1   0\.0% \[0–79\] +1 unknown;  executed 0/2   0\.0% \[0–66\]$",
                      done.stdout, re.M)
     assert re.search(r"^  executed: damage \+0\.0 pts$", done.stdout, re.M)

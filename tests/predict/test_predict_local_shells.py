@@ -16,7 +16,7 @@ from qbcore.predict import predict
 from qbcore.realbash import executor
 from test_predict_generated import MUTATIONS
 
-TRANSPORTS = ("script", "stdin", "ssh", "ssh-argv")
+TRANSPORTS = ("script", "stdin", "ssh", "ssh-argv", "heredoc-ssh")
 TASK = "sed-replace/t0-plain"
 SED = "sed -i -e 's/alpha/omega/g' data.txt"
 
@@ -60,6 +60,29 @@ SSH_SHAPES = [
     f'{SED} && ssh qbhost -x -p 22 -- true',
 ]
 
+# heredoc-ssh: the local bash expands the here-document (its `$`, backticks and backslashes) and
+# ends it at the first line that is its delimiter; the remote bash reads the rest from stdin
+HEREDOC_SHAPES = [
+    f'{SED}\nEOF\necho after > notes.txt',
+    f'cat > notes.txt <<EOF\nnotes\nEOF\n{SED}',
+    f'echo EOF > /dev/null; {SED}',
+    f'[ "$(pwd)" = "$PWD" ] && {SED}',
+    f'[ -n "$QBCORE_REMOTE_DIR" ] && {SED}',
+    f'[ -n "\\$QBCORE_REMOTE_DIR" ] && {SED}',
+    f'x=`echo data.txt`; sed -i "s/alpha/omega/" $x',
+    f'{SED}\nssh qbhost true\necho more > notes.txt',
+    f'{SED}\nbash\necho more > notes.txt',
+    f'{SED}\necho done > /dev/null \\\n',
+    # a bash of the reply's own reading its script from stdin, and the sandbox's name
+    f'bash <<"X"\n{SED}\nX',
+    f'bash -s -- data.txt <<"X"\nsed -i "s/alpha/omega/" "$1"\nX',
+    f'bash -s data.txt <<"X"\n[ "$0$#$-" = bash1hBs ] && sed -i "s/alpha/omega/" "$1"\nX',
+    f'printf "%s\\n" "{SED}" | bash',
+    f'bash <<"X"\ncat > /dev/null\n{SED}\nX',
+    f'bash < /dev/null && {SED}',
+    f'[ "$(hostname)" = sandbox ] && [ "$(hostname -s)" = sandbox ] && {SED}',
+]
+
 # a script's syntax message holds no `bash:`, but the here-document warning of the task's remote
 # shell does: the executor classes it shell-syntax, which the model cannot tell without the warning
 OTHERS = [("ssh-heredoc/t1-apostrophe-code",
@@ -80,7 +103,7 @@ def _generated(count):
 
 def _cases():
     cases = [(task, getattr(task, label)) for task in suite.load() for label in ("oracle", "naive")]
-    cases += [(suite.get(TASK), reply) for reply in SHAPES + SSH_SHAPES]
+    cases += [(suite.get(TASK), reply) for reply in SHAPES + SSH_SHAPES + HEREDOC_SHAPES]
     cases += [(suite.get(task), reply) for task, reply in OTHERS]
     cases += list(_generated(400 if probing.LONG else 60))
     return [(task, reply, transport) for task, reply in cases for transport in TRANSPORTS]
@@ -112,7 +135,7 @@ def test_every_certain_prediction_agrees_with_the_executor(outcomes):
 def test_the_suite_is_decided_as_measured(outcomes):
     cases, predicted, _ = outcomes
     suite_pairs = 2 * len(suite.load())
-    for transport, floor in (("script", 0.98), ("stdin", 0.98), ("ssh", 0.85), ("ssh-argv", 0.8)):
+    for transport, floor in (("script", 0.98), ("stdin", 0.98), ("ssh", 0.95), ("ssh-argv", 0.9), ("heredoc-ssh", 0.93)):
         decided = sum(1 for (_, _, t), p in zip(cases[:len(TRANSPORTS) * suite_pairs], predicted)
                       if t == transport and p.certain)
         print(f"{transport}: decided {decided}/{suite_pairs}")

@@ -662,8 +662,13 @@ class EffectWalker(E._Walker):
             self.env.files.lose(f"the files after `{self.text(node)}` ({doubt})")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         started = (table[0], table[1], table[2])
-        run = run_shell(text, environ, hidden, arg0, args, env, self.effects, started,
-                        lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
+        # a shell that starts itself (`bash < s.sh` in s.sh) ends at the nesting budget, as unknown
+        self.env.meter.enter("shells")
+        try:
+            run = run_shell(text, environ, hidden, arg0, args, env, self.effects, started,
+                            lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
+        finally:
+            self.env.meter.leave()
         if label == "stdin" and table[0].taken:
             self.env.files.lose(f"the files after `{self.text(node)}` (a command may read its stdin, "
                                 "which holds the rest of its script)")

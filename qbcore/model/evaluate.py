@@ -204,9 +204,13 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
     except _Return as ret:
         result.status = ret.status
     except RecursionError:
-        # deeper than the model follows (bash itself would recurse until it crashes)
+        # deeper than the model follows (bash itself would recurse until it crashes): the rest of
+        # the script did not run here, so what it would have done to the files is not known
         result.opaque.append("evaluation nested too deeply")
         result.status = Opaque("evaluation nested too deeply")
+        lose = getattr(env.files, "lose", None)
+        if lose is not None:
+            lose("the files after an evaluation nested deeper than the model follows")
     except BudgetExceeded as exc:
         result.opaque.append(exc.reason)
         result.status = Opaque(exc.reason)

@@ -426,3 +426,22 @@ def test_deeply_nested_replies_end_as_unknown_on_either_engine(reply):
     for transport in NAMES:
         simulation = simulate(reply, transport)
         assert simulation.exact or simulation.opaque, transport
+
+
+SED = "sed -i -e 's/alpha/omega/g' data.txt"
+
+
+@pytest.mark.parametrize("reply", [
+    f'{SED}; echo "bash < s.sh" > s.sh; bash < s.sh; rm s.sh',
+    f'{SED}; echo "bash -c \\"bash < s.sh\\"" > s.sh; bash < s.sh; rm s.sh',
+    f'{SED}; printf "%s\\n" "cat s.sh | bash" > s.sh; bash < s.sh; rm -f s.sh',
+    f'{SED}; x=\'bash -c "$x"\'; export x; bash -c "$x"; rm -f s.sh',
+])
+def test_a_shell_that_starts_itself_ends_as_unknown(reply):
+    # bash would start shells until the sandbox's process cap or its clock ends the attempt:
+    # the files after it are not known, whatever the rest of the script does
+    from qbcore.predict import predict
+
+    found = predict("sed-replace/t0-plain", reply, "raw")
+    assert not found.certain, found
+    assert "nested" in found.why, found.why

@@ -79,6 +79,10 @@ CASES = [
     ["awk", " == alpha { print }", "t"], ["awk", "\n\n && x", "t"],
     ["awk", "BEGIN { key = ARGV[1]; ARGV[1] =  }  == key { print  }", "t"],
     ["awk", "BEGIN { x = 1 +\n }"], ["awk", "{ print $1 == }", "t"], ["awk", "{ x = y || ; print }", "t"],
+    # what ssh-argv and heredoc-ssh leave of a program: cut after its first word, or its `$1` gone
+    ["awk", "BEGIN { key = ARGV[1]", "t"], ["awk", "{ x = 1\n", "t"], ["awk", "BEGIN { if (1) { print", "t"],
+    ["awk", "BEGIN { key = ARGV[1]; ARGV[1] = \"\" }  == key { print  }", "t"],
+    ["awk", "{ print $1 } && 1", "t"], ["awk", "NR == 1 { print }\n== 2", "t"],
     # mawk's escapes: unknown ones keep their backslash in strings; in a regex they name the character
     ["awk", "BEGIN { print \"a\\sb\\/c\\.d\\\"e\" }"], ["awk", "-v", "x=a\\sb\\.c", "BEGIN { print x }"],
     ["awk", "/o\\w|a\\<l/", "t"], ["awk", "$1 == \\key", "t"], ["awk", "BEGIN { x = '' }"],

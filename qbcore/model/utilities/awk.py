@@ -173,7 +173,8 @@ _NEVER_IN_A_PROGRAM = frozenset("\\'`@.")
 
 
 class SyntaxFound(OptionUnknown):
-    """A syntax error mawk reports too: an operator whose right operand is missing."""
+    """A syntax error mawk reports too: an operator whose right operand is missing, an item that
+    starts with an operator, a block the program ends inside."""
 
     def __init__(self, near):
         super().__init__(f"awk: syntax error at {near!r}")
@@ -221,6 +222,8 @@ class _Parser:
             elif tok[1] == "{":
                 items.append(("main", None, self.block()))
             else:
+                if tok[0] == "op" and tok[1] in _NEVER_FIRST:
+                    raise SyntaxFound(tok[1])  # no pattern starts with it (`} == key`)
                 pattern = self.expr()
                 if self.peek()[1] == ",":
                     raise OptionUnknown("awk: range patterns")
@@ -238,8 +241,10 @@ class _Parser:
         stmts = []
         self.skip_nl()
         while self.peek()[1] != "}":
+            if self.peek()[0] == "eof":
+                raise SyntaxFound("end of file")  # mawk: "missing } near end of file"
             stmts.append(self.statement())
-            if stmts[-1][0] in _SIMPLE and self.peek()[1] not in (";", "}") and self.peek()[0] != "nl":
+            if stmts[-1][0] in _SIMPLE and self.peek()[1] not in (";", "}") and self.peek()[0] not in ("nl", "eof"):
                 raise OptionUnknown(f"awk: {self.peek()[1]!r} after a statement")
             self.skip_nl()
         self.take("}")

@@ -15,6 +15,7 @@ cdef class Meter:
     cdef public Py_ssize_t steps
     cdef public Py_ssize_t bytes
     cdef public Py_ssize_t nesting
+    cdef public Py_ssize_t shells
     cdef public object exceeded
 
     cpdef step(self, count=*, what=*)

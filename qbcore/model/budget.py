@@ -68,13 +68,16 @@ class Meter:
     """The running count of one evaluation against its Budget (shared by subshells,
     command substitutions and the layers of one simulation)."""
 
-    __slots__ = ("budget", "steps", "bytes", "exceeded", "nesting")
+    __slots__ = ("budget", "steps", "bytes", "exceeded", "nesting", "shells")
 
     def __init__(self, budget: Optional[Budget] = None):
         self.budget = budget if budget is not None else DEFAULT
         self.steps = 0
         self.bytes = 0
         self.nesting = 0  # code running inside other code now (calls, evals, substitutions)
+        # new shells running inside each other now; apart from ``nesting``, which keys kept
+        # shell runs: a script's run is the same whichever layer starts it
+        self.shells = 0
         self.exceeded: Optional[str] = None  # the first reason, kept even when caught on the way
 
     def _fail(self, reason: str):
@@ -118,6 +121,15 @@ class Meter:
         """Check how deep one grammar's recursion (``what``) runs in itself."""
         if value > self.budget.nesting:
             self._fail(f"budget: {what} nested more than {self.budget.nesting} deep")
+
+    def enter_shell(self):
+        """A new shell starts inside the code running now; pair with ``leave_shell``."""
+        if self.shells >= self.budget.nesting:
+            self._fail(f"budget: shells nested more than {self.budget.nesting} deep")
+        self.shells += 1
+
+    def leave_shell(self):
+        self.shells -= 1
 
     def leave(self):
         """``what`` entered last has ended."""

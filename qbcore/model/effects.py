@@ -662,17 +662,14 @@ class EffectWalker(E._Walker):
             self.env.files.lose(f"the files after `{self.text(node)}` ({doubt})")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         started = (table[0], table[1], table[2])
-        # a shell that starts itself (`bash < s.sh` in s.sh) ends at the nesting budget, as unknown;
-        # counted apart from the meter's nesting, which keys kept runs: a script's run is the same
-        # whichever layer starts it, and a replay starts no shell
-        global _shell_depth
-        self.env.meter.nested(_shell_depth + 1, "shells")
-        _shell_depth += 1
+        # a shell that starts itself (`bash < s.sh` in s.sh) ends at the nesting budget, as unknown
+        meter = self.env.meter
+        meter.enter_shell()
         try:
             run = run_shell(text, environ, hidden, arg0, args, env, self.effects, started,
                             lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
         finally:
-            _shell_depth -= 1
+            meter.leave_shell()
         if label == "stdin" and table[0].taken:
             self.env.files.lose(f"the files after `{self.text(node)}` (a command may read its stdin, "
                                 "which holds the rest of its script)")
@@ -727,10 +724,6 @@ class EffectWalker(E._Walker):
                 if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return statuses[-1]
-
-
-# how many new shells run inside each other now (``EffectWalker.shell_program``)
-_shell_depth = 0
 
 
 # -- the environment a new bash starts with --------------------------------------

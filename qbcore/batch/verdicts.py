@@ -350,7 +350,8 @@ def _crossover(model: str, cells: dict) -> dict:
                      "verified": sum(n for k, n in members.items() if k[5] is not None),
                      "agreeing": sum(n for k, n in members.items() if k[5] is True)}
     # metrics of executed cells only when every pair of them ran (--verify=unknown runs a biased part)
-    complete = bool(executed) and all(cell in executed and executed[cell].total == out[cell]["pairs"] for cell in out)
+    complete = bool(executed) and all(cell in executed and executed[cell].total == out[cell]["pairs"]
+                                      for cell in out)
     return {"model": model, "cells": out, "predicted": crossover_metrics(predicted),
             "executed": crossover_metrics(executed) if complete else None}
 

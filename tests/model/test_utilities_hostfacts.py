@@ -69,7 +69,8 @@ def test_last_without_login_records_fails_as_in_the_sandbox():
 @pytest.mark.parametrize("argv, env", [(["date", "-d", "tomorrow"], {}), (["date", "+%-d"], {}),
                                        (["date"], {"TZ": "Europe/Paris"}), (["whoami", "-x"], {}),
                                        (["last", "-f", "x"], {}), (["hostname", "-f"], {}),
-                                       (["hostname", "other"], {}), (["hostname", "-s", "-s"], {})])
+                                       (["hostname", "other"], {}), (["hostname", "-s", "-s"], {}),
+                                       (["hostname"], {})])  # facts that do not state the name
 def test_what_is_not_modelled_is_unknown(argv, env):
     model = {"date": date, "whoami": whoami, "last": last, "hostname": hostname}[argv[0]]
     facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser")

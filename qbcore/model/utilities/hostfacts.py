@@ -131,10 +131,10 @@ def stated(facts: Facts) -> Iterator[Facts]:
 def _fact(field_name: str):
     _consult(field_name)
     facts = _FACTS.get()
-    name = _READ_NAMES.get(field_name, field_name)
-    if facts is None or field_name == "host" and facts.host is None:
-        raise OptionUnknown(f"{name}: no facts of the run stated")
-    if field_name in _READ_NAMES:
+    name = _READ_NAMES.get(field_name)
+    if facts is None:
+        raise OptionUnknown(f"{name or field_name}: no facts of the run stated")
+    if name is not None:  # a fact that differs between runs
         facts.read.add(name)
     return facts
 
@@ -225,6 +225,8 @@ def hostname(ctx: CommandContext) -> CommandResult:
     if not any("hostname" in (programs_in(folder) or ()) for folder in ("/usr/bin", "/bin")):
         raise OptionUnknown("hostname: not in /usr/bin here")  # bash would not find it
     name = _fact("host").host
+    if name is None:
+        raise OptionUnknown("hostname: the machine's name is not stated")
     if len(ctx.argv) > 1:
         name = name.split(".", 1)[0]
     out = Output("hostname")

@@ -48,3 +48,12 @@ def lexer(request):
 def both_lexers():
     """(compiled, pure) for differential tests; skips when the compiled one is not built."""
     return _load("_fastquote"), _load("_purequote")
+
+
+@pytest.fixture
+def cgroup_needed():
+    """A test of the cgroup's caps: skipped without a writable cgroup, failed under
+    QBCORE_REQUIRE_SANDBOX=1 (``sandboxing.need_cgroup``)."""
+    import sandboxing
+
+    sandboxing.need_cgroup()

@@ -21,7 +21,7 @@ import tempfile
 
 import pytest
 
-from qbcore.realbash import cgroups, executor, realssh
+from qbcore.realbash import executor, realssh
 from qbcore import suite
 from qbcore.realbash.sandbox import Limits
 
@@ -262,7 +262,7 @@ def test_ptrace_of_pid_1_and_nested_namespaces_fail(host):
     assert not attempt.passed
 
 
-@pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
+@pytest.mark.usefixtures("cgroup_needed")
 def test_memory_spread_over_processes_meets_the_attempts_cap(host):
     attempt = host["results"]["memory-spread"]
     # four processes of 150 MB under a 256 MB cap (plus the zygote's share): at most two keep theirs

@@ -199,7 +199,7 @@ def test_a_wedged_zygote_is_replaced_after_the_grace_period(monkeypatch):
     assert sandbox._zygotes.idle[0] is not wedged
 
 
-@pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
+@pytest.mark.usefixtures("cgroup_needed")
 @BOTH
 def test_memory_spread_over_many_processes_meets_one_cap(own_bubblewrap):
     # four processes of 100 MB each, each under the 192 MB address-space limit; the
@@ -217,7 +217,7 @@ def _tree(pid: int) -> list[int]:
     return [pid, *(p for child in children for p in _tree(child))]
 
 
-@pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
+@pytest.mark.usefixtures("cgroup_needed")
 def test_a_zygote_forks_nothing_before_the_host_has_put_it_in_its_cgroup(monkeypatch):
     # a host slow to add the sandbox's pids (a loaded machine) must not leave the zygote's
     # server, and so every attempt forked from it, outside the cgroup's caps
@@ -237,7 +237,7 @@ def test_a_zygote_forks_nothing_before_the_host_has_put_it_in_its_cgroup(monkeyp
     assert set(processes) <= set(zygote.group.pids()), (processes, zygote.group.pids())
 
 
-@pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
+@pytest.mark.usefixtures("cgroup_needed")
 def test_memory_in_a_memfd_counts_too():
     script = ("python3 -c 'import os; fd = os.memfd_create(\"m\"); chunk = b\"x\" * (1 << 20)\n"
               "for i in range(600): os.write(fd, chunk)\nprint(\"wrote all\")'; echo $?")
@@ -309,7 +309,7 @@ def test_arguments_past_the_kernels_limit_are_reported_as_env_would(pid1):
     assert after.stdout == b"2\n"
 
 
-@pytest.mark.skipif(cgroups.layout() is None, reason="no writable cgroup here: only the per-process rlimits hold")
+@pytest.mark.usefixtures("cgroup_needed")
 @BOTH
 def test_a_sandbox_the_kernel_keeps_out_of_its_cgroup_does_not_run(monkeypatch, own_bubblewrap):
     monkeypatch.setattr(cgroups.Group, "add", lambda group, pid: False)

@@ -56,3 +56,23 @@ cdef class _Many:
     cdef public object items
     cdef public object star
     cdef public object glue
+
+cdef class Arithmetic:
+    cdef public Env env
+    cdef public object text
+    cdef public list opaque
+    cdef public Py_ssize_t depth
+    cdef public tuple toks
+    cdef public Py_ssize_t i
+    cdef public Py_ssize_t nesting
+    cdef public Py_ssize_t noeval
+    cdef public object unsure
+
+    cpdef peek(self)
+    cpdef binary(self, Py_ssize_t level)
+    cpdef climb(self, left, Py_ssize_t level)
+    cpdef power(self)
+    cpdef unary(self)
+    cpdef var(self, name)
+    cpdef store(self, name, value)
+    cpdef binop(self, op, a, b, Py_ssize_t at)

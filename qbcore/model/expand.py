@@ -652,28 +652,71 @@ _BINARY = [
     ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<=", ">=", "<", ">"), ("<<", ">>"), ("+", "-"),
     ("*", "/", "%"), ("**",),
 ]
+# the binary operators' levels in _BINARY, from `||` (3) to `*` (12); `**` (13) binds tightest
+_POWER = 13
+_LEVEL = {op: level for level, ops in enumerate(_BINARY) if 3 <= level < _POWER for op in ops}
+_ASSIGNMENTS = frozenset(_BINARY[1])
 
 
 @functools.lru_cache(maxsize=512)
 def _arith_tokens(text: str) -> tuple:
-    """The tokens of an arithmetic expression (a variable's value is read again and again)."""
+    """The tokens of an arithmetic expression, each (kind, text, offset) (a variable's
+    value is read again and again).
+
+    ``++`` and ``--`` are read as bash reads them: after a variable, its increment
+    (``op``); before one, maybe past blanks, the variable's (``pre``); anywhere
+    else two signs. Where bash's reader stops with an error, the last token is
+    ``error`` with its message: bash reports it only when it reaches it, after
+    any error in the tokens before.
+    """
     toks = []
     pos = 0
     stripped = text.rstrip()
     while pos < len(stripped):
         match = _ARITH_TOKEN.match(stripped, pos)
         if not match or match.end() == pos:
-            rest = stripped[pos:].strip()
-            raise ArithError(f"{text.strip()}: syntax error: invalid arithmetic operator "
-                             f"(error token is \"{rest}\")")
+            start = len(stripped) - len(stripped[pos:].lstrip())
+            toks.append(("error", f"{_shown(text)}: syntax error: invalid arithmetic operator "
+                                  f"(error token is \"{text[start:]}\")", start))
+            break
         kind = match.lastgroup
-        toks.append((kind, match.group(kind)))
+        tok = match.group(kind)
+        start = match.start(kind)
+        if tok == "++" or tok == "--":
+            before = toks[-1] if toks else None
+            if before is not None and before[0] != "num" and len(toks) > 1 and toks[-2][0] == "pre":
+                toks.append(("error", f"{_shown(text)}: {tok}: assignment requires lvalue "
+                                      f"(error token is \"{text[start:]}\")", start))
+                break
+            if before is None or before[0] != "name" and before[1] != "]":
+                if not _VARIABLE_AHEAD.match(stripped, start + 2):
+                    toks.append(("op", tok[0], start))  # a sign; the next one is read again
+                    pos = start + 1
+                    continue
+                kind = "pre"
+        toks.append((kind, tok, start))
         pos = match.end()
     return tuple(toks)
 
 
+# what makes `++`/`--` the increment of the variable after it
+_VARIABLE_AHEAD = re.compile(r"[ \t\n\r]*[A-Za-z_]")
+
+
+def _shown(text: str) -> str:
+    """An expression as bash's messages show it: from its first character that is not a blank."""
+    return text.lstrip(" \t")
+
+
 class Arithmetic:
-    """Evaluate a bash arithmetic expression (64-bit, bash precedence, variables recursive)."""
+    """Evaluate a bash arithmetic expression (64-bit, bash precedence, variables recursive).
+
+    As bash does, a side it does not take (after a short circuit, the branch of
+    a conditional not chosen) is parsed without being evaluated: it reads and
+    assigns nothing and divides by 0 without complaint (``noeval``). A side
+    taken under a condition the model does not know (``unsure``) leaves what
+    it assigns unknown.
+    """
 
     def __init__(self, text: str, env: Env, opaque: list, depth: int = 0):
         self.env = env
@@ -683,18 +726,42 @@ class Arithmetic:
         self.toks = _arith_tokens(text)
         self.i = 0
         self.nesting = 0
+        self.noeval = 0
+        self.unsure = None
 
     def run(self):
         if not self.toks:
             return 0
         value = self.comma()
         if self.i < len(self.toks):
-            tok = " ".join(t[1] for t in self.toks[self.i:])
-            raise ArithError(f"{self.text.strip()}: syntax error in expression (error token is \"{tok}\")")
+            self.fail("syntax error in expression")
         return value
 
+    def fail(self, message, at=-1):
+        """Raise bash's error: the expression, and the text from token ``at`` on (by
+        default the current token, or the last one at the end of the expression);
+        the reader's own error when the current token is one."""
+        toks = self.toks
+        self.reached(self.i)
+        index = self.i if at < 0 else at
+        if index >= len(toks):
+            index = len(toks) - 1
+        token = self.text[toks[index][2]:] if index >= 0 else ""
+        raise ArithError(f"{_shown(self.text)}: {message} (error token is \"{token}\")")
+
+    def reached(self, index):
+        """Raise the reader's error if the token ``index`` is one (bash reads a token when
+        the one before it is taken)."""
+        if index < len(self.toks) and self.toks[index][0] == "error":
+            raise ArithError(self.toks[index][1])
+
     def peek(self):
-        return self.toks[self.i][1] if self.i < len(self.toks) else None
+        if self.i >= len(self.toks):
+            return None
+        tok = self.toks[self.i]
+        if tok[0] == "error":
+            raise ArithError(tok[1])
+        return tok[1]
 
     def comma(self):
         value = self.assign()
@@ -704,61 +771,156 @@ class Arithmetic:
         return value
 
     def assign(self):
-        if self.i + 1 < len(self.toks) and self.toks[self.i][0] == "name" and \
-                self.toks[self.i + 1][1] in _BINARY[1]:
-            name = self.toks[self.i][1]
-            op = self.toks[self.i + 1][1]
-            self.i += 2
-            rhs = self._deeper(self.assign)
-            if op != "=":
-                rhs = self.binop(op[:-1], self.var(name), rhs)
-            self.store(name, rhs)
+        toks = self.toks
+        i = self.i
+        if i + 1 < len(toks) and toks[i][0] == "name":
+            following = toks[i + 1][1]
+            if following in _ASSIGNMENTS:
+                name = toks[i][1]
+                self.i += 2
+                # bash reads the variable's value (not for a plain `=`) before the right side
+                lvalue = 0 if following == "=" else self.var(name)
+                rhs = self._deeper(self.assign)
+                if following != "=":
+                    rhs = self.binop(following[:-1], lvalue, rhs, -1)
+                self.store(name, rhs)
+                return rhs
+            if following == "[":
+                end = self._subscript_end(i + 1)
+                if end + 1 < len(toks) and toks[end + 1][1] in _ASSIGNMENTS:
+                    return self.assign_element(toks[i][1], i + 1, end)
+        value = self.ternary()
+        if self.peek() in _ASSIGNMENTS:
+            self.fail("attempted assignment to non-variable")
+        return value
+
+    def assign_element(self, name, opening, closing):
+        """``name[sub] OP= value``: the element's new value."""
+        op = self.toks[closing + 1][1]
+        index = self.subscript(opening, closing)
+        self.i = closing + 2
+        lvalue = 0 if op == "=" or not _known(index) else self.element(name, index)
+        rhs = self._deeper(self.assign)
+        if not _known(index):
+            if not self.noeval:
+                self.env.set(name, Opaque(f"${name}"))  # which element changed is unknown
+            return rhs if op == "=" else index
+        if op != "=":
+            rhs = self.binop(op[:-1], lvalue, rhs, -1)
+        if self.noeval:
             return rhs
-        return self.ternary()
+        current = self.env.get(name)
+        if index < 0 or isinstance(current, Opaque) or \
+                isinstance(current, dict) and any(type(key) is not int for key in current):
+            # a subscript from the end, an unknown or associative array: not followed
+            unknown = Opaque(f"${name}[{index}]")
+            self._note(unknown.name)
+            self.env.set(name, Opaque(f"${name}"))
+            return unknown
+        array = dict(current) if isinstance(current, dict) else ({0: current} if isinstance(current, str) else {})
+        array[index] = Opaque(f"${name}[{index}]") if self.unsure is not None else str(rhs) if _known(rhs) else rhs
+        self.env.set(name, array)
+        return rhs
+
+    def _subscript_end(self, opening):
+        depth, j = 0, opening
+        toks = self.toks
+        while j < len(toks):
+            if toks[j][1] == "[":
+                depth += 1
+            elif toks[j][1] == "]":
+                depth -= 1
+                if depth == 0:
+                    return j
+            j += 1
+        return j
+
+    def subscript(self, opening, closing):
+        """The value of the subscript between the tokens ``opening`` and ``closing``."""
+        toks = self.toks
+        if closing >= len(toks):
+            self.fail("bad array subscript", opening - 1)
+        if self.noeval:
+            return 0
+        start = toks[opening][2] + 1
+        end = toks[closing][2]
+        return Arithmetic(self.text[start:end], self.env, self.opaque, self.depth + 1).run()
 
     def ternary(self):
         cond = self.binary(3)
-        if self.peek() == "?":
-            self.i += 1
-            yes = self.comma()
-            if self.peek() != ":":
-                raise ArithError(f"{self.text.strip()}: expected `:' in conditional expression")
-            self.i += 1
-            no = self._deeper(self.ternary)
-            return yes if _known(cond) and cond else no if _known(cond) else Opaque(cond.name)
-        return cond
+        if self.peek() != "?":
+            return cond
+        self.i += 1
+        if self.i >= len(self.toks) or self.peek() == ":":
+            self.fail("expression expected")
+        known = _known(cond)
+        yes = self.side(self.comma, -1, (not cond) if known else None, cond)
+        if self.peek() != ":":
+            self.fail("`:' expected for conditional expression")
+        self.i += 1
+        if self.i >= len(self.toks):
+            self.fail("expression expected")
+        no = self.side(self._ternary_deeper, -1, bool(cond) if known else None, cond)
+        return (yes if cond else no) if known else Opaque(cond.name)
+
+    def _ternary_deeper(self):
+        return self._deeper(self.ternary)
+
+    def side(self, rule, level, skipped, cond):
+        """One side of a conditional or a short circuit, ``rule()`` (``rule(level)`` for a
+        level of operators): evaluated, parsed only (``skipped``), or evaluated as
+        maybe not run (``skipped`` None: ``cond`` is unknown)."""
+        if skipped:
+            self.noeval += 1
+        elif skipped is None:
+            saved = self.unsure
+            self.unsure = cond
+        try:
+            return rule() if level < 0 else rule(level)
+        finally:
+            if skipped:
+                self.noeval -= 1
+            elif skipped is None:
+                self.unsure = saved
 
     def binary(self, level):
-        if level >= len(_BINARY):
-            return self.unary()
-        ops = _BINARY[level]
-        if ops == ("**",):
-            base = self.unary()
-            if self.peek() == "**":
-                self.i += 1
-                exponent = self.binary(level)  # right associative
-                return self.binop("**", base, exponent)
-            return base
-        left = self.binary(level + 1)
-        while self.peek() in ops:
-            op = self.peek()
+        """The operators of precedence ``level`` and tighter, by precedence climbing: one
+        call an operand, not one a precedence level."""
+        if level >= _POWER:
+            return self.power()
+        return self.climb(self.power(), level)
+
+    def climb(self, left, level):
+        toks = self.toks
+        while self.i < len(toks):
+            at = self.i
+            self.reached(at)
+            op = toks[at][1]
+            found = _LEVEL.get(op, -1)
+            if found < level:
+                break
             self.i += 1
-            if op in ("&&", "||") and _known(left) and (bool(left) if op == "||" else not left):
-                # short circuit: the right side is parsed but not evaluated
-                self._skip(level + 1)
-                left = 1 if op == "||" else 0
+            if op == "||" or op == "&&":
+                if _known(left):
+                    # short circuit: the right side is parsed but not evaluated
+                    skipped = bool(left) if op == "||" else not left
+                    right = self.side(self.binary, found + 1, skipped, left)
+                    left = (1 if op == "||" else 0) if skipped else int(bool(right)) if _known(right) else right
+                else:
+                    self.side(self.binary, found + 1, None, left)
                 continue
-            right = self.binary(level + 1)
-            left = self.binop(op, left, right)
+            right = self.binary(found + 1)
+            left = self.binop(op, left, right, at)
         return left
 
-    def _skip(self, level):
-        saved_env = self.env
-        self.env = saved_env.copy()
-        try:
-            self.binary(level)
-        finally:
-            self.env = saved_env
+    def power(self):
+        base = self.unary()
+        if self.peek() == "**":
+            at = self.i
+            self.i += 1
+            exponent = self.power()  # right associative
+            return self.binop("**", base, exponent, at)
+        return base
 
     def unary(self):
         # parentheses and prefix operators recurse through here; chains of assignments
@@ -778,11 +940,10 @@ class Arithmetic:
         if op in ("-", "+", "!", "~"):
             self.i += 1
             value = self.unary()
-            if not _known(value):
+            if not _known(value) or op == "+":
                 return value
-            return {"-": lambda v: _wrap(-v), "+": lambda v: v, "!": lambda v: int(not v),
-                    "~": lambda v: _wrap(~v)}[op](value)
-        if op in ("++", "--") and self.i + 1 < len(self.toks) and self.toks[self.i + 1][0] == "name":
+            return _wrap(-value) if op == "-" else int(not value) if op == "!" else _wrap(~value)
+        if op is not None and self.toks[self.i][0] == "pre":
             name = self.toks[self.i + 1][1]
             self.i += 2
             value = self.var(name)
@@ -794,34 +955,26 @@ class Arithmetic:
 
     def postfix(self):
         if self.i >= len(self.toks):
-            raise ArithError(f"{self.text.strip()}: syntax error: operand expected (error token is \"\")")
-        kind, tok = self.toks[self.i]
+            self.fail("syntax error: operand expected")
+        self.reached(self.i)
+        kind, tok, start = self.toks[self.i]
         if tok == "(":
             self.i += 1
             value = self.comma()
             if self.peek() != ")":
-                raise ArithError(f"{self.text.strip()}: missing `)' (error token is \"{self.peek() or ''}\")")
+                self.fail("missing `)'")
             self.i += 1
             return value
         if kind == "num":
             self.i += 1
-            return _number(tok, self.text)
+            return _number(tok, self.text[:start + len(tok)])
         if kind == "name":
             self.i += 1
             name = tok
             if self.peek() == "[":
-                depth, j = 0, self.i
-                while j < len(self.toks):
-                    if self.toks[j][1] == "[":
-                        depth += 1
-                    elif self.toks[j][1] == "]":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j += 1
-                sub = " ".join(t[1] for t in self.toks[self.i + 1:j])
-                self.i = j + 1
-                index = Arithmetic(sub, self.env, self.opaque, self.depth + 1).run()
+                closing = self._subscript_end(self.i)
+                index = self.subscript(self.i, closing)
+                self.i = closing + 1
                 if not _known(index):
                     return index
                 return self.element(name, index)
@@ -829,16 +982,16 @@ class Arithmetic:
                 op = self.toks[self.i][1]
                 self.i += 1
                 value = self.var(name)
-                if _known(value):
-                    self.store(name, _wrap(value + (1 if op == "++" else -1)))
-                else:
-                    self.store(name, value)
+                self.store(name, _wrap(value + (1 if op == "++" else -1)) if _known(value) else value)
                 return value
+            if self.peek() == "=":
+                return 0  # bash does not read a variable an `=` follows: it is about to be assigned
             return self.var(name)
-        rest = " ".join(t[1] for t in self.toks[self.i:])
-        raise ArithError(f"{self.text.strip()}: syntax error: operand expected (error token is \"{rest}\")")
+        self.fail("syntax error: operand expected")
 
     def element(self, name, index):
+        if self.noeval:
+            return 0
         value = self.env.get(name)
         if isinstance(value, dict):
             text = value.get(index)
@@ -849,6 +1002,8 @@ class Arithmetic:
         return self._value_of(name, text)
 
     def var(self, name):
+        if self.noeval:
+            return 0  # bash reads no variable on a side it does not take
         return self._value_of(name, self.env.get(name))
 
     def _value_of(self, name, value):
@@ -869,35 +1024,64 @@ class Arithmetic:
             self.opaque.append(name)
 
     def store(self, name, value):
+        if self.noeval:
+            return
+        if self.unsure is not None:
+            value = Opaque(f"${name}")  # assigned or not, as the unknown condition goes
         self.env.set(name, str(value) if _known(value) else value)
 
-    def binop(self, op, a, b):
+    def binop(self, op, a, b, at):
+        """``a op b``; ``at`` is the operator's token (bash's message about a division by 0
+        points after it), -1 for an assignment's (its message points at the current token)."""
         if not _known(a):
             return a
         if not _known(b):
             return b
-        if op in ("/", "%"):
+        if op == "/" or op == "%":
             if b == 0:
-                raise ArithError(f"{self.text.strip()}: division by 0 (error token is \"{self._last()}\")")
+                if self.noeval:
+                    return 0
+                if self.unsure is not None:
+                    # an error only if the side runs: the value, and whether the line goes on, unknown
+                    failure = Opaque(f"whether `{_shown(self.text)}` divides by 0")
+                    self._note(failure.name)
+                    return failure
+                self.fail("division by 0", at + 1 if at >= 0 else -1)
             quotient = abs(a) // abs(b)
             if (a < 0) != (b < 0):
                 quotient = -quotient
             return _wrap(quotient) if op == "/" else _wrap(a - b * quotient)
         if op == "**":
             if b < 0:
-                raise ArithError(f"{self.text.strip()}: exponent less than 0 (error token is \"{self._last()}\")")
+                self.fail("exponent less than 0")  # bash says so on a side it does not take, too
             return _wrap(pow(a, b, 1 << 64))
-        if op in ("<<", ">>"):
-            b &= 63
-            return _wrap(a << b) if op == "<<" else a >> b
-        table = {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b,
-                 "==": int(a == b), "!=": int(a != b), "<": int(a < b), ">": int(a > b),
-                 "<=": int(a <= b), ">=": int(a >= b), "&&": int(bool(a) and bool(b)),
-                 "||": int(bool(a) or bool(b))}
-        return _wrap(table[op])
-
-    def _last(self):
-        return self.toks[self.i - 1][1] if self.i else ""
+        if op == "<<":
+            return _wrap(a << (b & 63))
+        if op == ">>":
+            return a >> (b & 63)
+        if op == "+":
+            return _wrap(a + b)
+        if op == "-":
+            return _wrap(a - b)
+        if op == "*":
+            return _wrap(a * b)
+        if op == "&":
+            return _wrap(a & b)
+        if op == "|":
+            return _wrap(a | b)
+        if op == "^":
+            return _wrap(a ^ b)
+        if op == "==":
+            return int(a == b)
+        if op == "!=":
+            return int(a != b)
+        if op == "<":
+            return int(a < b)
+        if op == ">":
+            return int(a > b)
+        if op == "<=":
+            return int(a <= b)
+        return int(a >= b)  # >=
 
 
 def _known(value) -> bool:
@@ -908,11 +1092,13 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
 
 
 def _number(tok: str, text: str) -> int:
+    """The value of the number token ``tok``; ``text`` is the expression up to its end
+    (bash's message shows no more of it)."""
     if "#" in tok:
         base_text, digits = tok.split("#", 1)
         base = int(base_text)
         if not 2 <= base <= 64:
-            raise ArithError(f"{text.strip()}: invalid arithmetic base (error token is \"{tok}\")")
+            raise ArithError(f"{_shown(text)}: invalid arithmetic base (error token is \"{tok}\")")
     elif tok[:2] in ("0x", "0X"):
         base, digits = 16, tok[2:]
     elif tok.startswith("0") and len(tok) > 1:
@@ -926,7 +1112,7 @@ def _number(tok: str, text: str) -> int:
         else:
             d = _DIGITS.find(ch)
         if d < 0 or d >= base:
-            raise ArithError(f"{text.strip()}: value too great for base (error token is \"{tok}\")")
+            raise ArithError(f"{_shown(text)}: value too great for base (error token is \"{tok}\")")
         value = value * base + d
     return _wrap(value)
 

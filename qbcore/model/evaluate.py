@@ -564,8 +564,8 @@ class _Walker:
             self.case(node)
         elif kind is S.ArithCommand:
             value = self.arith(node.expr)
-            env.status = Opaque(f"(({self.text(node.expr)}))") if isinstance(value, Opaque) else \
-                int(value == 0)
+            env.status = 1 if value is None else Opaque(f"(({self.text(node.expr)}))") \
+                if isinstance(value, Opaque) else int(value == 0)
         elif kind is S.Cond:
             env.status = self.cond(node)
         else:
@@ -578,11 +578,20 @@ class _Walker:
                     output=None if self.stdout_redirected else Opaque(f"output of {name}"))
 
     def arith(self, expr: "S.Arith"):
+        """The value of ``((…))``'s expression (or a part of ``for ((…))``); None when
+        bash's arithmetic refuses it: the command fails with status 1 and the line
+        goes on (an error of an expansion in it abandons the line, as ``$((…))`` does)."""
         exp = X.Expander(self.env)
         try:
-            value = exp.arith_value(expr.parts)
+            text = exp.arith_text(expr.parts)
         except ExpansionError as exc:
             self.fatal(exc, expr)
+        try:
+            value = exp.arith_of(text)
+        except X.ArithError as exc:
+            self.note(exp.opaque)
+            self.record(argv=(), node=expr, modelled=True, status=1, output=None, error=f"((: {exc.message}")
+            return None
         self.note(exp.opaque)
         return value
 
@@ -693,9 +702,14 @@ class _Walker:
         self.certain = False
 
     def arith_for(self, node: "S.ArithFor"):
-        self.arith(node.init)
+        if self.arith(node.init) is None:
+            self.env.status = 1  # a refused expression ends the loop
+            return
         for _ in range(LOOP_LIMIT):
             value = self.arith(node.test) if node.test.parts else 1
+            if value is None:
+                self.env.status = 1
+                return
             if isinstance(value, Opaque):
                 self.uncertain_copy(lambda w: w.items(node.body))
                 self.env.status = Opaque("status after loop")
@@ -705,7 +719,9 @@ class _Walker:
                 return
             if not self.loop_body(node.body):
                 return
-            self.arith(node.step)
+            if self.arith(node.step) is None:
+                self.env.status = 1
+                return
         self.beyond_limit()
 
     def case(self, node: "S.Case"):
@@ -748,9 +764,13 @@ class _Walker:
             self.env.status = 0  # no pattern matched
 
     def cond(self, node: "S.Cond") -> Union[int, Opaque]:
-        items = list(node.items)
+        evaluation = CondEval(self.env, list(node.items))
         try:
-            value = CondEval(self.env, items).run()
+            try:
+                value = evaluation.run()
+            finally:
+                for message in evaluation.errors:
+                    self.record(argv=(), node=node, modelled=True, status=1, output=None, error=f"[[: {message}")
         except _Unknown as unknown:
             status = Opaque(f"[[ {self.text(node)[2:-2].strip()} ]] ({unknown})")
             self.note([status.name])  # what runs after it depends on it: not exact

@@ -1477,7 +1477,14 @@ class Expander:
     def arith_value(self, parts) -> Union[int, Opaque]:
         """An arithmetic expression (``$((…))``, ``((…))``): its parts expanded as inside
         double quotes, then evaluated; Opaque when any part is unknown."""
-        text = self.join_pieces(self.parts(parts, quoted=True))
+        return self.arith_of(self.arith_text(parts))
+
+    def arith_text(self, parts):
+        """The text of an arithmetic expression: its parts expanded as inside double quotes."""
+        return self.join_pieces(self.parts(parts, quoted=True))
+
+    def arith_of(self, text) -> Union[int, Opaque]:
+        """The value of an expression's expanded text (ArithError when bash refuses it)."""
         if has_opaque(text):
             return Opaque(f"$(({text}))")
         opaque: list = []

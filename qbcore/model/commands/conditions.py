@@ -90,6 +90,10 @@ class CondEval:
         self.env = env
         self.items = items
         self.i = 0
+        self.skipping = 0  # >0 on a side a short circuit skips: parsed, nothing expanded
+        # bash's messages for integer operands its arithmetic refuses: such an operand
+        # makes its test false, and the rest of the condition goes on
+        self.errors: list = []
 
     def run(self) -> bool:
         value = self.or_expr()
@@ -106,17 +110,29 @@ class CondEval:
         value = self.and_expr()
         while self.peek_op() == "||":
             self.i += 1
-            right = self.and_expr()
-            value = value or right
+            if value:
+                self.skip(self.and_expr)
+            else:
+                value = self.and_expr()
         return value
 
     def and_expr(self):
         value = self.not_expr()
         while self.peek_op() == "&&":
             self.i += 1
-            right = self.not_expr()
-            value = value and right
+            if value:
+                value = self.not_expr()
+            else:
+                self.skip(self.not_expr)
         return value
+
+    def skip(self, rule):
+        """Parse the side a short circuit leaves: bash expands none of its words."""
+        self.skipping += 1
+        try:
+            rule()
+        finally:
+            self.skipping -= 1
 
     def not_expr(self):
         if self.peek_op() == "!":
@@ -153,9 +169,11 @@ class CondEval:
         op = self.raw(i + 1)
         if op in ("==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "=~") and \
                 i + 2 < len(items):
-            left = self.word_text(items[i])
             right_word = items[i + 2]
             self.i = i + 3
+            if self.skipping:
+                return False
+            left = self.word_text(items[i])
             if op in ("==", "=", "!="):
                 if any(isinstance(p, S.Lit) and _EXTGLOB_GROUP.search(p.text) for p in right_word.parts):
                     # [[ ]] matches `@(a|b)`, `!(x)`… as extended globs: not modelled
@@ -171,20 +189,30 @@ class CondEval:
                 return left.encode("utf-8", "surrogateescape") > right.encode("utf-8", "surrogateescape")
             if op == "=~":
                 raise Unknown("regular expression match")
-            a = X.arithmetic(left, self.env) if left.strip() else 0
-            b = X.arithmetic(right, self.env) if right.strip() else 0
+            try:
+                a = X.arithmetic(left, self.env) if left.strip() else 0
+                b = X.arithmetic(right, self.env) if right.strip() else 0
+            except X.ArithError as exc:
+                self.errors.append(exc.message)
+                return False
             if isinstance(a, Opaque) or isinstance(b, Opaque):
                 raise Unknown("opaque operand")
             return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
                     "-ge": a >= b}[op]
         unary = self.raw(i)
         if unary in ("-n", "-z") and i + 1 < len(items) and isinstance(items[i + 1], S.Word):
-            value = self.word_text(items[i + 1])
             self.i = i + 2
+            if self.skipping:
+                return False
+            value = self.word_text(items[i + 1])
             return bool(value) == (unary == "-n")
         if unary and len(unary) == 2 and unary[0] == "-" and i + 1 < len(items) and \
                 isinstance(items[i + 1], S.Word):
+            if self.skipping:
+                self.i = i + 2
+                return False
             raise Unknown(f"test {unary}")
-        value = self.word_text(items[i])
         self.i = i + 1
-        return bool(value)
+        if self.skipping:
+            return False
+        return bool(self.word_text(items[i]))

@@ -1,0 +1,110 @@
+"""Property: where the model knows what a script of conditions and control flow prints, bash prints exactly that.
+
+Scripts are drawn from `[[ … ]]`, `[ … ]` and `test` over strings, numbers,
+patterns, empty, unset and spaced variables, joined by `&&`, `||` and `!`,
+inside `if`/`elif`/`else`, `case`, `for`, `while`, functions and their return
+statuses; every script prints `$?` as it goes. Each hypothesis example is a
+batch run by one bash process; QBCORE_LONG=1 runs ten times more.
+"""
+
+import os
+
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import strategies as st
+
+import bashref
+
+LONG = os.environ.get("QBCORE_LONG", "") not in ("", "0")
+BATCH = 40
+EXAMPLES = 250 if LONG else 20
+
+SETUP = 'a=abc; n=12; m=-3; e=; s="x y"; g="a*"; z=010; '
+OPERANDS = ['"$a"', '"$n"', '"$m"', '"$e"', '"$u"', '"$s"', "abc", "ab", "12", "7", "-3", "010", "0x1f", "''",
+            '"$z"', "x", "'a*'", "a*", "?bc", "[ab]bc", '"$g"', "' 12'", "1a", "' '"]
+NUMBERS = ['"$n"', '"$m"', "12", "7", "-3", "010", "0", '"$z"', "' 12'", "1a", '"$e"', "+4"]
+STRING_TESTS = ["=", "==", "!="]
+NUMBER_TESTS = ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]
+UNARY = ["-z", "-n"]
+
+
+def _double_bracket():
+    compare = st.one_of(
+        st.tuples(st.sampled_from(OPERANDS), st.sampled_from(STRING_TESTS + ["<", ">"]), st.sampled_from(OPERANDS))
+        .map(" ".join),
+        st.tuples(st.sampled_from(NUMBERS), st.sampled_from(NUMBER_TESTS), st.sampled_from(NUMBERS)).map(" ".join),
+        st.tuples(st.sampled_from(UNARY), st.sampled_from(OPERANDS)).map(" ".join),
+        st.sampled_from(OPERANDS),
+    )
+
+    def extend(inner):
+        return st.one_of(
+            st.tuples(inner, st.sampled_from(["&&", "||"]), inner).map(" ".join),
+            inner.map(lambda c: f"! {c}"),
+            inner.map(lambda c: f"( {c} )"),
+        )
+
+    return st.recursive(compare, extend, max_leaves=2).map(lambda c: f"[[ {c} ]]")
+
+
+def _single_bracket():
+    compare = st.one_of(
+        st.tuples(st.sampled_from(OPERANDS), st.sampled_from(STRING_TESTS), st.sampled_from(OPERANDS)).map(" ".join),
+        st.tuples(st.sampled_from(NUMBERS), st.sampled_from(NUMBER_TESTS), st.sampled_from(NUMBERS)).map(" ".join),
+        st.tuples(st.sampled_from(UNARY), st.sampled_from(OPERANDS)).map(" ".join),
+        st.sampled_from(OPERANDS),
+    )
+    joined = st.one_of(compare, st.tuples(compare, st.sampled_from(["-a", "-o"]), compare).map(" ".join),
+                       compare.map(lambda c: f"! {c}"))
+    return st.tuples(st.sampled_from(["[ {} ]", "test {}"]), joined).map(lambda t: t[0].format(t[1]))
+
+
+CONDITION = st.one_of(_double_bracket(), _single_bracket(), st.sampled_from(["true", "false", "f", "! f"]))
+SAY = st.sampled_from(["echo A", "echo B", "printf '%s,' \"$a\"", "echo \"[$?]\"", ":"])
+
+
+def _statements():
+    def extend(inner):
+        body = st.lists(inner, min_size=1, max_size=2).map("; ".join)
+        return st.one_of(
+            st.tuples(CONDITION, body, body).map(lambda t: f"if {t[0]}; then {t[1]}; else {t[2]}; fi"),
+            st.tuples(CONDITION, body, CONDITION, body).map(
+                lambda t: f"if {t[0]}; then {t[1]}; elif {t[2]}; then {t[3]}; fi"),
+            st.tuples(CONDITION, inner, inner).map(lambda t: f"{t[0]} && {t[1]} || {t[2]}"),
+            st.tuples(st.sampled_from(OPERANDS), st.sampled_from(["a*", "abc|12", "?b?", "[0-9]*", "''", "*"]),
+                      body, body).map(lambda t: f"case {t[0]} in {t[1]}) {t[2]};; *) {t[3]};; esac"),
+            st.tuples(st.sampled_from(["$s", '"$s"', "a b c", "$e", "$g"]), body).map(
+                lambda t: f"for w in {t[0]}; do echo \"<$w>\"; {t[1]}; done"),
+            body.map(lambda b: f"i=0; while [ $i -lt 2 ]; do i=$((i+1)); {b}; done"),
+        )
+
+    leaf = st.one_of(SAY, CONDITION.map(lambda c: f'{c}; echo "[$?]"'))
+    return st.recursive(leaf, extend, max_leaves=3)
+
+
+SCRIPT = _statements().map(lambda s: SETUP + "f() { return 3; }; " + s + '; echo "[$?]"')
+
+
+@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.filter_too_much, HealthCheck.data_too_large])
+@given(st.lists(SCRIPT, min_size=BATCH, max_size=BATCH))
+@example([SETUP + s for s in [
+    '[[ $a == a* ]]; echo "[$?]"', '[[ $a == "a*" ]]; echo "[$?]"', '[[ $n -lt 7 ]]; echo "[$?]"',
+    '[[ 010 -eq 8 ]]; echo "[$?]"', '[ 010 -eq 8 ]; echo "[$?]"', '[ "$e" = "" -a -n "$a" ]; echo "[$?]"',
+    '[[ -n $u ]] || echo unset', '[ 1a -eq 1 ]; echo "[$?]"', '[[ 1a -eq 1 ]]; echo "[$?]"',
+    '[[ abc < abd ]]; echo "[$?]"', '[[ B < a ]]; echo "[$?]"', '[ ! -z "$s" ]; echo "[$?]"',
+    'case $a in ?b?) echo q;; esac', '[[ $g == $a ]]; echo "[$?]"', 'test; echo "[$?]"',
+    '[ = ]; echo "[$?]"', '[ -n ]; echo "[$?]"', '[ ! ]; echo "[$?]"', '[ ( x ) ]; echo "[$?]"',
+    '[[ " 12" -eq 12 ]]; echo "[$?]"', '[ " 12" -eq 12 ]; echo "[$?]"', '[[ +4 -eq 4 ]]; echo "[$?]"',
+    # a refused integer makes its test false and the condition goes on; ((…)) fails and the line goes on
+    '[[ 1a -eq 1 || 1 ]]; echo "[$?]"', '[[ ! 1a -eq 1 ]]; echo "[$?]"', 'x=5; [[ x=7 -eq 1 || x ]]; echo "[$?] $x"',
+    '((1/0)); echo "[$?]"', '(( x = 1/0 )); echo "[$?] $x"', 'for ((i=0; i<1/0; i++)); do echo x; done; echo "[$?]"',
+    'for ((i=0; i<2; i+=1/0)); do echo x; done; echo "[$?]"',
+    # a side a short circuit skips expands nothing
+    '[[ 1 == 2 && ${q:=set} ]]; echo "[$?] <$q>"', '[[ 1 == 1 || ${q:=set} ]]; echo "[$?] <$q>"',
+    '[[ 1 == 1 || 1a -eq 1 ]]; echo "[$?]"',
+]] + ['echo'] * (BATCH - 32))
+def test_conditions_and_control_flow_agree_with_bash(tmp_path_factory, batch):
+    cwd = str(tmp_path_factory.mktemp("control"))
+    wrong = bashref.stdout_disagreements(batch, cwd=cwd)
+    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)

@@ -344,16 +344,19 @@ class EffectWalker(E._Walker):
     def child(self, env, certain=None):
         walker = type(self)(env, self.result, self.script, self.certain if certain is None else certain,
                               self.depth)
-        walker.errexit = self.errexit
+        walker.in_condition = self.in_condition
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
         walker.scope = self.scope
         walker.substitution_lines = self.substitution_lines
+        walker.loops, walker.outer_loops, walker.toplevel = self.loops, self.outer_loops, self.toplevel
         return self._inherit(walker)
 
-    def enter(self, script, scope):
+    def enter(self, script, scope, loops=0, toplevel=False):
         walker = type(self)(self.env, self.result, script, self.certain, self.depth + 1)
-        walker.errexit = self.errexit
+        walker.loops, walker.toplevel = loops, toplevel
+        walker.outer_loops = self.outer_loops if loops else 0
+        walker.in_condition = self.in_condition
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
         walker.scope = scope
@@ -707,6 +710,7 @@ class EffectWalker(E._Walker):
         for n, command in enumerate(node.commands):
             sub = self.env.copy()  # each command is a subshell; the files are shared
             walker = self.child(sub)
+            walker.into_subshell()
             if n:
                 walker.stdin = Stream(None, previous.unknown) if previous.unknown else Stream(bytes(previous.data))
             if n < last:

@@ -41,9 +41,12 @@ cdef class _Walker:
     cdef public bytes raw
     cdef public object certain
     cdef public object depth
-    cdef public object errexit
+    cdef public object in_condition
     cdef public object stdout_redirected
     cdef public object stdout_closed
     cdef public object substitution_lines
     cdef public object scope
+    cdef public object loops
+    cdef public object outer_loops
+    cdef public object toplevel
     cdef dict __dict__

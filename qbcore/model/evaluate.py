@@ -185,6 +185,7 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
     env = static(env if env is not None else Env.default())
     result = Evaluation(env=env)
     walker = (walker or _Walker)(env, result, script)
+    walker.toplevel = True
     try:
         for chunk in script.chunks:
             try:
@@ -208,12 +209,14 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
         # the script did not run here, so what it would have done to the files is not known
         result.opaque.append("evaluation nested too deeply")
         result.status = Opaque("evaluation nested too deeply")
+        result.output.append(result.status)  # what the rest would have printed is unknown too
         lose = getattr(env.files, "lose", None)
         if lose is not None:
             lose("the files after an evaluation nested deeper than the model follows")
     except BudgetExceeded as exc:
         result.opaque.append(exc.reason)
         result.status = Opaque(exc.reason)
+        result.output.append(result.status)  # what the rest would have printed is unknown too
     return result
 
 
@@ -346,12 +349,17 @@ class _Walker:
         self.raw = script.source.encode("utf-8", "surrogateescape")
         self.certain = certain
         self.depth = depth
-        self.errexit = False
+        # in a condition, a non-final part of an && or || list, or a negated pipeline (or
+        # code they call): where bash ignores `set -e`, whose option lives in $- (env.flags)
+        self.in_condition = False
         self.stdout_redirected = 0
         self.stdout_closed = False  # fd 1 closed here (>&-): a builtin that writes to it fails
         # inside a command substitution: $LINENO of its commands (see _substitution_lines)
         self.substitution_lines = None
         self.scope: Optional[Scope] = None  # inside a function: the variables `local` shadows
+        self.loops = 0  # loops around this code in its function (or script): what break may leave
+        self.outer_loops = 0  # loops around the subshell this code runs in (break there does nothing)
+        self.toplevel = False  # the script's own code, outside any function: `return` is refused
 
     def note(self, names):
         result = self.result
@@ -398,17 +406,27 @@ class _Walker:
                 self.pipeline(node.pipelines[n + 1], checked=not last)
 
     def pipeline(self, node: "S.Pipeline", checked: bool = False):
-        if not node.commands:
-            status = 0
-        elif len(node.commands) == 1:
-            self.command(node.commands[0])
-            status = self.env.status
-        else:
-            status = self.concurrent(node)
+        # a pipeline whose status is tested (a non-final part of && or ||) or negated is
+        # exempt from set -e, and so is everything it runs (a function, a subshell)
+        exempt = (checked or node.negated) and not self.in_condition
+        if exempt:
+            self.in_condition = True
+        try:
+            if not node.commands:
+                status = 0
+            elif len(node.commands) == 1:
+                self.command(node.commands[0])
+                status = self.env.status
+            else:
+                status = self.concurrent(node)
+        finally:
+            if exempt:
+                self.in_condition = False
         if node.negated:
             status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
         self.env.status = status
-        if self.errexit and not checked and not node.negated:
+        if not checked and not node.negated and not self.in_condition and "e" in self.env.flags and \
+                (len(node.commands) != 1 or type(node.commands[0]) not in _ERREXIT_BY_PARTS):
             if isinstance(status, Opaque):
                 self.note([f"set -e after {status.name}"])
             elif status != 0:
@@ -424,6 +442,7 @@ class _Walker:
             sub.files = self.env.files.fork()
             views.append(sub.files)
             walker = self.child(sub)
+            walker.into_subshell()
             if n < len(node.commands) - 1:
                 walker.stdout_redirected += 1  # its stdout feeds the pipe
                 walker.stdout_closed = False
@@ -447,12 +466,18 @@ class _Walker:
     def child(self, env: Env, certain: Optional[bool] = None) -> "_Walker":
         walker = _Walker(env, self.result, self.script, self.certain if certain is None else certain,
                          self.depth)
-        walker.errexit = self.errexit
+        walker.in_condition = self.in_condition
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
         walker.scope = self.scope
         walker.substitution_lines = self.substitution_lines
+        walker.loops, walker.outer_loops, walker.toplevel = self.loops, self.outer_loops, self.toplevel
         return walker
+
+    def into_subshell(self):
+        """This walker runs a subshell: the loops around it are out of break's reach."""
+        self.outer_loops += self.loops
+        self.loops = 0
 
     def uncertain_copy(self, run, certain: bool = False):
         """Run something that may or may not happen on a copy; what it could change becomes opaque."""
@@ -543,6 +568,7 @@ class _Walker:
         elif kind is S.Subshell:
             sub = env.copy()
             walker = self.child(sub)
+            walker.into_subshell()
             try:
                 walker.items(node.body)
             except _Exit as done:
@@ -602,12 +628,12 @@ class _Walker:
         raise _AbortLine()
 
     def condition(self, body) -> Union[int, Opaque]:
-        saved = self.errexit
-        self.errexit = False  # set -e does not apply inside a condition
+        saved = self.in_condition
+        self.in_condition = True  # set -e does not apply inside a condition
         try:
             self.items(body)
         finally:
-            self.errexit = saved
+            self.in_condition = saved
         return self.env.status
 
     def if_clause(self, node: "S.If"):
@@ -634,12 +660,15 @@ class _Walker:
     def loop_body(self, body) -> bool:
         """Run a loop body; False when the loop must stop (break)."""
         # an iteration pays through the commands it runs (a body holds one at least)
+        self.loops += 1
         try:
             self.items(body)
         except _Break as brk:
             if brk.levels > 1:
                 raise _Break(brk.levels - 1, brk.kind) from None
             return brk.kind == "continue"
+        finally:
+            self.loops -= 1
         return True
 
     def while_loop(self, node: "S.While"):
@@ -647,7 +676,7 @@ class _Walker:
         for _ in range(LOOP_LIMIT):
             status = self.condition(node.condition)
             if isinstance(status, Opaque):
-                self.uncertain_copy(lambda w: w.items(node.body))
+                self.uncertain_copy(lambda w: w.loop_body(node.body))
                 self.env.status = Opaque(f"status after loop ({status.name})")
                 return
             if (status == 0) == node.until:
@@ -680,7 +709,7 @@ class _Walker:
         if opaque:
             # the number of iterations is unknown: the body may run, with an unknown value
             self.env.set(node.name, Opaque(f"${node.name} (loop over {', '.join(opaque)})"))
-            self.uncertain_copy(lambda w: w.items(node.body))
+            self.uncertain_copy(lambda w: w.loop_body(node.body))
             self.env.status = Opaque("status after loop")
             return
         if not values:
@@ -700,6 +729,8 @@ class _Walker:
         self.taint_everything("a loop beyond the evaluation limit")
         self.env.status = Opaque("loop beyond the evaluation limit")
         self.certain = False
+        if not self.stdout_redirected:
+            self.result.output.append(self.env.status)  # what it goes on printing is unknown
 
     def arith_for(self, node: "S.ArithFor"):
         if self.arith(node.init) is None:
@@ -711,7 +742,7 @@ class _Walker:
                 self.env.status = 1
                 return
             if isinstance(value, Opaque):
-                self.uncertain_copy(lambda w: w.items(node.body))
+                self.uncertain_copy(lambda w: w.loop_body(node.body))
                 self.env.status = Opaque("status after loop")
                 return
             if value == 0:
@@ -920,6 +951,8 @@ class _Walker:
                     output=None if stdout_away else output, error=error, assignments=assignments,
                     redirects=redirects, opaque=exp_names, substitutions=substitutions)
         if output is not None and not stdout_away:
+            if not self.certain and isinstance(output, str) and output:
+                output = Opaque(f"output of `{self.text(node)}`, which may not run")
             self.result.output.append(output)
             if isinstance(output, Opaque):
                 self.note([output.name])
@@ -1161,7 +1194,7 @@ class _Walker:
 
     def run_script(self, script: "S.Script"):
         """Run an eval'd script here, in the scope of the code that runs eval."""
-        walker = self.enter(script, self.scope)
+        walker = self.enter(script, self.scope, self.loops, self.toplevel)  # eval'd code runs here
         self.env.meter.enter("eval")
         try:
             walker.items(script.body)
@@ -1169,11 +1202,14 @@ class _Walker:
             self.env.meter.leave()
         self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
 
-    def enter(self, script: "S.Script", scope: Optional[Scope]) -> "_Walker":
+    def enter(self, script: "S.Script", scope: Optional[Scope], loops=0, toplevel=False) -> "_Walker":
         """The walker for code this shell runs one level deeper (a function body, an eval'd
-        script): the one place its scope comes from."""
+        script): the one place its scope comes from (and the loops around it, and
+        whether it is outside any function: a function's body starts with neither)."""
         walker = _Walker(self.env, self.result, script, self.certain, self.depth + 1)
-        walker.errexit = self.errexit
+        walker.loops, walker.toplevel = loops, toplevel
+        walker.outer_loops = self.outer_loops if loops else 0
+        walker.in_condition = self.in_condition
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
         walker.scope = scope
@@ -1181,6 +1217,11 @@ class _Walker:
 
     def taint_everything(self, name):
         taint_everything(self.env, self.note, name)
+
+
+# compound commands whose own status never makes set -e exit: the commands inside
+# them that fail do (measured: `{ ! true; }` goes on, `{ false; }` does not)
+_ERREXIT_BY_PARTS = frozenset((S.Group, S.If, S.While, S.For, S.ArithFor, S.Case, S.FunctionDef))
 
 
 class _Ambiguous(Exception):

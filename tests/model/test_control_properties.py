@@ -3,7 +3,9 @@
 Scripts are drawn from `[[ … ]]`, `[ … ]` and `test` over strings, numbers,
 patterns, empty, unset and spaced variables, joined by `&&`, `||` and `!`,
 inside `if`/`elif`/`else`, `case`, `for`, `while`, functions and their return
-statuses; every script prints `$?` as it goes. Each hypothesis example is a
+statuses; and from `break`, `continue`, `return` and `exit` anywhere (in and
+out of loops, functions and subshells), `set -e`, `shift` and expansions that
+assign. Every script prints `$?` as it goes. Each hypothesis example is a
 batch run by one bash process; QBCORE_LONG=1 runs ten times more.
 """
 
@@ -106,5 +108,57 @@ SCRIPT = _statements().map(lambda s: SETUP + "f() { return 3; }; " + s + '; echo
 ]] + ['echo'] * (BATCH - 32))
 def test_conditions_and_control_flow_agree_with_bash(tmp_path_factory, batch):
     cwd = str(tmp_path_factory.mktemp("control"))
+    wrong = bashref.stdout_disagreements(batch, cwd=cwd)
+    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)
+
+
+TRANSFER = st.sampled_from([
+    'echo A', 'echo "[$?]"', 'echo "<${v-unset}>"', ':', 'false', 'true', 'v=$((n+1))', 'v=${a#a}', 'v=${s// /_}',
+    'local v=L', 'v+=z', 'return 4', 'break', 'continue', 'n=$((n-1))', 'set -e', 'set +e', 'echo "$@"', 'shift',
+    'echo "$#"', 'v=$(echo sub; exit 3)', 'exit 5', '! true', '! false', 'false | true', 'true | false'])
+
+
+def _transfers():
+    def extend(inner):
+        body = st.lists(inner, min_size=1, max_size=3).map("; ".join)
+        return st.one_of(
+            body.map(lambda b: f"g() {{ {b}; }}; g p q; echo \"g[$?]\""),
+            body.map(lambda b: f"( {b} ); echo \"sub[$?]\""),
+            body.map(lambda b: f"{{ {b}; }}"),
+            st.tuples(inner, inner).map(lambda t: f"{t[0]} && {t[1]}"),
+            st.tuples(inner, inner).map(lambda t: f"{t[0]} || {t[1]}"),
+            body.map(lambda b: f"for w in 1 2; do {b}; done; echo \"for[$?]\""),
+            body.map(lambda b: f"j=0; while [ $j -lt 2 ]; do j=$((j+1)); {b}; done; echo \"wh[$?]\""),
+            st.tuples(inner, body).map(lambda t: f"if {t[0]}; then {t[1]}; fi; echo \"if[$?]\""),
+        )
+
+    return st.recursive(TRANSFER, extend, max_leaves=4)
+
+
+TRANSFER_SCRIPT = _transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[$?] $v"')
+
+
+@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.filter_too_much, HealthCheck.data_too_large])
+@given(st.lists(TRANSFER_SCRIPT, min_size=BATCH, max_size=BATCH))
+@example([SETUP + s for s in [
+    # break, continue and return where bash refuses them: a message, and the script goes on
+    'continue; echo "[$?]"', 'break 2; echo "[$?]"', 'return 4 && false; echo "[$?]"',
+    'f() { break; }; for i in 1 2; do f; echo "in $i [$?]"; done', 'x=$(break; echo no); echo "$x"',
+    'for i in 1 2; do eval break; echo no; done; echo "[$?]"', 'for i in 1; do break 3; done; echo after',
+    # a subshell inside a loop: break does nothing there; return is refused outside a function
+    'for i in 1 2; do ( break; echo "s$i" ); echo "[$?]"; done', '( return 3; echo x ); echo "[$?]"',
+    'f() { ( return 4; echo no ); echo "[$?]"; }; f',
+    # set -e: set in a function or a condition, it stays; compound commands exit only through their parts
+    'g() { set -e; }; g; false; echo survived', 'if set -e; then :; fi; false; echo survived',
+    'set -e; { ! true; }; echo survived', 'set -e; f() { ! true; }; f; echo survived',
+    'set -e; if true; then ! true; fi; echo survived', 'set -e; f() { false; echo in; }; f || echo caller',
+    'set -e; { false || false; }; echo survived', 'set -e; ( ! true ); echo survived',
+    # output under a status the model does not know, and past the budget, is not claimed
+    'set -k || echo A; echo "[$?]"', 'i=0; while [ $i -lt 2 ]; do i=0; done',
+]] + ['echo'] * (BATCH - 20))
+def test_transfers_of_control_agree_with_bash(tmp_path_factory, batch):
+    cwd = str(tmp_path_factory.mktemp("transfer"))
     wrong = bashref.stdout_disagreements(batch, cwd=cwd)
     assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)

@@ -59,11 +59,19 @@ def exit_builtin(ctx: Invocation) -> Outcome:
 def break_builtin(ctx: Invocation) -> Outcome:
     args = ctx.args
     levels = int(args[0]) if args and args[0].isdigit() else 1
-    return Outcome(0, transfer=Break(max(levels, 1), ctx.name))
+    loops = ctx.shell.loops
+    if not loops:
+        if ctx.shell.outer_loops:
+            return Outcome(0)  # in a subshell inside a loop: nothing happens, the subshell goes on
+        # outside a loop of this function or script (a function's caller's loops do not count)
+        return Outcome(0, error=f"{ctx.name}: only meaningful in a `for', `while', or `until' loop")
+    return Outcome(0, transfer=Break(min(max(levels, 1), loops), ctx.name))
 
 
 @register("return")
 def return_builtin(ctx: Invocation) -> Outcome:
     args = ctx.args
+    if ctx.shell.toplevel:
+        return Outcome(2, error="return: can only `return' from a function or sourced script")
     status = int(args[0]) & 0xFF if args and _INTEGER.fullmatch(args[0]) else ctx.env.status
     return Outcome(status, transfer=Return(status))

@@ -49,7 +49,7 @@ class Outcome:
 class Shell(Protocol):
     """What a command model may ask of the shell running it (the evaluator's walker)."""
 
-    errexit: bool
+    in_condition: bool
     scope: object  # the Scope of the function running, or None at top level
     certain: bool
 

@@ -205,15 +205,13 @@ def set_builtin(ctx: Invocation) -> Outcome:
                 if letter == "f":
                     env.noglob = on
                 elif letter == "e":
-                    shell.errexit = on
+                    pass  # errexit lives in $- (below); the walker reads it there
                 elif letter in "xvhBC":
                     pass  # tracing and hashing change nothing; -C (noclobber) lives in $-
                 elif letter == "o" and i + 1 < len(args):
                     i += 1
                     if args[i] in ("noglob",):
                         env.noglob = on
-                    elif args[i] == "errexit":
-                        shell.errexit = on
                     if args[i] in _LONG_FLAGS:
                         letter = _LONG_FLAGS[args[i]]
                         env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))

@@ -877,6 +877,12 @@ class _Walker:
         display = name
         if name is None:
             for (var, value, append, index) in assignments:
+                if var in env.readonly:
+                    # bash refuses it and abandons the rest of the line (those before it stay)
+                    self.record(argv=(), node=node, modelled=True, status=1, output=None,
+                                error=f"{var}: readonly variable", assignments=assignments, redirects=redirects,
+                                opaque=exp_names, substitutions=substitutions)
+                    raise _AbortLine()
                 self.assign(var, value, append, index)
             status = self.last_substitution_status(substitutions)
             env.status = status

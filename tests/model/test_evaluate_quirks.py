@@ -294,16 +294,27 @@ def test_lineno_in_a_reprinted_body_the_model_does_not_follow_is_unknown(script,
     assert not evaluate(parse(script), Env.default(str(tmp_path))).exact
 
 
-# readonly names: bash refuses later assignments (and goes on or stops by context);
-# the model keeps the value and says the rest is not exact
+# readonly names: bash refuses later declarations and unsets of them (and goes on or stops by
+# context); the model keeps the value and says the rest is not exact
 @pytest.mark.parametrize("script", [
-    'readonly a=1; a=2; echo "[$a] $?"',
     'readonly a=1; declare a=3; echo "[$a] $?"',
-    'declare -r r=(1 2); r=3; echo "${r[@]}"',
     'readonly a=1; unset a; echo "[$a]"',
 ])
-def test_assigning_a_readonly_variable_is_not_exact(script, tmp_path):
+def test_declaring_or_unsetting_a_readonly_variable_is_not_exact(script, tmp_path):
     assert not evaluate(parse(script), Env.default(str(tmp_path))).exact
+
+
+# a plain assignment to one: bash says so and abandons the rest of the line
+@pytest.mark.parametrize("script", [
+    'readonly a=1; a=2; echo "[$a] $?"',
+    'declare -r r=(1 2); r=3; echo "${r[@]}"',
+    'readonly a=1; b=1 a=2 c=3; echo same\necho "[$a] $? <$b><$c>"',
+])
+def test_assigning_a_readonly_variable_abandons_the_line(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.exact and result.stdout == outcome.text
+    assert "readonly variable" in bashref.model_stderr(result.commands)
 
 
 @pytest.mark.parametrize("script", ['readonly a=1 b; echo "$a" ${b-unset}', "f() { readonly q=(1 2); }; f; echo ${q[1]}"])

@@ -109,7 +109,7 @@ def declare(ctx: Invocation) -> Outcome:
     if name == "local":
         scope = ctx.shell.scope
         if scope is None:
-            return Outcome(1, error="local: can only be used in a function")
+            return _local_outside_a_function(ctx)
         for arg in args:
             match = _NAME.match(arg)
             if match and scope.shadow(env, match.group(0)) and "=" not in arg:
@@ -167,6 +167,23 @@ def declare(ctx: Invocation) -> Outcome:
         else:
             return Outcome(1, error=f"{name}: `{arg}': not a valid identifier")
     return Outcome(0)
+
+
+def _local_outside_a_function(ctx: Invocation) -> Outcome:
+    """``local`` outside a function fails, but bash has already assigned its ``name=(…)``
+    words, globally, as it expanded them (measured: ``local a=(1) b=2`` sets a, not b)."""
+    env, args, note = ctx.env, ctx.args, ctx.note
+    compounds = [a for a in args if isinstance(a, CompoundArgument)]
+    options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a) and a not in compounds]
+    if compounds and (any(o != "-a" for o in options) or any(
+            a.assignment[3] is not None or isinstance(a.assignment[1], Opaque) or a.assignment[0] in env.readonly
+            for a in compounds)):
+        taint(env, note, "local", ["local"] + compounds)
+        return Outcome(Opaque("status of local outside a function"), modelled=False)
+    for arg in compounds:
+        var, value, append, index = arg.assignment
+        assign(env, note, var, value, append, index)
+    return Outcome(1, error="local: can only be used in a function")
 
 
 @register("unset")

@@ -155,6 +155,17 @@ class Evaluation:
         return tuple(seen)
 
 
+class _FatalExpansion(_Exit):
+    """An expansion error that ends the shell (``${x:?}``, set -u): the script's shell exits
+    with its status (127); a subshell, a pipeline's command or a command substitution
+    exits with 1 (measured)."""
+
+
+def _exit_status(done: _Exit):
+    """The status a subshell exits with after ``done``."""
+    return 1 if isinstance(done, _FatalExpansion) else done.status
+
+
 class _AbortLine(Exception):
     """An expansion error: bash abandons the rest of the current line (chunk)."""
 
@@ -268,7 +279,7 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
             # a backtick body that does not parse: bash reports it and goes on
             status = _syntax_error_status(script)
     except _Exit as done:
-        status = done.status
+        status = _exit_status(done)
     except _AbortLine:
         status = 1
     except (_Break, _Return):
@@ -456,7 +467,7 @@ class _Walker:
         try:
             self.command(command)
         except _Exit as done:
-            self.env.status = done.status
+            self.env.status = _exit_status(done)
         except _AbortLine:
             self.env.status = 1
         except (_Break, _Return):
@@ -572,7 +583,7 @@ class _Walker:
             try:
                 walker.items(node.body)
             except _Exit as done:
-                sub.status = done.status
+                sub.status = _exit_status(done)
             except _AbortLine:
                 sub.status = 1
             except (_Break, _Return):
@@ -618,13 +629,15 @@ class _Walker:
             self.note(exp.opaque)
             self.record(argv=(), node=expr, modelled=True, status=1, output=None, error=f"((: {exc.message}")
             return None
+        except ExpansionError as exc:  # set -u: an unset variable ends the shell
+            self.fatal(exc, expr)
         self.note(exp.opaque)
         return value
 
     def fatal(self, exc: ExpansionError, node):
         self.record(argv=(), node=node, modelled=True, status=exc.status, output=None, error=exc.message)
         if exc.fatal:
-            raise _Exit(exc.status)
+            raise _FatalExpansion(exc.status)
         raise _AbortLine()
 
     def condition(self, body) -> Union[int, Opaque]:

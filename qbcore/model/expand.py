@@ -394,6 +394,16 @@ HEREDOC_BODY = Context("here-document body", brace=False, tilde=TILDE_NONE, spli
                        quoted=True)
 
 
+def unbound(name: str) -> ExpansionError:
+    """set -u: expanding an unset parameter ends the shell (status 127, measured)."""
+    shown = f"${name}" if name.isdigit() or name == "!" else name
+    return ExpansionError(f"{shown}: unbound variable", status=127, fatal=True)
+
+
+# the forms of ${…} that test whether the parameter is set (set -u allows them on an unset one)
+_DEFAULT_OPS = frozenset((":-", "-", ":=", "=", ":?", "?", ":+", "+"))
+
+
 class AmbiguousWord(ExpansionError):
     """A word that must expand to one field (a redirection target) came to another number."""
 
@@ -1009,6 +1019,8 @@ class Arithmetic:
     def _value_of(self, name, value):
         if isinstance(value, dict):
             value = value.get(0)
+        if value is None and "u" in self.env.flags:
+            raise unbound(name)
         if value is None or value == "":
             return 0
         if isinstance(value, Opaque):
@@ -1562,6 +1574,9 @@ class Expander:
         value = self.lookup(p)
         if p.indirect:
             value = self.indirect(value, p.name)
+        elif value is None and p.op not in _DEFAULT_OPS and "u" in self.env.flags and \
+                p.index not in ("@", "*"):
+            raise unbound(p.name if p.index is None else f"{p.name}[{p.index}]")
         if p.length:
             if isinstance(value, _Many):
                 return self.emit(str(len(value.items)), quoted, pieces)
@@ -1569,7 +1584,7 @@ class Expander:
                 return self.emit(Opaque(value.name), quoted, pieces)
             return self.emit(str(self.length(value or "")), quoted, pieces)
         op = p.op
-        if op in (":-", "-", ":=", "=", ":?", "?", ":+", "+"):
+        if op in _DEFAULT_OPS:
             return self.default_op(p, value, quoted, pieces)
         if value is None:
             return self.emit("", quoted, pieces)

@@ -173,7 +173,10 @@ STATE = st.sampled_from([
     'declare -i k=3+4; echo "$k"', 'case "$1" in p) echo P;& q*) echo Q;; *) echo R;; esac',
     'case "$1" in p) echo P;;& *) echo S;; esac', 'echo "${@:2}"', 'echo "${#@}"', 'x=("$@"); echo "${#x[@]} ${x[1]}"',
     'echo "${!#}"', 'readonly ro=1; ro=2; echo "[$?] $ro"', 'export e=1; echo "$e"', 'echo "${a:-d} ${a:+p} ${a:1:1}"',
-    'IFS=,; w="1,2"; for i in $w; do echo "i$i"; done; unset IFS', 'echo "$(( $# + 1 ))"'])
+    'IFS=,; w="1,2"; for i in $w; do echo "i$i"; done; unset IFS', 'echo "$(( $# + 1 ))"',
+    # set -u: an unset parameter ends the shell, except where ${…} tests it or "$@" expands
+    'set -u', 'set +u', 'set -o nounset', 'echo "<$u>"', 'echo "<$3>"', 'echo "<${u-d}${u:+p}>"', 'echo $((u + 1))',
+    'x=$u', 'echo "${#u}"', 'echo "[$@]" "${v[@]}"', '(( u )); echo "[$?]"', '[[ -n $u ]]; echo "[$?]"'])
 
 
 def _states():
@@ -204,7 +207,13 @@ STATE_SCRIPT = _states().map(lambda s: 'a=abc; s="x y"; set -- p "q r" s; ' + s 
     'readonly ro=1; ro=2 true; echo "[$?] $ro"', 'readonly ro=1; ro=2 echo hi; echo "[$?] $ro"',
     # local outside a function fails, yet its name=(…) words are assigned
     'local arr=(1 2); echo "[$?] ${arr[@]}"', 'local c=(4) d=5; echo "[$?] ${c[@]} <$d>"',
-] + ['echo'] * (BATCH - 7))
+    'set -u; echo "$u"; echo after', 'set -u; echo "${u-d}" "$@"; echo "$-"', 'set -u; x=(); echo "${x[0]}"',
+    'set -u; echo $((u + 1)); echo after', 'set -u; f() { local v; echo "$v"; }; f; echo after',
+    'set -u; for i in 1; do echo "$2"; done; echo same', 'set -eu; echo "$-"', 'set -uC -e; echo "$-"; set +u; echo "$u$-"',
+    # an expansion error that ends the shell ends a subshell with status 1
+    'set -u; ( echo "$u" ); echo "[$?]"', '( echo "${u:?m}" ); echo "[$?]"', 'x=$(echo "${u:?m}"); echo "[$?]"',
+    'set -u; f() { echo "$u"; }; ( f ); echo "[$?]"', 'set -u; ( (( u )) ); echo "[$?]"',
+] + ['echo'] * (BATCH - 20))
 def test_shell_state_agrees_with_bash(tmp_path_factory, batch):
     cwd = str(tmp_path_factory.mktemp("state"))
     wrong = bashref.stdout_disagreements(batch, cwd=cwd)

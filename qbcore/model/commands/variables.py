@@ -19,7 +19,7 @@ _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # Glob-related shopt options and their values under bash -c (measured).
 GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
                  "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
-_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C"}
+_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C", "nounset": "u"}
 
 
 class CompoundArgument(str):
@@ -221,8 +221,8 @@ def set_builtin(ctx: Invocation) -> Outcome:
             for letter in arg[1:]:
                 if letter == "f":
                     env.noglob = on
-                elif letter == "e":
-                    pass  # errexit lives in $- (below); the walker reads it there
+                elif letter in "eu":
+                    pass  # errexit and nounset live in $- (below); the walker and expansion read them there
                 elif letter in "xvhBC":
                     pass  # tracing and hashing change nothing; -C (noclobber) lives in $-
                 elif letter == "o" and i + 1 < len(args):
@@ -238,7 +238,7 @@ def set_builtin(ctx: Invocation) -> Outcome:
                     return Outcome(Opaque(f"status of set {arg}"), modelled=False)
             flags = env.flags
             for letter in arg[1:]:
-                if letter in "efC":
+                if letter in "efuC":
                     flags = flags.replace(letter, "")
                     if on:
                         flags = _order_flags(flags + letter)
@@ -252,7 +252,7 @@ def set_builtin(ctx: Invocation) -> Outcome:
 
 def _order_flags(flags: str) -> str:
     # bash lists $- in a fixed order: the option letters first, then h, B, C, c
-    order = "efhBCc"
+    order = "efhuBCc"
     return "".join(sorted(set(flags), key=lambda c: order.index(c) if c in order else 99))
 
 

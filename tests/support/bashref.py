@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -71,9 +72,17 @@ def run(script: str, *, cwd: str, environ: Optional[Mapping[str, str]] = None, a
     """``bash [flags] -c script args…`` with exactly ``environ`` (default: the executor's)."""
     environ = dict(executor_environ(cwd) if environ is None else environ)
     # argv[0] "bash", as when a shell finds bash on PATH: $0 and $_ say "bash"
-    proc = subprocess.run(["bash", *flags, "-c", script, *args], executable=BASH, cwd=cwd, env=environ,
-                          stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
-    return Outcome(proc.stdout, proc.stderr, proc.returncode)
+    # its own process group: a script that loops forever in a subshell is killed with it
+    with subprocess.Popen(["bash", *flags, "-c", script, *args], executable=BASH, cwd=cwd, env=environ,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          start_new_session=True) as proc:
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+    return Outcome(stdout, stderr, proc.returncode)
 
 
 _DRIVER = r"""

@@ -694,7 +694,8 @@ def _arith_tokens(text: str) -> tuple:
         start = match.start(kind)
         if tok == "++" or tok == "--":
             before = toks[-1] if toks else None
-            if before is not None and before[0] != "num" and len(toks) > 1 and toks[-2][0] == "pre":
+            if before is not None and before[0] != "num" and _operand_start(toks) > 0 and \
+                    toks[_operand_start(toks) - 1][0] == "pre":
                 toks.append(("error", f"{_shown(text)}: {tok}: assignment requires lvalue "
                                       f"(error token is \"{text[start:]}\")", start))
                 break
@@ -707,6 +708,24 @@ def _arith_tokens(text: str) -> tuple:
         toks.append((kind, tok, start))
         pos = match.end()
     return tuple(toks)
+
+
+def _operand_start(toks) -> int:
+    """Where the last token's operand starts: at its name for ``name[…]`` (bash reads the
+    subscript as part of the name), else at the token itself."""
+    j = len(toks) - 1
+    if toks[j][1] != "]":
+        return j
+    depth = 0
+    while j >= 0:
+        if toks[j][1] == "]":
+            depth += 1
+        elif toks[j][1] == "[":
+            depth -= 1
+            if depth == 0:
+                return j - 1 if j > 0 and toks[j - 1][0] == "name" else j
+        j -= 1
+    return 0
 
 
 # what makes `++`/`--` the increment of the variable after it
@@ -755,7 +774,7 @@ class Arithmetic:
         self.reached(self.i)
         index = self.i if at < 0 else at
         if index >= len(toks):
-            index = len(toks) - 1
+            index = _operand_start(toks) if toks else -1  # bash's last token: `name[…]` whole
         token = self.text[toks[index][2]:] if index >= 0 else ""
         raise ArithError(f"{_shown(self.text)}: {message} (error token is \"{token}\")")
 
@@ -817,8 +836,12 @@ class Arithmetic:
             return rhs if op == "=" else index
         if op != "=":
             rhs = self.binop(op[:-1], lvalue, rhs, -1)
+        return self.store_element(name, index, rhs)
+
+    def store_element(self, name, index, value):
+        """``name[index]=value``: the value, or an unknown one where the array is not followed."""
         if self.noeval:
-            return rhs
+            return value
         current = self.env.get(name)
         if index < 0 or isinstance(current, Opaque) or \
                 isinstance(current, dict) and any(type(key) is not int for key in current):
@@ -828,9 +851,16 @@ class Arithmetic:
             self.env.set(name, Opaque(f"${name}"))
             return unknown
         array = dict(current) if isinstance(current, dict) else ({0: current} if isinstance(current, str) else {})
-        array[index] = Opaque(f"${name}[{index}]") if self.unsure is not None else str(rhs) if _known(rhs) else rhs
+        array[index] = Opaque(f"${name}[{index}]") if self.unsure is not None else str(value) if _known(value) else value
         self.env.set(name, array)
-        return rhs
+        return value
+
+    def step_element(self, name, index, op, before):
+        """``name[index]++`` (``before``: the old value is the result) or ``++name[index]``."""
+        value = self.element(name, index)
+        new = _wrap(value + (1 if op == "++" else -1)) if _known(value) else value
+        stored = self.store_element(name, index, new)
+        return stored if not _known(stored) else value if before else new
 
     def _subscript_end(self, opening):
         depth, j = 0, opening
@@ -956,6 +986,11 @@ class Arithmetic:
         if op is not None and self.toks[self.i][0] == "pre":
             name = self.toks[self.i + 1][1]
             self.i += 2
+            if self.peek() == "[":
+                closing = self._subscript_end(self.i)
+                index = self.subscript(self.i, closing)
+                self.i = closing + 1
+                return index if not _known(index) else self.step_element(name, index, op, False)
             value = self.var(name)
             if _known(value):
                 value = _wrap(value + (1 if op == "++" else -1))
@@ -987,6 +1022,10 @@ class Arithmetic:
                 self.i = closing + 1
                 if not _known(index):
                     return index
+                if self.peek() in ("++", "--"):
+                    op = self.toks[self.i][1]
+                    self.i += 1
+                    return self.step_element(name, index, op, True)
                 return self.element(name, index)
             if self.peek() in ("++", "--"):
                 op = self.toks[self.i][1]
@@ -1040,7 +1079,13 @@ class Arithmetic:
             return
         if self.unsure is not None:
             value = Opaque(f"${name}")  # assigned or not, as the unknown condition goes
-        self.env.set(name, str(value) if _known(value) else value)
+        value = str(value) if _known(value) else value
+        current = self.env.get(name)
+        if isinstance(current, dict):
+            current = dict(current)  # an array's name stands for its element 0
+            current[0] = value
+            value = current
+        self.env.set(name, value)
 
     def binop(self, op, a, b, at):
         """``a op b``; ``at`` is the operator's token (bash's message about a division by 0

@@ -32,7 +32,8 @@ ASSIGN = ["=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="]
 
 def _expressions():
     leaf = st.one_of(st.sampled_from(NUMBERS), st.sampled_from(NAMES),
-                     st.sampled_from(NAMES).map(lambda n: n + "++"), st.sampled_from(NAMES).map(lambda n: "--" + n))
+                     st.sampled_from(NAMES).map(lambda n: n + "++"), st.sampled_from(NAMES).map(lambda n: "--" + n),
+                     st.sampled_from(["x[1]", "x[0]++", "++x[1]", "y[2]--", "z[1]"]))
 
     def extend(inner):
         return st.one_of(
@@ -101,7 +102,7 @@ def _compare(batch):
           "0 || 0 || 1 && 0", "1 || 2 && 3", "x -= 1 ? 2 : 3", "1 ? 2 : y++", "0 ? y++ : 3", "1 || 1/0",
           "0 && 2 ** -1", "1 || r", "1 + x = 3", "x[1] = 4, x[1] + x", "x[0] += 2", "1 ? : 3", "1 ? 2 :",
           "1 / 0 + 2", "2 ** -1 + 4", "x /= 0", "65#1 + 2", "1 + 2#3", "1 @ 2", "z = 1 ? 2 : x++",
-          "1 ? 2 : 3 : 4", "x ? 1 , 2"] + ["0"] * (BATCH - 55))
+          "1 ? 2 : 3 : 4", "x ? 1 , 2", "x[1]++ + x[1]", "++x[1]", "x[0]--, x", "--y[2] + y"] + ["0"] * (BATCH - 59))
 def test_arithmetic_agrees_with_bash(batch):
     wrong = _compare(batch)
     assert not wrong, "model vs bash:\n" + "\n".join(f"{e!r}: {m!r} != {b!r}" for e, m, b in wrong)

@@ -787,10 +787,8 @@ class Arithmetic:
     def peek(self):
         if self.i >= len(self.toks):
             return None
-        tok = self.toks[self.i]
-        if tok[0] == "error":
-            raise ArithError(tok[1])
-        return tok[1]
+        self.reached(self.i)
+        return self.toks[self.i][1]
 
     def comma(self):
         value = self.assign()
@@ -861,6 +859,20 @@ class Arithmetic:
         new = _wrap(value + (1 if op == "++" else -1)) if _known(value) else value
         stored = self.store_element(name, index, new)
         return stored if not _known(stored) else value if before else new
+
+    def step_variable(self, name, op, before):
+        """``name++`` (``before``: the old value is the result) or ``++name``."""
+        value = self.var(name)
+        new = _wrap(value + (1 if op == "++" else -1)) if _known(value) else value
+        self.store(name, new)
+        return value if before else new
+
+    def take_subscript(self):
+        """The value of the ``[…]`` at the current token, which is taken."""
+        closing = self._subscript_end(self.i)
+        index = self.subscript(self.i, closing)
+        self.i = closing + 1
+        return index
 
     def _subscript_end(self, opening):
         depth, j = 0, opening
@@ -987,15 +999,9 @@ class Arithmetic:
             name = self.toks[self.i + 1][1]
             self.i += 2
             if self.peek() == "[":
-                closing = self._subscript_end(self.i)
-                index = self.subscript(self.i, closing)
-                self.i = closing + 1
+                index = self.take_subscript()
                 return index if not _known(index) else self.step_element(name, index, op, False)
-            value = self.var(name)
-            if _known(value):
-                value = _wrap(value + (1 if op == "++" else -1))
-            self.store(name, value)
-            return value
+            return self.step_variable(name, op, False)
         return self.postfix()
 
     def postfix(self):
@@ -1017,9 +1023,7 @@ class Arithmetic:
             self.i += 1
             name = tok
             if self.peek() == "[":
-                closing = self._subscript_end(self.i)
-                index = self.subscript(self.i, closing)
-                self.i = closing + 1
+                index = self.take_subscript()
                 if not _known(index):
                     return index
                 if self.peek() in ("++", "--"):
@@ -1030,9 +1034,7 @@ class Arithmetic:
             if self.peek() in ("++", "--"):
                 op = self.toks[self.i][1]
                 self.i += 1
-                value = self.var(name)
-                self.store(name, _wrap(value + (1 if op == "++" else -1)) if _known(value) else value)
-                return value
+                return self.step_variable(name, op, True)
             if self.peek() == "=":
                 return 0  # bash does not read a variable an `=` follows: it is about to be assigned
             return self.var(name)
@@ -1077,15 +1079,12 @@ class Arithmetic:
     def store(self, name, value):
         if self.noeval:
             return
+        if isinstance(self.env.get(name), dict):
+            self.store_element(name, 0, value)  # an array's name stands for its element 0
+            return
         if self.unsure is not None:
             value = Opaque(f"${name}")  # assigned or not, as the unknown condition goes
-        value = str(value) if _known(value) else value
-        current = self.env.get(name)
-        if isinstance(current, dict):
-            current = dict(current)  # an array's name stands for its element 0
-            current[0] = value
-            value = current
-        self.env.set(name, value)
+        self.env.set(name, str(value) if _known(value) else value)
 
     def binop(self, op, a, b, at):
         """``a op b``; ``at`` is the operator's token (bash's message about a division by 0

@@ -342,25 +342,10 @@ class EffectWalker(E._Walker):
         return walker
 
     def child(self, env, certain=None):
-        walker = type(self)(env, self.result, self.script, self.certain if certain is None else certain,
-                              self.depth)
-        walker.in_condition = self.in_condition
-        walker.stdout_redirected = self.stdout_redirected
-        walker.stdout_closed = self.stdout_closed
-        walker.scope = self.scope
-        walker.substitution_lines = self.substitution_lines
-        walker.loops, walker.outer_loops, walker.toplevel = self.loops, self.outer_loops, self.toplevel
-        return self._inherit(walker)
+        return self._inherit(super().child(env, certain))
 
-    def enter(self, script, scope, loops=0, toplevel=False):
-        walker = type(self)(self.env, self.result, script, self.certain, self.depth + 1)
-        walker.loops, walker.toplevel = loops, toplevel
-        walker.outer_loops = self.outer_loops if loops else 0
-        walker.in_condition = self.in_condition
-        walker.stdout_redirected = self.stdout_redirected
-        walker.stdout_closed = self.stdout_closed
-        walker.scope = scope
-        return self._inherit(walker)
+    def enter(self, script, scope, inline=False):
+        return self._inherit(super().enter(script, scope, inline))
 
     # -- writing --------------------------------------------------------------
 

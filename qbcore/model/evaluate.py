@@ -475,8 +475,10 @@ class _Walker:
         return self.env.status
 
     def child(self, env: Env, certain: Optional[bool] = None) -> "_Walker":
-        walker = _Walker(env, self.result, self.script, self.certain if certain is None else certain,
-                         self.depth)
+        """A walker for code of this shell run on ``env`` (a subshell's copy, or a run that may
+        not happen): of this walker's own class, so a subclass extends it, not repeats it."""
+        walker = type(self)(env, self.result, self.script, self.certain if certain is None else certain,
+                            self.depth)
         walker.in_condition = self.in_condition
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
@@ -1213,7 +1215,7 @@ class _Walker:
 
     def run_script(self, script: "S.Script"):
         """Run an eval'd script here, in the scope of the code that runs eval."""
-        walker = self.enter(script, self.scope, self.loops, self.toplevel)  # eval'd code runs here
+        walker = self.enter(script, self.scope, inline=True)
         self.env.meter.enter("eval")
         try:
             walker.items(script.body)
@@ -1221,13 +1223,15 @@ class _Walker:
             self.env.meter.leave()
         self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
 
-    def enter(self, script: "S.Script", scope: Optional[Scope], loops=0, toplevel=False) -> "_Walker":
+    def enter(self, script: "S.Script", scope: Optional[Scope], inline: bool = False) -> "_Walker":
         """The walker for code this shell runs one level deeper (a function body, an eval'd
-        script): the one place its scope comes from (and the loops around it, and
-        whether it is outside any function: a function's body starts with neither)."""
-        walker = _Walker(self.env, self.result, script, self.certain, self.depth + 1)
-        walker.loops, walker.toplevel = loops, toplevel
-        walker.outer_loops = self.outer_loops if loops else 0
+        script): the one place its scope comes from. ``inline`` (eval'd code) runs where
+        it stands, in its loops and outside or inside a function; a function's body starts
+        outside any loop, inside a function."""
+        walker = type(self)(self.env, self.result, script, self.certain, self.depth + 1)
+        if inline:
+            # not the loops outside a subshell: `( eval break )` in a loop is refused (measured)
+            walker.loops, walker.toplevel = self.loops, self.toplevel
         walker.in_condition = self.in_condition
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed

@@ -15,6 +15,10 @@ from .registry import Invocation, Outcome, register
 _INTEGER = re.compile(r"\s*[-+]?[0-9]+\s*")
 
 
+# the binary tests of [[ … ]]
+_BINARY_TESTS = frozenset(("==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "=~"))
+
+
 class Unknown(Exception):
     """The condition's value depends on something not modelled (named)."""
 
@@ -167,12 +171,16 @@ class CondEval:
         if i >= len(items) or not isinstance(items[i], S.Word):
             raise Unknown("unsupported expression")
         op = self.raw(i + 1)
-        if op in ("==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "=~") and \
-                i + 2 < len(items):
+        binary = op in _BINARY_TESTS and i + 2 < len(items)
+        unary = self.raw(i)
+        unary = unary if unary and len(unary) == 2 and unary[0] == "-" and i + 1 < len(items) and \
+            isinstance(items[i + 1], S.Word) else None
+        if self.skipping:
+            self.i = i + (3 if binary else 2 if unary else 1)
+            return False
+        if binary:
             right_word = items[i + 2]
             self.i = i + 3
-            if self.skipping:
-                return False
             left = self.word_text(items[i])
             if op in ("==", "=", "!="):
                 if any(isinstance(p, S.Lit) and _EXTGLOB_GROUP.search(p.text) for p in right_word.parts):
@@ -199,20 +207,10 @@ class CondEval:
                 raise Unknown("opaque operand")
             return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
                     "-ge": a >= b}[op]
-        unary = self.raw(i)
-        if unary in ("-n", "-z") and i + 1 < len(items) and isinstance(items[i + 1], S.Word):
+        if unary in ("-n", "-z"):
             self.i = i + 2
-            if self.skipping:
-                return False
-            value = self.word_text(items[i + 1])
-            return bool(value) == (unary == "-n")
-        if unary and len(unary) == 2 and unary[0] == "-" and i + 1 < len(items) and \
-                isinstance(items[i + 1], S.Word):
-            if self.skipping:
-                self.i = i + 2
-                return False
+            return bool(self.word_text(items[i + 1])) == (unary == "-n")
+        if unary:
             raise Unknown(f"test {unary}")
         self.i = i + 1
-        if self.skipping:
-            return False
         return bool(self.word_text(items[i]))

@@ -114,8 +114,7 @@ def declare(ctx: Invocation) -> Outcome:
             match = _NAME.match(arg)
             if match and scope.shadow(env, match.group(0)) and "=" not in arg:
                 env.unset(match.group(0))  # `local x` starts unset
-    options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)
-               and not isinstance(a, CompoundArgument)]
+    options = _options(args)
     modelled = ("-x", "--", "-g", "-r", "+x")
     if not any("=" in a for a in args if not isinstance(a, CompoundArgument)):
         modelled += ("-a",)  # `declare -a a=(…)`; `-a a="(1 2)"` parses its string
@@ -169,12 +168,18 @@ def declare(ctx: Invocation) -> Outcome:
     return Outcome(0)
 
 
+def _options(args) -> list:
+    """A declaration builtin's options: its -x and +x words that are no assignment."""
+    return [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)
+            and not isinstance(a, CompoundArgument)]
+
+
 def _local_outside_a_function(ctx: Invocation) -> Outcome:
     """``local`` outside a function fails, but bash has already assigned its ``name=(…)``
     words, globally, as it expanded them (measured: ``local a=(1) b=2`` sets a, not b)."""
     env, args, note = ctx.env, ctx.args, ctx.note
     compounds = [a for a in args if isinstance(a, CompoundArgument)]
-    options = [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a) and a not in compounds]
+    options = _options(args)
     if compounds and (any(o != "-a" for o in options) or any(
             a.assignment[3] is not None or isinstance(a.assignment[1], Opaque) or a.assignment[0] in env.readonly
             for a in compounds)):
@@ -221,10 +226,10 @@ def set_builtin(ctx: Invocation) -> Outcome:
             for letter in arg[1:]:
                 if letter == "f":
                     env.noglob = on
-                elif letter in "eu":
-                    pass  # errexit and nounset live in $- (below); the walker and expansion read them there
-                elif letter in "xvhBC":
-                    pass  # tracing and hashing change nothing; -C (noclobber) lives in $-
+                elif letter in "euxvhBC":
+                    # errexit, nounset and noclobber live in $- (below), where the walker and
+                    # expansion read them; tracing and hashing change nothing
+                    pass
                 elif letter == "o" and i + 1 < len(args):
                     i += 1
                     if args[i] in ("noglob",):

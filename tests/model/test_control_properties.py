@@ -85,12 +85,24 @@ def _statements():
     return st.recursive(leaf, extend, max_leaves=3)
 
 
+# each example is a batch of generated scripts, large and recursive: hypothesis's checks on
+# generated data size and filtering do not apply
+PROPERTY = settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                           HealthCheck.filter_too_much, HealthCheck.data_too_large])
+
+
+def agree_with_bash(tmp_path_factory, batch, name):
+    """Every script of ``batch`` whose output the model knows prints exactly that in bash."""
+    cwd = str(tmp_path_factory.mktemp(name))
+    wrong = bashref.stdout_disagreements(batch, cwd=cwd)
+    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)
+
+
 SCRIPT = _statements().map(lambda s: SETUP + "f() { return 3; }; " + s + '; echo "[$?]"')
 
 
-@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                 HealthCheck.filter_too_much, HealthCheck.data_too_large])
+@PROPERTY
 @given(st.lists(SCRIPT, min_size=BATCH, max_size=BATCH))
 @example([SETUP + s for s in [
     '[[ $a == a* ]]; echo "[$?]"', '[[ $a == "a*" ]]; echo "[$?]"', '[[ $n -lt 7 ]]; echo "[$?]"',
@@ -109,9 +121,7 @@ SCRIPT = _statements().map(lambda s: SETUP + "f() { return 3; }; " + s + '; echo
     '[[ 1 == 1 || 1a -eq 1 ]]; echo "[$?]"',
 ]] + ['echo'] * (BATCH - 32))
 def test_conditions_and_control_flow_agree_with_bash(tmp_path_factory, batch):
-    cwd = str(tmp_path_factory.mktemp("control"))
-    wrong = bashref.stdout_disagreements(batch, cwd=cwd)
-    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)
+    agree_with_bash(tmp_path_factory, batch, "control")
 
 
 TRANSFER = st.sampled_from([
@@ -140,9 +150,7 @@ def _transfers():
 TRANSFER_SCRIPT = _transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[$?] $v"')
 
 
-@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                 HealthCheck.filter_too_much, HealthCheck.data_too_large])
+@PROPERTY
 @given(st.lists(TRANSFER_SCRIPT, min_size=BATCH, max_size=BATCH))
 @example([SETUP + s for s in [
     # break, continue and return where bash refuses them: a message, and the script goes on
@@ -151,7 +159,7 @@ TRANSFER_SCRIPT = _transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[
     'for i in 1 2; do eval break; echo no; done; echo "[$?]"', 'for i in 1; do break 3; done; echo after',
     # a subshell inside a loop: break does nothing there; return is refused outside a function
     'for i in 1 2; do ( break; echo "s$i" ); echo "[$?]"; done', '( return 3; echo x ); echo "[$?]"',
-    'f() { ( return 4; echo no ); echo "[$?]"; }; f',
+    'f() { ( return 4; echo no ); echo "[$?]"; }; f', 'for i in 1 2; do ( eval break; echo "s$i" ); done',
     # set -e: set in a function or a condition, it stays; compound commands exit only through their parts
     'g() { set -e; }; g; false; echo survived', 'if set -e; then :; fi; false; echo survived',
     'set -e; { ! true; }; echo survived', 'set -e; f() { ! true; }; f; echo survived',
@@ -159,11 +167,9 @@ TRANSFER_SCRIPT = _transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[
     'set -e; { false || false; }; echo survived', 'set -e; ( ! true ); echo survived',
     # output under a status the model does not know, and past the budget, is not claimed
     'set -k || echo A; echo "[$?]"', 'i=0; while [ $i -lt 2 ]; do i=0; done',
-]] + ['echo'] * (BATCH - 20))
+]] + ['echo'] * (BATCH - 21))
 def test_transfers_of_control_agree_with_bash(tmp_path_factory, batch):
-    cwd = str(tmp_path_factory.mktemp("transfer"))
-    wrong = bashref.stdout_disagreements(batch, cwd=cwd)
-    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)
+    agree_with_bash(tmp_path_factory, batch, "transfer")
 
 
 STATE = st.sampled_from([
@@ -196,9 +202,7 @@ def _states():
 STATE_SCRIPT = _states().map(lambda s: 'a=abc; s="x y"; set -- p "q r" s; ' + s + '; echo "end[$?] $a $# $*"')
 
 
-@settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                 HealthCheck.filter_too_much, HealthCheck.data_too_large])
+@PROPERTY
 @given(st.lists(STATE_SCRIPT, min_size=BATCH, max_size=BATCH))
 @example([
     # assigning a readonly variable abandons the line; a prefix assignment to one is refused
@@ -215,6 +219,4 @@ STATE_SCRIPT = _states().map(lambda s: 'a=abc; s="x y"; set -- p "q r" s; ' + s 
     'set -u; f() { echo "$u"; }; ( f ); echo "[$?]"', 'set -u; ( (( u )) ); echo "[$?]"',
 ] + ['echo'] * (BATCH - 20))
 def test_shell_state_agrees_with_bash(tmp_path_factory, batch):
-    cwd = str(tmp_path_factory.mktemp("state"))
-    wrong = bashref.stdout_disagreements(batch, cwd=cwd)
-    assert not wrong, "model vs bash:\n" + "\n".join(f"{s!r}: {m!r} != {b!r}" for s, m, b in wrong)
+    agree_with_bash(tmp_path_factory, batch, "state")

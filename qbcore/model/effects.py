@@ -738,6 +738,8 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
         template = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0,
                                     positional=list(positional))
         template.files = template.meter = None  # the start only: no run's files or budget kept
+        template.start_watch = _Watch()
+        _watched(template.vars, template.start_watch)  # once: every copy shares them
         _SHELL_ENVS[key] = template
         _TEMPLATE_NAMES[id(template)] = (template, _start_names(template.vars))
         if len(_SHELL_ENVS) > _SHELL_ENVS_SIZE:
@@ -745,6 +747,7 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
             _TEMPLATE_NAMES.pop(id(gone), None)
     env = template.copy()
     env.files, env.meter = files, meter
+    env.start_watch = template.start_watch
     names = _TEMPLATE_NAMES.get(id(template))
     if names is not None:
         # the start's names, for the cache of runs (the last start only: it is asked at once)
@@ -782,22 +785,39 @@ _SET_VALUE = Variable.value.__set__
 _ABSENT = object()  # a variable a start did not hold
 
 
+class _Watch:
+    """Where the watched variables of one start note their reads: the run being recorded from
+    that start (``reads`` None while none is). A start built once and copied for every shell
+    (new_shell_env) shares its watched variables, and so this, between its runs: a run points it
+    at its own recording and puts back what it held when it ends (a run of the same start may
+    be recorded inside it). A read noted for another run of the same start only makes that
+    run's key ask one value more, which that start gives alike."""
+
+    __slots__ = ("reads", "plumbing")
+
+    def __init__(self, reads: Optional[dict] = None, plumbing: Optional[set] = None):
+        self.reads = reads
+        self.plumbing = plumbing
+
+
 class _StartVariable(Variable):
     """A variable as a new shell started with it (plain text), whose reads are watched: reading
-    ``value`` notes its name and value in the run's ``reads``, so that a cache of runs can key the run by
-    the values it read and no others (bash raises SHLVL at every layer: a script that never
-    reads it runs alike at every depth). Variables are replaced, never changed, so an
-    assignment leaves the watched object behind."""
+    ``value`` notes its name and value in the run's ``reads`` (through ``watch``), so that a
+    cache of runs can key the run by the values it read and no others (bash raises SHLVL at
+    every layer: a script that never reads it runs alike at every depth). Variables are
+    replaced, never changed, so an assignment leaves the watched object behind."""
 
-    __slots__ = ("name", "reads", "plumbing")
+    __slots__ = ("name", "watch")
     text_known = True
 
     @property
     def value(self):
         value = _VALUE_OF(self)
-        self.reads[self.name] = value
-        if self.plumbing:
-            self.plumbing.discard(self.name)  # read for the reply's own sake now
+        watch = self.watch
+        if watch.reads is not None:
+            watch.reads[self.name] = value
+            if watch.plumbing:
+                watch.plumbing.discard(self.name)  # read for the reply's own sake now
         return value
 
     def peek(self):
@@ -818,23 +838,41 @@ def _plumbing_value(var) -> object:
         return None
     if type(var) is _StartVariable:
         value = var.peek()
-        if var.name not in var.reads:
-            var.reads[var.name] = value
-            var.plumbing.add(var.name)
+        watch = var.watch
+        if watch.reads is not None and var.name not in watch.reads:
+            watch.reads[var.name] = value
+            watch.plumbing.add(var.name)
         return value
     return var.value
 
 
-def _watch(env: Env, reads: dict, plumbing: set):
-    """Make the text variables ``env`` starts with watched ones, noting reads in ``reads`` (and
-    in ``plumbing`` the ones read only by _plumbing_value)."""
-    vars_ = env.vars
+def _watched(vars_: dict, watch: _Watch):
+    """Make the text variables of ``vars_`` watched ones, noting their reads through ``watch``."""
     for name, var in vars_.items():
         if type(var) is Variable and type(_VALUE_OF(var)) is str:
-            watched = _StartVariable.__new__(_StartVariable)
+            watched = _NEW(_StartVariable)
             _SET_VALUE(watched, _VALUE_OF(var))
-            watched.exported, watched.name, watched.reads, watched.plumbing = var.exported, name, reads, plumbing
+            watched.exported, watched.name, watched.watch = var.exported, name, watch
             vars_[name] = watched
+
+
+def _watch(env: Env, reads: dict, plumbing: set) -> tuple:
+    """Note the reads of the start variables of ``env`` in ``reads`` (and in ``plumbing`` the
+    ones read only by _plumbing_value); what to give back to ``_unwatch`` when the run ends."""
+    watch = getattr(env, "start_watch", None)
+    if watch is None:  # a start not built by new_shell_env: its variables watched here
+        watch = env.start_watch = _Watch()
+        _watched(env.vars, watch)
+    held = (watch, watch.reads, watch.plumbing)
+    watch.reads, watch.plumbing = reads, plumbing
+    return held
+
+
+def _unwatch(held: tuple):
+    watch, watch.reads, watch.plumbing = held
+
+
+_NEW = object.__new__
 
 
 class _Recording:
@@ -1049,13 +1087,14 @@ class ShellRuns:
         steps, size, said, entry = meter.steps, meter.bytes, len(effects.stderr), effects.streams
         unknown_before = effects.stderr_unknown
         recording = _Recording(entry)
-        _watch(env, recording.reads, recording.plumbing)
+        held = _watch(env, recording.reads, recording.plumbing)
         _RECORDING.append(recording)
         try:
             with watching(recording.facts):
                 evaluation = evaluate()
         finally:
             _RECORDING.remove(recording)
+            _unwatch(held)
         run = _ShellRun()
         run.evaluation = evaluation
         run.status = evaluation.status

@@ -165,16 +165,42 @@ def test_a_gigabyte_write_is_unknown():
 ])
 def test_a_new_shells_environment_built_once_is_the_one_built_each_time(environ, cwd, arg0, args):
     from qbcore.model.budget import Meter
-    from qbcore.model.effects import TreeFiles, new_shell_env
+    from qbcore.model.effects import TreeFiles, _peek, _StartVariable, new_shell_env
     from qbcore.model.expand import Env
 
     files, meter = TreeFiles(_seeded(), ROOT), Meter()
     fresh = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=list(args))
     for _ in range(3):  # the first builds it, the others copy it
         env = new_shell_env(environ, cwd, files, meter, arg0, args)
-        assert list(env.vars.items()) == list(fresh.vars.items())
-        assert vars(env) == vars(fresh)
+        # the same names, values and exports; the text ones watched, shared by every copy
+        assert [(name, _peek(var), var.exported) for name, var in env.vars.items()] == \
+            [(name, var.value, var.exported) for name, var in fresh.vars.items()]
+        assert all(type(var) is _StartVariable for var in env.vars.values() if isinstance(_peek(var), str))
+        assert {k: v for k, v in vars(env).items() if k not in ("vars", "start_watch")} == \
+            {k: v for k, v in vars(fresh).items() if k != "vars"}
         # a shell replaces a variable, never changes one in place (the copies share them)
         env.set("SHLVL", "changed")
         env.set("arr", {0: "x"})
         env.functions["f"] = None
+
+
+def test_runs_of_one_start_note_their_reads_each_in_its_own_recording():
+    """Every copy of a start shares its watched variables: a run recorded inside another run
+    of the same start takes the reads while it lasts, and gives them back when it ends."""
+    from qbcore.model.budget import Meter
+    from qbcore.model.effects import TreeFiles, _unwatch, _watch, new_shell_env
+
+    files = TreeFiles(_seeded(), ROOT)
+    environ = {"HOME": ROOT, "PATH": "/usr/bin", "A": "1", "B": "2"}
+    outer, inner = (new_shell_env(environ, ROOT, files, Meter(), "bash", []) for _ in range(2))
+    outer_reads, inner_reads = {}, {}
+    held_outer = _watch(outer, outer_reads, set())
+    assert outer.vars["A"].value == "1"
+    held_inner = _watch(inner, inner_reads, set())
+    assert inner.vars["B"].value == "2"
+    _unwatch(held_inner)
+    assert outer.vars["PATH"].value == "/usr/bin"
+    _unwatch(held_outer)
+    assert inner.vars["HOME"].value == ROOT  # no run recorded now: noted nowhere
+    assert outer_reads == {"A": "1", "PATH": "/usr/bin"}
+    assert inner_reads == {"B": "2"}

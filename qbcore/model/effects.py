@@ -69,19 +69,21 @@ class BoundedTree(VirtualTree):
     which no utility model swallows (the tree holds nothing true outside it)."""
 
     _bound = "/"
+    _below = "//"  # what every path under the bound starts with
 
     @classmethod
     def within(cls, tree: VirtualTree, bound: str) -> "BoundedTree":
         view = cls.__new__(cls)
         view._store, view.cwd, view._bound = tree._store, tree.cwd, bound
+        view._below = bound + "/"
         return view
 
     def _inside(self, canon: str) -> bool:
-        return canon == self._bound or canon.startswith(self._bound + "/")
+        return canon == self._bound or canon.startswith(self._below)
 
     def _lookup(self, path, follow_last=True):
         try:
-            found = super()._lookup(path, follow_last)
+            found = _TREE_LOOKUP(self, path, follow_last)
         except VfsError:
             lexical = os.path.normpath(join(self.cwd, path)) if path else self._bound
             if not self._inside(lexical):
@@ -96,6 +98,9 @@ class BoundedTree(VirtualTree):
 
     def clone(self):
         return BoundedTree.within(super().clone(), self._bound)
+
+
+_TREE_LOOKUP = VirtualTree._lookup
 
 
 class TreeFiles(FileQuestions):

@@ -244,3 +244,26 @@ def test_clones_share_directory_listings_until_one_changes():
     copy.write_bytes("/d/b", b"")
     copy.remove("/d/a")
     assert tree.listdir("/d") == ["a"] and copy.listdir("/d") == ["b"]
+
+
+@given(st.text(alphabet="/a.", max_size=8))
+def test_a_paths_parent_is_posix_dirname(path):
+    import posixpath
+
+    from qbcore.model.utilities.vfs import _parent
+
+    assert _parent(path) == (posixpath.dirname(path) or "/")
+
+
+def test_a_missing_name_resolves_alike_by_every_spelling():
+    """A canonical name missing from a directory entry is answered without walking from the
+    root; through a symlink, a file or a missing directory it is walked, as before."""
+    t = make()
+    t.symlink("sub", "/task/link")
+    assert t._lookup("/task/sub/new") == ("/task/sub/new", None, False) == t._lookup("/task/./sub/new")
+    assert t._lookup("/task/link/new") == ("/task/sub/new", None, False)
+    assert t._lookup("/task/new/") == ("/task/new", None, True)
+    for path, errno in (("/task/a.txt/new", "ENOTDIR"), ("/task/gone/new", "ENOENT")):
+        with pytest.raises(VfsError) as caught:
+            t._lookup(path)
+        assert caught.value.errno_name == errno

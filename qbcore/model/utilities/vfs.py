@@ -113,7 +113,12 @@ def join(cwd: str, path: str) -> str:
 
 
 def _parent(path: str) -> str:
-    return posixpath.dirname(path) or "/"
+    """``posixpath.dirname(path) or "/"``, spelled out: it runs at every step of a lookup."""
+    i = path.rfind("/") + 1
+    head = path[:i]
+    if head and head != "/" * len(head):
+        head = head.rstrip("/")
+    return head or "/"
 
 
 class VirtualTree:
@@ -183,6 +188,11 @@ class VirtualTree:
             node = nodes.get(full)
             if node is not None and (node.kind != _LINK or not follow_last):
                 return full, node, False
+            if node is None:
+                # a name missing from a directory that is an entry (so no symlink above it)
+                parent = nodes.get(full[:full.rfind("/")] or "/")
+                if parent is not None and parent.kind == _DIR:
+                    return full, None, False
         pending = [c for c in full.split("/") if c][::-1]
         trailing_slash = path.endswith("/")
         cur = "/"

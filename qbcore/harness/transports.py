@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from ..model.sshcall import SshCall, ssh_call
+from .quickpath import shlex_words
 
 __all__ = [
     "HOST", "HEREDOC_DELIMITER", "SCRIPT_PATH", "TRANSPORTS", "NAMES",
@@ -167,7 +168,11 @@ def json_naive_value(reply: str) -> str:
 
 
 def ssh_argv_words(reply: str) -> list[str]:
-    """The words an ssh-argv harness passes after the host (``shlex.split``, comments off)."""
+    """The words an ssh-argv harness passes after the host (``shlex.split``, comments off;
+    its one-pass twin first, shlex itself for the error where that gives up)."""
+    words = shlex_words(reply)
+    if words is not None:
+        return words
     try:
         return shlex.split(reply)
     except ValueError as exc:

@@ -102,18 +102,33 @@ def entries(tree: VirtualTree, root: str = TASK_DIR) -> dict:
     out = {}
     nodes = tree.nodes()
     prefix = root.rstrip("/") + "/"
+    known = _ENTRIES
     for path in tree.walk(root):
         if path == root:
             continue
         node = nodes[path]  # walk yields canonical paths: the node is the entry itself
+        found = known.get(id(node))
+        if found is not None and found[0] is node:
+            out[path[len(prefix):]] = found[1]
+            continue
         if node.kind == "l":
             entry = validators.Entry("symlink", target=node.target)
         elif node.kind == "d":
             entry = validators.Entry("dir", node.mode)
         else:
             entry = validators.Entry("file", node.mode, node.data)
+        if len(known) >= _ENTRIES_SIZE:
+            known.clear()
+        known[id(node)] = (node, entry)
         out[path[len(prefix):]] = entry
     return out
+
+
+# id(node) -> (the node, its Entry): nodes are replaced, never changed, and the trees of one
+# task share those they did not change, so each is described once; the node is held, so its
+# id names no other while it is here
+_ENTRIES: dict = {}
+_ENTRIES_SIZE = 1 << 16
 
 
 # task id -> (its fixture, the tree, the validators' snapshot of it): built once, cloned per run

@@ -25,7 +25,7 @@ from .commands.programs import entries as utility_entries, entry as utility_entr
 from .commands.registry import Invocation
 from .commands.search import missing_command
 from .expand import Env, Opaque, Variable
-from .files import ALWAYS_OPENS, FileQuestions
+from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.git import reads_stdin as git_reads_stdin
@@ -132,14 +132,14 @@ class TreeFiles(FileQuestions):
             self.lost = why
 
     def inside(self, path: str) -> bool:
-        path = os.path.normpath(path)
+        path = normpath(path)
         return path == self.root or path.startswith(self.root + "/")
 
     def unknown(self, path: str) -> Optional[str]:
         if self.lost is not None:
             return self.lost
         if not self.inside(path):
-            return f"the files outside the task directory ({os.path.normpath(path)})"
+            return f"the files outside the task directory ({normpath(path)})"
         return None
 
     def kind(self, path: str) -> Optional[str]:

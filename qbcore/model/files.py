@@ -87,7 +87,7 @@ class FileQuestions:
         """Why opening ``path`` (absolute) fails: bash's wording of the error, "" when it
         opens, None when unknown. Writing creates a missing file; whether an existing
         one may be written is the view's own question (``_write_failure``)."""
-        path = os.path.normpath(path)
+        path = normpath(path)
         if path in ALWAYS_OPENS and not trailing_slash:
             return ""
         failure = self._ancestor_failure(path)
@@ -108,7 +108,7 @@ class FileQuestions:
 
     def directory_failure(self, path: str) -> Optional[str]:
         """Why ``cd`` cannot enter ``path`` (absolute): bash's wording, "" when it can, None when unknown."""
-        path = os.path.normpath(path)
+        path = normpath(path)
         failure = self._ancestor_failure(path)
         if failure != "":
             return failure
@@ -120,9 +120,9 @@ class FileQuestions:
     def _ancestor_failure(self, path: str) -> Optional[str]:
         """The error of the first directory above ``path`` that is missing or a file ("" for none)."""
         ancestors = []
-        head = os.path.dirname(path)
+        head = dirname(path)
         while head and head != self.root and self._walks_up_to(head):  # the working directory is there
-            up = os.path.dirname(head)
+            up = dirname(head)
             if up == head:
                 break  # `/` or `//`: the root is a directory
             ancestors.append(head)
@@ -136,6 +136,24 @@ class FileQuestions:
             if kind == "file":
                 return NOT_A_DIRECTORY
         return self._above_root(path)
+
+
+def normpath(path: str) -> str:
+    """``os.path.normpath(path)``, without its work for an absolute path already in normal
+    form (the paths the model asks about nearly all are)."""
+    if path[:1] == "/" and "//" not in path and "/./" not in path and "/../" not in path and \
+            (path == "/" or not path.endswith(("/", "/.", "/.."))):
+        return path
+    return os.path.normpath(path)
+
+
+def dirname(path: str) -> str:
+    """``os.path.dirname(path)``, spelled out (the standard one runs interpreted)."""
+    i = path.rfind("/") + 1
+    head = path[:i]
+    if head and head != "/" * len(head):
+        head = head.rstrip("/")
+    return head
 
 
 @functools.lru_cache(maxsize=256)
@@ -239,7 +257,7 @@ class FileView(FileQuestions):
 
     def kind(self, path: str) -> Optional[str]:
         """``dir``, ``file``, ``missing``, or None when unknown."""
-        path = os.path.normpath(path)
+        path = normpath(path)
         if path in self.created and self.lost is None:
             return "file"
         if self.unknown(path):
@@ -253,7 +271,7 @@ class FileView(FileQuestions):
 
     def names(self, path: str) -> Optional[list]:
         """The names in directory ``path`` (absolute; [] when it is none), or None when unknown."""
-        path = os.path.normpath(path)
+        path = normpath(path)
         if self.unknown(path):
             return None
         rel = self._relative(path)

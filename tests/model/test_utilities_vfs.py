@@ -267,3 +267,11 @@ def test_a_missing_name_resolves_alike_by_every_spelling():
         with pytest.raises(VfsError) as caught:
             t._lookup(path)
         assert caught.value.errno_name == errno
+
+
+@given(st.text(alphabet="/a.", max_size=10))
+def test_the_file_views_path_helpers_are_the_standard_ones(path):
+    from qbcore.model.files import dirname, normpath
+
+    assert normpath(path) == os.path.normpath(path)
+    assert dirname(path) == os.path.dirname(path)

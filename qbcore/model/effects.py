@@ -29,7 +29,7 @@ from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.git import reads_stdin as git_reads_stdin
-from .utilities.hostfacts import consulted_values, reconsult, standins_folder, watching
+from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
 from .values import has_opaque, opaque_names
 
@@ -992,7 +992,7 @@ class ShellRuns:
     and nesting, and the descriptors the run starts with. Beside it each kept run holds
     the values it read: the start variables it read (watched, ``_StartVariable``; a
     utility reads only what it asks of its ``Environ``, a bash started inside only what
-    its own run read), the facts of the run it consulted (hostfacts.watching: the time,
+    its own run read), the facts of the run it consulted (hostfacts.start_watching: the time,
     the stand-in's folder…), and the caller's descriptors when a command substitution read
     them before any command replaced them. A run is reused when those are equal.
 
@@ -1094,10 +1094,11 @@ class ShellRuns:
         recording = _Recording(entry)
         held = _watch(env, recording.reads, recording.plumbing)
         _RECORDING.append(recording)
+        start_watching(recording.facts)
         try:
-            with watching(recording.facts):
-                evaluation = evaluate()
+            evaluation = evaluate()
         finally:
+            stop_watching(recording.facts)
             _RECORDING.remove(recording)
             _unwatch(held)
         run = _ShellRun()

@@ -85,17 +85,26 @@ def _consult(field_name: str):
         found.add(field_name)
 
 
+def start_watching(found: set):
+    """Collect in ``found`` the fields of Facts (``now``, ``user``, ``logins``, ``programs``,
+    ``standins``) the models ask until ``stop_watching(found)``, also inside runs watched
+    within: a cache of runs keys a run by the facts it consulted."""
+    _WATCHERS.append(found)
+
+
+def stop_watching(found: set):
+    # by identity: two sets that collected the same facts are equal
+    del _WATCHERS[next(n for n in range(len(_WATCHERS) - 1, -1, -1) if _WATCHERS[n] is found)]
+
+
 @contextlib.contextmanager
 def watching(found: set) -> Iterator[set]:
-    """Collect in ``found`` the fields of Facts (``now``, ``user``, ``logins``, ``programs``,
-    ``standins``) the models ask while in force, also inside runs watched within: a cache
-    of runs keys a run by the facts it consulted."""
-    _WATCHERS.append(found)
+    """``start_watching(found)`` while in force."""
+    start_watching(found)
     try:
         yield found
     finally:
-        # by identity: two sets that collected the same facts are equal
-        del _WATCHERS[next(n for n in range(len(_WATCHERS) - 1, -1, -1) if _WATCHERS[n] is found)]
+        stop_watching(found)
 
 
 # the facts that differ between runs, as ``Facts.read`` names them

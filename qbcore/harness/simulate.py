@@ -33,11 +33,31 @@ from .transports import HarnessError
 __all__ = ["Simulation", "PureSimulation", "OuterEffect", "simulate", "simulate_general", "default_environ"]
 
 
+class _Model:
+    """The model's entry points, imported at first use (importing qbcore stays light) and
+    kept: an import statement in a function costs a module lookup at every call."""
+
+    loaded = False
+
+    @classmethod
+    def load(cls):
+        from ..model.evaluate import evaluate
+        from ..model.expand import EXECUTOR_ENVIRON, Env
+        from ..syntax.parser import ListItem, Pipeline, SimpleCommand, parse_prefix
+
+        cls.evaluate, cls.Env, cls.parse_prefix, cls.EXECUTOR_ENVIRON = evaluate, Env, parse_prefix, EXECUTOR_ENVIRON
+        cls.ListItem, cls.Pipeline, cls.SimpleCommand = ListItem, Pipeline, SimpleCommand
+        cls.loaded = True
+        return cls
+
+
+def _model():
+    return _Model if _Model.loaded else _Model.load()
+
+
 def default_environ(cwd: str) -> dict[str, str]:
     """The executor's environment for a run in ``cwd`` (HOME is the working directory)."""
-    from ..model.expand import EXECUTOR_ENVIRON
-
-    return dict(EXECUTOR_ENVIRON, HOME=cwd)
+    return dict(_model().EXECUTOR_ENVIRON, HOME=cwd)
 
 
 @dataclass(frozen=True)
@@ -365,12 +385,11 @@ _SHELLS: dict = {}  # working directory -> (outer shell, middle shell of double-
 def _known_shells(cwd):
     """The outer shell of a transport started in ``cwd`` with the executor's environment,
     and the middle shell double-nested's outer one starts (``_through_bash``, ``_middle_layer``)."""
-    from ..model.expand import Env
-
     # (an absolute path names the same directory from anywhere: looked up as it is)
     key = cwd if cwd and cwd[0] == "/" else os.path.abspath(cwd) if cwd else os.getcwd()
     shells = _SHELLS.get(key)
     if shells is None:
+        Env = _model().Env
         cwd = os.path.abspath(key)
         files = FileView(cwd, (), host=False)  # no file is looked at: the values depend on none
         env = Env.from_environ(default_environ(cwd), cwd, invoked_as="bash", files=files)
@@ -569,9 +588,8 @@ def _real_bash_path() -> str:
 
 
 def _through_bash(invocation, spec, cwd, environ, outcome, files, meter):
-    from ..model.evaluate import evaluate
-    from ..model.expand import Env
-    from ..syntax.parser import parse_prefix
+    model = _model()
+    evaluate, Env, parse_prefix = model.evaluate, model.Env, model.parse_prefix
 
     start_files = files.fork()  # what the middle shell of double-nested starts with, refined below
     env = Env.from_environ(environ, cwd, invoked_as="bash", files=files, meter=meter)
@@ -724,9 +742,8 @@ def _files_at_start(harness, files):
 
 def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, meter):
     """double-nested: the middle bash runs ``script``; the innermost is the first bash it starts."""
-    from ..model.evaluate import evaluate
-    from ..model.expand import Env
-    from ..syntax.parser import parse_prefix
+    model = _model()
+    evaluate, Env, parse_prefix = model.evaluate, model.Env, model.parse_prefix
 
     exported = dict(start_env)
     # bash -c execs a lone simple command after lowering SHLVL, so the middle
@@ -761,7 +778,7 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, met
 
 def _background_spans(node) -> list:
     """Byte spans of every list item run with ``&`` anywhere in ``node``."""
-    from ..syntax.parser import ListItem
+    ListItem = _model().ListItem
 
     _bind_leaves()
 
@@ -770,7 +787,7 @@ def _background_spans(node) -> list:
 
 def _pipeline_spans(node) -> list:
     """Byte spans of every pipeline of two or more commands anywhere in ``node``."""
-    from ..syntax.parser import Pipeline
+    Pipeline = _model().Pipeline
 
     _bind_leaves()
 
@@ -823,7 +840,7 @@ def _lone_simple_command(script) -> bool:
     """One line holding one simple command without redirections: the case where
     bash -c execs it in place (measured: a pipeline, a redirection or a later
     command keeps bash around)."""
-    from ..syntax.parser import SimpleCommand
+    SimpleCommand = _model().SimpleCommand
 
     if script.error is not None or len(script.chunks) != 1:
         return False

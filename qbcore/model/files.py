@@ -14,7 +14,6 @@ so untrusted replies never make the model read, or reveal, the machine.
 
 from __future__ import annotations
 
-import functools
 import os
 from typing import Iterable, Optional
 
@@ -148,7 +147,8 @@ def normpath(path: str) -> str:
 
 
 def dirname(path: str) -> str:
-    """``os.path.dirname(path)``, spelled out (the standard one runs interpreted)."""
+    """``os.path.dirname(path)``, spelled out (the standard one runs interpreted; the virtual
+    tree has its twin, ``vfs._parent``, as the utilities import nothing of the model)."""
     i = path.rfind("/") + 1
     head = path[:i]
     if head and head != "/" * len(head):
@@ -156,16 +156,11 @@ def dirname(path: str) -> str:
     return head
 
 
-@functools.lru_cache(maxsize=256)
-def _normalised(path: str) -> str:
-    return os.path.normpath(path)
-
-
 def absolute(path) -> str:
-    """``os.path.abspath(path)``; an absolute path (every shell of one task starts in the
-    same few) is normalised once."""
+    """``os.path.abspath(path)``; an absolute path is normalised without asking for the
+    working directory."""
     if type(path) is str and path.startswith("/"):
-        return _normalised(path)
+        return normpath(path)
     return os.path.abspath(path)
 
 

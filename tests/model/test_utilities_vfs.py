@@ -246,15 +246,6 @@ def test_clones_share_directory_listings_until_one_changes():
     assert tree.listdir("/d") == ["a"] and copy.listdir("/d") == ["b"]
 
 
-@given(st.text(alphabet="/a.", max_size=8))
-def test_a_paths_parent_is_posix_dirname(path):
-    import posixpath
-
-    from qbcore.model.utilities.vfs import _parent
-
-    assert _parent(path) == (posixpath.dirname(path) or "/")
-
-
 def test_a_missing_name_resolves_alike_by_every_spelling():
     """A canonical name missing from a directory entry is answered without walking from the
     root; through a symlink, a file or a missing directory it is walked, as before."""
@@ -270,8 +261,11 @@ def test_a_missing_name_resolves_alike_by_every_spelling():
 
 
 @given(st.text(alphabet="/a.", max_size=10))
-def test_the_file_views_path_helpers_are_the_standard_ones(path):
-    from qbcore.model.files import dirname, normpath
+def test_the_path_helpers_are_the_standard_ones(path):
+    from qbcore.model.files import absolute, dirname, normpath
+    from qbcore.model.utilities.vfs import _parent
 
     assert normpath(path) == os.path.normpath(path)
     assert dirname(path) == os.path.dirname(path)
+    assert _parent(path) == (os.path.dirname(path) or "/")
+    assert absolute(path) == os.path.abspath(path)

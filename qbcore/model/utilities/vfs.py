@@ -113,7 +113,8 @@ def join(cwd: str, path: str) -> str:
 
 
 def _parent(path: str) -> str:
-    """``posixpath.dirname(path) or "/"``, spelled out: it runs at every step of a lookup."""
+    """``posixpath.dirname(path) or "/"``, spelled out: it runs at every step of a lookup
+    (qbcore.model.files has the same for its view; the utilities import nothing of the model)."""
     i = path.rfind("/") + 1
     head = path[:i]
     if head and head != "/" * len(head):

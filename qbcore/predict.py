@@ -140,10 +140,12 @@ _PREDICTED_SIZE = 4096
 
 
 def clear_caches(shell_runs: bool = True):
-    """Forget every prediction made so far, and every final state judged, and every shell run
-    unless ``shell_runs`` is False (each task's starting tree, at both places, is kept)."""
+    """Forget every prediction made so far, every final state judged and node described, and
+    every shell run unless ``shell_runs`` is False (each task's starting tree, at both places,
+    is kept)."""
     _PREDICTED.clear()
     _FINALS.clear()
+    _ENTRIES.clear()
     if shell_runs:
         SHELL_RUNS.clear()
 

@@ -800,9 +800,9 @@ class _Watch:
 
     __slots__ = ("reads", "plumbing")
 
-    def __init__(self, reads: Optional[dict] = None, plumbing: Optional[set] = None):
-        self.reads = reads
-        self.plumbing = plumbing
+    def __init__(self):
+        self.reads: Optional[dict] = None
+        self.plumbing: Optional[set] = None
 
 
 class _StartVariable(Variable):

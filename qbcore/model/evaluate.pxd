@@ -49,4 +49,5 @@ cdef class _Walker:
     cdef public object loops
     cdef public object outer_loops
     cdef public object toplevel
+    cdef public object in_subshell
     cdef dict __dict__

@@ -167,7 +167,12 @@ def _exit_status(done: _Exit):
 
 
 class _AbortLine(Exception):
-    """An expansion error: bash abandons the rest of the current line (chunk)."""
+    """An expansion error: bash abandons the rest of the current line (chunk), which ends
+    with ``status`` (1; an Opaque where whether bash abandons it is not known)."""
+
+    def __init__(self, status: Union[int, Opaque] = 1):
+        super().__init__(status)
+        self.status = status
 
 
 def static(env: Env) -> Env:
@@ -201,8 +206,8 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
         for chunk in script.chunks:
             try:
                 walker.items(chunk.items)
-            except _AbortLine:
-                env.status = 1
+            except _AbortLine as abort:
+                env.status = abort.status
         if script.error is not None:
             result.syntax_error = script.error
             result.status = _syntax_error_status(script)
@@ -251,15 +256,13 @@ def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
 
     bash reports such a body when it expands it, in the subshell, and the line
     goes on (measured, and modelled); but a body that starts with `<` takes the
-    `$(<file)` path, and one that bash reads as an unclosed backtick (an open
-    `$(`, in double quotes that hold a `{`) abandons more than the substitution.
+    `$(<file)` path. (A word whose brace expansion bash refuses for a `$(` in such a
+    body never gets that far: S.BraceRefusedWord.)
     """
     if script.error is None:
         return None
     if _INPUT_FIRST.match(script.source):
         return "syntax error in a backtick body read as `<file`"
-    if script.error.message == S.UNCLOSED_BACKTICK and S.has_open_substitution(script.source):
-        return "syntax error in a backtick body bash reads as unclosed"
     return None
 
 
@@ -269,6 +272,7 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
     ``walker`` as for ``evaluate``."""
     result = Evaluation(env=env)
     walker = (walker or _Walker)(env, result, script)
+    walker.in_subshell = True
     walker.substitution_lines = _substitution_lines(script, env.lineno)
     env.meter.enter("command substitutions")
     try:
@@ -280,8 +284,8 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
             status = _syntax_error_status(script)
     except _Exit as done:
         status = _exit_status(done)
-    except _AbortLine:
-        status = 1
+    except _AbortLine as abort:
+        status = abort.status
     except (_Break, _Return):
         status = env.status
     finally:
@@ -333,6 +337,32 @@ def _substitution_lines(script: "S.Script", base) -> dict:
     return lines
 
 
+_Assignment, _BraceRefusedWord, _Lit = S.Assignment, S.BraceRefusedWord, S.Lit
+
+
+def _brace_refused(words) -> Optional["S.BraceRefusedWord"]:
+    """The first of a command's words whose brace expansion bash refuses, if any: bash
+    brace-expands them all before it expands any further. A declaration builtin's
+    ``name=(…)`` argument is not among them: its elements are brace-expanded when it
+    assigns them (X.Expander.assignment)."""
+    declaration = False
+    for n, word in enumerate(words):
+        if type(word) is _Assignment:
+            if word.array is None:
+                if type(word.value) is _BraceRefusedWord:
+                    return word.value
+            elif not declaration:
+                for element in word.array:
+                    if type(element) is _BraceRefusedWord:
+                        return element
+            continue
+        if type(word) is _BraceRefusedWord:
+            return word
+        if n == 0 and len(word.parts) == 1 and type(word.parts[0]) is _Lit and word.parts[0].text in _DECLARATION:
+            declaration = True
+    return None
+
+
 def _reads_a_file(script: "S.Script") -> bool:
     """``$(<file)``: bash substitutes the file's contents, which the model does not know."""
     if len(script.chunks) != 1 or len(script.chunks[0].items) != 1:
@@ -371,6 +401,9 @@ class _Walker:
         self.loops = 0  # loops around this code in its function (or script): what break may leave
         self.outer_loops = 0  # loops around the subshell this code runs in (break there does nothing)
         self.toplevel = False  # the script's own code, outside any function: `return` is refused
+        # in a subshell (a pipeline's command, `(…)`, a command substitution): an error that
+        # abandons a line of eval'd code ends the subshell instead of that line
+        self.in_subshell = False
 
     def note(self, names):
         result = self.result
@@ -468,8 +501,8 @@ class _Walker:
             self.command(command)
         except _Exit as done:
             self.env.status = _exit_status(done)
-        except _AbortLine:
-            self.env.status = 1
+        except _AbortLine as abort:
+            self.env.status = abort.status
         except (_Break, _Return):
             pass
         return self.env.status
@@ -485,12 +518,14 @@ class _Walker:
         walker.scope = self.scope
         walker.substitution_lines = self.substitution_lines
         walker.loops, walker.outer_loops, walker.toplevel = self.loops, self.outer_loops, self.toplevel
+        walker.in_subshell = self.in_subshell
         return walker
 
     def into_subshell(self):
         """This walker runs a subshell: the loops around it are out of break's reach."""
         self.outer_loops += self.loops
         self.loops = 0
+        self.in_subshell = True
 
     def uncertain_copy(self, run, certain: bool = False):
         """Run something that may or may not happen on a copy; what it could change becomes opaque."""
@@ -586,8 +621,8 @@ class _Walker:
                 walker.items(node.body)
             except _Exit as done:
                 sub.status = _exit_status(done)
-            except _AbortLine:
-                sub.status = 1
+            except _AbortLine as abort:
+                sub.status = abort.status
             except (_Break, _Return):
                 pass
             env.status = sub.status
@@ -637,6 +672,18 @@ class _Walker:
         return value
 
     def fatal(self, exc: ExpansionError, node):
+        if type(exc) is X.UnfollowedExpansion:
+            # bash may abandon the line here, or go on: what it does from here is unknown
+            reason = exc.message
+            self.note([reason])
+            self.env.files.lose(f"the files after `{self.text(node)}` ({reason})")
+            self.taint_everything(reason)
+            self.certain = False
+            status = Opaque(f"status of `{self.text(node)}` ({reason})")
+            if not self.stdout_redirected:
+                self.result.output.append(status)
+            self.record(argv=(), node=node, modelled=False, status=status, output=None)
+            raise _AbortLine(status)
         self.record(argv=(), node=node, modelled=True, status=exc.status, output=None, error=exc.message)
         if exc.fatal:
             raise _FatalExpansion(exc.status)
@@ -999,6 +1046,9 @@ class _Walker:
 
     def expand_words(self, words, names: list, substitutions: list) -> list:
         """argv; the arguments of a declaration builtin are expanded as such (X.DECLARATION_ARGUMENT)."""
+        refused = _brace_refused(words)
+        if refused is not None:
+            raise X.brace_refusal(refused)
         out = []
         exp = X.Expander(self.env)
         context = X.ARGV
@@ -1214,11 +1264,19 @@ class _Walker:
         return status
 
     def run_script(self, script: "S.Script"):
-        """Run an eval'd script here, in the scope of the code that runs eval."""
+        """Run an eval'd script here, in the scope of the code that runs eval: line by line,
+        as bash -c runs its script. An error that abandons a line abandons that line of the
+        eval'd code only, and eval goes on; in a subshell it ends the subshell (measured)."""
         walker = self.enter(script, self.scope, inline=True)
         self.env.meter.enter("eval")
         try:
-            walker.items(script.body)
+            for chunk in script.chunks:
+                try:
+                    walker.items(chunk.items)
+                except _AbortLine as abort:
+                    if self.in_subshell:
+                        raise
+                    self.env.status = abort.status
         finally:
             self.env.meter.leave()
         self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
@@ -1236,6 +1294,7 @@ class _Walker:
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
         walker.scope = scope
+        walker.in_subshell = self.in_subshell
         return walker
 
     def taint_everything(self, name):

@@ -38,6 +38,7 @@ from .values import Opaque, Partial, concat, has_opaque, opaque_names, unknown_t
 # the word parts expansion dispatches on, looked up once
 _Lit, _Escaped, _SingleQuoted, _AnsiC = S.Lit, S.Escaped, S.SingleQuoted, S.AnsiC
 _DoubleQuoted, _Param, _CmdSub, _Arith, _ProcSub = S.DoubleQuoted, S.Param, S.CmdSub, S.Arith, S.ProcSub
+_BraceRefusedWord = S.BraceRefusedWord
 
 # ---------------------------------------------------------------- values
 
@@ -404,6 +405,30 @@ def unbound(name: str) -> ExpansionError:
 _DEFAULT_OPS = frozenset((":-", "-", ":=", "=", ":?", "?", ":+", "+"))
 
 
+class UnfollowedExpansion(ExpansionError):
+    """An expansion the model does not follow, where bash may report an error and abandon
+    the line: what the line does from there is unknown."""
+
+
+def brace_refusal(word: "S.BraceRefusedWord") -> ExpansionError:
+    """The error of a word whose brace expansion bash refuses: bash reports the `$(` it
+    could not read and abandons the line (UnfollowedExpansion where the model does not
+    follow bash's reading of the word)."""
+    if word.refusal is None:
+        return UnfollowedExpansion("a word whose brace expansion bash may refuse (an unclosed `$((` it matches by text)")
+    return ExpansionError(word.refusal)
+
+
+def refuse_braces(words, context: "Context"):
+    """bash brace-expands all the words of a list (a command's words, ``for`` words, array
+    elements) before it expands any further: a word it refuses stops the list before
+    any of it expands (``brace_refusal``)."""
+    if context.brace:
+        for word in words:
+            if type(word) is _BraceRefusedWord:
+                raise brace_refusal(word)
+
+
 class AmbiguousWord(ExpansionError):
     """A word that must expand to one field (a redirection target) came to another number."""
 
@@ -428,6 +453,7 @@ def expand(words, env: Env, context: Context = ARGV) -> Fields:
     ``[k]=v`` element. Raises ExpansionError as bash fails (AmbiguousWord,
     UnexpandableDocument).
     """
+    refuse_braces(words, context)
     exp = Expander(env)
     out: list = []
     for word in words:
@@ -1218,6 +1244,8 @@ class Expander:
         fields, or one string when the context does not split (see ``expand``)."""
         if context.quoted:
             return [self.document(word)]
+        if type(word) is _BraceRefusedWord and context.brace:
+            raise brace_refusal(word)
         if context is ARRAY_ELEMENTS:
             return self.array_element(word)
         if context is DECLARATION_ARGUMENT and looks_like_assignment(word.parts):
@@ -1295,6 +1323,7 @@ class Expander:
         """The value ``name=word`` or ``name=(…)`` assigns: a string, a tuple of array
         elements (see ``array_element``), or an Opaque when any of it is unknown."""
         if node.array is not None:
+            refuse_braces(node.array, ARRAY_ELEMENTS)
             try:
                 value = tuple(item for word in node.array for item in self.array_element(word))
             except _UnmodelledArray:
@@ -1758,6 +1787,11 @@ class Expander:
         if quoted:
             out = []
             for part in word.parts:
+                if isinstance(part, S.SingleQuoted) and ("$(" in part.text or "${" in part.text or
+                                                         "`" in part.text):
+                    # bash reads a substitution there as it expands the word, and one that does
+                    # not parse abandons the line (measured: "${x-'$(a'}"): not followed
+                    raise UnfollowedExpansion(f"'{part.text}' in a double-quoted ${{…}} word")
                 if isinstance(part, S.SingleQuoted) and any(c in part.text for c in "$`\\"):
                     # the quotes stay, but bash expands what they hold there (measured:
                     # "${x-'$HOME'}" is '/home/…'); that expansion is not modelled

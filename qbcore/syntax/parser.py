@@ -163,6 +163,14 @@ class Word:
     end: int
 
 
+class BraceRefusedWord(Word):
+    """A word whose brace expansion bash refuses (see ``_brace_refusal``): ``refusal`` is
+    bash's message, or None where the model does not follow bash's reading. Where bash
+    brace-expands a word (a command's words, ``for`` words, array elements, redirection
+    targets) it abandons the line there; an assignment or a ``case`` word expands as usual."""
+    __slots__ = ("refusal",)
+
+
 # ---------------------------------------------------------------- commands
 
 
@@ -1270,10 +1278,14 @@ class _Parser:
             if part is not None:
                 parts.append(part)
             end = self._end()
-        if b"{" in self.raw[start:end]:
-            for part in parts:
-                if type(part) is DoubleQuoted:
-                    _mark_unclosed_backticks(part.parts)
+        raw = self.raw
+        text = raw[start:end]
+        if b"{" in text and b"$(" in text:
+            refusal = _brace_refusal(raw, parts, start, end)
+            if refusal is not False:
+                word = BraceRefusedWord(tuple(parts), start, end)
+                word.refusal = refusal
+                return word
         return Word(tuple(parts), start, end)
 
     def part(self, quoted_context):
@@ -1577,6 +1589,12 @@ def _joined_elements(elements: list, open_tok, close, tail: Optional[Word]) -> W
     if tail is not None:
         parts.extend(tail.parts)
         end = tail.end
+    for word in (*elements, tail):
+        if type(word) is BraceRefusedWord:
+            # brace expansion reads the one word as it reads its pieces, each from outside quotes
+            joined = BraceRefusedWord(tuple(parts), open_tok[1], end)
+            joined.refusal = word.refusal
+            return joined
     return Word(tuple(parts), open_tok[1], end)
 
 
@@ -1838,30 +1856,121 @@ def decode_ansi_c(body: str) -> str:
     return text if cut < 0 else text[:cut]
 
 
-UNCLOSED_BACKTICK = "unexpected EOF while looking for matching ``'"
+def _brace_refusal(raw: bytes, parts: list, start: int, end: int):
+    """Whether bash's brace expansion refuses the word ``raw[start:end]``: bash's message,
+    None where the model does not follow bash's reading, False when it does not refuse.
 
-
-def has_open_substitution(body: str) -> bool:
-    """Whether a backtick body holds a ``$(`` (or ``$((``) that never closes."""
-    for match in re.finditer(r"\$\(", body):
+    Looking for braces in a word that holds a `{` (braces.c, brace_gobbler), bash reads
+    each `$(` it meets in double quotes, or unquoted, as a command substitution again,
+    up to the end of the word. One the reader had already read (``parts``) reads the
+    same; one it had taken as text, inside backquotes or inside single quotes within
+    `${…}`, may not parse. bash then reports it and abandons the line (measured). An
+    unclosed `$((` is matched by text instead of parsed, which the model does not follow.
+    """
+    if _refusals.active:
+        return False  # a parse that only asks where a `$(` closes: no word of it is expanded
+    read: dict = {}
+    _substitution_spans(parts, read)
+    tries = [_CLOSE_TRIES]
+    quoted = 0
+    i = start
+    while i < end:
+        c = raw[i]
+        if c == 0x5C and quoted != 0x27:  # a backslash: the next byte passes
+            i += 2
+            continue
+        following = raw[i + 1] if i + 1 < end else 0
+        if c == 0x24 and following == 0x7B and quoted != 0x27:  # ${: its brace passes
+            i += 2
+            continue
+        if quoted:
+            if c == quoted:
+                quoted = 0
+            if not (quoted == 0x22 and c == 0x24 and following == 0x28):
+                i += 1
+                continue
+        elif c == 0x22 or c == 0x27 or c == 0x60:
+            quoted = c
+            i += 1
+            continue
+        elif not (c in (0x24, 0x3C, 0x3E) and following == 0x28):
+            i += 1
+            continue
+        # `$(` (or `<(`, `>(`): read as a command substitution
+        if i in read:
+            i = read[i]
+            continue
+        if raw[i + 2:i + 3] == b"(":
+            return None
+        if end - i > _CLOSE_SPAN:
+            return None
+        _refusals.active = True
         try:
-            _lex(body[match.start():])
-        except ShellSyntaxError as exc:
-            if exc.message.endswith("matching `)'"):
-                return True
+            closed = _substitution_close(raw[i:end].decode("utf-8", "surrogateescape"), tries)
+        finally:
+            _refusals.active = False
+        if closed is None:
+            return None
+        if isinstance(closed, str):
+            return closed
+        i += closed
     return False
 
 
-def _mark_unclosed_backticks(parts: list):
-    """Backtick bodies of a double-quoted string in a word that holds a `{` anywhere
-    (quoted, escaped or in `${x}`), whose `$(` or `$((` does not close: bash's brace
-    expansion reports the backtick itself as unclosed and abandons the line
-    (measured, not modelled); their error says so."""
+#: `)` bytes tried as the end of a `$(` the reader had not read, in one word at most,
+#: and the most of a word read after such a `$(`: past either, the model does not follow
+_CLOSE_TRIES = 32
+_CLOSE_SPAN = 4096
+
+
+class _Refusals(threading.local):
+    """Per thread: whether a parse only asks where a `$(` closes."""
+    active = False
+
+
+_refusals = _Refusals()
+
+
+def _substitution_close(text: str, tries: list):
+    """Where the command substitution ``text`` starts with closes (its length in bytes),
+    or the parser's message when it does not close; None when ``tries`` runs out."""
+    raw = text.encode("utf-8", "surrogateescape")
+    at = raw.find(b")", 2)
+    while at >= 0:
+        if tries[0] <= 0:
+            return None
+        tries[0] -= 1
+        prefix = raw[:at + 1].decode("utf-8", "surrogateescape")
+        try:
+            _lex(prefix)
+        except ShellSyntaxError:
+            pass  # still open there (or broken before): a later `)`
+        else:
+            if parse_prefix(prefix).error is None:
+                return at + 1
+        at = raw.find(b")", at + 1)
+    if tries[0] <= 0:
+        return None
+    tries[0] -= 1
+    error = parse_prefix(text).error
+    return error.message if error is not None else None
+
+
+def _substitution_spans(parts, spans: dict):
+    """{start: end} of the substitutions the reader read in ``parts`` (not inside backquotes)."""
     for part in parts:
-        if isinstance(part, CmdSub) and part.backtick and part.script.error is not None and \
-                has_open_substitution(part.script.source):
-            error = part.script.error
-            part.script.error = ShellSyntaxError(UNCLOSED_BACKTICK, error.offset, error.line, error.column)
+        kind = type(part)
+        if kind is CmdSub:
+            if not part.backtick:
+                spans[part.start] = part.end
+        elif kind is Arith or kind is ProcSub:
+            spans[part.start] = part.end
+        elif kind is DoubleQuoted:
+            _substitution_spans(part.parts, spans)
+        elif kind is Param:
+            for word in (part.arg, part.arg2):
+                if word is not None:
+                    _substitution_spans(word.parts, spans)
 
 
 def unescape_backticks(body: str, in_double_quotes: bool) -> str:

@@ -814,8 +814,8 @@ def _leaves():
     substitution's body is a Script of its own, which the walk does not enter)."""
     from ..syntax import parser
 
-    return frozenset((parser.Word, parser.Redirect, parser.Assignment, parser.Heredoc, parser.Lit,
-                      parser.CondOp))
+    return frozenset((parser.Word, parser.BraceRefusedWord, parser.Redirect, parser.Assignment, parser.Heredoc,
+                      parser.Lit, parser.CondOp))
 
 
 _FIELDS: dict = {}

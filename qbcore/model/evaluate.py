@@ -306,6 +306,10 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
     return _Substitution(stdout, status, opaque, tuple(result.commands))
 
 
+# asked of bytes as an int: a bytes argument makes `in` build and drop a TypeError first
+_NEWLINE = ord("\n")
+
+
 def _substitution_lines(script: "S.Script", base) -> dict:
     """$LINENO inside a command substitution, which bash numbers from the line of the
     command that expands it (``base``): {id(simple command): line}.
@@ -326,10 +330,10 @@ def _substitution_lines(script: "S.Script", base) -> dict:
     for item in (item for chunk in script.chunks for item in chunk.items):
         commands = [c for p in item.command.pipelines for c in p.commands]
         if item.background or not all(
-                isinstance(c, S.SimpleCommand) and b"\n" not in raw[c.start:c.end] and
+                isinstance(c, S.SimpleCommand) and _NEWLINE not in raw[c.start:c.end] and
                 not any(r.heredoc is not None for r in c.redirects) for c in commands):
             return {"base": None, "span": (script.chunks[0].start, script.chunks[-1].end)}
-        if previous is not None and b"\n" in raw[previous.end:item.start]:
+        if previous is not None and _NEWLINE in raw[previous.end:item.start]:
             printed += 1
         for command in commands:
             lines[id(command)] = base + printed - 1

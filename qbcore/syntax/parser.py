@@ -468,6 +468,10 @@ RESERVED = frozenset("if then elif else fi case esac for select while until do d
 # either the expected closer or bash's "unexpected token".
 _CLOSERS = frozenset("then elif else fi do done esac } in".split())
 
+# a byte asked of bytes as an int: given bytes, `in` first tries it as an int and builds
+# (and drops) a TypeError each time, a cost the parser would pay on every word
+_LBRACE = ord("{")
+
 _WORD_PARTS = frozenset((
     "lit", "escape", "line-cont", "sq", "ansi-sq", "dq-open", "locale-open", "var", "param-open",
     "cmdsub-open", "backtick-open", "arith-open", "procsub-open", "assign"))
@@ -502,7 +506,7 @@ class _Parser:
         self._prepare()
         self.i = 0
         self.nesting = 0  # lists and substitutions open around the current token
-        self.newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
+        self.newlines = [m.start() for m in re.finditer(b"\n", raw)] if "\n" in source else []
         self.pending_heredocs = []
 
     # -- token access ------------------------------------------------
@@ -1280,7 +1284,7 @@ class _Parser:
             end = self._end()
         raw = self.raw
         text = raw[start:end]
-        if b"{" in text and b"$(" in text:
+        if _LBRACE in text and text.find(b"$(") >= 0:
             refusal = _brace_refusal(raw, parts, start, end)
             if refusal is not False:
                 word = BraceRefusedWord(tuple(parts), start, end)
@@ -2042,7 +2046,7 @@ def _parse_tokens(source: str, raw: bytes, tokens, newlines: Optional[list] = No
 def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int,
             newlines: Optional[list] = None) -> Script:
     if newlines is None:
-        newlines = [m.start() for m in re.finditer(b"\n", raw)] if b"\n" in raw else []
+        newlines = [m.start() for m in re.finditer(b"\n", raw)] if "\n" in source else []
     script = Script(source, (), error, parsed_until, newlines)
     script.chunks = tuple(
         Chunk(items, start, end_offset, script.line_of(start), script.line_of(max(start, end_offset - 1)))
@@ -2067,7 +2071,7 @@ def parse_prefix(source: str) -> Script:
     if not isinstance(source, str):
         raise TypeError(f"parse expects str, not {type(source).__name__}")
     raw = source.encode("utf-8", "surrogateescape")
-    if b"\\\n" in raw:
+    if "\\\n" in source:
         joined = _joined_script(source, raw)
         if joined is not None:
             return joined

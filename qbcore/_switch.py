@@ -53,6 +53,12 @@ COMPILED = (
     "qbcore.model.utilities.common",
     "qbcore.model.utilities.shellbuiltins",
     "qbcore.model.utilities.fileops",
+    "qbcore.model.utilities.hostfacts",
+    "qbcore.model.utilities.context",
+    "qbcore.model.commands.search",
+    "qbcore.model.utilities.git",
+    "qbcore.model.utilities.gitstore",
+    "qbcore.realbash.validators",
 )
 #: what the build writes beside an extension compiled from a .py: source_sha256 of its source
 STAMP_SUFFIX = ".source-sha256"

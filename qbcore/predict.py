@@ -23,6 +23,7 @@ from .harness import transports
 from .harness.simulate import default_environ
 from .model.effects import SHELL_RUNS, run_effects
 from .model.expand import Opaque
+from .model.files import dirname
 from .model.utilities import gitfixture
 from .model.utilities.gitstore import Unreadable
 from .model.utilities.hostfacts import Facts, stated, system_programs
@@ -241,7 +242,7 @@ _OTHER_NOW = datetime.datetime(2104, 2, 1, 1, 2, 3, tzinfo=datetime.timezone.utc
 
 def _standins(root: str, remote: bool) -> Optional[str]:
     """The folder of the stand-in ssh beside the task directory ``root`` (executor._tool_dir)."""
-    return os.path.dirname(root) + "/bin" if remote else None
+    return dirname(root) + "/bin" if remote else None
 
 
 def _run(task, start, before, script, args, source, remote, root) -> tuple:

@@ -1212,7 +1212,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     script, and leaves the run unknown).
     """
     flags, where = _SOURCES[source]
-    files = TreeFiles(BoundedTree.within(tree, os.path.normpath(cwd)), os.path.normpath(cwd))
+    files = TreeFiles(BoundedTree.within(tree, normpath(cwd)), normpath(cwd))
     meter = Meter(budget)
     env = new_shell_env(environ, cwd, files, meter, args[0] if args else "bash", args[1:])
     env.flags = flags

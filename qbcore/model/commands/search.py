@@ -61,6 +61,22 @@ def _no_such_path(name: str, env) -> bool:
     return False
 
 
+_FOLDERS: dict = {}
+
+
+def _search_folders(path: str, cwd: str) -> tuple:
+    """The folders of ``path`` (a PATH value) bash searches from ``cwd``, normalised: worked
+    out once for each PATH and working directory, not for every command name."""
+    key = (path, cwd)
+    found = _FOLDERS.get(key)
+    if found is None:
+        if len(_FOLDERS) >= 256:
+            _FOLDERS.clear()
+        found = _FOLDERS[key] = tuple(os.path.normpath(os.path.join(cwd, folder or "."))
+                                      for folder in path.split(":"))
+    return found
+
+
 def not_found(name, env) -> Optional[bool]:
     """True when bash, searching PATH for ``name``, finds nothing; False when it may find
     something; None when the search itself is not known."""
@@ -70,9 +86,8 @@ def not_found(name, env) -> Optional[bool]:
     if not isinstance(path, str) or not env.cwd_known:
         return None
     files = env.files
-    for folder in path.split(":"):
-        where = os.path.normpath(os.path.join(env.cwd, folder or "."))
-        full = os.path.join(where, name)
+    for where in _search_folders(path, env.cwd):
+        full = where + "/" + name if where != "/" else "/" + name  # os.path.join: `where` is normal
         if full.startswith(_HOST):
             names = programs_in(where)
             if names is None:

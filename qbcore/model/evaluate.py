@@ -362,9 +362,15 @@ def _brace_refused(words) -> Optional["S.BraceRefusedWord"]:
             continue
         if type(word) is _BraceRefusedWord:
             return word
-        if n == 0 and len(word.parts) == 1 and type(word.parts[0]) is _Lit and word.parts[0].text in _DECLARATION:
+        if n == 0 and _names_a_declaration(word):
             declaration = True
     return None
+
+
+def _names_a_declaration(word) -> bool:
+    """A command name that makes the words after it declaration arguments: only the name as
+    written (`"declare" y=$x` and `$c y=$x` split $x, bash 5.2)."""
+    return len(word.parts) == 1 and type(word.parts[0]) is _Lit and word.parts[0].text in _DECLARATION
 
 
 def _reads_a_file(script: "S.Script") -> bool:
@@ -681,11 +687,8 @@ class _Walker:
             reason = exc.message
             self.note([reason])
             self.env.files.lose(f"the files after `{self.text(node)}` ({reason})")
-            self.taint_everything(reason)
-            self.certain = False
             status = Opaque(f"status of `{self.text(node)}` ({reason})")
-            if not self.stdout_redirected:
-                self.result.output.append(status)
+            self.unknown_from_here(reason, status)
             self.record(argv=(), node=node, modelled=False, status=status, output=None)
             raise _AbortLine(status)
         self.record(argv=(), node=node, modelled=True, status=exc.status, output=None, error=exc.message)
@@ -792,11 +795,16 @@ class _Walker:
     def beyond_limit(self):
         """A loop runs longer than the model follows: whether and how it ends is unknown,
         so everything after it is uncertain and the shell state opaque."""
-        self.taint_everything("a loop beyond the evaluation limit")
-        self.env.status = Opaque("loop beyond the evaluation limit")
+        self.unknown_from_here("a loop beyond the evaluation limit", Opaque("loop beyond the evaluation limit"))
+
+    def unknown_from_here(self, reason: str, status: Opaque):
+        """What this shell does from here on is not followed: its variables, its status
+        (``status``) and what it goes on printing are unknown, and nothing after is certain."""
+        self.taint_everything(reason)
+        self.env.status = status
         self.certain = False
         if not self.stdout_redirected:
-            self.result.output.append(self.env.status)  # what it goes on printing is unknown
+            self.result.output.append(status)
 
     def arith_for(self, node: "S.ArithFor"):
         if self.arith(node.init) is None:
@@ -1066,9 +1074,7 @@ class _Walker:
                     out.append(_CompoundArgument(word.name, assigned))
                     continue
             out.extend(exp.expand(word, context))
-            if n == 0 and len(word.parts) == 1 and type(word.parts[0]) is S.Lit and \
-                    word.parts[0].text in _DECLARATION:
-                # only the name as written: `"declare" y=$x` and `$c y=$x` split $x (bash 5.2)
+            if n == 0 and _names_a_declaration(word):
                 context = X.DECLARATION_ARGUMENT
         self.collect(exp, names, substitutions)
         return out

@@ -39,14 +39,17 @@ _PLAIN_RUN = re.compile(r"[a-zA-Z0-9_\-./,:%+@=^\]!]+")
 class KnownShell:
     """What a shell knows at its start, as far as these readings need it: its
     variables (a str, or None when the model holds no string for it; an absent
-    name is unset), ``$0`` and the positional parameters."""
+    name is unset), ``$0`` and the positional parameters; ``variables`` are the
+    model's own (``Env.vars``), which arithmetic reads (None: arithmetic is left
+    to the general path)."""
 
-    __slots__ = ("values", "arg0", "positional")
+    __slots__ = ("values", "arg0", "positional", "variables")
 
-    def __init__(self, values: dict, arg0: str, positional: list):
+    def __init__(self, values: dict, arg0: str, positional: list, variables: Optional[dict] = None):
         self.values = values
         self.arg0 = arg0
         self.positional = positional
+        self.variables = variables
 
     @classmethod
     def of(cls, env) -> "Optional[KnownShell]":
@@ -60,7 +63,7 @@ class KnownShell:
         positional = list(env.positional)
         if not isinstance(env.arg0, str) or not all(isinstance(p, str) for p in positional):
             return None
-        return cls(values, env.arg0, positional)
+        return cls(values, env.arg0, positional, dict(env.vars))
 
     def value(self, name: str):
         """The value of ``$name`` (``""`` when unset), or _UNKNOWN."""
@@ -75,11 +78,14 @@ class KnownShell:
 
 def _parameter(text: str, i: int, shell: KnownShell):
     """(value, index after it) for the expansion at ``text[i] == "$"``; None when it is
-    not a plain ``$name``, ``$digit`` or one of the ``${…}`` forms ``_braced`` decides."""
+    not a plain ``$name``, ``$digit``, one of the ``${…}`` forms ``_braced`` decides or
+    an arithmetic expansion ``_arithmetic`` decides."""
     n = len(text)
     if i + 1 >= n:
         return None
     c = text[i + 1]
+    if c == "(":
+        return _arithmetic(text, i, shell) if text[i + 2:i + 3] == "(" else None
     if c in _DIGITS:
         name, end = c, i + 2
     elif c in _NAME_START:
@@ -173,6 +179,72 @@ def _braced(text: str, start: int, shell: KnownShell):
     if c == "-":
         return (value if use else word), close + 1
     return (word if use else ""), close + 1
+
+
+# what an expression of ``$((…))`` may hold here: numbers (in any base), names, operators
+# and blanks; nothing that quotes, expands or subscripts, so that the text is the expression
+_ARITH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@# \t+-*/%<>=!&|^~?:,")
+# operators that assign (``=`` alone, compound ones, increments): the general path follows them
+_ASSIGNING = frozenset(("=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", "++", "--"))
+
+
+def _arithmetic(text: str, i: int, shell: KnownShell):
+    """(value, index after it) for ``$((…))`` at ``text[i]`` whose expression reads only
+    numbers and variables of the shell and assigns nothing, evaluated by the model's
+    arithmetic; None for anything else (an error included: the general path words it)."""
+    if shell.variables is None:
+        return None
+    n = len(text)
+    j = i + 3
+    depth = 0
+    while j < n:
+        c = text[j]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c not in _ARITH_CHARS:
+            return None
+        j += 1
+    # bash reads `$((` as arithmetic only when its parentheses close with `))`
+    if j + 1 >= n or text[j + 1] != ")":
+        return None
+    value = _Arithmetic.value(text[i + 3:j], shell.variables)
+    return None if value is None else (str(value), j + 2)
+
+
+class _Arithmetic:
+    """The model's arithmetic (``qbcore.model.expand``), imported at first use."""
+
+    loaded = False
+
+    @classmethod
+    def value(cls, expression: str, variables: dict):
+        """The int ``expression`` stands for over ``variables``, or None when it assigns,
+        reads something not known, fails, or goes past the default budget."""
+        if not cls.loaded:
+            from ..model.budget import BudgetExceeded, Meter
+            from ..model.expand import Arithmetic, ArithError, Env
+            from ..model.files import FileView
+
+            cls.Arithmetic, cls.Env, cls.Meter = Arithmetic, Env, Meter
+            cls.failures = (ArithError, BudgetExceeded, RecursionError)
+            cls.files = FileView("/", (), host=False)
+            cls.loaded = True
+        env = cls.Env(cwd="/", files=cls.files, meter=cls.Meter())
+        env.vars = variables  # only read: the expression assigns nothing
+        opaque: list = []
+        try:
+            arithmetic = cls.Arithmetic(expression, env, opaque)
+            for kind, token, _ in arithmetic.toks:
+                if kind == "error" or kind == "pre" or token in _ASSIGNING:
+                    return None
+            value = arithmetic.run()
+        except cls.failures:
+            return None
+        return value if type(value) is int and not opaque else None
 
 
 _UNCLOSED = "unexpected EOF while looking for matching `"

@@ -513,7 +513,7 @@ def _expanding_double_nested(reply, cwd, listing):
     # the outer words after the script are the middle shell's $0, $1, …
     arg0 = found[1] if len(found) > 1 else "bash"
     if len(found) > 1:
-        middle = KnownShell(middle.values, arg0, found[2:])
+        middle = KnownShell(middle.values, arg0, found[2:], middle.variables)
     middle_globbed = []
     refused = []
     words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, refused)
@@ -591,13 +591,16 @@ def _through_bash(invocation, spec, cwd, environ, outcome, files, meter):
     model = _model()
     evaluate, Env, parse_prefix = model.evaluate, model.Env, model.parse_prefix
 
-    start_files = files.fork()  # what the middle shell of double-nested starts with, refined below
     env = Env.from_environ(environ, cwd, invoked_as="bash", files=files, meter=meter)
+    script_tree = parse_prefix(invocation.argv[2])
+    _note_unsure_syntax_error(script_tree, outcome)
+    if script_tree.error is not None and not script_tree.chunks:
+        # bash refuses the harness's first line: nothing runs, no inner shell starts
+        return None, [], _syntax_error_message(script_tree.error)
+    start_files = files.fork()  # what the middle shell of double-nested starts with, refined below
     start_env = {name: var.value for name, var in env.vars.items()
                  if var.exported and isinstance(var.value, str)}
-    script_tree = parse_prefix(invocation.argv[2])
     evaluation = evaluate(script_tree, env)
-    _note_unsure_syntax_error(script_tree, outcome)
     program = "ssh" if spec.remote else "bash"
     harness, error = _harness_command(evaluation, program)
     _collect_effects(evaluation, harness or _failed_first(evaluation, program), outcome, layer=1, cwd=cwd,
@@ -639,12 +642,16 @@ def _note_unsure_syntax_error(tree, outcome):
         outcome.note(["a syntax error after `$[` (bash parses `$[…]` when it expands it)"])
 
 
+def _syntax_error_message(error) -> str:
+    """bash's report of a syntax error in the script of ``bash -c``."""
+    return f"bash: -c: line {error.line}: {error.message}"
+
+
 def _harness_command(evaluation, program):
     """The command the harness typed (the first one run), and the shell's error, if any."""
     error = None
     if evaluation.syntax_error is not None:
-        e = evaluation.syntax_error
-        error = f"bash: -c: line {e.line}: {e.message}"
+        error = _syntax_error_message(evaluation.syntax_error)
     first = evaluation.commands[0] if evaluation.commands else None
     if first is None or not first.argv or first.argv[0] != program:
         return None, error
@@ -677,18 +684,22 @@ _LONE_AMPERSAND = re.compile(r"(?<![&<>|])&(?![&>])")
 
 
 def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):
-    # the span walks are skipped when the source holds no lone `&` (no background
-    # job) or no `|` (no pipeline of two): most replies have neither
-    background = _background_spans(tree.chunks) if _LONE_AMPERSAND.search(tree.source) else ()
-    if harness is not None and started and _starts(harness) and "|" in tree.source:
+    # the spans matter only for commands that start a shell, and the walks are skipped
+    # when the source holds no lone `&` (no background job) or no `|` (no pipeline of
+    # two): most replies have neither
+    starters = [record for record in evaluation.commands if _starts(record)]
+    starting = {id(record) for record in starters}
+    background = _background_spans(tree.chunks) if starters and _LONE_AMPERSAND.search(tree.source) else ()
+    if harness is not None and started and "|" in tree.source and id(harness) in starting:
         # the commands of a pipeline start together: which shell the recorder (or the
         # remote side) sees first is a race when another one in it starts a shell too
-        shared = [(start, end) for start, end in _pipeline_spans(tree.chunks) if start <= harness.start < end]
-        if any(record is not harness and _starts(record) and not record.error
-               and any(start <= record.start < end for start, end in shared) for record in evaluation.commands):
+        others = [record for record in starters if record is not harness and not record.error]
+        shared = [(start, end) for start, end in _pipeline_spans(tree.chunks)
+                  if start <= harness.start < end] if others else ()
+        if any(start <= record.start < end for record in others for start, end in shared):
             outcome.note([f"which shell the pipeline with `{harness.text}` starts first"])
     for record in evaluation.commands:
-        if any(start <= record.start < end for start, end in background) and _starts(record):
+        if background and id(record) in starting and any(start <= record.start < end for start, end in background):
             # the shell may exit, and the sandbox end it, before the job starts anything
             outcome.note([f"whether the background job `{record.text}` starts before the shell exits"])
         for sub in record.substitutions:
@@ -745,26 +756,27 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, met
     model = _model()
     evaluate, Env, parse_prefix = model.evaluate, model.Env, model.parse_prefix
 
+    arg0 = args[0] if args else "bash"
+    middle_tree = parse_prefix(script)
+    _note_unsure_syntax_error(middle_tree, outcome)
+    outcome.starts -= 1  # the middle shell is no inner start: only the one it starts is
+    if middle_tree.error is not None and not middle_tree.chunks:
+        # the middle shell refuses its first line: nothing runs there
+        return None, [], error or _middle_named(_syntax_error_message(middle_tree.error), arg0)
     exported = dict(start_env)
     # bash -c execs a lone simple command after lowering SHLVL, so the middle
     # shell then counts the outer one's level again; otherwise one more
     level = int(exported.get("SHLVL", "1"))
     exported["SHLVL"] = str(level - 1 if lone else level)
     exported["_"] = _real_bash_path()  # bash exports the path it found on PATH
-    arg0 = args[0] if args else "bash"
     env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files,
                            meter=meter)
-    middle_tree = parse_prefix(script)
     middle = evaluate(middle_tree, env)
-    _note_unsure_syntax_error(middle_tree, outcome)
     inner, middle_error = _harness_command(middle, "bash")
     skip = inner or _failed_first(middle, "bash")
     if middle_error and middle_error.startswith("bash: -c:"):
-        # bash names the shell by $0, and drops the name when $0 is the input's own name
-        rest = middle_error[len("bash: "):]
-        middle_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
+        middle_error = _middle_named(middle_error, arg0)
     _collect_effects(middle, skip, outcome, layer=2, cwd=cwd, tree=middle_tree, started=inner is not None)
-    outcome.starts -= 1  # the middle shell is no inner start: only the one it starts is
     if inner is None:
         return None, [], error or middle_error
     outcome.note(inner.opaque)
@@ -774,6 +786,13 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, met
             outcome.note([_OPTIONS_NOTE])
         return None, [], error or middle_error
     return start[0], start[1], error or middle_error
+
+
+def _middle_named(message, arg0):
+    """The middle shell's report of a syntax error in its ``-c`` script: bash names the
+    shell by $0, and drops the name when $0 is the input's own name."""
+    rest = message[len("bash: "):]
+    return rest if arg0 == "-c" else f"{arg0}: {rest}"
 
 
 def _background_spans(node) -> list:

@@ -26,7 +26,12 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "${x[i]}", "${HOME[0]}", "${x%'a'}", "${x%\"a\"}", "${x%}", "${_-a}", " #c", "\"#\"", "#\n", "/*",
     "../*", "./*", "a/*/b", "x/../*", "$[", "bash -c ", "\\\"", "\\'", "\n",
     # all the positional parameters, their count, a `$` that expands nothing, braces in and out of a word
-    "$@", "$*", "${@}", "${*}", "$#", "$%", "$.", "$=", "$]", "{a b,c}", "{\"x y\",b}", "{a}b,c", "{x..y}", "{ ,}"]
+    "$@", "$*", "${@}", "${*}", "$#", "$%", "$.", "$=", "$]", "{a b,c}", "{\"x y\",b}", "{a}b,c", "{x..y}", "{ ,}",
+    # arithmetic: constant, over known and unknown variables, assigning, failing, not arithmetic at all
+    "$((", "))", ")", "(", "$((1+2))", "$((x + 1))", "$((16#ff))", "$((2**10))", "$(( (3 + 4) * 5 ))",
+    "$((SHLVL*2))", "$((HOME))", "$((RANDOM))", "$((LINENO))", "$((x=2))", "$((x++))", "$((++x))", "$((1/0))",
+    "$((2**-1))", "$((08))", "$((0x1f))", "$((1 ? 2 : 3))", "$((a)+(b))", "$((-2**63 / -1))", "$((x[0]))",
+    "$(($x))", "$(( 1 ,2))", "$((#))"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match, one
@@ -140,6 +145,23 @@ def test_comments_relative_globs_braces_and_tildes_take_the_fast_path(transport,
     assert fast == general
     fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=None)
     assert fast == general
+
+
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested", "heredoc-ssh"])
+@pytest.mark.parametrize("reply", [
+    "echo $((16#ff)) $((2**10)) $(( (3 + 4) * 5 ))", 'x=$((x + 1)); echo "$x"', 'echo "$((SHLVL * 2 + 1))"',
+    "seq 1 $((10 > 3 ? 4 : 5))", 'echo "$(( (1 << 62) * 4 ))" $((-7 % 3))'])
+def test_arithmetic_over_known_values_takes_the_fast_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general and fast.exact
+
+
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested", "heredoc-ssh"])
+def test_arithmetic_that_assigns_fails_or_reads_the_unknown_takes_the_general_path(transport, monkeypatch):
+    monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
+    for reply in ["echo $((x = 2))", "echo $((i++))", "echo $((--i))", "echo $((1 / 0))", "echo $((RANDOM % 6))",
+                  "echo $((2 ** -1))", "echo $((09))", "echo $((a[1]))", "echo $(($x))", "echo $((a)+(b))"]:
+        assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
 
 
 @pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested"])

@@ -143,6 +143,7 @@ cdef int RW_FOR = D.RW_FOR, RW_FUNCTION = D.RW_FUNCTION, RW_COND = D.RW_COND, RW
 cdef int RW_COPROC = D.RW_COPROC
 
 cdef tuple KIND_NAMES = D.KINDS
+cdef int K_LINE_CONT = D.K.LINE_CONT
 cdef list REDIRECTIONS = [(kind, text.encode()) for kind, text in D.REDIRECTIONS]
 
 # Reserved words and declaration builtins as C strings: looked up at every
@@ -261,6 +262,26 @@ cdef class Tokens:
 
     def __repr__(self):
         return f"Tokens({list(self)!r})"
+
+    def grammar_tokens(self, source):
+        """The tokens the parser reads, each (kind, start, end, text), comments left out;
+        ``text`` is ``source`` sliced at the offsets, which are its indexes when it is
+        ASCII (the caller's to know). None when a line continuation is among them:
+        whether one joins a word is the parser's to decide."""
+        cdef Py_ssize_t i, start, end
+        cdef int kind
+        cdef int* d = self.data
+        cdef list out = []
+        for i in range(self.count):
+            kind = d[3 * i]
+            if kind == K_COMMENT:
+                continue
+            if kind == K_LINE_CONT:
+                return None
+            start = d[3 * i + 1]
+            end = d[3 * i + 2]
+            out.append((KIND_NAMES[kind], start, end, source[start:end]))
+        return out
 
 
 cdef class _TokenIterator:

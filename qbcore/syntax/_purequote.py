@@ -14,6 +14,8 @@ from .lexdef import A, F, K, M
 __all__ = ["lex", "Tokens"]
 
 _KINDS = D.KINDS
+_COMMENT = D.K.COMMENT
+_LINE_CONT = D.K.LINE_CONT
 _DISPATCH = D.DISPATCH
 _RULES = D.COMPILED_RULES
 _DEFAULTS = D.DEFAULTS
@@ -74,6 +76,23 @@ class Tokens:
 
     def __repr__(self):
         return f"Tokens({list(self)!r})"
+
+    def grammar_tokens(self, source):
+        """The tokens the parser reads, each (kind, start, end, text), comments left out;
+        ``text`` is ``source`` sliced at the offsets, which are its indexes when it is
+        ASCII (the caller's to know). None when a line continuation is among them:
+        whether one joins a word is the parser's to decide."""
+        flat = self._flat
+        out = []
+        for base in range(0, len(flat), 3):
+            kind = flat[base]
+            if kind == _COMMENT:
+                continue
+            if kind == _LINE_CONT:
+                return None
+            start, end = flat[base + 1], flat[base + 2]
+            out.append((_KINDS[kind], start, end, source[start:end]))
+        return out
 
 
 def lex(source):

@@ -498,12 +498,20 @@ class _Parser:
     def __init__(self, source: str, tokens, raw: bytes):
         self.source = source
         self.raw = raw
-        self.toks = tokens if isinstance(tokens, list) else list(tokens)
-        if not raw.endswith(b"\n"):
-            # bash -c ends the script with a newline of its own: a construct cut
-            # short by the end meets that newline first (`echo >` -> `newline')
-            self.toks = self.toks + [("newline", len(raw), len(raw))]
-        self._prepare()
+        # the lexer's own stream gives the parser's tokens at once when offsets index the text
+        ready = None if type(tokens) is list or len(source) != len(raw) else tokens.grammar_tokens(source)
+        if ready is not None:
+            if not raw.endswith(b"\n"):
+                ready.append(("newline", len(raw), len(raw), ""))  # (as below)
+            self.toks = ready
+            self.n = len(ready)
+        else:
+            self.toks = tokens if isinstance(tokens, list) else list(tokens)
+            if not raw.endswith(b"\n"):
+                # bash -c ends the script with a newline of its own: a construct cut
+                # short by the end meets that newline first (`echo >` -> `newline')
+                self.toks = self.toks + [("newline", len(raw), len(raw))]
+            self._prepare()
         self.i = 0
         self.nesting = 0  # lists and substitutions open around the current token
         self.newlines = [m.start() for m in re.finditer(b"\n", raw)] if "\n" in source else []

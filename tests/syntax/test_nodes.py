@@ -71,6 +71,24 @@ def test_the_compiled_parser_builds_the_trees_of_its_source(source_parser):
         assert repr(S.parse_prefix(text)) == expected, text
 
 
+def test_the_lexers_grammar_tokens_are_the_parsers_reading_of_its_stream():
+    # the parser takes them from the lexer's stream when the text is ASCII; from a list of
+    # (kind, start, end) it works them out itself: both give the same tokens
+    checked = 0
+    for text in corpus() + ["echo a # note\nls", "a \\\n b", "# only", "x # c"]:
+        raw = text.encode("utf-8", "surrogateescape")
+        try:
+            tokens = S._lex(text)
+        except (S.ShellSyntaxError, RecursionError, ValueError):
+            continue
+        if any(tok[0] == "line-cont" for tok in tokens):
+            assert tokens.grammar_tokens(text) is None, text
+        elif len(text) == len(raw):
+            assert S._Parser(text, tokens, raw).toks == S._Parser(text, list(tokens), raw).toks, text
+            checked += 1
+    assert checked > 500
+
+
 def test_nodes_compare_by_value_and_are_not_hashable():
     a = S.parse("echo 'a' \"$b\" > out")
     b = S.parse("echo 'a' \"$b\" > out")

@@ -304,6 +304,10 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     at a syntax error that everything before it leaves certain (the text ends inside
     quotes, or a parenthesis stands outside them), and ``refused`` is a list, it
     receives the error as bash words it after ``line N:``."""
+    return _words(text if type(text) is str else str.__str__(text), shell, globbed, refused)
+
+
+def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optional[list]) -> Optional[list]:
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
     n = len(text)
@@ -439,6 +443,10 @@ def document(text: str, shell: KnownShell) -> Optional[str]:
     """A here-document body with an unquoted delimiter as bash expands it (parameters,
     and backslashes before ``$ ` \\``); None unless decided here (a line continuation
     included)."""
+    return _document(text if type(text) is str else str.__str__(text), shell)
+
+
+def _document(text: str, shell: KnownShell) -> Optional[str]:
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name
     n = len(text)

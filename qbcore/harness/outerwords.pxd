@@ -1,0 +1,25 @@
+# The compiled build's view of outerwords.py (Cython's pure-Python mode): the readers
+# walk their text one character at a time, as C characters and indexes rather than
+# one-character strings (``words`` and ``document`` take a str subclass too, and pass
+# them a str). outerwords.py stays the source.
+
+import cython
+
+@cython.locals(n=Py_ssize_t, end=Py_ssize_t, c=Py_UCS4)
+cpdef _parameter(str text, Py_ssize_t i, shell)
+
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t, end=Py_ssize_t, close=Py_ssize_t, c=Py_UCS4, length=bint)
+cpdef _braced(str text, Py_ssize_t start, shell)
+
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t, depth=Py_ssize_t, c=Py_UCS4)
+cpdef _arithmetic(str text, Py_ssize_t i, shell)
+
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t, c=Py_UCS4)
+cpdef bint _brace_stays(str text, Py_ssize_t i) except -1
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, c=Py_UCS4, has_word=bint, quoted=bint, pattern=bint, end=Py_ssize_t,
+               current=list, found=list)
+cdef list _words(str text, shell, list globbed, list refused)
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, start=Py_ssize_t, c=Py_UCS4, out=list)
+cdef _document(str text, shell)

@@ -501,8 +501,9 @@ class _Walker:
                 walker.stdout_redirected += 1  # its stdout feeds the pipe
                 walker.stdout_closed = False
             statuses.append(walker.subshell(command))
+        what = f"the pipeline `{self.text(node)}`"
         for view in views:
-            self.env.files.absorb(view, f"the pipeline `{self.text(node)}`")
+            self.env.files.absorb(view, what)
         return statuses[-1]
 
     def subshell(self, command) -> Union[int, Opaque]:

@@ -1263,10 +1263,14 @@ class Expander:
             # fast path: a plain literal or a single-quoted string expands to itself
             part = parts[0]
             kind = type(part)
-            if kind is _Lit and not _SPECIAL_LITERAL.search(part.text):
-                return [part.text]
-            if kind is _SingleQuoted:
-                return [part.text]
+            if kind is _Lit and not _SPECIAL_LITERAL.search(part.text) or kind is _SingleQuoted:
+                text = part.text
+                if len(text) > 64:
+                    self.env.meter.build(PIECE_BYTES + len(text), "words")  # as Expander.parts
+                return [text]
+        text = _literal_word(parts, self.env.meter)
+        if text is not None:
+            return [text]
         expansions = brace_expand(parts, self.env.meter) if context.brace else [list(parts)]
         braced = len(expansions) > 1 or len(expansions[0]) != len(parts)
         return self.fields_of(expansions, braced, context)
@@ -2140,6 +2144,54 @@ class _Many:
 
 
 _SPECIAL_LITERAL = re.compile(r"[{~*?\[$]")
+
+
+def _literal_word(parts, meter) -> Optional[str]:
+    """The one field of a word made only of literal text: unquoted text in which nothing
+    expands (no brace, tilde, pattern or ``$``), quoted text, escapes, and double quotes
+    around text and escapes; None for any other word. ``meter`` is charged what
+    expanding the parts one by one charges (``Expander.parts``), so a budget ends
+    where it would."""
+    texts = []
+    charges = []
+    pieces = 0  # what Expander.parts would make of the word: one a part, and one a quote
+    for part in parts:
+        kind = type(part)
+        if kind is _Lit:
+            if _SPECIAL_LITERAL.search(part.text):
+                return None
+            texts.append(part.text)
+        elif kind is _SingleQuoted or kind is _AnsiC:
+            texts.append(part.text)
+        elif kind is _Escaped:
+            texts.append(part.char)
+        elif kind is _DoubleQuoted:
+            inner = part.parts
+            size = 0
+            for sub in inner:
+                sub_kind = type(sub)
+                if sub_kind is _Lit:
+                    text = sub.text
+                elif sub_kind is _Escaped:
+                    text = sub.char
+                else:
+                    return None
+                texts.append(text)
+                size += len(text)
+            if len(inner) > 1 or inner and size > 64:
+                charges.append(PIECE_BYTES * len(inner) + size)
+            pieces += len(inner)  # and its start, counted below
+        else:
+            return None
+        pieces += 1
+    if not pieces:
+        return None
+    word = "".join(texts)
+    if pieces > 1 or len(word) > 64:
+        charges.append(PIECE_BYTES * pieces + len(word))
+    for size in charges:
+        meter.build(size, "words")
+    return word
 
 
 def _vanishing_at(parts, pieces, expander=None) -> bool:

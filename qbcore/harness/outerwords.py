@@ -234,7 +234,8 @@ class _Arithmetic:
             cls.files = FileView("/", (), host=False)
             cls.loaded = True
         env = cls.Env(cwd="/", files=cls.files, meter=cls.Meter())
-        env.vars = variables  # only read: the expression assigns nothing
+        # a copy: a variable's value is read as an expression too, and one may assign
+        env.vars = dict(variables)
         opaque: list = []
         try:
             arithmetic = cls.Arithmetic(expression, env, opaque)
@@ -244,6 +245,9 @@ class _Arithmetic:
             value = arithmetic.run()
         except cls.failures:
             return None
+        if len(env.vars) != len(variables) or \
+                any(env.vars.get(name) is not var for name, var in variables.items()):
+            return None  # it changed the shell: later words would see that
         return value if type(value) is int and not opaque else None
 
 

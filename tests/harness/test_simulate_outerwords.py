@@ -164,6 +164,21 @@ def test_arithmetic_that_assigns_fails_or_reads_the_unknown_takes_the_general_pa
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
 
 
+def test_arithmetic_through_a_value_that_assigns_is_left_to_the_general_path():
+    # bash reads a variable's value as an expression too: `$((x))` with x='y=3' sets y
+    from qbcore.harness.outerwords import KnownShell, words
+    from qbcore.model.expand import Env
+    from qbcore.model.files import FileView
+
+    cwd = "/nonexistent/qbcore"
+    env = Env.from_environ({"x": "y=3", "n": "4", "e": "n*2"}, cwd, files=FileView(cwd, (), host=False))
+    shell = KnownShell.of(env)
+    before = dict(shell.variables)
+    assert words("$((x)) $y", shell) is None
+    assert shell.variables == before and "y" not in shell.variables
+    assert words("$((e + 1))", shell) == ["9"]  # a value read as an expression that assigns nothing
+
+
 @pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested"])
 def test_a_pattern_that_may_leave_the_working_directory_takes_the_general_path(transport, monkeypatch):
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")

@@ -46,6 +46,7 @@ COMPILED = (
     "qbcore.harness.transports",
     "qbcore.harness.simulate",
     "qbcore.harness.outerwords",
+    "qbcore.harness.outersubst",
     # predict's own share: the effect walker, the virtual tree, the utilities most replies use
     "qbcore.predict",
     "qbcore.model.effects",

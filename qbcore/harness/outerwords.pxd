@@ -17,9 +17,17 @@ cpdef _arithmetic(str text, Py_ssize_t i, shell)
 @cython.locals(n=Py_ssize_t, j=Py_ssize_t, c=Py_UCS4)
 cpdef bint _brace_stays(str text, Py_ssize_t i) except -1
 
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, c=Py_UCS4, has_word=bint, quoted=bint, pattern=bint, end=Py_ssize_t,
-               current=list, found=list)
-cdef list _words(str text, shell, list globbed, list refused)
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t, close=Py_ssize_t, c=Py_UCS4)
+cdef _substitution_body(str text, Py_ssize_t start)
 
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, start=Py_ssize_t, c=Py_UCS4, out=list)
-cdef _document(str text, shell)
+@cython.locals(close=Py_ssize_t, end=Py_ssize_t, backquoted=bint)
+cdef _substitution(str text, Py_ssize_t i, substitute)
+
+cdef _expansion(str text, Py_ssize_t i, shell, substitute, str names)
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, c=Py_UCS4, has_word=bint, quoted=bint, pattern=bint, marked=bint,
+               end=Py_ssize_t, current=list, found=list)
+cdef list _words(str text, shell, list globbed, list refused, substitute)
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, start=Py_ssize_t, c=Py_UCS4, out=list, marked=bint)
+cdef _document(str text, shell, substitute)

@@ -8,9 +8,12 @@ operator on an empty value). ``words`` reads such arguments as bash does
 hold no blank and no pattern character, a comment), or names the syntax
 error that stops bash's parse first (an unclosed quote, a parenthesis);
 ``document`` reads a here-document body. Both return None at the first
-thing they do not decide exactly (a command substitution, an operator, an
-unknown value…), and simulate's general path decides then. The
-differential tests hold both to that general path.
+thing they do not decide exactly (an operator, an unknown value…), and
+simulate's general path decides then. A command substitution is read here
+when its body is plain enough that the first closing parenthesis (or the
+next backquote) ends it as it ends bash's parse; the caller's ``Substitute``
+runs the body (qbcore.harness.outersubst). The differential tests hold both
+to that general path.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-__all__ = ["KnownShell", "words", "document"]
+__all__ = ["KnownShell", "Substitute", "words", "document"]
 
 # literal outside quotes, in an argument, with no expansion behind it
 # (as quickpath.PLAIN, plus `!`: outside the command's first word it is a plain character)
@@ -251,6 +254,104 @@ class _Arithmetic:
         return value if type(value) is int and not opaque else None
 
 
+class Substitute:
+    """What reads a command substitution's body for ``words`` and ``document``: ``run``
+    gives its value as a piece of a word (a str, or a marked text standing for an
+    unknown output), or None when the general path must decide; ``join`` joins the
+    pieces of a word that holds such a marked text."""
+
+    def run(self, body: str, backquoted: bool):
+        raise NotImplementedError
+
+    def join(self, pieces: list) -> str:
+        raise NotImplementedError
+
+
+# what a substitution's body may hold outside quotes here: words, blanks, and the
+# operators of lists, pipelines and redirections; no parenthesis (a subshell, a case
+# pattern, a nested substitution), backquote, backslash, comment or line break, so
+# that the first `)` outside quotes is the one that closes the substitution
+_BODY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "_-./,:%+@=^]![{}~*?|&;<> \t")
+
+
+def _substitution_body(text: str, start: int):
+    """(body, index after the closing parenthesis) for ``$(`` whose body starts at
+    ``text[start]``, or None unless the body is plain (``_BODY_CHARS``, quotes that
+    hold no expansion but a parameter, no here-document)."""
+    n = len(text)
+    j = start
+    while j < n:
+        c = text[j]
+        if c == ")":
+            body = text[start:j]
+            return None if "<<" in body else (body, j + 1)
+        if c == "'":
+            close = text.find("'", j + 1)
+            if close < 0:
+                return None
+            j = close + 1
+            continue
+        if c == '"':
+            j += 1
+            while j < n and text[j] != '"':
+                c = text[j]
+                if c == "\\" or c == "`" or c == "\n" or c == "\0" or \
+                        c == "$" and j + 1 < n and text[j + 1] in "([":
+                    return None
+                j += 1
+            if j >= n:
+                return None
+            j += 1
+            continue
+        if c == "$":
+            if j + 1 < n and text[j + 1] in "(['\"":
+                return None  # (a nested expansion, `$'…'`, `$"…"`)
+            j += 1
+            continue
+        if c not in _BODY_CHARS:
+            return None
+        j += 1
+    return None
+
+
+def _substitution(text: str, i: int, substitute):
+    """(piece, index after it) for the command substitution at ``text[i]`` (``$(`` or
+    a backquote), or None."""
+    if substitute is None:
+        return None
+    if text[i] == "`":
+        close = text.find("`", i + 1)
+        if close < 0:
+            return None
+        body = text[i + 1:close]
+        if "\\" in body or "(" in body or "\n" in body or "\0" in body:
+            # (bash removes some backslashes first; brace expansion reads a `$(` in
+            # backquotes again, by text, in a word that holds a brace)
+            return None
+        end = close + 1
+        backquoted = True
+    else:
+        found = _substitution_body(text, i + 2)
+        if found is None:
+            return None
+        body, end = found
+        backquoted = False
+    piece = substitute.run(body, backquoted)
+    return None if piece is None else (piece, end)
+
+
+def _expansion(text: str, i: int, shell: KnownShell, substitute, names: str):
+    """(value, index after it) for the expansion at ``text[i]``: a `$` that starts one,
+    or a backquote (``names``: the all-positional forms read here); None."""
+    if text[i] == "`":
+        return _substitution(text, i, substitute)
+    expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, names)
+    if expanded is None and text[i + 1] == "(":
+        return _substitution(text, i, substitute)
+    return expanded
+
+
 _UNCLOSED = "unexpected EOF while looking for matching `"
 # after an unquoted `$`, these leave it a character (end of text stands as a blank)
 _LONE_DOLLAR = frozenset(" \t./,:%+=^]")
@@ -296,7 +397,7 @@ def _brace_stays(text: str, i: int) -> bool:
 
 
 def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
-          refused: Optional[list] = None) -> Optional[list]:
+          refused: Optional[list] = None, substitute: Optional[Substitute] = None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
@@ -307,11 +408,14 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     comment: the words end there when no other line follows. When bash's parse stops
     at a syntax error that everything before it leaves certain (the text ends inside
     quotes, or a parenthesis stands outside them), and ``refused`` is a list, it
-    receives the error as bash words it after ``line N:``."""
-    return _words(text if type(text) is str else str.__str__(text), shell, globbed, refused)
+    receives the error as bash words it after ``line N:``. A command substitution is
+    read only with a ``substitute``; an unknown output stays one piece of its word,
+    as the model's expansion keeps it."""
+    return _words(text if type(text) is str else str.__str__(text), shell, globbed, refused, substitute)
 
 
-def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optional[list]) -> Optional[list]:
+def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optional[list],
+           substitute) -> Optional[list]:
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
     n = len(text)
@@ -320,6 +424,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     has_word = False
     quoted = False
     pattern = False  # the current word holds an unquoted pattern character
+    marked = False  # the current word holds an unknown output
     i = 0
     while i < n:
         c = text[i]
@@ -336,19 +441,23 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                     current.append("\\")
                     current.append(nxt)
                 i += 1
-            elif c == "$":
+            elif c == "$" or c == "`":
                 nxt = text[i + 1] if i + 1 < n else ""
-                if nxt in _EXPANDS and nxt:
-                    expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "*")
-                    if expanded is None:
-                        return None
-                    current.append(expanded[0])
-                    i = expanded[1]
+                if c == "$" and (not nxt or nxt not in _EXPANDS):
+                    if nxt == "\\":
+                        return None  # a backslash-newline there would join `$` to what follows
+                    current.append(c)
+                    i += 1
                     continue
-                if nxt == "\\":
-                    return None  # a backslash-newline there would join `$` to what follows
-                current.append(c)
-            elif c == "`" or c == "\0":
+                expanded = _expansion(text, i, shell, substitute, "*")
+                if expanded is None:
+                    return None
+                if type(expanded[0]) is not str:
+                    marked = True
+                current.append(expanded[0])
+                i = expanded[1]
+                continue
+            elif c == "\0":
                 return None
             else:
                 run = _QUOTED_RUN.match(text, i)
@@ -357,9 +466,10 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 continue
         elif c == " " or c == "\t":
             if has_word:
-                found.append("".join(current))
+                found.append(substitute.join(current) if marked else "".join(current))
                 current = []
                 has_word = False
+                marked = False
                 if pattern:
                     globbed.append(found[-1])
                     pattern = False
@@ -383,18 +493,22 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             current.append(text[i + 1])
             has_word = True
             i += 1
-        elif c == "$":
+        elif c == "$" or c == "`":
             nxt = text[i + 1] if i + 1 < n else " "
-            if nxt in _LONE_DOLLAR:
+            if c == "$" and nxt in _LONE_DOLLAR:
                 current.append(c)  # a `$` that starts no expansion is a character
                 has_word = True
                 i += 1
                 continue
-            expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "@*")
+            expanded = _expansion(text, i, shell, substitute, "@*")
             if expanded is None:
                 return None
             value, i = expanded
-            if value:
+            if type(value) is not str:
+                current.append(value)  # an unknown output: one piece, not split
+                has_word = True
+                marked = True
+            elif value:
                 for ch in value:
                     if ch in _SPLITS_OR_MATCHES:
                         return None
@@ -437,24 +551,25 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             refused.append(_UNCLOSED + '"')
         return None
     if has_word:
-        found.append("".join(current))
+        found.append(substitute.join(current) if marked else "".join(current))
         if pattern:
             globbed.append(found[-1])
     return found
 
 
-def document(text: str, shell: KnownShell) -> Optional[str]:
+def document(text: str, shell: KnownShell, substitute: Optional[Substitute] = None) -> Optional[str]:
     """A here-document body with an unquoted delimiter as bash expands it (parameters,
-    and backslashes before ``$ ` \\``); None unless decided here (a line continuation
-    included)."""
-    return _document(text if type(text) is str else str.__str__(text), shell)
+    command substitutions with a ``substitute``, and backslashes before ``$ ` \\``);
+    None unless decided here (a line continuation included)."""
+    return _document(text if type(text) is str else str.__str__(text), shell, substitute)
 
 
-def _document(text: str, shell: KnownShell) -> Optional[str]:
+def _document(text: str, shell: KnownShell, substitute) -> Optional[str]:
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name
     n = len(text)
     out = []
+    marked = False  # the body holds an unknown output
     i = 0
     start = 0
     while i < n:
@@ -472,20 +587,23 @@ def _document(text: str, shell: KnownShell) -> Optional[str]:
             i += 2
             start = i
             continue
-        if c == "$":
+        if c == "$" or c == "`":
             nxt = text[i + 1] if i + 1 < n else ""
-            if nxt in _EXPANDS and nxt:
-                expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, "@*")
-                if expanded is None:
+            if c == "$" and (not nxt or nxt not in _EXPANDS):
+                if nxt == "\\":
                     return None
-                out.append(text[start:i])
-                out.append(expanded[0])
-                i = start = expanded[1]
+                i += 1
                 continue
-            if nxt == "\\":
+            expanded = _expansion(text, i, shell, substitute, "@*")
+            if expanded is None:
                 return None
-        elif c == "`" or c == "\0":
+            out.append(text[start:i])
+            out.append(expanded[0])
+            marked = marked or type(expanded[0]) is not str
+            i = start = expanded[1]
+            continue
+        elif c == "\0":
             return None
         i += 1
     out.append(text[start:])
-    return "".join(out)
+    return substitute.join(out) if marked else "".join(out)

@@ -27,6 +27,7 @@ from . import quickpath
 from .outerwords import KnownShell
 from .outerwords import document as outer_document
 from .outerwords import words as outer_words
+from .outersubst import OuterSubstitutions
 from .quickpath import dq_words, shlex_words
 from .transports import HarnessError
 
@@ -455,40 +456,69 @@ def _expanding_single(reply, cwd, listing):
     return _expanding_bash_c(reply, "'" + reply + "'", cwd, listing, "single")
 
 
-def _outer_reading(reply, transport, text, shell, cwd, listing):
-    """``(words, glob notes)`` of the outer shell ``shell`` reading ``text``; else the
-    Simulation of the syntax error bash refuses the line with, or None when the
-    general path must decide."""
+def _substitutions(text, cwd, listing):
+    """What runs the outer shell's command substitutions in ``text`` on the fast path,
+    or None (there are none, or a listing stands for the files)."""
+    if listing is not None or "$(" not in text and "`" not in text:
+        return None
+    return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED)
+
+
+def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None):
+    """``(words, notes)`` of the outer shell ``shell`` reading ``text`` (the notes: the
+    unknown outputs of ``substitutions``, or the globs); else the Simulation of the
+    syntax error bash refuses the line with, or None when the general path must decide."""
     globbed = []
     refused = []
-    words = outer_words(text, shell, globbed, refused)
+    words = outer_words(text, shell, globbed, refused, substitutions)
     if words is None:
         return _refused(reply, transport, text, refused)
     notes = _glob_notes(globbed, cwd, listing)
-    return None if notes is None else (words, notes)
+    if notes is None:
+        return None
+    if substitutions is not None and substitutions.names:
+        if notes:
+            return None  # (the general path notes both in the order of the words)
+        notes = substitutions.names
+    return words, notes
+
+
+def _outer_effects(substitutions) -> list:
+    """The outer effects of the fast path: the command substitutions it ran."""
+    if substitutions is None:
+        return []
+    return [OuterEffect("substitution", text, certain=True, layer=1) for text in substitutions.effects]
 
 
 def _expanding_bash_c(reply, text, cwd, listing, transport):
     outer = _known_shells(cwd)[0]
     if outer is None:
         return None
-    found = _outer_reading(reply, transport, text, outer, cwd, listing)
+    substitutions = _substitutions(text, cwd, listing)
+    found = _outer_reading(reply, transport, text, outer, cwd, listing, substitutions)
     if type(found) is not tuple:
         return found
-    return _bash_c_words(reply, found[0], transport, found[1])
+    simulation = _bash_c_words(reply, found[0], transport, found[1])
+    if simulation is not None:
+        simulation.outer_effects = _outer_effects(substitutions)
+    return simulation
 
 
 def _expanding_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
     if outer is None:
         return None
-    found = _outer_reading(reply, "ssh", '"' + reply + '"', outer, cwd, listing)
+    text = '"' + reply + '"'
+    substitutions = _substitutions(text, cwd, listing)
+    found = _outer_reading(reply, "ssh", text, outer, cwd, listing, substitutions)
     if type(found) is not tuple:
         return found
     words, notes = found
     if words and words[0][:1] not in ("", "-", "+"):
         # no option for ssh, none for bash -c: ssh runs the words joined with spaces
-        return Simulation("ssh", reply, " ".join(words), [], notes, [], None, 1)
+        return Simulation("ssh", reply, " ".join(words), [], notes, _outer_effects(substitutions), None, 1)
+    if substitutions is not None:
+        return None
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
@@ -503,10 +533,14 @@ def _expanding_double_nested(reply, cwd, listing):
     outer, middle = _known_shells(cwd)
     if outer is None:
         return None
-    read = _outer_reading(reply, "double-nested", '"bash -c \\"' + reply + '\\""', outer, cwd, listing)
+    text = '"bash -c \\"' + reply + '\\""'
+    substitutions = _substitutions(text, cwd, listing)
+    read = _outer_reading(reply, "double-nested", text, outer, cwd, listing, substitutions)
     if type(read) is not tuple:
         return read
     found, notes = read
+    if substitutions is not None and substitutions.names:
+        return None  # (the middle shell reads the unknown output's marked text again)
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
@@ -525,21 +559,40 @@ def _expanding_double_nested(reply, cwd, listing):
         rest = error.outer_error[len("bash: "):]
         error.outer_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
         error.opaque = notes
+        error.outer_effects = _outer_effects(substitutions)
         return error
     if middle_globbed:
+        if substitutions is not None and substitutions.effects:
+            return None  # (what ran in a substitution may have changed the files it matches)
         more = _glob_notes(middle_globbed, cwd, listing)
         if more is None:
             return None
         notes += [note for note in more if note not in notes]
-    return _bash_c_words(reply, words, "double-nested", notes)
+    simulation = _bash_c_words(reply, words, "double-nested", notes)
+    if simulation is not None:
+        simulation.outer_effects = _outer_effects(substitutions)
+    return simulation
 
 
 def _expanding_heredoc_ssh(reply, cwd, listing):
     outer = _known_shells(cwd)[0]
     if outer is None or "\n" in reply or reply == transports.HEREDOC_DELIMITER or reply.endswith("\\"):
         return None  # (a body line that is the delimiter, or joins it, ends the document elsewhere)
-    body = outer_document(reply + "\n", outer)
-    return None if body is None else Simulation("heredoc-ssh", reply, body, [], [], [], None, 1)
+    body = reply + "\n"
+    substitutions = _substitutions(body, cwd, listing)
+    body = outer_document(body, outer, substitutions)
+    if body is None:
+        return None
+    notes = []
+    if substitutions is not None and substitutions.names:
+        # an unknown output leaves the document, and so the redirection, not exact
+        notes = [_HEREDOC_REDIRECTION, *substitutions.names, _HEREDOC_BODY]
+    return Simulation("heredoc-ssh", reply, body, [], notes, _outer_effects(substitutions), None, 1)
+
+
+_HEREDOC_HARNESS = f"ssh {transports.HOST} bash <<{transports.HEREDOC_DELIMITER}"
+_HEREDOC_REDIRECTION = f"redirection in `{_HEREDOC_HARNESS}`"
+_HEREDOC_BODY = f"heredoc body of `{_HEREDOC_HARNESS}`"
 
 
 _EXPANDING = {"nested": _expanding_nested, "single": _expanding_single, "ssh": _expanding_ssh,
@@ -548,6 +601,8 @@ _EXPANDING = {"nested": _expanding_nested, "single": _expanding_single, "ssh": _
 _OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
 # commands that can start another program named by their arguments
 _LAUNCHERS = frozenset("exec command env nohup xargs time nice timeout setsid sh dash eval builtin".split())
+# commands that, run by a command substitution, the general path notes (a shell started client-side)
+_NOTED = _LAUNCHERS | {"bash", "ssh"}
 
 
 def _direct(invocation, spec):

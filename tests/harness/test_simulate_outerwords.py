@@ -31,7 +31,15 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "$((", "))", ")", "(", "$((1+2))", "$((x + 1))", "$((16#ff))", "$((2**10))", "$(( (3 + 4) * 5 ))",
     "$((SHLVL*2))", "$((HOME))", "$((RANDOM))", "$((LINENO))", "$((x=2))", "$((x++))", "$((++x))", "$((1/0))",
     "$((2**-1))", "$((08))", "$((0x1f))", "$((1 ? 2 : 3))", "$((a)+(b))", "$((-2**63 / -1))", "$((x[0]))",
-    "$(($x))", "$(( 1 ,2))", "$((#))"]
+    "$(($x))", "$(( 1 ,2))", "$((#))",
+    # command substitutions: known and unknown outputs, outputs to split, bodies the first `)` does not end,
+    # bodies that start a shell, read a file, change the files, exit, or nest; backquotes
+    "$(", "$(date)", "$(pwd)", "$(true)", "$(printf %s 'a b')", "$(printf '%s\\n' x y)", '$(echo ")")',
+    "$(case x in x) echo y;; esac)", "$(echo ${x:-)})", "$(echo $HOME)", "$(echo $HOSTNAME)", "$(bash -c id)",
+    "$(echo a; echo b)", "$(ls *)", "$(cat x)", "$(<x)", "$(echo a > x)", "$(touch y)", "$(exit 3)",
+    "$(x=1; echo $x)", "$(echo $LINENO)", "$(echo $(pwd))", "$( )", "$(echo *)", "$(ls | wc -l)", "$(cd /; pwd)",
+    "$(echo '#')", "$(env)", "$(echo \"$PWD\")", "`", "`pwd`", "`date`", "`echo '`'", "`echo \\`x`", "$(:)",
+    "$(printf 'a*')", "$(echo ~)"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match, one
@@ -88,13 +96,30 @@ def test_unknown_values_and_substitutions_take_the_general_path(transport, monke
     module = sys.modules["qbcore.harness.simulate"]
     monkeypatch.setattr(module, "simulate_general", lambda *a, **k: "general")
     # (an absolute glob looks outside the working directory)
-    glob = {"single": "ls /src/*.c", "heredoc-ssh": "$(ls)"}.get(transport, 'x" /tmp/*"')
-    for reply in ['echo "$(date)"', "echo $RANDOM", 'echo "$SHELL"', "echo `id`", 'a "${!x}"', glob]:
+    glob = {"single": "ls /src/*.c", "heredoc-ssh": "$(ls $(pwd))"}.get(transport, 'x" /tmp/*"')
+    # (substitutions that nest, start a shell, read $LINENO, or hold a backslash)
+    for reply in ['echo "$(echo $(date))"', "echo $RANDOM", 'echo "$SHELL"', "echo `echo \\$x`", 'a "${!x}"',
+                  'echo "$(bash -c id)"', 'echo "$(echo $LINENO)"', glob]:
         if transport == "single":
             reply = f"a'{reply}'b"  # out of the harness's single quotes
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
     reply = "a'$HOME'b" if transport == "single" else 'echo "$HOME"'
     assert simulate(reply, transport, cwd="/nonexistent/qbcore", environ={"HOME": "/h"}) == "general"
+
+
+@pytest.mark.parametrize("transport", SHAPED)
+@pytest.mark.parametrize("reply", [
+    'echo "$(date)"', "echo `id -u`", 'docker run -v "$(pwd)":/app img', 'x=$(printf "%s" hi)',
+    'echo "$(printf \'%s\' "a)b")" "$(ls | wc -l)"', 'kill $(cat pid.txt)', 'echo "$(true)" `pwd`'])
+def test_plain_command_substitutions_take_the_fast_path(transport, reply, monkeypatch):
+    if transport == "single":
+        reply = f"a'{reply}'b"  # out of the harness's single quotes
+    if transport == "double-nested" and "pwd" not in reply:
+        return  # (the middle shell reads an unknown output's marked text again: the general path's)
+    for cwd in ("/nonexistent/qbcore", None):
+        fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=cwd)
+        assert fast == general
+        assert fast.outer_effects and all(e.kind == "substitution" for e in fast.outer_effects)
 
 
 def _fast_and_general(reply, transport, monkeypatch, cwd="/nonexistent/qbcore"):

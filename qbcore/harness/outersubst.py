@@ -1,0 +1,126 @@
+"""Command substitutions the outer shell runs, for simulate's fast path.
+
+``outerwords`` finds a plain ``$(…)`` or backquote among the outer shell's
+words; this module runs its body as the general path would: parsed alone,
+evaluated by the model's ``substitute`` in the outer shell's starting state
+(the executor's environment, the same view of the files, line 1), with one
+budget for the reply. It keeps what the general path reports of it: the
+substitution as an outer effect, and the name of an unknown output. A body
+whose run the general path would note (a shell or a launcher it starts),
+one that nears the budget, and one that reads ``$LINENO`` are left to the
+general path.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .outerwords import Substitute
+
+__all__ = ["OuterSubstitutions"]
+
+class _Model:
+    loaded = False
+
+    @classmethod
+    def load(cls):
+        from ..model.budget import BudgetExceeded, Meter
+        from ..model.evaluate import static, substitute
+        from ..model.expand import EXECUTOR_ENVIRON, Env, script_text
+        from ..model.files import FileView
+        from ..model.values import Opaque, concat, unknown_text
+        from ..syntax.errors import NestedTooDeep
+        from ..syntax.parser import parse_prefix
+
+        cls.Meter, cls.static, cls.substitute, cls.Env, cls.script_text = Meter, static, substitute, Env, script_text
+        cls.environ, cls.FileView, cls.Opaque, cls.concat = EXECUTOR_ENVIRON, FileView, Opaque, concat
+        cls.unknown_text, cls.parse_prefix = unknown_text, parse_prefix
+        cls.failures = (BudgetExceeded, RecursionError, NestedTooDeep)
+        cls.loaded = True
+        return cls
+
+
+_SHELLS: dict = {}  # (working directory, host) -> the outer shell at its start
+
+
+def _starting_shell(model, cwd: str, host: bool):
+    """The outer shell as the general path starts it (``simulate._through_bash``), with
+    substitutions evaluated statically; each run takes a copy."""
+    key = (cwd, host)
+    env = _SHELLS.get(key)
+    if env is None:
+        files = model.FileView(cwd, None, host=host)
+        env = model.static(model.Env.from_environ(dict(model.environ, HOME=cwd), cwd, invoked_as="bash",
+                                                  files=files, meter=model.Meter()))
+        if len(_SHELLS) >= 64:
+            _SHELLS.clear()
+        _SHELLS[key] = env
+    return env
+
+
+class OuterSubstitutions(Substitute):
+    """The substitutions of one reply's outer words, run in a shell started in ``cwd``
+    (an absolute path) whose files are read from this machine when ``host``; a body
+that runs one of ``noted`` is left to the general path.
+
+    ``effects`` receives the text of each substitution run, in order (the general
+    path's ``$(…)`` outer effects); ``names`` the names of unknown outputs, once each.
+    """
+
+    __slots__ = ("cwd", "host", "noted", "meter", "files", "status", "effects", "names")
+
+    def __init__(self, cwd: str, host: bool, noted: frozenset):
+        self.cwd = cwd
+        self.host = host
+        self.noted = noted  # commands whose run the general path notes: left to it
+        self.meter = None
+        self.files = None
+        self.status = 0
+        self.effects: list = []
+        self.names: list = []
+
+    def run(self, body: str, backquoted: bool):
+        if "\n" in body or "LINENO" in body:
+            return None  # (the line a body's commands report is the general path's)
+        model = _Model if _Model.loaded else _Model.load()
+        script = model.parse_prefix(body)
+        if script.error is not None or not script.chunks:
+            return None
+        if self.meter is None:
+            # one budget, and one view of the files, for all of the reply's substitutions
+            self.meter = model.Meter()
+            self.files = model.FileView(self.cwd, None, host=self.host)
+        meter = self.meter
+        env = _starting_shell(model, self.cwd, self.host).copy()
+        env.files = self.files
+        env.meter = meter
+        env.lineno = 1
+        env.status = self.status  # the status of the substitution before: `$?` reads it
+        try:
+            result = model.substitute(script, env)
+        except model.failures:
+            return None
+        self.status = result.status
+        # the general path spends some of the same budget on the outer words: leave it any
+        # substitution that comes near the limit
+        budget = meter.budget
+        if meter.exceeded is not None or meter.steps * 2 > budget.steps or meter.bytes * 2 > budget.bytes:
+            return None
+        for record in result.commands:
+            if record.argv and record.argv[0] in self.noted:
+                return None
+        stdout = result.stdout
+        if isinstance(stdout, model.Opaque):
+            if stdout.name not in self.names:
+                self.names.append(stdout.name)
+            piece = model.unknown_text(stdout)
+        elif type(stdout) is str:
+            # bash drops NUL bytes from the output, then all trailing newlines
+            piece = stdout.replace("\0", "").rstrip("\n")
+        else:
+            return None
+        self.effects.append("$(" + model.script_text(script) + ")")
+        return piece
+
+    def join(self, pieces: list) -> str:
+        return (_Model if _Model.loaded else _Model.load()).concat(pieces)

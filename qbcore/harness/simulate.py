@@ -533,14 +533,12 @@ def _expanding_double_nested(reply, cwd, listing):
     outer, middle = _known_shells(cwd)
     if outer is None:
         return None
-    text = '"bash -c \\"' + reply + '\\""'
-    substitutions = _substitutions(text, cwd, listing)
-    read = _outer_reading(reply, "double-nested", text, outer, cwd, listing, substitutions)
+    # (no command substitution here: the general path's middle shell reads an unknown
+    # output's marked text again, so most would be run twice)
+    read = _outer_reading(reply, "double-nested", '"bash -c \\"' + reply + '\\""', outer, cwd, listing)
     if type(read) is not tuple:
         return read
     found, notes = read
-    if substitutions is not None and substitutions.names:
-        return None  # (the middle shell reads the unknown output's marked text again)
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
@@ -559,19 +557,13 @@ def _expanding_double_nested(reply, cwd, listing):
         rest = error.outer_error[len("bash: "):]
         error.outer_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
         error.opaque = notes
-        error.outer_effects = _outer_effects(substitutions)
         return error
     if middle_globbed:
-        if substitutions is not None and substitutions.effects:
-            return None  # (what ran in a substitution may have changed the files it matches)
         more = _glob_notes(middle_globbed, cwd, listing)
         if more is None:
             return None
         notes += [note for note in more if note not in notes]
-    simulation = _bash_c_words(reply, words, "double-nested", notes)
-    if simulation is not None:
-        simulation.outer_effects = _outer_effects(substitutions)
-    return simulation
+    return _bash_c_words(reply, words, "double-nested", notes)
 
 
 def _expanding_heredoc_ssh(reply, cwd, listing):

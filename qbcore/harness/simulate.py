@@ -194,7 +194,21 @@ def simulate(reply: str, transport: str, *, cwd: Optional[str] = None,
                     return found
         if environ is None and budget is None and transport in _EXPANDING and len(reply) <= _EXPANDING_SIZE \
                 and "\0" not in reply:
-            found = _EXPANDING[transport](reply, cwd, listing)
+            expanding = _EXPANDING[transport]
+            found = None
+            if not cwd and "$(" not in reply and "`" not in reply:
+                # first without the working directory's path, which costs a system call
+                # to learn: most replies never look at it (one that names a value that
+                # depends on it, or reads arithmetic, is read with the path at once)
+                shells, names = _shells_without_cwd()
+                if shells[0] is not None:
+                    for name in names:
+                        if name in reply:
+                            break
+                    else:
+                        found = expanding(reply, None, listing, shells)
+            if found is None:
+                found = expanding(reply, cwd, listing, _known_shells(cwd))
             if found is not None:
                 return found
     return simulate_general(reply, transport, cwd=cwd, environ=environ, listing=listing, budget=budget)
@@ -408,6 +422,36 @@ def _known_shells(cwd):
     return shells
 
 
+_WITHOUT_CWD: list = []  # once built: the pair of shells _shells_without_cwd gives
+
+
+def _shells_without_cwd():
+    """The two shells of ``_known_shells`` for a working directory whose path is not
+    known, and the names of the values that depend on the path (HOME, PWD: those that
+    differ between two unrelated paths), plus ``$((``. In the shells those values are
+    unknown and arithmetic is left to the reading with the path, so a reply read with
+    them never needs the path; one that does is read again with it."""
+    if not _WITHOUT_CWD:
+        pairs = zip(_known_shells("/nonexistent/qbcore-a"), _known_shells("/b"))
+        shells = []
+        names = {"$(("}
+        for one, other in pairs:
+            if one is None or other is None:
+                shells = [None, None]
+                break
+            values = {name: value if other.values.get(name, _ABSENT) == value else None
+                      for name, value in one.values.items()}
+            values.update((name, None) for name in other.values if name not in one.values)
+            names.update(name for name, value in values.items()
+                         if value is None and one.values.get(name) is not None)
+            shells.append(KnownShell(values, one.arg0, one.positional))
+        _WITHOUT_CWD.append((tuple(shells), tuple(sorted(names))))
+    return _WITHOUT_CWD[0]
+
+
+_ABSENT = object()
+
+
 def _plain_ifs(shell):
     return shell is not None and shell.values.get("IFS") == " \t\n"
 
@@ -448,12 +492,12 @@ def _refused(reply, transport, text, refused):
     return Simulation(transport, reply, None, [], [], [], f"bash: -c: line 1: {refused[0]}'", 0)
 
 
-def _expanding_nested(reply, cwd, listing):
-    return _expanding_bash_c(reply, '"' + reply + '"', cwd, listing, "nested")
+def _expanding_nested(reply, cwd, listing, shells):
+    return _expanding_bash_c(reply, '"' + reply + '"', cwd, listing, "nested", shells)
 
 
-def _expanding_single(reply, cwd, listing):
-    return _expanding_bash_c(reply, "'" + reply + "'", cwd, listing, "single")
+def _expanding_single(reply, cwd, listing, shells):
+    return _expanding_bash_c(reply, "'" + reply + "'", cwd, listing, "single", shells)
 
 
 def _substitutions(text, cwd, listing):
@@ -490,8 +534,8 @@ def _outer_effects(substitutions) -> list:
     return [OuterEffect("substitution", text, certain=True, layer=1) for text in substitutions.effects]
 
 
-def _expanding_bash_c(reply, text, cwd, listing, transport):
-    outer = _known_shells(cwd)[0]
+def _expanding_bash_c(reply, text, cwd, listing, transport, shells):
+    outer = shells[0]
     if outer is None:
         return None
     substitutions = _substitutions(text, cwd, listing)
@@ -504,8 +548,8 @@ def _expanding_bash_c(reply, text, cwd, listing, transport):
     return simulation
 
 
-def _expanding_ssh(reply, cwd, listing):
-    outer = _known_shells(cwd)[0]
+def _expanding_ssh(reply, cwd, listing, shells):
+    outer = shells[0]
     if outer is None:
         return None
     text = '"' + reply + '"'
@@ -529,8 +573,8 @@ def _expanding_ssh(reply, cwd, listing):
 _MIDDLE_START = "bash -c "
 
 
-def _expanding_double_nested(reply, cwd, listing):
-    outer, middle = _known_shells(cwd)
+def _expanding_double_nested(reply, cwd, listing, shells):
+    outer, middle = shells
     if outer is None:
         return None
     # (no command substitution here: the general path's middle shell reads an unknown
@@ -566,8 +610,8 @@ def _expanding_double_nested(reply, cwd, listing):
     return _bash_c_words(reply, words, "double-nested", notes)
 
 
-def _expanding_heredoc_ssh(reply, cwd, listing):
-    outer = _known_shells(cwd)[0]
+def _expanding_heredoc_ssh(reply, cwd, listing, shells):
+    outer = shells[0]
     if outer is None or "\n" in reply or reply == transports.HEREDOC_DELIMITER or reply.endswith("\\"):
         return None  # (a body line that is the delimiter, or joins it, ends the document elsewhere)
     body = reply + "\n"

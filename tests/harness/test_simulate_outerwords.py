@@ -220,3 +220,17 @@ def test_a_parenthesis_among_the_outer_words_is_the_syntax_error_of_the_general_
     fast, general = _fast_and_general(reply, transport, monkeypatch)
     assert fast == general
     assert fast.inner_script is None and "syntax error near unexpected token" in fast.outer_error
+
+
+@pytest.mark.parametrize("transport", SHAPED)
+def test_without_a_working_directory_the_path_is_looked_up_only_when_read(transport, monkeypatch):
+    module = sys.modules["qbcore.harness.simulate"]
+    quoted = (lambda r: f"a'{r}'b") if transport == "single" else (lambda r: r)
+    expected = {reply: simulate_general(quoted(reply), transport) for reply in ['echo "$x" "${y:-z}"', 'cd "$HOME"']}
+    looked = []
+    real = module.os.getcwd
+    monkeypatch.setattr(module.os, "getcwd", lambda: looked.append(1) or real())
+    assert simulate(quoted('echo "$x" "${y:-z}"'), transport) == expected['echo "$x" "${y:-z}"']
+    assert not looked
+    assert simulate(quoted('cd "$HOME"'), transport) == expected['cd "$HOME"']
+    assert looked

@@ -248,8 +248,7 @@ class _Arithmetic:
             value = arithmetic.run()
         except cls.failures:
             return None
-        if len(env.vars) != len(variables) or \
-                any(env.vars.get(name) is not var for name, var in variables.items()):
+        if env.vars != variables:
             return None  # it changed the shell: later words would see that
         return value if type(value) is int and not opaque else None
 

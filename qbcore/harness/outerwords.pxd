@@ -5,6 +5,20 @@
 
 import cython
 
+cdef inline bint _plain(Py_UCS4 c)
+
+cdef inline bint _name_start(Py_UCS4 c)
+
+cdef inline bint _name_char(Py_UCS4 c)
+
+cdef inline bint _digit(Py_UCS4 c)
+
+cdef Py_ssize_t _name_end(str text, Py_ssize_t i, Py_ssize_t n) except -1
+
+cdef Py_ssize_t _plain_end(str text, Py_ssize_t i, Py_ssize_t n) except -1
+
+cdef Py_ssize_t _quoted_end(str text, Py_ssize_t i, Py_ssize_t n) except -1
+
 @cython.locals(n=Py_ssize_t, end=Py_ssize_t, c=Py_UCS4)
 cpdef _parameter(str text, Py_ssize_t i, shell)
 

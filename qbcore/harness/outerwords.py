@@ -21,14 +21,41 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+try:
+    import cython
+except ImportError:  # the pure engine does not need Cython: it reads runs with regular expressions
+    from types import SimpleNamespace
+
+    cython = SimpleNamespace(compiled=False)
+
 __all__ = ["KnownShell", "Substitute", "words", "document"]
 
-# literal outside quotes, in an argument, with no expansion behind it
-# (as quickpath.PLAIN, plus `!`: outside the command's first word it is a plain character)
-_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:%+@=^]!")
-_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
 _DIGITS = frozenset("0123456789")
+
+
+# (as character tests, the compiled build makes each a switch over a C character)
+def _name_start(c: str) -> bool:
+    return c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+
+
+def _name_char(c: str) -> bool:
+    return c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"
+
+
+def _digit(c: str) -> bool:
+    return c in "0123456789"
+
+
+_NAME_RUN = re.compile(r"[a-zA-Z0-9_]*")
+
+
+def _name_end(text: str, i: int, n: int) -> int:
+    """The end of the run of ``_name_char`` characters at ``text[i]``."""
+    if not cython.compiled:
+        return _NAME_RUN.match(text, i).end()
+    while i < n and _name_char(text[i]):
+        i += 1
+    return i
 # after `$` inside double quotes, these start an expansion
 _EXPANDS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_{(@*#?!$-[")
 # an unquoted value holding one of these would be split or matched against files
@@ -37,6 +64,32 @@ _UNKNOWN = object()
 # runs of characters that stand for themselves: inside double quotes, and outside quotes
 _QUOTED_RUN = re.compile(r'[^"\\$`\0]+')
 _PLAIN_RUN = re.compile(r"[a-zA-Z0-9_\-./,:%+@=^\]!]+")
+
+
+def _plain(c: str) -> bool:
+    """Whether ``c`` is literal outside quotes, in an argument, with no expansion behind
+    it (as quickpath.PLAIN, plus `!`: outside the command's first word it is a plain
+    character). The compiled build tests a C character, in a switch."""
+    return c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:%+@=^]!"
+
+
+def _plain_end(text: str, i: int, n: int) -> int:
+    """The end of the run of ``_plain`` characters at ``text[i]`` (``_PLAIN_RUN``)."""
+    if not cython.compiled:
+        return _PLAIN_RUN.match(text, i).end()
+    while i < n and _plain(text[i]):
+        i += 1
+    return i
+
+
+def _quoted_end(text: str, i: int, n: int) -> int:
+    """The end of the run of characters that stand for themselves inside double quotes
+    at ``text[i]`` (``_QUOTED_RUN``)."""
+    if not cython.compiled:
+        return _QUOTED_RUN.match(text, i).end()
+    while i < n and text[i] not in '"\\$`\0':
+        i += 1
+    return i
 
 
 class KnownShell:
@@ -89,12 +142,10 @@ def _parameter(text: str, i: int, shell: KnownShell):
     c = text[i + 1]
     if c == "(":
         return _arithmetic(text, i, shell) if text[i + 2:i + 3] == "(" else None
-    if c in _DIGITS:
+    if _digit(c):
         name, end = c, i + 2
-    elif c in _NAME_START:
-        end = i + 2
-        while end < n and text[end] in _NAME_CHARS:
-            end += 1
+    elif _name_start(c):
+        end = _name_end(text, i + 2, n)
         name = text[i + 1:end]
     elif c == "{":
         return _braced(text, i + 2, shell)
@@ -128,11 +179,9 @@ def _braced(text: str, start: int, shell: KnownShell):
         return None
     length = text[start] == "#"
     j = start + 1 if length else start
-    if j >= n or text[j] not in _NAME_START:
+    if j >= n or not _name_start(text[j]):
         return None  # (`${#}`, `${!x}`, `${1}`… are left to the general path)
-    end = j + 1
-    while end < n and text[end] in _NAME_CHARS:
-        end += 1
+    end = _name_end(text, j + 1, n)
     name = text[j:end]
     value = shell.values.get(name, "")
     if value is None:
@@ -459,9 +508,9 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             elif c == "\0":
                 return None
             else:
-                run = _QUOTED_RUN.match(text, i)
-                current.append(run.group())
-                i = run.end()
+                end = _quoted_end(text, i, n)
+                current.append(text[i:end])
+                i = end
                 continue
         elif c == " " or c == "\t":
             if has_word:
@@ -514,17 +563,17 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 current.append(value)
                 has_word = True
             continue
-        elif c in _PLAIN:
-            run = _PLAIN_RUN.match(text, i)
-            current.append(run.group())
+        elif _plain(c):
+            end = _plain_end(text, i, n)
+            current.append(text[i:end])
             has_word = True
-            i = run.end()
+            i = end
             continue
         elif c == "}" or c == "{" and _brace_stays(text, i):
             # (a closing brace reached here closes no brace that expands)
             current.append(c)
             has_word = True
-        elif c == "~" and has_word and text[i - 1] in _PLAIN and text[i - 1] != "=" and text[i - 1] != ":":
+        elif c == "~" and has_word and _plain(text[i - 1]) and text[i - 1] != "=" and text[i - 1] != ":":
             current.append(c)  # inside a word, and not after `=` or `:`: no tilde expansion
         elif c == "#":
             if has_word:

@@ -13,11 +13,8 @@ general path.
 
 from __future__ import annotations
 
-from typing import Optional
-
-from .outerwords import Substitute
-
 __all__ = ["OuterSubstitutions"]
+
 
 class _Model:
     loaded = False
@@ -26,14 +23,15 @@ class _Model:
     def load(cls):
         from ..model.budget import BudgetExceeded, Meter
         from ..model.evaluate import static, substitute
-        from ..model.expand import EXECUTOR_ENVIRON, Env, script_text
+        from ..model.expand import Env, script_text
         from ..model.files import FileView
         from ..model.values import Opaque, concat, unknown_text
         from ..syntax.errors import NestedTooDeep
         from ..syntax.parser import parse_prefix
+        from .simulate import default_environ
 
         cls.Meter, cls.static, cls.substitute, cls.Env, cls.script_text = Meter, static, substitute, Env, script_text
-        cls.environ, cls.FileView, cls.Opaque, cls.concat = EXECUTOR_ENVIRON, FileView, Opaque, concat
+        cls.default_environ, cls.FileView, cls.Opaque, cls.concat = default_environ, FileView, Opaque, concat
         cls.unknown_text, cls.parse_prefix = unknown_text, parse_prefix
         cls.failures = (BudgetExceeded, RecursionError, NestedTooDeep)
         cls.loaded = True
@@ -50,7 +48,7 @@ def _starting_shell(model, cwd: str, host: bool):
     env = _SHELLS.get(key)
     if env is None:
         files = model.FileView(cwd, None, host=host)
-        env = model.static(model.Env.from_environ(dict(model.environ, HOME=cwd), cwd, invoked_as="bash",
+        env = model.static(model.Env.from_environ(model.default_environ(cwd), cwd, invoked_as="bash",
                                                   files=files, meter=model.Meter()))
         if len(_SHELLS) >= 64:
             _SHELLS.clear()
@@ -58,10 +56,11 @@ def _starting_shell(model, cwd: str, host: bool):
     return env
 
 
-class OuterSubstitutions(Substitute):
-    """The substitutions of one reply's outer words, run in a shell started in ``cwd``
-    (an absolute path) whose files are read from this machine when ``host``; a body
-that runs one of ``noted`` is left to the general path.
+class OuterSubstitutions:
+    """The substitutions of one reply's outer words (the ``substitute`` of
+    ``outerwords.words``), run in a shell started in ``cwd`` (an absolute path) whose
+    files are read from this machine when ``host``; a body that runs one of ``noted``
+    is left to the general path.
 
     ``effects`` receives the text of each substitution run, in order (the general
     path's ``$(…)`` outer effects); ``names`` the names of unknown outputs, once each.
@@ -80,6 +79,7 @@ that runs one of ``noted`` is left to the general path.
         self.names: list = []
 
     def run(self, body: str, backquoted: bool):
+        """The value of the substitution of ``body`` as a piece of a word, or None."""
         if "\n" in body or "LINENO" in body:
             return None  # (the line a body's commands report is the general path's)
         model = _Model if _Model.loaded else _Model.load()
@@ -123,4 +123,5 @@ that runs one of ``noted`` is left to the general path.
         return piece
 
     def join(self, pieces: list) -> str:
+        """The word of ``pieces``, the spans of unknown outputs kept."""
         return (_Model if _Model.loaded else _Model.load()).concat(pieces)

@@ -11,9 +11,12 @@ error that stops bash's parse first (an unclosed quote, a parenthesis);
 thing they do not decide exactly (an operator, an unknown value…), and
 simulate's general path decides then. A command substitution is read here
 when its body is plain enough that the first closing parenthesis (or the
-next backquote) ends it as it ends bash's parse; the caller's ``Substitute``
-runs the body (qbcore.harness.outersubst). The differential tests hold both
-to that general path.
+next backquote) ends it as it ends bash's parse; the caller's ``substitute``
+runs the body (qbcore.harness.outersubst.OuterSubstitutions): its
+``run(body, backquoted)`` gives the value as a piece of a word (a str, or a
+marked text standing for an unknown output) or None when the general path
+must decide, and its ``join(pieces)`` joins the pieces of a word that holds
+such a marked text. The differential tests hold both to that general path.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ except ImportError:  # the pure engine does not need Cython: it reads runs with 
 
     cython = SimpleNamespace(compiled=False)
 
-__all__ = ["KnownShell", "Substitute", "words", "document"]
+__all__ = ["KnownShell", "words", "document"]
 
 _DIGITS = frozenset("0123456789")
 
@@ -302,19 +305,6 @@ class _Arithmetic:
         return value if type(value) is int and not opaque else None
 
 
-class Substitute:
-    """What reads a command substitution's body for ``words`` and ``document``: ``run``
-    gives its value as a piece of a word (a str, or a marked text standing for an
-    unknown output), or None when the general path must decide; ``join`` joins the
-    pieces of a word that holds such a marked text."""
-
-    def run(self, body: str, backquoted: bool):
-        raise NotImplementedError
-
-    def join(self, pieces: list) -> str:
-        raise NotImplementedError
-
-
 # what a substitution's body may hold outside quotes here: words, blanks, and the
 # operators of lists, pipelines and redirections; no parenthesis (a subshell, a case
 # pattern, a nested substitution), backquote, backslash, comment or line break, so
@@ -445,7 +435,7 @@ def _brace_stays(text: str, i: int) -> bool:
 
 
 def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
-          refused: Optional[list] = None, substitute: Optional[Substitute] = None) -> Optional[list]:
+          refused: Optional[list] = None, substitute=None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
@@ -605,7 +595,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     return found
 
 
-def document(text: str, shell: KnownShell, substitute: Optional[Substitute] = None) -> Optional[str]:
+def document(text: str, shell: KnownShell, substitute=None) -> Optional[str]:
     """A here-document body with an unquoted delimiter as bash expands it (parameters,
     command substitutions with a ``substitute``, and backslashes before ``$ ` \\``);
     None unless decided here (a line continuation included)."""

@@ -626,9 +626,8 @@ def _expanding_heredoc_ssh(reply, cwd, listing, shells):
     return Simulation("heredoc-ssh", reply, body, [], notes, _outer_effects(substitutions), None, 1)
 
 
-_HEREDOC_HARNESS = f"ssh {transports.HOST} bash <<{transports.HEREDOC_DELIMITER}"
-_HEREDOC_REDIRECTION = f"redirection in `{_HEREDOC_HARNESS}`"
-_HEREDOC_BODY = f"heredoc body of `{_HEREDOC_HARNESS}`"
+_HEREDOC_REDIRECTION = f"redirection in `{transports.HEREDOC_COMMAND}`"
+_HEREDOC_BODY = f"heredoc body of `{transports.HEREDOC_COMMAND}`"
 
 
 _EXPANDING = {"nested": _expanding_nested, "single": _expanding_single, "ssh": _expanding_ssh,
@@ -637,7 +636,7 @@ _EXPANDING = {"nested": _expanding_nested, "single": _expanding_single, "ssh": _
 _OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
 # commands that can start another program named by their arguments
 _LAUNCHERS = frozenset("exec command env nohup xargs time nice timeout setsid sh dash eval builtin".split())
-# commands that, run by a command substitution, the general path notes (a shell started client-side)
+# commands that, run by a command substitution, start a shell client-side: noted, not followed
 _NOTED = _LAUNCHERS | {"bash", "ssh"}
 
 
@@ -797,7 +796,7 @@ def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=
             outcome.effects.append(OuterEffect("substitution", f"$({sub.text})", certain=record.certain,
                                                layer=layer))
             for inner in sub.commands:
-                if inner.argv and (inner.argv[0] in ("bash", "ssh") or inner.argv[0] in _LAUNCHERS):
+                if inner.argv and inner.argv[0] in _NOTED:
                     # a shell started client-side: its effects are not modelled here
                     outcome.note([f"`{inner.text}` run by `$({sub.text})`"])
         for redirect in record.redirects:

@@ -18,7 +18,7 @@ from ..model.sshcall import SshCall, ssh_call
 from .quickpath import shlex_words
 
 __all__ = [
-    "HOST", "HEREDOC_DELIMITER", "SCRIPT_PATH", "TRANSPORTS", "NAMES",
+    "HOST", "HEREDOC_DELIMITER", "HEREDOC_COMMAND", "SCRIPT_PATH", "TRANSPORTS", "NAMES",
     "Transport", "Invocation", "HarnessError", "ContractError", "SplitError",
     "get", "wrap", "escape", "standins_dir", "standin", "SshCall", "ssh_call", "bash_c_script",
     "json_naive_value", "ssh_argv_words",
@@ -26,6 +26,8 @@ __all__ = [
 
 HOST = "qbhost"
 HEREDOC_DELIMITER = "EOF"
+# heredoc-ssh's first line: the command that reads the reply as its here-document
+HEREDOC_COMMAND = f"ssh {HOST} bash <<{HEREDOC_DELIMITER}"
 # A fixed name: the sandbox gives every attempt a private /tmp, and a stable
 # path keeps `$0` of the script transport predictable.
 SCRIPT_PATH = "/tmp/qbcore-reply.sh"
@@ -204,8 +206,7 @@ def wrap(reply: str, transport: str) -> Invocation:
     if name == "ssh-argv":
         return Invocation(("ssh", HOST, *ssh_argv_words(reply)))
     if name == "heredoc-ssh":
-        d = HEREDOC_DELIMITER
-        return Invocation(("bash", "-c", f"ssh {HOST} bash <<{d}\n" + reply + f"\n{d}\n"))
+        return Invocation(("bash", "-c", HEREDOC_COMMAND + "\n" + reply + f"\n{HEREDOC_DELIMITER}\n"))
     if name == "script":
         return Invocation(("bash", SCRIPT_PATH), files=MappingProxyType({SCRIPT_PATH: _encode(reply)}))
     if name == "stdin":

@@ -28,10 +28,9 @@ class _Model:
         from ..model.values import Opaque, concat, unknown_text
         from ..syntax.errors import NestedTooDeep
         from ..syntax.parser import parse_prefix
-        from .simulate import default_environ
 
         cls.Meter, cls.static, cls.substitute, cls.Env, cls.script_text = Meter, static, substitute, Env, script_text
-        cls.default_environ, cls.FileView, cls.Opaque, cls.concat = default_environ, FileView, Opaque, concat
+        cls.FileView, cls.Opaque, cls.concat = FileView, Opaque, concat
         cls.unknown_text, cls.parse_prefix = unknown_text, parse_prefix
         cls.failures = (BudgetExceeded, RecursionError, NestedTooDeep)
         cls.loaded = True
@@ -41,14 +40,15 @@ class _Model:
 _SHELLS: dict = {}  # (working directory, host) -> the outer shell at its start
 
 
-def _starting_shell(model, cwd: str, host: bool):
-    """The outer shell as the general path starts it (``simulate._through_bash``), with
-    substitutions evaluated statically; each run takes a copy."""
+def _starting_shell(model, cwd: str, host: bool, environ):
+    """The outer shell as the general path starts it (``simulate._through_bash``, with
+    ``environ(cwd)``, the executor's environment), with substitutions evaluated
+    statically; each run takes a copy."""
     key = (cwd, host)
     env = _SHELLS.get(key)
     if env is None:
         files = model.FileView(cwd, None, host=host)
-        env = model.static(model.Env.from_environ(model.default_environ(cwd), cwd, invoked_as="bash",
+        env = model.static(model.Env.from_environ(environ(cwd), cwd, invoked_as="bash",
                                                   files=files, meter=model.Meter()))
         if len(_SHELLS) >= 64:
             _SHELLS.clear()
@@ -58,19 +58,21 @@ def _starting_shell(model, cwd: str, host: bool):
 
 class OuterSubstitutions:
     """The substitutions of one reply's outer words (the ``substitute`` of
-    ``outerwords.words``), run in a shell started in ``cwd`` (an absolute path) whose
-    files are read from this machine when ``host``; a body that runs one of ``noted``
-    is left to the general path.
+    ``outerwords.words``), run in a shell started in ``cwd`` (an absolute path) with the
+    executor's environment ``environ(cwd)`` (simulate.default_environ), whose files
+    are read from this machine when ``host``; a body that runs one of ``noted`` is
+    left to the general path.
 
     ``effects`` receives the text of each substitution run, in order (the general
     path's ``$(…)`` outer effects); ``names`` the names of unknown outputs, once each.
     """
 
-    __slots__ = ("cwd", "host", "noted", "meter", "files", "status", "effects", "names")
+    __slots__ = ("cwd", "host", "noted", "environ", "meter", "files", "status", "effects", "names")
 
-    def __init__(self, cwd: str, host: bool, noted: frozenset):
+    def __init__(self, cwd: str, host: bool, noted: frozenset, environ):
         self.cwd = cwd
         self.host = host
+        self.environ = environ
         self.noted = noted  # commands whose run the general path notes: left to it
         self.meter = None
         self.files = None
@@ -91,7 +93,7 @@ class OuterSubstitutions:
             self.meter = model.Meter()
             self.files = model.FileView(self.cwd, None, host=self.host)
         meter = self.meter
-        env = _starting_shell(model, self.cwd, self.host).copy()
+        env = _starting_shell(model, self.cwd, self.host, self.environ).copy()
         env.files = self.files
         env.meter = meter
         env.lineno = 1

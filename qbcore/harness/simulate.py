@@ -505,7 +505,7 @@ def _substitutions(text, cwd, listing):
     or None (there are none, or a listing stands for the files)."""
     if listing is not None or "$(" not in text and "`" not in text:
         return None
-    return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED)
+    return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
 
 
 def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None):

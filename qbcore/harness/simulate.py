@@ -22,6 +22,7 @@ from . import transports
 from ..model.budget import DEFAULT as DEFAULT_BUDGET
 from ..model.budget import Budget, BudgetExceeded, Meter
 from ..model.files import FileView, checked_listing
+from ..model.values import Partial
 from ..syntax.errors import NestedTooDeep
 from . import quickpath
 from .outerwords import KnownShell
@@ -577,15 +578,25 @@ def _expanding_double_nested(reply, cwd, listing, shells):
     outer, middle = shells
     if outer is None:
         return None
-    # (no command substitution here: the general path's middle shell reads an unknown
-    # output's marked text again, so most would be run twice)
-    read = _outer_reading(reply, "double-nested", '"bash -c \\"' + reply + '\\""', outer, cwd, listing)
+    text = '"bash -c \\"' + reply + '\\""'
+    substitutions = _substitutions(text, cwd, listing)
+    read = _outer_reading(reply, "double-nested", text, outer, cwd, listing, substitutions)
     if type(read) is not tuple:
         return read
     found, notes = read
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
+    if substitutions is not None:
+        if substitutions.names:
+            for word in found[1:]:
+                if type(word) is Partial:
+                    return None  # an unknown $0 or $1 of the middle shell: the general path's
+            if type(script) is Partial and script.spans:
+                # the middle shell parses an unknown output as its source: not followed
+                return Simulation("double-nested", reply, None, [], notes + [_MIDDLE_SCRIPT],
+                                  _outer_effects(substitutions), None, 0)
+        effects = _outer_effects(substitutions)
     # the outer words after the script are the middle shell's $0, $1, …
     arg0 = found[1] if len(found) > 1 else "bash"
     if len(found) > 1:
@@ -601,13 +612,18 @@ def _expanding_double_nested(reply, cwd, listing, shells):
         rest = error.outer_error[len("bash: "):]
         error.outer_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
         error.opaque = notes
+        if substitutions is not None:
+            error.outer_effects = effects
         return error
     if middle_globbed:
         more = _glob_notes(middle_globbed, cwd, listing)
         if more is None:
             return None
         notes += [note for note in more if note not in notes]
-    return _bash_c_words(reply, words, "double-nested", notes)
+    simulation = _bash_c_words(reply, words, "double-nested", notes)
+    if simulation is not None and substitutions is not None:
+        simulation.outer_effects = effects
+    return simulation
 
 
 def _expanding_heredoc_ssh(reply, cwd, listing, shells):
@@ -846,10 +862,15 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, met
     model = _model()
     evaluate, Env, parse_prefix = model.evaluate, model.Env, model.parse_prefix
 
+    outcome.starts -= 1  # the middle shell is no inner start: only the one it starts is
+    if type(script) is Partial and script.spans:
+        # an unknown output of the outer shell is part of the middle shell's source:
+        # what that shell parses, runs and starts is not known
+        outcome.note([_MIDDLE_SCRIPT])
+        return None, [], error
     arg0 = args[0] if args else "bash"
     middle_tree = parse_prefix(script)
     _note_unsure_syntax_error(middle_tree, outcome)
-    outcome.starts -= 1  # the middle shell is no inner start: only the one it starts is
     if middle_tree.error is not None and not middle_tree.chunks:
         # the middle shell refuses its first line: nothing runs there
         return None, [], error or _middle_named(_syntax_error_message(middle_tree.error), arg0)
@@ -876,6 +897,9 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, met
             outcome.note([_OPTIONS_NOTE])
         return None, [], error or middle_error
     return start[0], start[1], error or middle_error
+
+
+_MIDDLE_SCRIPT = "the middle shell's script"
 
 
 def _middle_named(message, arg0):

@@ -187,3 +187,23 @@ def test_a_bad_substitution_in_bracket_arithmetic_fails_when_it_expands(tmp_path
     assert b"bad substitution" in got.stderr and not got.received
     sim = simulate("$[${]", "nested", cwd=got.cwd, environ=got.environ, listing=[])
     assert sim.exact and sim.inner_script is None and sim.inner_starts == 0
+
+
+def test_the_middle_shell_runs_a_known_output_as_source(tmp_path, sandboxed):
+    # double-nested: an output of the outer shell lands unquoted in the middle
+    # shell's script, which parses it: here it runs a second substitution
+    sim = check("echo $(echo '$(echo hi)')", "double-nested", tmp_path)
+    assert sim.inner_script == "echo hi"
+    assert [(e.text, e.layer) for e in sim.outer_effects] == [("$(echo '$(echo hi)')", 1), ("$(echo hi)", 2)]
+
+
+@pytest.mark.parametrize("reply", ["result=`ls | wc -l`; echo $result", 'echo "$(date) x"'])
+def test_an_unknown_output_in_the_middle_script_is_not_followed(reply):
+    # what the middle shell parses depends on the text of the output: its quotes,
+    # its `$(`, its `;`; the model names the script unknown instead of guessing
+    sim = simulate(reply, "double-nested")
+    assert sim.inner_script is None and sim.outer_error is None
+    assert sim.opaque[-1] == "the middle shell's script"
+    assert [e.layer for e in sim.outer_effects] == [1]  # nothing claimed of the middle shell
+    assert sim.as_dict() == simulate(reply, "double-nested", cwd="/nonexistent/qbcore").as_dict() | {
+        "reply": reply}

@@ -107,7 +107,7 @@ def test_unknown_values_and_substitutions_take_the_general_path(transport, monke
     assert simulate(reply, transport, cwd="/nonexistent/qbcore", environ={"HOME": "/h"}) == "general"
 
 
-@pytest.mark.parametrize("transport", ["nested", "single", "ssh", "heredoc-ssh"])
+@pytest.mark.parametrize("transport", SHAPED)
 @pytest.mark.parametrize("reply", [
     'echo "$(date)"', "echo `id -u`", 'docker run -v "$(pwd)":/app img', 'x=$(printf "%s" hi)',
     'echo "$(printf \'%s\' "a)b")" "$(ls | wc -l)"', 'kill $(cat pid.txt)', 'echo "$(true)" `pwd`'])

@@ -225,10 +225,12 @@ def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
         raise TypeError(f"budget must be a Budget, not {type(budget).__name__}")
     spec = transports.get(transport)
     host = bool(cwd)
-    cwd = os.path.abspath(cwd) if cwd else os.getcwd()
+    # (the current directory, a system call away, only once a shell may read it)
+    cwd = os.path.abspath(cwd) if cwd else None
     if environ is not None:
         environ = dict(environ)
     if listing is not None:
+        cwd = cwd or os.getcwd()
         files = FileView(cwd, listing, host=host)  # before anything runs: a bad listing is the caller's error
     try:
         invocation = transports.wrap(reply, spec.name)
@@ -243,15 +245,26 @@ def simulate_general(reply: str, transport: str, *, cwd: Optional[str] = None,
         runs = spec.name != "ssh-argv" or transports.ssh_call(invocation.argv[1:]).command is not None
         outcome.starts = 0 if error or not runs else 1
     else:
-        if environ is None:
-            environ = default_environ(cwd)
-        if listing is None:
-            files = FileView(cwd, None, host=host)
         meter = Meter(budget)
         if len(reply) > meter.budget.reply_bytes:
             return _beyond(spec.name, reply, f"budget: a reply of more than {meter.budget.reply_bytes} characters")
         try:
-            script, args, error = _through_bash(invocation, spec, cwd, environ, outcome, files, meter)
+            script_tree = _model().parse_prefix(invocation.argv[2])
+        except (RecursionError, NestedTooDeep):
+            return _beyond(spec.name, reply, "the reply nests deeper than the model follows")
+        _note_unsure_syntax_error(script_tree, outcome)
+        if script_tree.error is not None and not script_tree.chunks:
+            # bash refuses the harness's first line: nothing runs, no inner shell starts,
+            # and neither the environment nor the files are needed
+            return Simulation(spec.name, reply, None, [], outcome.opaque, [],
+                              _syntax_error_message(script_tree.error), 0)
+        cwd = cwd or os.getcwd()
+        if environ is None:
+            environ = default_environ(cwd)
+        if listing is None:
+            files = FileView(cwd, None, host=host)
+        try:
+            script, args, error = _through_bash(script_tree, invocation, spec, cwd, environ, outcome, files, meter)
         except BudgetExceeded as exc:
             return _beyond(spec.name, reply, exc.reason)
         except (RecursionError, NestedTooDeep):
@@ -693,16 +706,12 @@ def _real_bash_path() -> str:
     return shutil.which("bash", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/bash"
 
 
-def _through_bash(invocation, spec, cwd, environ, outcome, files, meter):
+def _through_bash(script_tree, invocation, spec, cwd, environ, outcome, files, meter):
+    """The outer shell runs the harness line (``script_tree``, parsed; bash runs its first line)."""
     model = _model()
-    evaluate, Env, parse_prefix = model.evaluate, model.Env, model.parse_prefix
+    evaluate, Env = model.evaluate, model.Env
 
     env = Env.from_environ(environ, cwd, invoked_as="bash", files=files, meter=meter)
-    script_tree = parse_prefix(invocation.argv[2])
-    _note_unsure_syntax_error(script_tree, outcome)
-    if script_tree.error is not None and not script_tree.chunks:
-        # bash refuses the harness's first line: nothing runs, no inner shell starts
-        return None, [], _syntax_error_message(script_tree.error)
     start_files = files.fork()  # what the middle shell of double-nested starts with, refined below
     start_env = {name: var.value for name, var in env.vars.items()
                  if var.exported and isinstance(var.value, str)}

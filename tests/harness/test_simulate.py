@@ -207,3 +207,15 @@ def test_an_unknown_output_in_the_middle_script_is_not_followed(reply):
     assert [e.layer for e in sim.outer_effects] == [1]  # nothing claimed of the middle shell
     assert sim.as_dict() == simulate(reply, "double-nested", cwd="/nonexistent/qbcore").as_dict() | {
         "reply": reply}
+
+
+@pytest.mark.parametrize("reply, transport", [('python3 -c "print(1)"', "nested"), ("echo 'it'\\''s' > f", "single")])
+def test_a_harness_line_bash_refuses_reads_neither_the_directory_nor_the_environment(reply, transport,
+                                                                                       monkeypatch):
+    import os
+    from qbcore.harness import simulate as module
+    expected = module.simulate_general(reply, transport)
+    assert expected.inner_script is None and "line 1:" in expected.outer_error and not expected.inner_starts
+    monkeypatch.setattr(os, "getcwd", lambda: pytest.fail("read the working directory"))
+    monkeypatch.setattr(module, "default_environ", lambda cwd: pytest.fail("built the environment"))
+    assert module.simulate_general(reply, transport) == expected

@@ -37,6 +37,9 @@ cdef _substitution_body(str text, Py_ssize_t start)
 @cython.locals(close=Py_ssize_t, end=Py_ssize_t, backquoted=bint)
 cdef _substitution(str text, Py_ssize_t i, substitute)
 
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t, c=Py_UCS4)
+cdef _ansi_c(str text, Py_ssize_t i)
+
 cdef _expansion(str text, Py_ssize_t i, shell, substitute, str names)
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, c=Py_UCS4, has_word=bint, quoted=bint, pattern=bint, marked=bint,

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ..syntax.parser import decode_ansi_c
+
 try:
     import cython
 except ImportError:  # the pure engine does not need Cython: it reads runs with regular expressions
@@ -390,6 +392,27 @@ def _expansion(text: str, i: int, shell: KnownShell, substitute, names: str):
     return expanded
 
 
+def _ansi_c(text: str, i: int):
+    """(value, index after it) for the ``$'…'`` at ``text[i]``, decoded as bash does
+    (the parser's own decoding); None when it is not closed, holds a NUL, or may be
+    read differently by brace expansion."""
+    n = len(text)
+    j = i + 2
+    while j < n:
+        c = text[j]
+        if c == "'":
+            body = text[i + 2:j]
+            if "\0" in body or "\\'" in body and "{" in text:
+                # (bash's brace expansion takes a `\'` there as the closing quote, and may
+                # then read a `$(` after it: the general path follows that reading)
+                return None
+            return decode_ansi_c(body), j + 1
+        if c == "\\":
+            j += 1  # (the escaped character, a quote too, is part of the body)
+        j += 1
+    return None
+
+
 _UNCLOSED = "unexpected EOF while looking for matching `"
 # after an unquoted `$`, these leave it a character (end of text stands as a blank)
 _LONE_DOLLAR = frozenset(" \t./,:%+=^]")
@@ -537,6 +560,14 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 current.append(c)  # a `$` that starts no expansion is a character
                 has_word = True
                 i += 1
+                continue
+            if c == "$" and nxt == "'":
+                quoted_text = _ansi_c(text, i)  # ANSI-C quoting: quoted, like '…'
+                if quoted_text is None:
+                    return None
+                current.append(quoted_text[0])
+                has_word = True
+                i = quoted_text[1]
                 continue
             expanded = _expansion(text, i, shell, substitute, "@*")
             if expanded is None:

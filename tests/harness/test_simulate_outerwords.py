@@ -39,7 +39,10 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "$(echo a; echo b)", "$(ls *)", "$(cat x)", "$(<x)", "$(echo a > x)", "$(touch y)", "$(exit 3)",
     "$(x=1; echo $x)", "$(echo $LINENO)", "$(echo $(pwd))", "$( )", "$(echo *)", "$(ls | wc -l)", "$(cd /; pwd)",
     "$(echo '#')", "$(env)", "$(echo \"$PWD\")", "`", "`pwd`", "`date`", "`echo '`'", "`echo \\`x`", "$(:)",
-    "$(printf 'a*')", "$(echo ~)"]
+    "$(printf 'a*')", "$(echo ~)",
+    # ANSI-C quoting: escapes, an escaped quote, a NUL that ends it, bytes, unclosed; `$"…"`
+    "$'", "$'a'", "$''", "$'a\\tb'", "$'it\\'s'", "$'\\x41\\101'", "$'a\\0b'", "$'\\xff'", "$'\\u00e9'",
+    "$'\\c'", "$'\\cA'", "$'\\'", "$'*'", "$'a b'", "$'\\n'", "$\"a\"", "'$'"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match, one
@@ -126,6 +129,25 @@ def _fast_and_general(reply, transport, monkeypatch, cwd="/nonexistent/qbcore"):
         patch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general",
                       lambda *a, **k: pytest.fail(f"took the general path: {reply!r} under {transport}"))
         return simulate(reply, transport, cwd=cwd), general
+
+
+@pytest.mark.parametrize("transport", SHAPED)
+@pytest.mark.parametrize("reply", ["grep -E '^[0-9]+$' x", "echo $'a\\tb' $'it\\'s'", "printf %s $'\\x41'"])
+def test_ansi_c_quoting_takes_the_fast_path(transport, reply, monkeypatch):
+    # (the harness's single quotes end where the reply's start: `$'` is unquoted)
+    if transport in ("nested", "ssh", "double-nested"):
+        reply = f'a"{reply}"b'  # out of the harness's double quotes
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+
+
+def test_an_escaped_quote_in_ansi_c_quoting_beside_a_brace_is_left_to_the_general_path(monkeypatch):
+    # brace expansion reads the `\'` as the closing quote and then the `$((`: the
+    # general path follows bash's reading of that (here it does not decide it)
+    reply = "'${@}$'\\'$((1+2))"
+    assert simulate(reply, "single") == simulate_general(reply, "single")
+    monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
+    assert simulate(reply, "single", cwd="/nonexistent/qbcore") == "general"
 
 
 @pytest.mark.parametrize("transport,reply", [

@@ -414,6 +414,14 @@ def _ansi_c(text: str, i: int):
 
 
 _UNCLOSED = "unexpected EOF while looking for matching `"
+
+
+def _unclosed_backquote(text: str, refused: Optional[list]) -> None:
+    """A backquote no other one follows: bash's parse reads to the end of the text
+    looking for it, and stops there with a syntax error (noted in ``refused``)."""
+    if refused is not None and "\0" not in text:
+        refused.append(_UNCLOSED + "`")
+    return None
 # after an unquoted `$`, these leave it a character (end of text stands as a blank)
 _LONE_DOLLAR = frozenset(" \t./,:%+=^]")
 
@@ -503,6 +511,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                     current.append(nxt)
                 i += 1
             elif c == "$" or c == "`":
+                if c == "`" and text.find("`", i + 1) < 0:
+                    return _unclosed_backquote(text, refused)
                 nxt = text[i + 1] if i + 1 < n else ""
                 if c == "$" and (not nxt or nxt not in _EXPANDS):
                     if nxt == "\\":
@@ -555,6 +565,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             has_word = True
             i += 1
         elif c == "$" or c == "`":
+            if c == "`" and text.find("`", i + 1) < 0:
+                return _unclosed_backquote(text, refused)
             nxt = text[i + 1] if i + 1 < n else " "
             if c == "$" and nxt in _LONE_DOLLAR:
                 current.append(c)  # a `$` that starts no expansion is a character

@@ -160,6 +160,13 @@ def test_an_escaped_quote_in_ansi_c_quoting_beside_a_brace_is_left_to_the_genera
     ("ssh", 'git commit -m "it\'s"'),
     ("double-nested", 'git commit -m "it\'s"'),
     ("single", "echo 'a\"b'"),
+    # a backquote no other one follows, quoted or not, in the outer or the middle shell
+    ("nested", "export TOKEN='a$b`c'; ./show-env"),
+    ("single", "export TOKEN='a$b`c'; ./show-env"),
+    ("ssh", "export TOKEN='a$b`c'; ./show-env"),
+    ("double-nested", "export TOKEN='a$b`c'; ./show-env"),
+    ("double-nested", 'echo \\"`x'),
+    ("single", "echo a'`x"),
 ])
 def test_an_unclosed_quote_is_the_syntax_error_of_the_general_path(transport, reply, monkeypatch):
     fast, general = _fast_and_general(reply, transport, monkeypatch)

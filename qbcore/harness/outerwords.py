@@ -414,6 +414,8 @@ def _ansi_c(text: str, i: int):
 
 
 _UNCLOSED = "unexpected EOF while looking for matching `"
+# after an unquoted `$`, these leave it a character (end of text stands as a blank)
+_LONE_DOLLAR = frozenset(" \t./,:%+=^]")
 
 
 def _unclosed_backquote(text: str, refused: Optional[list]) -> None:
@@ -422,8 +424,6 @@ def _unclosed_backquote(text: str, refused: Optional[list]) -> None:
     if refused is not None and "\0" not in text:
         refused.append(_UNCLOSED + "`")
     return None
-# after an unquoted `$`, these leave it a character (end of text stands as a blank)
-_LONE_DOLLAR = frozenset(" \t./,:%+=^]")
 
 
 def _all_positional(text: str, i: int, shell: KnownShell, names: str):

@@ -600,16 +600,14 @@ def _expanding_double_nested(reply, cwd, listing, shells):
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
-    if substitutions is not None:
-        if substitutions.names:
-            for word in found[1:]:
-                if type(word) is Partial:
-                    return None  # an unknown $0 or $1 of the middle shell: the general path's
-            if type(script) is Partial and script.spans:
-                # the middle shell parses an unknown output as its source: not followed
-                return Simulation("double-nested", reply, None, [], notes + [_MIDDLE_SCRIPT],
-                                  _outer_effects(substitutions), None, 0)
-        effects = _outer_effects(substitutions)
+    effects = _outer_effects(substitutions)
+    if substitutions is not None and substitutions.names:
+        for word in found[1:]:
+            if type(word) is Partial:
+                return None  # an unknown $0 or $1 of the middle shell: the general path's
+        if type(script) is Partial:
+            # the middle shell parses an unknown output as its source: not followed
+            return Simulation("double-nested", reply, None, [], notes + [_MIDDLE_SCRIPT], effects, None, 0)
     # the outer words after the script are the middle shell's $0, $1, …
     arg0 = found[1] if len(found) > 1 else "bash"
     if len(found) > 1:
@@ -625,8 +623,7 @@ def _expanding_double_nested(reply, cwd, listing, shells):
         rest = error.outer_error[len("bash: "):]
         error.outer_error = rest if arg0 == "-c" else f"{arg0}: {rest}"
         error.opaque = notes
-        if substitutions is not None:
-            error.outer_effects = effects
+        error.outer_effects = effects
         return error
     if middle_globbed:
         more = _glob_notes(middle_globbed, cwd, listing)
@@ -634,7 +631,7 @@ def _expanding_double_nested(reply, cwd, listing, shells):
             return None
         notes += [note for note in more if note not in notes]
     simulation = _bash_c_words(reply, words, "double-nested", notes)
-    if simulation is not None and substitutions is not None:
+    if simulation is not None:
         simulation.outer_effects = effects
     return simulation
 

@@ -131,7 +131,7 @@ def _fast_and_general(reply, transport, monkeypatch, cwd="/nonexistent/qbcore"):
         return simulate(reply, transport, cwd=cwd), general
 
 
-@pytest.mark.parametrize("transport", SHAPED)
+@pytest.mark.parametrize("transport", ["nested", "single", "ssh", "double-nested"])  # (a here-document keeps `$'`)
 @pytest.mark.parametrize("reply", ["grep -E '^[0-9]+$' x", "echo $'a\\tb' $'it\\'s'", "printf %s $'\\x41'"])
 def test_ansi_c_quoting_takes_the_fast_path(transport, reply, monkeypatch):
     # (the harness's single quotes end where the reply's start: `$'` is unquoted)
@@ -165,7 +165,7 @@ def test_an_escaped_quote_in_ansi_c_quoting_beside_a_brace_is_left_to_the_genera
     ("single", "export TOKEN='a$b`c'; ./show-env"),
     ("ssh", "export TOKEN='a$b`c'; ./show-env"),
     ("double-nested", "export TOKEN='a$b`c'; ./show-env"),
-    ("double-nested", 'echo \\"`x'),
+    ("double-nested", 'echo \\`x'),
     ("single", "echo a'`x"),
 ])
 def test_an_unclosed_quote_is_the_syntax_error_of_the_general_path(transport, reply, monkeypatch):

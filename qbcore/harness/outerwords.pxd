@@ -49,4 +49,4 @@ cdef _expansion(str text, Py_ssize_t i, shell, substitute, str names)
 cdef list _words(str text, shell, list globbed, list refused, substitute)
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, start=Py_ssize_t, c=Py_UCS4, out=list, marked=bint)
-cdef _document(str text, shell, substitute)
+cdef _document(str text, shell, substitute, list unexpandable)

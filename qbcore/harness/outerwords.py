@@ -638,14 +638,18 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     return found
 
 
-def document(text: str, shell: KnownShell, substitute=None) -> Optional[str]:
+def document(text: str, shell: KnownShell, substitute=None, unexpandable: Optional[list] = None) -> Optional[str]:
     """A here-document body with an unquoted delimiter as bash expands it (parameters,
     command substitutions with a ``substitute``, and backslashes before ``$ ` \\``);
-    None unless decided here (a line continuation included)."""
-    return _document(text if type(text) is str else str.__str__(text), shell, substitute)
+    None unless decided here (a line continuation included).
+
+    A backquote no other one follows leaves the body one bash cannot expand: when
+    ``unexpandable`` is a list, its index is put there (the substitutions before it
+    have run) and None is returned."""
+    return _document(text if type(text) is str else str.__str__(text), shell, substitute, unexpandable)
 
 
-def _document(text: str, shell: KnownShell, substitute) -> Optional[str]:
+def _document(text: str, shell: KnownShell, substitute, unexpandable: Optional[list]) -> Optional[str]:
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name
     n = len(text)
@@ -675,6 +679,9 @@ def _document(text: str, shell: KnownShell, substitute) -> Optional[str]:
                     return None
                 i += 1
                 continue
+            if c == "`" and unexpandable is not None and text.find("`", i + 1) < 0:
+                unexpandable.append(i)  # (the lexer keeps it as text, and bash fails there)
+                return None
             expanded = _expansion(text, i, shell, substitute, "@*")
             if expanded is None:
                 return None

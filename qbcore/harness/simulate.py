@@ -44,10 +44,11 @@ class _Model:
     @classmethod
     def load(cls):
         from ..model.evaluate import evaluate
-        from ..model.expand import EXECUTOR_ENVIRON, Env
+        from ..model.expand import EXECUTOR_ENVIRON, Env, unexpandable_document_error
         from ..syntax.parser import ListItem, Pipeline, SimpleCommand, parse_prefix
 
         cls.evaluate, cls.Env, cls.parse_prefix, cls.EXECUTOR_ENVIRON = evaluate, Env, parse_prefix, EXECUTOR_ENVIRON
+        cls.unexpandable_document_error = unexpandable_document_error
         cls.ListItem, cls.Pipeline, cls.SimpleCommand = ListItem, Pipeline, SimpleCommand
         cls.loaded = True
         return cls
@@ -642,9 +643,16 @@ def _expanding_heredoc_ssh(reply, cwd, listing, shells):
         return None  # (a body line that is the delimiter, or joins it, ends the document elsewhere)
     body = reply + "\n"
     substitutions = _substitutions(body, cwd, listing)
-    body = outer_document(body, outer, substitutions)
+    unexpandable = []
+    body = outer_document(body, outer, substitutions, unexpandable)
     if body is None:
-        return None
+        if not unexpandable:
+            return None
+        # the outer shell fails the ssh command with the body's error, after the
+        # substitutions before the break have run
+        broken = reply[unexpandable[0]:]
+        error = f"bash: line 1: {_model().unexpandable_document_error(broken)}"
+        return Simulation("heredoc-ssh", reply, None, [], [], _outer_effects(substitutions), error, 0)
     notes = []
     if substitutions is not None and substitutions.names:
         # an unknown output leaves the document, and so the redirection, not exact

@@ -489,6 +489,12 @@ def unexpandable_in_document(heredoc: "S.Heredoc") -> Optional[str]:
     return None
 
 
+def unexpandable_document_error(broken: str) -> str:
+    """The error the model records for a body bash cannot expand (its own words:
+    bash prints none it could match), ``broken`` the text from the construct to the line's end."""
+    return f"here-document: cannot expand {broken!r}"
+
+
 UNJOINED_DOCUMENT = Opaque("here-document body with a backslash-newline before an unclosed construct")
 
 
@@ -1352,7 +1358,7 @@ class Expander:
             return self.opaque_text(SPECIAL_WORD_DOCUMENT)
         if broken:
             self.parts(expanded_before_failure(heredoc), quoted=True)  # what runs before it stops
-            raise UnexpandableDocument(f"here-document: cannot expand {broken!r}")
+            raise UnexpandableDocument(unexpandable_document_error(broken))
         self.in_document = True
         try:
             return self.join_pieces(self.parts(heredoc.parts, quoted=True))

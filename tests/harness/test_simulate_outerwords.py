@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lexcorpus import agent_commands
 from corpus_replies import CORPUS
-from probing import HOSTILE_CHARS, HOSTILE_TOKENS, LONG
+from probing import HOSTILE_CHARS, HOSTILE_TOKENS, LONG, sandbox_ready  # noqa: F401 (a fixture)
 
 from qbcore.harness.simulate import simulate, simulate_general
+from qbcore.realbash.probe import probe
 
 SHAPED = ["nested", "single", "ssh", "double-nested", "heredoc-ssh"]
 # parameters of every kind beside plain words and the hostile alphabet
@@ -172,6 +173,19 @@ def test_an_unclosed_quote_is_the_syntax_error_of_the_general_path(transport, re
     fast, general = _fast_and_general(reply, transport, monkeypatch)
     assert fast == general
     assert fast.inner_script is None and "unexpected EOF while looking for matching" in fast.outer_error
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("reply", ["export TOKEN='a$b`c'; ./show-env", "echo $(printf x) `c $HOME", "a`b`c `d"])
+def test_a_document_with_an_unclosed_backquote_fails_on_the_fast_path(reply, tmp_path, monkeypatch, sandbox_ready):
+    # the outer shell cannot expand the body: the ssh command fails after the
+    # substitutions before the backquote have run, and no inner shell starts
+    fast, general = _fast_and_general(reply, "heredoc-ssh", monkeypatch)
+    assert fast == general
+    assert fast.inner_script is None and "here-document: cannot expand " in fast.outer_error
+    assert fast.outer_error.endswith(repr(reply[reply.rindex("`"):]))
+    got = probe(reply, "heredoc-ssh", root=str(tmp_path))
+    assert (got.inner_script, len(got.received)) == (None, 0), got.stderr
 
 
 @pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested", "heredoc-ssh"])

@@ -13,6 +13,8 @@ general path.
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["OuterSubstitutions"]
 
 
@@ -22,20 +24,30 @@ class _Model:
     @classmethod
     def load(cls):
         from ..model.budget import BudgetExceeded, Meter
+        from ..model.commands.registry import BUILTINS
         from ..model.evaluate import static, substitute
         from ..model.expand import Env, script_text
         from ..model.files import FileView
         from ..model.values import Opaque, concat, unknown_text
         from ..syntax.errors import NestedTooDeep
-        from ..syntax.parser import parse_prefix
+        from ..syntax.parser import RESERVED, parse_prefix
 
         cls.Meter, cls.static, cls.substitute, cls.Env, cls.script_text = Meter, static, substitute, Env, script_text
         cls.FileView, cls.Opaque, cls.concat = FileView, Opaque, concat
         cls.unknown_text, cls.parse_prefix = unknown_text, parse_prefix
+        cls.BUILTINS, cls.RESERVED = BUILTINS, RESERVED
         cls.failures = (BudgetExceeded, RecursionError, NestedTooDeep)
         cls.loaded = True
         return cls
 
+
+# a body of simple commands, maybe in a pipeline, of words no expansion changes
+_LITERAL_BODY = re.compile(r"[ ]*[A-Za-z0-9_./:+%,@=-]+(?:[ ]+[A-Za-z0-9_./:+%,@=-]+)*"
+                           r"(?:[ ]*\|[ ]*[A-Za-z0-9_./:+%,@=-]+(?:[ ]+[A-Za-z0-9_./:+%,@=-]+)*)*[ ]*")
+# what the walk of such a body charges at most: steps per command, bytes per character
+# of the body and per command (tests/harness/test_outersubst.py measures both)
+_STEPS_AT_MOST = 2
+_BYTES_AT_MOST = 32
 
 _SHELLS: dict = {}  # (working directory, host) -> the outer shell at its start
 
@@ -85,6 +97,10 @@ class OuterSubstitutions:
         if "\n" in body or "LINENO" in body:
             return None  # (the line a body's commands report is the general path's)
         model = _Model if _Model.loaded else _Model.load()
+        if _LITERAL_BODY.fullmatch(body):
+            piece = self._programs(body, model)
+            if piece is not None:
+                return piece
         script = model.parse_prefix(body)
         if script.error is not None or not script.chunks:
             return None
@@ -123,6 +139,41 @@ class OuterSubstitutions:
             return None
         self.effects.append("$(" + model.script_text(script) + ")")
         return piece
+
+    def _programs(self, body: str, model):
+        """The closed form of ``run`` for a body of programs the model does not run, with
+        literal words (``date +%s``, ``ls | wc -l``): their output and status are unknown,
+        named after the substitution, and they may change any file. None for another body.
+
+        It charges the budget at least what the walk would (``_STEPS_AT_MOST``,
+        ``_BYTES_AT_MOST``), so it gives a reply up no later than ``substitute`` would."""
+        commands = [command.strip() for command in body.split("|")]
+        for command in commands:
+            name = command.split(" ", 1)[0]
+            if not name or "=" in name or model.BUILTINS.get(name) is not None or name in model.RESERVED \
+                    or name in self.noted:
+                return None  # (a builtin, a keyword, an assignment, `||`, or a shell the general path notes)
+        if self.meter is None:
+            self.meter = model.Meter()
+            self.files = model.FileView(self.cwd, None, host=self.host)
+        meter = self.meter
+        text = body.strip()
+        try:
+            meter.step(_STEPS_AT_MOST * len(commands), "commands")
+            meter.build(_BYTES_AT_MOST * (len(text) + len(commands)), "records")
+        except model.failures:
+            return None
+        budget = meter.budget
+        if meter.steps * 2 > budget.steps or meter.bytes * 2 > budget.bytes:
+            return None
+        # (a pipeline's commands run on copies of the view, which it takes back as a whole)
+        self.files.lose(f"the files after `{text}`" if len(commands) == 1 else f"the files after the pipeline `{text}`")
+        name = f"$({text})"
+        self.status = model.Opaque(f"status of {name}")
+        if name not in self.names:
+            self.names.append(name)
+        self.effects.append(name)
+        return model.unknown_text(model.Opaque(name))
 
     def join(self, pieces: list) -> str:
         """The word of ``pieces``, the spans of unknown outputs kept."""

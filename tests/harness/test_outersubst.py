@@ -1,0 +1,87 @@
+"""The fast path's command substitutions (qbcore.harness.outersubst): the closed form
+for programs the model does not run reports what the model's walk of the body does."""
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from probing import LONG
+
+import qbcore.harness.outersubst as outersubst
+from qbcore.harness import simulate as simulate_module
+
+CWD = "/nonexistent/qbcore"
+# programs the model does not run, and literal words
+PROGRAMS = ["date", "ls", "wc", "lsof", "git", "./x", "mktemp", "seq", "a-b.c", "x_1", "/usr/bin/env", "python3",
+            "sort", "uname", "%1", "a:b", "@x", "+x", "a,b"]
+WORD = st.text(alphabet="abcXYZ019_./:+%,@=-", min_size=1, max_size=12)
+command = st.builds(lambda name, args, gap: gap.join([name, *args]), st.sampled_from(PROGRAMS),
+                    st.lists(WORD, max_size=5), st.sampled_from([" ", "  "]))
+bodies = st.builds(lambda commands, bar, lead, trail: lead + bar.join(commands) + trail,
+                   st.lists(command, min_size=1, max_size=4), st.sampled_from(["|", " | ", "  |"]),
+                   st.sampled_from(["", " "]), st.sampled_from(["", "  "]))
+
+
+def _run(bodies, closed: bool, lost=None):
+    """The substitutions of ``bodies`` run in order by one OuterSubstitutions (the closed
+    form allowed or not; ``lost`` the files after each): what it keeps, and its meter."""
+    substitutions = outersubst.OuterSubstitutions(CWD, False, simulate_module._NOTED, simulate_module.default_environ)
+    literal = outersubst._LITERAL_BODY
+    if not closed:
+        outersubst._LITERAL_BODY = re.compile(r"(?!)")
+    try:
+        pieces = []
+        for body in bodies:
+            pieces.append(substitutions.run(body, False))
+            if lost and substitutions.files is not None:
+                substitutions.files.lose(lost)
+    finally:
+        outersubst._LITERAL_BODY = literal
+    meter = substitutions.meter
+    files = substitutions.files
+    return (pieces, substitutions.effects, substitutions.names, substitutions.status,
+            files and (files.lost, files.created)), meter
+
+
+@settings(max_examples=4000 if LONG else 300, deadline=None, database=None)
+@given(st.lists(bodies, min_size=1, max_size=3), st.sampled_from([None, "an earlier loss"]))
+def test_the_closed_form_reports_what_the_walk_does(bodies, lost):
+    assert all(outersubst._LITERAL_BODY.fullmatch(body) for body in bodies)
+    closed, closed_meter = _run(bodies, True, lost)
+    walked, walked_meter = _run(bodies, False, lost)
+    assert closed == walked
+    # charged at least what the walk charges: it never keeps a reply the walk would give up
+    assert closed_meter.steps >= walked_meter.steps and closed_meter.bytes >= walked_meter.bytes
+
+
+@pytest.mark.parametrize("body", ["date +%s", "ls | wc -l", " lsof -t -i:8080 ", "git rev-parse HEAD", "mktemp"])
+def test_programs_with_literal_words_skip_the_walk(body, monkeypatch):
+    outersubst._Model.load()
+    monkeypatch.setattr(outersubst._Model, "substitute", lambda *a, **k: pytest.fail("walked"))
+    monkeypatch.setattr(outersubst._Model, "parse_prefix", lambda *a, **k: pytest.fail("parsed"))
+    substitutions = outersubst.OuterSubstitutions(CWD, False, simulate_module._NOTED, simulate_module.default_environ)
+    assert str(substitutions.run(body, False)) == f"⟨$({body.strip()})⟩"
+
+
+@pytest.mark.parametrize("body", ["pwd", "echo a", "printf x", "x=1", "a || b", "time ls", "do", "true | ls",
+                                  "bash -c x", "ssh h", "ls |", "ls | | wc"])
+def test_builtins_keywords_assignments_and_noted_programs_are_walked(body, monkeypatch):
+    outersubst._Model.load()
+    walked = []
+    real = outersubst._Model.parse_prefix
+    monkeypatch.setattr(outersubst._Model, "parse_prefix", lambda text: walked.append(text) or real(text))
+    substitutions = outersubst.OuterSubstitutions(CWD, False, simulate_module._NOTED, simulate_module.default_environ)
+    substitutions.run(body, False)
+    assert walked == [body]
+
+
+def test_a_reply_of_many_substitutions_is_given_up_no_later_than_the_walk():
+    # each closed form charges the budget at least what its walk would
+    bodies = ["date +%s"] * 8000
+    closed, _ = _run(bodies, True)
+    walked, _ = _run(bodies, False)
+    first_closed = closed[0].index(None)
+    first_walked = walked[0].index(None)
+    assert first_closed <= first_walked
+    assert closed[0][:first_closed] == walked[0][:first_closed]

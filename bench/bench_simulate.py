@@ -4,6 +4,12 @@ Run: python -m pytest bench/bench_simulate.py -s                          (compi
      QBCORE_NO_EXTENSIONS=1 python -m pytest bench/bench_simulate.py -s   (pure-Python engine)
 (the tables are printed at the end; each run times tree-sitter too, so its ratios are from one run)
 
+The machine's speed drifts during a run, by more than the differences measured,
+so each transport's ratio pairs its rounds with tree-sitter rounds run just
+before them: before every timed simulate round, one tree-sitter round to warm
+up, one timed, and one simulate round to warm up. The ratio is the median of
+the 15 pairs' ratios; the µs columns are each tool's best round.
+
 Every tool reads the same strings in the same run: the short agent commands
 of tests/support/corpus/ (single-line ones) and the single-line QuoteBench reply
 shapes of tests/support/corpus_replies.py. The engine is the one the process
@@ -32,7 +38,9 @@ COMMANDS = [c for c in agent_commands() if "\n" not in c]
 REPLIES = [r for _, r in CORPUS if "\n" not in r]
 CORPORA = {"agent-commands": COMMANDS, "quotebench-replies": REPLIES}
 ENGINE = qbcore.engine
+ENCODED = {name: [s.encode() for s in strings] for name, strings in CORPORA.items()}
 RESULTS = {}  # (corpus, transport or "tree-sitter") -> best seconds for all of the corpus
+PARSE_BESIDE = {}  # (corpus, transport) -> (best tree-sitter round beside it, median paired ratio)
 TYPICAL = {}  # corpus name -> (median ratio, share of strings at >= 5x, median us simulate, median us parse)
 
 
@@ -48,13 +56,16 @@ class Summary:
             write("")
             write(f"simulate on {len(strings)} {corpus} (engine: {ENGINE}; best round; "
                   f"tree-sitter-bash parses the same strings: {parse / len(strings) * 1e6:.2f} us each)")
-            write(f"{'transport':<15} {'us/string':>10} {'strings/s':>11} {'parse/simulate':>15}")
+            write(f"{'transport':<15} {'us/string':>10} {'strings/s':>11} {'tree-sitter us':>15} "
+                  f"{'parse/simulate':>15}")
             for name in NAMES:
                 seconds = RESULTS.get((corpus, name))
                 if seconds is None:
                     continue
                 per = seconds / len(strings) * 1e6
-                write(f"{name:<15} {per:>10.2f} {len(strings) / seconds:>11.0f} {parse / seconds:>15.2f}")
+                beside, ratio = PARSE_BESIDE[corpus, name]
+                write(f"{name:<15} {per:>10.2f} {len(strings) / seconds:>11.0f} "
+                      f"{beside / len(strings) * 1e6:>15.2f} {ratio:>15.2f}")
         for corpus, (median, share, sim_us, parse_us) in TYPICAL.items():
             write(f"typical reply ({corpus}): simulate(nested, {ENGINE}) {sim_us:.2f} us vs tree-sitter parse "
                   f"{parse_us:.2f} us (medians); median per-reply speedup {median:.1f}x, "
@@ -79,25 +90,35 @@ def each(function, items):
 
 @pytest.mark.parametrize("corpus", list(CORPORA))
 def bench_tree_sitter_parse(benchmark, corpus):
-    encoded = [c.encode() for c in CORPORA[corpus]]
-    benchmark.pedantic(each(PARSER.parse, encoded), rounds=7, iterations=1, warmup_rounds=1)
+    benchmark.pedantic(each(PARSER.parse, ENCODED[corpus]), rounds=7, iterations=1, warmup_rounds=1)
     RESULTS[corpus, "tree-sitter"] = benchmark.stats.stats.min
 
 
 @pytest.mark.parametrize("transport", NAMES)
 @pytest.mark.parametrize("corpus", list(CORPORA))
 def bench_simulate(benchmark, corpus, transport):
-    benchmark.pedantic(each(lambda c: simulate(c, transport, cwd="/nonexistent/qbcore"), CORPORA[corpus]),
-                       rounds=5, iterations=1, warmup_rounds=1)
+    parse = each(PARSER.parse, ENCODED[corpus])
+    run = each(lambda c: simulate(c, transport, cwd="/nonexistent/qbcore"), CORPORA[corpus])
+    parses = []
+
+    def pair():
+        parse()
+        parses.append(_best(parse, None, 1, 1))
+        run()
+
+    benchmark.pedantic(run, setup=pair, rounds=15, iterations=1)
+    rounds = benchmark.stats.stats.data
     RESULTS[corpus, transport] = benchmark.stats.stats.min
+    PARSE_BESIDE[corpus, transport] = (min(parses), statistics.median(p / r for p, r in zip(parses, rounds)))
 
 
-def _best(function, argument, reps):
+def _best(function, argument, reps, rounds=7):
+    """The best of ``rounds`` rounds of ``reps`` calls, in seconds a call."""
     best = float("inf")
-    for _ in range(7):
+    for _ in range(rounds):
         start = time.perf_counter()
         for _ in range(reps):
-            function(argument)
+            function(*(() if argument is None else (argument,)))
         best = min(best, (time.perf_counter() - start) / reps)
     return best
 

@@ -41,13 +41,20 @@ class _Model:
         return cls
 
 
-# a body of simple commands, maybe in a pipeline, of words no expansion changes
-_LITERAL_BODY = re.compile(r"[ ]*[A-Za-z0-9_./:+%,@=-]+(?:[ ]+[A-Za-z0-9_./:+%,@=-]+)*"
-                           r"(?:[ ]*\|[ ]*[A-Za-z0-9_./:+%,@=-]+(?:[ ]+[A-Za-z0-9_./:+%,@=-]+)*)*[ ]*")
+# a body of simple commands, maybe in a pipeline, whose words no expansion can fail
+# or multiply: literal text, single quotes, and double quotes around literal text
+# and parameters by name; the command names literal
+_LITERAL = r"[A-Za-z0-9_./:+%,@=-]"
+_WORD = (r"(?:" + _LITERAL + r"|'[^'|\n]*'"
+         r"|\"(?:[A-Za-z0-9_./:+%,@= -]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\})*\")+")
+_COMMAND = _LITERAL + r"+(?:[ ]+" + _WORD + r")*"
+_LITERAL_BODY = re.compile(r"[ ]*" + _COMMAND + r"(?:[ ]*\|[ ]*" + _COMMAND + r")*[ ]*")
 # what the walk of such a body charges at most: steps per command, bytes per character
-# of the body and per command (tests/harness/test_outersubst.py measures both)
+# of the body and per command, and per expansion, bytes per character of the longest
+# value in the environment (tests/harness/test_outersubst.py measures them)
 _STEPS_AT_MOST = 2
 _BYTES_AT_MOST = 32
+_VALUE_BYTES_AT_MOST = 4
 
 _SHELLS: dict = {}  # (working directory, host) -> the outer shell at its start
 
@@ -141,9 +148,11 @@ class OuterSubstitutions:
         return piece
 
     def _programs(self, body: str, model):
-        """The closed form of ``run`` for a body of programs the model does not run, with
-        literal words (``date +%s``, ``ls | wc -l``): their output and status are unknown,
-        named after the substitution, and they may change any file. None for another body.
+        """The closed form of ``run`` for a body of programs the model does not run, named
+        literally, with words no expansion can fail (``date +%s``, ``ls | wc -l``,
+        ``basename "$PWD"``): their output and status are unknown, named after the
+        substitution whatever their arguments, and they may change any file. None for
+        another body.
 
         It charges the budget at least what the walk would (``_STEPS_AT_MOST``,
         ``_BYTES_AT_MOST``), so it gives a reply up no later than ``substitute`` would."""
@@ -158,9 +167,13 @@ class OuterSubstitutions:
             self.files = model.FileView(self.cwd, None, host=self.host)
         meter = self.meter
         text = body.strip()
+        expansions = text.count("$")
+        values = 0
+        if expansions:
+            values = expansions * _VALUE_BYTES_AT_MOST * max(map(len, self.environ(self.cwd).values()), default=0)
         try:
             meter.step(_STEPS_AT_MOST * len(commands), "commands")
-            meter.build(_BYTES_AT_MOST * (len(text) + len(commands)), "records")
+            meter.build(_BYTES_AT_MOST * (len(text) + len(commands)) + values, "records")
         except model.failures:
             return None
         budget = meter.budget

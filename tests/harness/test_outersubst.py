@@ -15,7 +15,12 @@ CWD = "/nonexistent/qbcore"
 # programs the model does not run, and literal words
 PROGRAMS = ["date", "ls", "wc", "lsof", "git", "./x", "mktemp", "seq", "a-b.c", "x_1", "/usr/bin/env", "python3",
             "sort", "uname", "%1", "a:b", "@x", "+x", "a,b"]
-WORD = st.text(alphabet="abcXYZ019_./:+%,@=-", min_size=1, max_size=12)
+LITERAL = st.text(alphabet="abcXYZ019_./:+%,@=-", min_size=1, max_size=12)
+# known, unset, unknown and long values, by name, in double quotes; single quotes hold anything
+PARAMETER = st.sampled_from(["$PWD", "$HOME", "${PATH}", "$x", "$SHELL", "$RANDOM", "$_", "${PWD}", "$SHLVL"])
+QUOTED = st.lists(st.one_of(LITERAL, PARAMETER, st.just(" ")), max_size=4).map(lambda parts: '"' + "".join(parts) + '"')
+SINGLE = st.text(alphabet="a $*?{},;&<>()`\\\"#~[]!", max_size=6).map(lambda text: f"'{text}'")
+WORD = st.lists(st.one_of(LITERAL, QUOTED, SINGLE), min_size=1, max_size=3).map("".join)
 command = st.builds(lambda name, args, gap: gap.join([name, *args]), st.sampled_from(PROGRAMS),
                     st.lists(WORD, max_size=5), st.sampled_from([" ", "  "]))
 bodies = st.builds(lambda commands, bar, lead, trail: lead + bar.join(commands) + trail,
@@ -23,10 +28,14 @@ bodies = st.builds(lambda commands, bar, lead, trail: lead + bar.join(commands) 
                    st.sampled_from(["", " "]), st.sampled_from(["", "  "]))
 
 
-def _run(bodies, closed: bool, lost=None):
+# a path as long as a task directory's, and one a value of which would glob if unquoted
+CWDS = [CWD, "/nonexistent/" + "d" * 200 + "/x*"]
+
+
+def _run(bodies, closed: bool, lost=None, cwd=CWD):
     """The substitutions of ``bodies`` run in order by one OuterSubstitutions (the closed
     form allowed or not; ``lost`` the files after each): what it keeps, and its meter."""
-    substitutions = outersubst.OuterSubstitutions(CWD, False, simulate_module._NOTED, simulate_module.default_environ)
+    substitutions = outersubst.OuterSubstitutions(cwd, False, simulate_module._NOTED, simulate_module.default_environ)
     literal = outersubst._LITERAL_BODY
     if not closed:
         outersubst._LITERAL_BODY = re.compile(r"(?!)")
@@ -45,17 +54,18 @@ def _run(bodies, closed: bool, lost=None):
 
 
 @settings(max_examples=4000 if LONG else 300, deadline=None, database=None)
-@given(st.lists(bodies, min_size=1, max_size=3), st.sampled_from([None, "an earlier loss"]))
-def test_the_closed_form_reports_what_the_walk_does(bodies, lost):
+@given(st.lists(bodies, min_size=1, max_size=3), st.sampled_from([None, "an earlier loss"]), st.sampled_from(CWDS))
+def test_the_closed_form_reports_what_the_walk_does(bodies, lost, cwd):
     assert all(outersubst._LITERAL_BODY.fullmatch(body) for body in bodies)
-    closed, closed_meter = _run(bodies, True, lost)
-    walked, walked_meter = _run(bodies, False, lost)
+    closed, closed_meter = _run(bodies, True, lost, cwd)
+    walked, walked_meter = _run(bodies, False, lost, cwd)
     assert closed == walked
     # charged at least what the walk charges: it never keeps a reply the walk would give up
     assert closed_meter.steps >= walked_meter.steps and closed_meter.bytes >= walked_meter.bytes
 
 
-@pytest.mark.parametrize("body", ["date +%s", "ls | wc -l", " lsof -t -i:8080 ", "git rev-parse HEAD", "mktemp"])
+@pytest.mark.parametrize("body", ["date +%s", "ls | wc -l", " lsof -t -i:8080 ", "git rev-parse HEAD", "mktemp",
+                                  'basename "$PWD"', "dirname \"${HOME}/a b\" 'x;*'"])
 def test_programs_with_literal_words_skip_the_walk(body, monkeypatch):
     outersubst._Model.load()
     monkeypatch.setattr(outersubst._Model, "substitute", lambda *a, **k: pytest.fail("walked"))
@@ -65,7 +75,8 @@ def test_programs_with_literal_words_skip_the_walk(body, monkeypatch):
 
 
 @pytest.mark.parametrize("body", ["pwd", "echo a", "printf x", "x=1", "a || b", "time ls", "do", "true | ls",
-                                  "bash -c x", "ssh h", "ls |", "ls | | wc"])
+                                  "bash -c x", "ssh h", "ls |", "ls | | wc", "ls $HOME", 'ls "$(pwd)"', 'ls "${x:-a}"',
+                                  'ls *', "ls ~", '"ls" x', 'ls "a|b"', "$x a", 'cat "$1"'])
 def test_builtins_keywords_assignments_and_noted_programs_are_walked(body, monkeypatch):
     outersubst._Model.load()
     walked = []

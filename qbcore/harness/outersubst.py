@@ -24,6 +24,7 @@ class _Model:
     @classmethod
     def load(cls):
         from ..model.budget import BudgetExceeded, Meter
+        from ..model.commands.directories import working_directory
         from ..model.commands.registry import BUILTINS
         from ..model.evaluate import static, substitute
         from ..model.expand import Env, script_text
@@ -35,7 +36,7 @@ class _Model:
         cls.Meter, cls.static, cls.substitute, cls.Env, cls.script_text = Meter, static, substitute, Env, script_text
         cls.FileView, cls.Opaque, cls.concat = FileView, Opaque, concat
         cls.unknown_text, cls.parse_prefix = unknown_text, parse_prefix
-        cls.BUILTINS, cls.RESERVED = BUILTINS, RESERVED
+        cls.BUILTINS, cls.RESERVED, cls.working_directory = BUILTINS, RESERVED, working_directory
         cls.failures = (BudgetExceeded, RecursionError, NestedTooDeep)
         cls.loaded = True
         return cls
@@ -151,26 +152,33 @@ class OuterSubstitutions:
         """The closed form of ``run`` for a body of programs the model does not run, named
         literally, with words no expansion can fail (``date +%s``, ``ls | wc -l``,
         ``basename "$PWD"``): their output and status are unknown, named after the
-        substitution whatever their arguments, and they may change any file. None for
+        substitution whatever their arguments, and they may change any file. And for
+        ``pwd`` (which ignores its words here): the starting shell's directory. None for
         another body.
 
         It charges the budget at least what the walk would (``_STEPS_AT_MOST``,
         ``_BYTES_AT_MOST``), so it gives a reply up no later than ``substitute`` would."""
-        commands = [command.strip() for command in body.split("|")]
-        for command in commands:
-            name = command.split(" ", 1)[0]
-            if not name or "=" in name or model.BUILTINS.get(name) is not None or name in model.RESERVED \
-                    or name in self.noted:
-                return None  # (a builtin, a keyword, an assignment, `||`, or a shell the general path notes)
+        text = body.strip()
+        commands = [command.strip() for command in text.split("|")]
+        directory = None
+        if text == "pwd":
+            directory = model.working_directory(_starting_shell(model, self.cwd, self.host, self.environ))
+        else:
+            for command in commands:
+                name = command.split(" ", 1)[0]
+                if not name or "=" in name or model.BUILTINS.get(name) is not None or name in model.RESERVED \
+                        or name in self.noted:
+                    return None  # (a builtin, a keyword, an assignment, `||`, or a shell the general path notes)
         if self.meter is None:
             self.meter = model.Meter()
             self.files = model.FileView(self.cwd, None, host=self.host)
         meter = self.meter
-        text = body.strip()
-        expansions = text.count("$")
         values = 0
-        if expansions:
-            values = expansions * _VALUE_BYTES_AT_MOST * max(map(len, self.environ(self.cwd).values()), default=0)
+        if directory is not None:
+            values = _VALUE_BYTES_AT_MOST * len(directory)
+        elif "$" in text:
+            longest = max(map(len, self.environ(self.cwd).values()), default=0)
+            values = text.count("$") * _VALUE_BYTES_AT_MOST * longest
         try:
             meter.step(_STEPS_AT_MOST * len(commands), "commands")
             meter.build(_BYTES_AT_MOST * (len(text) + len(commands)) + values, "records")
@@ -179,13 +187,16 @@ class OuterSubstitutions:
         budget = meter.budget
         if meter.steps * 2 > budget.steps or meter.bytes * 2 > budget.bytes:
             return None
+        name = f"$({text})"
+        self.effects.append(name)
+        if directory is not None:
+            self.status = 0
+            return (directory + "\n").replace("\0", "").rstrip("\n")  # as an output is read
         # (a pipeline's commands run on copies of the view, which it takes back as a whole)
         self.files.lose(f"the files after `{text}`" if len(commands) == 1 else f"the files after the pipeline `{text}`")
-        name = f"$({text})"
         self.status = model.Opaque(f"status of {name}")
         if name not in self.names:
             self.names.append(name)
-        self.effects.append(name)
         return model.unknown_text(model.Opaque(name))
 
     def join(self, pieces: list) -> str:

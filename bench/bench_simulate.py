@@ -5,10 +5,11 @@ Run: python -m pytest bench/bench_simulate.py -s                          (compi
 (the tables are printed at the end; each run times tree-sitter too, so its ratios are from one run)
 
 The machine's speed drifts during a run, by more than the differences measured,
-so each transport's ratio pairs its rounds with tree-sitter rounds run just
-before them: before every timed simulate round, one tree-sitter round to warm
-up, one timed, and one simulate round to warm up. The ratio is the median of
-the 15 pairs' ratios; the µs columns are each tool's best round.
+so each transport is timed in the same window as tree-sitter rounds of its
+own: before every timed simulate round, one tree-sitter round to warm up, one
+timed, and one simulate round to warm up. The ratio is tree-sitter's best
+round over simulate's best round, both from those 15 pairs; the table prints
+the tree-sitter figure of each row.
 
 Every tool reads the same strings in the same run: the short agent commands
 of tests/support/corpus/ (single-line ones) and the single-line QuoteBench reply
@@ -40,7 +41,7 @@ CORPORA = {"agent-commands": COMMANDS, "quotebench-replies": REPLIES}
 ENGINE = qbcore.engine
 ENCODED = {name: [s.encode() for s in strings] for name, strings in CORPORA.items()}
 RESULTS = {}  # (corpus, transport or "tree-sitter") -> best seconds for all of the corpus
-PARSE_BESIDE = {}  # (corpus, transport) -> (best tree-sitter round beside it, median paired ratio)
+PARSE_BESIDE = {}  # (corpus, transport) -> best seconds of the tree-sitter rounds beside it
 TYPICAL = {}  # corpus name -> (median ratio, share of strings at >= 5x, median us simulate, median us parse)
 
 
@@ -63,9 +64,9 @@ class Summary:
                 if seconds is None:
                     continue
                 per = seconds / len(strings) * 1e6
-                beside, ratio = PARSE_BESIDE[corpus, name]
+                beside = PARSE_BESIDE[corpus, name]
                 write(f"{name:<15} {per:>10.2f} {len(strings) / seconds:>11.0f} "
-                      f"{beside / len(strings) * 1e6:>15.2f} {ratio:>15.2f}")
+                      f"{beside / len(strings) * 1e6:>15.2f} {beside / seconds:>15.2f}")
         for corpus, (median, share, sim_us, parse_us) in TYPICAL.items():
             write(f"typical reply ({corpus}): simulate(nested, {ENGINE}) {sim_us:.2f} us vs tree-sitter parse "
                   f"{parse_us:.2f} us (medians); median per-reply speedup {median:.1f}x, "
@@ -107,9 +108,8 @@ def bench_simulate(benchmark, corpus, transport):
         run()
 
     benchmark.pedantic(run, setup=pair, rounds=15, iterations=1)
-    rounds = benchmark.stats.stats.data
     RESULTS[corpus, transport] = benchmark.stats.stats.min
-    PARSE_BESIDE[corpus, transport] = (min(parses), statistics.median(p / r for p, r in zip(parses, rounds)))
+    PARSE_BESIDE[corpus, transport] = min(parses)
 
 
 def _best(function, argument, reps, rounds=7):

@@ -112,11 +112,7 @@ class OuterSubstitutions:
         script = model.parse_prefix(body)
         if script.error is not None or not script.chunks:
             return None
-        if self.meter is None:
-            # one budget, and one view of the files, for all of the reply's substitutions
-            self.meter = model.Meter()
-            self.files = model.FileView(self.cwd, None, host=self.host)
-        meter = self.meter
+        meter = self._meter(model)
         env = _starting_shell(model, self.cwd, self.host, self.environ).copy()
         env.files = self.files
         env.meter = meter
@@ -127,15 +123,29 @@ class OuterSubstitutions:
         except model.failures:
             return None
         self.status = result.status
-        # the general path spends some of the same budget on the outer words: leave it any
-        # substitution that comes near the limit
-        budget = meter.budget
-        if meter.exceeded is not None or meter.steps * 2 > budget.steps or meter.bytes * 2 > budget.bytes:
+        if self._near_limit(meter):
             return None
         for record in result.commands:
             if record.argv and record.argv[0] in self.noted:
                 return None
-        stdout = result.stdout
+        return self._kept(model, result.stdout, "$(" + model.script_text(script) + ")")
+
+    def _meter(self, model):
+        """One budget, and one view of the files, for all of the reply's substitutions."""
+        if self.meter is None:
+            self.meter = model.Meter()
+            self.files = model.FileView(self.cwd, None, host=self.host)
+        return self.meter
+
+    @staticmethod
+    def _near_limit(meter) -> bool:
+        # the general path spends some of the same budget on the outer words: leave it any
+        # substitution that comes near the limit
+        budget = meter.budget
+        return meter.exceeded is not None or meter.steps * 2 > budget.steps or meter.bytes * 2 > budget.bytes
+
+    def _kept(self, model, stdout, effect: str):
+        """The piece a substitution's ``stdout`` makes, noted as the general path notes it."""
         if isinstance(stdout, model.Opaque):
             if stdout.name not in self.names:
                 self.names.append(stdout.name)
@@ -145,7 +155,7 @@ class OuterSubstitutions:
             piece = stdout.replace("\0", "").rstrip("\n")
         else:
             return None
-        self.effects.append("$(" + model.script_text(script) + ")")
+        self.effects.append(effect)
         return piece
 
     def _programs(self, body: str, model):
@@ -169,10 +179,7 @@ class OuterSubstitutions:
                 if not name or "=" in name or model.BUILTINS.get(name) is not None or name in model.RESERVED \
                         or name in self.noted:
                     return None  # (a builtin, a keyword, an assignment, `||`, or a shell the general path notes)
-        if self.meter is None:
-            self.meter = model.Meter()
-            self.files = model.FileView(self.cwd, None, host=self.host)
-        meter = self.meter
+        meter = self._meter(model)
         values = 0
         if directory is not None:
             values = _VALUE_BYTES_AT_MOST * len(directory)
@@ -184,20 +191,16 @@ class OuterSubstitutions:
             meter.build(_BYTES_AT_MOST * (len(text) + len(commands)) + values, "records")
         except model.failures:
             return None
-        budget = meter.budget
-        if meter.steps * 2 > budget.steps or meter.bytes * 2 > budget.bytes:
+        if self._near_limit(meter):
             return None
         name = f"$({text})"
-        self.effects.append(name)
         if directory is not None:
             self.status = 0
-            return (directory + "\n").replace("\0", "").rstrip("\n")  # as an output is read
+            return self._kept(model, directory + "\n", name)
         # (a pipeline's commands run on copies of the view, which it takes back as a whole)
         self.files.lose(f"the files after `{text}`" if len(commands) == 1 else f"the files after the pipeline `{text}`")
         self.status = model.Opaque(f"status of {name}")
-        if name not in self.names:
-            self.names.append(name)
-        return model.unknown_text(model.Opaque(name))
+        return self._kept(model, model.Opaque(name), name)
 
     def join(self, pieces: list) -> str:
         """The word of ``pieces``, the spans of unknown outputs kept."""

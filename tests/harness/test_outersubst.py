@@ -79,8 +79,9 @@ def test_programs_with_literal_words_skip_the_walk(body, monkeypatch):
 
 
 @pytest.mark.parametrize("body", ["echo a", "printf x", "x=1", "a || b", "time ls", "do", "true | ls",
-                                  "bash -c x", "ssh h", "ls |", "ls | | wc", "ls $HOME", 'ls "$(pwd)"', "pwd -P", "pwd | cat", 'ls "${x:-a}"',
-                                  'ls *', "ls ~", '"ls" x', 'ls "a|b"', "$x a", 'cat "$1"'])
+                                  "bash -c x", "ssh h", "ls |", "ls | | wc", "ls $HOME", 'ls "$(pwd)"', "pwd -P",
+                                  "pwd | cat", 'ls "${x:-a}"', 'ls *', "ls ~", '"ls" x', 'ls "a|b"', "$x a",
+                                  'cat "$1"'])
 def test_builtins_keywords_assignments_and_noted_programs_are_walked(body, monkeypatch):
     outersubst._Model.load()
     walked = []

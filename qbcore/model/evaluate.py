@@ -551,13 +551,17 @@ class _Walker:
         self.env.files.absorb(sub.files, "a command that may not run, or runs in the background")
         if certain:
             return
+        # the copy shares the Variables it did not replace (they are never changed in place),
+        # so most compare by identity; only the replaced ones and arrays compare by value
+        mine = self.env.vars
         for name, var in sub.vars.items():
-            old = self.env.vars.get(name)
-            if old is None or old.value != var.value:
+            old = mine.get(name)
+            if old is not var and (old is None or old.value != var.value):
                 self.env.set(name, Opaque(f"${name} (set conditionally)"))
-        for name in list(self.env.vars):
-            if name not in sub.vars:
-                self.env.set(name, Opaque(f"${name} (unset conditionally)"))
+        if len(mine) != len(sub.vars):  # every name of the copy is now in mine: mine has more
+            for name in list(mine):
+                if name not in sub.vars:
+                    self.env.set(name, Opaque(f"${name} (unset conditionally)"))
         if sub.positional != self.env.positional:
             self.env.positional = [Opaque("positional parameters (changed conditionally)")]
         if sub.cwd != self.env.cwd or not sub.cwd_known:

@@ -947,7 +947,8 @@ def _spans(node, wanted, found=None) -> list:
         found.append((node.start, node.end))
     if isinstance(node, (list, tuple)):
         for child in node:
-            _spans(child, wanted, found)
+            if type(child) not in _LEAVES:  # (a leaf is never wanted)
+                _spans(child, wanted, found)
     elif type(node) not in _LEAVES:
         for name in _fields_of(type(node)):
             child = getattr(node, name, None)
@@ -958,11 +959,12 @@ def _spans(node, wanted, found=None) -> list:
 
 def _leaves():
     """Node types that hold no list item or pipeline of the same source (a command
-    substitution's body is a Script of its own, which the walk does not enter)."""
+    substitution's body is a Script of its own, which the walk does not enter), and are
+    neither: a simple command holds only words, assignments and redirections."""
     from ..syntax import parser
 
     return frozenset((parser.Word, parser.BraceRefusedWord, parser.Redirect, parser.Assignment, parser.Heredoc,
-                      parser.Lit, parser.CondOp))
+                      parser.Lit, parser.CondOp, parser.SimpleCommand))
 
 
 _FIELDS: dict = {}

@@ -2,12 +2,15 @@
 files the script creates, ``$?`` after command substitutions."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bashref
 from qbcore.model.evaluate import evaluate
 from qbcore.model.expand import Env, Opaque
 from qbcore.model.files import FileView
-from qbcore.syntax.parser import parse
+from qbcore.model.commands import external
+from qbcore.syntax.parser import parse, parse_prefix
 
 TREE = ["a.txt", "d/", "d/x"]
 
@@ -118,6 +121,15 @@ def test_a_shell_that_runs_no_command_changes_no_file(script, tmp_path):
     result, _ = model(script, str(tmp_path))
     assert result.commands[-1].argv == ("echo", "a.txt", "d")
     assert bashref.run(script, cwd=str(tmp_path)).text == "a.txt d\n"
+
+
+@given(st.lists(st.one_of(st.sampled_from(["do", "fi", "in", "time", "if", "{", "}", "!", "#", "x=1", "-", "\\",
+                                            "'", "$a", "&", ";", "\n", "*", "~"]),
+                          st.text(" \tab_./+=,:@%^-09", max_size=6)), max_size=6).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_whether_a_shell_runs_anything_is_the_parse_s_answer(text):
+    # the plain-line shortcut answers as the parse does: no chunk with an item runs nothing
+    assert external._script_runs_nothing(text) == (not any(c.items for c in parse_prefix(text).chunks))
 
 
 @pytest.mark.parametrize("script, name", LOST, ids=[s for s, _ in LOST])

@@ -42,6 +42,9 @@ cdef _ansi_c(str text, Py_ssize_t i)
 
 cdef _unclosed_backquote(str text, list refused)
 
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t, end=Py_ssize_t)
+cdef _unknown_parameter(str text, Py_ssize_t i, shell, substitute)
+
 cdef _expansion(str text, Py_ssize_t i, shell, substitute, str names)
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, c=Py_UCS4, has_word=bint, quoted=bint, pattern=bint, marked=bint,

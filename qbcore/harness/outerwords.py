@@ -33,7 +33,7 @@ except ImportError:  # the pure engine does not need Cython: it reads runs with 
 
     cython = SimpleNamespace(compiled=False)
 
-__all__ = ["KnownShell", "words", "document"]
+__all__ = ["KnownShell", "UNKNOWN_NAMED", "words", "document"]
 
 _DIGITS = frozenset("0123456789")
 
@@ -381,14 +381,41 @@ def _substitution(text: str, i: int, substitute):
     return None if piece is None else (piece, end)
 
 
+# parameters whose value a shell holds no text for at its start, which the model names
+# ``$NAME`` wherever it expands them (the machine's and those bash computes at each read)
+UNKNOWN_NAMED = frozenset(("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME",
+                           "PPID", "HOSTNAME", "UID", "EUID", "GROUPS", "SHELL"))
+
+
+def _unknown_parameter(text: str, i: int, shell: KnownShell, substitute):
+    """(piece, index after it) for a plain ``$NAME`` or ``${NAME}`` at ``text[i]`` of one
+    of UNKNOWN_NAMED that ``shell`` holds no text for: the marked piece ``substitute``
+    makes of it, as of an unknown output; None for anything else."""
+    n = len(text)
+    j = i + 2 if text[i + 1] == "{" else i + 1
+    if j >= n or not _name_start(text[j]):
+        return None
+    end = _name_end(text, j + 1, n)
+    name = text[j:end]
+    if name not in UNKNOWN_NAMED or shell.values.get(name, "") is not None:
+        return None
+    if j == i + 2:
+        if end >= n or text[end] != "}":
+            return None
+        end += 1
+    return substitute.unknown("$" + name), end
+
+
 def _expansion(text: str, i: int, shell: KnownShell, substitute, names: str):
     """(value, index after it) for the expansion at ``text[i]``: a `$` that starts one,
     or a backquote (``names``: the all-positional forms read here); None."""
     if text[i] == "`":
         return _substitution(text, i, substitute)
     expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, names)
-    if expanded is None and text[i + 1] == "(":
-        return _substitution(text, i, substitute)
+    if expanded is None and substitute is not None:
+        if text[i + 1] == "(":
+            return _substitution(text, i, substitute)
+        return _unknown_parameter(text, i, shell, substitute)
     return expanded
 
 

@@ -25,7 +25,7 @@ from ..model.files import FileView, checked_listing
 from ..model.values import Partial
 from ..syntax.errors import NestedTooDeep
 from . import quickpath
-from .outerwords import KnownShell
+from .outerwords import UNKNOWN_NAMED, KnownShell
 from .outerwords import document as outer_document
 from .outerwords import words as outer_words
 from .outersubst import OuterSubstitutions
@@ -516,11 +516,17 @@ def _expanding_single(reply, cwd, listing, shells):
 
 
 def _substitutions(text, cwd, listing):
-    """What runs the outer shell's command substitutions in ``text`` on the fast path,
-    or None (there are none, or a listing stands for the files)."""
-    if listing is not None or "$(" not in text and "`" not in text:
+    """What runs the outer shell's command substitutions in ``text`` on the fast path and
+    marks the parameters it holds no text for (``$HOSTNAME``), or None (there are none,
+    or a listing stands for the files)."""
+    if listing is not None or "$" not in text and "`" not in text or \
+            "$(" not in text and "`" not in text and not _UNKNOWN_NAMED.search(text):
         return None
     return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
+
+
+# a parameter the outer shell may hold no text for (outerwords.UNKNOWN_NAMED)
+_UNKNOWN_NAMED = re.compile(r"\$\{?(?:" + "|".join(sorted(UNKNOWN_NAMED)) + r")(?![A-Za-z0-9_])")
 
 
 def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None):
@@ -576,7 +582,7 @@ def _expanding_ssh(reply, cwd, listing, shells):
     if words and words[0][:1] not in ("", "-", "+"):
         # no option for ssh, none for bash -c: ssh runs the words joined with spaces
         return Simulation("ssh", reply, " ".join(words), [], notes, _outer_effects(substitutions), None, 1)
-    if substitutions is not None:
+    if substitutions is not None and (substitutions.effects or substitutions.names):
         return None
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)

@@ -102,8 +102,9 @@ def test_unknown_values_and_substitutions_take_the_general_path(transport, monke
     # (an absolute glob looks outside the working directory)
     glob = {"single": "ls /src/*.c", "heredoc-ssh": "$(ls $(pwd))"}.get(transport, 'x" /tmp/*"')
     # (substitutions that nest, start a shell, read $LINENO, or hold a backslash)
-    for reply in ['echo "$(echo $(date))"', "echo $RANDOM", 'echo "$SHELL"', "echo `echo \\$x`", 'a "${!x}"',
-                  'echo "$(bash -c id)"', 'echo "$(echo $LINENO)"', glob]:
+    # (an operator on a value the shell holds no text for, its length, $LINENO)
+    for reply in ['echo "$(echo $(date))"', "echo ${RANDOM:-1}", 'echo "${#SHELL}"', "echo `echo \\$x`",
+                  'a "${!x}"', 'echo "$(bash -c id)"', 'echo "$(echo $LINENO)"', "echo $LINENO", glob]:
         if transport == "single":
             reply = f"a'{reply}'b"  # out of the harness's single quotes
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
@@ -122,6 +123,21 @@ def test_plain_command_substitutions_take_the_fast_path(transport, reply, monkey
         fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=cwd)
         assert fast == general
         assert fast.outer_effects and all(e.kind == "substitution" for e in fast.outer_effects)
+
+
+@pytest.mark.parametrize("transport", SHAPED)
+@pytest.mark.parametrize("reply", [
+    "docker exec -it web sh -c 'echo $HOSTNAME'", 'echo "$RANDOM" $SECONDS', 'echo ${UID}:$EUID "${GROUPS}"',
+    'echo "$SHELL-$(date)-$PPID" x', 'echo "$HOSTNAME"x$HOSTNAME', 'echo $BASHPID/x $EPOCHSECONDS'])
+def test_parameters_the_shell_holds_no_text_for_take_the_fast_path(transport, reply, monkeypatch):
+    # each is one marked piece, named as the general path names it, wherever it stands
+    if transport == "single":
+        reply = f"a'{reply}'b"  # out of the harness's single quotes
+    for cwd in ("/nonexistent/qbcore", None):
+        fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=cwd)
+        assert fast == general
+        # (the single quotes of the first one quote the name again under single)
+        assert any(name.startswith("$") for name in fast.opaque) or "'" in reply[1:-1]
 
 
 def _fast_and_general(reply, transport, monkeypatch, cwd="/nonexistent/qbcore"):

@@ -57,6 +57,13 @@ _STEPS_AT_MOST = 2
 _BYTES_AT_MOST = 32
 _VALUE_BYTES_AT_MOST = 4
 
+# a lone echo or printf whose words hold no expansion: literal text, single quotes, and
+# double quotes around text that no backslash or `$` changes
+_PRINTED_WORD = r"(?:[A-Za-z0-9_./:+%,@=-]|'[^'\n]*'|\"[A-Za-z0-9_./:+%,@= ]*\")+"
+_PRINTING_BODY = re.compile(r"[ ]*(echo|printf)((?:[ ]+" + _PRINTED_WORD + r")*)[ ]*")
+_PRINTED_WORDS = re.compile(_PRINTED_WORD)
+_PIECES = re.compile(r"'([^'\n]*)'|\"([^\"]*)\"|([^'\"]+)")  # a word's quoted and unquoted runs
+
 _SHELLS: dict = {}  # (working directory, host) -> the outer shell at its start
 
 
@@ -107,6 +114,11 @@ class OuterSubstitutions:
         model = _Model if _Model.loaded else _Model.load()
         if _LITERAL_BODY.fullmatch(body):
             piece = self._programs(body, model)
+            if piece is not None:
+                return piece
+        printing = _PRINTING_BODY.fullmatch(body)
+        if printing is not None:
+            piece = self._printed(body, printing.group(1), printing.group(2), model)
             if piece is not None:
                 return piece
         script = model.parse_prefix(body)
@@ -202,6 +214,98 @@ class OuterSubstitutions:
         self.status = model.Opaque(f"status of {name}")
         return self._kept(model, model.Opaque(name), name)
 
+    def unknown(self, name: str):
+        """The piece of a parameter the outer shell holds no text for (``$HOSTNAME``),
+        named as the general path names it."""
+        model = _Model if _Model.loaded else _Model.load()
+        if name not in self.names:
+            self.names.append(name)
+        return model.unknown_text(model.Opaque(name))
+
+    def _printed(self, body: str, name: str, words: str, model):
+        """The closed form of ``run`` for ``echo`` or ``printf`` with words no expansion
+        changes (``_PRINTING_BODY``), neither starting with an option: what it prints,
+        status 0, and the files as they were. Formats of text, ``%s``, ``%%``, ``\\n``,
+        ``\\t`` and ``\\\\`` only; None for another."""
+        args = [word if "'" not in word and '"' not in word else
+                "".join([a or b or c for a, b, c in _PIECES.findall(word)]) for word in _PRINTED_WORDS.findall(words)]
+        if args and args[0].startswith("-"):
+            return None  # (an option, or printf's `--`)
+        if name == "echo":
+            size = sum(map(len, args)) + len(args) + 1
+            parts = None
+        else:
+            if not args:
+                return None  # (printf's usage error)
+            parts = _printf_format(args[0])
+            if parts is None:
+                return None
+            args = args[1:]
+            slots = parts.count(None)
+            rounds = max(1, -(-len(args) // slots)) if slots else 1
+            size = rounds * sum(len(part) for part in parts if part is not None) + \
+                sum(map(len, args[:rounds * slots] if slots else ()))
+        meter = self._meter(model)
+        text = body.strip()
+        try:
+            meter.step(_STEPS_AT_MOST, "commands")
+            meter.build(_BYTES_AT_MOST * (len(text) + 1) + _VALUE_BYTES_AT_MOST * size, "records")
+        except model.failures:
+            return None
+        if self._near_limit(meter):
+            return None
+        self.status = 0
+        return self._kept(model, " ".join(args) + "\n" if parts is None else _printf_output(parts, args),
+                          f"$({text})")
+
     def join(self, pieces: list) -> str:
         """The word of ``pieces``, the spans of unknown outputs kept."""
         return (_Model if _Model.loaded else _Model.load()).concat(pieces)
+
+
+_FORMAT_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\"}
+
+
+def _printf_format(fmt: str):
+    """printf's format as its literal parts and None for each ``%s``, or None when it
+    holds any other conversion or escape."""
+    parts = []
+    i, n = 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c == "%" or c == "\\":
+            nxt = fmt[i + 1:i + 2]
+            if c == "%" and nxt == "s":
+                parts.append(None)
+            elif c == "%" and nxt == "%":
+                parts.append("%")
+            elif c == "\\" and nxt in _FORMAT_ESCAPES:
+                parts.append(_FORMAT_ESCAPES[nxt])
+            else:
+                return None
+            i += 2
+        else:
+            j = i + 1
+            while j < n and fmt[j] != "%" and fmt[j] != "\\":
+                j += 1
+            parts.append(fmt[i:j])
+            i = j
+    return parts
+
+
+def _printf_output(parts: list, args: list) -> str:
+    """What printf prints: the format again while arguments remain, an empty one for each
+    ``%s`` past them."""
+    if None not in parts:
+        return "".join(parts)
+    out = []
+    k = 0
+    while True:
+        for part in parts:
+            if part is None:
+                out.append(args[k] if k < len(args) else "")
+                k += 1
+            else:
+                out.append(part)
+        if k >= len(args):
+            return "".join(out)

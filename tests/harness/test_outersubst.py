@@ -28,6 +28,15 @@ bodies = st.one_of(
               st.lists(command, min_size=1, max_size=4), st.sampled_from(["|", " | ", "  |"]),
               st.sampled_from(["", " "]), st.sampled_from(["", "  "])),
     st.sampled_from(["pwd", " pwd ", "pwd  "]))
+# echo and printf with words no expansion changes; formats of every kind, some not closed
+FORMAT = st.lists(st.sampled_from(["%s", "%%", "\\n", "\\t", "\\\\", "%d", "\\x41", "%5s", "a b", "-", "é", "x"]),
+                  max_size=5).map(lambda parts: "'" + "".join(parts) + "'")
+PRINTED = st.one_of(LITERAL, SINGLE, st.text(alphabet="ab1 %,=", max_size=5).map(lambda text: f'"{text}"'))
+printing = st.builds(lambda name, words, gap, lead: lead + gap.join([name, *words]),
+                     st.sampled_from(["echo", "printf"]),
+                     st.one_of(st.lists(PRINTED, max_size=4), st.builds(lambda f, rest: [f, *rest], FORMAT,
+                                                                          st.lists(PRINTED, max_size=5))),
+                     st.sampled_from([" ", "  "]), st.sampled_from(["", " "]))
 
 
 # a path as long as a task directory's, and one a value of which would glob if unquoted
@@ -39,9 +48,9 @@ def _run(bodies, closed: bool, lost=None, cwd=CWD):
     """The substitutions of ``bodies`` run in order by one OuterSubstitutions (the closed
     form allowed or not; ``lost`` the files after each): what it keeps, and its meter."""
     substitutions = outersubst.OuterSubstitutions(cwd, False, simulate_module._NOTED, simulate_module.default_environ)
-    literal = outersubst._LITERAL_BODY
+    literal, printing_body = outersubst._LITERAL_BODY, outersubst._PRINTING_BODY
     if not closed:
-        outersubst._LITERAL_BODY = re.compile(r"(?!)")
+        outersubst._LITERAL_BODY = outersubst._PRINTING_BODY = re.compile(r"(?!)")
     try:
         pieces = []
         for body in bodies:
@@ -49,7 +58,7 @@ def _run(bodies, closed: bool, lost=None, cwd=CWD):
             if lost and substitutions.files is not None:
                 substitutions.files.lose(lost)
     finally:
-        outersubst._LITERAL_BODY = literal
+        outersubst._LITERAL_BODY, outersubst._PRINTING_BODY = literal, printing_body
     meter = substitutions.meter
     files = substitutions.files
     return (pieces, substitutions.effects, substitutions.names, substitutions.status,
@@ -57,9 +66,11 @@ def _run(bodies, closed: bool, lost=None, cwd=CWD):
 
 
 @settings(max_examples=4000 if LONG else 300, deadline=None, database=None)
-@given(st.lists(bodies, min_size=1, max_size=3), st.sampled_from([None, "an earlier loss"]), st.sampled_from(CWDS))
+@given(st.lists(st.one_of(bodies, printing), min_size=1, max_size=3), st.sampled_from([None, "an earlier loss"]),
+       st.sampled_from(CWDS))
 def test_the_closed_form_reports_what_the_walk_does(bodies, lost, cwd):
-    assert all(outersubst._LITERAL_BODY.fullmatch(body) for body in bodies)
+    assert all(outersubst._LITERAL_BODY.fullmatch(body) or outersubst._PRINTING_BODY.fullmatch(body)
+               for body in bodies)
     closed, closed_meter = _run(bodies, True, lost, cwd)
     walked, walked_meter = _run(bodies, False, lost, cwd)
     assert closed == walked
@@ -78,7 +89,22 @@ def test_programs_with_literal_words_skip_the_walk(body, monkeypatch):
     assert str(substitutions.run(body, False)) == expected
 
 
-@pytest.mark.parametrize("body", ["echo a", "printf x", "x=1", "a || b", "time ls", "do", "true | ls",
+@pytest.mark.parametrize("body, printed", [
+    ("printf '%s' hi", "hi"), ("echo a  'b  c' \"d e\"", "a b  c d e"), ("printf '[%s]\\n' a b", "[a]\n[b]"),
+    ("printf 'x%%\\t'", "x%\t"), ("echo", ""), (" printf %s%s 1 ", "1")])
+def test_echo_and_printf_of_plain_words_skip_the_walk(body, printed, monkeypatch):
+    outersubst._Model.load()
+    monkeypatch.setattr(outersubst._Model, "substitute", lambda *a, **k: pytest.fail("walked"))
+    monkeypatch.setattr(outersubst._Model, "parse_prefix", lambda *a, **k: pytest.fail("parsed"))
+    substitutions = outersubst.OuterSubstitutions(CWD, False, simulate_module._NOTED, simulate_module.default_environ)
+    assert substitutions.run(body, False) == printed and substitutions.status == 0
+
+
+@pytest.mark.parametrize("body", ["echo -n a", "printf -v x y", "printf", "printf '%d' 1", "printf '\\x41'",
+                                  "echo $HOME", "printf '%s' \"$x\"", "echo a; echo b", "echo a | cat",
+                                  "echo \"a\\b\"", "echo *", "echo {a,b}", "echo ~", "x=1 echo a",
+                                  "echo a >f",
+                                  "x=1", "a || b", "time ls", "do", "true | ls",
                                   "bash -c x", "ssh h", "ls |", "ls | | wc", "ls $HOME", 'ls "$(pwd)"', "pwd -P",
                                   "pwd | cat", 'ls "${x:-a}"', 'ls *', "ls ~", '"ls" x', 'ls "a|b"', "$x a",
                                   'cat "$1"'])

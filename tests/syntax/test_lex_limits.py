@@ -46,9 +46,15 @@ def best_time(function, argument, repeat=3):
 
 
 def assert_linear(lexer, make, small):
-    # warm up, then compare a size with FACTOR times that size
+    # warm up, then compare a size with FACTOR times that size; the best of three such
+    # ratios, as a burst of other work on a shared machine can spoil one (a quadratic
+    # lexer shows about FACTOR**2 in every one)
     lexer.lex(make(small))
-    ratio = best_time(lexer.lex, make(FACTOR * small)) / max(best_time(lexer.lex, make(small), 5), 1e-4)
+    ratio = float("inf")
+    for _ in range(3):
+        ratio = min(ratio, best_time(lexer.lex, make(FACTOR * small)) / max(best_time(lexer.lex, make(small), 5), 1e-4))
+        if ratio < 3 * FACTOR:
+            break
     assert ratio < 3 * FACTOR, f"lexing {FACTOR}x the input took {ratio:.1f}x the time"
 
 

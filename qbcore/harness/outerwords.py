@@ -33,7 +33,7 @@ except ImportError:  # the pure engine does not need Cython: it reads runs with 
 
     cython = SimpleNamespace(compiled=False)
 
-__all__ = ["KnownShell", "UNKNOWN_NAMED", "words", "document"]
+__all__ = ["KnownShell", "words", "document"]
 
 _DIGITS = frozenset("0123456789")
 
@@ -102,21 +102,28 @@ class KnownShell:
     variables (a str, or None when the model holds no string for it; an absent
     name is unset), ``$0`` and the positional parameters; ``variables`` are the
     model's own (``Env.vars``), which arithmetic reads (None: arithmetic is left
-    to the general path)."""
+    to the general path); ``named`` maps a variable the model holds no string
+    for, but an unknown value with a name, to that name (``HOSTNAME`` ->
+    ``$HOSTNAME``), and ``mentions`` finds an expansion of one in a text."""
 
-    __slots__ = ("values", "arg0", "positional", "variables")
+    __slots__ = ("values", "arg0", "positional", "variables", "named", "mentions")
 
-    def __init__(self, values: dict, arg0: str, positional: list, variables: Optional[dict] = None):
+    def __init__(self, values: dict, arg0: str, positional: list, variables: Optional[dict] = None,
+                 named: Optional[dict] = None):
         self.values = values
         self.arg0 = arg0
         self.positional = positional
         self.variables = variables
+        self.named = named or {}
+        self.mentions = re.compile(r"\$\{?(?:" + "|".join(map(re.escape, sorted(self.named))) +
+                                   r")(?![A-Za-z0-9_])") if self.named else None
 
     @classmethod
     def of(cls, env) -> "Optional[KnownShell]":
         """The shell an Env (``qbcore.model.expand``) stands for, before it runs anything
         (None when ``$0`` or a positional parameter is not a string)."""
         from ..model.expand import DYNAMIC
+        from ..model.values import Opaque
 
         values = {name: var.value if isinstance(var.value, str) else None for name, var in env.vars.items()}
         for name in DYNAMIC + ("LINENO",):
@@ -124,7 +131,10 @@ class KnownShell:
         positional = list(env.positional)
         if not isinstance(env.arg0, str) or not all(isinstance(p, str) for p in positional):
             return None
-        return cls(values, env.arg0, positional, dict(env.vars))
+        # the name the model's expansion gives each unknown value ($LINENO is the line's)
+        held = {name: env.get(name) for name, value in values.items() if value is None and name != "LINENO"}
+        named = {name: value.name for name, value in held.items() if type(value) is Opaque}
+        return cls(values, env.arg0, positional, dict(env.vars), named)
 
     def value(self, name: str):
         """The value of ``$name`` (``""`` when unset), or _UNKNOWN."""
@@ -381,29 +391,24 @@ def _substitution(text: str, i: int, substitute):
     return None if piece is None else (piece, end)
 
 
-# parameters whose value a shell holds no text for at its start, which the model names
-# ``$NAME`` wherever it expands them (the machine's and those bash computes at each read)
-UNKNOWN_NAMED = frozenset(("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME",
-                           "PPID", "HOSTNAME", "UID", "EUID", "GROUPS", "SHELL"))
-
-
 def _unknown_parameter(text: str, i: int, shell: KnownShell, substitute):
-    """(piece, index after it) for a plain ``$NAME`` or ``${NAME}`` at ``text[i]`` of one
-    of UNKNOWN_NAMED that ``shell`` holds no text for: the marked piece ``substitute``
-    makes of it, as of an unknown output; None for anything else."""
+    """(piece, index after it) for a plain ``$NAME`` or ``${NAME}`` at ``text[i]`` of a
+    value ``shell`` holds no text for but a name (``shell.named``): the marked piece
+    ``substitute`` makes of it, as of an unknown output; None for anything else."""
     n = len(text)
     j = i + 2 if text[i + 1] == "{" else i + 1
     if j >= n or not _name_start(text[j]):
         return None
     end = _name_end(text, j + 1, n)
     name = text[j:end]
-    if name not in UNKNOWN_NAMED or shell.values.get(name, "") is not None:
+    named = shell.named.get(name)
+    if named is None:
         return None
     if j == i + 2:
         if end >= n or text[end] != "}":
             return None
         end += 1
-    return substitute.unknown("$" + name), end
+    return substitute.unknown(named), end
 
 
 def _expansion(text: str, i: int, shell: KnownShell, substitute, names: str):

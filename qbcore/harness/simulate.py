@@ -25,7 +25,7 @@ from ..model.files import FileView, checked_listing
 from ..model.values import Partial
 from ..syntax.errors import NestedTooDeep
 from . import quickpath
-from .outerwords import UNKNOWN_NAMED, KnownShell
+from .outerwords import KnownShell
 from .outerwords import document as outer_document
 from .outerwords import words as outer_words
 from .outersubst import OuterSubstitutions
@@ -459,7 +459,8 @@ def _shells_without_cwd():
             values.update((name, None) for name in other.values if name not in one.values)
             names.update(name for name, value in values.items()
                          if value is None and one.values.get(name) is not None)
-            shells.append(KnownShell(values, one.arg0, one.positional))
+            named = {name: value for name, value in one.named.items() if other.named.get(name) == value}
+            shells.append(KnownShell(values, one.arg0, one.positional, None, named))
         _WITHOUT_CWD.append((tuple(shells), tuple(sorted(names))))
     return _WITHOUT_CWD[0]
 
@@ -515,18 +516,14 @@ def _expanding_single(reply, cwd, listing, shells):
     return _expanding_bash_c(reply, "'" + reply + "'", cwd, listing, "single", shells)
 
 
-def _substitutions(text, cwd, listing):
+def _substitutions(text, cwd, listing, shell):
     """What runs the outer shell's command substitutions in ``text`` on the fast path and
-    marks the parameters it holds no text for (``$HOSTNAME``), or None (there are none,
-    or a listing stands for the files)."""
-    if listing is not None or "$" not in text and "`" not in text or \
-            "$(" not in text and "`" not in text and not _UNKNOWN_NAMED.search(text):
+    marks the values ``shell`` holds no text for (``$HOSTNAME``), or None (there are
+    none, or a listing stands for the files)."""
+    if listing is not None or "$" not in text and "`" not in text or "$(" not in text and "`" not in text and \
+            (shell.mentions is None or shell.mentions.search(text) is None):
         return None
     return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
-
-
-# a parameter the outer shell may hold no text for (outerwords.UNKNOWN_NAMED)
-_UNKNOWN_NAMED = re.compile(r"\$\{?(?:" + "|".join(sorted(UNKNOWN_NAMED)) + r")(?![A-Za-z0-9_])")
 
 
 def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None):
@@ -559,7 +556,7 @@ def _expanding_bash_c(reply, text, cwd, listing, transport, shells):
     outer = shells[0]
     if outer is None:
         return None
-    substitutions = _substitutions(text, cwd, listing)
+    substitutions = _substitutions(text, cwd, listing, outer)
     found = _outer_reading(reply, transport, text, outer, cwd, listing, substitutions)
     if type(found) is not tuple:
         return found
@@ -574,7 +571,7 @@ def _expanding_ssh(reply, cwd, listing, shells):
     if outer is None:
         return None
     text = '"' + reply + '"'
-    substitutions = _substitutions(text, cwd, listing)
+    substitutions = _substitutions(text, cwd, listing, outer)
     found = _outer_reading(reply, "ssh", text, outer, cwd, listing, substitutions)
     if type(found) is not tuple:
         return found
@@ -599,7 +596,7 @@ def _expanding_double_nested(reply, cwd, listing, shells):
     if outer is None:
         return None
     text = '"bash -c \\"' + reply + '\\""'
-    substitutions = _substitutions(text, cwd, listing)
+    substitutions = _substitutions(text, cwd, listing, outer)
     read = _outer_reading(reply, "double-nested", text, outer, cwd, listing, substitutions)
     if type(read) is not tuple:
         return read
@@ -618,7 +615,7 @@ def _expanding_double_nested(reply, cwd, listing, shells):
     # the outer words after the script are the middle shell's $0, $1, …
     arg0 = found[1] if len(found) > 1 else "bash"
     if len(found) > 1:
-        middle = KnownShell(middle.values, arg0, found[2:], middle.variables)
+        middle = KnownShell(middle.values, arg0, found[2:], middle.variables, middle.named)
     middle_globbed = []
     refused = []
     words = outer_words(script[len(_MIDDLE_START):], middle, middle_globbed, refused)
@@ -648,7 +645,7 @@ def _expanding_heredoc_ssh(reply, cwd, listing, shells):
     if outer is None or "\n" in reply or reply == transports.HEREDOC_DELIMITER or reply.endswith("\\"):
         return None  # (a body line that is the delimiter, or joins it, ends the document elsewhere)
     body = reply + "\n"
-    substitutions = _substitutions(body, cwd, listing)
+    substitutions = _substitutions(body, cwd, listing, outer)
     unexpandable = []
     body = outer_document(body, outer, substitutions, unexpandable)
     if body is None:

@@ -25,10 +25,12 @@ class _Model:
     def load(cls):
         from ..model.budget import BudgetExceeded, Meter
         from ..model.commands.directories import working_directory
+        from ..model.commands.output import printf_text
         from ..model.commands.registry import BUILTINS
         from ..model.evaluate import static, substitute
         from ..model.expand import Env, script_text
         from ..model.files import FileView
+        from ..model.utilities.shellbuiltins import PrintUnknown, echo_text
         from ..model.values import Opaque, concat, unknown_text
         from ..syntax.errors import NestedTooDeep
         from ..syntax.parser import RESERVED, parse_prefix
@@ -37,7 +39,9 @@ class _Model:
         cls.FileView, cls.Opaque, cls.concat = FileView, Opaque, concat
         cls.unknown_text, cls.parse_prefix = unknown_text, parse_prefix
         cls.BUILTINS, cls.RESERVED, cls.working_directory = BUILTINS, RESERVED, working_directory
+        cls.echo_text, cls.printf_text = echo_text, printf_text
         cls.failures = (BudgetExceeded, RecursionError, NestedTooDeep)
+        cls.print_failures = cls.failures + (PrintUnknown,)
         cls.loaded = True
         return cls
 
@@ -58,7 +62,8 @@ _BYTES_AT_MOST = 32
 _VALUE_BYTES_AT_MOST = 4
 
 # a lone echo or printf whose words hold no expansion: literal text, single quotes, and
-# double quotes around text that no backslash or `$` changes
+# double quotes around text that no backslash or `$` changes (the model's builtins
+# then print them, as the walk would have them print)
 _PRINTED_WORD = r"(?:[A-Za-z0-9_./:+%,@=-]|'[^'\n]*'|\"[A-Za-z0-9_./:+%,@= ]*\")+"
 _PRINTING_BODY = re.compile(r"[ ]*(echo|printf)((?:[ ]+" + _PRINTED_WORD + r")*)[ ]*")
 _PRINTED_WORDS = re.compile(_PRINTED_WORD)
@@ -224,88 +229,34 @@ class OuterSubstitutions:
 
     def _printed(self, body: str, name: str, words: str, model):
         """The closed form of ``run`` for ``echo`` or ``printf`` with words no expansion
-        changes (``_PRINTING_BODY``), neither starting with an option: what it prints,
-        status 0, and the files as they were. Formats of text, ``%s``, ``%%``, ``\\n``,
-        ``\\t`` and ``\\\\`` only; None for another."""
+        changes (``_PRINTING_BODY``), printf's first not an option: what the model's
+        builtin prints, status 0, the files as they were. None when it fails, writes to
+        stderr or prints what the model does not follow."""
         args = [word if "'" not in word and '"' not in word else
                 "".join([a or b or c for a, b, c in _PIECES.findall(word)]) for word in _PRINTED_WORDS.findall(words)]
-        if args and args[0].startswith("-"):
-            return None  # (an option, or printf's `--`)
-        if name == "echo":
-            size = sum(map(len, args)) + len(args) + 1
-            parts = None
-        else:
-            if not args:
-                return None  # (printf's usage error)
-            parts = _printf_format(args[0])
-            if parts is None:
-                return None
-            args = args[1:]
-            slots = parts.count(None)
-            rounds = max(1, -(-len(args) // slots)) if slots else 1
-            size = rounds * sum(len(part) for part in parts if part is not None) + \
-                sum(map(len, args[:rounds * slots] if slots else ()))
+        if name == "printf" and (not args or args[0].startswith("-")):
+            return None  # (its usage error, an option, -v, or `--`)
         meter = self._meter(model)
         text = body.strip()
         try:
             meter.step(_STEPS_AT_MOST, "commands")
-            meter.build(_BYTES_AT_MOST * (len(text) + 1) + _VALUE_BYTES_AT_MOST * size, "records")
-        except model.failures:
+            meter.build(_BYTES_AT_MOST * (len(text) + 1), "records")
+            if name == "echo":
+                output = model.echo_text(args)  # (no longer than its words)
+                meter.build(_VALUE_BYTES_AT_MOST * len(output), "records")
+            else:
+                shell = _starting_shell(model, self.cwd, self.host, self.environ)
+                printed, output = model.printf_text(args, shell.locale_is_c, meter)
+                if printed.status != 0 or printed.errors:
+                    return None
+        except model.print_failures:
             return None
         if self._near_limit(meter):
             return None
         self.status = 0
-        return self._kept(model, " ".join(args) + "\n" if parts is None else _printf_output(parts, args),
-                          f"$({text})")
+        return self._kept(model, output, f"$({text})")
 
     def join(self, pieces: list) -> str:
         """The word of ``pieces``, the spans of unknown outputs kept."""
         return (_Model if _Model.loaded else _Model.load()).concat(pieces)
 
-
-_FORMAT_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\"}
-
-
-def _printf_format(fmt: str):
-    """printf's format as its literal parts and None for each ``%s``, or None when it
-    holds any other conversion or escape."""
-    parts = []
-    i, n = 0, len(fmt)
-    while i < n:
-        c = fmt[i]
-        if c == "%" or c == "\\":
-            nxt = fmt[i + 1:i + 2]
-            if c == "%" and nxt == "s":
-                parts.append(None)
-            elif c == "%" and nxt == "%":
-                parts.append("%")
-            elif c == "\\" and nxt in _FORMAT_ESCAPES:
-                parts.append(_FORMAT_ESCAPES[nxt])
-            else:
-                return None
-            i += 2
-        else:
-            j = i + 1
-            while j < n and fmt[j] != "%" and fmt[j] != "\\":
-                j += 1
-            parts.append(fmt[i:j])
-            i = j
-    return parts
-
-
-def _printf_output(parts: list, args: list) -> str:
-    """What printf prints: the format again while arguments remain, an empty one for each
-    ``%s`` past them."""
-    if None not in parts:
-        return "".join(parts)
-    out = []
-    k = 0
-    while True:
-        for part in parts:
-            if part is None:
-                out.append(args[k] if k < len(args) else "")
-                k += 1
-            else:
-                out.append(part)
-        if k >= len(args):
-            return "".join(out)

@@ -29,9 +29,11 @@ bodies = st.one_of(
               st.sampled_from(["", " "]), st.sampled_from(["", "  "])),
     st.sampled_from(["pwd", " pwd ", "pwd  "]))
 # echo and printf with words no expansion changes; formats of every kind, some not closed
-FORMAT = st.lists(st.sampled_from(["%s", "%%", "\\n", "\\t", "\\\\", "%d", "\\x41", "%5s", "a b", "-", "é", "x"]),
+FORMAT = st.lists(st.sampled_from(["%s", "%%", "\\n", "\\t", "\\\\", "%d", "\\x41", "%5s", "a b", "-", "é", "x",
+                                   "%c", "%q", "%b", "%-3.1s", "%x", "%f", "\\c", "%", "\\0101"]),
                   max_size=5).map(lambda parts: "'" + "".join(parts) + "'")
-PRINTED = st.one_of(LITERAL, SINGLE, st.text(alphabet="ab1 %,=", max_size=5).map(lambda text: f'"{text}"'))
+PRINTED = st.one_of(LITERAL, SINGLE, st.text(alphabet="ab1 %,=", max_size=5).map(lambda text: f'"{text}"'),
+                    st.sampled_from(["-n", "-e", "-neE", "'a\\tb'", "12", "0x1f", "'é'"]))
 printing = st.builds(lambda name, words, gap, lead: lead + gap.join([name, *words]),
                      st.sampled_from(["echo", "printf"]),
                      st.one_of(st.lists(PRINTED, max_size=4), st.builds(lambda f, rest: [f, *rest], FORMAT,
@@ -91,7 +93,8 @@ def test_programs_with_literal_words_skip_the_walk(body, monkeypatch):
 
 @pytest.mark.parametrize("body, printed", [
     ("printf '%s' hi", "hi"), ("echo a  'b  c' \"d e\"", "a b  c d e"), ("printf '[%s]\\n' a b", "[a]\n[b]"),
-    ("printf 'x%%\\t'", "x%\t"), ("echo", ""), (" printf %s%s 1 ", "1")])
+    ("printf 'x%%\\t'", "x%\t"), ("echo", ""), (" printf %s%s 1 ", "1"), ("printf '%03d|%x' 7 255", "007|ff"),
+    ("echo -e 'a\\tb'", "a\tb"), ("echo -n a", "a")])
 def test_echo_and_printf_of_plain_words_skip_the_walk(body, printed, monkeypatch):
     outersubst._Model.load()
     monkeypatch.setattr(outersubst._Model, "substitute", lambda *a, **k: pytest.fail("walked"))
@@ -100,7 +103,7 @@ def test_echo_and_printf_of_plain_words_skip_the_walk(body, printed, monkeypatch
     assert substitutions.run(body, False) == printed and substitutions.status == 0
 
 
-@pytest.mark.parametrize("body", ["echo -n a", "printf -v x y", "printf", "printf '%d' 1", "printf '\\x41'",
+@pytest.mark.parametrize("body", ["printf -v x y", "printf", "printf '%d' x", "printf '%z'", "printf -- a",
                                   "echo $HOME", "printf '%s' \"$x\"", "echo a; echo b", "echo a | cat",
                                   "echo \"a\\b\"", "echo *", "echo {a,b}", "echo ~", "x=1 echo a",
                                   "echo a >f",

@@ -33,14 +33,7 @@ def printf(ctx: Invocation) -> Outcome:
     if not args:
         return Outcome(2, error="printf: usage: printf [-v var] format [arguments]")
     try:
-        if env.locale_is_c:
-            # the C locale counts bytes: widths, %c and %q work on single bytes
-            as_bytes = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
-            printed = format_printf(as_bytes[0], as_bytes[1:], byte_mode=True, meter=env.meter)
-            text = printed.text.encode("latin-1").decode("utf-8", "surrogateescape")
-        else:
-            printed = format_printf(args[0], args[1:], meter=env.meter)
-            text = printed.text
+        printed, text = printf_text(args, env.locale_is_c, env.meter)
     except PrintUnknown as unknown:
         return Outcome(Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"),
                        modelled=False)
@@ -48,3 +41,15 @@ def printf(ctx: Invocation) -> Outcome:
         env.set(target, text)
         return Outcome(printed.status)
     return Outcome(printed.status, text)
+
+
+def printf_text(args: list, locale_is_c: bool, meter):
+    """``(Printed, text)`` of ``printf FORMAT ARGS…`` in the shell's locale, charged to
+    ``meter``; raises PrintUnknown for what is not modelled."""
+    if locale_is_c:
+        # the C locale counts bytes: widths, %c and %q work on single bytes
+        as_bytes = [a.encode("utf-8", "surrogateescape").decode("latin-1") for a in args]
+        printed = format_printf(as_bytes[0], as_bytes[1:], byte_mode=True, meter=meter)
+        return printed, printed.text.encode("latin-1").decode("utf-8", "surrogateescape")
+    printed = format_printf(args[0], args[1:], meter=meter)
+    return printed, printed.text

@@ -96,15 +96,12 @@ def _runs_nothing(argv, env) -> bool:
 
 #: one line of plain words: no quote, expansion, operator, comment, glob or brace in it
 _PLAIN_LINE = re.compile(r"[ \t]*([A-Za-z0-9_./+=,:@%^-]+)[A-Za-z0-9_./+=,:@%^ \t-]*")
-#: the reserved words a plain line could start with (bash reads them as grammar there)
-_RESERVED = frozenset("case coproc do done elif else esac fi for function if in select then time until "
-                      "while".split())
 
 
 def _script_runs_nothing(text) -> bool:
     """Whether the script ``text`` of ``bash -c`` runs no command."""
     plain = _PLAIN_LINE.fullmatch(text)
-    if plain is not None and plain.group(1) not in _RESERVED:
+    if plain is not None and plain.group(1) not in S.RESERVED:  # (bash reads a reserved word as grammar)
         return False  # a simple command of plain words: the parse would find it (the usual leak)
     try:
         script = S.parse_prefix(text)

@@ -104,9 +104,9 @@ class KnownShell:
     model's own (``Env.vars``), which arithmetic reads (None: arithmetic is left
     to the general path); ``named`` maps a variable the model holds no string
     for, but an unknown value with a name, to that name (``HOSTNAME`` ->
-    ``$HOSTNAME``), and ``mentions`` finds an expansion of one in a text."""
+    ``$HOSTNAME``)."""
 
-    __slots__ = ("values", "arg0", "positional", "variables", "named", "mentions")
+    __slots__ = ("values", "arg0", "positional", "variables", "named", "pattern")
 
     def __init__(self, values: dict, arg0: str, positional: list, variables: Optional[dict] = None,
                  named: Optional[dict] = None):
@@ -115,8 +115,16 @@ class KnownShell:
         self.positional = positional
         self.variables = variables
         self.named = named or {}
-        self.mentions = re.compile(r"\$\{?(?:" + "|".join(map(re.escape, sorted(self.named))) +
-                                   r")(?![A-Za-z0-9_])") if self.named else None
+        self.pattern = None  # made when first asked (a copy for a middle shell never is)
+
+    def mentions_named(self, text: str) -> bool:
+        """Whether ``text`` holds ``$NAME`` or ``${NAME`` of a value in ``named``."""
+        if not self.named:
+            return False
+        if self.pattern is None:
+            self.pattern = re.compile(r"\$\{?(?:" + "|".join(map(re.escape, sorted(self.named))) +
+                                      r")(?![A-Za-z0-9_])")
+        return self.pattern.search(text) is not None
 
     @classmethod
     def of(cls, env) -> "Optional[KnownShell]":

@@ -521,7 +521,7 @@ def _substitutions(text, cwd, listing, shell):
     marks the values ``shell`` holds no text for (``$HOSTNAME``), or None (there are
     none, or a listing stands for the files)."""
     if listing is not None or "$" not in text and "`" not in text or "$(" not in text and "`" not in text and \
-            (shell.mentions is None or shell.mentions.search(text) is None):
+            not shell.mentions_named(text):
         return None
     return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
 

@@ -2,6 +2,8 @@
 # evaluation and the walker are typed classes (built without generated Python code, read
 # without dictionary lookups). evaluate.py stays the source of both engines.
 
+from qbcore.model.expand cimport Env
+
 cdef class RedirectRecord:
     cdef readonly object op
     cdef readonly object fd
@@ -35,7 +37,7 @@ cdef class CommandRecord:
     cdef readonly object line
 
 cdef class _Walker:
-    cdef public object env
+    cdef public Env env
     cdef public object result
     cdef public object script
     cdef public bytes raw

@@ -506,7 +506,7 @@ def _brace_stays(text: str, i: int) -> bool:
 
 
 def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
-          refused: Optional[list] = None, substitute=None) -> Optional[list]:
+          refused: Optional[list] = None, substitute=None, commands: Optional[list] = None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
@@ -519,12 +519,20 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     quotes, or a parenthesis stands outside them), and ``refused`` is a list, it
     receives the error as bash words it after ``line N:``. A command substitution is
     read only with a ``substitute``; an unknown output stays one piece of its word,
-    as the model's expansion keeps it."""
-    return _words(text if type(text) is str else str.__str__(text), shell, globbed, refused, substitute)
+    as the model's expansion keeps it.
+
+    With ``commands`` a list, the text may go on past the command as a list of
+    simple commands joined by ``;``, ``|``, ``&&`` or ``||`` (no background job, no
+    ``|&``): the words returned are the first command's, and ``commands`` receives
+    ``(operator, words, source)`` for each later one, ``source`` its text as bash
+    prints it (first word to last). A later command must hold a word, and no pattern
+    character; one that starts with an opening parenthesis is a subshell: None."""
+    return _words(text if type(text) is str else str.__str__(text), shell, globbed, refused, substitute,
+                  commands)
 
 
 def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optional[list],
-           substitute) -> Optional[list]:
+           substitute, commands: Optional[list]) -> Optional[list]:
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
     n = len(text)
@@ -534,6 +542,10 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     quoted = False
     pattern = False  # the current word holds an unquoted pattern character
     marked = False  # the current word holds an unknown output
+    first = None  # with ``commands``: the first command's words, once an operator ended it
+    joined = ""  # the operator before the command being read
+    start = 0  # where that command's first word starts
+    word_end = 0  # where the last word read ends
     i = 0
     while i < n:
         c = text[i]
@@ -575,15 +587,41 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 current.append(text[i:end])
                 i = end
                 continue
-        elif c == " " or c == "\t":
+        elif c == " " or c == "\t" or (c == ";" or c == "|" or c == "&") and commands is not None:
             if has_word:
                 found.append(substitute.join(current) if marked else "".join(current))
                 current = []
                 has_word = False
                 marked = False
+                word_end = i
                 if pattern:
+                    if first is not None:
+                        return None  # a later command's glob: the general path
                     globbed.append(found[-1])
                     pattern = False
+            if c != " " and c != "\t":
+                # an operator ends the command (the caller reads the list: see ``words``)
+                operator = text[i:i + 2]
+                if operator != "&&" and operator != "||":
+                    if c == "&" or operator == "|&" or operator == ";;" or operator == ";&":
+                        return None  # a background job, `|&`, or what only a `case` reads
+                    operator = c
+                if not found:
+                    return None  # an operator with no command before it
+                if first is None:
+                    first = found
+                    refused = None  # past here a parenthesis may open a subshell
+                else:
+                    commands.append((joined, found, text[start:word_end]))
+                found = []
+                joined = operator
+                i += len(operator)
+                while i < n and (text[i] == " " or text[i] == "\t"):
+                    i += 1
+                start = i
+                if i < n and (text[i] == "(" or text[i] == ")"):
+                    return None
+                continue
         elif c == '"':
             quoted = True
             has_word = True
@@ -649,8 +687,11 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         elif c == "~" and has_word and _plain(text[i - 1]) and text[i - 1] != "=" and text[i - 1] != ":":
             current.append(c)  # inside a word, and not after `=` or `:`: no tilde expansion
         elif c == "#":
-            if has_word:
+            if has_word or i > 0 and text[i - 1] != " " and text[i - 1] != "\t" and text[i - 1] != ";" and \
+                    text[i - 1] != "|" and text[i - 1] != "&":
+                # inside a word (`$x#` after an empty value too): no comment starts there
                 current.append(c)
+                has_word = True
             elif "\n" in text[i:]:
                 return None  # a comment ends its line, and a command may follow on the next
             else:
@@ -673,9 +714,20 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         return None
     if has_word:
         found.append(substitute.join(current) if marked else "".join(current))
+        word_end = n
         if pattern:
+            if first is not None:
+                return None
             globbed.append(found[-1])
-    return found
+    if first is None:
+        return found
+    if found:
+        commands.append((joined, found, text[start:word_end]))
+    elif joined != ";" or text[start:i].strip(" \t"):
+        # `&&`, `||` or `|` with nothing after it (bash's syntax error), or a command
+        # whose words all expanded to nothing (it runs, with no name)
+        return None
+    return first
 
 
 def document(text: str, shell: KnownShell, substitute=None, unexpandable: Optional[list] = None) -> Optional[str]:

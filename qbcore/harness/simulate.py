@@ -22,8 +22,10 @@ from . import transports
 from ..model.budget import DEFAULT as DEFAULT_BUDGET
 from ..model.budget import Budget, BudgetExceeded, Meter
 from ..model.files import FileView, checked_listing
+from ..model.commands.registry import MODELLED
 from ..model.values import Partial
 from ..syntax.errors import NestedTooDeep
+from ..syntax.parser import RESERVED as parser_reserved
 from . import quickpath
 from .outerwords import KnownShell
 from .outerwords import document as outer_document
@@ -526,13 +528,14 @@ def _substitutions(text, cwd, listing, shell):
     return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
 
 
-def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None):
+def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None, commands=None):
     """``(words, notes)`` of the outer shell ``shell`` reading ``text`` (the notes: the
     unknown outputs of ``substitutions``, or the globs); else the Simulation of the
-    syntax error bash refuses the line with, or None when the general path must decide."""
+    syntax error bash refuses the line with, or None when the general path must decide.
+    With ``commands`` a list, the text may go on with later commands (see ``_later``)."""
     globbed = []
     refused = []
-    words = outer_words(text, shell, globbed, refused, substitutions)
+    words = outer_words(text, shell, globbed, refused, substitutions, commands)
     if words is None:
         return _refused(reply, transport, text, refused)
     notes = _glob_notes(globbed, cwd, listing)
@@ -545,6 +548,36 @@ def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=No
     return words, notes
 
 
+def _later(commands, notes, substitutions):
+    """``(effects, notes)`` of the commands a leak adds after the harness command, the
+    outer shell's list ``harness OP command OP command…`` (``commands``: what the words
+    reader gave), or None when the general path must decide.
+
+    Each later command here is one the model does not run (never a builtin, a
+    launcher, a keyword or an assignment) with literal words: it runs, its status
+    unknown, so everything after an ``&&`` or ``||`` in the same list may not run
+    (the harness's own status is the inner shell's, unknown as well)."""
+    if substitutions is not None and (substitutions.effects or substitutions.names) or notes:
+        return None  # (the general path interleaves those with the commands)
+    effects = []
+    notes = []
+    unsure = False
+    for operator, argv, source in commands:
+        name = argv[0]
+        if not name or name in _NOT_LATER or name in MODELLED or "=" in name:
+            return None
+        if operator == ";":
+            unsure = False
+        elif operator != "|":
+            unsure = True
+        effects.append(OuterEffect("command", source, tuple(argv), certain=not unsure, layer=1))
+        if unsure:
+            note = f"whether `{source}` runs"
+            if note not in notes:
+                notes.append(note)
+    return effects, notes
+
+
 def _outer_effects(substitutions) -> list:
     """The outer effects of the fast path: the command substitutions it ran."""
     if substitutions is None:
@@ -552,17 +585,32 @@ def _outer_effects(substitutions) -> list:
     return [OuterEffect("substitution", text, certain=True, layer=1) for text in substitutions.effects]
 
 
+def _outer_list(reply, transport, text, shell, cwd, listing):
+    """``(words, notes, effects)`` of the outer shell ``shell`` reading ``text``, the
+    harness command and the commands a leak may add after it (see ``_later``);
+    else what ``_outer_reading`` gives instead."""
+    substitutions = _substitutions(text, cwd, listing, shell)
+    commands = []
+    found = _outer_reading(reply, transport, text, shell, cwd, listing, substitutions, commands)
+    if type(found) is not tuple:
+        return found
+    if commands:
+        later = _later(commands, found[1], substitutions)
+        return None if later is None else (found[0], later[1], later[0])
+    return found[0], found[1], _outer_effects(substitutions)
+
+
 def _expanding_bash_c(reply, text, cwd, listing, transport, shells):
     outer = shells[0]
     if outer is None:
         return None
-    substitutions = _substitutions(text, cwd, listing, outer)
-    found = _outer_reading(reply, transport, text, outer, cwd, listing, substitutions)
+    found = _outer_list(reply, transport, text, outer, cwd, listing)
     if type(found) is not tuple:
         return found
-    simulation = _bash_c_words(reply, found[0], transport, found[1])
+    words, notes, effects = found
+    simulation = _bash_c_words(reply, words, transport, notes)
     if simulation is not None:
-        simulation.outer_effects = _outer_effects(substitutions)
+        simulation.outer_effects = effects
     return simulation
 
 
@@ -570,17 +618,15 @@ def _expanding_ssh(reply, cwd, listing, shells):
     outer = shells[0]
     if outer is None:
         return None
-    text = '"' + reply + '"'
-    substitutions = _substitutions(text, cwd, listing, outer)
-    found = _outer_reading(reply, "ssh", text, outer, cwd, listing, substitutions)
+    found = _outer_list(reply, "ssh", '"' + reply + '"', outer, cwd, listing)
     if type(found) is not tuple:
         return found
-    words, notes = found
+    words, notes, effects = found
     if words and words[0][:1] not in ("", "-", "+"):
         # no option for ssh, none for bash -c: ssh runs the words joined with spaces
-        return Simulation("ssh", reply, " ".join(words), [], notes, _outer_effects(substitutions), None, 1)
-    if substitutions is not None and (substitutions.effects or substitutions.names):
-        return None
+        return Simulation("ssh", reply, " ".join(words), [], notes, effects, None, 1)
+    if effects or notes:
+        return None  # ssh's options, then substitutions, unknowns, globs or later commands: the general path
     call = transports.ssh_call([transports.HOST, *words])
     script, args, error, trouble = _remote(call, None)
     if trouble:
@@ -675,6 +721,11 @@ _OPTIONS_NOTE = "bash reads the script word as options (it starts with - or +)"
 _LAUNCHERS = frozenset("exec command env nohup xargs time nice timeout setsid sh dash eval builtin".split())
 # commands that, run by a command substitution, start a shell client-side: noted, not followed
 _NOTED = _LAUNCHERS | {"bash", "ssh"}
+# what a later command's name must not be for _later to decide it (nor one the model
+# runs, MODELLED): a word bash reads as syntax, a command that starts a shell or another
+# program (the general path notes those), or a builtin that may change the shell's state
+_NOT_LATER = _NOTED | parser_reserved | frozenset(
+    "source . read mapfile readarray getopts pushd popd enable trap alias unalias hash wait".split())
 
 
 def _direct(invocation, spec):

@@ -298,3 +298,64 @@ def test_without_a_working_directory_the_path_is_looked_up_only_when_read(transp
     assert not looked
     assert simulate(quoted('cd "$HOME"'), transport) == expected['cd "$HOME"']
     assert looked
+
+
+# ---- a leak that puts a list of commands in the outer shell
+
+@pytest.mark.parametrize("transport,reply", [
+    ("single", "sed -i 's|/usr/local|/opt|g' notes.txt"),  # a pipeline of four commands
+    ("single", "./rsh 'cd /srv && ls -la'"),  # a command that may not run
+    ("single", "ssh user@host 'cd /srv/app && git pull && systemctl restart app'"),
+    ("nested", 'ssh -o StrictHostKeyChecking=no host "df -h; uptime"'),
+    ("ssh", 'ssh -o StrictHostKeyChecking=no host "df -h; uptime"'),
+    ("nested", 'x "a || b c; d | e && f" g'),
+    ("nested", 'x "a; b; #c"'),  # a list may end with `;` (before a comment)
+    ("single", "x 'a; b # c'"),
+])
+def test_a_leaked_list_of_commands_takes_the_fast_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    assert fast.outer_effects and all(e.kind == "command" and e.argv for e in fast.outer_effects)
+    fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=None)
+    assert fast == general
+
+
+@pytest.mark.parametrize("transport", ["nested", "single", "ssh"])
+def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(transport, monkeypatch):
+    monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
+    # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob, an
+    # expansion to nothing, a substitution; a background job, `|&`, `;;`, an operator at the end
+    for later in ["a; cd /", "a && exit 1", "a; read x", "a | xargs rm", "a; bash -c x", "a; x=1 b",
+                  "a; if b", "a; { b", "a; (b)", "a; ls *.c", "a; $x #c", "a; ls $(date)", "a & b", "a |& b",
+                  "a;; b", "a && #c", "a | #c", "a; b > f", "a; $RANDOM"]:
+        reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
+        assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later
+
+
+# pieces that leave the harness's quotes, join commands, name them and give them words
+QUOTES = ['"', "'", '\\"']
+OPERATORS = [";", "; ", " | ", "|", " && ", "&&", " || ", " & ", "&", " |& ", ";;", " ;& ", " ; ", "\n", " "]
+NAMES = ["ls", "/opt", "uptime", "''", '""', "true", "exit", "cd", "echo", "read", "bash", "ssh", "sh", "x=1",
+         "a=", "if", "{", "}", "!", "time", "[[", "source", ".", "'if'", "f\\ g", "ls$HOME", "$x", "$1", "*",
+         "a*", "(", ")", "#", "x'", 'x"', "$(date)", "`id`", "${HOME}", "-n", "$RANDOM", "wait", "eval"]
+WORDS = ["", " -la", " a b", " 'q r'", ' "s t"', " $HOME", " $RANDOM", " $(date)", " *.c", " #c", " a#b", " )",
+         "\\ ", " ", " x'", ' x"', " $'a'", " {a,b}", " ~", " a=b", " '", ' "', " \\", " $x#", " > f"]
+later_commands = st.lists(st.tuples(st.sampled_from(OPERATORS), st.sampled_from(NAMES), st.sampled_from(WORDS)),
+                          min_size=1, max_size=3).map(lambda parts: "".join("".join(p) for p in parts))
+leaks = st.tuples(st.sampled_from(["ssh h ", "./rsh ", "sed -i ", "a "]), st.sampled_from(QUOTES),
+                  st.sampled_from(["x", "cd /srv", ""]), later_commands,
+                  st.sampled_from(["", "'", '"', "' y", '" y'])).map("".join)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None)
+@given(leaks, st.sampled_from(SHAPED), st.sampled_from(["/nonexistent/qbcore", None]))
+def test_leaked_lists_give_the_general_paths_result(reply, transport, cwd):
+    assert _outcome(simulate, reply, transport, cwd) == _outcome(simulate_general, reply, transport, cwd)
+
+
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested"])
+@pytest.mark.parametrize("reply", ['x "* $y# -la', 'echo $x#a "b', 'echo "$x"# b', "echo ${x}# c", "echo $(true)#"])
+def test_a_hash_after_a_value_that_expands_to_nothing_starts_no_comment(transport, reply):
+    # the `#` is inside the word that `$x` begins, as bash reads it
+    for cwd in ("/nonexistent/qbcore", None):
+        assert simulate(reply, transport, cwd=cwd) == simulate_general(reply, transport, cwd=cwd)

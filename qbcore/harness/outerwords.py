@@ -506,7 +506,8 @@ def _brace_stays(text: str, i: int) -> bool:
 
 
 def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
-          refused: Optional[list] = None, substitute=None, commands: Optional[list] = None) -> Optional[list]:
+          refused: Optional[list] = None, substitute=None, commands: Optional[list] = None,
+          redirects: Optional[list] = None) -> Optional[list]:
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
@@ -526,13 +527,17 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     ``|&``): the words returned are the first command's, and ``commands`` receives
     ``(operator, words, source)`` for each later one, ``source`` its text as bash
     prints it (first word to last). A later command must hold a word, and no pattern
-    character; one that starts with an opening parenthesis is a subshell: None."""
+    character; one that starts with an opening parenthesis is a subshell: None.
+
+    With ``redirects`` a list, the first command may redirect its output, ``>`` or
+    ``>>`` (no descriptor) to a word of text: ``redirects`` receives ``(operator,
+    target)`` for each, in order; ``end`` the offset where the command's text ends."""
     return _words(text if type(text) is str else str.__str__(text), shell, globbed, refused, substitute,
-                  commands)
+                  commands, redirects)
 
 
 def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optional[list],
-           substitute, commands: Optional[list]) -> Optional[list]:
+           substitute, commands: Optional[list], redirects: Optional[list]) -> Optional[list]:
     if "\\\n" in text:
         return None  # bash joins the lines before it reads a name or a quote
     n = len(text)
@@ -546,6 +551,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     joined = ""  # the operator before the command being read
     start = 0  # where that command's first word starts
     word_end = 0  # where the last word read ends
+    redirecting = ""  # the redirection operator whose target word comes next
+    redirect_at = 0  # where the text after it starts
     i = 0
     while i < n:
         c = text[i]
@@ -587,8 +594,13 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 current.append(text[i:end])
                 i = end
                 continue
-        elif c == " " or c == "\t" or (c == ";" or c == "|" or c == "&") and commands is not None:
+        elif c == " " or c == "\t" or (c == ";" or c == "|" or c == "&") and commands is not None or \
+                c == ">" and redirects is not None and first is None:
+            if redirecting and not has_word and text[redirect_at:i].strip(" \t"):
+                return None  # a target that expanded to nothing: an ambiguous redirect
             if has_word:
+                if redirecting and (pattern or marked):
+                    return None  # a target to match against files, or an unknown one
                 found.append(substitute.join(current) if marked else "".join(current))
                 current = []
                 has_word = False
@@ -599,7 +611,23 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                         return None  # a later command's glob: the general path
                     globbed.append(found[-1])
                     pattern = False
+                if redirecting:
+                    if not found[-1]:
+                        return None  # bash cannot open an empty name
+                    redirects.append((redirecting, found.pop()))
+                    redirecting = ""
+            if c == ">":
+                if redirecting or word_end == i and i > 0 and (_digit(text[i - 1]) or text[i - 1] == "}"):
+                    return None  # `> >`, or a word that may name the descriptor (`2>`, `{fd}>`)
+                redirecting = ">>" if text[i + 1:i + 2] == ">" else ">"
+                i += len(redirecting)
+                if i < n and (text[i] == "&" or text[i] == "|" or text[i] == "(" or text[i] == ">"):
+                    return None  # a descriptor, a clobbering one, a process substitution
+                redirect_at = i
+                continue
             if c != " " and c != "\t":
+                if redirecting or redirects:
+                    return None  # an operator where the target should stand; or after a redirection
                 # an operator ends the command (the caller reads the list: see ``words``)
                 operator = text[i:i + 2]
                 if operator != "&&" and operator != "||":
@@ -688,7 +716,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             current.append(c)  # inside a word, and not after `=` or `:`: no tilde expansion
         elif c == "#":
             if has_word or i > 0 and text[i - 1] != " " and text[i - 1] != "\t" and text[i - 1] != ";" and \
-                    text[i - 1] != "|" and text[i - 1] != "&":
+                    text[i - 1] != "|" and text[i - 1] != "&" and text[i - 1] != ">" and text[i - 1] != "<":
                 # inside a word (`$x#` after an empty value too): no comment starts there
                 current.append(c)
                 has_word = True
@@ -712,13 +740,24 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         if refused is not None:
             refused.append(_UNCLOSED + '"')
         return None
+    if redirecting and not has_word and text[redirect_at:i].strip(" \t"):
+        return None
     if has_word:
+        if redirecting and (pattern or marked):
+            return None
         found.append(substitute.join(current) if marked else "".join(current))
         word_end = n
         if pattern:
             if first is not None:
                 return None
             globbed.append(found[-1])
+        if redirecting:
+            if not found[-1]:
+                return None
+            redirects.append((redirecting, found.pop()))
+            redirecting = ""
+    if redirecting:
+        return None  # no target: bash's syntax error
     if first is None:
         return found
     if found:

@@ -528,14 +528,16 @@ def _substitutions(text, cwd, listing, shell):
     return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
 
 
-def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None, commands=None):
+def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None, commands=None,
+                   redirects=None):
     """``(words, notes)`` of the outer shell ``shell`` reading ``text`` (the notes: the
     unknown outputs of ``substitutions``, or the globs); else the Simulation of the
     syntax error bash refuses the line with, or None when the general path must decide.
-    With ``commands`` a list, the text may go on with later commands (see ``_later``)."""
+    With ``commands`` and ``redirects`` lists, the text may go on with later commands
+    (see ``_later``) or redirect the command's output (see ``_redirected``)."""
     globbed = []
     refused = []
-    words = outer_words(text, shell, globbed, refused, substitutions, commands)
+    words = outer_words(text, shell, globbed, refused, substitutions, commands, redirects)
     if words is None:
         return _refused(reply, transport, text, refused)
     notes = _glob_notes(globbed, cwd, listing)
@@ -548,7 +550,7 @@ def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=No
     return words, notes
 
 
-def _later(commands, notes, substitutions):
+def _later(commands):
     """``(effects, notes)`` of the commands a leak adds after the harness command, the
     outer shell's list ``harness OP command OP command…`` (``commands``: what the words
     reader gave), or None when the general path must decide.
@@ -557,8 +559,6 @@ def _later(commands, notes, substitutions):
     launcher, a keyword or an assignment) with literal words: it runs, its status
     unknown, so everything after an ``&&`` or ``||`` in the same list may not run
     (the harness's own status is the inner shell's, unknown as well)."""
-    if substitutions is not None and (substitutions.effects or substitutions.names) or notes:
-        return None  # (the general path interleaves those with the commands)
     effects = []
     notes = []
     unsure = False
@@ -585,26 +585,60 @@ def _outer_effects(substitutions) -> list:
     return [OuterEffect("substitution", text, certain=True, layer=1) for text in substitutions.effects]
 
 
-def _outer_list(reply, transport, text, shell, cwd, listing):
+def _outer_list(reply, transport, text, shell, cwd, listing, typed):
     """``(words, notes, effects)`` of the outer shell ``shell`` reading ``text``, the
-    harness command and the commands a leak may add after it (see ``_later``);
-    else what ``_outer_reading`` gives instead."""
+    harness command (``typed`` and ``text``) with the redirections or the later
+    commands a leak may add (see ``_redirected`` and ``_later``); else what
+    ``_outer_reading`` gives instead."""
     substitutions = _substitutions(text, cwd, listing, shell)
     commands = []
-    found = _outer_reading(reply, transport, text, shell, cwd, listing, substitutions, commands)
+    redirects = []
+    found = _outer_reading(reply, transport, text, shell, cwd, listing, substitutions, commands, redirects)
     if type(found) is not tuple:
         return found
-    if commands:
-        later = _later(commands, found[1], substitutions)
+    if commands or redirects:
+        if substitutions is not None and (substitutions.effects or substitutions.names) or found[1]:
+            return None  # (the general path interleaves those with the commands or the files)
+        later = _later(commands) if commands else _redirected(typed + text, redirects, cwd, listing)
         return None if later is None else (found[0], later[1], later[0])
     return found[0], found[1], _outer_effects(substitutions)
+
+
+def _redirected(harness, redirects, cwd, listing):
+    """``(effects, notes)`` of the harness command (its text ``harness``) redirecting its
+    output (``redirects``: what the words reader gave) before it starts the inner
+    shell, as the general path's walker performs them on the same view of the files;
+    or None (a redirection that fails, or one after a doubt, or a comment that ends
+    the command early)."""
+    if "#" in harness:
+        return None
+    root = os.path.abspath(cwd) if cwd else os.getcwd()
+    view = FileView(root, listing, host=bool(cwd))
+    paths = []
+    notes = []
+    for operator, target in redirects:
+        if notes:
+            return None  # (a doubt leaves the files unknown under a name of the general path's)
+        path = target if target[0] == "/" else os.path.normpath(os.path.join(root, target))
+        failure = view.open_failure(path, writes=True, trailing_slash=target[-1] == "/")
+        if failure is None:
+            notes.append(f"whether {target} can be opened "
+                         f"({view.unknown(path) or 'permissions outside the working tree'})")
+        elif failure:
+            return None  # the command fails: no inner shell starts
+        if not target.startswith("/dev/"):
+            if failure == "":
+                view.create(path)
+            paths.append(path)
+    # where a redirection may fail the command runs on a copy: what it does is not certain
+    return [OuterEffect("file", harness, path=path, certain=not notes, layer=1) for path in paths], notes
 
 
 def _expanding_bash_c(reply, text, cwd, listing, transport, shells):
     outer = shells[0]
     if outer is None:
         return None
-    found = _outer_list(reply, transport, text, outer, cwd, listing)
+    found = _outer_list(reply, transport, text, outer, cwd, listing, "bash -c ")
     if type(found) is not tuple:
         return found
     words, notes, effects = found
@@ -618,7 +652,7 @@ def _expanding_ssh(reply, cwd, listing, shells):
     outer = shells[0]
     if outer is None:
         return None
-    found = _outer_list(reply, "ssh", '"' + reply + '"', outer, cwd, listing)
+    found = _outer_list(reply, "ssh", '"' + reply + '"', outer, cwd, listing, _SSH_TYPED)
     if type(found) is not tuple:
         return found
     words, notes, effects = found
@@ -635,6 +669,7 @@ def _expanding_ssh(reply, cwd, listing, shells):
 
 
 _MIDDLE_START = "bash -c "
+_SSH_TYPED = f"ssh {transports.HOST} "  # the ssh harness's command before the reply's text
 
 
 def _expanding_double_nested(reply, cwd, listing, shells):

@@ -332,12 +332,15 @@ def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(t
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later
 
 
-# pieces that leave the harness's quotes, join commands, name them and give them words
+# pieces that leave the harness's quotes, join commands or redirect them, name them and give them words
 QUOTES = ['"', "'", '\\"']
-OPERATORS = [";", "; ", " | ", "|", " && ", "&&", " || ", " & ", "&", " |& ", ";;", " ;& ", " ; ", "\n", " "]
+OPERATORS = [";", "; ", " | ", "|", " && ", "&&", " || ", " & ", "&", " |& ", ";;", " ;& ", " ; ", "\n", " ",
+             " > ", ">", " >> ", " 2> ", "2>", " >& ", " &> ", " >| ", " > $x ", ">#", " < "]
 NAMES = ["ls", "/opt", "uptime", "''", '""', "true", "exit", "cd", "echo", "read", "bash", "ssh", "sh", "x=1",
          "a=", "if", "{", "}", "!", "time", "[[", "source", ".", "'if'", "f\\ g", "ls$HOME", "$x", "$1", "*",
-         "a*", "(", ")", "#", "x'", 'x"', "$(date)", "`id`", "${HOME}", "-n", "$RANDOM", "wait", "eval"]
+         "a*", "(", ")", "#", "x'", 'x"', "$(date)", "`id`", "${HOME}", "-n", "$RANDOM", "wait", "eval",
+         # redirection targets: in the working directory, a directory, missing parents, outside it
+         "f", "d", "d/", "d/x", "x/y", "/dev/null", "/dev/stdout", "/etc/x", "..", "../x", "~/x", "=2.28"]
 WORDS = ["", " -la", " a b", " 'q r'", ' "s t"', " $HOME", " $RANDOM", " $(date)", " *.c", " #c", " a#b", " )",
          "\\ ", " ", " x'", ' x"', " $'a'", " {a,b}", " ~", " a=b", " '", ' "', " \\", " $x#", " > f"]
 later_commands = st.lists(st.tuples(st.sampled_from(OPERATORS), st.sampled_from(NAMES), st.sampled_from(WORDS)),
@@ -347,15 +350,56 @@ leaks = st.tuples(st.sampled_from(["ssh h ", "./rsh ", "sed -i ", "a "]), st.sam
                   st.sampled_from(["", "'", '"', "' y", '" y'])).map("".join)
 
 
+@pytest.fixture(scope="module")
+def files_here(tmp_path_factory):
+    """A working directory with a file and a directory in it, read from this machine."""
+    root = tmp_path_factory.mktemp("here")
+    (root / "f").write_text("x\n")
+    (root / "d").mkdir()
+    return str(root)
+
+
 @settings(max_examples=EXAMPLES, deadline=None, database=None)
-@given(leaks, st.sampled_from(SHAPED), st.sampled_from(["/nonexistent/qbcore", None]))
-def test_leaked_lists_give_the_general_paths_result(reply, transport, cwd):
+@given(leaks, st.sampled_from(SHAPED), st.sampled_from(["/nonexistent/qbcore", None, "here"]))
+def test_leaked_lists_and_redirections_give_the_general_paths_result(files_here, reply, transport, cwd):
+    cwd = files_here if cwd == "here" else cwd
     assert _outcome(simulate, reply, transport, cwd) == _outcome(simulate_general, reply, transport, cwd)
 
 
+@pytest.mark.parametrize("transport,reply", [
+    ("nested", 'pip install "requests>=2.28" \'urllib3<2\''),  # `>=2.28 …` names a file
+    ("ssh", 'pip install "requests>=2.28" \'urllib3<2\''),
+    ("single", "awk -F, 'NR > 1 {print $2}' data.csv > out.txt"),
+    ("nested", 'while read -r line; do echo "> $line"; done < input.txt'),
+    ("nested", 'x "a >> f"'), ("single", "x 'a > d/x'"), ("nested", 'x "a > /etc/x"'),
+    ("nested", 'x "a >> /dev/null > f"'),
+])
+def test_a_leaked_redirection_of_the_harness_command_takes_the_fast_path(files_here, transport, reply,
+                                                                          monkeypatch):
+    for cwd in ("/nonexistent/qbcore", None, files_here):
+        fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=cwd)
+        assert fast == general
+        assert all(e.kind == "file" for e in fast.outer_effects)
+
+
+@pytest.mark.parametrize("transport", ["nested", "single", "ssh"])
+def test_a_leaked_redirection_the_words_reader_does_not_decide_takes_the_general_path(files_here, transport,
+                                                                                      monkeypatch):
+    monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
+    # a descriptor, duplicated or closed; a target that vanishes, matches files, is empty or
+    # fails; a second one after a doubt; no target; a comment; a redirection and a later command
+    for later in ["a 2> f", "a >&2", "a &> f", "a >| f", "a > $x b", "a > *.c",
+                  "a > '' b" if transport == "single" else 'a > "" b', "a > d b",
+                  "a > d/ b", "a > b > c", "a > ; b", "a > #c", "a > f #c", "a > f; b", "a < f", "a > $(date)"]:
+        reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
+        cwd = files_here if later in ("a > d b", "a > d/ b") else "/nonexistent/qbcore"
+        assert simulate(reply, transport, cwd=cwd) == "general", later
+
+
 @pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested"])
-@pytest.mark.parametrize("reply", ['x "* $y# -la', 'echo $x#a "b', 'echo "$x"# b', "echo ${x}# c", "echo $(true)#"])
+@pytest.mark.parametrize("reply", ['x "* $y# -la', 'echo $x#a "b', 'echo "$x"# b', "echo ${x}# c", "echo $(true)#",
+                                   'x "a>#c" b'])
 def test_a_hash_after_a_value_that_expands_to_nothing_starts_no_comment(transport, reply):
-    # the `#` is inside the word that `$x` begins, as bash reads it
+    # the `#` is inside the word that `$x` begins, as bash reads it (after `>` one starts there)
     for cwd in ("/nonexistent/qbcore", None):
         assert simulate(reply, transport, cwd=cwd) == simulate_general(reply, transport, cwd=cwd)

@@ -47,6 +47,9 @@ cdef _unknown_parameter(str text, Py_ssize_t i, shell, substitute)
 
 cdef _expansion(str text, Py_ssize_t i, shell, substitute, str names)
 
+@cython.locals(n=Py_ssize_t, end=Py_ssize_t)
+cdef _no_keys(str text, Py_ssize_t i, shell, str names)
+
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, c=Py_UCS4, has_word=bint, quoted=bint, pattern=bint, marked=bint,
                end=Py_ssize_t, current=list, found=list, first=list, joined=str, operator=str, start=Py_ssize_t,
                word_end=Py_ssize_t, redirecting=str, redirect_at=Py_ssize_t)

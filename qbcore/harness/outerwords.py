@@ -424,7 +424,8 @@ def _expansion(text: str, i: int, shell: KnownShell, substitute, names: str):
     or a backquote (``names``: the all-positional forms read here); None."""
     if text[i] == "`":
         return _substitution(text, i, substitute)
-    expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, names)
+    expanded = _parameter(text, i, shell) or _all_positional(text, i, shell, names) or \
+        _no_keys(text, i, shell, names)
     if expanded is None and substitute is not None:
         if text[i + 1] == "(":
             return _substitution(text, i, substitute)
@@ -476,6 +477,27 @@ def _all_positional(text: str, i: int, shell: KnownShell, names: str):
     if text[i + 1:i + 2] == "{" and text[i + 2:i + 3] in names and text[i + 2:i + 3] and text[i + 3:i + 4] == "}":
         return "", i + 4
     return None
+
+
+# arrays bash may hold at its start, or makes as it runs, that no environment sets
+_SHELL_ARRAYS = ("BASH", "COMP", "FUNCNAME", "PIPESTATUS", "DIRSTACK", "GROUPS", "READLINE")
+
+
+def _no_keys(text: str, i: int, shell: KnownShell, names: str):
+    """("", index after it) for ``${!name[@]}`` or ``${!name[*]}`` (the subscripts of
+    ``names``), the keys of an array the shell has not set: none, as ``$@`` without
+    positional parameters; else None."""
+    if text[i + 1:i + 3] != "{!":
+        return None
+    n = len(text)
+    if i + 3 >= n or not _name_start(text[i + 3]):
+        return None
+    end = _name_end(text, i + 4, n)
+    name = text[i + 3:end]
+    if text[end:end + 1] != "[" or text[end + 1:end + 2] not in names or not text[end + 1:end + 2] or \
+            text[end + 2:end + 4] != "]}" or name in shell.values or name.startswith(_SHELL_ARRAYS):
+        return None
+    return "", end + 4
 
 
 def _brace_stays(text: str, i: int) -> bool:

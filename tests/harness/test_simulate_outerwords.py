@@ -43,7 +43,9 @@ PIECES = HOSTILE_CHARS + HOSTILE_TOKENS + [
     "$(printf 'a*')", "$(echo ~)",
     # ANSI-C quoting: escapes, an escaped quote, a NUL that ends it, bytes, unclosed; `$"…"`
     "$'", "$'a'", "$''", "$'a\\tb'", "$'it\\'s'", "$'\\x41\\101'", "$'a\\0b'", "$'\\xff'", "$'\\u00e9'",
-    "$'\\c'", "$'\\cA'", "$'\\'", "$'*'", "$'a b'", "$'\\n'", "$\"a\"", "'$'"]
+    "$'\\c'", "$'\\cA'", "$'\\'", "$'*'", "$'a b'", "$'\\n'", "$\"a\"", "'$'",
+    # the keys of an array: unset, a scalar's, one bash holds itself
+    "${!x[@]}", "${!x[*]}", "${!HOME[@]}", "${!BASH_VERSINFO[@]}", "${!x[0]}", "${!x[@]"]
 replies = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 EXAMPLES = 20000 if LONG else 1500
 # a working directory whose path an unquoted $HOME or $PWD would split or match, one
@@ -103,8 +105,10 @@ def test_unknown_values_and_substitutions_take_the_general_path(transport, monke
     glob = {"single": "ls /src/*.c", "heredoc-ssh": "$(ls $(pwd))"}.get(transport, 'x" /tmp/*"')
     # (substitutions that nest, start a shell, read $LINENO, or hold a backslash)
     # (an operator on a value the shell holds no text for, its length, $LINENO)
+    # (the keys of a set variable, or of an array bash holds itself)
     for reply in ['echo "$(echo $(date))"', "echo ${RANDOM:-1}", 'echo "${#SHELL}"', "echo `echo \\$x`",
-                  'a "${!x}"', 'echo "$(bash -c id)"', 'echo "$(echo $LINENO)"', "echo $LINENO", glob]:
+                  'a "${!x}"', 'echo "$(bash -c id)"', 'echo "$(echo $LINENO)"', "echo $LINENO", glob,
+                  "echo ${!HOME[@]}", 'echo "${!BASH_VERSINFO[*]}"']:
         if transport == "single":
             reply = f"a'{reply}'b"  # out of the harness's single quotes
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", reply
@@ -403,3 +407,15 @@ def test_a_hash_after_a_value_that_expands_to_nothing_starts_no_comment(transpor
     # the `#` is inside the word that `$x` begins, as bash reads it (after `>` one starts there)
     for cwd in ("/nonexistent/qbcore", None):
         assert simulate(reply, transport, cwd=cwd) == simulate_general(reply, transport, cwd=cwd)
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("transport", ["nested", "ssh", "double-nested", "heredoc-ssh"])
+def test_the_keys_of_an_array_the_outer_shell_has_not_set_take_the_fast_path(transport, tmp_path, monkeypatch,
+                                                                             sandbox_ready):
+    # none, as "$@" without positional parameters: no word unquoted or in "…[@]", an empty one in "…[*]"
+    reply = 'declare -A map=([a]=1); echo "${!map[@]}" x ${!map[*]} "${!map[*]}" y'
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    got = probe(reply, transport, root=str(tmp_path))
+    assert (fast.inner_script, fast.inner_args) == (got.inner_script, got.inner_args)

@@ -551,9 +551,9 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     prints it (first word to last). A later command must hold a word, and no pattern
     character; one that starts with an opening parenthesis is a subshell: None.
 
-    With ``redirects`` a list, the first command may redirect its output, ``>`` or
-    ``>>`` (no descriptor) to a word of text: ``redirects`` receives ``(operator,
-    target)`` for each, in order; ``end`` the offset where the command's text ends."""
+    With ``redirects`` a list, the first command may redirect its input or output,
+    ``<``, ``>`` or ``>>`` (no descriptor) to a word of text: ``redirects`` receives
+    ``(operator, target, source)`` for each, in order, ``source`` its text."""
     return _words(text if type(text) is str else str.__str__(text), shell, globbed, refused, substitute,
                   commands, redirects)
 
@@ -575,6 +575,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     word_end = 0  # where the last word read ends
     redirecting = ""  # the redirection operator whose target word comes next
     redirect_at = 0  # where the text after it starts
+    redirect_start = 0  # where it starts
+    numbered = False  # the last word read may name a descriptor
     i = 0
     while i < n:
         c = text[i]
@@ -617,7 +619,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 i = end
                 continue
         elif c == " " or c == "\t" or (c == ";" or c == "|" or c == "&") and commands is not None or \
-                c == ">" and redirects is not None and first is None:
+                (c == ">" or c == "<") and redirects is not None and first is None:
             if redirecting and not has_word and text[redirect_at:i].strip(" \t"):
                 return None  # a target that expanded to nothing: an ambiguous redirect
             if has_word:
@@ -628,6 +630,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 has_word = False
                 marked = False
                 word_end = i
+                # a word a `>` or `<` right after it may read as a descriptor (`2>`, `{fd}>`)
+                numbered = found[-1].isdigit() or found[-1][-1:] == "}"
                 if pattern:
                     if first is not None:
                         return None  # a later command's glob: the general path
@@ -636,15 +640,17 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 if redirecting:
                     if not found[-1]:
                         return None  # bash cannot open an empty name
-                    redirects.append((redirecting, found.pop()))
+                    redirects.append((redirecting, found.pop(), text[redirect_start:i]))
                     redirecting = ""
-            if c == ">":
-                if redirecting or word_end == i and i > 0 and (_digit(text[i - 1]) or text[i - 1] == "}"):
-                    return None  # `> >`, or a word that may name the descriptor (`2>`, `{fd}>`)
-                redirecting = ">>" if text[i + 1:i + 2] == ">" else ">"
+            if c == ">" or c == "<":
+                if redirecting or word_end == i and numbered:
+                    return None  # `> >`, or a word that may name the descriptor
+                redirect_start = i
+                redirecting = ">>" if text[i:i + 2] == ">>" else c
                 i += len(redirecting)
-                if i < n and (text[i] == "&" or text[i] == "|" or text[i] == "(" or text[i] == ">"):
-                    return None  # a descriptor, a clobbering one, a process substitution
+                if i < n and (text[i] == "&" or text[i] == "|" or text[i] == "(" or text[i] == ">" or
+                              text[i] == "<"):
+                    return None  # a descriptor, a clobbering one, a process substitution, a here-document
                 redirect_at = i
                 continue
             if c != " " and c != "\t":
@@ -776,7 +782,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         if redirecting:
             if not found[-1]:
                 return None
-            redirects.append((redirecting, found.pop()))
+            redirects.append((redirecting, found.pop(), text[redirect_start:n]))
             redirecting = ""
     if redirecting:
         return None  # no target: bash's syntax error

@@ -606,27 +606,28 @@ def _outer_list(reply, transport, text, shell, cwd, listing, typed):
 
 def _redirected(harness, redirects, cwd, listing):
     """``(effects, notes)`` of the harness command (its text ``harness``) redirecting its
-    output (``redirects``: what the words reader gave) before it starts the inner
-    shell, as the general path's walker performs them on the same view of the files;
-    or None (a redirection that fails, or one after a doubt, or a comment that ends
-    the command early)."""
+    input or output (``redirects``: what the words reader gave) before it starts the
+    inner shell, as the general path's walker performs them on the same view of the
+    files; or None (a redirection that fails, or a comment that ends the command early)."""
     if "#" in harness:
         return None
     root = os.path.abspath(cwd) if cwd else os.getcwd()
     view = FileView(root, listing, host=bool(cwd))
     paths = []
     notes = []
-    for operator, target in redirects:
-        if notes:
-            return None  # (a doubt leaves the files unknown under a name of the general path's)
+    for operator, target, source in redirects:
+        writes = operator != "<"
         path = target if target[0] == "/" else os.path.normpath(os.path.join(root, target))
-        failure = view.open_failure(path, writes=True, trailing_slash=target[-1] == "/")
+        failure = view.open_failure(path, writes=writes, trailing_slash=target[-1] == "/")
         if failure is None:
-            notes.append(f"whether {target} can be opened "
-                         f"({view.unknown(path) or 'permissions outside the working tree'})")
+            note = f"whether {target} can be opened ({view.unknown(path) or 'permissions outside the working tree'})"
+            if note not in notes:
+                notes.append(note)
+            if writes:
+                view.lose(f"the files after `{source}`")
         elif failure:
             return None  # the command fails: no inner shell starts
-        if not target.startswith("/dev/"):
+        if writes and not target.startswith("/dev/"):
             if failure == "":
                 view.create(path)
             paths.append(path)

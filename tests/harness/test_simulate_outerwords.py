@@ -339,7 +339,8 @@ def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(t
 # pieces that leave the harness's quotes, join commands or redirect them, name them and give them words
 QUOTES = ['"', "'", '\\"']
 OPERATORS = [";", "; ", " | ", "|", " && ", "&&", " || ", " & ", "&", " |& ", ";;", " ;& ", " ; ", "\n", " ",
-             " > ", ">", " >> ", " 2> ", "2>", " >& ", " &> ", " >| ", " > $x ", ">#", " < "]
+             " > ", ">", " >> ", " 2> ", "2>", " >& ", " &> ", " >| ", " > $x ", ">#", " < ", "<", "3<", " <> ",
+             " <<< ", " <& ", "{x}>", "x}>"]
 NAMES = ["ls", "/opt", "uptime", "''", '""', "true", "exit", "cd", "echo", "read", "bash", "ssh", "sh", "x=1",
          "a=", "if", "{", "}", "!", "time", "[[", "source", ".", "'if'", "f\\ g", "ls$HOME", "$x", "$1", "*",
          "a*", "(", ")", "#", "x'", 'x"', "$(date)", "`id`", "${HOME}", "-n", "$RANDOM", "wait", "eval",
@@ -377,6 +378,8 @@ def test_leaked_lists_and_redirections_give_the_general_paths_result(files_here,
     ("nested", 'while read -r line; do echo "> $line"; done < input.txt'),
     ("nested", 'x "a >> f"'), ("single", "x 'a > d/x'"), ("nested", 'x "a > /etc/x"'),
     ("nested", 'x "a >> /dev/null > f"'),
+    ("nested", 'x "a > b > c"'),  # after a doubt the files are unknown: so is the second target
+    ("nested", 'x "a < f > g"'), ("nested", 'x "a < d"'),  # (a directory opens for reading)
 ])
 def test_a_leaked_redirection_of_the_harness_command_takes_the_fast_path(files_here, transport, reply,
                                                                           monkeypatch):
@@ -386,17 +389,26 @@ def test_a_leaked_redirection_of_the_harness_command_takes_the_fast_path(files_h
         assert all(e.kind == "file" for e in fast.outer_effects)
 
 
+@pytest.mark.parametrize("reply", ["pip install \"requests>=2.28\" 'urllib3<2'", "git log --format='%H %an <%ae>' -n 3"])
+def test_a_leaked_redirection_of_input_takes_the_fast_path_where_the_file_is_unknown(reply, monkeypatch):
+    # (`<2` reads a file: one missing from a directory this machine has fails the command)
+    for cwd in ("/nonexistent/qbcore", None):
+        fast, general = _fast_and_general(reply, "single", monkeypatch, cwd=cwd)
+        assert fast == general and fast.opaque[0].startswith("whether ")
+
+
 @pytest.mark.parametrize("transport", ["nested", "single", "ssh"])
 def test_a_leaked_redirection_the_words_reader_does_not_decide_takes_the_general_path(files_here, transport,
                                                                                       monkeypatch):
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
     # a descriptor, duplicated or closed; a target that vanishes, matches files, is empty or
-    # fails; a second one after a doubt; no target; a comment; a redirection and a later command
+    # fails; no target; a comment; a redirection and a later command; a here-document or string
     for later in ["a 2> f", "a >&2", "a &> f", "a >| f", "a > $x b", "a > *.c",
-                  "a > '' b" if transport == "single" else 'a > "" b', "a > d b",
-                  "a > d/ b", "a > b > c", "a > ; b", "a > #c", "a > f #c", "a > f; b", "a < f", "a > $(date)"]:
+                  "a > '' b" if transport == "single" else 'a > "" b', "a > d b", "a <> f", "a 3< f",
+                  "a > d/ b", "a > ; b", "a > #c", "a > f #c", "a > f; b", "a <<E", "a <<< w", "a > $(date)",
+                  "a {x}> f", "a < missing b"]:
         reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
-        cwd = files_here if later in ("a > d b", "a > d/ b") else "/nonexistent/qbcore"
+        cwd = files_here if later in ("a > d b", "a > d/ b", "a < missing b") else "/nonexistent/qbcore"
         assert simulate(reply, transport, cwd=cwd) == "general", later
 
 

@@ -545,10 +545,11 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     as the model's expansion keeps it.
 
     With ``commands`` a list, the text may go on past the command as a list of
-    simple commands joined by ``;``, ``|``, ``&&`` or ``||`` (no background job, no
-    ``|&``): the words returned are the first command's, and ``commands`` receives
-    ``(operator, words, source)`` for each later one, ``source`` its text as bash
-    prints it (first word to last). A later command must hold a word, and no pattern
+    simple commands joined by ``;``, ``|``, ``&&`` or ``||`` (no ``|&``, and only the
+    first command may run in the background): the words returned are the first
+    command's, and ``commands`` receives ``(operator, words, source)`` for each later
+    one, ``source`` its text as bash prints it (first word to last); a first command
+    ended by ``&`` is there first, as ``("&", None, source)``. A later command must hold a word, and no pattern
     character; one that starts with an opening parenthesis is a subshell: None.
 
     With ``redirects`` a list, the first command may redirect its input or output,
@@ -659,14 +660,19 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 # an operator ends the command (the caller reads the list: see ``words``)
                 operator = text[i:i + 2]
                 if operator != "&&" and operator != "||":
-                    if c == "&" or operator == "|&" or operator == ";;" or operator == ";&":
-                        return None  # a background job, `|&`, or what only a `case` reads
+                    if c == "&" and (first is not None or operator == "&>") or operator == "|&" or \
+                            operator == ";;" or operator == ";&":
+                        return None  # a later background job, `|&`, or what only a `case` reads
                     operator = c
                 if not found:
                     return None  # an operator with no command before it
                 if first is None:
                     first = found
                     refused = None  # past here a parenthesis may open a subshell
+                    if operator == "&":
+                        # the first command runs in the background: noted with its text
+                        commands.append(("&", None, text[:word_end]))
+                        operator = ";"
                 else:
                     commands.append((joined, found, text[start:word_end]))
                 found = []

@@ -550,7 +550,7 @@ def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=No
     return words, notes
 
 
-def _later(commands):
+def _later(commands, typed):
     """``(effects, notes)`` of the commands a leak adds after the harness command, the
     outer shell's list ``harness OP command OP command…`` (``commands``: what the words
     reader gave), or None when the general path must decide.
@@ -558,11 +558,16 @@ def _later(commands):
     Each later command here is one the model does not run (never a builtin, a
     launcher, a keyword or an assignment) with literal words: it runs, its status
     unknown, so everything after an ``&&`` or ``||`` in the same list may not run
-    (the harness's own status is the inner shell's, unknown as well)."""
+    (the harness's own status is the inner shell's, unknown as well). A harness
+    command run in the background (``typed`` is its text before the reply's) may
+    start its shell after the outer one has exited."""
     effects = []
     notes = []
     unsure = False
     for operator, argv, source in commands:
+        if argv is None:
+            notes.append(f"whether the background job `{typed}{source}` starts before the shell exits")
+            continue
         name = argv[0]
         if not name or name in _NOT_LATER or name in MODELLED or "=" in name:
             return None
@@ -599,7 +604,7 @@ def _outer_list(reply, transport, text, shell, cwd, listing, typed):
     if commands or redirects:
         if substitutions is not None and (substitutions.effects or substitutions.names) or found[1]:
             return None  # (the general path interleaves those with the commands or the files)
-        later = _later(commands) if commands else _redirected(typed + text, redirects, cwd, listing)
+        later = _later(commands, typed) if commands else _redirected(typed + text, redirects, cwd, listing)
         return None if later is None else (found[0], later[1], later[0])
     return found[0], found[1], _outer_effects(substitutions)
 

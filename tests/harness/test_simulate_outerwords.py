@@ -315,11 +315,18 @@ def test_without_a_working_directory_the_path_is_looked_up_only_when_read(transp
     ("nested", 'x "a || b c; d | e && f" g'),
     ("nested", 'x "a; b; #c"'),  # a list may end with `;` (before a comment)
     ("single", "x 'a; b # c'"),
+    # the harness command in the background: it may start its shell after the outer one exits
+    ("single", "printf '%s\\n' 'He said \"hi\" & left; cost: $5' > out.txt"),
+    ("nested", 'x "a & b && c" d'),
+    ("ssh", 'x "a & b" c'),
 ])
 def test_a_leaked_list_of_commands_takes_the_fast_path(transport, reply, monkeypatch):
     fast, general = _fast_and_general(reply, transport, monkeypatch)
     assert fast == general
     assert fast.outer_effects and all(e.kind == "command" and e.argv for e in fast.outer_effects)
+    background = [n for n in fast.opaque if "background job" in n]
+    assert background == fast.opaque[:len(background)]  # noted first
+    assert bool(background) == ("&" in reply.replace("&&", ""))
     fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=None)
     assert fast == general
 
@@ -328,9 +335,9 @@ def test_a_leaked_list_of_commands_takes_the_fast_path(transport, reply, monkeyp
 def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(transport, monkeypatch):
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
     # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob, an
-    # expansion to nothing, a substitution; a background job, `|&`, `;;`, an operator at the end
+    # expansion to nothing, a substitution; a later background job, `|&`, `;;`, an operator at the end
     for later in ["a; cd /", "a && exit 1", "a; read x", "a | xargs rm", "a; bash -c x", "a; x=1 b",
-                  "a; if b", "a; { b", "a; (b)", "a; ls *.c", "a; $x #c", "a; ls $(date)", "a & b", "a |& b",
+                  "a; if b", "a; { b", "a; (b)", "a; ls *.c", "a; $x #c", "a; ls $(date)", "a; b & c", "a |& b",
                   "a;; b", "a && #c", "a | #c", "a; b > f", "a; $RANDOM"]:
         reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later

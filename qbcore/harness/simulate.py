@@ -591,10 +591,10 @@ def _outer_effects(substitutions) -> list:
 
 
 def _outer_list(reply, transport, text, shell, cwd, listing, typed):
-    """``(words, notes, effects)`` of the outer shell ``shell`` reading ``text``, the
-    harness command (``typed`` and ``text``) with the redirections or the later
-    commands a leak may add (see ``_redirected`` and ``_later``); else what
-    ``_outer_reading`` gives instead."""
+    """``(words, notes, effects, lone)`` of the outer shell ``shell`` reading ``text``,
+    the harness command (``typed`` and ``text``) with the redirections or the later
+    commands a leak may add (see ``_redirected`` and ``_later``; ``lone`` when there are
+    none); else what ``_outer_reading`` gives instead."""
     substitutions = _substitutions(text, cwd, listing, shell)
     commands = []
     redirects = []
@@ -605,8 +605,8 @@ def _outer_list(reply, transport, text, shell, cwd, listing, typed):
         if substitutions is not None and (substitutions.effects or substitutions.names) or found[1]:
             return None  # (the general path interleaves those with the commands or the files)
         later = _later(commands, typed) if commands else _redirected(typed + text, redirects, cwd, listing)
-        return None if later is None else (found[0], later[1], later[0])
-    return found[0], found[1], _outer_effects(substitutions)
+        return None if later is None else (found[0], later[1], later[0], False)
+    return found[0], found[1], _outer_effects(substitutions), True
 
 
 def _redirected(harness, redirects, cwd, listing):
@@ -647,7 +647,7 @@ def _expanding_bash_c(reply, text, cwd, listing, transport, shells):
     found = _outer_list(reply, transport, text, outer, cwd, listing, "bash -c ")
     if type(found) is not tuple:
         return found
-    words, notes, effects = found
+    words, notes, effects, _ = found
     simulation = _bash_c_words(reply, words, transport, notes)
     if simulation is not None:
         simulation.outer_effects = effects
@@ -661,7 +661,7 @@ def _expanding_ssh(reply, cwd, listing, shells):
     found = _outer_list(reply, "ssh", '"' + reply + '"', outer, cwd, listing, _SSH_TYPED)
     if type(found) is not tuple:
         return found
-    words, notes, effects = found
+    words, notes, effects, _ = found
     if words and words[0][:1] not in ("", "-", "+"):
         # no option for ssh, none for bash -c: ssh runs the words joined with spaces
         return Simulation("ssh", reply, " ".join(words), [], notes, effects, None, 1)
@@ -683,25 +683,31 @@ def _expanding_double_nested(reply, cwd, listing, shells):
     if outer is None:
         return None
     text = '"bash -c \\"' + reply + '\\""'
-    substitutions = _substitutions(text, cwd, listing, outer)
-    read = _outer_reading(reply, "double-nested", text, outer, cwd, listing, substitutions)
+    read = _outer_list(reply, "double-nested", text, outer, cwd, listing, "bash -c ")
     if type(read) is not tuple:
         return read
-    found, notes = read
+    found, notes, effects, lone = read
     if not found or not found[0].startswith(_MIDDLE_START):
         return None
     script = found[0]
-    effects = _outer_effects(substitutions)
-    if substitutions is not None and substitutions.names:
-        for word in found[1:]:
-            if type(word) is Partial:
-                return None  # an unknown $0 or $1 of the middle shell: the general path's
-        if type(script) is Partial:
-            # the middle shell parses an unknown output as its source: not followed
-            return Simulation("double-nested", reply, None, [], notes + [_MIDDLE_SCRIPT], effects, None, 0)
+    for word in found[1:]:
+        if type(word) is Partial:
+            return None  # an unknown $0 or $1 of the middle shell: the general path's
+    if type(script) is Partial:
+        # the middle shell parses an unknown output as its source: not followed
+        return Simulation("double-nested", reply, None, [], notes + [_MIDDLE_SCRIPT], effects, None, 0)
     # the outer words after the script are the middle shell's $0, $1, …
     arg0 = found[1] if len(found) > 1 else "bash"
-    if len(found) > 1:
+    if not lone:
+        # bash -c execs only a lone simple command: beside others, or redirected, it
+        # starts the middle shell one level deeper (its arithmetic: the general path's)
+        values = middle.values
+        level = values.get("SHLVL")
+        if level is not None:
+            values = dict(values)
+            values["SHLVL"] = str(int(level) + 1)
+        middle = KnownShell(values, arg0, found[2:], None, middle.named)
+    elif len(found) > 1:
         middle = KnownShell(middle.values, arg0, found[2:], middle.variables, middle.named)
     middle_globbed = []
     refused = []
@@ -717,6 +723,8 @@ def _expanding_double_nested(reply, cwd, listing, shells):
         error.outer_effects = effects
         return error
     if middle_globbed:
+        if not lone:
+            return None  # (the harness's redirections may have made files the pattern matches)
         more = _glob_notes(middle_globbed, cwd, listing)
         if more is None:
             return None

@@ -438,3 +438,15 @@ def test_the_keys_of_an_array_the_outer_shell_has_not_set_take_the_fast_path(tra
     assert fast == general
     got = probe(reply, transport, root=str(tmp_path))
     assert (fast.inner_script, fast.inner_args) == (got.inner_script, got.inner_args)
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("reply", ['echo \\$SHLVL\\" y" ; ls "', 'echo \\$SHLVL\\" y" > f "', 'echo \\$SHLVL\\" y\\"'])
+def test_double_nested_beside_a_leaked_command_starts_the_middle_shell_a_level_deeper(reply, tmp_path, monkeypatch,
+                                                                                     sandbox_ready):
+    # bash -c execs a lone simple command, so the middle shell counts the outer one's level
+    # again; beside another command, or redirected, it is a child one level deeper
+    fast, general = _fast_and_general(reply, "double-nested", monkeypatch)
+    assert fast == general
+    got = probe(reply, "double-nested", root=str(tmp_path))
+    assert (fast.inner_script, fast.inner_args) == (got.inner_script, got.inner_args)

@@ -613,7 +613,8 @@ def _redirected(harness, redirects, cwd, listing):
     """``(effects, notes)`` of the harness command (its text ``harness``) redirecting its
     input or output (``redirects``: what the words reader gave) before it starts the
     inner shell, as the general path's walker performs them on the same view of the
-    files; or None (a redirection that fails, or a comment that ends the command early)."""
+    files (``FileQuestions.open_target``); or None (a redirection that fails, or a
+    comment that ends the command early)."""
     if "#" in harness:
         return None
     root = os.path.abspath(cwd) if cwd else os.getcwd()
@@ -623,17 +624,13 @@ def _redirected(harness, redirects, cwd, listing):
     for operator, target, source in redirects:
         writes = operator != "<"
         path = target if target[0] == "/" else os.path.normpath(os.path.join(root, target))
-        failure = view.open_failure(path, writes=writes, trailing_slash=target[-1] == "/")
-        if failure is None:
-            note = f"whether {target} can be opened ({view.unknown(path) or 'permissions outside the working tree'})"
-            if note not in notes:
-                notes.append(note)
-            if writes:
-                view.lose(f"the files after `{source}`")
-        elif failure:
+        failure, doubt = view.open_target(path, target, writes, source)
+        if failure:
             return None  # the command fails: no inner shell starts
+        if doubt is not None and doubt not in notes:
+            notes.append(doubt)
         if writes and not target.startswith("/dev/"):
-            if failure == "":
+            if doubt is None:
                 view.create(path)
             paths.append(path)
     # where a redirection may fail the command runs on a copy: what it does is not certain

@@ -1175,12 +1175,9 @@ class _Walker:
             if op != "<":
                 view.lose(f"the files after `{self.text(redirect)}`")  # it may create any file
             return record, f"whether {target} can be opened"
-        failure = view.open_failure(path, writes=op != "<", trailing_slash=target.endswith("/"))
-        if failure is None:
-            why = view.unknown(path) or "permissions outside the working tree"
-            if op != "<":
-                view.lose(f"the files after `{self.text(redirect)}`")
-            return record, f"whether {target} can be opened ({why})"
+        failure, doubt = view.open_target(path, target, op != "<", self.text(redirect))
+        if doubt is not None:
+            return record, doubt
         if failure:
             raise _Ambiguous(f"{target}: {failure}")
         if "C" in self.env.flags and op in (">", "&>") and path not in files.ALWAYS_OPENS:

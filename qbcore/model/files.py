@@ -82,6 +82,19 @@ class FileQuestions:
         kind = self.kind(path)
         return None if kind is None else kind == "dir"
 
+    def open_target(self, path: str, target: str, writes: bool, source: str) -> tuple:
+        """A redirection opens ``path`` (absolute; ``target`` as the script names it,
+        ``source`` the redirection's text): ``(failure, doubt)``, bash's error when it
+        fails for certain, or the doubt naming why it may fail (a write the view cannot
+        decide leaves the files unknown after it); both None when it opens."""
+        failure = self.open_failure(path, writes=writes, trailing_slash=target.endswith("/"))
+        if failure is None:
+            why = self.unknown(path) or "permissions outside the working tree"
+            if writes:
+                self.lose(f"the files after `{source}`")
+            return None, f"whether {target} can be opened ({why})"
+        return failure or None, None
+
     def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
         """Why opening ``path`` (absolute) fails: bash's wording of the error, "" when it
         opens, None when unknown. Writing creates a missing file; whether an existing

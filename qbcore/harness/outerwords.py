@@ -548,8 +548,9 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     simple commands joined by ``;``, ``|``, ``&&`` or ``||`` (no ``|&``, and only the
     first command may run in the background): the words returned are the first
     command's, and ``commands`` receives ``(operator, words, source)`` for each later
-    one, ``source`` its text as bash prints it (first word to last); a first command
-    ended by ``&`` is there first, as ``("&", None, source)``. A later command must hold a word, and no pattern
+    one, ``source`` its text as bash prints it (first word to last; ``words`` is empty for
+    a command whose words all expanded to nothing); a first command ended by ``&`` is
+    there first, as ``("&", None, source)``. A later command must hold no pattern
     character; one that starts with an opening parenthesis is a subshell: None.
 
     With ``redirects`` a list, the first command may redirect its input or output,
@@ -664,7 +665,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                             operator == ";;" or operator == ";&":
                         return None  # a later background job, `|&`, or what only a `case` reads
                     operator = c
-                if not found:
+                if not found and (first is None or not text[start:i].strip(" \t")):
                     return None  # an operator with no command before it
                 if first is None:
                     first = found
@@ -674,7 +675,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                         commands.append(("&", None, text[:word_end]))
                         operator = ";"
                 else:
-                    commands.append((joined, found, text[start:word_end]))
+                    # (a command whose words all expanded to nothing runs with no name)
+                    commands.append((joined, found, text[start:word_end] if found else text[start:i].rstrip(" \t")))
                 found = []
                 joined = operator
                 i += len(operator)
@@ -796,10 +798,10 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         return found
     if found:
         commands.append((joined, found, text[start:word_end]))
-    elif joined != ";" or text[start:i].strip(" \t"):
-        # `&&`, `||` or `|` with nothing after it (bash's syntax error), or a command
-        # whose words all expanded to nothing (it runs, with no name)
-        return None
+    elif text[start:i].strip(" \t"):
+        commands.append((joined, found, text[start:i].rstrip(" \t")))  # it runs, with no name
+    elif joined != ";":
+        return None  # `&&`, `||` or `|` with nothing after it: bash's syntax error
     return first
 
 

@@ -556,21 +556,26 @@ def _later(commands, typed):
     reader gave), or None when the general path must decide.
 
     Each later command here is one the model does not run (never a builtin, a
-    launcher, a keyword or an assignment) with literal words: it runs, its status
-    unknown, so everything after an ``&&`` or ``||`` in the same list may not run
+    launcher, a keyword or an assignment) with literal words, or with none (the
+    words expanded to nothing): it runs, its status unknown, so everything after an ``&&`` or ``||`` in the same list may not run
     (the harness's own status is the inner shell's, unknown as well). A harness
     command run in the background (``typed`` is its text before the reply's) may
     start its shell after the outer one has exited."""
     effects = []
     notes = []
     unsure = False
-    for operator, argv, source in commands:
+    for index, (operator, argv, source) in enumerate(commands):
         if argv is None:
             notes.append(f"whether the background job `{typed}{source}` starts before the shell exits")
             continue
-        name = argv[0]
-        if not name or name in _NOT_LATER or name in MODELLED or "=" in name:
-            return None
+        if not argv:
+            # a command with no name succeeds: what an `&&` or `||` after it runs is known
+            if index + 1 < len(commands) and commands[index + 1][0] in ("&&", "||"):
+                return None
+        else:
+            name = argv[0]
+            if name in _NOT_LATER or name in MODELLED or "=" in name:
+                return None
         if operator == ";":
             unsure = False
         elif operator != "|":

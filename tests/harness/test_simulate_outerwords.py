@@ -334,13 +334,29 @@ def test_a_leaked_list_of_commands_takes_the_fast_path(transport, reply, monkeyp
 @pytest.mark.parametrize("transport", ["nested", "single", "ssh"])
 def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(transport, monkeypatch):
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
-    # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob, an
-    # expansion to nothing, a substitution; a later background job, `|&`, `;;`, an operator at the end
+    # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob, a
+    # command with no name before `&&` or `||` (its status is known), a substitution; a later background job, `|&`, `;;`, an operator at the end
     for later in ["a; cd /", "a && exit 1", "a; read x", "a | xargs rm", "a; bash -c x", "a; x=1 b",
-                  "a; if b", "a; { b", "a; (b)", "a; ls *.c", "a; $x #c", "a; ls $(date)", "a; b & c", "a |& b",
+                  "a; if b", "a; { b", "a; (b)", "a; ls *.c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
                   "a;; b", "a && #c", "a | #c", "a; b > f", "a; $RANDOM"]:
         reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later
+
+
+@pytest.mark.parametrize("transport,reply", [
+    # `$PREFIX` is unset: the outer pipeline's second command has no words
+    ("nested", 'sed -e "s|/usr/local|$PREFIX|g" -e \'s/\\t/    /g\' Makefile.in > Makefile'),
+    ("double-nested", 'sed -e "s|/usr/local|$PREFIX|g" Makefile.in'),
+    ("ssh", 'x "a; $x $y ; b && $x; c"'),
+    ("single", "mysql -u root -p\"$DB_PASS\" -e 'SHOW DATABASES;'"),  # an empty name: `''`
+    ("nested", 'x "a | $x"'), ("nested", 'x "a; $x #c"'),
+])
+def test_a_leaked_command_with_no_name_takes_the_fast_path(transport, reply, monkeypatch):
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    assert any(e.kind == "command" and e.argv in ((), ("",)) for e in fast.outer_effects)
+    fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=None)
+    assert fast == general
 
 
 # pieces that leave the harness's quotes, join commands or redirect them, name them and give them words

@@ -547,11 +547,13 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     With ``commands`` a list, the text may go on past the command as a list of
     simple commands joined by ``;``, ``|``, ``&&`` or ``||`` (no ``|&``, and only the
     first command may run in the background): the words returned are the first
-    command's, and ``commands`` receives ``(operator, words, source)`` for each later
-    one, ``source`` its text as bash prints it (first word to last; ``words`` is empty for
-    a command whose words all expanded to nothing); a first command ended by ``&`` is
-    there first, as ``("&", None, source)``. A later command must hold no pattern
-    character; one that starts with an opening parenthesis is a subshell: None.
+    command's, and ``commands`` receives ``(operator, words, source, end, globs)`` for
+    each command of the list: ``source`` its text as bash prints it (first word to
+    last), ``end`` where that ends in ``text``, ``globs`` None or the words that hold
+    a pattern (left as they stand). The first command comes first, as ``("&", None,
+    …)`` when it runs in the background, else ``("", None, …)``; ``words`` is empty for
+    a later command whose words all expanded to nothing. A later command that starts
+    with an opening parenthesis is a subshell: None.
 
     With ``redirects`` a list, the first command may redirect its input or output,
     ``<``, ``>`` or ``>>`` (no descriptor) to a word of text: ``redirects`` receives
@@ -572,6 +574,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     pattern = False  # the current word holds an unquoted pattern character
     marked = False  # the current word holds an unknown output
     first = None  # with ``commands``: the first command's words, once an operator ended it
+    later_globs = None  # the words of the later command being read that hold a pattern
     joined = ""  # the operator before the command being read
     start = 0  # where that command's first word starts
     word_end = 0  # where the last word read ends
@@ -635,9 +638,12 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 # a word a `>` or `<` right after it may read as a descriptor (`2>`, `{fd}>`)
                 numbered = found[-1].isdigit() or found[-1][-1:] == "}"
                 if pattern:
-                    if first is not None:
-                        return None  # a later command's glob: the general path
-                    globbed.append(found[-1])
+                    if first is None:
+                        globbed.append(found[-1])
+                    elif later_globs is None:
+                        later_globs = [found[-1]]
+                    else:
+                        later_globs.append(found[-1])
                     pattern = False
                 if redirecting:
                     if not found[-1]:
@@ -670,13 +676,15 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 if first is None:
                     first = found
                     refused = None  # past here a parenthesis may open a subshell
+                    # the first command, maybe run in the background
+                    commands.append(("&" if operator == "&" else "", None, text[:word_end], word_end, None))
                     if operator == "&":
-                        # the first command runs in the background: noted with its text
-                        commands.append(("&", None, text[:word_end]))
                         operator = ";"
                 else:
                     # (a command whose words all expanded to nothing runs with no name)
-                    commands.append((joined, found, text[start:word_end] if found else text[start:i].rstrip(" \t")))
+                    end = word_end if found else start + len(text[start:i].rstrip(" \t"))
+                    commands.append((joined, found, text[start:end], end, later_globs))
+                    later_globs = None
                 found = []
                 joined = operator
                 i += len(operator)
@@ -784,9 +792,12 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         found.append(substitute.join(current) if marked else "".join(current))
         word_end = n
         if pattern:
-            if first is not None:
-                return None
-            globbed.append(found[-1])
+            if first is None:
+                globbed.append(found[-1])
+            elif later_globs is None:
+                later_globs = [found[-1]]
+            else:
+                later_globs.append(found[-1])
         if redirecting:
             if not found[-1]:
                 return None
@@ -797,11 +808,14 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     if first is None:
         return found
     if found:
-        commands.append((joined, found, text[start:word_end]))
+        commands.append((joined, found, text[start:word_end], word_end, later_globs))
     elif text[start:i].strip(" \t"):
-        commands.append((joined, found, text[start:i].rstrip(" \t")))  # it runs, with no name
+        end = start + len(text[start:i].rstrip(" \t"))
+        commands.append((joined, found, text[start:end], end, later_globs))  # it runs, with no name
     elif joined != ";":
         return None  # `&&`, `||` or `|` with nothing after it: bash's syntax error
+    elif len(commands) == 1 and not commands[0][0]:
+        commands.pop()  # a lone command ended by `;`
     return first
 
 

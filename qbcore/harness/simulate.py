@@ -22,6 +22,7 @@ from . import transports
 from ..model.budget import DEFAULT as DEFAULT_BUDGET
 from ..model.budget import Budget, BudgetExceeded, Meter
 from ..model.files import FileView, checked_listing
+from ..model.commands.external import script_runs_nothing
 from ..model.commands.registry import MODELLED
 from ..model.values import Partial
 from ..syntax.errors import NestedTooDeep
@@ -550,24 +551,43 @@ def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=No
     return words, notes
 
 
-def _later(commands, typed):
+def _later(commands, typed, text, words, shell):
     """``(effects, notes)`` of the commands a leak adds after the harness command, the
     outer shell's list ``harness OP command OP command…`` (``commands``: what the words
-    reader gave), or None when the general path must decide.
+    reader gave of ``text``; ``words`` the harness's arguments after ``typed``, its text
+    before the reply's), or None when the general path must decide.
 
     Each later command here is one the model does not run (never a builtin, a
     launcher, a keyword or an assignment) with literal words, or with none (the
-    words expanded to nothing): it runs, its status unknown, so everything after an ``&&`` or ``||`` in the same list may not run
-    (the harness's own status is the inner shell's, unknown as well). A harness
-    command run in the background (``typed`` is its text before the reply's) may
-    start its shell after the outer one has exited."""
+    words expanded to nothing): it runs, its status unknown, so everything after
+    an ``&&`` or ``||`` in the same list may not run (the harness's own status is
+    the inner shell's, unknown as well). A harness command run in the background
+    may start its shell after the outer one has exited. Once the harness (or the
+    pipeline it starts) has run a shell that may change any file, a later pattern
+    is left as it stands and named after that change."""
     effects = []
     notes = []
     unsure = False
-    for index, (operator, argv, source) in enumerate(commands):
-        if argv is None:
-            notes.append(f"whether the background job `{typed}{source}` starts before the shell exits")
+    lost = None  # what made the files unknown, once it has run
+    piped = -1  # where the pipeline the harness starts ends so far, while it goes on
+    for index, (operator, argv, source, end, globs) in enumerate(commands):
+        if argv is None:  # the harness command
+            changes = _harness_changes_files(typed, words, shell)
+            if operator == "&":
+                notes.append(f"whether the background job `{typed}{source}` starts before the shell exits")
+                if changes:
+                    lost = "the files after a command that may not run, or runs in the background"
+            elif changes:
+                piped = end
             continue
+        if piped >= 0:
+            if operator == "|":
+                piped = end
+            else:
+                whole = f"{typed}{text[:piped]}"
+                lost = f"the files after `{whole}`" if piped == commands[0][3] else \
+                    f"the files after the pipeline `{whole}`"
+                piped = -1
         if not argv:
             # a command with no name succeeds: what an `&&` or `||` after it runs is known
             if index + 1 < len(commands) and commands[index + 1][0] in ("&&", "||"):
@@ -580,12 +600,28 @@ def _later(commands, typed):
             unsure = False
         elif operator != "|":
             unsure = True
+        if globs is not None:
+            if lost is None:
+                return None  # a pattern matched against files the model may know
+            for word in globs:
+                note = f"glob {word} ({lost})"
+                if note not in notes:
+                    notes.append(note)
         effects.append(OuterEffect("command", source, tuple(argv), certain=not unsure, layer=1))
         if unsure:
             note = f"whether `{source}` runs"
             if note not in notes:
                 notes.append(note)
     return effects, notes
+
+
+def _harness_changes_files(typed, words, shell) -> bool:
+    """Whether the harness command (``typed`` and its arguments ``words``) may change
+    any file, as the general path's model of a command it does not run decides: a
+    ``bash -c`` whose script runs nothing changes none."""
+    if typed != "bash -c " or "BASH_ENV" in shell.values:
+        return True
+    return not (words and type(words[0]) is str and script_runs_nothing(words[0]))
 
 
 def _outer_effects(substitutions) -> list:
@@ -609,7 +645,8 @@ def _outer_list(reply, transport, text, shell, cwd, listing, typed):
     if commands or redirects:
         if substitutions is not None and (substitutions.effects or substitutions.names) or found[1]:
             return None  # (the general path interleaves those with the commands or the files)
-        later = _later(commands, typed) if commands else _redirected(typed + text, redirects, cwd, listing)
+        later = _later(commands, typed, text, found[0], shell) if commands else \
+            _redirected(typed + text, redirects, cwd, listing)
         return None if later is None else (found[0], later[1], later[0], False)
     return found[0], found[1], _outer_effects(substitutions), True
 

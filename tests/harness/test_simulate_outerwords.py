@@ -334,13 +334,36 @@ def test_a_leaked_list_of_commands_takes_the_fast_path(transport, reply, monkeyp
 @pytest.mark.parametrize("transport", ["nested", "single", "ssh"])
 def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(transport, monkeypatch):
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
-    # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob, a
-    # command with no name before `&&` or `||` (its status is known), a substitution; a later background job, `|&`, `;;`, an operator at the end
+    # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob in
+    # the harness's pipeline (the files are those before it), a command with no name before `&&` or `||` (its status is known), a substitution; a later background job, `|&`, `;;`, an operator at the end
     for later in ["a; cd /", "a && exit 1", "a; read x", "a | xargs rm", "a; bash -c x", "a; x=1 b",
-                  "a; if b", "a; { b", "a; (b)", "a; ls *.c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
+                  "a; if b", "a; { b", "a; (b)", "a | ls *.c", "a | b *.c; c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
                   "a;; b", "a && #c", "a | #c", "a; b > f", "a; $RANDOM"]:
         reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later
+
+
+@pytest.mark.parametrize("transport,reply", [
+    ("single", "sed -i 's/a\\.b/a_b/; s/[0-9]\\+/N/g' notes.txt"),  # `s/[0-9]+/N/g notes.txt` is a pattern
+    ("single", "x 'a; ls *.c /etc/*.d ../*.e *.c'"), ("single", "x 'a && ls *.c || b *.d'"),
+    ("single", "x 'a | b; ls *.c'"),  # after the pipeline the harness starts
+    ("nested", 'x "a & ls *.c"'),  # after a harness run in the background
+    ("ssh", 'x "a; ls *.c"'),
+])
+def test_a_leaked_pattern_after_the_harness_changed_the_files_takes_the_fast_path(files_here, transport, reply,
+                                                                                  monkeypatch):
+    for cwd in ("/nonexistent/qbcore", None, files_here):
+        fast, general = _fast_and_general(reply, transport, monkeypatch, cwd=cwd)
+        assert fast == general
+        assert any(note.startswith("glob ") and "(the files after " in note for note in fast.opaque)
+
+
+def test_a_leaked_pattern_after_a_harness_that_runs_nothing_takes_the_general_path(files_here, monkeypatch):
+    monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
+    for reply in ["'; ls *.c", "#'; ls *.c"]:  # `bash -c ''` and `bash -c '#'` change no file
+        assert simulate(reply, "single", cwd=files_here) == "general", reply
+    # the middle shell's script `bash -c "x a` is a syntax error: it runs nothing
+    assert simulate('x "a; ls *.c"', "double-nested", cwd=files_here) == "general"
 
 
 @pytest.mark.parametrize("transport,reply", [
@@ -373,7 +396,7 @@ WORDS = ["", " -la", " a b", " 'q r'", ' "s t"', " $HOME", " $RANDOM", " $(date)
          "\\ ", " ", " x'", ' x"', " $'a'", " {a,b}", " ~", " a=b", " '", ' "', " \\", " $x#", " > f"]
 later_commands = st.lists(st.tuples(st.sampled_from(OPERATORS), st.sampled_from(NAMES), st.sampled_from(WORDS)),
                           min_size=1, max_size=3).map(lambda parts: "".join("".join(p) for p in parts))
-leaks = st.tuples(st.sampled_from(["ssh h ", "./rsh ", "sed -i ", "a "]), st.sampled_from(QUOTES),
+leaks = st.tuples(st.sampled_from(["ssh h ", "./rsh ", "sed -i ", "a ", "", "#"]), st.sampled_from(QUOTES),
                   st.sampled_from(["x", "cd /srv", ""]), later_commands,
                   st.sampled_from(["", "'", '"', "' y", '" y'])).map("".join)
 

@@ -129,7 +129,7 @@ def test_a_shell_that_runs_no_command_changes_no_file(script, tmp_path):
 @settings(max_examples=400, deadline=None)
 def test_whether_a_shell_runs_anything_is_the_parse_s_answer(text):
     # the plain-line shortcut answers as the parse does: no chunk with an item runs nothing
-    assert external._script_runs_nothing(text) == (not any(c.items for c in parse_prefix(text).chunks))
+    assert external.script_runs_nothing(text) == (not any(c.items for c in parse_prefix(text).chunks))
 
 
 @pytest.mark.parametrize("script, name", LOST, ids=[s for s, _ in LOST])

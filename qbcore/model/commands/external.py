@@ -42,7 +42,7 @@ def unmodelled(ctx: Invocation) -> Outcome:
         if len(argv) >= 3 and argv[0] == "bash" and argv[1] == "-c" and isinstance(argv[2], str) and \
                 not env.get("BASH_ENV"):
             # whether the script runs anything takes a parse: asked only if the files are read later
-            env.files.lose_unless(why, lambda: _script_runs_nothing(argv[2]))
+            env.files.lose_unless(why, lambda: script_runs_nothing(argv[2]))
         elif not _runs_nothing(argv, env):
             env.files.lose(why)
     return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
@@ -91,14 +91,14 @@ def _runs_nothing(argv, env) -> bool:
     error on its first line): a shell that changes no file."""
     if len(argv) < 3 or argv[0] != "bash" or argv[1] != "-c" or env.get("BASH_ENV"):
         return False  # BASH_ENV names a file bash -c would source first
-    return _script_runs_nothing(argv[2])
+    return script_runs_nothing(argv[2])
 
 
 #: one line of plain words: no quote, expansion, operator, comment, glob or brace in it
 _PLAIN_LINE = re.compile(r"[ \t]*([A-Za-z0-9_./+=,:@%^-]+)[A-Za-z0-9_./+=,:@%^ \t-]*")
 
 
-def _script_runs_nothing(text) -> bool:
+def script_runs_nothing(text) -> bool:
     """Whether the script ``text`` of ``bash -c`` runs no command."""
     plain = _PLAIN_LINE.fullmatch(text)
     if plain is not None and plain.group(1) not in S.RESERVED:  # (bash reads a reserved word as grammar)

@@ -53,8 +53,10 @@ cdef _no_keys(str text, Py_ssize_t i, shell, str names)
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, c=Py_UCS4, has_word=bint, quoted=bint, pattern=bint, marked=bint,
                end=Py_ssize_t, current=list, found=list, first=list, joined=str, operator=str, start=Py_ssize_t,
                word_end=Py_ssize_t, redirecting=str, redirect_at=Py_ssize_t,
-               redirect_start=Py_ssize_t, numbered=bint, later_globs=list)
+               redirect_start=Py_ssize_t, numbered=bint, later_globs=list, later_name_end=Py_ssize_t, count=Py_ssize_t)
 cdef list _words(str text, shell, list globbed, list refused, substitute, list commands, list redirects)
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, start=Py_ssize_t, c=Py_UCS4, out=list, marked=bint)
 cdef _document(str text, shell, substitute, list unexpandable)
+
+cdef Py_ssize_t _command_end(str text, Py_ssize_t start, Py_ssize_t i, Py_ssize_t word_end)

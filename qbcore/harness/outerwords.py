@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..syntax.parser import decode_ansi_c
+from ..syntax.parser import CLOSERS, RESERVED, decode_ansi_c
 
 try:
     import cython
@@ -527,6 +527,36 @@ def _brace_stays(text: str, i: int) -> bool:
     return True
 
 
+# a later command's first word that may name a function (the parenthesis after it begins
+# a definition) or a program: one bash reads as it stands, no declaration, no assignment
+_LATER_NAME = re.compile(r"[A-Za-z0-9_./,:%+@^-]+")
+_DECLARATIONS = frozenset("declare typeset local export readonly".split())
+# what follows `name(`: a word bash reads as it stands, which is not the `)` it wants
+_FUNCTION_TOKEN = re.compile(r"[ \t]*([A-Za-z0-9_./,:%+@^=-]+)(?:[ \t;&|()<>]|\Z)")
+
+
+def _command_end(text: str, start: int, i: int, word_end: int) -> int:
+    """Where the command that starts at ``start`` and ends before ``i`` ends as bash
+    prints it: at its last word, or at an expansion to nothing after it."""
+    end = start + len(text[start:i].rstrip(" \t"))
+    return end if end > word_end else word_end  # (a word may end in an escaped blank)
+
+
+def _later_name(name: str) -> bool:
+    return _LATER_NAME.fullmatch(name) is not None and name not in _DECLARATIONS
+
+
+def _reserved(name: str, refused: Optional[list]) -> bool:
+    """Whether ``name``, a later command's first word as typed, is a reserved word: one
+    that closes a compound command (none is open) is bash's syntax error, noted in
+    ``refused``; any other starts grammar the general path reads."""
+    if name not in RESERVED:
+        return False
+    if name in CLOSERS and refused is not None:
+        refused.append(f"syntax error near unexpected token `{name}")
+    return True
+
+
 def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
           refused: Optional[list] = None, substitute=None, commands: Optional[list] = None,
           redirects: Optional[list] = None) -> Optional[list]:
@@ -575,6 +605,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     marked = False  # the current word holds an unknown output
     first = None  # with ``commands``: the first command's words, once an operator ended it
     later_globs = None  # the words of the later command being read that hold a pattern
+    later_name_end = 0  # where the first word of the later command being read ends
     joined = ""  # the operator before the command being read
     start = 0  # where that command's first word starts
     word_end = 0  # where the last word read ends
@@ -650,6 +681,10 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                         return None  # bash cannot open an empty name
                     redirects.append((redirecting, found.pop(), text[redirect_start:i]))
                     redirecting = ""
+                elif first is not None and len(found) == 1:
+                    if _reserved(text[start:i], refused):
+                        return None
+                    later_name_end = i
             if c == ">" or c == "<":
                 if redirecting or word_end == i and numbered:
                     return None  # `> >`, or a word that may name the descriptor
@@ -673,16 +708,15 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                     operator = c
                 if not found and (first is None or not text[start:i].strip(" \t")):
                     return None  # an operator with no command before it
+                end = _command_end(text, start, i, word_end)
                 if first is None:
                     first = found
-                    refused = None  # past here a parenthesis may open a subshell
                     # the first command, maybe run in the background
-                    commands.append(("&" if operator == "&" else "", None, text[:word_end], word_end, None))
+                    commands.append(("&" if operator == "&" else "", None, text[:end], end, None))
                     if operator == "&":
                         operator = ";"
                 else:
                     # (a command whose words all expanded to nothing runs with no name)
-                    end = word_end if found else start + len(text[start:i].rstrip(" \t"))
                     commands.append((joined, found, text[start:end], end, later_globs))
                     later_globs = None
                 found = []
@@ -692,7 +726,9 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                     i += 1
                 start = i
                 if i < n and (text[i] == "(" or text[i] == ")"):
-                    return None
+                    if text[i] == ")" and refused is not None:
+                        refused.append("syntax error near unexpected token `)")
+                    return None  # a subshell, or a parenthesis that closes nothing
                 continue
         elif c == '"':
             quoted = True
@@ -771,7 +807,24 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         elif (c == "(" or c == ")") and refused is not None and text[i - 1] != "$":
             # an operator where only words may stand (the command is no declaration; after
             # an escaped `$` the general path reads a command substitution, bash does not)
-            refused.append(f"syntax error near unexpected token `{c}")
+            count = len(found) + has_word  # the words of the command so far
+            if first is None:
+                refused.append(f"syntax error near unexpected token `{c}")
+            elif count == 1:
+                # right after a later command's first word
+                name = text[start:i] if has_word else text[start:later_name_end]
+                if _reserved(name, refused) or not _later_name(name):
+                    return None
+                if c == "(":
+                    # a function's definition: bash wants `)` next
+                    token = _FUNCTION_TOKEN.match(text, i + 1)
+                    if token is None:
+                        return None
+                    refused.append(f"syntax error near unexpected token `{token.group(1)}")
+                else:
+                    refused.append("syntax error near unexpected token `)")
+            elif count > 1 and _later_name(text[start:later_name_end]):
+                refused.append(f"syntax error near unexpected token `{c}")  # among its words
             return None
         elif (c == "*" or c == "?" or c == "[") and globbed is not None:
             current.append(c)
@@ -790,6 +843,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         if redirecting and (pattern or marked):
             return None
         found.append(substitute.join(current) if marked else "".join(current))
+        if first is not None and len(found) == 1 and _reserved(text[start:i], refused):
+            return None
         word_end = n
         if pattern:
             if first is None:
@@ -807,11 +862,9 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
         return None  # no target: bash's syntax error
     if first is None:
         return found
-    if found:
-        commands.append((joined, found, text[start:word_end], word_end, later_globs))
-    elif text[start:i].strip(" \t"):
-        end = start + len(text[start:i].rstrip(" \t"))
-        commands.append((joined, found, text[start:end], end, later_globs))  # it runs, with no name
+    if found or text[start:i].strip(" \t"):
+        end = _command_end(text, start, i, word_end)
+        commands.append((joined, found, text[start:end], end, later_globs))  # (found empty: no name)
     elif joined != ";":
         return None  # `&&`, `||` or `|` with nothing after it: bash's syntax error
     elif len(commands) == 1 and not commands[0][0]:

@@ -466,7 +466,7 @@ RESERVED = frozenset("if then elif else fi case esac for select while until do d
                      "function time coproc ! { } [[ ]]".split())
 # Words that end a compound list: meeting one of them in command position is
 # either the expected closer or bash's "unexpected token".
-_CLOSERS = frozenset("then elif else fi do done esac } in".split())
+CLOSERS = frozenset("then elif else fi do done esac } in".split())
 
 # a byte asked of bytes as an int: given bytes, `in` first tries it as an int and builds
 # (and drops) a TypeError each time, a cost the parser would pay on every word

@@ -331,13 +331,34 @@ def test_a_leaked_list_of_commands_takes_the_fast_path(transport, reply, monkeyp
     assert fast == general
 
 
+@pytest.mark.bash
+@pytest.mark.parametrize("transport,reply", [
+    ("nested", 'python3 -c "import sys; print(sys.version)"'),  # `print(` begins a function's definition
+    ("double-nested", 'python3 -c "import sys; print(sys.version)"'),
+    ("single", "python3 -c 'import json; print(json.dumps({\"q\": 1}))' > out.json"),
+    ("single", "sh -c 'for x in a b; do echo $x; done'"),  # `do` closes no compound command
+    ("ssh", 'x "a; print (x y)"'), ("ssh", 'x "a; b c (d)"'), ("ssh", 'x "a; b c)"'), ("ssh", 'x "a | )"'),
+    ("ssh", 'x "a; foo a=(1)"'), ("ssh", 'x "a && done)"'), ("ssh", 'x "a; fi; b"'), ("ssh", 'x "a; in b"'),
+    ("ssh", 'x "a; print(x=1)"'), ("ssh", 'x "a; b @(c)"'), ("ssh", 'x "a; b \'c"'),
+])
+def test_a_syntax_error_in_a_leaked_list_is_bashs_on_the_fast_path(transport, reply, tmp_path, monkeypatch,
+                                                                   sandbox_ready):
+    # bash parses the whole line before it runs any of it: nothing runs
+    fast, general = _fast_and_general(reply, transport, monkeypatch)
+    assert fast == general
+    assert fast.inner_script is None and not fast.outer_effects
+    got = probe(reply, transport, root=str(tmp_path))
+    assert got.inner_script is None
+    assert fast.outer_error in got.stderr.decode().splitlines(), got.stderr
+
+
 @pytest.mark.parametrize("transport", ["nested", "single", "ssh"])
 def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(transport, monkeypatch):
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
     # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob in
     # the harness's pipeline (the files are those before it), a command with no name before `&&` or `||` (its status is known), a substitution; a later background job, `|&`, `;;`, an operator at the end
     for later in ["a; cd /", "a && exit 1", "a; read x", "a | xargs rm", "a; bash -c x", "a; x=1 b",
-                  "a; if b", "a; { b", "a; (b)", "a | ls *.c", "a | b *.c; c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
+                  "a; if b", "a; { b", "a; (b)", "a; select(x)", "a; declare a=(1)", "a; 'f'(x)", "a; f(\"x\")", "a | ls *.c", "a | b *.c; c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
                   "a;; b", "a && #c", "a | #c", "a; b > f", "a; $RANDOM"]:
         reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later
@@ -360,7 +381,7 @@ def test_a_leaked_pattern_after_the_harness_changed_the_files_takes_the_fast_pat
 
 def test_a_leaked_pattern_after_a_harness_that_runs_nothing_takes_the_general_path(files_here, monkeypatch):
     monkeypatch.setattr(sys.modules["qbcore.harness.simulate"], "simulate_general", lambda *a, **k: "general")
-    for reply in ["'; ls *.c", "#'; ls *.c"]:  # `bash -c ''` and `bash -c '#'` change no file
+    for reply in ["'; ls *.c; '", "#'; ls *.c; '"]:  # `bash -c ''` and `bash -c '#'` change no file
         assert simulate(reply, "single", cwd=files_here) == "general", reply
     # the middle shell's script `bash -c "x a` is a syntax error: it runs nothing
     assert simulate('x "a; ls *.c"', "double-nested", cwd=files_here) == "general"
@@ -390,10 +411,12 @@ OPERATORS = [";", "; ", " | ", "|", " && ", "&&", " || ", " & ", "&", " |& ", ";
 NAMES = ["ls", "/opt", "uptime", "''", '""', "true", "exit", "cd", "echo", "read", "bash", "ssh", "sh", "x=1",
          "a=", "if", "{", "}", "!", "time", "[[", "source", ".", "'if'", "f\\ g", "ls$HOME", "$x", "$1", "*",
          "a*", "(", ")", "#", "x'", 'x"', "$(date)", "`id`", "${HOME}", "-n", "$RANDOM", "wait", "eval",
+         "done", "fi", "}", "in", "f(x)", "f (a b)", "g()", "declare", "select(x)", "f(x=1)", "'fi'",
          # redirection targets: in the working directory, a directory, missing parents, outside it
          "f", "d", "d/", "d/x", "x/y", "/dev/null", "/dev/stdout", "/etc/x", "..", "../x", "~/x", "=2.28"]
 WORDS = ["", " -la", " a b", " 'q r'", ' "s t"', " $HOME", " $RANDOM", " $(date)", " *.c", " #c", " a#b", " )",
-         "\\ ", " ", " x'", ' x"', " $'a'", " {a,b}", " ~", " a=b", " '", ' "', " \\", " $x#", " > f"]
+         "\\ ", " ", " x'", ' x"', " $'a'", " {a,b}", " ~", " a=b", " '", ' "', " \\", " $x#", " > f",
+         " (y)", "(y)", " c)", " a=(1)", " done"]
 later_commands = st.lists(st.tuples(st.sampled_from(OPERATORS), st.sampled_from(NAMES), st.sampled_from(WORDS)),
                           min_size=1, max_size=3).map(lambda parts: "".join("".join(p) for p in parts))
 leaks = st.tuples(st.sampled_from(["ssh h ", "./rsh ", "sed -i ", "a ", "", "#"]), st.sampled_from(QUOTES),

@@ -530,6 +530,7 @@ def _brace_stays(text: str, i: int) -> bool:
 # a later command's first word that may name a function (the parenthesis after it begins
 # a definition) or a program: one bash reads as it stands, no declaration, no assignment
 _LATER_NAME = re.compile(r"[A-Za-z0-9_./,:%+@^-]+")
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DECLARATIONS = frozenset("declare typeset local export readonly".split())
 # what follows `name(`: a word bash reads as it stands, which is not the `)` it wants
 _FUNCTION_TOKEN = re.compile(r"[ \t]*([A-Za-z0-9_./,:%+@^=-]+)(?:[ \t;&|()<>]|\Z)")
@@ -827,6 +828,9 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 refused.append(f"syntax error near unexpected token `{c}")  # among its words
             return None
         elif (c == "*" or c == "?" or c == "[") and globbed is not None:
+            if c == "[" and first is not None and (
+                    "=" in text[start:i] if found else _VARIABLE.fullmatch(text, start, i) is not None):
+                return None  # before a later command's name, bash reads `name[` as a subscript
             current.append(c)
             has_word = True
             pattern = True

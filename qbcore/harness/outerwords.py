@@ -530,6 +530,8 @@ def _brace_stays(text: str, i: int) -> bool:
 # a later command's first word that may name a function (the parenthesis after it begins
 # a definition) or a program: one bash reads as it stands, no declaration, no assignment
 _LATER_NAME = re.compile(r"[A-Za-z0-9_./,:%+@^-]+")
+# a redirection with no target further on
+_NO_TARGET = re.compile(r"[<>][ \t]*(?:#|\Z)")
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DECLARATIONS = frozenset("declare typeset local export readonly".split())
 # what follows `name(`: a word bash reads as it stands, which is not the `)` it wants
@@ -809,6 +811,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             # an operator where only words may stand (the command is no declaration; after
             # an escaped `$` the general path reads a command substitution, bash does not)
             count = len(found) + has_word  # the words of the command so far
+            if first is not None and _NO_TARGET.search(text, i) is not None:
+                return None  # (the general path's parser reports that redirection first)
             if first is None:
                 refused.append(f"syntax error near unexpected token `{c}")
             elif count == 1:

@@ -568,16 +568,14 @@ def _later(commands, typed, text, words, shell):
     effects = []
     notes = []
     unsure = False
-    lost = None  # what made the files unknown, once it has run
+    lost = None  # what made the files unknown if the harness may change them, once it has run
     piped = -1  # where the pipeline the harness starts ends so far, while it goes on
     for index, (operator, argv, source, end, globs) in enumerate(commands):
         if argv is None:  # the harness command
-            changes = _harness_changes_files(typed, words, shell)
             if operator == "&":
                 notes.append(f"whether the background job `{typed}{source}` starts before the shell exits")
-                if changes:
-                    lost = "the files after a command that may not run, or runs in the background"
-            elif changes:
+                lost = "the files after a command that may not run, or runs in the background"
+            else:
                 piped = end
             continue
         if piped >= 0:
@@ -601,7 +599,7 @@ def _later(commands, typed, text, words, shell):
         elif operator != "|":
             unsure = True
         if globs is not None:
-            if lost is None:
+            if lost is None or not _harness_changes_files(typed, words, shell):
                 return None  # a pattern matched against files the model may know
             for word in globs:
                 note = f"glob {word} ({lost})"

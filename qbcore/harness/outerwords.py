@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ..syntax.lexdef import DECLARATION_BUILTINS
 from ..syntax.parser import CLOSERS, RESERVED, decode_ansi_c
 
 try:
@@ -533,7 +534,8 @@ _LATER_NAME = re.compile(r"[A-Za-z0-9_./,:%+@^-]+")
 # a redirection with no target further on
 _NO_TARGET = re.compile(r"[<>][ \t]*(?:#|\Z)")
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DECLARATIONS = frozenset("declare typeset local export readonly".split())
+# (after these bash reads `name=(…)` as an array, not as a parenthesis)
+_DECLARATIONS = frozenset(name.decode() for name in DECLARATION_BUILTINS)
 # what follows `name(`: a word bash reads as it stands, which is not the `)` it wants
 _FUNCTION_TOKEN = re.compile(r"[ \t]*([A-Za-z0-9_./,:%+@^=-]+)(?:[ \t;&|()<>]|\Z)")
 

@@ -358,7 +358,7 @@ def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(t
     # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob in
     # the harness's pipeline (the files are those before it), a command with no name before `&&` or `||` (its status is known), a substitution; a later background job, `|&`, `;;`, an operator at the end
     for later in ["a; cd /", "a && exit 1", "a; read x", "a | xargs rm", "a; bash -c x", "a; x=1 b",
-                  "a; if b", "a; { b", "a; (b)", "a; ls (y)>#ls", "a; b[c d", "a; x=1 b[c", "a; select(x)", "a; declare a=(1)", "a; 'f'(x)", "a; f(\"x\")", "a | ls *.c", "a | b *.c; c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
+                  "a; if b", "a; { b", "a; (b)", "a; ls (y)>#ls", "a; b[c d", "a; x=1 b[c", "a; select(x)", "a; declare a=(1)", "a; eval a=(1)", "a; let i=(3+4)", "a; 'f'(x)", "a; f(\"x\")", "a | ls *.c", "a | b *.c; c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
                   "a;; b", "a && #c", "a | #c", "a; b > f", "a; $RANDOM"]:
         reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later

@@ -490,7 +490,7 @@ def _glob_notes(globbed, cwd, listing):
     absolute one, or one that climbs out with ``..``): the general path's."""
     if not globbed:
         return []
-    if listing is not None or cwd and os.path.isdir(os.path.abspath(cwd)):
+    if listing is not None or cwd and _is_directory(_absolute(cwd)):
         return None
     notes = []
     for word in globbed:
@@ -500,6 +500,20 @@ def _glob_notes(globbed, cwd, listing):
         if note not in notes:
             notes.append(note)
     return notes
+
+
+def _absolute(path: str) -> str:
+    """``os.path.abspath(path)``, at once for a path it would leave as it is (absolute,
+    with no empty, ``.`` or ``..`` part and no trailing slash)."""
+    if path[:1] == "/" and "//" not in path and "/." not in path and (path[-1] != "/" or len(path) == 1):
+        return path
+    return os.path.abspath(path)
+
+
+def _is_directory(path: str) -> bool:
+    """``os.path.isdir(path)`` without the cost of an exception for a missing path (a
+    name with a trailing slash resolves only to a directory)."""
+    return os.access(path if path.endswith("/") else path + "/", os.F_OK)
 
 
 def _refused(reply, transport, text, refused):
@@ -526,7 +540,7 @@ def _substitutions(text, cwd, listing, shell):
     if listing is not None or "$" not in text and "`" not in text or "$(" not in text and "`" not in text and \
             not shell.mentions_named(text):
         return None
-    return OuterSubstitutions(os.path.abspath(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
+    return OuterSubstitutions(_absolute(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
 
 
 def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None, commands=None,
@@ -657,7 +671,7 @@ def _redirected(harness, redirects, cwd, listing):
     comment that ends the command early)."""
     if "#" in harness:
         return None
-    root = os.path.abspath(cwd) if cwd else os.getcwd()
+    root = _absolute(cwd) if cwd else os.getcwd()
     view = FileView(root, listing, host=bool(cwd))
     paths = []
     notes = []

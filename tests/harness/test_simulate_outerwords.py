@@ -1,6 +1,7 @@
 """Replies whose outer layer only quotes and expands known parameters skip the parser
 (qbcore.harness.outerwords): the result is always the general path's."""
 
+import os
 import sys
 
 import pytest
@@ -288,6 +289,19 @@ def test_a_parenthesis_among_the_outer_words_is_the_syntax_error_of_the_general_
     fast, general = _fast_and_general(reply, transport, monkeypatch)
     assert fast == general
     assert fast.inner_script is None and "syntax error near unexpected token" in fast.outer_error
+
+
+def test_the_fast_paths_directory_questions_answer_as_os_path(tmp_path):
+    from qbcore.harness.simulate import _absolute, _is_directory
+    for path in ["/", "/a", "/a/b", "//a", "/a/", "/a/./b", "/a/../b", "/.x", "rel", "rel/../x", "/a/.", "/a//b"]:
+        assert _absolute(path) == os.path.abspath(path), path
+    (tmp_path / "d").mkdir()
+    (tmp_path / "f").write_text("x")
+    (tmp_path / "l").symlink_to(tmp_path / "d")
+    (tmp_path / "m").symlink_to(tmp_path / "f")
+    for name in ["d", "f", "l", "m", "missing", "f/x", "d/"]:
+        path = str(tmp_path / name) + ("/" if name.endswith("/") else "")
+        assert _is_directory(path) == os.path.isdir(path), name
 
 
 @pytest.mark.parametrize("transport", SHAPED)

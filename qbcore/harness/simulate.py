@@ -21,7 +21,7 @@ from typing import Iterable, Mapping, Optional
 from . import transports
 from ..model.budget import DEFAULT as DEFAULT_BUDGET
 from ..model.budget import Budget, BudgetExceeded, Meter
-from ..model.files import FileView, checked_listing
+from ..model.files import FileView, absolute, checked_listing, is_directory
 from ..model.commands.external import script_runs_nothing
 from ..model.commands.registry import MODELLED
 from ..model.values import Partial
@@ -490,7 +490,7 @@ def _glob_notes(globbed, cwd, listing):
     absolute one, or one that climbs out with ``..``): the general path's."""
     if not globbed:
         return []
-    if listing is not None or cwd and _is_directory(_absolute(cwd)):
+    if listing is not None or cwd and is_directory(absolute(cwd)):
         return None
     notes = []
     for word in globbed:
@@ -500,20 +500,6 @@ def _glob_notes(globbed, cwd, listing):
         if note not in notes:
             notes.append(note)
     return notes
-
-
-def _absolute(path: str) -> str:
-    """``os.path.abspath(path)``, at once for a path it would leave as it is (absolute,
-    with no empty, ``.`` or ``..`` part and no trailing slash)."""
-    if path[:1] == "/" and "//" not in path and "/." not in path and (path[-1] != "/" or len(path) == 1):
-        return path
-    return os.path.abspath(path)
-
-
-def _is_directory(path: str) -> bool:
-    """``os.path.isdir(path)`` without the cost of an exception for a missing path (a
-    name with a trailing slash resolves only to a directory)."""
-    return os.access(path if path.endswith("/") else path + "/", os.F_OK)
 
 
 def _refused(reply, transport, text, refused):
@@ -540,7 +526,7 @@ def _substitutions(text, cwd, listing, shell):
     if listing is not None or "$" not in text and "`" not in text or "$(" not in text and "`" not in text and \
             not shell.mentions_named(text):
         return None
-    return OuterSubstitutions(_absolute(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
+    return OuterSubstitutions(absolute(cwd) if cwd else os.getcwd(), bool(cwd), _NOTED, default_environ)
 
 
 def _outer_reading(reply, transport, text, shell, cwd, listing, substitutions=None, commands=None,
@@ -671,7 +657,7 @@ def _redirected(harness, redirects, cwd, listing):
     comment that ends the command early)."""
     if "#" in harness:
         return None
-    root = _absolute(cwd) if cwd else os.getcwd()
+    root = absolute(cwd) if cwd else os.getcwd()
     view = FileView(root, listing, host=bool(cwd))
     paths = []
     notes = []

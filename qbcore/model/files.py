@@ -177,6 +177,12 @@ def absolute(path) -> str:
     return os.path.abspath(path)
 
 
+def is_directory(path: str) -> bool:
+    """``os.path.isdir(path)`` without the cost of an exception for a missing path (a
+    name with a trailing slash resolves only to a directory)."""
+    return os.access(path if path.endswith("/") else path + "/", os.F_OK)
+
+
 class FileView(FileQuestions):
     """What the evaluation knows of the files, shared by a shell and its subshells
     (the file system is not per process).
@@ -192,7 +198,7 @@ class FileView(FileQuestions):
         self.root = absolute(root)
         self.listing = None if listing is None else Listing(listing, self.root)
         self.host = host
-        self.real = host and listing is None and os.path.isdir(self.root)
+        self.real = host and listing is None and is_directory(self.root)
         self.created: set = set()
         self._lost: Optional[str] = None
         self._pending = None  # (why, harmless): a loss decided only when the view is next read
@@ -273,7 +279,7 @@ class FileView(FileQuestions):
         rel = self._relative(path)
         if rel is not None and self.listing is not None:
             return self.listing.kind(rel) or "missing"
-        if os.path.isdir(path):
+        if is_directory(path):
             return "dir"
         return "file" if os.path.lexists(path) else "missing"
 

@@ -291,17 +291,17 @@ def test_a_parenthesis_among_the_outer_words_is_the_syntax_error_of_the_general_
     assert fast.inner_script is None and "syntax error near unexpected token" in fast.outer_error
 
 
-def test_the_fast_paths_directory_questions_answer_as_os_path(tmp_path):
-    from qbcore.harness.simulate import _absolute, _is_directory
+def test_a_directory_is_told_as_os_path_tells_it(tmp_path):
+    from qbcore.model.files import absolute, is_directory
     for path in ["/", "/a", "/a/b", "//a", "/a/", "/a/./b", "/a/../b", "/.x", "rel", "rel/../x", "/a/.", "/a//b"]:
-        assert _absolute(path) == os.path.abspath(path), path
+        assert absolute(path) == os.path.abspath(path), path
     (tmp_path / "d").mkdir()
     (tmp_path / "f").write_text("x")
     (tmp_path / "l").symlink_to(tmp_path / "d")
     (tmp_path / "m").symlink_to(tmp_path / "f")
     for name in ["d", "f", "l", "m", "missing", "f/x", "d/"]:
         path = str(tmp_path / name) + ("/" if name.endswith("/") else "")
-        assert _is_directory(path) == os.path.isdir(path), name
+        assert is_directory(path) == os.path.isdir(path), name
 
 
 @pytest.mark.parametrize("transport", SHAPED)

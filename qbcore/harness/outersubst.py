@@ -131,7 +131,7 @@ class OuterSubstitutions:
             return None
         meter = self._meter(model)
         env = _starting_shell(model, self.cwd, self.host, self.environ).copy()
-        env.files = self.files
+        env.files = self._view(model)
         env.meter = meter
         env.lineno = 1
         env.status = self.status  # the status of the substitution before: `$?` reads it
@@ -148,11 +148,17 @@ class OuterSubstitutions:
         return self._kept(model, result.stdout, "$(" + model.script_text(script) + ")")
 
     def _meter(self, model):
-        """One budget, and one view of the files, for all of the reply's substitutions."""
+        """One budget for all of the reply's substitutions."""
         if self.meter is None:
             self.meter = model.Meter()
-            self.files = model.FileView(self.cwd, None, host=self.host)
         return self.meter
+
+    def _view(self, model):
+        """One view of the files for all of the reply's substitutions (made when one
+        asks: echo and printf of plain words read none)."""
+        if self.files is None:
+            self.files = model.FileView(self.cwd, None, host=self.host)
+        return self.files
 
     @staticmethod
     def _near_limit(meter) -> bool:
@@ -215,7 +221,7 @@ class OuterSubstitutions:
             self.status = 0
             return self._kept(model, directory + "\n", name)
         # (a pipeline's commands run on copies of the view, which it takes back as a whole)
-        self.files.lose(f"the files after `{text}`" if len(commands) == 1 else f"the files after the pipeline `{text}`")
+        self._view(model).lose(f"the files after `{text}`" if len(commands) == 1 else f"the files after the pipeline `{text}`")
         self.status = model.Opaque(f"status of {name}")
         return self._kept(model, model.Opaque(name), name)
 

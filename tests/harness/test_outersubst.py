@@ -57,14 +57,14 @@ def _run(bodies, closed: bool, lost=None, cwd=CWD):
         pieces = []
         for body in bodies:
             pieces.append(substitutions.run(body, False))
-            if lost and substitutions.files is not None:
-                substitutions.files.lose(lost)
+            if lost:
+                substitutions._view(outersubst._Model.load()).lose(lost)
     finally:
         outersubst._LITERAL_BODY, outersubst._PRINTING_BODY = literal, printing_body
     meter = substitutions.meter
-    files = substitutions.files
+    files = substitutions.files  # (none made: the files as they were)
     return (pieces, substitutions.effects, substitutions.names, substitutions.status,
-            files and (files.lost, files.created)), meter
+            (files.lost, files.created) if files is not None else (None, set())), meter
 
 
 @settings(max_examples=4000 if LONG else 300, deadline=None, database=None)

@@ -108,6 +108,17 @@ def test_printf_generated(args):
     assert compare(["printf"] + args) is not False
 
 
+# formats of text and bare %s conversions, which printf fills without its general reader
+PLAIN_FORMAT = st.lists(st.sampled_from(["%s", "a", " ", "%s", "-", "\n", "é"]), max_size=5).map("".join).filter(
+    lambda fmt: not fmt.startswith("-"))  # (an option to printf)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(PLAIN_FORMAT, st.lists(WORD, max_size=5))
+def test_printf_plain_format_generated(fmt, args):
+    assert compare(["printf", fmt] + args) is True
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.lists(WORD, max_size=4))
 def test_echo_generated(args):

@@ -47,6 +47,8 @@ def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> 
     length modifiers, numbers beyond 64 bits, ``\\u`` beyond ASCII).
     """
     meter = meter if meter is not None else _Limits()
+    if _PLAIN_FORMAT.match(fmt) is not None:
+        return _plain_printf(fmt, args, meter)
     out = _MeteredList(meter, "printf output")
     errors: list = []
     status = 0
@@ -194,6 +196,34 @@ class _Limits:
         self.built += size
         if self.built > self.OUTPUT:
             raise PrintUnknown(f"{what} beyond {self.OUTPUT} bytes")
+
+
+# a format of text and bare %s conversions (the usual one): no escape, flag, width or other conversion
+_PLAIN_FORMAT = re.compile(r"[^\\%]*(?:%s[^\\%]*)*\Z")
+
+
+def _plain_printf(fmt: str, args: list, meter) -> Printed:
+    """``format_printf`` of a ``_PLAIN_FORMAT``: the arguments in turn in its slots (the
+    format again while any remain, the last round's missing ones empty). The output's
+    size is charged before it is built."""
+    parts = fmt.split("%s")
+    slots = len(parts) - 1
+    if slots == 0:
+        meter.build(len(fmt), "printf output")
+        return Printed(fmt, 0, ())
+    rounds = max(1, -(-len(args) // slots))
+    meter.build(rounds * (len(fmt) - 2 * slots) + sum(map(len, args)), "printf output")
+    if slots == 1 and len(args) <= 1:
+        return Printed(parts[0] + (args[0] if args else "") + parts[1], 0, ())
+    out = []
+    taken = 0
+    for _ in range(rounds):
+        out.append(parts[0])
+        for part in parts[1:]:
+            out.append(args[taken] if taken < len(args) else "")
+            out.append(part)
+            taken += 1
+    return Printed("".join(out), 0, ())
 
 
 class _MeteredList(list):

@@ -385,7 +385,10 @@ def _quick_ssh(reply):
 def _quick_double_nested(reply):
     """double-nested when neither the outer nor the middle shell meets an expansion or an
     operator: quote removal twice (the middle shell reads ``bash -c "…"`` from the one
-    word the outer shell hands it)."""
+    word the outer shell hands it). A reply with a `$` or a backquote nearly always
+    meets an expansion: it goes to the expanding reading at once."""
+    if "$" in reply or "`" in reply:
+        return None
     words = dq_words('bash -c \\"' + reply + '\\"')
     if words is None or len(words) != 1:
         return None

@@ -531,8 +531,6 @@ def _brace_stays(text: str, i: int) -> bool:
 # a later command's first word that may name a function (the parenthesis after it begins
 # a definition) or a program: one bash reads as it stands, no declaration, no assignment
 _LATER_NAME = re.compile(r"[A-Za-z0-9_./,:%+@^-]+")
-# a redirection with no target further on
-_NO_TARGET = re.compile(r"[<>][ \t]*(?:#|\Z)")
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # (after these bash reads `name=(…)` as an array, not as a parenthesis)
 _DECLARATIONS = frozenset(name.decode() for name in DECLARATION_BUILTINS)
@@ -584,8 +582,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     first command may run in the background): the words returned are the first
     command's, and ``commands`` receives ``(operator, words, source, end, globs)`` for
     each command of the list: ``source`` its text as bash prints it (first word to
-    last), ``end`` where that ends in ``text``, ``globs`` None or the words that hold
-    a pattern (left as they stand). The first command comes first, as ``("&", None,
+    last), ``end`` where that ends in ``text``, ``globs`` the words that hold a
+    pattern (left as they stand). The first command comes first, as ``("&", None,
     …)`` when it runs in the background, else ``("", None, …)``; ``words`` is empty for
     a later command whose words all expanded to nothing. A later command that starts
     with an opening parenthesis is a subshell: None.
@@ -674,12 +672,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 # a word a `>` or `<` right after it may read as a descriptor (`2>`, `{fd}>`)
                 numbered = found[-1].isdigit() or found[-1][-1:] == "}"
                 if pattern:
-                    if first is None:
-                        globbed.append(found[-1])
-                    elif later_globs is None:
-                        later_globs = [found[-1]]
-                    else:
-                        later_globs.append(found[-1])
+                    (globbed if first is None else later_globs).append(found[-1])
                     pattern = False
                 if redirecting:
                     if not found[-1]:
@@ -717,13 +710,13 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 if first is None:
                     first = found
                     # the first command, maybe run in the background
-                    commands.append(("&" if operator == "&" else "", None, text[:end], end, None))
+                    commands.append(("&" if operator == "&" else "", None, text[:end], end, []))
                     if operator == "&":
                         operator = ";"
                 else:
                     # (a command whose words all expanded to nothing runs with no name)
                     commands.append((joined, found, text[start:end], end, later_globs))
-                    later_globs = None
+                later_globs = []
                 found = []
                 joined = operator
                 i += len(operator)
@@ -813,8 +806,6 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             # an operator where only words may stand (the command is no declaration; after
             # an escaped `$` the general path reads a command substitution, bash does not)
             count = len(found) + has_word  # the words of the command so far
-            if first is not None and _NO_TARGET.search(text, i) is not None:
-                return None  # (the general path's parser reports that redirection first)
             if first is None:
                 refused.append(f"syntax error near unexpected token `{c}")
             elif count == 1:
@@ -857,12 +848,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             return None
         word_end = n
         if pattern:
-            if first is None:
-                globbed.append(found[-1])
-            elif later_globs is None:
-                later_globs = [found[-1]]
-            else:
-                later_globs.append(found[-1])
+            (globbed if first is None else later_globs).append(found[-1])
         if redirecting:
             if not found[-1]:
                 return None

@@ -2260,9 +2260,11 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
     an error strictly inside it, away from the cut, is the one bash reports.
     """
     limit = min(error.offset, len(raw))
-    # cut at blanks, at the start of an operator run (never inside `&&` or `;;`) and
-    # after a `(` that opens no substitution (`E(` is an unexpected token there)
-    cuts = [m.start() for m in re.finditer(rb"[ \t\n]|(?<![;&|])[;&|]|(?<=[;&|])(?![;&|])|(?<=[^$(]\()", raw[:limit])]
+    # cut at blanks, at the start of an operator run (never inside `&&` or `;;`), after
+    # a `(` that opens no substitution (`E(` is an unexpected token there) and at the
+    # start of a redirection operator (`f (y)>#` fails at `y` before its target)
+    cuts = [m.start() for m in re.finditer(rb"[ \t\n]|(?<![;&|])[;&|]|(?<=[;&|])(?![;&|])|(?<=[^$(]\()|"
+                                           rb"(?<![<>&0-9])[<>]", raw[:limit])]
     if limit < len(raw):
         cuts.append(limit)  # everything before the token the lexer rejected
     for cut in reversed(cuts[-40:]):

@@ -354,6 +354,7 @@ def test_a_leaked_list_of_commands_takes_the_fast_path(transport, reply, monkeyp
     ("ssh", 'x "a; print (x y)"'), ("ssh", 'x "a; b c (d)"'), ("ssh", 'x "a; b c)"'), ("ssh", 'x "a | )"'),
     ("ssh", 'x "a; foo a=(1)"'), ("ssh", 'x "a && done)"'), ("ssh", 'x "a; fi; b"'), ("ssh", 'x "a; in b"'),
     ("ssh", 'x "a; print(x=1)"'), ("ssh", 'x "a; b @(c)"'), ("ssh", 'x "a; b \'c"'), ("ssh", 'x "a; b c[\'d"'),
+    ("ssh", 'x "a; ls (y)>#ls"'),  # the error at `y` comes before the redirection with no target
 ])
 def test_a_syntax_error_in_a_leaked_list_is_bashs_on_the_fast_path(transport, reply, tmp_path, monkeypatch,
                                                                    sandbox_ready):
@@ -372,7 +373,7 @@ def test_a_leaked_list_the_words_reader_does_not_decide_takes_the_general_path(t
     # a builtin, a launcher, a shell, an assignment, a keyword, a group, a subshell; a glob in
     # the harness's pipeline (the files are those before it), a command with no name before `&&` or `||` (its status is known), a substitution; a later background job, `|&`, `;;`, an operator at the end
     for later in ["a; cd /", "a && exit 1", "a; read x", "a | xargs rm", "a; bash -c x", "a; x=1 b",
-                  "a; if b", "a; { b", "a; (b)", "a; ls (y)>#ls", "a; b[c d", "a; x=1 b[c", "a; select(x)", "a; declare a=(1)", "a; eval a=(1)", "a; let i=(3+4)", "a; 'f'(x)", "a; f(\"x\")", "a | ls *.c", "a | b *.c; c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
+                  "a; if b", "a; { b", "a; (b)", "a; b[c d", "a; x=1 b[c", "a; select(x)", "a; declare a=(1)", "a; eval a=(1)", "a; let i=(3+4)", "a; 'f'(x)", "a; f(\"x\")", "a | ls *.c", "a | b *.c; c", "a; $x && b", "a | $x || b", "a; ls $(date)", "a; b & c", "a |& b",
                   "a;; b", "a && #c", "a | #c", "a; b > f", "a; $RANDOM"]:
         reply = f"x '{later}' y" if transport == "single" else f'x "{later}" y'
         assert simulate(reply, transport, cwd="/nonexistent/qbcore") == "general", later

@@ -601,7 +601,7 @@ def _later(commands, typed, text, words, shell):
             unsure = False
         elif operator != "|":
             unsure = True
-        if globs is not None:
+        if globs:
             if lost is None or not _harness_changes_files(typed, words, shell):
                 return None  # a pattern matched against files the model may know
             for word in globs:

@@ -213,8 +213,6 @@ def _plain_printf(fmt: str, args: list, meter) -> Printed:
         return Printed(fmt, 0, ())
     rounds = max(1, -(-len(args) // slots))
     meter.build(rounds * (len(fmt) - 2 * slots) + sum(map(len, args)), "printf output")
-    if slots == 1 and len(args) <= 1:
-        return Printed(parts[0] + (args[0] if args else "") + parts[1], 0, ())
     out = []
     taken = 0
     for _ in range(rounds):

@@ -77,6 +77,21 @@ def test_corpora_give_the_general_paths_result(transport):
             simulate_general(reply, transport, cwd="/nonexistent/qbcore"), reply
 
 
+def test_of_the_benchs_one_line_replies_one_takes_the_general_path(monkeypatch):
+    # (bench/bench_simulate.py times these: the general path costs 10-170 us a reply)
+    module = sys.modules["qbcore.harness.simulate"]
+    general = []
+    real = module.simulate_general
+    monkeypatch.setattr(module, "simulate_general", lambda reply, transport, **kw: general.append(
+        (transport, reply)) or real(reply, transport, **kw))
+    for transport in SHAPED:
+        for reply in CORPORA:
+            if "\n" not in reply:
+                simulate(reply, transport, cwd="/nonexistent/qbcore")
+    # `select` is a reserved word: `select(` is left to the parser
+    assert general == [("single", "jq -r '.[] | select(.age > 30) | .name' people.json")]
+
+
 @pytest.mark.parametrize("transport", SHAPED)
 def test_known_parameters_take_the_fast_path(transport, monkeypatch):
     module = sys.modules["qbcore.harness.simulate"]

@@ -180,7 +180,10 @@ def absolute(path) -> str:
 def is_directory(path: str) -> bool:
     """``os.path.isdir(path)`` without the cost of an exception for a missing path (a
     name with a trailing slash resolves only to a directory)."""
-    return os.access(path if path.endswith("/") else path + "/", os.F_OK)
+    try:
+        return os.access(path if path.endswith("/") else path + "/", os.F_OK)
+    except ValueError:
+        return False  # a NUL in the name, as os.path.isdir answers it
 
 
 class FileView(FileQuestions):

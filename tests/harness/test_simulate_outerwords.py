@@ -314,7 +314,7 @@ def test_a_directory_is_told_as_os_path_tells_it(tmp_path):
     (tmp_path / "f").write_text("x")
     (tmp_path / "l").symlink_to(tmp_path / "d")
     (tmp_path / "m").symlink_to(tmp_path / "f")
-    for name in ["d", "f", "l", "m", "missing", "f/x", "d/"]:
+    for name in ["d", "f", "l", "m", "missing", "f/x", "d/", "d\0x"]:
         path = str(tmp_path / name) + ("/" if name.endswith("/") else "")
         assert is_directory(path) == os.path.isdir(path), name
 

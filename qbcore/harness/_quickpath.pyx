@@ -230,13 +230,50 @@ def nested(str reply):
     cdef str first = words[0]
     if first and (first[0] == u'-' or first[0] == u'+'):
         return None  # bash would read the script word as options: the general path says so
+    return _delivered(u"nested", reply, first, words[1:])
+
+
+cdef Simulation _delivered(str transport, str reply, str script, list args):
+    """A fast-path result: the script reaches the inner shell with no note and no effect."""
     cdef Simulation found = Simulation.__new__(Simulation)
-    found.transport = u"nested"
+    found.transport = transport
     found.reply = reply
-    found.inner_script = first
-    found.inner_args = words[1:]
+    found.inner_script = script
+    found.inner_args = args
     found.opaque = []
     found.outer_effects = []
     found.outer_error = None
     found.inner_starts = 1
     return found
+
+
+def double_nested(str reply):
+    """simulate(reply, "double-nested") when neither the outer nor the middle shell meets
+    an expansion or an operator, else None: qbcore.harness.simulate's _quick_double_nested
+    in one typed pass. A reply with no double quote, backslash, `$` or backquote passes
+    both quote removals as it is."""
+    cdef Py_ssize_t i, n = len(reply)
+    cdef Py_UCS4 c
+    cdef bint plain = True
+    for i in range(n):
+        c = reply[i]
+        if c == u'$' or c == u'`' or c == 0:
+            return None  # (an expansion: the expanding reading; a NUL: the general path)
+        if c == u'"' or c == u'\\':
+            plain = False
+    if plain and n and reply[0] != u'-' and reply[0] != u'+':
+        return _delivered(u"double-nested", reply, reply, [])
+    words = dq_words(u'bash -c \\"' + reply + u'\\"')
+    if words is None or len(words) != 1:
+        return None
+    cdef str script = words[0]  # `bash -c "…`: what follows `bash -c ` are the middle shell's words
+    n = len(script)
+    if n < 10 or script[8] != u'"' or script[n - 1] != u'"':
+        return None
+    words = dq_words(script[9:n - 1])
+    if words is None:
+        return None
+    cdef str first = words[0]
+    if first and (first[0] == u'-' or first[0] == u'+'):
+        return None
+    return _delivered(u"double-nested", reply, first, words[1:])

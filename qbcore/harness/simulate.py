@@ -132,10 +132,10 @@ class PureSimulation:
 # the fast path for nested in C; both engines give the same fields and methods.
 if quickpath.engine == "cython":
     from ._quickpath import Simulation
-    from ._quickpath import nested as _nested_fast
+    from ._quickpath import nested as _nested_fast, double_nested as _double_nested_fast
 else:
     Simulation = PureSimulation
-    _nested_fast = None
+    _nested_fast = _double_nested_fast = None
 
 
 class _Outcome:
@@ -405,7 +405,7 @@ def _quick_double_nested(reply):
 # outer layer skip the parser: quote removal alone gives the outer words
 # (the differential test holds these to the general path).
 _QUICK = {"single": _quick_single, "ssh": _quick_ssh, "ssh-argv": _quick_ssh_argv,  # nested: inlined above
-          "double-nested": _quick_double_nested,
+          "double-nested": _double_nested_fast or _quick_double_nested,
           "json-naive": _quick_json_naive,
           "raw": _quick_argv("raw"), "json": _quick_argv("json"),
           "script": _quick_file("script", ""), "stdin": _quick_file("stdin", "\n")}

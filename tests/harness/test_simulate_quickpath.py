@@ -85,6 +85,15 @@ def test_compiled_and_pure_fast_paths_agree(reply):
     assert _compiled()(reply) == dq_words_pure(reply)
 
 
+@settings(max_examples=EXAMPLES, deadline=None, database=None)
+@given(replies | st.text(alphabet=" -+'a;|*\n\"\\", max_size=8))
+def test_compiled_and_pure_double_nested_quick_readings_agree(reply):
+    from qbcore.harness.simulate import _quick_double_nested
+    compiled, pure = _compiled("double_nested")(reply), _quick_double_nested(reply)
+    # (under the pure engine the two are different classes: compared by their fields)
+    assert (compiled and compiled.as_dict()) == (pure and pure.as_dict())
+
+
 @pytest.mark.parametrize("reply, words", [
     ('echo "a b" x', ["echo a", "b x"]),
     ('a\\"b', ['a"b']),

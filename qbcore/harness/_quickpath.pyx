@@ -263,6 +263,24 @@ def double_nested(str reply):
             plain = False
     if plain and n and reply[0] != u'-' and reply[0] != u'+':
         return _delivered(u"double-nested", reply, reply, [])
+    # a blank the reply's own double quotes leave outside quotes splits the outer shell's
+    # word in two (the `\\"` after the reply makes a second one): no reading here
+    cdef bint quoted = True
+    i = 0
+    while i < n:
+        c = reply[i]
+        if c == u'\\':
+            i += 1
+        elif c == u'"':
+            quoted = not quoted
+        elif not quoted:
+            if c == u' ' or c == u'\t' or c == u'\n':
+                return None
+            if c == u"'":
+                i = reply.find(u"'", i + 1)
+                if i < 0:
+                    return None
+        i += 1
     words = dq_words(u'bash -c \\"' + reply + u'\\"')
     if words is None or len(words) != 1:
         return None

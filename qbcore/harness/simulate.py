@@ -35,7 +35,7 @@ from .outersubst import OuterSubstitutions
 from .quickpath import dq_words, shlex_words
 from .transports import HarnessError
 
-__all__ = ["Simulation", "PureSimulation", "OuterEffect", "simulate", "simulate_general", "default_environ"]
+__all__ = ["Simulation", "PureSimulation", "OuterEffect", "PureOuterEffect", "simulate", "simulate_general", "default_environ"]
 
 
 class _Model:
@@ -67,7 +67,7 @@ def default_environ(cwd: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class OuterEffect:
+class PureOuterEffect:
     """Something that happened in the outer shell besides handing the script over.
 
     ``kind``: ``command`` (a command that leaked out of the quotes and ran
@@ -128,13 +128,14 @@ class PureSimulation:
                 "outer_effects": [e.as_dict() for e in self.outer_effects], "outer_error": self.outer_error}
 
 
-# The compiled engine brings a twin of the class that is cheaper to build, and
-# the fast path for nested in C; both engines give the same fields and methods.
+# The compiled engine brings twins of the two records that are cheaper to build,
+# and the quick readings of nested and double-nested in C; both engines give the
+# same fields and methods.
 if quickpath.engine == "cython":
-    from ._quickpath import Simulation
+    from ._quickpath import OuterEffect, Simulation
     from ._quickpath import nested as _nested_fast, double_nested as _double_nested_fast
 else:
-    Simulation = PureSimulation
+    Simulation, OuterEffect = PureSimulation, PureOuterEffect
     _nested_fast = _double_nested_fast = None
 
 

@@ -104,3 +104,18 @@ def test_compiled_and_pure_double_nested_quick_readings_agree(reply):
 ])
 def test_words_of_the_outer_double_quotes(reply, words):
     assert dq_words_pure(reply) == words
+
+
+@pytest.mark.parametrize("fields", [
+    dict(kind="command", text="b c", argv=("b", "c"), certain=False),
+    dict(kind="file", text="x > f", path="/w/f", layer=2),
+    dict(kind="substitution", text="$(pwd)"),
+])
+def test_compiled_and_pure_outer_effects_agree(fields):
+    from qbcore.harness.simulate import PureOuterEffect
+    compiled, pure = _compiled("OuterEffect")(**fields), PureOuterEffect(**fields)
+    assert repr(compiled) == repr(pure)[len("Pure"):] and compiled.as_dict() == pure.as_dict()
+    assert compiled == _compiled("OuterEffect")(**fields) and hash(compiled) == hash(pure)
+    assert compiled != _compiled("OuterEffect")(**dict(fields, layer=3))
+    with pytest.raises(AttributeError):
+        compiled.kind = "file"  # as frozen as the dataclass

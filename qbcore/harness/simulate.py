@@ -21,7 +21,7 @@ from typing import Iterable, Mapping, Optional
 from . import transports
 from ..model.budget import DEFAULT as DEFAULT_BUDGET
 from ..model.budget import Budget, BudgetExceeded, Meter
-from ..model.files import FileView, absolute, checked_listing, is_directory
+from ..model.files import FileView, absolute, checked_listing, is_directory, normpath
 from ..model.commands.external import script_runs_nothing
 from ..model.commands.registry import MODELLED
 from ..model.values import Partial
@@ -667,7 +667,8 @@ def _redirected(harness, redirects, cwd, listing):
     notes = []
     for operator, target, source in redirects:
         writes = operator != "<"
-        path = target if target[0] == "/" else os.path.normpath(os.path.join(root, target))
+        # (os.path.join and normpath, without their interpreted work: the root is normal)
+        path = target if target[0] == "/" else normpath((root if root == "/" else root + "/") + target)
         failure, doubt = view.open_target(path, target, writes, source)
         if failure:
             return None  # the command fails: no inner shell starts

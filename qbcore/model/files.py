@@ -153,9 +153,13 @@ class FileQuestions:
 def normpath(path: str) -> str:
     """``os.path.normpath(path)``, without its work for an absolute path already in normal
     form (the paths the model asks about nearly all are)."""
-    if path[:1] == "/" and "//" not in path and "/./" not in path and "/../" not in path and \
-            (path == "/" or not path.endswith(("/", "/.", "/.."))):
-        return path
+    if path[:1] == "/" and "//" not in path and "/./" not in path and "/../" not in path:
+        last = path[-1]
+        if last == "/":
+            if path == "/":
+                return path
+        elif last != "." or path[-2] != "/" and path[-3:] != "/..":  # not `/.` nor `/..` at the end
+            return path
     return os.path.normpath(path)
 
 

@@ -7,7 +7,7 @@ tokens kept in a C int array; tuples are only built when a token is read.
 """
 
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memchr, memset
+from libc.string cimport memchr, memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 
 from . import lexdef as D
@@ -1231,9 +1231,22 @@ cdef class _Lexer:
         if ft == F_TOP:
             self.need_word(f, self.n, "newline")
             if f.depth or f.aux or f.expect == EXPECT_FOR_IN or f.expect == EXPECT_CASE_IN:
-                raise self.error(D.UNEXPECTED_EOF, self.n, True)
+                # bash's parser may meet an unexpected token before the end: the tokens go with the error
+                error = self.error(D.UNEXPECTED_EOF, self.n, True)
+                error.tokens = self.tokens_read()
+                raise error
             return True
         raise self.unterminated_frame(f)
+
+    cdef Tokens tokens_read(self):
+        """A copy of the tokens read so far."""
+        cdef Tokens tokens = Tokens.__new__(Tokens)
+        tokens.data = <int*>malloc((self.ntok or 1) * sizeof(int))
+        if tokens.data == NULL:
+            raise MemoryError()
+        memcpy(tokens.data, self.toks, self.ntok * sizeof(int))
+        tokens.count = self.ntok // 3
+        return tokens
 
     cdef object unterminated_frame(self, Frame* f):
         cdef int ft = f.ft

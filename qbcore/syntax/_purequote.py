@@ -865,7 +865,10 @@ class _Lexer:
         if ft == F.TOP:
             self.need_word(frame, self.n, "newline")
             if frame[_DEPTH] or frame[_AUX] or frame[_EXPECT] in (D.EXPECT_FOR_IN, D.EXPECT_CASE_IN):
-                raise self.error(D.UNEXPECTED_EOF, self.n, at_eof=True)
+                # bash's parser may meet an unexpected token before the end: the tokens go with the error
+                error = self.error(D.UNEXPECTED_EOF, self.n, at_eof=True)
+                error.tokens = Tokens(self.toks)
+                raise error
             return True
         raise self.unterminated_frame(frame)
 

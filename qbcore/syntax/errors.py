@@ -6,8 +6,12 @@ class ShellSyntaxError(ValueError):
 
     ``offset`` is the byte offset into the UTF-8 input, ``line`` and
     ``column`` are 1-based (column counts bytes), ``message`` is bash's wording,
-    e.g. "unexpected EOF while looking for matching `\\"'".
+    e.g. "unexpected EOF while looking for matching `\\"'". ``tokens``: for a
+    compound command left open at the end of the input, the lexer's tokens
+    (bash's parser may have met an unexpected token before the end); else None.
     """
+
+    tokens = None
 
     def __init__(self, message: str, offset: int, line: int, column: int):
         super().__init__(f"line {line}, column {column}: {message}")

@@ -484,6 +484,23 @@ _SPECIAL_PARAMS = "@*#?-$!0123456789"
 _DOCUMENT = "document"
 
 
+# a redirection operator that starts with its descriptor: a number, or `{name}`
+_REDIRECTION_PREFIXES = frozenset((b"0", b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9", b"{"))
+_BLANKS = (32, 9, 10)  # the bytes of a blank or a newline
+_TEXT_STOPS = _BLANKS + (59, 124, 38)  # and of `;`, `|` and `&`
+
+
+def _io_number_token(text: str) -> str:
+    """bash's token for the descriptor of ``2>`` and the like, when the redirection is
+    unexpected: a number that fits a C int, as bash prints it back (``02`` is ``2``);
+    else the digits as the word they are."""
+    end = 0
+    while "0" <= text[end] <= "9":
+        end += 1
+    digits = text[:end]
+    return str(int(digits)) if int(digits) <= 2147483647 else digits
+
+
 class _Failure(Exception):
     """Internal: a syntax error found by the parser, turned into ShellSyntaxError."""
 
@@ -570,9 +587,31 @@ class _Parser:
             tok = self.peek()
         if tok is None:
             raise _Failure("syntax error: unexpected end of file", len(self.raw))
-        text = "newline" if tok[0] == "newline" else self._word_text_at(tok)
+        if tok[0] == "newline":
+            text = "newline"
+        elif tok[0] in ("redir", "heredoc-op") and self.raw[tok[1]:tok[1] + 1] in _REDIRECTION_PREFIXES:
+            text = self.text(tok)
+            if text[0] == "{":
+                raise _Failure(f"syntax error near `{self._text_before(tok[1] + text.index('}') + 2)}'",
+                               self._report_offset(tok), tok[2])
+            text = _io_number_token(text)
+        else:
+            text = self._word_text_at(tok)
         raise _Failure(f"syntax error near unexpected token `{text}'", self._report_offset(tok),
                        None if tok[0] == "newline" else tok[2])
+
+    def _text_before(self, end: int) -> str:
+        """What bash names when its token says nothing (a ``{name}`` before a redirection,
+        read with the operator's first character): the line's text before ``end`` back
+        to a blank or one of ``;|&`` (that one kept), leading blanks dropped."""
+        raw = self.raw
+        start = raw.rfind(b"\n", 0, end - 1) + 1
+        i = end - 1
+        while i > start and raw[i] not in _TEXT_STOPS:
+            i -= 1
+        while i < end and raw[i] in _BLANKS:
+            i += 1
+        return raw[i:end].decode("utf-8", "surrogateescape")
 
     def _word_text_at(self, tok) -> str:
         """bash quotes the whole word an unexpected token starts (`esac"y"`, `then$x`)."""
@@ -2086,7 +2125,8 @@ def parse_prefix(source: str) -> Script:
     try:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
-        earlier = _earlier_parse_error(raw, exc) or _error_in_open_substitution(raw, exc)
+        earlier = _error_before_the_end(source, raw, exc) or _earlier_parse_error(raw, exc) or \
+            _error_in_open_substitution(raw, exc)
         return _prefix_after_lex_error(source, raw, earlier or exc)
     try:
         chunks, failure = _parse_tokens(source, raw, tokens)
@@ -2240,7 +2280,8 @@ def _parse_joined(source: str, raw: bytes, joined: _Joined) -> Script:
     try:
         tokens = _lex(joined.source)
     except ShellSyntaxError as exc:
-        exc = _earlier_parse_error(joined.raw, exc) or _error_in_open_substitution(joined.raw, exc) or exc
+        exc = _error_before_the_end(joined.source, joined.raw, exc) or _earlier_parse_error(joined.raw, exc) or \
+            _error_in_open_substitution(joined.raw, exc) or exc
         return _prefix_after_lex_error(source, raw, joined.lex_error(exc))
     try:
         chunks, failure = _parse_tokens(joined.source, joined.raw, tokens, joined.newlines)
@@ -2249,6 +2290,23 @@ def _parse_joined(source: str, raw: bytes, joined: _Joined) -> Script:
     error = None if failure is None else joined.error(failure)
     until = len(joined.raw) if failure is None else chunks[-1][3] if chunks else 0
     return _script(joined.source, joined.raw, chunks, error, until, joined.newlines)
+
+
+def _error_before_the_end(source: str, raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
+    """The unexpected token bash meets inside a compound command the input leaves open
+    (``for x in a; echo``: no ``do``). The lexer reads to the end and reports that;
+    bash parses as it reads, so the parser's error over the same tokens, before the
+    end, is the one it reports."""
+    if error.tokens is None:
+        return None
+    try:
+        _, failure = _parse_tokens(source, raw, error.tokens)
+    except RecursionError:
+        return None
+    if failure is None or failure.offset >= len(raw) or "end of file" in failure.message or \
+            failure.message.endswith("`newline'") and failure.offset >= len(raw) - 1:
+        return None
+    return _syntax_error(raw, failure)
 
 
 def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:

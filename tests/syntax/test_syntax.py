@@ -229,6 +229,13 @@ ERRORS = [
     "! &", "!&", "time &", "time -p &", "time ! &", "a; ! &b",
     # an unquoted test operator in [[ ]] takes the next word, whatever it is
     "echo $[ $( ] )", 'echo $[ "a ]', "echo $[ $(( 1 ]",  # $[ is matched by its brackets
+    # an unexpected redirection names its descriptor as bash's token does (a number that fits
+    # an int, printed back), and `{name}` by the text before the operator's first character
+    "f() 2>x", "f() 02>x", "f() 0010<x", "f() 2147483647>x", "f() 2147483648>x", "function f 2>&1",
+    "f() 2<<EOF", "f() {a}>x", "f() {ab}<&-", "f(){a}>x", "f()\n {a}>x", "f() {a}<<EOF",
+    # in a compound command the input leaves open, the unexpected token comes before the end
+    "for x in a; echo", "for x in a; 2>x", "select x in a; >x", "for x in a\n{a}>x",
+    "while a; do b; done; for x in a; echo",
     "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]", "[[ ( x == a* ]]", "[[ ( ( x ) ]]",
 ]
 

@@ -1140,7 +1140,7 @@ cdef class _Lexer:
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t limit = self.limit
         cdef Py_ssize_t depth = 0
-        cdef Py_ssize_t r = q
+        cdef Py_ssize_t r = q, start
         cdef int c
         while r < limit:
             c = s[r]
@@ -1153,9 +1153,14 @@ cdef class _Lexer:
             elif c == 92:
                 r += 1
             elif c == 39 or c == 34 or c == 96:
+                start = r
                 r += 1
                 while r < limit and s[r] != c:
                     r += 2 if c != 39 and s[r] == 92 else 1
+                if r >= limit:
+                    # bash reads the quote inside the subscript: its end is what it looks for
+                    self.unterminated(start, chr(c))
+                    return -1
             r += 1
         self.unterminated(q, "]")
         return -1

@@ -800,9 +800,14 @@ class _Lexer:
             elif c == 0x5C:
                 r += 1
             elif c == 0x27 or c == 0x22 or c == 0x60:
+                start = r
                 r += 1
                 while r < limit and s[r] != c:
                     r += 2 if c != 0x27 and s[r] == 0x5C else 1
+                if r >= limit:
+                    # bash reads the quote inside the subscript: its end is what it looks for
+                    self.unterminated(start, chr(c))
+                    return -1
             r += 1
         self.unterminated(q, "]")
         return -1

@@ -236,6 +236,8 @@ ERRORS = [
     # in a compound command the input leaves open, the unexpected token comes before the end
     "for x in a; echo", "for x in a; 2>x", "select x in a; >x", "for x in a\n{a}>x",
     "while a; do b; done; for x in a; echo",
+    # a quote left open inside a subscript is what bash looks for at the end, not the `]`
+    "a; source[['", "x['", 'x[a"b', "x[`", "x[\n'", "x[[]'",
     "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]", "[[ ( x == a* ]]", "[[ ( ( x ) ]]",
 ]
 

@@ -760,15 +760,20 @@ cdef class _Lexer:
             return 0
         if f.role != ROLE_NORMAL:
             self.need_word(f, p, (<const char*>s)[p:end].decode("latin-1"))
+        if kind != K_OP and kind != K_RPAREN and ft == F_CASE and f.aux2 == CASE_PATTERN:
+            # a redirection where a pattern is due
+            self.grammar_error((<const char*>s)[p:end].decode("latin-1"), p)
         if kind == K_RPAREN:
             if ft == F_CASE and f.aux2 == CASE_PATTERN:
                 self.emit(K_RPAREN, p, end)
                 f.aux2 = CASE_BODY
                 f.flags = FRESH
             elif f.depth:
+                # `()` defines a function: what follows is read where a command starts
+                funcdef = self.ntok >= 3 and self.toks[self.ntok - 3] == K_LPAREN
                 self.emit(K_RPAREN, p, end)
                 f.depth -= 1
-                f.flags = FRESH | FL_NAME_SEEN
+                f.flags = FRESH if funcdef else FRESH | FL_NAME_SEEN
             elif ft == F_CMDSUB or ft == F_PROCSUB:
                 if f.aux or f.expect == EXPECT_FOR_IN or f.expect == EXPECT_CASE_IN:
                     self.grammar_error(")", p)
@@ -870,7 +875,7 @@ cdef class _Lexer:
             f.expect = EXPECT_CASE_IN
         elif role == ROLE_FUNC_NAME:
             f.role = ROLE_NORMAL
-            flags |= FL_RESERVED_OK
+            flags |= FL_RESERVED_OK | FL_ASSIGN_OK  # read where a command starts (`name[` is a pair)
         f.flags = flags
         return 0
 
@@ -886,6 +891,15 @@ cdef class _Lexer:
         cdef bint plain_context = ft != F_COND and ft != F_ARRAY and not in_pattern
         cdef int c = s[p]
         cdef Frame* parent
+        if in_pattern and IS_DIGIT[c]:
+            q = p
+            while q < limit and IS_DIGIT[s[q]]:
+                q += 1
+            if q < limit and (s[q] == 60 or s[q] == 62):
+                # bash reads a number before `<` or `>` as a descriptor (an int), unexpected here
+                number = D.descriptor_number((<const char*>s)[p:q].decode("ascii"))
+                if number is not None:
+                    self.grammar_error(number, p)
         if in_pattern and flags & FL_PATTERN_WORD:  # two pattern words without `|`
             q = p
             while q < limit and not IS_META[s[q]]:

@@ -428,15 +428,19 @@ class _Lexer:
             return
         text = s[p:end].decode("latin-1")
         self.need_word(frame, p, text)
+        if kind != K.OP and kind != K.RPAREN and ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
+            self.grammar_error(text, p)  # a redirection where a pattern is due
         if kind == K.RPAREN:
             if ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
                 self.emit(K.RPAREN, p, end)
                 frame[_AUX2] = D.CASE_BODY
                 frame[_FLAGS] = _FRESH
             elif frame[_DEPTH]:
+                # `()` defines a function: what follows is read where a command starts
+                funcdef = len(self.toks) >= 3 and self.toks[-3] == K.LPAREN
                 self.emit(K.RPAREN, p, end)
                 frame[_DEPTH] -= 1
-                frame[_FLAGS] = _FRESH | D.FL_NAME_SEEN
+                frame[_FLAGS] = _FRESH if funcdef else _FRESH | D.FL_NAME_SEEN
             elif ft in (F.CMDSUB, F.PROCSUB):
                 if frame[_AUX] or frame[_EXPECT] in (D.EXPECT_FOR_IN, D.EXPECT_CASE_IN):
                     self.grammar_error(")", p)
@@ -540,7 +544,7 @@ class _Lexer:
             frame[_EXPECT] = D.EXPECT_CASE_IN
         elif role == D.ROLE_FUNC_NAME:
             frame[_ROLE] = D.ROLE_NORMAL
-            flags |= D.FL_RESERVED_OK
+            flags |= D.FL_RESERVED_OK | D.FL_ASSIGN_OK  # read where a command starts (`name[` is a pair)
         frame[_FLAGS] = flags
 
     def a_word_begin(self, frame, kind, length, arg):
@@ -553,6 +557,15 @@ class _Lexer:
         in_pattern = ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN
         plain_context = ft != F.COND and ft != F.ARRAY and not in_pattern
         c = s[p]
+        if in_pattern and c in _DIGIT:
+            q = p
+            while q < limit and s[q] in _DIGIT:
+                q += 1
+            if q < limit and s[q] in (0x3C, 0x3E):
+                # bash reads a number before `<` or `>` as a descriptor (an int), unexpected here
+                number = D.descriptor_number(s[p:q].decode("ascii"))
+                if number is not None:
+                    self.grammar_error(number, p)
         if in_pattern and flags & D.FL_PATTERN_WORD:  # two pattern words without `|`
             q = p
             while q < limit and s[q] not in _META:

@@ -292,6 +292,16 @@ def unterminated(closer):
 UNEXPECTED_EOF = "syntax error: unexpected end of file"
 
 
+def descriptor_number(digits):
+    """bash's NUMBER token for ``digits`` before `<` or `>`, as its syntax errors print it
+    back (``02`` is ``2``), or None when the number does not fit a C int (then the digits
+    are a word)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > 10 or int(significant) > 2147483647:
+        return None
+    return significant
+
+
 def unexpected_token(text):
     return f"syntax error near unexpected token `{text}'"
 

@@ -31,6 +31,7 @@ except ImportError:  # the pure engine does not need Cython: its dataclass is th
 
 from . import escapes
 from .errors import NestedTooDeep, ShellSyntaxError
+from .lexdef import descriptor_number
 
 # ---------------------------------------------------------------- word parts
 #
@@ -492,13 +493,11 @@ _TEXT_STOPS = _BLANKS + (59, 124, 38)  # and of `;`, `|` and `&`
 
 def _io_number_token(text: str) -> str:
     """bash's token for the descriptor of ``2>`` and the like, when the redirection is
-    unexpected: a number that fits a C int, as bash prints it back (``02`` is ``2``);
-    else the digits as the word they are."""
+    unexpected (``lexdef.descriptor_number``), or the digits as the word they are."""
     end = 0
     while "0" <= text[end] <= "9":
         end += 1
-    digits = text[:end]
-    return str(int(digits)) if int(digits) <= 2147483647 else digits
+    return descriptor_number(text[:end]) or text[:end]
 
 
 class _Failure(Exception):
@@ -2341,10 +2340,13 @@ def _earlier_parse_error(raw: bytes, error: ShellSyntaxError) -> Optional[ShellS
             return None
         if failure.message.endswith("`newline'") and failure.offset >= cut - 1:
             return None
+        if failure.offset < error.offset and not _SEPARATORS.search(raw, failure.offset, error.offset):
+            return None  # bash is still reading that token (`a[…`, `x=(…`) when it meets the lexer's error
         return _syntax_error(raw, failure)
     return None
 
 
+_SEPARATORS = re.compile(rb"[ \t\n;&|<>()]")
 _OPEN_SUBSTITUTION = re.compile(rb"\$\((?!\()")
 # bodies inside bodies: the depth and the number of bodies parsed for one
 # script are bounded, so deep nesting and long scripts stay linear

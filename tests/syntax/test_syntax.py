@@ -236,6 +236,14 @@ ERRORS = [
     # in a compound command the input leaves open, the unexpected token comes before the end
     "for x in a; echo", "for x in a; 2>x", "select x in a; >x", "for x in a\n{a}>x",
     "while a; do b; done; for x in a; echo",
+    # a redirection where a case pattern is due; a number before it is bash's descriptor token
+    "case a in b >x) ;; esac", "case a in b<<<x) ;; esac", "case a in b) ;; c >x) ;; esac",
+    "case a in 2>x) ;; esac", "case a in 02>x) ;; esac", "case a in (2>x) ;; esac",
+    "case a in b|2>x) ;; esac", "case a in b 02>x) ;; esac", "case a in 99999999999>x) ;; esac",
+    # after a function's name or `()`, bash reads a word where a command starts: `name[` and
+    # `name=(` open pairs, whose end it looks for before the parser rejects the word
+    "function f esac[[ x == ", "function f a[", "f() a[", "function f() a[", "f()\na[", "f() x=(1",
+    "function f x=(1", "f() a\"x",
     # a quote left open inside a subscript is what bash looks for at the end, not the `]`
     "a; source[['", "x['", 'x[a"b', "x[`", "x[\n'", "x[[]'",
     "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]", "[[ ( x == a* ]]", "[[ ( ( x ) ]]",

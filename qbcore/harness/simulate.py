@@ -35,7 +35,8 @@ from .outersubst import OuterSubstitutions
 from .quickpath import dq_words, shlex_words
 from .transports import HarnessError
 
-__all__ = ["Simulation", "PureSimulation", "OuterEffect", "PureOuterEffect", "simulate", "simulate_general", "default_environ"]
+__all__ = ["Simulation", "PureSimulation", "OuterEffect", "PureOuterEffect", "simulate", "simulate_general",
+           "default_environ"]
 
 
 class _Model:

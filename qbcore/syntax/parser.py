@@ -1825,7 +1825,7 @@ def _build_param(items: tuple, start: int, end: int) -> Param:
     pos += name_len
     index = None
     if pos < len(head) and head[pos] == "[":
-        if name[0] in _NOT_SUBSCRIPTED:
+        if name[0] in _SPECIAL_PARAMS:
             raise _BadSubstitution()  # bash subscripts a variable's name only (`${#[0]}`, `${1[0]}`)
         close = head.find("]", pos)
         if close < 0:
@@ -1866,10 +1866,6 @@ def _build_param(items: tuple, start: int, end: int) -> Param:
         arg2 = Word(tuple(arg2_parts), start, end) if arg2_parts is not None else None
     arg = Word(tuple(arg_parts), start, end)
     return Param(name, index, False, indirect, op, arg, arg2, True, start, end)
-
-
-# the first characters of the special and positional parameters' names
-_NOT_SUBSCRIPTED = frozenset("0123456789#?@*-$!")
 
 
 def _split_at(parts: list, sep: str):

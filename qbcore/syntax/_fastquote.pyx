@@ -883,7 +883,7 @@ cdef class _Lexer:
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t p = self.p
         cdef Py_ssize_t limit = self.limit
-        cdef Py_ssize_t q
+        cdef Py_ssize_t q, after
         cdef int ft = f.ft
         cdef int role = f.role
         cdef int flags = f.flags
@@ -911,7 +911,10 @@ cdef class _Lexer:
         q = p
         while q < limit and IS_PLAIN[s[q]]:
             q += 1
-        if q > p and (q == limit or IS_META[s[q]]) and role == ROLE_NORMAL:
+        after = q  # bash drops a line continuation before it reads: `fi\<newline>` then EOF ends `fi`
+        while after + 1 < limit and s[after] == 92 and s[after + 1] == 10:
+            after += 2
+        if q > p and (after == limit or IS_META[s[after]]) and role == ROLE_NORMAL:
             if ft == F_COND:
                 if not flags & FL_REGEX_NEXT:
                     if q - p == 2 and s[p] == 93 and s[p + 1] == 93:  # ]]

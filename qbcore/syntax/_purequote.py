@@ -578,7 +578,10 @@ class _Lexer:
         q = p
         while q < limit and s[q] in _PLAIN:
             q += 1
-        if q > p and (q == limit or s[q] in _META) and role == D.ROLE_NORMAL:
+        after = q  # bash drops a line continuation before it reads: `fi\<newline>` then EOF ends `fi`
+        while after + 1 < limit and s[after] == 0x5C and s[after + 1] == 0x0A:
+            after += 2
+        if q > p and (after == limit or s[after] in _META) and role == D.ROLE_NORMAL:
             word = s[p:q]
             if ft == F.COND:
                 if not flags & D.FL_REGEX_NEXT:

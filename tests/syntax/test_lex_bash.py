@@ -86,6 +86,18 @@ def test_agrees_with_bash_n(lexer, source):
         assert ours == bash
 
 
+# bash removes a line continuation before it reads a word, so a reserved word
+# followed by `\<newline>` ends where the next character after it says
+CONTINUED_RESERVED = ["[[ ] ]]\\\n", "[[ a ]]\\\n", "if true; then :; fi\\\n", "if :; then :; fi\\\n\\\n",
+                      "if :; then :; fi\\\n;", "if :; then :; fi\\\nx", "for a in b; do :; done\\\n",
+                      "{ :; }\\\n", "case a in a) ;; esac\\\n", "f() { :; }\\\n\\\n"]
+
+
+@pytest.mark.parametrize("source", CONTINUED_RESERVED)
+def test_a_line_continuation_after_a_reserved_word_is_read_as_bash_reads_it(lexer, source):
+    assert lexer_complaint(lexer, source) == bash_complaint(source)
+
+
 def test_kept_disagreements_are_in_the_corpus():
     assert set(KEPT) <= set(malformed())
 

@@ -155,22 +155,29 @@ _FULL_MONTHS = ("January", "February", "March", "April", "May", "June", "July", 
                 "October", "November", "December")
 
 
+# GNU date's conversions, C locale, UTC: each computed only when a format asks for it
+_CONVERSIONS = {
+    "Y": lambda t: f"{t.year}", "m": lambda t: f"{t.month:02d}", "d": lambda t: f"{t.day:02d}",
+    "e": lambda t: f"{t.day:2d}", "H": lambda t: f"{t.hour:02d}", "M": lambda t: f"{t.minute:02d}",
+    "S": lambda t: f"{t.second:02d}", "y": lambda t: f"{t.year % 100:02d}",
+    "a": lambda t: _DAYS[t.weekday()], "A": lambda t: _FULL_DAYS[t.weekday()],
+    "b": lambda t: _MONTHS[t.month - 1], "h": lambda t: _MONTHS[t.month - 1],
+    "B": lambda t: _FULL_MONTHS[t.month - 1], "j": lambda t: f"{t.timetuple().tm_yday:03d}",
+    "Z": lambda t: "UTC", "z": lambda t: "+0000", "s": lambda t: f"{int(t.timestamp())}",
+    "u": lambda t: f"{t.isoweekday()}", "w": lambda t: f"{t.isoweekday() % 7}",
+    "p": lambda t: "AM" if t.hour < 12 else "PM", "I": lambda t: f"{(t.hour + 11) % 12 + 1:02d}",
+    "n": lambda t: "\n", "t": lambda t: "\t", "%": lambda t: "%",
+}
+_COMPOSITES = {"F": "%Y-%m-%d", "T": "%H:%M:%S", "D": "%m/%d/%y", "R": "%H:%M", "c": "%a %b %e %H:%M:%S %Y"}
+
+
 def _directive(c: str, t: _dt.datetime) -> str:
     """One conversion of GNU date's format, C locale, UTC."""
-    simple = {
-        "Y": f"{t.year}", "m": f"{t.month:02d}", "d": f"{t.day:02d}", "e": f"{t.day:2d}",
-        "H": f"{t.hour:02d}", "M": f"{t.minute:02d}", "S": f"{t.second:02d}", "y": f"{t.year % 100:02d}",
-        "a": _DAYS[t.weekday()], "A": _FULL_DAYS[t.weekday()], "b": _MONTHS[t.month - 1],
-        "h": _MONTHS[t.month - 1], "B": _FULL_MONTHS[t.month - 1], "j": f"{t.timetuple().tm_yday:03d}",
-        "Z": "UTC", "z": "+0000", "s": f"{int(t.timestamp())}", "u": f"{t.isoweekday()}",
-        "w": f"{t.isoweekday() % 7}", "p": "AM" if t.hour < 12 else "PM", "I": f"{(t.hour + 11) % 12 + 1:02d}",
-        "n": "\n", "t": "\t", "%": "%",
-    }
-    if c in simple:
-        return simple[c]
-    composite = {"F": "%Y-%m-%d", "T": "%H:%M:%S", "D": "%m/%d/%y", "R": "%H:%M", "c": "%a %b %e %H:%M:%S %Y"}
-    if c in composite:
-        return _render(composite[c], t)
+    conversion = _CONVERSIONS.get(c)
+    if conversion is not None:
+        return conversion(t)
+    if c in _COMPOSITES:
+        return _render(_COMPOSITES[c], t)
     raise OptionUnknown(f"date %{c}")  # also the flags, widths and modifiers (%-d, %5Y, %Ey, %:z)
 
 

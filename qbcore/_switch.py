@@ -60,6 +60,17 @@ COMPILED = (
     "qbcore.model.utilities.git",
     "qbcore.model.utilities.gitstore",
     "qbcore.realbash.validators",
+    # the text utilities and the Python subset: a reply's awk, sed, grep or python3 runs here
+    "qbcore.model.utilities.awk",
+    "qbcore.model.utilities.sed",
+    "qbcore.model.utilities.grep",
+    "qbcore.model.utilities.find",
+    "qbcore.model.utilities.posixre",
+    "qbcore.model.utilities.textutils",
+    "qbcore.model.pymodel.command",
+    "qbcore.model.pymodel.files",
+    "qbcore.model.pymodel.interp",
+    "qbcore.model.pymodel.modules",
 )
 #: what the build writes beside an extension compiled from a .py: source_sha256 of its source
 STAMP_SUFFIX = ".source-sha256"

@@ -21,7 +21,7 @@ from typing import Mapping, Optional
 from . import suite
 from .harness import transports
 from .harness.simulate import default_environ
-from .model.effects import SHELL_RUNS, run_effects
+from .model.effects import SHELL_RUNS, forget_parses, run_effects
 from .model.expand import Opaque
 from .model.files import dirname
 from .model.utilities import gitfixture
@@ -141,12 +141,13 @@ _PREDICTED_SIZE = 4096
 
 
 def clear_caches(shell_runs: bool = True):
-    """Forget every prediction made so far, every final state judged and node described, and
-    every shell run unless ``shell_runs`` is False (each task's starting tree, at both places,
-    is kept)."""
+    """Forget every prediction made so far, every final state judged and node described, every
+    script parsed, and every shell run unless ``shell_runs`` is False (each task's starting
+    tree, at both places, and each shell's starting environment are kept)."""
     _PREDICTED.clear()
     _FINALS.clear()
     _ENTRIES.clear()
+    forget_parses()
     if shell_runs:
         SHELL_RUNS.clear()
 

@@ -24,7 +24,7 @@ from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import Invocation
 from .commands.search import missing_command
-from .expand import Env, Opaque, Variable
+from .expand import Env, Opaque, Variable, forget_arithmetic
 from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
@@ -781,6 +781,12 @@ def parse(text: str) -> S.Script:
         if len(_PARSED) > _PARSED_SIZE:
             _PARSED.popitem(last=False)
     return found
+
+
+def forget_parses():
+    """Forget every script parsed and arithmetic expression read so far: the next run parses its own."""
+    _PARSED.clear()
+    forget_arithmetic()
 
 
 # -- runs of a new bash, remembered by what they read ----------------------------

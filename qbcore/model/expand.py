@@ -742,6 +742,11 @@ def _arith_tokens(text: str) -> tuple:
     return tuple(toks)
 
 
+def forget_arithmetic():
+    """Forget the arithmetic expressions read so far."""
+    _arith_tokens.cache_clear()
+
+
 def _operand_start(toks) -> int:
     """Where the last token's operand starts: at its name for ``name[…]`` (bash reads the
     subscript as part of the name), else at the token itself."""

@@ -510,6 +510,16 @@ class _Failure(Exception):
         self.end = end  # the end of the unexpected token, when there is one
 
 
+def _newline_offsets(raw: bytes) -> list:
+    """The offsets of the newlines in ``raw``, in order."""
+    found = []
+    at = raw.find(b"\n")
+    while at >= 0:
+        found.append(at)
+        at = raw.find(b"\n", at + 1)
+    return found
+
+
 class _Parser:
     def __init__(self, source: str, tokens, raw: bytes):
         self.source = source
@@ -530,7 +540,7 @@ class _Parser:
             self._prepare()
         self.i = 0
         self.nesting = 0  # lists and substitutions open around the current token
-        self.newlines = [m.start() for m in re.finditer(b"\n", raw)] if "\n" in source else []
+        self.newlines = _newline_offsets(raw) if "\n" in source else []
         self.pending_heredocs = []
 
     # -- token access ------------------------------------------------
@@ -2094,7 +2104,7 @@ def _parse_tokens(source: str, raw: bytes, tokens, newlines: Optional[list] = No
 def _script(source: str, raw: bytes, chunks: list, error, parsed_until: int,
             newlines: Optional[list] = None) -> Script:
     if newlines is None:
-        newlines = [m.start() for m in re.finditer(b"\n", raw)] if "\n" in source else []
+        newlines = _newline_offsets(raw) if "\n" in source else []
     script = Script(source, (), error, parsed_until, newlines)
     script.chunks = tuple(
         Chunk(items, start, end_offset, script.line_of(start), script.line_of(max(start, end_offset - 1)))
@@ -2240,7 +2250,7 @@ class _Joined:
         # where each removed pair sat in the joined text
         self.cuts = [offset - 2 * n for n, offset in enumerate(removed)]
         # the line map counts a removed newline for every offset at or after its cut
-        real = [m.start() for m in re.finditer(b"\n", self.raw)]
+        real = _newline_offsets(self.raw)
         self.newlines = sorted(real + [cut - 1 for cut in self.cuts])
 
     def original_offset(self, offset: int) -> int:

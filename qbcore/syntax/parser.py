@@ -2420,7 +2420,7 @@ def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) ->
     # few more one by one, then doubling distances, so a long unterminated
     # tail costs O(n log n) instead of a quadratic search.
     limit = min(error.offset, len(raw))
-    newlines = [m.start() for m in re.finditer(b"\n", raw[:limit])]
+    newlines = _newline_offsets(raw[:limit])
     start, k = 0, 0
     while k < len(newlines):
         candidates = sorted(set(list(range(k, min(k + 64, len(newlines)))) +
@@ -2438,7 +2438,7 @@ def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) ->
     # the lines that ran, as parsed (continuations removed), then the rest as it is
     ran_raw = ran.source.encode("utf-8", "surrogateescape")
     shift = len(prefix) - len(ran_raw)
-    rest = [start + m.start() - shift for m in re.finditer(b"\n", raw[start:])]
+    rest = [start + at - shift for at in _newline_offsets(raw[start:])]
     script = Script(ran.source + raw[start:].decode("utf-8", "surrogateescape"), ran.chunks, error,
                     len(ran_raw), ran._newlines + rest)
     return script

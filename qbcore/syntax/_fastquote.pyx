@@ -21,7 +21,7 @@ __all__ = ["lex", "Tokens"]
 # ------------------------------------------------------------------ the table as C data
 cdef enum:
     MAX_RULES = 256
-    NMODES = 9
+    NMODES = 10
     INITIAL_FRAMES = 16
     INITIAL_TOKENS = 32
 
@@ -94,6 +94,7 @@ cdef int _build_tables() except -1:
     FRAME_MODE[D.F.ARITH] = D.M.ARITH
     FRAME_MODE[D.F.DOC] = D.M.DOC
     FRAME_MODE[D.F.EXTPAT] = D.M.EXTPAT
+    FRAME_MODE[D.F.SUBSCRIPT] = D.M.SUBSCRIPT
     return 0
 
 
@@ -121,7 +122,7 @@ cdef int K_COND_OP = D.K.COND_OP, K_COMMENT = D.K.COMMENT
 
 cdef int F_TOP = D.F.TOP, F_CMDSUB = D.F.CMDSUB, F_PROCSUB = D.F.PROCSUB, F_CASE = D.F.CASE
 cdef int F_COND = D.F.COND, F_ARRAY = D.F.ARRAY, F_DQ = D.F.DQ, F_PARAM = D.F.PARAM
-cdef int F_ARITH = D.F.ARITH, F_DOC = D.F.DOC, F_EXTPAT = D.F.EXTPAT
+cdef int F_ARITH = D.F.ARITH, F_DOC = D.F.DOC, F_EXTPAT = D.F.EXTPAT, F_SUBSCRIPT = D.F.SUBSCRIPT
 cdef int M_CMD_START = D.M.CMD_START, M_CMD_WORD = D.M.CMD_WORD, M_COND_START = D.M.COND_START
 cdef int M_BRACKET = D.M.BRACKET
 
@@ -617,10 +618,13 @@ cdef class _Lexer:
                 if f.depth:
                     f.depth -= 1
                     self.emit(K_ARITH_LIT, p, p + 1)
+                    self.p = p + 1
+                elif f.ft == F_SUBSCRIPT:
+                    self.subscript_close()
                 else:
                     self.emit(kind, p, p + 1)
                     self.top -= 1
-                self.p = p + 1
+                    self.p = p + 1
             elif action == A_COND_OP:
                 if f.flags & FL_REGEX_NEXT and s[p] == 40:
                     self.word_begin(f)  # a regex may start with (
@@ -1109,78 +1113,70 @@ cdef class _Lexer:
         cdef const unsigned char* s = self.s
         cdef Py_ssize_t limit = self.limit
         cdef Py_ssize_t q = p + 1
-        cdef Py_ssize_t r, depth
-        cdef Frame* array
-        cdef int coproc_next
+        cdef Py_ssize_t r
+        cdef Frame* sub
         while q < limit and IS_NAME_CHAR[s[q]]:
             q += 1
         if q < limit and s[q] == 91:
-            if f.flags & FL_NAME_SEEN:
-                # an argument of a declaration builtin: a plain subscript only
-                r = q + 1
-                while r < limit and s[r] != 93 and not IS_META[s[r]]:
-                    r += 1
-                if r >= limit or s[r] != 93:
-                    return False
-                q = r + 1
-            else:
+            if not f.flags & FL_NAME_SEEN:
                 # before the command name bash reads `name[` … `]` as a matched
-                # pair: blanks and newlines inside, and one word even without `=`
-                q = self.subscript_end(q)
-                if q < 0:
-                    return True  # ran past a here-document body: abandoned
-                if not (q < limit and (s[q] == 61 or (s[q] == 43 and q + 1 < limit and s[q + 1] == 61))):
-                    self.emit(K_LIT, p, q)
-                    f.wstart = p
-                    f.flags |= FL_IN_WORD
-                    self.p = q
-                    return True
+                # pair: blanks and newlines inside, and one word even without `=`;
+                # the subscript's frame decides the word when it closes
+                sub = self.push(F_SUBSCRIPT, q)
+                sub.aux = self.ntok
+                sub.aux2 = p
+                self.p = q + 1
+                return True
+            # an argument of a declaration builtin: a plain subscript only
+            r = q + 1
+            while r < limit and s[r] != 93 and not IS_META[s[r]]:
+                r += 1
+            if r >= limit or s[r] != 93:
+                return False
+            q = r + 1
         if q < limit and s[q] == 43:
             q += 1
         if q >= limit or s[q] != 61:
             return False
-        q += 1
+        self.assign(f, p, q + 1)
+        return True
+
+    cdef int subscript_close(self) except -1:
+        """The `]` that closes the subscript of the word at its frame's aux2: the word is
+        one token, an assignment when `=` or `+=` follows, else a plain word going on."""
+        cdef Frame* sub = &self.stack[self.top]
+        cdef Py_ssize_t p = sub.aux2
+        cdef Py_ssize_t q = self.p + 1
+        cdef const unsigned char* s = self.s
+        cdef Py_ssize_t limit = self.limit
+        self.ntok = sub.aux
+        self.top -= 1
+        cdef Frame* f = &self.stack[self.top]
+        if q < limit and s[q] == 61:
+            return self.assign(f, p, q + 1)
+        if q + 1 < limit and s[q] == 43 and s[q + 1] == 61:
+            return self.assign(f, p, q + 2)
+        self.emit(K_LIT, p, q)
+        f.wstart = p
+        f.flags |= FL_IN_WORD
+        self.p = q
+        return 0
+
+    cdef int assign(self, Frame* f, Py_ssize_t p, Py_ssize_t q) except -1:
+        """The assignment word's head `name…=` over p..q; an array's `(` after it."""
+        cdef Frame* array
+        cdef int coproc_next
         self.emit(K_ASSIGN, p, q)
         f.wstart = p
         f.flags |= FL_IN_WORD | FL_WORD_ASSIGN | FL_PAST_START
         self.p = q
-        if q < limit and s[q] == 40:
+        if q < self.limit and self.s[q] == 40:
             self.emit(K_LPAREN, q, q + 1)
             coproc_next = f.flags & FL_COPROC_NEXT
             array = self.push_command(F_ARRAY, q)
             array.flags = FL_ARRAY_RESERVED if coproc_next else 0
             self.p = q + 1
-        return True
-
-    cdef Py_ssize_t subscript_end(self, Py_ssize_t q) except -2:
-        """The offset after the `]` matching the `[` at q (quotes and backticks skipped), or -1."""
-        cdef const unsigned char* s = self.s
-        cdef Py_ssize_t limit = self.limit
-        cdef Py_ssize_t depth = 0
-        cdef Py_ssize_t r = q, start
-        cdef int c
-        while r < limit:
-            c = s[r]
-            if c == 91:
-                depth += 1
-            elif c == 93:
-                depth -= 1
-                if not depth:
-                    return r + 1
-            elif c == 92:
-                r += 1
-            elif c == 39 or c == 34 or c == 96:
-                start = r
-                r += 1
-                while r < limit and s[r] != c:
-                    r += 2 if c != 39 and s[r] == 92 else 1
-                if r >= limit:
-                    # bash reads the quote inside the subscript: its end is what it looks for
-                    self.unterminated(start, chr(c))
-                    return -1
-            r += 1
-        self.unterminated(q, "]")
-        return -1
+        return 0
 
     # ------------------------------------------------------------ here-documents
     cdef int next_heredoc(self) except -1:
@@ -1281,6 +1277,8 @@ cdef class _Lexer:
             return self.error(D.unterminated("]" if f.aux == ARITH_BRACKET else ")"), start)
         if ft == F_ARRAY or ft == F_EXTPAT:
             return self.error(D.unterminated(")"), start)
+        if ft == F_SUBSCRIPT:
+            return self.error(D.unterminated("]"), start)
         if ft == F_COND:
             return self.error("unexpected EOF while looking for `]]'", start)
         if ft == F_CASE:

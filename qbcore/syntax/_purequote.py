@@ -362,6 +362,8 @@ class _Lexer:
         if frame[_DEPTH]:
             frame[_DEPTH] -= 1
             return self.a_emit(frame, K.ARITH_LIT, 1, 0)
+        if frame[_FT] == F.SUBSCRIPT:
+            return self.subscript_close(frame)
         self.a_pop(frame, kind, 1, 0)
 
     # ------------------------------------------------------------ command context
@@ -762,71 +764,58 @@ class _Lexer:
         while q < limit and s[q] in _NAME_CHAR:
             q += 1
         if q < limit and s[q] == 0x5B:
-            if frame[_FLAGS] & D.FL_NAME_SEEN:
-                # an argument of a declaration builtin: a plain subscript only
-                r = q + 1
-                while r < limit and s[r] != 0x5D and s[r] not in _META:
-                    r += 1
-                if r >= limit or s[r] != 0x5D:
-                    return False
-                q = r + 1
-            else:
+            if not frame[_FLAGS] & D.FL_NAME_SEEN:
                 # before the command name bash reads `name[` … `]` as a matched
-                # pair: blanks and newlines inside, and one word even without `=`
-                q = self.subscript_end(q)
-                if q < 0:
-                    return True  # ran past a here-document body: abandoned
-                if not (q < limit and (s[q] == 0x3D or (s[q] == 0x2B and q + 1 < limit and s[q + 1] == 0x3D))):
-                    self.emit(K.LIT, p, q)
-                    frame[_WSTART] = p
-                    frame[_FLAGS] |= D.FL_IN_WORD
-                    self.p = q
-                    return True
+                # pair: blanks and newlines inside, and one word even without `=`;
+                # the subscript's frame decides the word when it closes
+                self.stack.append(self._frame(F.SUBSCRIPT, q, len(self.toks), p))
+                self.p = q + 1
+                return True
+            # an argument of a declaration builtin: a plain subscript only
+            r = q + 1
+            while r < limit and s[r] != 0x5D and s[r] not in _META:
+                r += 1
+            if r >= limit or s[r] != 0x5D:
+                return False
+            q = r + 1
         if q < limit and s[q] == 0x2B:
             q += 1
         if q >= limit or s[q] != 0x3D:
             return False
-        q += 1
+        self.assign(frame, p, q + 1)
+        return True
+
+    def subscript_close(self, sub):
+        """The `]` that closes the subscript of the word at sub[_AUX2]: the word is one
+        token, an assignment when `=` or `+=` follows, else a plain word going on."""
+        self.stack.pop()
+        del self.toks[sub[_AUX]:]
+        frame = self.stack[-1]
+        p = sub[_AUX2]
+        q = self.p + 1
+        s = self.s
+        limit = self.limit
+        if q < limit and s[q] == 0x3D:
+            return self.assign(frame, p, q + 1)
+        if q + 1 < limit and s[q] == 0x2B and s[q + 1] == 0x3D:
+            return self.assign(frame, p, q + 2)
+        self.emit(K.LIT, p, q)
+        frame[_WSTART] = p
+        frame[_FLAGS] |= D.FL_IN_WORD
+        self.p = q
+
+    def assign(self, frame, p, q):
+        """The assignment word's head `name…=` over p..q; an array's `(` after it."""
         self.emit(K.ASSIGN, p, q)
         frame[_WSTART] = p
         frame[_FLAGS] |= D.FL_IN_WORD | D.FL_WORD_ASSIGN | D.FL_PAST_START
         self.p = q
-        if q < limit and s[q] == 0x28:
+        if q < self.limit and self.s[q] == 0x28:
             self.emit(K.LPAREN, q, q + 1)
             array = self._command_frame(F.ARRAY, q)
             array[_FLAGS] = D.FL_ARRAY_RESERVED if frame[_FLAGS] & D.FL_COPROC_NEXT else 0
             self.stack.append(array)
             self.p = q + 1
-        return True
-
-    def subscript_end(self, q):
-        """The offset after the `]` matching the `[` at q (quotes and backticks skipped), or -1."""
-        s = self.s
-        limit = self.limit
-        depth = 0
-        r = q
-        while r < limit:
-            c = s[r]
-            if c == 0x5B:
-                depth += 1
-            elif c == 0x5D:
-                depth -= 1
-                if not depth:
-                    return r + 1
-            elif c == 0x5C:
-                r += 1
-            elif c == 0x27 or c == 0x22 or c == 0x60:
-                start = r
-                r += 1
-                while r < limit and s[r] != c:
-                    r += 2 if c != 0x27 and s[r] == 0x5C else 1
-                if r >= limit:
-                    # bash reads the quote inside the subscript: its end is what it looks for
-                    self.unterminated(start, chr(c))
-                    return -1
-            r += 1
-        self.unterminated(q, "]")
-        return -1
 
     # ------------------------------------------------------------ here-documents
     def next_heredoc(self):
@@ -904,6 +893,8 @@ class _Lexer:
             return self.error(D.unterminated("]" if frame[_AUX] == D.ARITH_BRACKET else ")"), start)
         if ft in (F.ARRAY, F.EXTPAT):
             return self.error(D.unterminated(")"), start)
+        if ft == F.SUBSCRIPT:
+            return self.error(D.unterminated("]"), start)
         if ft == F.COND:
             return self.error("unexpected EOF while looking for `]]'", start)
         if ft == F.CASE:
@@ -944,6 +935,7 @@ def _mode_of(frame):
     return _FRAME_MODE[ft]
 
 
-_FRAME_MODE = {F.DQ: M.DQ, F.PARAM: M.PARAM, F.ARITH: M.ARITH, F.DOC: M.DOC, F.EXTPAT: M.EXTPAT}
+_FRAME_MODE = {F.DQ: M.DQ, F.PARAM: M.PARAM, F.ARITH: M.ARITH, F.DOC: M.DOC, F.EXTPAT: M.EXTPAT,
+               F.SUBSCRIPT: M.SUBSCRIPT}
 _REDIRECTIONS = [(kind, text.encode()) for kind, text in D.REDIRECTIONS]
 _ACTIONS = [getattr(_Lexer, "a_" + name.lower()) for name in D.ACTIONS]

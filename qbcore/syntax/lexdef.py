@@ -56,7 +56,7 @@ EXTGLOB_PREFIX = _cls("?*+@!")
 # Dispatch modes.  Command contexts (top level, $(…), <(…), case, [[ ]],
 # array assignment) dispatch in CMD_START between words and CMD_WORD inside
 # one; [[ ]] uses COND_START between words.
-MODES = ("CMD_START", "CMD_WORD", "COND_START", "DQ", "PARAM", "ARITH", "DOC", "EXTPAT", "BRACKET")
+MODES = ("CMD_START", "CMD_WORD", "COND_START", "DQ", "PARAM", "ARITH", "DOC", "EXTPAT", "BRACKET", "SUBSCRIPT")
 M = type("M", (), {name: i for i, name in enumerate(MODES)})
 
 # ---------------------------------------------------------------- actions
@@ -75,8 +75,8 @@ ACTIONS = (
     "PROCSUB",       # <( >( : a nested command context
     "PAREN_IN",      # ( inside ${…}/arithmetic/extglob: nesting depth
     "PAREN_OUT",     # ) inside ${…}/arithmetic/extglob: depth, or the close
-    "BRACKET_IN",    # [ inside $[…]
-    "BRACKET_OUT",   # ] inside $[…]
+    "BRACKET_IN",    # [ inside $[…] or a subscript: nesting depth
+    "BRACKET_OUT",   # ] inside $[…] or a subscript: depth, or the close
     "BLANKS",        # spaces and tabs between words: no token
     "NEWLINE",       # newline token, then pending here-document bodies
     "COMMENT",       # # to the end of the line
@@ -89,7 +89,7 @@ A = type("A", (), {name: i for i, name in enumerate(ACTIONS)})
 
 # Frame types on the explicit stack.
 FRAMES = ("TOP", "CMDSUB", "PROCSUB", "CASE", "COND", "ARRAY",
-          "DQ", "PARAM", "ARITH", "DOC", "EXTPAT")
+          "DQ", "PARAM", "ARITH", "DOC", "EXTPAT", "SUBSCRIPT")
 F = type("F", (), {name: i for i, name in enumerate(FRAMES)})
 COMMAND_FRAMES = frozenset((F.TOP, F.CMDSUB, F.PROCSUB, F.CASE, F.COND, F.ARRAY))
 
@@ -191,6 +191,20 @@ RULES = {
         (_lit("["), A.BRACKET_IN, K.ARITH_LIT, 0),
         (_lit("]"), A.BRACKET_OUT, K.ARITH_CLOSE, 0),
     ],
+    # `name[…]` before the command name: bash reads the subscript as a matched
+    # pair (parse_matched_pair with P_ARRAYSUB) in which brackets nest, quotes,
+    # backslashes and backticks are honoured, and `$(`, `$((`, `${`, `$[`, `<(`
+    # and `>(` are read whole, so a `]` inside them does not close it. A `<` or
+    # `>` opens a process substitution only when the run of them before the `(`
+    # is odd (bash toggles the flag at each).
+    M.SUBSCRIPT: _LINE_CONT + _ESCAPE + _QUOTES + _DOLLAR + [
+        (_lit(pair), A.EMIT, K.LIT, 0) for pair in ("<<", "<>", "><", ">>")
+    ] + [
+        (_lit("<("), A.PROCSUB, K.PROCSUB_OPEN, 0),
+        (_lit(">("), A.PROCSUB, K.PROCSUB_OPEN, 0),
+        (_lit("["), A.BRACKET_IN, K.LIT, 0),
+        (_lit("]"), A.BRACKET_OUT, K.LIT, 0),
+    ],
     # An unquoted here-document body: like double quotes, but `"` is literal
     # and `\"` keeps its backslash.
     M.DOC: _LINE_CONT + [
@@ -216,6 +230,7 @@ DEFAULTS = {
     M.DOC: (A.EMIT, K.DOC_LIT),
     M.EXTPAT: (A.EMIT, K.LIT),
     M.BRACKET: (A.EMIT, K.ARITH_LIT),
+    M.SUBSCRIPT: (A.EMIT, K.LIT),
 }
 
 # ---------------------------------------------------------------- command state

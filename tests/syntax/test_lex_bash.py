@@ -98,6 +98,25 @@ def test_a_line_continuation_after_a_reserved_word_is_read_as_bash_reads_it(lexe
     assert lexer_complaint(lexer, source) == bash_complaint(source)
 
 
+# before the command name bash reads `name[…]` as a matched pair in which quotes,
+# backticks, `$(…)`, `$((…))`, `${…}`, `$[…]` and `<(…)` are read whole: a `]` or `[`
+# inside them neither closes nor nests the subscript
+SUBSCRIPTS = ["x[$(]=1", "x[$(echo ])]=2", "x[$(echo [)]=1", "x[$((1+2)]=3", "x[${y:-]}]=1",
+              "x[$(case a in a) echo;; esac)]=1", "x[`echo ]`]=1", 'x["]"]=1', "x[$[1+[2]]]=1",
+              "x[$((1))]=1 echo", 'x[$(echo "]")]=1', "x[\"${y:-'}\"]=1", "x[${y:-']'}]=1",
+              "x[<(echo ])]=1", "x[a<(echo ])]=1", "x[<<(echo ])]=1", "x[<<<(echo ])]=1", "x[\\<(echo ])]=1",
+              "x[$((1)) $(echo ])]=1", "x[$(( $(echo ]) ))]=1", 'x["$(echo "]")"]=1', "x[$'\\']']=1",
+              "x[`echo \\`]=1", "x[\\$(]=1", "x[${a[$(echo ])]}]=1", "x[$(x[$(echo ])]=2)]=1", "x[a b]=1",
+              "x[a\nb]=1", "x[a]b=1", "x[a]+=(1 2) y[b]=3 echo hi", "declare x[a b]=1", "x[", "x['a]=1",
+              "x[a][b]=1", "x[a]]=1", "x[$(cat <<E\nhi]\nE\n)]=1", "cat <<E\n$(x[$(echo ])]=1)\nE\n",
+              "x[ # ]=1;", "x[;|&&)(]=1", "x[$(echo ;;)]=1", "x[\\\n]=1"]
+
+
+@pytest.mark.parametrize("source", SUBSCRIPTS)
+def test_a_subscript_before_the_command_name_is_read_as_bash_reads_it(lexer, source):
+    assert lexer_complaint(lexer, source) == bash_complaint(source)
+
+
 def test_kept_disagreements_are_in_the_corpus():
     assert set(KEPT) <= set(malformed())
 

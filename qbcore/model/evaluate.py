@@ -39,6 +39,8 @@ CALL_DEPTH = 25
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
 #: a shell variable's name
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: a subscript bash expands before it evaluates it (parameters, substitutions, quotes)
+_EXPANDING_SUBSCRIPT = re.compile(r"[$`'\"\\]|[<>]\(")
 
 
 @dataclass(frozen=True)
@@ -924,7 +926,7 @@ class _Walker:
             # the command does not run; without a command name the assignments still happen
             if name is None:
                 for (var, value, append, index) in assignments:
-                    self.assign(var, value, append, index)
+                    self.assign(var, value, append, index, node)
             self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
                         error=failure, assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
@@ -962,7 +964,7 @@ class _Walker:
                                 error=f"{var}: readonly variable", assignments=assignments, redirects=redirects,
                                 opaque=exp_names, substitutions=substitutions)
                     raise _AbortLine()
-                self.assign(var, value, append, index)
+                self.assign(var, value, append, index, node)
             status = self.last_substitution_status(substitutions)
             env.status = status
             env.set("_", "")
@@ -999,7 +1001,7 @@ class _Walker:
         if assignments:
             for (var, value, append, index) in assignments:
                 saved[var] = env.vars.get(var)
-                self.assign(var, value, append, index)
+                self.assign(var, value, append, index, node)
         # a command's own descriptors are restored after it (an `exec` inside a function too)
         held = env.descriptors
         before = {} if name == "exec" or not redirects else {
@@ -1095,13 +1097,22 @@ class _Walker:
         exp.substitutions = []
 
     def assignment_value(self, node: "S.Assignment", names, substitutions):
+        if node.index is not None and _EXPANDING_SUBSCRIPT.search(node.index):
+            # bash expands the subscript (and may run what it substitutes) before it
+            # evaluates it; the model keeps it as text
+            raise X.UnfollowedExpansion(f"the subscript of {node.name}[{node.index}]")
         exp = X.Expander(self.env)
         value = exp.assignment(node)
         self.collect(exp, names, substitutions)
         return (node.name, value, node.append, node.index)
 
-    def assign(self, name, value, append=False, index=None):
-        assign(self.env, self.note, name, value, append, index)
+    def assign(self, name, value, append, index, node):
+        try:
+            assign(self.env, self.note, name, value, append, index)
+        except ExpansionError as exc:
+            # a subscript bash refuses (`x[1+]=`, `x[-9]=`): measured, bash ends the shell, or
+            # only the command when the assignment prefixes one; not followed
+            self.fatal(X.UnfollowedExpansion(f"the subscript of {name}[{index}]: {exc.message}"), node)
 
     def redirections(self, redirects, node, names=None, substitutions=None):
         """Perform redirections left to right, as bash does: (records, failure, doubts).

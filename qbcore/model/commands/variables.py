@@ -42,6 +42,11 @@ def assign(env, note, name, value, append=False, index=None):
         note([f"assignment to the readonly variable {name}"])
         return
     current = env.get(name)
+    if isinstance(current, Opaque) and (isinstance(value, tuple) or index is not None):
+        # an unknown value may be an associative array (`declare -A`, not followed), whose
+        # elements a subscript or `=(…)` names by string
+        env.set(name, Opaque(f"${name}"))
+        return
     if isinstance(value, tuple):
         array = dict(current) if append and isinstance(current, dict) else (
             {0: current} if append and isinstance(current, str) else {})
@@ -66,6 +71,9 @@ def assign(env, note, name, value, append=False, index=None):
         if isinstance(sub, Opaque):
             env.set(name, Opaque(f"${name}"))
             return
+        if sub < 0:
+            # bash counts back from the end, or refuses it ("bad array subscript")
+            raise X.UnfollowedExpansion(f"{name}[{index}]: a negative subscript")
         old = array.get(sub, "")
         array[sub] = (old + value) if append and isinstance(value, str) and isinstance(old, str) else value
         env.set(name, array)

@@ -356,6 +356,13 @@ def lex(source):
     lexer.nodparen = set()
     lexer.pending = []
     lexer.stash = []
+    lexer.last_newline = -1
+    lexer.cont_at = -1
+    cdef Py_ssize_t at = size - 1
+    if size and text[at] == 92:
+        while at >= 0 and text[at] != 10:
+            at -= 1
+        lexer.last_newline = at
     lexer.start()
     while True:
         try:
@@ -390,6 +397,10 @@ cdef class _Lexer:
     cdef Py_ssize_t top, fcap   # stack[top] is the current frame
     cdef list pending           # here-documents waiting for the next newline
     cdef list stash             # the queue saved while a body is lexed
+    # bash reads a line it starts inside single quotes as if a newline ended it: a
+    # backslash that ends the input there is a line continuation (`'a<newline>b' c\`
+    # is `c`); cont_at is that backslash's offset once a quote holds the last newline
+    cdef Py_ssize_t last_newline, cont_at
 
     def __dealloc__(self):
         free(self.toks)
@@ -524,6 +535,10 @@ cdef class _Lexer:
                     arg = RULE_ARG[r]
                     break
             if action == -1:
+                if p == self.cont_at and (mode == M_CMD_WORD or mode == M_CMD_START):
+                    self.emit(K_LINE_CONT, p, p + 1)
+                    self.p = p + 1
+                    continue
                 action = DEFAULT_ACTION[mode]
                 kind = DEFAULT_KIND[mode]
                 length = 0
@@ -641,6 +656,8 @@ cdef class _Lexer:
         if hit == NULL:
             return self.unterminated(p, "'")
         cdef Py_ssize_t end = hit - self.s
+        if p < self.last_newline < end:
+            self.cont_at = self.n - 1
         self.emit(kind, p, end + 1)
         self.p = end + 1
         return 0
@@ -651,6 +668,8 @@ cdef class _Lexer:
         cdef Py_ssize_t i = p + 2
         while i < self.limit:
             if s[i] == 39:
+                if p < self.last_newline < i:
+                    self.cont_at = self.n - 1
                 self.emit(kind, p, i + 1)
                 self.p = i + 1
                 return 0

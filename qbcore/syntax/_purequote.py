@@ -104,7 +104,7 @@ def lex(source):
 
 
 class _Lexer:
-    __slots__ = ("s", "n", "p", "limit", "toks", "stack", "pending", "nodparen", "docs")
+    __slots__ = ("s", "n", "p", "limit", "toks", "stack", "pending", "nodparen", "docs", "last_newline", "cont_at")
 
     def __init__(self, data):
         self.s = data
@@ -118,6 +118,11 @@ class _Lexer:
         # is re-read once, so nested ones cannot make the work exponential
         self.nodparen = set()
         self.docs = 0           # here-document bodies being lexed (DOC frames on the stack)
+        # bash reads a line it starts inside single quotes as if a newline ended it: a
+        # backslash that ends the input there is a line continuation (`'a<newline>b' c\`
+        # is `c`); cont_at is that backslash's offset once a quote holds the last newline
+        self.last_newline = data.rfind(b"\n") if data.endswith(b"\\") else -1
+        self.cont_at = -1
 
     @staticmethod
     def _command_frame(ftype, start):
@@ -195,6 +200,10 @@ class _Lexer:
                         s[p + i] in classes[i] for i in range(1, length)):
                     break
             else:
+                if p == self.cont_at and (mode == M.CMD_WORD or mode == M.CMD_START):
+                    self.emit(K.LINE_CONT, p, p + 1)
+                    self.p = p + 1
+                    continue
                 action, kind = _DEFAULTS[mode]
                 length = 0
                 arg = 0
@@ -241,6 +250,8 @@ class _Lexer:
         end = self.s.find(b"'", p + 1, self.limit)
         if end < 0:
             return self.unterminated(p, "'")
+        if p < self.last_newline < end:
+            self.cont_at = self.n - 1
         self.emit(kind, p, end + 1)
         self.p = end + 1
 
@@ -252,6 +263,8 @@ class _Lexer:
         while i < limit:
             c = s[i]
             if c == 0x27:
+                if p < self.last_newline < i:
+                    self.cont_at = self.n - 1
                 self.emit(kind, p, i + 1)
                 self.p = i + 1
                 return

@@ -39,8 +39,6 @@ CALL_DEPTH = 25
 _CREATING = {">": True, ">|": True, ">>": False, "&>": True, "&>>": False, "<>": False}
 #: a shell variable's name
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: a subscript bash expands before it evaluates it (parameters, substitutions, quotes)
-_EXPANDING_SUBSCRIPT = re.compile(r"[$`'\"\\]|[<>]\(")
 
 
 @dataclass(frozen=True)
@@ -917,8 +915,7 @@ class _Walker:
         # assignments are expanded after the words, left to right
         assignments = []
         try:
-            for assignment in node.assignments:
-                assignments.append(self.assignment_value(assignment, exp_names, substitutions))
+            assignments = self.assignment_values(node, exp_names, substitutions)
         except ExpansionError as exc:
             self.fatal(exc, node)
         redirects, failure, doubts = self.redirections(node.redirects, node, exp_names, substitutions)
@@ -1096,15 +1093,43 @@ class _Walker:
                                                     getattr(result, "commands", ())))
         exp.substitutions = []
 
+    def assignment_values(self, node: "S.SimpleCommand", names, substitutions) -> list:
+        """The assignments of ``node``, expanded in turn. bash assigns each (or puts it in the
+        command's environment) before it expands the next: `a=1 b=$a` gives b the value 1. So
+        each is made while the ones after it expand, then undone for the command's own order
+        (one with a subscript or to a readonly name stands as unknown meanwhile)."""
+        env = self.env
+        last = len(node.assignments) - 1
+        values, shadowed = [], {}
+        try:
+            for n, assignment in enumerate(node.assignments):
+                item = self.assignment_value(assignment, names, substitutions)
+                values.append(item)
+                if n == last:
+                    break
+                var, value, append, index = item
+                if var not in shadowed:
+                    shadowed[var] = env.vars.get(var)
+                if index is None and var not in env.readonly:
+                    assign(env, self.note, var, value, append)
+                else:
+                    env.set(var, Opaque(f"${var}"))
+        finally:
+            for var, old in shadowed.items():
+                if old is None:
+                    env.vars.pop(var, None)
+                else:
+                    env.vars[var] = old
+        return values
+
     def assignment_value(self, node: "S.Assignment", names, substitutions):
-        if node.index is not None and _EXPANDING_SUBSCRIPT.search(node.index):
-            # bash expands the subscript (and may run what it substitutes) before it
-            # evaluates it; the model keeps it as text
-            raise X.UnfollowedExpansion(f"the subscript of {node.name}[{node.index}]")
         exp = X.Expander(self.env)
         value = exp.assignment(node)
+        index = node.index
+        if index is not None and X.EXPANDING_SUBSCRIPT.search(index):
+            index = exp.subscript_text(index)  # after the value, as bash expands them
         self.collect(exp, names, substitutions)
-        return (node.name, value, node.append, node.index)
+        return (node.name, value, node.append, index)
 
     def assign(self, name, value, append, index, node):
         try:

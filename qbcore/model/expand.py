@@ -745,6 +745,34 @@ def _arith_tokens(text: str) -> tuple:
 def forget_arithmetic():
     """Forget the arithmetic expressions read so far."""
     _arith_tokens.cache_clear()
+    _subscript_expression.cache_clear()
+
+
+#: a subscript bash expands before it evaluates it: parameters, substitutions, quotes
+EXPANDING_SUBSCRIPT = re.compile(r"[$`'\"\\]|[<>]\(")
+
+
+@functools.lru_cache(maxsize=1024)
+def _subscript_expression(text: str) -> Optional["S.Arith"]:
+    """A subscript's text read as bash reads it before evaluating it: the expression of
+    ``((text))``, whose expansion is the same (as if in double quotes, then quote removal);
+    None when it does not read as one."""
+    try:
+        script = S.parse("((" + text + "))")
+    except (S.ShellSyntaxError, S.NestedTooDeep, RecursionError, ValueError):
+        return None
+    if script.error is not None or len(script.chunks) != 1 or len(script.chunks[0].items) != 1:
+        return None
+    item = script.chunks[0].items[0]
+    if item.background or len(item.command.pipelines) != 1:
+        return None
+    pipeline = item.command.pipelines[0]
+    if len(pipeline.commands) != 1 or pipeline.negated or pipeline.timed:
+        return None
+    command = pipeline.commands[0]
+    if type(command) is not S.ArithCommand or command.redirects or command.end != len(text) + 4:
+        return None
+    return command.expr
 
 
 def _operand_start(toks) -> int:
@@ -1644,7 +1672,17 @@ class Expander:
         return value
 
     def arith_index(self, text: str):
-        return Arithmetic(text, self.env, self.opaque).run()
+        """The value of an indexed array's subscript (ArithError when bash refuses it)."""
+        if EXPANDING_SUBSCRIPT.search(text) is None:
+            return Arithmetic(text, self.env, self.opaque).run()
+        return self.arith_of(self.subscript_text(text))
+
+    def subscript_text(self, text: str):
+        """A subscript expanded as bash expands it before evaluating it."""
+        expr = _subscript_expression(text)
+        if expr is None:
+            raise UnfollowedExpansion(f"the subscript [{text}]")
+        return self.arith_text(expr.parts)
 
     def param(self, p: "S.Param", quoted: bool, pieces: list):
         if p.op == "bad substitution":

@@ -1526,7 +1526,7 @@ class _Parser:
             if part is not None:
                 items.append(part)
         try:
-            return _build_param(tuple(items), open_tok[1], self._end())
+            return _build_param(tuple(items), open_tok[1], self._end(), self.raw)
         except _BadSubstitution:
             # bash reports it only when it expands the word: a runtime error
             inner = self.raw[open_tok[2]:self.toks[self.i - 1][1]].decode("utf-8", "surrogateescape")
@@ -1804,8 +1804,9 @@ _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", 
               "^^", "^", ",,", ",", "~~", "~", "@", ":")
 
 
-def _build_param(items: tuple, start: int, end: int) -> Param:
-    """Interpret the contents of ``${…}``: name, subscript, and operator with its words."""
+def _build_param(items: tuple, start: int, end: int, raw: bytes = b"") -> Param:
+    """Interpret the contents of ``${…}``: name, subscript, and operator with its words
+    (``raw``: the source, for a subscript that holds expansions)."""
     if items and isinstance(items[0], Param) and not items[0].braced and items[0].name[:1] in _SPECIAL_PARAMS:
         # the lexer reads `${$#}` as `${` `$#` `}`; bash reads the name `$`, then the operator `#`
         first = items[0]
@@ -1837,11 +1838,27 @@ def _build_param(items: tuple, start: int, end: int) -> Param:
     if pos < len(head) and head[pos] == "[":
         if name[0] in _SPECIAL_PARAMS:
             raise _BadSubstitution()  # bash subscripts a variable's name only (`${#[0]}`, `${1[0]}`)
-        close = head.find("]", pos)
-        if close < 0:
-            raise _BadSubstitution()
-        index = head[pos + 1:close]
-        pos = close + 1
+        close = _subscript_close(head, pos + 1, 1)
+        if close >= 0:
+            index = head[pos + 1:close]
+            pos = close + 1
+        else:
+            # expansions in the subscript (`${a[$i]}`, `${a[$(f)+1]}`): it runs on through the
+            # parts to the literal that closes it; bash expands it when it reads the element
+            depth = _subscript_depth(head, pos + 1, 1)
+            for n, item in enumerate(rest_items):
+                if isinstance(item, Lit):
+                    close = _subscript_close(item.text, 0, depth)
+                    if close >= 0:
+                        # the name before `[` is ASCII: its characters are its bytes
+                        upto = item.start + len(item.text[:close].encode("utf-8", "surrogateescape"))
+                        index = raw[items[0].start + pos + 1:upto].decode("utf-8", "surrogateescape")
+                        head, pos, rest_items = item.text, close + 1, rest_items[n + 1:]
+                        items = (item,)
+                        break
+                    depth = _subscript_depth(item.text, 0, depth)
+            else:
+                raise _BadSubstitution()
     tail = head[pos:]
     if length:
         if tail or rest_items:
@@ -1876,6 +1893,23 @@ def _build_param(items: tuple, start: int, end: int) -> Param:
         arg2 = Word(tuple(arg2_parts), start, end) if arg2_parts is not None else None
     arg = Word(tuple(arg_parts), start, end)
     return Param(name, index, False, indirect, op, arg, arg2, True, start, end)
+
+
+def _subscript_close(text: str, pos: int, depth: int) -> int:
+    """Where in ``text`` from ``pos`` the subscript open ``depth`` brackets deep closes, or -1."""
+    for at in range(pos, len(text)):
+        if text[at] == "[":
+            depth += 1
+        elif text[at] == "]":
+            depth -= 1
+            if not depth:
+                return at
+    return -1
+
+
+def _subscript_depth(text: str, pos: int, depth: int) -> int:
+    """How many brackets deep a subscript is after ``text`` from ``pos``."""
+    return depth + text.count("[", pos) - text.count("]", pos)
 
 
 def _split_at(parts: list, sep: str):

@@ -401,12 +401,10 @@ def test_readonly_values_are_as_bash_sets_them(script, tmp_path):
     assert result.exact and result.stdout == outcome.text
 
 
-# subscripts the model keeps as text: bash expands `$i`, `$(…)` and quotes in them first,
-# refuses some (`x[a b]=`, `x[1+]=`: the shell or the command ends), counts a negative one
-# back from the end; and `declare -A` (not followed) makes `m[a]` a string key. Each leaves
-# what follows unknown, never an answer bash does not give
-UNFOLLOWED_SUBSCRIPTS = ['for i in 1 2; do x[$i]=$i; done; echo "${x[1]}"', "x[$(echo 1)]=a; echo ${x[1]}",
-                         "i=3; x[${i}+1]=a; echo ${x[4]}", "x[a b]=1; echo after", "x[1+]=1 echo hi; echo after",
+# subscripts bash refuses (`x[a b]=`, `x[1+]=`: the shell or the command ends) or counts
+# back from the end when they are negative; and `declare -A` (not followed), which makes
+# `m[a]` a string key. Each leaves what follows unknown, never an answer bash does not give
+UNFOLLOWED_SUBSCRIPTS = ["x[a b]=1; echo after", "x[1+]=1 echo hi; echo after",
                          "y=(1 2); y[-1]=5; echo ${y[@]}", "declare -A m; m[a]=1; m[b]=2; echo ${m[a]}",
                          "declare -A m; m=(a b); echo ${m[a]}", "typeset -A m; m[x]=1; m+=([y]=2); echo ${m[x]}"]
 
@@ -418,12 +416,48 @@ def test_a_subscript_the_model_does_not_follow_leaves_what_follows_unknown(scrip
     assert isinstance(result.stdout, Opaque), (result.stdout, outcome.text)
 
 
-# the subscripts the model does evaluate agree with bash
+# bash expands a subscript (parameters, substitutions, arithmetic, quotes) and then evaluates
+# it, after the value when it assigns
 FOLLOWED_SUBSCRIPTS = ["x[2]=a; x[ 1 ]=b; echo ${x[@]} ${#x[@]}", "i=2; x[i*2]=a; x[i+1]+=b; echo ${x[4]} ${x[3]}",
-                       "x=(1 2); x[3]=4; echo ${x[@]}", "x=$(true); x[1]=2; echo ${x[@]}"]
+                       "x=(1 2); x[3]=4; echo ${x[@]}", "x=$(true); x[1]=2; echo ${x[@]}",
+                       'for i in 1 2; do x[$i]=$i; done; echo "${x[@]}"', "x[$(echo 1)]=a; echo ${x[1]}",
+                       "i=3; x[${i}+1]=a; x[$((i*2))]=b; echo ${x[4]} ${x[6]}", "x=(a b); i=1; x[$i]+=z; echo ${x[@]}",
+                       'x=(a b c); i=1; echo ${x[$i]} "${x[$i]}" ${#x[$i]} ${x[$i+1]} ${x["$i"]} ${x[`echo 0`]}',
+                       "x=(a b c); echo ${x[$(echo 2)]}; echo next", 'x=(a b); j=5; echo "[${x[$j]}]"',
+                       "x=(a b c); y=-1; echo ${x[$y]} ${x[$z]}", "x=(a b c); i=0; echo ${x[$i]:-d} ${x[$i+5]:-d} ${x[$i]/a/z}",
+                       "x=(é b); i=0; echo ${x[$i]}é", "x=(a b c); i=1; echo ${x[x[$i]]} ${x[$(echo 1)]//b/B}",
+                       "i=0; x[i++]=$((i+5)); echo ${x[0]} $i", "x=(a b); for i in ${!x[@]}; do echo $i=${x[$i]}; done"]
 
 
 @pytest.mark.parametrize("script", FOLLOWED_SUBSCRIPTS)
 def test_a_plain_subscript_is_evaluated_as_bash_does(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+# bash makes each assignment of a command (or puts it in the command's environment)
+# before it expands the next one
+CHAINED_ASSIGNMENTS = ["a=1 b=$a; echo $b", "a=x a+=y b=$a; echo $a $b", "a=1 b=${a:-no} c=$((a+1)); echo $b $c",
+                       'f() { echo "$v"; }; u=3 v=$u f; echo "[$u]"', "a=5; a=1 b=$a :; echo $a $b",
+                       "readonly r=1; r=2 z=$r; echo \"[$z]\"", "p=1 q=$p r=$q; echo $r"]
+
+
+@pytest.mark.parametrize("script", CHAINED_ASSIGNMENTS)
+def test_an_assignment_sees_the_ones_before_it(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+# bash reads a line it started inside single quotes as if a newline ended it, so a backslash
+# that ends the input there continues the line: `c\` is `c` (other lines keep the backslash)
+TRAILING_BACKSLASHES = ["printf '[%s]' 'a\nb' c\\", "printf '[%s]' $'a\nb' c\\", "printf '[%s]' 'a\nb' \\",
+                        "printf '[%s]' 'a\nb'; printf '[%s]' c\\", "printf '[%s]' $(echo 'a\nb') c\\",
+                        "printf '[%s]' 'a\nb' c\\\\\\", "printf '[%s]' \"a\nb\" 'c\nd' e\\",
+                        "printf '[%s]' `echo 'a\nb'` c\\", "printf '[%s]' 'a\nb'\nprintf '[%s]' c\\",
+                        "printf '[%s]' 'a\nb' \"c\n\" d\\", "printf '[%s]' c\\", "printf '[%s]' 'a\nb' c\\\nd"]
+
+
+@pytest.mark.parametrize("script", TRAILING_BACKSLASHES)
+def test_a_backslash_ending_a_line_begun_in_single_quotes_continues_it(script, tmp_path):
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

@@ -7,6 +7,7 @@ import re
 
 from .. import expand as X
 from ..expand import ExpansionError, Opaque
+from ..values import has_opaque
 from .registry import Invocation, Outcome, register
 
 #: a shell variable's name, and `name=value` / `name+=value` as one argument
@@ -66,6 +67,9 @@ def assign(env, note, name, value, append=False, index=None):
         env.set(name, array)
         return
     if index is not None:
+        if has_opaque(index):
+            env.set(name, Opaque(f"${name}"))
+            return
         sub = X.Arithmetic(index, env, []).run() if index not in ("@", "*") else 0
         array = dict(current) if isinstance(current, dict) else ({0: current} if isinstance(current, str) else {})
         if isinstance(sub, Opaque):

@@ -429,23 +429,11 @@ FOLLOWED_SUBSCRIPTS = ["x[2]=a; x[ 1 ]=b; echo ${x[@]} ${#x[@]}", "i=2; x[i*2]=a
                        "i=0; x[i++]=$((i+5)); echo ${x[0]} $i", "x=(a b); for i in ${!x[@]}; do echo $i=${x[$i]}; done"]
 
 
-@pytest.mark.parametrize("script", FOLLOWED_SUBSCRIPTS)
-def test_a_plain_subscript_is_evaluated_as_bash_does(script, tmp_path):
-    outcome = bashref.run(script, cwd=str(tmp_path))
-    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
-
-
 # bash makes each assignment of a command (or puts it in the command's environment)
 # before it expands the next one
 CHAINED_ASSIGNMENTS = ["a=1 b=$a; echo $b", "a=x a+=y b=$a; echo $a $b", "a=1 b=${a:-no} c=$((a+1)); echo $b $c",
                        'f() { echo "$v"; }; u=3 v=$u f; echo "[$u]"', "a=5; a=1 b=$a :; echo $a $b",
                        "readonly r=1; r=2 z=$r; echo \"[$z]\"", "p=1 q=$p r=$q; echo $r"]
-
-
-@pytest.mark.parametrize("script", CHAINED_ASSIGNMENTS)
-def test_an_assignment_sees_the_ones_before_it(script, tmp_path):
-    outcome = bashref.run(script, cwd=str(tmp_path))
-    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
 
 
 # bash reads a line it started inside single quotes as if a newline ended it, so a backslash
@@ -457,7 +445,7 @@ TRAILING_BACKSLASHES = ["printf '[%s]' 'a\nb' c\\", "printf '[%s]' $'a\nb' c\\",
                         "printf '[%s]' 'a\nb' \"c\n\" d\\", "printf '[%s]' c\\", "printf '[%s]' 'a\nb' c\\\nd"]
 
 
-@pytest.mark.parametrize("script", TRAILING_BACKSLASHES)
-def test_a_backslash_ending_a_line_begun_in_single_quotes_continues_it(script, tmp_path):
+@pytest.mark.parametrize("script", FOLLOWED_SUBSCRIPTS + CHAINED_ASSIGNMENTS + TRAILING_BACKSLASHES)
+def test_subscripts_assignments_and_a_final_backslash_as_bash_reads_them(script, tmp_path):
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

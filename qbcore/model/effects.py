@@ -204,12 +204,14 @@ def _same_tree(a: VirtualTree, b: VirtualTree) -> bool:
     return len(left) == len(right) and all(right.get(k) is v for k, v in left.items())
 
 
-def _parse_doubt(script: str) -> Optional[str]:
-    """Why bash's reading of ``script`` is not modelled, if it is not."""
-    if "\n" in script and (len(script) - len(script.rstrip("\\"))) % 2:
-        # measured: bash drops a backslash at the very end of a -c string whose last command
-        # spans lines (`echo 'a<newline>b' > f\` writes f), and keeps it on a one-line script
-        return "a backslash at the end of a script of several lines"
+def _parse_doubt(script: str, source: Optional[str]) -> Optional[str]:
+    """Why bash's reading of ``script`` (from ``source``: "-c", "stdin", or a file for
+    anything else) is not modelled, if it is not."""
+    if source != "-c" and (len(script) - len(script.rstrip("\\"))) % 2:
+        # measured: bash drops a backslash at the very end of a script it reads from a file
+        # or its stdin, one line or several (a -c string's is the lexer's: it keeps it unless
+        # the last line began inside single quotes)
+        return f"a backslash at the end of a script read from {'its stdin' if source == 'stdin' else 'a file'}"
     return None
 
 
@@ -375,6 +377,13 @@ class EffectWalker(E._Walker):
                 self.effects.stderr_unknown = self.effects.stderr_unknown or text.name
             else:
                 self.effects.stderr.append(text)
+        elif target is SHELL_OUT:
+            # the shell's own stdout (stderr sent there with 2>&1): it joins the output in order
+            if isinstance(text, str) and not self.certain:
+                text = Opaque(f"output of {what}, which may not run")
+            self.result.output.append(text)
+            if isinstance(text, Opaque):
+                self.note([text.name])
         elif target in (CLOSED, UNKNOWN):
             self.env.files.lose(f"the files after {what} wrote to {target}")
 
@@ -383,6 +392,8 @@ class EffectWalker(E._Walker):
         if isinstance(target, FileSink) and text:
             self.env.files.lose(f"the bytes of an error message written to {target.path}")
             return
+        if target is SHELL_OUT and text:
+            text = Opaque(f"an error message of {what} on stdout")
         if target is SHELL_ERR and isinstance(text, str) and text:
             text = f"{self.env.arg0}: {text}"  # bash starts its messages with $0
         self.emit(target, text, what)
@@ -551,9 +562,18 @@ class EffectWalker(E._Walker):
             # a utility the model could not follow may have changed any file (sed -i, mv, …)
             self.env.files.lose(f"the files after {what} ({outcome.unknown})")
             self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
-        if sink is not SHELL_OUT:
+        if errsink is SHELL_OUT and outcome.stderr:
+            if sink is SHELL_OUT and outcome.stdout:
+                # both reach the shell's stdout (2>&1): their order depends on how the utility buffers
+                outcome = Outcome(outcome.status, Opaque(f"output of {what} (its stdout and stderr, merged)"),
+                                  outcome.error, outcome.modelled, None, outcome.transfer)
+            else:
+                self.emit(SHELL_OUT, outcome.stderr, what)
+        if sink is not SHELL_OUT or stdout_away:
+            # (its own redirection may lead back to the shell's stdout: `{ echo b >&2; } 2>&1`)
             self.emit(sink, outcome.stdout, what)
-        self.emit(errsink, outcome.stderr, what)
+        if errsink is not SHELL_OUT:
+            self.emit(errsink, outcome.stderr, what)
         self._error_sink = errsink  # bash's message, if any, is written when the command is recorded
         return outcome
 
@@ -650,7 +670,7 @@ class EffectWalker(E._Walker):
         env.effects = self.effects
         env.streams = (table[0], table[1], table[2])
         env.substitute = self.env.substitute
-        doubt = _parse_doubt(text)
+        doubt = _parse_doubt(text, label)
         if doubt:
             self.env.files.lose(f"the files after `{self.text(node)}` ({doubt})")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
@@ -717,7 +737,7 @@ class EffectWalker(E._Walker):
                 name = os.path.basename(path)
                 if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
-        return statuses[-1]
+        return self.pipeline_status(node, statuses)
 
 
 # -- the environment a new bash starts with --------------------------------------
@@ -1223,10 +1243,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     env = new_shell_env(environ, cwd, files, meter, args[0] if args else "bash", args[1:])
     env.flags = flags
     effects = env.effects = Effects()
-    doubt = _parse_doubt(script)
-    if not doubt and source == "file" and (len(script) - len(script.rstrip("\\"))) % 2:
-        # measured: bash drops a backslash at the very end of a script file, one line or several
-        doubt = "a backslash at the end of a script file"
+    doubt = _parse_doubt(script, source)
     if doubt:
         return EffectRun(None, files, effects, doubt)
     env.substitute = _substitution_hook(effects)

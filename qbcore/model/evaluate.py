@@ -487,7 +487,8 @@ class _Walker:
                 raise _Exit(status)
 
     def concurrent(self, node: "S.Pipeline"):
-        """The commands of a pipeline of two or more, each in its subshell: the last one's status."""
+        """The commands of a pipeline of two or more, each in its subshell: the last one's status
+        (with pipefail, the last one's that failed)."""
         statuses = []
         views = []
         for n, command in enumerate(node.commands):
@@ -504,7 +505,21 @@ class _Walker:
         what = f"the pipeline `{self.text(node)}`"
         for view in views:
             self.env.files.absorb(view, what)
-        return statuses[-1]
+        return self.pipeline_status(node, statuses)
+
+    def pipeline_status(self, node: "S.Pipeline", statuses: list):
+        """A pipeline's status from its commands': the last one's, or with pipefail the last
+        failure's (0 when none failed)."""
+        if not self.env.pipefail:
+            return statuses[-1]
+        for n in range(len(statuses) - 1):
+            if statuses[n] == 0 and _may_stop_reading(node.commands[n + 1]):
+                # its reader may exit before it is done writing: SIGPIPE ends it with 141
+                statuses[n] = Opaque(f"status of `{self.text(node.commands[n])}` (its reader may stop early)")
+        for status in reversed(statuses):
+            if isinstance(status, Opaque) or status != 0:
+                return status  # an unknown one may or may not be the last failure
+        return 0
 
     def subshell(self, command) -> Union[int, Opaque]:
         """Run ``command`` as this (child) walker's whole subshell: its exit status."""
@@ -1360,6 +1375,42 @@ class _Ambiguous(Exception):
     def __init__(self, message: str = "ambiguous redirect"):
         super().__init__(message)
         self.message = message
+
+
+# readers that take all of their standard input (when no file operand replaces it), and
+# those that take it whatever their operands
+_WHOLE_INPUT = frozenset("cat sort wc uniq rev nl base64 md5sum sha256sum od fold cut paste".split())
+_ALWAYS_WHOLE_INPUT = frozenset(("tr", "tee"))
+
+
+def _may_stop_reading(command) -> bool:
+    """Whether a pipeline's reader may exit before its writer is done (head, grep -q, a file
+    operand in place of stdin, anything not named by plain words): a writer still writing
+    then dies of SIGPIPE, which pipefail reports."""
+    if type(command) is not S.SimpleCommand or not command.words or any(
+            r.fd in (None, "0") and r.op[:1] == "<" or r.fd == "0" for r in command.redirects):
+        return True  # not a plain command, or its stdin is not the pipe
+    words = []
+    for word in command.words:
+        if len(word.parts) != 1 or type(word.parts[0]) not in (S.Lit, S.SingleQuoted):
+            return True
+        words.append(word.parts[0].text)
+    name, operands = words[0], [w for w in words[1:] if not w.startswith("-")]
+    options = "".join(w for w in words[1:] if w.startswith("-") and not w.startswith("--"))
+    if name in _ALWAYS_WHOLE_INPUT:
+        return False
+    if name in _WHOLE_INPUT:
+        return bool(operands)
+    if name in ("grep", "egrep", "fgrep"):
+        return len(operands) != 1 or any(letter in options for letter in "qmlLf") or \
+            any(w.startswith("--") for w in words[1:])
+    if name == "sed":
+        return len(operands) != 1 or "q" in operands[0] or "Q" in operands[0] or \
+            any(w.startswith("-") and w not in ("-n", "-E", "-r") for w in words[1:])
+    if name == "awk":
+        return len(operands) != 1 or "exit" in operands[0] or "nextfile" in operands[0] or \
+            "getline" in operands[0] or any(w.startswith("-") and not w.startswith("-F") for w in words[1:])
+    return True
 
 
 def _any_redirects_stdout(records) -> bool:

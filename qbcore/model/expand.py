@@ -106,8 +106,13 @@ class Variable:
 
 
 # Values bash itself gives to these under `bash -c`, measured with 5.2.15
-# under `env -i`; dynamic ones are opaque by nature.
-DYNAMIC = ("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "PPID")
+# under `env -i`; dynamic ones are opaque by nature, and so are the ones bash keeps
+# about its own state (the call stack, the command running, the last pipeline's
+# statuses, the directory stack, its version as an array), which the model does not.
+DYNAMIC = ("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "PPID",
+           "BASH_ARGC", "BASH_ARGV", "BASH_ARGV0", "BASH_COMMAND", "BASH_EXECUTION_STRING", "BASH_LINENO",
+           "BASH_LOADABLES_PATH", "BASH_SOURCE", "BASH_SUBSHELL", "BASH_VERSINFO", "COMP_WORDBREAKS",
+           "DIRSTACK", "FUNCNAME", "HISTCMD", "PIPESTATUS")
 _DYNAMIC_NAMES = frozenset(DYNAMIC)
 _MACHINE = ("HOSTNAME", "UID", "EUID", "GROUPS")
 _BASH_SETS = {
@@ -183,6 +188,7 @@ class Env:
         self.status: Union[int, Opaque] = status
         self.flags = "hBc"
         self.noglob = False
+        self.pipefail = False  # set -o pipefail: a pipeline's status is its last failure's
         self.lineno = 1
         self.last_bg: Optional[Value] = None
         if files is None:
@@ -284,6 +290,7 @@ class Env:
         other.status = self.status
         other.flags = self.flags
         other.noglob = self.noglob
+        other.pipefail = self.pipefail
         other.lineno = self.lineno
         other.last_bg = self.last_bg
         other.files = self.files  # one file system for the shell and its subshells
@@ -1662,6 +1669,8 @@ class Expander:
             sub = self.arith_index(index)
             if isinstance(sub, Opaque):
                 return sub
+            if isinstance(value, Opaque):
+                return value  # an unknown value may be an array holding that element
             if isinstance(value, dict):
                 if sub < 0:
                     sub += (max(value) + 1) if value else 0
@@ -1985,6 +1994,10 @@ class Expander:
         pieces = self.parts(self.tilde(list(word.parts), tilde), quoted=False) if word is not None else []
         chars = self.pattern_chars(pieces)
         opaque = opaque_names([text for text, _, _ in pieces])
+        if self.env.noglob is None and any(active and ch in "?*+@!" and after == ("(", True)
+                                           for (ch, active), after in zip(chars, chars[1:])):
+            # after a shopt the model does not follow (extglob), `+(…)` may be a group
+            opaque = (*opaque, f"the pattern {''.join(ch for ch, _ in chars)} (extglob may be on)")
         return Pattern(chars, opaque, byte_mode=self.env.locale_is_c, meter=self.env.meter)
 
     def replacement(self, word: Optional["S.Word"]) -> list:

@@ -478,6 +478,9 @@ _WORD_PARTS = frozenset((
     "cmdsub-open", "backtick-open", "arith-open", "procsub-open", "assign"))
 
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
+# an `assign` token is the whole head the lexer matched: its subscript runs to the last `]`
+# (`a[${#a[@]}]=`, `a[x[1]]=`)
+_ASSIGN_TOKEN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[.*\])?(\+?)=\Z", re.S)
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SPECIAL_PARAMS = "@*#?-$!0123456789"
 # the quoting context of an unquoted here-document body: like double quotes,
@@ -1050,7 +1053,7 @@ class _Parser:
         if tok[0] not in ("assign", "lit"):
             return None
         text = self.text(tok)
-        match = _ASSIGN_RE.match(text)
+        match = (_ASSIGN_TOKEN_RE if tok[0] == "assign" else _ASSIGN_RE).match(text)
         if not match:
             return None
         if tok[0] == "lit" and match.end() < len(text):

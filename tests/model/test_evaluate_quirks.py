@@ -406,7 +406,9 @@ def test_readonly_values_are_as_bash_sets_them(script, tmp_path):
 # `m[a]` a string key. Each leaves what follows unknown, never an answer bash does not give
 UNFOLLOWED_SUBSCRIPTS = ["x[a b]=1; echo after", "x[1+]=1 echo hi; echo after",
                          "y=(1 2); y[-1]=5; echo ${y[@]}", "declare -A m; m[a]=1; m[b]=2; echo ${m[a]}",
-                         "declare -A m; m=(a b); echo ${m[a]}", "typeset -A m; m[x]=1; m+=([y]=2); echo ${m[x]}"]
+                         "declare -A m; m=(a b); echo ${m[a]}", "typeset -A m; m[x]=1; m+=([y]=2); echo ${m[x]}",
+                         'x=a; unset "x[1]"; echo $x', 'x=(a b); unset "x[-5]"; echo $? ${x[@]}',
+                         'readonly r=(1 2); unset "r[0]"; echo $?', "x=(a b c); i=1; unset 'x[$i]'; echo ${x[@]}"]
 
 
 @pytest.mark.parametrize("script", UNFOLLOWED_SUBSCRIPTS)
@@ -426,7 +428,12 @@ FOLLOWED_SUBSCRIPTS = ["x[2]=a; x[ 1 ]=b; echo ${x[@]} ${#x[@]}", "i=2; x[i*2]=a
                        "x=(a b c); echo ${x[$(echo 2)]}; echo next", 'x=(a b); j=5; echo "[${x[$j]}]"',
                        "x=(a b c); y=-1; echo ${x[$y]} ${x[$z]}", "x=(a b c); i=0; echo ${x[$i]:-d} ${x[$i+5]:-d} ${x[$i]/a/z}",
                        "x=(é b); i=0; echo ${x[$i]}é", "x=(a b c); i=1; echo ${x[x[$i]]} ${x[$(echo 1)]//b/B}",
-                       "i=0; x[i++]=$((i+5)); echo ${x[0]} $i", "x=(a b); for i in ${!x[@]}; do echo $i=${x[$i]}; done"]
+                       "i=0; x[i++]=$((i+5)); echo ${x[0]} $i", "x=(a b); for i in ${!x[@]}; do echo $i=${x[$i]}; done",
+                       # unset of an element
+                       'x=(a b c); unset "x[1]"; echo "${x[@]}" "${!x[@]}"', 'x=(a b c); unset x[-1]; echo "${!x[@]}"',
+                       'x=(a b c); unset "x[@]"; echo "${#x[@]}"; x+=(q); echo ${x[@]}', 'x=(a b); unset "x[9]"; echo $?',
+                       'x=a; unset "x[0]"; echo "[${x-unset}]"', 'unset "y[0]"; echo $?',
+                       'x=(a b c); unset "x[1+1]" x[0]; echo ${x[@]}', 'x=(a b c); i=1; unset "x[$i]"; echo ${x[@]}']
 
 
 # bash makes each assignment of a command (or puts it in the command's environment)

@@ -13,6 +13,7 @@ from .registry import Invocation, Outcome, register
 #: a shell variable's name, and `name=value` / `name+=value` as one argument
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAME_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", re.S)
+_ELEMENT_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=", re.S)
 
 DECLARATION = frozenset("export local declare typeset readonly".split())
 # a word a declaration builtin reads as an assignment (name=, name+=)
@@ -136,7 +137,10 @@ def declare(ctx: Invocation) -> Outcome:
             for a in args):
         # attributes (-A, -i, -l…) change what is stored: the names become unknown
         taint(env, note, name, [name] + [a for a in args if a not in options])
-        return Outcome(Opaque(f"status of {name} {' '.join(options)}"), modelled=False)
+        # -p, -f and -F print declarations, which the model does not spell
+        prints = any(letter in o for o in options for letter in "pfF")
+        return Outcome(Opaque(f"status of {name} {' '.join(options)}"),
+                       Opaque(f"output of {name} {' '.join(options)}") if prints else None, modelled=False)
     if len(options) == len(args):
         # without names it lists variables: output the model does not produce
         return Outcome(0, Opaque(f"output of {name}"), modelled=False)
@@ -157,6 +161,10 @@ def declare(ctx: Invocation) -> Outcome:
                 env.readonly.add(var)
             continue
         match = _NAME_VALUE.match(arg)
+        if match is None and _ELEMENT_VALUE.match(arg):
+            # `declare a[1]=x`: an element, which the model does not follow here
+            taint(env, note, name, [name, arg])
+            return Outcome(Opaque(f"status of {name} {arg}"), modelled=False)
         if match:
             var, plus, value = match.groups()
             if plus:
@@ -207,16 +215,55 @@ def _local_outside_a_function(ctx: Invocation) -> Outcome:
 def unset(ctx: Invocation) -> Outcome:
     env, args = ctx.env, ctx.args
     names = [a for a in args if not a.startswith("-")]
-    if any(var in env.readonly for var in names) and "-f" not in args:
+    if any(_ELEMENT.sub(r"\1", var) in env.readonly for var in names) and "-f" not in args:
         ctx.note([f"unset of a readonly variable ({' '.join(names)})"])
         return Outcome(Opaque("status of unset (readonly)"), modelled=False)
     functions = "-f" in args
     for var in names:
         if functions:
             env.functions.pop(var, None)
+        elif _ELEMENT.fullmatch(var):
+            if not _unset_element(env, var):
+                ctx.note([f"unset {var}"])
+                return Outcome(Opaque(f"status of unset {var}"), modelled=False)
         else:
             env.unset(var)
     return Outcome(0)
+
+
+#: `name[subscript]`: an element to unset
+_ELEMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[.*\]\Z", re.S)
+
+
+def _unset_element(env, arg: str) -> bool:
+    """``unset 'name[sub]'`` on an indexed array (``@``/``*``: all of it), as bash does;
+    False where the model does not follow it (an unknown value, a subscript to expand,
+    one bash refuses), the variable then unknown."""
+    name, _, sub = arg[:-1].partition("[")
+    value = env.get(name)
+    if value is None:
+        return True  # nothing to unset: status 0
+    if isinstance(value, dict) and sub in ("@", "*"):
+        env.set(name, {})
+        return True
+    if not isinstance(value, Opaque) and not re.search(r"[$`'\"\\]", sub):
+        try:
+            at = X.Arithmetic(sub, env, []).run()
+        except ExpansionError:
+            at = None
+        if isinstance(at, int) and isinstance(value, dict):
+            if at < 0 and value:
+                at += max(value) + 1
+            if at >= 0:
+                array = dict(value)
+                array.pop(at, None)
+                env.set(name, array)
+                return True
+        elif at == 0 and isinstance(value, str):
+            env.unset(name)
+            return True
+    env.set(name, Opaque(f"${name}"))
+    return False
 
 
 @register("set")
@@ -249,7 +296,9 @@ def set_builtin(ctx: Invocation) -> Outcome:
                     if args[i] in _LONG_FLAGS:
                         letter = _LONG_FLAGS[args[i]]
                         env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))
-                    elif args[i] not in ("xtrace", "verbose", "pipefail") or args[i] == "pipefail":
+                    elif args[i] == "pipefail":
+                        env.pipefail = on
+                    elif args[i] not in ("xtrace", "verbose"):
                         return Outcome(Opaque(f"status of set -o {args[i]}"), modelled=False)
                 else:
                     return Outcome(Opaque(f"status of set {arg}"), modelled=False)

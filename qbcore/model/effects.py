@@ -96,11 +96,27 @@ class BoundedTree(VirtualTree):
     def at(self, cwd):
         return BoundedTree.within(super().at(cwd), self._bound)
 
+    # the directories a pipeline's command lists (ls, find, a glob), for its races
+    def listdir(self, p: str) -> list:
+        found = VirtualTree.listdir(self, p)
+        if _LISTINGS:
+            _LISTINGS[-1].append((self._lookup(p)[0], None))
+        return found
+
+    def walk(self, top: str = "/"):
+        for path in VirtualTree.walk(self, top):
+            if _LISTINGS:
+                _LISTINGS[-1].append((path, None))
+            yield path
+
     def clone(self):
         return BoundedTree.within(super().clone(), self._bound)
 
 
 _TREE_LOOKUP = VirtualTree._lookup
+#: while a pipeline's command runs, the directories it listed, each with the pattern of the
+#: glob that listed it (None: every name counts), innermost pipeline last
+_LISTINGS: list = []
 
 
 class TreeFiles(FileQuestions):
@@ -154,9 +170,16 @@ class TreeFiles(FileQuestions):
         if self.unknown(path):
             return None
         try:
-            return self.tree.listdir(path)
+            return VirtualTree.listdir(self.tree, path)  # a glob's: it says its pattern (listed)
         except VfsError:
             return []
+
+    def listed(self, path: str, pattern):
+        if _LISTINGS:
+            try:
+                _LISTINGS[-1].append((self.tree._lookup(path)[0], pattern))
+            except VfsError:
+                pass
 
     def create(self, path: str):
         """A redirection opened ``path`` for writing: a missing file now exists, empty."""
@@ -224,6 +247,12 @@ def _mentions(text: str, name: str) -> bool:
 
 def _names(arg, path: str) -> bool:
     return isinstance(arg, str) and _mentions(arg, os.path.basename(path))
+
+
+def _lists(listed: list, path: str) -> bool:
+    """Whether a command that listed ``listed`` may have seen ``path`` there."""
+    folder, name = os.path.split(path)
+    return any(at == folder and (pattern is None or pattern.matches(name)) for at, pattern in listed)
 
 
 def _changed(before: dict, tree: VirtualTree) -> set:
@@ -714,7 +743,7 @@ class EffectWalker(E._Walker):
         """The pipeline over one shared tree, stdout to stdin; a file one command changes and
         another names is a race, and the files become unknown."""
         files = self.env.files
-        statuses, changes = [], []
+        statuses, changes, listings = [], [], []
         previous: Optional[Buffer] = None
         last = len(node.commands) - 1
         for n, command in enumerate(node.commands):
@@ -728,14 +757,22 @@ class EffectWalker(E._Walker):
                 walker.stdout_closed = False
                 walker.sink = previous = Buffer()
             before = dict(files.tree._store.nodes)
-            statuses.append(walker.subshell(command))
+            _LISTINGS.append([])
+            try:
+                statuses.append(walker.subshell(command))
+            finally:
+                listings.append(_LISTINGS.pop())
+                if _LISTINGS:
+                    _LISTINGS[-1].extend(listings[-1])
             changes.append(_changed(before, files.tree))
-        # the commands run at the same time: a file one changes and another names is a race
+        # the commands run at the same time: a file one changes and another names, or one
+        # creates in a directory another lists, is a race
         texts = [self.text(c) for c in node.commands]
         for n, changed in enumerate(changes):
             for path in changed:
                 name = os.path.basename(path)
-                if any(_mentions(text, name) for m, text in enumerate(texts) if m != n):
+                if any(_mentions(text, name) for m, text in enumerate(texts) if m != n) or \
+                        any(_lists(listed, path) for m, listed in enumerate(listings) if m != n):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return self.pipeline_status(node, statuses)
 

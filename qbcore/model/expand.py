@@ -2141,6 +2141,7 @@ class Expander:
                     names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
                     if names is None:
                         return None
+                    self.env.files.listed(os.path.join(self.env.cwd, prefix), pat)
                     for name in names:
                         if name in (".", ".."):
                             continue

@@ -82,6 +82,10 @@ class FileQuestions:
         kind = self.kind(path)
         return None if kind is None else kind == "dir"
 
+    def listed(self, path: str, pattern):
+        """A glob listed directory ``path`` for the names ``pattern`` matches (a view that
+        watches for races notes it)."""
+
     def open_target(self, path: str, target: str, writes: bool, source: str) -> tuple:
         """A redirection opens ``path`` (absolute; ``target`` as the script names it,
         ``source`` the redirection's text): ``(failure, doubt)``, bash's error when it

@@ -75,6 +75,8 @@ SCRIPTS = [
     "{ echo a; echo b >&2; } 2>&1 | cat > o",
     # a subscript with brackets of its own
     "arr=(a b c); arr[${#arr[@]}]=d; echo \"${arr[@]}\" > o", "y=(1 2); x[y[1]]=b; echo \"${!x[@]}\" > o",
+    # a pipeline's commands run at the same time: a listing another's file cannot reach is exact
+    "echo *.txt | cat > o", "find d -type f | sort > list",
     # pipefail: a pipeline's status is its last failure's
     "set -o pipefail; false | cat > o; echo $? > st", "set -euo pipefail; printf 'b\\na\\n' | sort | tr a-z A-Z > up",
     "set -eo pipefail; cat nofile | sort > s; echo after > a", "set -o pipefail; set +o pipefail; false | cat; echo $? > st",
@@ -123,6 +125,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("date -d tomorrow > now", "date"),
     # pipefail counts a writer that SIGPIPE may end when its reader stops early
     ("set -o pipefail; printf 'x\\ny\\n' | head -1 > h; echo $? > st", "reader may stop early"),
+    # a file one command creates where another lists names that it may see
+    ("ls | cat > o", "race on o"), ("echo *.txt | cat > o.txt", "race on o.txt"),
+    ("find . -type f | sort > list", "race on list"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),
     # a utility's stdout and stderr both on the shell's stdout: their order is the utility's buffering
     ("x=$(cat data.txt nope 2>&1); echo \"$x\" > o", "$x"),

@@ -408,7 +408,11 @@ UNFOLLOWED_SUBSCRIPTS = ["x[a b]=1; echo after", "x[1+]=1 echo hi; echo after",
                          "y=(1 2); y[-1]=5; echo ${y[@]}", "declare -A m; m[a]=1; m[b]=2; echo ${m[a]}",
                          "declare -A m; m=(a b); echo ${m[a]}", "typeset -A m; m[x]=1; m+=([y]=2); echo ${m[x]}",
                          'x=a; unset "x[1]"; echo $x', 'x=(a b); unset "x[-5]"; echo $? ${x[@]}',
-                         'readonly r=(1 2); unset "r[0]"; echo $?', "x=(a b c); i=1; unset 'x[$i]'; echo ${x[@]}"]
+                         'readonly r=(1 2); unset "r[0]"; echo $?', "x=(a b c); i=1; unset 'x[$i]'; echo ${x[@]}",
+                         # attributes the model does not follow change the values assigned later
+                         'declare -i n; n="3+4"; echo $n', "typeset -u s=x; s=y; echo $s",
+                         "declare -n r=x; x=1; r=2; echo $x", "f() { local -n ref=$1; ref=9; }; v=1; f v; echo $v",
+                         "printf -v 'arr[2]' '%s' q; echo \"${arr[2]}\""]
 
 
 @pytest.mark.parametrize("script", UNFOLLOWED_SUBSCRIPTS)

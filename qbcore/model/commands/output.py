@@ -4,6 +4,8 @@ with ``printf -v``."""
 
 from __future__ import annotations
 
+import re
+
 from ..expand import Opaque
 from ..utilities.shellbuiltins import PrintUnknown, echo_text, format_printf
 from .registry import Invocation, Outcome, register
@@ -15,6 +17,10 @@ def echo(ctx: Invocation) -> Outcome:
         return Outcome(0, echo_text(ctx.args))
     except PrintUnknown as unknown:
         return Outcome(0, Opaque(f"output of echo ({unknown})"), modelled=False)
+
+
+#: a shell variable's name
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @register("printf")
@@ -38,6 +44,13 @@ def printf(ctx: Invocation) -> Outcome:
         return Outcome(Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"),
                        modelled=False)
     if target is not None:
+        if not _NAME.fullmatch(target):
+            # an array element (`-v 'a[1]'`), or a name bash refuses: not followed
+            name = target.partition("[")[0]
+            if _NAME.fullmatch(name):
+                env.set(name, Opaque(f"${name} (after printf -v {target})"))
+            ctx.note([f"printf -v {target}"])
+            return Outcome(Opaque(f"status of printf -v {target}"), modelled=False)
         env.set(target, text)
         return Outcome(printed.status)
     return Outcome(printed.status, text)

@@ -13,6 +13,8 @@ from .registry import Invocation, Outcome, register
 #: a shell variable's name, and `name=value` / `name+=value` as one argument
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAME_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)\Z", re.S)
+#: how the name of a variable's unknown value ends when declare gave it attributes not followed
+_ATTRIBUTES_UNKNOWN = ", attributes unknown"
 _ELEMENT_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=", re.S)
 
 DECLARATION = frozenset("export local declare typeset readonly".split())
@@ -44,10 +46,12 @@ def assign(env, note, name, value, append=False, index=None):
         note([f"assignment to the readonly variable {name}"])
         return
     current = env.get(name)
-    if isinstance(current, Opaque) and (isinstance(value, tuple) or index is not None):
+    if isinstance(current, Opaque) and (isinstance(value, tuple) or index is not None or
+                                        current.name.endswith(_ATTRIBUTES_UNKNOWN)):
         # an unknown value may be an associative array (`declare -A`, not followed), whose
-        # elements a subscript or `=(…)` names by string
-        env.set(name, Opaque(f"${name}"))
+        # elements a subscript or `=(…)` names by string; attributes the model did not
+        # follow (-i, -l, -u, -n) change every value assigned
+        env.set(name, Opaque(current.name if current.name.endswith(_ATTRIBUTES_UNKNOWN) else f"${name}"))
         return
     if isinstance(value, tuple):
         array = dict(current) if append and isinstance(current, dict) else (
@@ -110,7 +114,7 @@ def taint(env, note, name, argv):
         for arg in argv[1:]:
             match = _NAME.match(arg)
             if match and not arg.startswith("-"):
-                env.set(match.group(0), Opaque(f"${match.group(0)} (after {name})"))
+                env.set(match.group(0), Opaque(f"${match.group(0)} (after {name}){_ATTRIBUTES_UNKNOWN}"))
     elif name == "eval":
         env.files.lose("the files after eval of an unknown string")
         note(["eval of an unknown string"])
@@ -135,6 +139,11 @@ def declare(ctx: Invocation) -> Outcome:
             isinstance(a, CompoundArgument) and (a.assignment[3] is not None or
                                                  isinstance(a.assignment[1], Opaque))
             for a in args):
+        if any("n" in o for o in options if o.startswith("-")):
+            # a name reference: assigning one name assigns another, any other
+            status = Opaque(f"status of {name} {' '.join(options)}")
+            ctx.shell.unknown_from_here(f"the variables after {name} -n (name references)", status)
+            return Outcome(status, modelled=False)
         # attributes (-A, -i, -l…) change what is stored: the names become unknown
         taint(env, note, name, [name] + [a for a in args if a not in options])
         # -p, -f and -F print declarations, which the model does not spell

@@ -356,6 +356,7 @@ class EffectWalker(E._Walker):
 
     #: whether this shell's own stdout is a command substitution's (a _CapturingWalker)
     captured = False
+    follows_descriptors = True
 
     def __init__(self, env, result, script, certain=True, depth=0):
         super().__init__(env, result, script, certain, depth)

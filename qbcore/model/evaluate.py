@@ -392,6 +392,9 @@ class _Substitution(X.Substitution):
 
 
 class _Walker:
+    #: whether this walker knows where each descriptor leads (the effect model's does)
+    follows_descriptors = False
+
     def __init__(self, env: Env, result: Evaluation, script: "S.Script", certain: bool = True,
                  depth: int = 0):
         self.env = env
@@ -1046,6 +1049,12 @@ class _Walker:
             status, output, error = 1, None, f"{name}: write error: Bad file descriptor"
         if exp_names and isinstance(output, str):
             output = Opaque(f"output of {name} ({', '.join(exp_names)})")
+        if own_stdout and output and not self.follows_descriptors and any(
+                _dups_to_another_descriptor(r) and str(r.target).lstrip("0") not in self.env.descriptors
+                for r in redirects) and not self.stdout_redirected:
+            # `>&3`: descriptor 3 may lead back to this stdout (`{ echo a >&3; } 3>&1`)
+            self.result.output.append(Opaque(f"output of `{self.text(node)}` (to another descriptor)"))
+            self.note([f"output of `{self.text(node)}` (to another descriptor)"])
         self.record(argv=tuple(argv), node=node, modelled=modelled, status=status,
                     output=None if stdout_away else output, error=error, assignments=assignments,
                     redirects=redirects, opaque=exp_names, substitutions=substitutions)
@@ -1413,6 +1422,12 @@ def _may_stop_reading(command) -> bool:
     return True
 
 
+def _dups_to_another_descriptor(record: RedirectRecord) -> bool:
+    """``>&N`` (or ``1>&N``) to a descriptor other than 1 and 2, or one bash picks."""
+    return record.op == ">&" and record.fd in (None, "1") and record.path is None and \
+        (record.target or "") not in ("1", "2", "-")
+
+
 def _any_redirects_stdout(records) -> bool:
     for record in records:
         if _redirects_stdout(record):
@@ -1426,7 +1441,7 @@ def _redirects_stdout(record: RedirectRecord) -> bool:
     if record.op in (">", ">>", ">|", "<>") and record.fd in (None, "1"):
         return record.op != "<>" or record.fd == "1"
     if record.op == ">&" and record.fd in (None, "1") or record.op == "<&" and record.fd == "1":
-        return True
+        return record.target != "1" or record.path is not None  # `>&1` leaves it where it is
     return False
 
 

@@ -408,6 +408,8 @@ class _Walker:
         self.in_condition = False
         self.stdout_redirected = 0
         self.stdout_closed = False  # fd 1 closed here (>&-): a builtin that writes to it fails
+        # fd 2 leads to this shell's own output (`{ …; } 2>&1`): what goes to it is output
+        self.stderr_to_stdout = False
         # inside a command substitution: $LINENO of its commands (see _substitution_lines)
         self.substitution_lines = None
         self.scope: Optional[Scope] = None  # inside a function: the variables `local` shadows
@@ -544,6 +546,7 @@ class _Walker:
         walker.in_condition = self.in_condition
         walker.stdout_redirected = self.stdout_redirected
         walker.stdout_closed = self.stdout_closed
+        walker.stderr_to_stdout = self.stderr_to_stdout
         walker.scope = self.scope
         walker.substitution_lines = self.substitution_lines
         walker.loops, walker.outer_loops, walker.toplevel = self.loops, self.outer_loops, self.toplevel
@@ -629,17 +632,27 @@ class _Walker:
                     held[fd] = state
 
     def stdout_compound(self, node, records):
+        merged = self.stderr_to_stdout
+        for record in records:  # where fd 2 leads after them (to this output, or not)
+            if record.fd == "2" or record.op in ("&>", "&>>"):
+                merged = record.op == ">&" and record.target == "1" and not self.stdout_redirected and \
+                    not any(_redirects_stdout(r) for r in records[:records.index(record)])
         if not any(_redirects_stdout(r) for r in records):
-            self.compound(node)  # an `exec >f` inside lasts
+            saved_merge, self.stderr_to_stdout = self.stderr_to_stdout, merged
+            try:
+                self.compound(node)  # an `exec >f` inside lasts
+            finally:
+                self.stderr_to_stdout = saved_merge
             return
-        saved = self.stdout_redirected, self.stdout_closed
+        saved = self.stdout_redirected, self.stdout_closed, self.stderr_to_stdout
         self.stdout_redirected += 1
         self.stdout_closed = _closes_stdout(records, self.stdout_closed)
+        self.stderr_to_stdout = merged
         try:
             self.compound(node)
         finally:
             # the compound's own redirections end with it, undoing an `exec >f` inside
-            self.stdout_redirected, self.stdout_closed = saved
+            self.stdout_redirected, self.stdout_closed, self.stderr_to_stdout = saved
 
     def compound(self, node):
         kind = type(node)
@@ -1049,9 +1062,10 @@ class _Walker:
             status, output, error = 1, None, f"{name}: write error: Bad file descriptor"
         if exp_names and isinstance(output, str):
             output = Opaque(f"output of {name} ({', '.join(exp_names)})")
-        if own_stdout and output and not self.follows_descriptors and any(
+        if own_stdout and output and not self.follows_descriptors and (any(
                 _dups_to_another_descriptor(r) and str(r.target).lstrip("0") not in self.env.descriptors
-                for r in redirects) and not self.stdout_redirected:
+                for r in redirects) and not self.stdout_redirected or self.stderr_to_stdout and any(
+                r.op == ">&" and r.fd in (None, "1") and r.target == "2" for r in redirects)):
             # `>&3`: descriptor 3 may lead back to this stdout (`{ echo a >&3; } 3>&1`)
             self.result.output.append(Opaque(f"output of `{self.text(node)}` (to another descriptor)"))
             self.note([f"output of `{self.text(node)}` (to another descriptor)"])
@@ -1423,7 +1437,8 @@ def _may_stop_reading(command) -> bool:
 
 
 def _dups_to_another_descriptor(record: RedirectRecord) -> bool:
-    """``>&N`` (or ``1>&N``) to a descriptor other than 1 and 2, or one bash picks."""
+    """``>&N`` (or ``1>&N``) to a descriptor other than 1 and 2, or one bash picks (``>&2``
+    leads back to the output only under ``2>&1``: stderr_to_stdout)."""
     return record.op == ">&" and record.fd in (None, "1") and record.path is None and \
         (record.target or "") not in ("1", "2", "-")
 

@@ -414,7 +414,8 @@ UNFOLLOWED_SUBSCRIPTS = ["x[a b]=1; echo after", "x[1+]=1 echo hi; echo after",
                          "declare -n r=x; x=1; r=2; echo $x", "f() { local -n ref=$1; ref=9; }; v=1; f v; echo $v",
                          "printf -v 'arr[2]' '%s' q; echo \"${arr[2]}\"",
                          # output to a descriptor the walker does not follow
-                         "{ echo a >&3; } 3>&1", "x=$( { echo b >&3; } 3>&1 ); echo \"[$x]\""]
+                         "{ echo a >&3; } 3>&1", "x=$( { echo b >&3; } 3>&1 ); echo \"[$x]\"",
+                         'x=$( { echo a; echo b >&2; } 2>&1 ); echo "$x"', "{ echo b >&2; } 2>&1 >/dev/null; echo c"]
 
 
 @pytest.mark.parametrize("script", UNFOLLOWED_SUBSCRIPTS)
@@ -444,7 +445,8 @@ FOLLOWED_SUBSCRIPTS = ["x[2]=a; x[ 1 ]=b; echo ${x[@]} ${#x[@]}", "i=2; x[i*2]=a
 
 # bash makes each assignment of a command (or puts it in the command's environment)
 # before it expands the next one
-CHAINED_ASSIGNMENTS = ["echo x >&1; echo y 1>&2 2>/dev/null", "a=1 b=$a; echo $b", "a=x a+=y b=$a; echo $a $b", "a=1 b=${a:-no} c=$((a+1)); echo $b $c",
+CHAINED_ASSIGNMENTS = ["echo x >&1; echo y 1>&2 2>/dev/null", "{ echo b >&2; } >/dev/null 2>&1; echo c",
+                       "{ echo a; echo b >&2; } 2>/dev/null", "a=1 b=$a; echo $b", "a=x a+=y b=$a; echo $a $b", "a=1 b=${a:-no} c=$((a+1)); echo $b $c",
                        'f() { echo "$v"; }; u=3 v=$u f; echo "[$u]"', "a=5; a=1 b=$a :; echo $a $b",
                        "readonly r=1; r=2 z=$r; echo \"[$z]\"", "p=1 q=$p r=$q; echo $r"]
 

@@ -632,12 +632,13 @@ class _Walker:
                     held[fd] = state
 
     def stdout_compound(self, node, records):
-        merged = self.stderr_to_stdout
-        for record in records:  # where fd 2 leads after them (to this output, or not)
+        merged, stdout_moved = self.stderr_to_stdout, False
+        for record in records:  # where fd 2 leads after them: to this walker's output, or not
             if record.fd == "2" or record.op in ("&>", "&>>"):
-                merged = record.op == ">&" and record.target == "1" and not self.stdout_redirected and \
-                    not any(_redirects_stdout(r) for r in records[:records.index(record)])
-        if not any(_redirects_stdout(r) for r in records):
+                merged = record.op == ">&" and record.target == "1" and not stdout_moved and \
+                    not self.stdout_redirected
+            stdout_moved = stdout_moved or _redirects_stdout(record)
+        if not stdout_moved:
             saved_merge, self.stderr_to_stdout = self.stderr_to_stdout, merged
             try:
                 self.compound(node)  # an `exec >f` inside lasts
@@ -1062,10 +1063,7 @@ class _Walker:
             status, output, error = 1, None, f"{name}: write error: Bad file descriptor"
         if exp_names and isinstance(output, str):
             output = Opaque(f"output of {name} ({', '.join(exp_names)})")
-        if own_stdout and output and not self.follows_descriptors and (any(
-                _dups_to_another_descriptor(r) and str(r.target).lstrip("0") not in self.env.descriptors
-                for r in redirects) and not self.stdout_redirected or self.stderr_to_stdout and any(
-                r.op == ">&" and r.fd in (None, "1") and r.target == "2" for r in redirects)):
+        if own_stdout and output and not self.follows_descriptors and self.may_reach_output(redirects):
             # `>&3`: descriptor 3 may lead back to this stdout (`{ echo a >&3; } 3>&1`)
             self.result.output.append(Opaque(f"output of `{self.text(node)}` (to another descriptor)"))
             self.note([f"output of `{self.text(node)}` (to another descriptor)"])
@@ -1130,6 +1128,21 @@ class _Walker:
             substitutions.append(SubstitutionRecord(text, result.stdout, result.status,
                                                     getattr(result, "commands", ())))
         exp.substitutions = []
+
+    def may_reach_output(self, redirects) -> bool:
+        """Whether a command's stdout, moved by ``redirects`` to another descriptor, may lead
+        back to this walker's output, which keeps no table of descriptors: ``>&N`` to one
+        that `exec` did not open (``3>&1`` around it), or ``>&2`` under ``2>&1``."""
+        for record in redirects:
+            if record.op != ">&" or record.fd not in (None, "1") or record.path is not None:
+                continue
+            target = record.target or ""
+            if target == "2" and self.stderr_to_stdout:
+                return True
+            if target.isdigit() and int(target) > 2 and str(int(target)) not in self.env.descriptors and \
+                    not self.stdout_redirected:
+                return True
+        return False
 
     def assignment_values(self, node: "S.SimpleCommand", names, substitutions) -> list:
         """The assignments of ``node``, expanded in turn. bash assigns each (or puts it in the
@@ -1434,13 +1447,6 @@ def _may_stop_reading(command) -> bool:
         return len(operands) != 1 or "exit" in operands[0] or "nextfile" in operands[0] or \
             "getline" in operands[0] or any(w.startswith("-") and not w.startswith("-F") for w in words[1:])
     return True
-
-
-def _dups_to_another_descriptor(record: RedirectRecord) -> bool:
-    """``>&N`` (or ``1>&N``) to a descriptor other than 1 and 2, or one bash picks (``>&2``
-    leads back to the output only under ``2>&1``: stderr_to_stdout)."""
-    return record.op == ">&" and record.fd in (None, "1") and record.path is None and \
-        (record.target or "") not in ("1", "2", "-")
 
 
 def _any_redirects_stdout(records) -> bool:

@@ -4,11 +4,10 @@ with ``printf -v``."""
 
 from __future__ import annotations
 
-import re
-
 from ..expand import Opaque
 from ..utilities.shellbuiltins import PrintUnknown, echo_text, format_printf
 from .registry import Invocation, Outcome, register
+from .variables import _NAME
 
 
 @register("echo")
@@ -17,10 +16,6 @@ def echo(ctx: Invocation) -> Outcome:
         return Outcome(0, echo_text(ctx.args))
     except PrintUnknown as unknown:
         return Outcome(0, Opaque(f"output of echo ({unknown})"), modelled=False)
-
-
-#: a shell variable's name
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @register("printf")

@@ -255,7 +255,7 @@ def _unset_element(env, arg: str) -> bool:
     if isinstance(value, dict) and sub in ("@", "*"):
         env.set(name, {})
         return True
-    if not isinstance(value, Opaque) and not re.search(r"[$`'\"\\]", sub):
+    if not isinstance(value, Opaque) and not X.EXPANDING_SUBSCRIPT.search(sub):
         try:
             at = X.Arithmetic(sub, env, []).run()
         except ExpansionError:

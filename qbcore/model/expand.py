@@ -422,7 +422,8 @@ def brace_refusal(word: "S.BraceRefusedWord") -> ExpansionError:
     could not read and abandons the line (UnfollowedExpansion where the model does not
     follow bash's reading of the word)."""
     if word.refusal is None:
-        return UnfollowedExpansion("a word whose brace expansion bash may refuse (an unclosed `$((` it matches by text)")
+        return UnfollowedExpansion("a word whose brace expansion the model does not follow (bash reads its "
+                                   "quotes, or an unclosed `$((`, by text)")
     return ExpansionError(word.refusal)
 
 

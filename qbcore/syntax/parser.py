@@ -1343,8 +1343,10 @@ class _Parser:
             end = self._end()
         raw = self.raw
         text = raw[start:end]
-        if _LBRACE in text and text.find(b"$(") >= 0:
-            refusal = _brace_refusal(raw, parts, start, end)
+        if _LBRACE in text:
+            refusal = _brace_refusal(raw, parts, start, end) if text.find(b"$(") >= 0 else False
+            if refusal is False and _may_brace(text) and _brace_quoting_differs(raw, parts, start, end):
+                refusal = None
             if refusal is not False:
                 word = BraceRefusedWord(tuple(parts), start, end)
                 word.refusal = refusal
@@ -2014,6 +2016,89 @@ def _brace_refusal(raw: bytes, parts: list, start: int, end: int):
             return closed
         i += closed
     return False
+
+
+_BRACE_CHARS = frozenset(b"{},.")
+
+
+def _may_brace(text: bytes) -> bool:
+    """Whether the word ``text`` holds a `{` that is not a `${`, a `,` or `..`, and a
+    quote: what a brace expansion that may read its quotes differently needs."""
+    return text.count(b"{") > text.count(b"${") and (b"," in text or b".." in text) and (
+        b'"' in text or b"'" in text or b"`" in text)
+
+
+def _brace_quoting_differs(raw: bytes, parts: list, start: int, end: int) -> bool:
+    """Whether bash's brace expansion would read a `{`, `}`, `,` or `.` of the word
+    ``raw[start:end]`` as quoted where the reader did not, or the reverse.
+
+    brace_gobbler (braces.c) follows quotes by text, one level deep: a `"` inside
+    backquotes within double quotes, or inside `${…}` within double quotes, closes
+    its quote. There bash expands braces the reader saw quoted (``"`"{,}`"`` is two
+    words). The model's brace expansion follows the reader's parts, so such a word is
+    not followed. (A `$'…'` is single-quoted text by then, its quotes escaped.)
+    """
+    quoted_at = bytearray(end - start)  # 1 where the reader's parts quote the byte, 2 where a `$(` hides it
+    ansi_c: dict = {}
+    _mark_quoting(parts, quoted_at, start, 0, ansi_c)
+    read: dict = {}
+    _substitution_spans(parts, read)
+    quoted = 0
+    i = start
+    while i < end:
+        c = raw[i]
+        if c == 0x5C and quoted != 0x27:  # a backslash: the next byte passes
+            i += 2
+            continue
+        following = raw[i + 1] if i + 1 < end else 0
+        if c == 0x24 and following == 0x7B and quoted != 0x27:  # ${: its brace passes
+            i += 2
+            continue
+        if (c == 0x24 and quoted in (0, 0x22) or c in (0x3C, 0x3E) and quoted == 0) and following == 0x28:
+            if i not in read:
+                return True
+            i = read[i]
+            continue
+        if quoted == 0 and i in ansi_c:
+            i = ansi_c[i]
+            continue
+        if quoted:
+            if c == quoted:
+                quoted = 0
+            elif c in _BRACE_CHARS and quoted_at[i - start] == 0:
+                return True
+            i += 1
+            continue
+        if c == 0x22 or c == 0x27 or c == 0x60:
+            quoted = c
+        elif c in _BRACE_CHARS and quoted_at[i - start] == 1:
+            return True
+        i += 1
+    return False
+
+
+def _mark_quoting(parts, marks: bytearray, base: int, quoted: int, ansi_c: dict):
+    """Mark in ``marks`` (from byte ``base``) the bytes of ``parts`` the reader read as
+    quoted (1) or as the inside of a `$(…)`, `$((…))` or process substitution (2);
+    note in ``ansi_c`` where each `$'…'` starts and ends."""
+    for part in parts:
+        kind = type(part)
+        if kind is Lit:
+            if quoted:
+                marks[part.start - base:part.end - base] = bytes([quoted]) * (part.end - part.start)
+        elif kind is Param:
+            for word in (part.arg, part.arg2):
+                if word is not None:
+                    _mark_quoting(word.parts, marks, base, quoted, ansi_c)
+        elif kind is DoubleQuoted:
+            marks[part.start - base:part.end - base] = b"\1" * (part.end - part.start)
+            _mark_quoting(part.parts, marks, base, 1, ansi_c)
+        elif kind is CmdSub and not part.backtick or kind is Arith or kind is ProcSub:
+            marks[part.start - base:part.end - base] = b"\2" * (part.end - part.start)
+        else:  # quoted text, an escape, backquotes
+            if kind is AnsiC:
+                ansi_c[part.start] = part.end
+            marks[part.start - base:part.end - base] = b"\1" * (part.end - part.start)
 
 
 #: `)` bytes tried as the end of a `$(` the reader had not read, in one word at most,

@@ -464,3 +464,30 @@ TRAILING_BACKSLASHES = ["printf '[%s]' 'a\nb' c\\", "printf '[%s]' $'a\nb' c\\",
 def test_subscripts_assignments_and_a_final_backslash_as_bash_reads_them(script, tmp_path):
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+
+# brace expansion follows quotes by text, one level deep: a `"` in backquotes or in `${…}`
+# within double quotes closes the quote. There bash expands braces the reader saw quoted
+# (bash's fields, measured, beside each): not followed
+BRACES_READ_BY_TEXT = {'printf "<%s>" "`"{,}`"': "<><>", 'printf "<%s>" "${x:-"a{1,2}"}"': "<a1><a2>",
+                       'x=1; printf "<%s>" "${x:+"{a,b}"}"': "<a><b>", 'printf "<%s>" "`echo "{1,2}`"': "<><>"}
+# where the quotes read alike, the model follows it (a `$'…'` is single-quoted text by then)
+BRACES_READ_ALIKE = ["echo \"a'\"{a,b}\"'\"", 'x=1; echo "${x}"{a,b}', "echo '{a,b}'{1,2}",
+                     'echo "$(echo {a,b})"{1,2}', "echo `echo {a,b}`{1,2}", "echo ${x:-{a,b}}",
+                     'echo "${x:-a{1,2}}"', "echo ${x:-'a'{1,2}} ${x:-'}'}{1,2}", 'echo "`echo {1,2}`"{a,b}',
+                     "echo $'\\''{a,b} $'\\'x'{1,2}", "echo $'{a,b}'{1,2}"]
+
+
+@pytest.mark.parametrize("script", BRACES_READ_BY_TEXT)
+def test_braces_bash_reads_by_the_text_of_the_quotes_are_unknown(script, tmp_path):
+    outcome = bashref.run(script + "; echo next", cwd=str(tmp_path))
+    assert outcome.text == BRACES_READ_BY_TEXT[script] + "next\n"
+    result = evaluate(parse(script + "; echo next"), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque), (result.stdout, outcome.text)
+
+
+@pytest.mark.parametrize("script", BRACES_READ_ALIKE)
+def test_braces_whose_quotes_read_alike_are_followed(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text

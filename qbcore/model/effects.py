@@ -318,6 +318,10 @@ class Buffer:
 
     data: bytearray = field(default_factory=bytearray)
     unknown: Optional[str] = None
+    # the version of the files when the writer first wrote here (None: not yet): a file it
+    # changes after that may stay as it was, when its reader stops early (SIGPIPE ends the
+    # writer at a write once its reader is gone)
+    first_version: Optional[object] = None
 
 
 @dataclass(frozen=True)
@@ -391,6 +395,8 @@ class EffectWalker(E._Walker):
         if text is None or text == "":
             return
         if isinstance(target, Buffer):
+            if target.first_version is None:
+                target.first_version = self.env.files.tree._store.version
             if isinstance(text, Opaque) or not self.certain:
                 target.unknown = target.unknown or (text.name if isinstance(text, Opaque) else
                                                     f"output of {what}, which may not run")
@@ -736,9 +742,8 @@ class EffectWalker(E._Walker):
         finally:
             self.stdin, self.sink, self.errsink = saved
 
-    def unknown_compound(self, node):
-        super().unknown_compound(node)
-        self.emit(self.sink, Opaque(f"output of `{self.text(node)}`"), self.text(node))
+    def unknown_output(self, text: Opaque):
+        self.emit(self.sink, text, text.name)
 
     def concurrent(self, node):
         """The pipeline over one shared tree, stdout to stdin; a file one command changes and
@@ -747,6 +752,7 @@ class EffectWalker(E._Walker):
         statuses, changes, listings = [], [], []
         previous: Optional[Buffer] = None
         last = len(node.commands) - 1
+        texts = [self.text(c) for c in node.commands]
         for n, command in enumerate(node.commands):
             sub = self.env.copy()  # each command is a subshell; the files are shared
             walker = self.child(sub)
@@ -766,9 +772,15 @@ class EffectWalker(E._Walker):
                 if _LISTINGS:
                     _LISTINGS[-1].extend(listings[-1])
             changes.append(_changed(before, files.tree))
+            if n < last and previous.first_version is not None and \
+                    files.tree._store.version is not previous.first_version and \
+                    E.may_stop_reading(node.commands[n + 1]):
+                # its reader may exit before it is done: at a later write SIGPIPE ends it, and
+                # what it would have changed after that stays as it was
+                files.lose(f"the files after `{texts[n]}`, which its reader may stop reading "
+                           f"(SIGPIPE ends a writer that writes on)")
         # the commands run at the same time: a file one changes and another names, or one
         # creates in a directory another lists, is a race
-        texts = [self.text(c) for c in node.commands]
         for n, changed in enumerate(changes):
             for path in changed:
                 name = os.path.basename(path)

@@ -518,7 +518,7 @@ class _Walker:
         if not self.env.pipefail:
             return statuses[-1]
         for n in range(len(statuses) - 1):
-            if statuses[n] == 0 and _may_stop_reading(node.commands[n + 1]):
+            if statuses[n] == 0 and may_stop_reading(node.commands[n + 1]):
                 # its reader may exit before it is done writing: SIGPIPE ends it with 141
                 statuses[n] = Opaque(f"status of `{self.text(node.commands[n])}` (its reader may stop early)")
         for status in reversed(statuses):
@@ -693,10 +693,23 @@ class _Walker:
             self.unknown_compound(node)
 
     def unknown_compound(self, node):
-        name = type(node).__name__.lower()
+        """A compound command the model does not follow (``select``, whose body runs once for
+        each line it reads): its output, and the shell from there on, are unknown."""
+        name = "select" if type(node) is S.For else type(node).__name__.lower()
+        status = Opaque(f"status of {name}")
         self.env.files.lose(f"the files after `{self.text(node)}`")
-        self.record(argv=(name,), node=node, modelled=False, status=Opaque(f"status of {name}"),
+        self.record(argv=(name,), node=node, modelled=False, status=status,
                     output=None if self.stdout_redirected else Opaque(f"output of {name}"))
+        self.unknown_output(Opaque(f"output of `{self.text(node)}`"))
+        self.taint_everything(f"`{name}`, which the model does not follow")
+        self.env.status = status
+        self.certain = False
+
+    def unknown_output(self, text: Opaque):
+        """Output the model does not know, written where this walker's stdout goes."""
+        if not self.stdout_redirected:
+            self.result.output.append(text)
+            self.note([text.name])
 
     def arith(self, expr: "S.Arith"):
         """The value of ``((…))``'s expression (or a part of ``for ((…))``); None when
@@ -1419,7 +1432,7 @@ _WHOLE_INPUT = frozenset("cat sort wc uniq rev nl base64 md5sum sha256sum od fol
 _ALWAYS_WHOLE_INPUT = frozenset(("tr", "tee"))
 
 
-def _may_stop_reading(command) -> bool:
+def may_stop_reading(command) -> bool:
     """Whether a pipeline's reader may exit before its writer is done (head, grep -q, a file
     operand in place of stdin, anything not named by plain words): a writer still writing
     then dies of SIGPIPE, which pipefail reports."""

@@ -491,3 +491,14 @@ def test_braces_bash_reads_by_the_text_of_the_quotes_are_unknown(script, tmp_pat
 def test_braces_whose_quotes_read_alike_are_followed(script, tmp_path):
     outcome = bashref.run(script, cwd=str(tmp_path))
     assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == outcome.text
+
+
+@pytest.mark.parametrize("script", ["select x in a b; do echo $x; done; echo after",
+                                    "x=1; select x in a b; do break; done 2>/dev/null; echo $x"])
+def test_select_is_unknown_with_all_that_follows(script, tmp_path):
+    # at the end of its input select prints a newline, and its body runs once for each
+    # line it reads: not followed
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    assert outcome.text.startswith("\n")
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque), (result.stdout, outcome.text)

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from utilities_diff import compare
+from utilities_diff import compare, compare_modes
 from tests_settings import examples
 
 FILES = {"a.txt": b"alpha\nbeta\n", "b.txt": b"B", "d": None, "d/in": b"inside\n", "e": None,
@@ -141,3 +141,50 @@ def test_fileops_generated(data):
     flags = data.draw(st.lists(st.sampled_from(FLAGS[cmd]), max_size=2))
     names = data.draw(st.lists(NAMES, max_size=3))
     compare([cmd] + flags + names, FILES, b"stdin\n")
+
+
+MODE_FILES = {"f": b"x", "g": b"", "d": None, "d/in": b"i", "d/sub": None, "d/sub/deep": b"z"}
+MODE_LINKS = {"lf": "f", "ld": "d", "dangling": "nowhere", "d/up": "../g"}
+START_MODES = {"f": 0o644, "g": 0o755, "d": 0o2755, "d/in": 0o600, "d/sub": 0o700, "d/sub/deep": 0o4711}
+
+CHMOD_CASES = [
+    ["chmod", "755", "f"], ["chmod", "0", "f", "g"], ["chmod", "+x", "f"], ["chmod", "u+x,go-r", "f", "d/in"],
+    ["chmod", "a=rX", "f", "g", "d"], ["chmod", "=x", "f"], ["chmod", "-R", "go-rwx", "d"], ["chmod", "g=u", "f", "d/in"],
+    ["chmod", "o+t,u+s", "d", "f"], ["chmod", "755", "d"], ["chmod", "00755", "d"], ["chmod", "644", "lf", "ld"],
+    ["chmod", "+w", "g"], ["chmod", "u=", "f"], ["chmod", "ug+rw,o=", "g"], ["chmod", "-R", "a+X", "d", "f"],
+    ["chmod", "755", "nope", "f"], ["chmod", "755", "dangling"], ["chmod", "-f", "755", "nope"],
+    ["chmod", "755", "f/x"], ["chmod", "u+q", "f"], ["chmod", "", "f"], ["chmod", "u+x,", "f"], ["chmod", "8", "f"],
+    ["chmod", "17777", "f"], ["chmod", "755"], ["chmod"], ["chmod", "--", "600", "f"], ["chmod", "f", "644"],
+    ["chmod", "u-x+r=w", "g"], ["chmod", "a-s", "d/sub/deep", "d"], ["chmod", "g-s", "d"], ["chmod", "2755", "d/sub"],
+    ["chmod", "-R", "700", "ld"],
+]
+
+
+@pytest.mark.parametrize("argv", CHMOD_CASES, ids=[" ".join(c)[:60] for c in CHMOD_CASES])
+def test_chmod_table(argv):
+    assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
+
+
+def test_chmod_options_not_modelled_say_so():
+    for argv in (["chmod", "-w", "f"], ["chmod", "-v", "755", "f"], ["chmod", "--reference=g", "f"],
+                 ["chmod", "+755", "f"], ["chmod", "-R", "000", "d"]):
+        assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is None, argv
+
+
+CLAUSE = st.builds(lambda who, ops: who + "".join(ops), st.text(st.sampled_from("ugoa"), max_size=2),
+                   st.lists(st.builds(lambda op, perms: op + perms, st.sampled_from("+-="),
+                                      st.one_of(st.text(st.sampled_from("rwxXst"), max_size=3),
+                                                st.sampled_from("ugo"))), min_size=1, max_size=2))
+MODE = st.one_of(st.lists(CLAUSE, min_size=1, max_size=2).map(",".join),
+                 st.integers(0, 0o7777).map(lambda n: format(n, "o")),
+                 st.text(st.sampled_from("ugoa+-=rwxXst,0127"), max_size=5))
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(MODE, st.lists(st.sampled_from(["f", "g", "d", "d/in", "d/sub/deep", "lf", "ld", "nope"]), min_size=1,
+                      max_size=2), st.booleans())
+def test_chmod_generated(mode, names, recursive):
+    if mode.startswith("-"):
+        mode = "u" + mode  # (a mode given as an option is not modelled)
+    assert compare_modes(["chmod"] + (["-R"] if recursive else []) + ["--", mode] + names, MODE_FILES,
+                         START_MODES, MODE_LINKS) is not False

@@ -99,3 +99,45 @@ def compare(argv, listing=None, stdin=b"", links=None):
         return True
     assert model == real, f"{argv!r}\nmodel: {model!r}\nreal:  {real!r}"
     return True
+
+
+def compare_modes(argv, listing, modes, links=None):
+    """compare(), the permission bits of every entry too; ``modes`` {path: bits} are set
+    on both trees first. None when the model says unknown."""
+    tree = VirtualTree.from_listing({"/task": None, **{"/task/" + p: c for p, c in listing.items()}},
+                                    symlinks={"/task/" + p: t for p, t in (links or {}).items()})
+    for path, mode in modes.items():
+        tree.chmod("/task/" + path, mode)
+    res = MODELS[argv[0]](CommandContext(argv=list(argv), stdin=b"", cwd="/task", env=dict(ENV), tree=tree))
+    if res.unknown is not None:
+        return None
+    model = (res.status, res.stdout, res.stderr, virtual_tree(tree),
+             {p: tree.lmode(p) & 0o7777 for p in tree.walk("/task") if not tree.is_symlink(p)})
+    with tempfile.TemporaryDirectory() as root:
+        for path, content in listing.items():
+            full = os.path.join(root, path)
+            if content is None:
+                os.makedirs(full, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "wb") as f:
+                    f.write(content)
+        for path, target in (links or {}).items():
+            os.symlink(target, os.path.join(root, path))
+        os.chmod(root, 0o755)
+        for path, mode in modes.items():
+            os.chmod(os.path.join(root, path), mode)
+        proc = subprocess.run(argv, cwd=root, env=ENV, capture_output=True, timeout=20)
+        found = {}
+        for dirpath, dirnames, filenames in os.walk(root):
+            for name in dirnames + filenames:
+                full = os.path.join(dirpath, name)
+                if not os.path.islink(full):
+                    found["/task/" + os.path.relpath(full, root)] = os.lstat(full).st_mode & 0o7777
+        found["/task"] = os.lstat(root).st_mode & 0o7777
+        real = (proc.returncode, proc.stdout, proc.stderr, real_tree(root), found)
+        for dirpath, dirnames, _ in os.walk(root):  # let the directory go, whatever the modes left
+            for name in dirnames:
+                os.chmod(os.path.join(dirpath, name), 0o755)
+    assert model == real, f"{argv!r}\nmodel: {model!r}\nreal:  {real!r}"
+    return True

@@ -1,14 +1,14 @@
-"""GNU coreutils 9.1 commands that change the tree: cat, tee, touch, mkdir, mv, cp, rm, ln."""
+"""GNU coreutils 9.1 commands that change the tree: cat, tee, touch, mkdir, mv, cp, rm, ln, chmod."""
 
 from __future__ import annotations
 
 import posixpath
 
-from .common import Output, guarded, quote, quotef, read_input, refuse_invalid_option, scan_options
+from .common import OptionUnknown, Output, guarded, quote, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
-__all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln"]
+__all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln", "chmod"]
 
 
 @guarded
@@ -428,3 +428,126 @@ def ln(ctx: CommandContext) -> CommandResult:
         except VfsError as exc:
             out.error(f"failed to create symbolic link {quote(link)}: {exc.strerror}")
     return out.result()
+
+
+# -- chmod ----------------------------------------------------------------------
+
+#: the umask the tree makes new files under (0644, directories 0755): a symbolic mode that
+#: names no one leaves its bits alone
+UMASK = 0o022
+_WHO = {"u": 0o4700, "g": 0o2070, "o": 0o1007, "a": 0o7777}
+_PERMS = {"r": 0o444, "w": 0o222, "x": 0o111, "s": 0o6000, "t": 0o1000}
+_COPY = {"u": 0o700, "g": 0o070, "o": 0o007}
+
+
+@guarded
+def chmod(ctx: CommandContext) -> CommandResult:
+    """Octal and symbolic modes (``u+x``, ``go-w``, ``a=rX``, ``+x``), -R and -f; a mode
+    given as an option (``-w``), -v, -c, --reference and the long options are not
+    modelled."""
+    operands, flags, options_end = [], set(), False
+    for arg in ctx.argv[1:]:
+        if options_end or arg == "-" or not arg.startswith("-"):
+            operands.append(arg)
+        elif arg == "--":
+            options_end = True
+        elif arg.startswith("--") or not set(arg[1:]) <= {"R", "f"}:
+            return unknown(f"chmod {arg}")
+        else:
+            flags.update(arg[1:])
+    out = Output("chmod")
+    if len(operands) < 2:
+        out.usage(f"missing operand after {quote(operands[0])}" if operands else "missing operand")
+        return out.result()
+    mode, names = operands[0], operands[1:]
+    changes = compile_mode(mode)
+    if changes is None:
+        out.usage(f"invalid mode: {quote(mode)}")
+        return out.result()
+    files, silent = ctx.files, "f" in flags
+    for name in names:
+        try:
+            kind = files.kind(name)
+        except VfsError as exc:
+            if exc.errno_name == "ELOOP":
+                return unknown("chmod on a symlink loop")
+            if not silent:
+                dangling = exc.errno_name == "ENOENT" and files.lexists(name)
+                out.error(f"cannot operate on dangling symlink {quote(name)}" if dangling else
+                          f"cannot access {quote(name)}: {exc.strerror}")
+            out.status = 1
+            continue
+        files.chmod(name, adjust_mode(files.mode(name), kind == "dir", changes))
+        if "R" in flags and kind == "dir":
+            top = files.realpath(name)
+            for path in files.walk(top):
+                if path == top or files.is_symlink(path):
+                    continue  # a symlink met on the way is neither changed nor followed
+                files.chmod(path, adjust_mode(files.mode(path), files.is_dir(path), changes))
+        if "R" in flags and any(files.is_dir(path) and files.mode(path) & 0o500 != 0o500
+                                for path in files.walk(files.realpath(name))):
+            # whether it may go on into a directory it can no longer read depends on who runs it
+            return unknown("chmod -R that takes away its own way into a directory")
+    return out.result()
+
+
+def compile_mode(text: str):
+    """``[(op, who bits or 0, value bits, copied from or "", X given)]`` for a mode (octal
+    or ``[ugoa]*([-+=]([rwxXst]*|[ugo]))+`` clauses joined by commas), None when invalid."""
+    if text[:1].isdigit():
+        if any(c not in "01234567" for c in text) or int(text, 8) > 0o7777:
+            return None
+        value = int(text, 8)
+        keep = 0 if len(text) >= 5 else 0o6000 & ~value  # a directory keeps set-id bits not given
+        return [("=", 0o7777, value, "", False, keep)]
+    changes = []
+    for clause in text.split(","):
+        i, who = 0, 0
+        while i < len(clause) and clause[i] in _WHO:
+            who |= _WHO[clause[i]]
+            i += 1
+        if i == len(clause) or clause[i] not in "+-=":
+            return None
+        while i < len(clause) and clause[i] in "+-=":
+            op = clause[i]
+            i += 1
+            if i < len(clause) and clause[i].isdigit():
+                raise OptionUnknown("chmod with an octal value after an operator")
+            if i < len(clause) and clause[i] in _COPY:
+                changes.append((op, who, 0, clause[i], False, 0o6000))
+                i += 1
+                continue
+            value, x_if_any = 0, False
+            while i < len(clause) and clause[i] in "rwxXst":
+                if clause[i] == "X":
+                    x_if_any = True
+                else:
+                    value |= _PERMS[clause[i]]
+                i += 1
+            mentioned = who & value if who else value
+            changes.append((op, who, value, "", x_if_any, 0o6000 & ~mentioned))
+        if i != len(clause):
+            return None
+    return changes
+
+
+def adjust_mode(mode: int, is_dir: bool, changes) -> int:
+    """The permission bits ``changes`` (compile_mode) make of ``mode``, under UMASK."""
+    new = mode & 0o7777
+    for op, who, value, copied, x_if_any, keep in changes:
+        keep = keep if is_dir else 0
+        if copied:
+            bits = new & _COPY[copied]
+            value = (0o444 if bits & 0o444 else 0) | (0o222 if bits & 0o222 else 0) | \
+                (0o111 if bits & 0o111 else 0)
+        elif x_if_any and (new & 0o111 or is_dir):
+            value |= 0o111
+        value &= (who if who else ~UMASK) & ~keep
+        if op == "=":
+            preserved = (~who if who else 0) | keep
+            new = (new & preserved) | value
+        elif op == "+":
+            new |= value
+        else:
+            new &= ~value
+    return new & 0o7777

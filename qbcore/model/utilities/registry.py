@@ -13,6 +13,7 @@ MODELS = {
     "cp": fileops.cp,
     "rm": fileops.rm,
     "ln": fileops.ln,
+    "chmod": fileops.chmod,
     "sed": sed.sed,
     "grep": grep.grep,
     "awk": awk.awk,

@@ -84,10 +84,12 @@ class BoundedTree(VirtualTree):
     def _lookup(self, path, follow_last=True):
         try:
             found = _TREE_LOOKUP(self, path, follow_last)
-        except VfsError:
+        except VfsError as exc:
             lexical = os.path.normpath(join(self.cwd, path)) if path else self._bound
             if not self._inside(lexical):
                 raise OutsideTree(lexical) from None
+            if exc.at and not self._inside(exc.at):
+                raise OutsideTree(exc.at) from None  # a symlink on the way led out
             raise
         if not self._inside(found[0]):
             raise OutsideTree(found[0])
@@ -117,6 +119,13 @@ _TREE_LOOKUP = VirtualTree._lookup
 #: while a pipeline's command runs, the directories it listed, each with the pattern of the
 #: glob that listed it (None: every name counts), innermost pipeline last
 _LISTINGS: list = []
+
+
+#: the unary file tests a tree answers (test, `[`, `[[ … ]]`), and the mode bit of each of
+#: the special ones
+FILE_TESTS = frozenset(("-e", "-a", "-f", "-d", "-L", "-h", "-s", "-p", "-S", "-b", "-c", "-u", "-g", "-k",
+                        "-r", "-w", "-x"))
+_SPECIAL_BITS = {"-u": 0o4000, "-g": 0o2000, "-k": 0o1000}
 
 
 class TreeFiles(FileQuestions):
@@ -165,6 +174,47 @@ class TreeFiles(FileQuestions):
         if self.tree.is_dir(path):
             return "dir"
         return "file" if self.tree.exists(path) else "missing"
+
+    def file_test(self, op: str, path: str) -> Optional[bool]:
+        """From the tree, for what it holds: regular files, directories and symlinks, each
+        owned by the user who runs the reply, who may be root (so a permission bit the owner
+        lacks leaves ``-r``, ``-w`` and ``-x`` unknown), and no times."""
+        if op not in FILE_TESTS or self.unknown(path):
+            return None
+        follow = op not in ("-L", "-h")
+        try:
+            canon, node, _ = self.tree._lookup(path, follow)
+        except OutsideTree:
+            return None
+        except VfsError as exc:
+            if exc.at and not self.inside(exc.at):
+                return None  # a symlink on the way led out of the tree
+            return False  # a directory above it is missing, a file, or a loop: stat fails
+        if not self.inside(canon):
+            return None
+        if node is None:
+            return False
+        kind = node.kind
+        if op in ("-e", "-a"):
+            return True
+        if op == "-f":
+            return kind == "f"
+        if op == "-d":
+            return kind == "d"
+        if op in ("-L", "-h"):
+            return kind == "l"
+        if op == "-s":
+            return kind == "d" or len(node.data) > 0
+        if op in _SPECIAL_BITS:
+            return bool(node.mode & _SPECIAL_BITS[op])
+        if op in ("-p", "-S", "-b", "-c"):
+            return False  # the tree holds no pipe, socket or device
+        bit = {"-r": 0o400, "-w": 0o200, "-x": 0o100}[op]
+        if node.mode & bit:
+            return True
+        if op == "-x" and kind == "f" and not node.mode & 0o111:
+            return False  # no one may run it, root neither
+        return None
 
     def names(self, path: str) -> Optional[list]:
         if self.unknown(path):

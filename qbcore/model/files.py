@@ -82,6 +82,11 @@ class FileQuestions:
         kind = self.kind(path)
         return None if kind is None else kind == "dir"
 
+    def file_test(self, op: str, path: str) -> Optional[bool]:
+        """The value of ``test``'s unary file test ``op`` (``-e``, ``-f``…) on ``path``
+        (absolute), or None when the view does not know it."""
+        return None
+
     def listed(self, path: str, pattern):
         """A glob listed directory ``path`` for the names ``pattern`` matches (a view that
         watches for races notes it)."""

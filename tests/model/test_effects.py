@@ -242,3 +242,31 @@ def test_runs_of_one_start_note_their_reads_each_in_its_own_recording():
     assert inner.vars["HOME"].value == ROOT  # no run recorded now: noted nowhere
     assert outer_reads == {"A": "1", "PATH": "/usr/bin"}
     assert inner_reads == {"B": "2"}
+
+
+FILE_TEST_SETUP = ("mkdir -p dir/sub; : > empty; printf x > full; chmod 755 full; chmod 4000 empty; "
+                   "chmod 1777 dir/sub; printf y > ro; chmod 444 ro; ln -s full lf; ln -s nowhere dangling; "
+                   "ln -s dir ld; ln -s loop1 loop2; ln -s loop2 loop1; ln -s /etc/passwd out\n")
+FILE_TEST_PATHS = ["empty", "full", "lf", "dangling", "ld", "loop1", "dir", "dir/sub", "missing", "full/x", "dir/",
+                   "lf/", "", "./dir/../full", "ro", "$PWD/full"]
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("op", "-e -a -f -d -L -h -s -p -S -b -c -u -g -k -r -w -x".split())
+def test_file_tests_match_bash(op, tmp_path):
+    # the executor may run a reply as root: a permission bit the owner lacks is not decided
+    paths = [p for p in FILE_TEST_PATHS if not (op in ("-r", "-w") and p in ("empty", "ro"))]
+    script = FILE_TEST_SETUP + "".join(f'[ {op} "{p}" ]; echo "[ {op} #{n} ] $?" >> r; [[ {op} "{p}" ]]; '
+                                       f'echo "[[ $? ]]" >> r; test ! {op} "{p}"; echo "! $?" >> r\n'
+                                       for n, p in enumerate(paths))
+    real = bashref.run(script, cwd=str(tmp_path))
+    run, tree = _model(script)
+    assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
+    assert tree.read_bytes(ROOT + "/r") == (tmp_path / "r").read_bytes(), real.error
+
+
+@pytest.mark.parametrize("test", ['[ -r empty ]', '[ -w ro ]', '[[ -e out ]]', '[ -f out ]', '[ -nt full ]',
+                                  '[ full -nt ro ]', '[[ -O full ]]', '[ -t 1 ]', '[[ -v x ]]'])
+def test_file_tests_the_tree_does_not_decide_are_unknown(test):
+    run, _ = _model(FILE_TEST_SETUP + test + "; echo $? > r")
+    assert run.files.lost is not None or run.unknown is not None

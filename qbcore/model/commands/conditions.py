@@ -1,5 +1,5 @@
-"""test, ``[`` and ``[[ … ]]``: what is decidable (strings, patterns, integers); files
-and regular expressions stay unknown."""
+"""test, ``[`` and ``[[ … ]]``: what is decidable (strings, patterns, integers, and the
+files a view answers for); regular expressions stay unknown."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 from .. import expand as X
 from ...syntax import parser as S
 from ..expand import Opaque
+from ..utilities.vfs import join
 from ..values import has_opaque
 from .registry import Invocation, Outcome, register
 
@@ -60,7 +61,7 @@ def evaluate_test(args: list, env) -> int:
             return 0 if args[1] else 1
         if args[0] == "-z":
             return 0 if not args[1] else 1
-        raise Unknown(f"test {args[0]}")
+        return 0 if file_test(args[0], args[1], env) else 1
     if n == 3:
         a, op, b = args
         if op in _STRING_BINARY:
@@ -68,6 +69,10 @@ def evaluate_test(args: list, env) -> int:
         if op in _INT_BINARY:
             x, y = _test_int(a), _test_int(b)
             return 0 if _INT_BINARY[op](x, y) else 1
+        if op == "-a" or op == "-o":  # binary with three arguments, before `!`
+            return 0 if (bool(a) and bool(b) if op == "-a" else bool(a) or bool(b)) else 1
+        if op in ("-nt", "-ot", "-ef"):
+            raise Unknown(f"test {op}")
         if a == "!":
             return 1 - evaluate_test(args[1:], env)
         if a == "(" and b == ")":
@@ -76,6 +81,23 @@ def evaluate_test(args: list, env) -> int:
     if n == 4 and args[0] == "!":
         return 1 - evaluate_test(args[1:], env)
     raise Unknown("test with more than four arguments")
+
+
+def file_test(op: str, operand: str, env) -> bool:
+    """The unary file test ``op`` on ``operand`` (relative to the working directory), as
+    the shell's file view answers it; Unknown when it does not."""
+    if not operand.startswith("/"):
+        if not env.cwd_known:
+            raise Unknown(f"test {op} (the working directory)")
+        operand = join(env.cwd, operand) if operand else ""
+    found = env.files.file_test(op, operand) if operand else (False if op in _FILE_TESTS else None)
+    if found is None:
+        raise Unknown(f"test {op}")
+    return found
+
+
+# the unary file tests (an empty name is none of them)
+_FILE_TESTS = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -u -w -x -G -L -N -O -S".split())
 
 
 def _test_int(text: str) -> int:
@@ -211,6 +233,7 @@ class CondEval:
             self.i = i + 2
             return bool(self.word_text(items[i + 1])) == (unary == "-n")
         if unary:
-            raise Unknown(f"test {unary}")
+            self.i = i + 2
+            return file_test(unary, self.word_text(items[i + 1]), self.env)
         self.i = i + 1
         return bool(self.word_text(items[i]))

@@ -36,10 +36,11 @@ _FILE, _DIR, _LINK = "f", "d", "l"
 class VfsError(Exception):
     """A failed file operation: ``errno_name`` (``"ENOENT"``…) and the caller's ``path``."""
 
-    def __init__(self, errno_name: str, path: str):
+    def __init__(self, errno_name: str, path: str, at: str = ""):
         super().__init__(errno_name, path)
         self.errno_name = errno_name
         self.path = path
+        self.at = at  # the entry a lookup failed at, after the symlinks on the way ("": not a lookup)
 
     @property
     def strerror(self) -> str:
@@ -211,11 +212,11 @@ class VirtualTree:
             if node is None:
                 if last:
                     return cand, None, trailing_slash
-                raise VfsError("ENOENT", path)
+                raise VfsError("ENOENT", path, cand)
             if node.kind == _LINK and (not last or follow_last or trailing_slash):
                 hops += 1
                 if hops > _MAX_SYMLINK_HOPS:
-                    raise VfsError("ELOOP", path)
+                    raise VfsError("ELOOP", path, cand)
                 target = node.target
                 if target.startswith("/"):
                     cur = "/"
@@ -226,10 +227,10 @@ class VirtualTree:
                     return "/", nodes["/"], True
                 continue
             if node.kind != _DIR and not last:
-                raise VfsError("ENOTDIR", path)
+                raise VfsError("ENOTDIR", path, cand)
             cur = cand
         if trailing_slash and nodes[cur].kind != _DIR:
-            raise VfsError("ENOTDIR", path)
+            raise VfsError("ENOTDIR", path, cur)
         return cur, nodes[cur], trailing_slash
 
     def _try(self, path: str, follow_last: bool = True) -> _Node | None:

@@ -47,6 +47,8 @@ _UNSPELLED = ("here-document: cannot expand",)
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find"})
 _READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "command", "builtin", "exec"})
+# builtins that take their stdin a line at a time from the stream itself (Invocation.input)
+_LINE_READERS = frozenset({"read", "mapfile", "readarray"})
 # utilities that read stdin only with some arguments (git: commit -F -)
 _STDIN_WHEN = {"git": git_reads_stdin}
 # builtins that run a script in the same shell (their commands write where the builtin does)
@@ -319,10 +321,11 @@ class Stream:
     data: Optional[bytes]
     why: str = ""
     taken: bool = False
+    pos: int = 0  # what read and its kin took, a line at a time, ends here
 
     def peek(self) -> Optional[bytes]:
         """The bytes for a command that does not read them."""
-        return None if self.data is None or self.data and self.taken else self.data
+        return None if self.data is None or self.data and self.taken else self.data[self.pos:]
 
     def take(self) -> Optional[bytes]:
         if self.data is None:
@@ -330,7 +333,23 @@ class Stream:
         if self.data and self.taken:
             return None  # what the first reader left is not modelled
         self.taken = True
-        return self.data
+        return self.data[self.pos:]
+
+    def read_until(self, delim: bytes) -> Optional[tuple]:
+        """The next line up to ``delim`` (bash's read takes exactly that much), and whether
+        ``delim`` ended it; None when unknown."""
+        if self.data is None or self.data and self.taken:
+            return None
+        end = self.data.find(delim, self.pos)
+        start = self.pos
+        if end < 0:
+            self.pos = len(self.data)
+            return self.data[start:], False
+        self.pos = end + 1
+        return self.data[start:end], True
+
+    def spoil(self):
+        self.taken = True
 
 
 class ScriptInput(Stream):
@@ -343,6 +362,10 @@ class ScriptInput(Stream):
         return b""
 
     def take(self) -> Optional[bytes]:
+        return None
+
+    def read_until(self, delim: bytes) -> Optional[tuple]:
+        self.taken = True  # read takes the script's next line
         return None
 
 
@@ -599,8 +622,8 @@ class EffectWalker(E._Walker):
                                     not isinstance(v.value, str) for k, v in self.env.vars.items()):
             self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
         model = COMMANDS.get(name) or lookup(name)
-        if not isinstance(stdin, Stream):
-            data = None
+        if not isinstance(stdin, Stream) or name in _LINE_READERS:
+            data = None  # (read and its kin take their lines from the stream itself)
         elif name in _NO_STDIN or (name not in COMMANDS and model is not lookup(None)
                                    and name not in _READS_STDIN) or \
                 (name in _STDIN_WHEN and not _STDIN_WHEN[name](argv)):
@@ -612,6 +635,8 @@ class EffectWalker(E._Walker):
             ctx.script_input = stdin
         else:
             ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
+        if name in _LINE_READERS and isinstance(stdin, Stream):
+            ctx.input = stdin
         if name in COMMANDS and data is None and type(ctx) is Invocation:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")

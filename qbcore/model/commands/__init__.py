@@ -6,7 +6,7 @@ control flow. Builtins live here grouped by domain; models of utilities plug
 in as further entries.
 """
 
-from . import calls, conditions, control, directories, external, output, variables  # noqa: F401  (they register)
+from . import calls, conditions, control, directories, external, output, reading, variables  # noqa: F401  (they register)
 from .registry import BUILTINS, Invocation, Outcome, lookup
 from .registry import MODELLED as _MODELLED
 

@@ -77,7 +77,9 @@ class Invocation:
     file view ``env.files``), changed in place; ``stdin`` the bytes on its
     stdin, or None when the model does not know them (the walker does not
     follow pipes); ``stdout_away`` when its stdout does not reach the
-    shell's; ``own_stdout`` when the command itself redirects stdout.
+    shell's; ``own_stdout`` when the command itself redirects stdout;
+    ``input`` the stream on its stdin that a builtin reading a line at a time
+    takes from (``read``), when the walker follows one, else None.
     """
 
     argv: list
@@ -87,6 +89,7 @@ class Invocation:
     stdout_away: bool = False
     own_stdout: bool = False
     stdin: Optional[bytes] = None
+    input: Optional["LineInput"] = None
 
     def __init__(self, argv: list, env: Env, shell: Shell, node: object, stdout_away: bool = False,
                  own_stdout: bool = False, stdin: Optional[bytes] = None):
@@ -99,6 +102,7 @@ class Invocation:
         self.stdout_away = stdout_away
         self.own_stdout = own_stdout
         self.stdin = stdin
+        self.input = None
 
     @property
     def name(self) -> str:
@@ -119,6 +123,21 @@ class Invocation:
     def source(self) -> str:
         """The command as written."""
         return self.shell.text(self.node)
+
+
+class LineInput(Protocol):
+    """A descriptor's bytes as the builtins that read a line at a time take them."""
+
+    why: str  # why its bytes are not known, when they are not
+
+    def read_until(self, delim: bytes) -> Optional[tuple]:
+        """``(bytes up to and without delim, whether delim ended them)``, taken; None when unknown."""
+
+    def take(self) -> Optional[bytes]:
+        """All the bytes left, taken; None when unknown."""
+
+    def spoil(self) -> None:
+        """An unknown share of the bytes was taken: what is left is unknown."""
 
 
 Model = Callable[[Invocation], Outcome]

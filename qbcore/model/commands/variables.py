@@ -115,6 +115,11 @@ def taint(env, note, name, argv):
             match = _NAME.match(arg)
             if match and not arg.startswith("-"):
                 env.set(match.group(0), Opaque(f"${match.group(0)} (after {name}){_ATTRIBUTES_UNKNOWN}"))
+    elif name in ("read", "mapfile", "readarray"):
+        # the names it sets are not known: every variable may have changed
+        for var in list(env.vars):
+            env.set(var, Opaque(f"${var} (after {name} with unknown arguments)"))
+        note([f"the variables {name} sets"])
     elif name == "eval":
         env.files.lose("the files after eval of an unknown string")
         note(["eval of an unknown string"])

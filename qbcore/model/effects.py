@@ -588,6 +588,12 @@ class EffectWalker(E._Walker):
         self.effects.streams = (self.stdin, self.errsink)
         super().simple(node)
 
+    def compound(self, node):
+        # so does one in the words of for, case, [[ … ]] and (( … )), inside the compound's
+        # own redirections
+        self.effects.streams = (self.stdin, self.errsink)
+        super().compound(node)
+
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         self._ran = True
         redirects, self._pending = self._pending, ()

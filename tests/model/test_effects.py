@@ -81,6 +81,11 @@ SCRIPTS = [
     "set -o pipefail; false | cat > o; echo $? > st", "set -euo pipefail; printf 'b\\na\\n' | sort | tr a-z A-Z > up",
     "set -eo pipefail; cat nofile | sort > s; echo after > a", "set -o pipefail; set +o pipefail; false | cat; echo $? > st",
     "set -o pipefail; grep -c alpha data.txt | tee n | wc -l > m && echo ok > ok",
+    # a substitution in the words of a compound command reads the shell's stdin, inside the
+    # compound's own redirections
+    'case "$(cat data.txt)" in a*) echo y > o;; esac', "[[ $(cat data.txt) == a* ]] && echo y > o",
+    "for w in $(cat data.txt); do echo $w; done > o", "for w in $(cat); do echo $w; done < data.txt > o",
+    "echo q | for w in $(cat); do echo $w; done > o", "(( $(wc -l < data.txt) > 2 )) && echo big > o",
     # a writer that changes files only before it writes, or whose reader reads it all
     "touch before; echo 1 | head -1 > h", "for i in 1 2; do echo $i; touch f$i; done | cat > h",
     # bash drops a final backslash when the last line began inside single quotes

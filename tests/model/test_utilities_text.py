@@ -1,4 +1,4 @@
-"""head, tail, wc, sort, cut, tr, basename, dirname, pwd, ls against GNU coreutils 9.1."""
+"""head, tail, wc, sort, cut, tr, uniq, seq, basename, dirname, pwd, ls against GNU coreutils 9.1."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -29,6 +29,13 @@ CASES = [
     ["ls"], ["ls", "-a"], ["ls", "-A"], ["ls", "d", "f"], ["ls", "nope", "f"],
     ["ls", "-l"],
 ]
+SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5", "1"], ["seq", "5", "-2", "-4"],
+            ["seq", "-w", "8", "11"], ["seq", "-w", "-1", "1"], ["seq", "-w", "1", "010"], ["seq", "-w", "5", "-1", "-10"],
+            ["seq", "-s,", "3"], ["seq", "-s", "", "3"], ["seq", "-s", ", ", "-w", "9", "10"], ["seq", "1", "0", "3"],
+            ["seq", "abc"], ["seq"], ["seq", "1", "2", "3", "4"], ["seq", "-3"], ["seq", "--", "-3", "-1"],
+            ["seq", "-w", "1", "100", "5"], ["seq", "007"], ["seq", "1", "x"],
+            ["uniq"], ["uniq", "-c"], ["uniq", "-d"], ["uniq", "-u"], ["uniq", "-ic"], ["uniq", "-cd", "f"],
+            ["uniq", "n"], ["uniq", "nope"], ["uniq", "-du", "n"], ["uniq", "nonl"]]
 TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "abc", "x"],
       ["tr", "[:lower:]", "[:upper:]"], ["tr", "\\n", ","], ["tr", "-s", "a-z", "A-Z"],
       ["tr", "-c", "a", "b"]]
@@ -36,7 +43,7 @@ UNKNOWN = {("sort", "-k", "2", "f"), ("ls", "-l"), ("head", "-n", "-2", "f"),
            ("tr", "-c", "a", "b")}
 
 
-@pytest.mark.parametrize("argv", CASES + TR, ids=[" ".join(c)[:60] for c in CASES + TR])
+@pytest.mark.parametrize("argv", CASES + TR + SEQ_UNIQ, ids=[" ".join(c)[:60] for c in CASES + TR + SEQ_UNIQ])
 def test_table(argv):
     got = compare(argv, FILES, b"hello  world\nabc\naab ccc\n")
     assert got is (None if tuple(argv) in UNKNOWN else True)
@@ -49,7 +56,8 @@ LINES = st.lists(st.text(st.sampled_from("ab1 -.0,9\t"), max_size=6), max_size=8
 @given(st.sampled_from([["sort"], ["sort", "-n"], ["sort", "-r"], ["sort", "-u"], ["sort", "-nu"],
                         ["sort", "-rn"], ["wc"], ["wc", "-l"], ["wc", "-w"], ["head", "-2"],
                         ["tail", "-2"], ["cut", "-d,", "-f2"], ["cut", "-c2-3"],
-                        ["tr", "a-b", "x"], ["tr", "-d", "1"], ["tr", "-s", " a"]]),
+                        ["tr", "a-b", "x"], ["tr", "-d", "1"], ["tr", "-s", " a"], ["uniq"], ["uniq", "-c"],
+                        ["uniq", "-i", "-u"], ["uniq", "-d"]]),
        LINES, st.booleans())
 def test_generated(argv, lines, final_newline):
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")
@@ -64,3 +72,11 @@ def test_pwd_is_the_callers_cwd():
     real = subprocess.run(["bash", "-c", "cd /usr/bin && pwd"], capture_output=True).stdout
     ctx = CommandContext(["pwd"], b"", "/usr/bin", {}, VirtualTree())
     assert MODELS["pwd"](ctx).stdout == real == b"/usr/bin\n"
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.one_of(st.integers(-30, 30).map(str), st.sampled_from(["0", "00", "-05", "012", "1.5", "+2", "x"])),
+                min_size=1, max_size=3), st.booleans(), st.sampled_from([None, ",", "", " - "]))
+def test_seq_generated(operands, width, separator):
+    argv = ["seq"] + (["-w"] if width else []) + ([f"-s{separator}"] if separator else []) + ["--"] + operands
+    compare(argv, {})

@@ -1,4 +1,5 @@
-"""GNU coreutils 9.1 text filters and name tools: head, tail, wc, sort, cut, tr, basename, dirname, pwd, ls."""
+"""GNU coreutils 9.1 text filters and name tools: head, tail, wc, sort, cut, tr, uniq, seq, basename,
+dirname, pwd, ls."""
 
 from __future__ import annotations
 
@@ -447,5 +448,98 @@ def ls(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr,
+@guarded
+def uniq(ctx: CommandContext) -> CommandResult:
+    """Adjacent equal lines once: -c, -d, -u, -i (ASCII case, the C locale); -f, -s, -w, -z,
+    -D and an OUTPUT operand are not modelled."""
+    opts, names = scan_options(ctx.argv, "cdui", longs={"count": ("c", False), "repeated": ("d", False),
+                                                        "unique": ("u", False), "ignore-case": ("i", False)})
+    given = {o for o, _ in opts}
+    if len(names) > 1:
+        raise OptionUnknown("uniq with an OUTPUT operand")
+    out = Output("uniq")
+    data = read_input(ctx, names[0] if names else "-", out, [])
+    if data is None:
+        return out.result()
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    groups: list = []
+    for line in lines:
+        key = line.lower() if "i" in given else line
+        if groups and groups[-1][0] == key:
+            groups[-1][2] += 1
+        else:
+            groups.append([key, line, 1])
+    for _, line, count in groups:
+        if "d" in given and count == 1 or "u" in given and count > 1:
+            continue
+        out.out += (f"{count:7d} ".encode() if "c" in given else b"") + line + b"\n"
+    return out.result()
+
+
+_INTEGER = re.compile(r"-?[0-9]+\Z")
+#: the most numbers seq is followed for: more is unknown (a reply's output budget holds the rest)
+SEQ_LIMIT = 100_000
+
+
+@guarded
+def seq(ctx: CommandContext) -> CommandResult:
+    """Integers from FIRST by INCREMENT to LAST: -w, -s; -f, fractions and exponents are not
+    modelled."""
+    args, operands, separator, width_given = ctx.argv[1:], [], "\n", False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands.extend(args[i:])
+            break
+        if not arg.startswith("-") or len(arg) == 1 or arg[1].isdigit() or arg[1] == ".":
+            operands.extend(args[i - 1:])  # a negative number ends the options
+            break
+        if arg in ("-w", "--equal-width"):
+            width_given = True
+        elif arg.startswith("-s") and len(arg) > 2:
+            separator = arg[2:]
+        elif arg in ("-s", "--separator") and i < len(args):
+            separator = args[i]
+            i += 1
+        else:
+            raise OptionUnknown(f"seq {arg}")
+    out = Output("seq")
+    if not operands:
+        out.usage("missing operand")
+        return out.result()
+    if len(operands) > 3:
+        out.usage(f"extra operand {quote(operands[3])}")
+        return out.result()
+    for n, operand in enumerate(operands):  # read in order: a zero increment stops before LAST
+        if not _INTEGER.match(operand):
+            if re.fullmatch(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?(inf|nan).*", operand, re.I):
+                raise OptionUnknown("seq of a number that is not a plain integer")
+            out.usage(f"invalid floating point argument: {quote(operand)}")
+            return out.result()
+        if n == 1 and len(operands) == 3 and int(operand) == 0:
+            out.usage(f"invalid Zero increment value: {quote(operand)}")
+            return out.result()
+    if len(operands) == 1:
+        first, step, last = "1", "1", operands[0]
+    elif len(operands) == 2:
+        first, step, last = operands[0], "1", operands[1]
+    else:
+        first, step, last = operands
+    if first == "-0" or last == "-0":
+        raise OptionUnknown("seq of -0")
+    values = range(int(first), int(last) + (1 if int(step) > 0 else -1), int(step))
+    if len(values) > SEQ_LIMIT:
+        raise OptionUnknown(f"seq of more than {SEQ_LIMIT} numbers")
+    width = max(len(first), len(last)) if width_given else 0
+    texts = [(f"-{str(-v).zfill(width - 1)}" if v < 0 else str(v).zfill(width)) for v in values]
+    if texts:
+        out.out += (separator.join(texts) + "\n").encode("utf-8", "surrogateescape")
+    return out.result()
+
+
+MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr, "uniq": uniq, "seq": seq,
           "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls}

@@ -564,6 +564,15 @@ def pattern(word: "S.Word", env: Env) -> "Pattern":
     return exp.pattern_of(word, TILDE_WORD)
 
 
+def regex_pieces(word: "S.Word", env: Env) -> tuple:
+    """The right side of ``[[ … =~ word ]]`` expanded: ``([(text, quoted)], opaque names)``;
+    bash matches quoted text literally and reads the rest as an extended regular expression."""
+    exp = Expander(env)
+    pieces = exp.parts(exp.tilde(list(word.parts), TILDE_WORD), quoted=False)
+    return ([(" ", True) if split == "break" else (text, quoted) for text, quoted, split in pieces],
+            opaque_names([text for text, _, _ in pieces]))
+
+
 # ---------------------------------------------------------------- patterns
 
 

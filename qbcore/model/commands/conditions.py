@@ -1,5 +1,5 @@
-"""test, ``[`` and ``[[ … ]]``: what is decidable (strings, patterns, integers, and the
-files a view answers for); regular expressions stay unknown."""
+"""test, ``[`` and ``[[ … ]]``: what is decidable (strings, patterns, integers, the files
+a view answers for, and the regular expressions that translate exactly)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 from .. import expand as X
 from ...syntax import parser as S
 from ..expand import Opaque
+from ..utilities.posixre import Untranslatable, compile_posix
 from ..utilities.vfs import join
 from ..values import has_opaque
 from .registry import Invocation, Outcome, register
@@ -107,6 +108,9 @@ def _test_int(text: str) -> int:
 
 
 _EXTGLOB_GROUP = re.compile(r"[?*+@!]\(")
+# what bash escapes in a quoted part of the right side of =~, so that it matches itself
+_ERE_SPECIAL = re.compile(r"[\\.\[\]()*+?{}|^$]")
+_REGEX_SUBJECT_LIMIT = 1 << 16
 
 
 class CondEval:
@@ -179,6 +183,32 @@ class CondEval:
             raise Unknown(", ".join(text.opaque))
         return text.values[0]
 
+    def regex_match(self, left: str, word) -> bool:
+        """``left =~ word``: a search for the extended regular expression (glibc's, in the C
+        locale) anywhere in ``left``; BASH_REMATCH holds the match and its groups."""
+        env = self.env
+        env.set("BASH_REMATCH", Opaque("${BASH_REMATCH[@]} (a regular expression match not followed)"))
+        pieces, opaque = X.regex_pieces(word, env)
+        if opaque:
+            raise Unknown(", ".join(opaque))
+        regex = "".join(_ERE_SPECIAL.sub(r"\\\g<0>", text) if quoted else text for text, quoted in pieces)
+        if not env.locale_is_c and not (left + regex).isascii():
+            raise Unknown("a regular expression match outside the C locale")
+        if len(left) > _REGEX_SUBJECT_LIMIT:
+            raise Unknown("a regular expression match over a long string")
+        try:
+            compiled = compile_posix(regex.encode("utf-8", "surrogateescape"), extended=True)
+        except Untranslatable as exc:
+            raise Unknown(f"the regular expression {regex} ({exc})") from None
+        env.meter.scan(len(left))
+        found = compiled.search(left.encode("utf-8", "surrogateescape"))
+        if found is None:
+            env.set("BASH_REMATCH", {})
+            return False
+        env.set("BASH_REMATCH", {n: (group or b"").decode("utf-8", "surrogateescape")
+                                 for n, group in enumerate((found.group(0),) + found.groups())})
+        return True
+
     def raw(self, n):
         item = self.items[n] if n < len(self.items) else None
         if isinstance(item, S.Word) and len(item.parts) == 1 and isinstance(item.parts[0], S.Lit):
@@ -218,7 +248,7 @@ class CondEval:
             if op == ">":
                 return left.encode("utf-8", "surrogateescape") > right.encode("utf-8", "surrogateescape")
             if op == "=~":
-                raise Unknown("regular expression match")
+                return self.regex_match(left, right_word)
             try:
                 a = X.arithmetic(left, self.env) if left.strip() else 0
                 b = X.arithmetic(right, self.env) if right.strip() else 0

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, find, git, grep, hostfacts, sed, shellbuiltins, textutils
+from . import awk, fileops, find, git, grep, hostfacts, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -19,6 +19,7 @@ MODELS = {
     "awk": awk.awk,
     "find": find.find,
     "git": git.git,
+    "xargs": xargs.xargs,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)

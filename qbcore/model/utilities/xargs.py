@@ -1,0 +1,174 @@
+"""GNU findutils 4.9 xargs: items read from stdin, run as a command's arguments.
+
+Items are split at blanks and newlines, with quotes and backslashes (or at NULs
+with -0, at one character with -d); -n, -I and -r shape the runs. Each run is
+a utility model of this package over the same tree, its stdin /dev/null, as
+xargs gives its children. A command the models do not know, and -P above 1,
+-p, -L, -s, -x, -t, -E, -e, -a and -i, are not modelled.
+"""
+
+from __future__ import annotations
+
+from .common import Output, OptionUnknown, guarded
+from .context import CommandContext, CommandResult, unknown
+
+__all__ = ["xargs", "run_child"]
+
+#: bash builtins the registry holds whose programs of the same name a child would run instead
+_NOT_PROGRAMS = frozenset({"printf", "pwd"})
+#: the most bytes of arguments one run takes before GNU xargs splits them (its default, -s)
+_ARGS_LIMIT = 128 * 1024 - 2048
+_BLANKS = " \t\n"
+
+
+def run_child(ctx: CommandContext, argv: list) -> CommandResult:
+    """What a utility that runs ``argv`` (xargs, find -exec) gets back: the model of
+    that program run over the same tree, stdin from /dev/null; unknown without one."""
+    from .registry import MODELS  # (the registry holds this module's own model)
+
+    name = argv[0]
+    model = None if name in _NOT_PROGRAMS or "/" in name else MODELS.get(name)
+    if model is None:
+        return unknown(f"a run of {name}, which has no model here")
+    return model(CommandContext(list(argv), b"", ctx.cwd, ctx.env, ctx.tree))
+
+
+def _options(args: list):
+    """({option: value}, the command) as xargs's getopt reads them: options end at the first
+    word that is none."""
+    given: dict = {}
+    longs = {"--null": ("0", None), "--no-run-if-empty": ("r", None)}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return given, args[i + 1:]
+        if arg in longs:
+            given[longs[arg][0]] = True
+        elif arg.startswith(("--delimiter=", "--max-args=", "--replace=")):
+            name, _, value = arg.partition("=")
+            given[{"--delimiter": "d", "--max-args": "n", "--replace": "I"}[name]] = value
+        elif arg.startswith("-") and len(arg) > 1 and not arg.startswith("--"):
+            j = 1
+            while j < len(arg):
+                letter = arg[j]
+                if letter in "dnIP":
+                    value = arg[j + 1:]
+                    if not value:
+                        i += 1
+                        if i >= len(args):
+                            raise OptionUnknown(f"xargs -{letter} without its argument")
+                        value = args[i]
+                    given[letter] = value
+                    break
+                if letter not in "0r":
+                    raise OptionUnknown(f"xargs -{letter}")
+                given[letter] = True
+                j += 1
+        elif arg.startswith("-") and len(arg) > 1:
+            raise OptionUnknown(f"xargs {arg}")
+        else:
+            return given, args[i:]
+        i += 1
+    return given, []
+
+
+def _split(data: bytes, given: dict, out: Output):
+    """The items of stdin (those before the error, after one, with ``out`` failed)."""
+    text = data.decode("utf-8", "surrogateescape")
+    if "0" in given or "d" in given:
+        delim = "\0" if "0" in given else given["d"]
+        if len(delim) != 1:
+            raise OptionUnknown("xargs -d with an escape or more than one character")
+        items = text.split(delim)
+        if items and items[-1] == "":
+            items.pop()
+        return items
+    if "\0" in text:
+        raise OptionUnknown("xargs input holding a NUL")
+    return _words(text, out, blanks_split="I" not in given)
+
+
+def _words(text: str, out: Output, blanks_split: bool) -> list:
+    """Items as xargs reads them: a newline ends one, and so do blanks (``blanks_split``;
+    with -I they do not, but those before an item are skipped), unless quoted or escaped;
+    a quote runs to its match on the same line. An item a separator ends counts even when
+    empty (``''``); at the end of the input only a nonempty one does."""
+    items: list = []
+    current: list = []
+    started = False
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\n" or c in " \t" and blanks_split:
+            if started:
+                items.append("".join(current))
+            current, started = [], False
+        elif c in " \t" and not started:
+            pass  # (-I) a blank before an item
+        elif c in "'\"":
+            end = text.find(c, i + 1)
+            newline = text.find("\n", i + 1)
+            if end < 0 and newline < 0:
+                raise OptionUnknown("a quote xargs reads to the end of its input")
+            if end < 0 or 0 <= newline < end:
+                kind = "single" if c == "'" else "double"
+                out.error(f"unmatched {kind} quote; by default quotes are special to xargs unless "
+                          "you use the -0 option")
+                return items  # xargs runs what it read before, then fails
+            current.append(text[i + 1:end])
+            started = True
+            i = end
+        elif c == "\\":
+            if i + 1 < len(text):
+                current.append(text[i + 1])
+                i += 1
+            started = True
+        else:
+            current.append(c)
+            started = True
+        i += 1
+    if "".join(current):
+        items.append("".join(current))
+    return items
+
+
+@guarded
+def xargs(ctx: CommandContext) -> CommandResult:
+    given, command = _options(ctx.argv[1:])
+    if given.get("P", "1") != "1":
+        raise OptionUnknown("xargs -P (runs at once)")
+    command = command or ["echo"]
+    if "I" in given and "n" in given:
+        raise OptionUnknown("xargs -I with -n (a warning, and one of them ignored)")
+    out = Output("xargs")
+    items = _split(ctx.stdin, given, out)
+    failed = out.status
+    if "I" in given:
+        mark = given["I"]
+        runs = [command[:1] + [arg.replace(mark, item) for arg in command[1:]] for item in items]
+    else:
+        size = given.get("n")
+        if size is not None and (not size.isdigit() or int(size) < 1):
+            raise OptionUnknown(f"xargs -n {size}")
+        step = int(size) if size is not None else max(len(items), 1)
+        runs = [command + items[k:k + step] for k in range(0, len(items), step)]
+        if not runs and "r" not in given and not failed:
+            runs = [command]
+    status = 0
+    for argv in runs:
+        if sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in argv) > _ARGS_LIMIT:
+            raise OptionUnknown("xargs arguments past the size of one run")
+        child = run_child(ctx, argv)
+        if child.unknown is not None:
+            return child
+        if child.status_unknown or child.stdout_unknown or child.stderr_unknown:
+            return unknown(f"xargs running {argv[0]} ({child.status_unknown or child.stdout_unknown or child.stderr_unknown})")
+        out.out += child.stdout
+        out.err += child.stderr
+        if child.status == 255 or child.status >= 126:
+            return unknown(f"xargs after {argv[0]} exited {child.status}")
+        if child.status:
+            status = 123
+    out.status = failed or status
+    return out.result()

@@ -1,0 +1,50 @@
+"""xargs against GNU findutils' xargs: the items, the runs, and what each run did."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests_settings import examples
+from utilities_diff import compare
+
+FILES = {"a.txt": b"alpha\n", "b.txt": b"beta\n", "sp ace.txt": b"s\n", "d": None, "d/x.txt": b"x\n"}
+
+CASES = [
+    (["xargs"], b"a b\n c\td\n"), (["xargs", "echo", "["], b"a b c"), (["xargs", "-n1", "echo", "<"], b"a b\nc\n"),
+    (["xargs", "-n", "2"], b"1 2 3 4 5\n"), (["xargs", "-I{}", "echo", "[{}]"], b"a b\n c\td\n\n"),
+    (["xargs", "-I", "X", "echo", "<X>", "X"], b"  a b  \n"), (["xargs", "-n1", "echo"], b"'a b' \"c d\" e\\ f\n"),
+    (["xargs", "echo"], b"'a\nb'\n"), (["xargs", "echo"], b""), (["xargs", "-r", "echo", "x"], b""),
+    (["xargs", "-I{}", "echo", "x"], b""), (["xargs", "-0", "-n1", "echo", "["], b"a\0\0b\0"),
+    (["xargs", "-d,", "-n1", "echo", "<"], b"a,,b,"), (["xargs", "--null", "echo"], b"a b\0c"),
+    (["xargs", "cat"], b"a.txt b.txt\n"), (["xargs", "cat"], b"a.txt nope\n"), (["xargs", "rm"], b"a.txt\nb.txt\n"),
+    (["xargs", "-I{}", "cp", "{}", "{}.bak"], b"a.txt\nb.txt\n"), (["xargs", "-I{}", "mv", "{}", "d/"], b"sp ace.txt\n"),
+    (["xargs", "-0", "rm", "-f"], b"sp ace.txt\0a.txt\0"), (["xargs", "wc", "-l"], b"a.txt b.txt"),
+    (["xargs", "grep", "-l", "alpha"], b"a.txt b.txt\n"), (["xargs", "-n1", "basename"], b"d/x.txt /a/b\n"),
+    (["xargs", "echo", "<"], b"'' x\n"), (["xargs", "echo", "<"], b"x ''\n''\n"), (["xargs", "echo", "<"], b"x ''"),
+    (["xargs", "-I{}", "echo", "[{}]"], b" ''  \n''\n"), (["xargs", "-n1", "echo", "<"], b"a\\\nb c\\"),
+    (["xargs", "mkdir", "-p"], b"n1 n2/n3\n"), (["xargs", "touch"], b"t1 't 2'\n"), (["xargs", "--", "echo", "-n"], b"x\n"),
+]
+UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a"), (["xargs", "nosuch"], b"a"),
+           (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"), (["xargs", "printf", "x"], b""),
+           (["xargs", "-n", "1", "-I", "Q", "echo", "Q"], b"a\nb\n")]
+
+
+@pytest.mark.parametrize("argv, stdin", CASES, ids=[" ".join(c[0])[:50] for c in CASES])
+def test_table(argv, stdin):
+    assert compare(argv, FILES, stdin) is True
+
+
+@pytest.mark.parametrize("argv, stdin", UNKNOWN, ids=[" ".join(c[0])[:50] for c in UNKNOWN])
+def test_what_is_not_modelled_is_unknown(argv, stdin):
+    assert compare(argv, FILES, stdin) is None
+
+
+ITEMS = st.text(st.sampled_from("ab '\"\\\n\t,x"), max_size=12)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.sampled_from([["xargs"], ["xargs", "-n1"], ["xargs", "-n", "2", "echo", "-"], ["xargs", "-I{}", "echo", "<{}>"],
+                        ["xargs", "-r"], ["xargs", "-d,", "echo"], ["xargs", "-0", "-n1"], ["xargs", "-I", "x", "echo", "x", "x"]]),
+       ITEMS)
+def test_generated(argv, stdin):
+    data = stdin.replace(",", "\0") if "-0" in argv else stdin
+    compare(argv, FILES, data.encode())

@@ -19,10 +19,10 @@ MODELS = {
     "awk": awk.awk,
     "find": find.find,
     "git": git.git,
-    "xargs": xargs.xargs,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)
+MODELS["xargs"] = xargs.xargs_over(MODELS)  # its runs are the programs of this table
 
 
 def lookup(name: str):

@@ -9,10 +9,12 @@ xargs gives its children. A command the models do not know, and -P above 1,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult, unknown
 
-__all__ = ["xargs", "run_child"]
+__all__ = ["xargs_over", "run_child"]
 
 #: bash builtins the registry holds whose programs of the same name a child would run instead
 _NOT_PROGRAMS = frozenset({"printf", "pwd"})
@@ -21,13 +23,11 @@ _ARGS_LIMIT = 128 * 1024 - 2048
 _BLANKS = " \t\n"
 
 
-def run_child(ctx: CommandContext, argv: list) -> CommandResult:
-    """What a utility that runs ``argv`` (xargs, find -exec) gets back: the model of
-    that program run over the same tree, stdin from /dev/null; unknown without one."""
-    from .registry import MODELS  # (the registry holds this module's own model)
-
+def run_child(ctx: CommandContext, argv: list, models: Mapping) -> CommandResult:
+    """What a utility that runs ``argv`` (xargs, find -exec) gets back: the model of that
+    program in ``models`` run over the same tree, stdin from /dev/null; unknown without one."""
     name = argv[0]
-    model = None if name in _NOT_PROGRAMS or "/" in name else MODELS.get(name)
+    model = None if name in _NOT_PROGRAMS or "/" in name else models.get(name)
     if model is None:
         return unknown(f"a run of {name}, which has no model here")
     return model(CommandContext(list(argv), b"", ctx.cwd, ctx.env, ctx.tree))
@@ -133,8 +133,18 @@ def _words(text: str, out: Output, blanks_split: bool) -> list:
     return items
 
 
-@guarded
-def xargs(ctx: CommandContext) -> CommandResult:
+def xargs_over(models: Mapping):
+    """The model of xargs whose runs are the programs of ``models`` (the registry's table,
+    which holds this model too)."""
+
+    @guarded
+    def xargs(ctx: CommandContext) -> CommandResult:
+        return _xargs(ctx, models)
+
+    return xargs
+
+
+def _xargs(ctx: CommandContext, models: Mapping) -> CommandResult:
     given, command = _options(ctx.argv[1:])
     if given.get("P", "1") != "1":
         raise OptionUnknown("xargs -P (runs at once)")
@@ -159,7 +169,7 @@ def xargs(ctx: CommandContext) -> CommandResult:
     for argv in runs:
         if sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in argv) > _ARGS_LIMIT:
             raise OptionUnknown("xargs arguments past the size of one run")
-        child = run_child(ctx, argv)
+        child = run_child(ctx, argv, models)
         if child.unknown is not None:
             return child
         if child.status_unknown or child.stdout_unknown or child.stderr_unknown:

@@ -31,7 +31,7 @@ from .sshcall import ssh_call
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
-from .values import has_opaque, opaque_names
+from .values import UnorderedLines, has_opaque, opaque_names
 
 __all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS", "ShellRuns", "SHELL_RUNS"]
 
@@ -391,6 +391,9 @@ class Buffer:
 
     data: bytearray = field(default_factory=bytearray)
     unknown: Optional[str] = None
+    # lines whose order is not known, the writer's only output here (values.UnorderedLines):
+    # a reader that sorts or counts lines may take them in this order
+    unordered: Optional[str] = None
     # the version of the files when the writer first wrote here (None: not yet): a file it
     # changes after that may stay as it was, when its reader stops early (SIGPIPE ends the
     # writer at a write once its reader is gone)
@@ -470,6 +473,11 @@ class EffectWalker(E._Walker):
         if isinstance(target, Buffer):
             if target.first_version is None:
                 target.first_version = self.env.files.tree._store.version
+            if type(text) is UnorderedLines and self.certain and target.unknown is None and not target.data:
+                self.env.meter.build(len(text.lines), "pipe contents")
+                target.unordered, target.unknown = text.lines, text.name
+                return
+            target.unordered = None
             if isinstance(text, Opaque) or not self.certain:
                 target.unknown = target.unknown or (text.name if isinstance(text, Opaque) else
                                                     f"output of {what}, which may not run")
@@ -838,7 +846,9 @@ class EffectWalker(E._Walker):
             sub = self.env.copy()  # each command is a subshell; the files are shared
             walker = self.child(sub)
             walker.into_subshell()
-            if n:
+            if n and previous.unordered is not None and E.ignores_order(command):
+                walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"))
+            elif n:
                 walker.stdin = Stream(None, previous.unknown) if previous.unknown else Stream(bytes(previous.data))
             if n < last:
                 walker.stdout_redirected += 1

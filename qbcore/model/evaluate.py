@@ -1432,6 +1432,25 @@ _WHOLE_INPUT = frozenset("cat sort wc uniq rev nl base64 md5sum sha256sum od fol
 _ALWAYS_WHOLE_INPUT = frozenset(("tr", "tee"))
 
 
+def ignores_order(command) -> bool:
+    """Whether a pipeline's reader gives the same output whatever the order of its input's
+    lines: ``sort`` comparing whole lines (-r, -n; -u without -n), ``wc`` of its stdin."""
+    if type(command) is not S.SimpleCommand or not command.words or any(
+            r.fd in (None, "0") and r.op[:1] == "<" or r.fd == "0" for r in command.redirects):
+        return False  # not a plain command, or its stdin is not the pipe
+    words = []
+    for word in command.words:
+        if len(word.parts) != 1 or type(word.parts[0]) is not S.Lit:
+            return False
+        words.append(word.parts[0].text)
+    letters = "".join(w[1:] for w in words[1:] if w.startswith("-") and not w.startswith("--"))
+    if any(not w.startswith("-") or w.startswith("--") or w == "-" for w in words[1:]):
+        return False  # an operand, or a long option
+    if words[0] == "sort":
+        return set(letters) <= set("rnu") and not ("u" in letters and "n" in letters)
+    return words[0] == "wc" and set(letters) <= set("lwc")
+
+
 def may_stop_reading(command) -> bool:
     """Whether a pipeline's reader may exit before its writer is done (head, grep -q, a file
     operand in place of stdin, anything not named by plain words): a writer still writing

@@ -21,6 +21,18 @@ class Opaque:
         return f"⟨{self.name}⟩"
 
 
+class UnorderedLines(Opaque):
+    """Output whose lines are known but not their order (find lists a directory in the order
+    its file system keeps): ``lines`` holds them in one order. Everything else reads it as
+    unknown; a reader that sorts or counts the lines may take them."""
+
+    @staticmethod
+    def of(name: str, lines: str) -> "UnorderedLines":
+        value = UnorderedLines(name)
+        object.__setattr__(value, "lines", lines)
+        return value
+
+
 class Partial(str):
     """Text with unknown spans. The string is what a record prints (each unknown
     span as ``⟨name⟩``); ``spans`` holds (start, end, name) for each of them."""

@@ -86,6 +86,10 @@ SCRIPTS = [
     'case "$(cat data.txt)" in a*) echo y > o;; esac', "[[ $(cat data.txt) == a* ]] && echo y > o",
     "for w in $(cat data.txt); do echo $w; done > o", "for w in $(cat); do echo $w; done < data.txt > o",
     "echo q | for w in $(cat); do echo $w; done > o", "(( $(wc -l < data.txt) > 2 )) && echo big > o",
+    # find lists a directory in the order its file system keeps: a reader that sorts or counts
+    # takes its lines in any order; paths that lie one under the other come in one order
+    "touch d/y d/a; find d -type f | sort -r > l", "touch d/y; find d -type f | wc -l > n", "find d . -maxdepth 0 > l",
+    "find d/x > l", "mkdir -p e/f; find e > l",
     # a writer that changes files only before it writes, or whose reader reads it all
     "touch before; echo 1 | head -1 > h", "for i in 1 2; do echo $i; touch f$i; done | cat > h",
     # bash drops a final backslash when the last line began inside single quotes
@@ -137,6 +141,7 @@ def test_final_files_match_bash(script, tmp_path):
     # writing (measured: `for i in 1 2; do echo $i; sleep 0.2; touch f$i; done | true` makes f1 only)
     ("for i in 1 2 3; do echo $i; touch f$i; done | head -1 > h", "may stop reading"),
     ("{ echo 1; echo 2; touch f; } | grep -q 1", "may stop reading"),
+    ("find . -type f > l", "the order find lists"), ("touch d/y; find d | sort -k1 > l", "the order find lists"),
     ("ls | cat > o", "race on o"), ("echo *.txt | cat > o.txt", "race on o.txt"),
     ("find . -type f | sort > list", "race on list"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),

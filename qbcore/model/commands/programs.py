@@ -9,7 +9,7 @@ until a caller (outcome prediction) adds these entries to its table.
 from __future__ import annotations
 
 from ..expand import Opaque
-from ..values import has_opaque
+from ..values import UnorderedLines, has_opaque
 from ..utilities.context import CommandContext, Environ
 from ..utilities.registry import MODELS
 from ..utilities.vfs import VirtualTree
@@ -72,9 +72,12 @@ def entry(model) -> Model:
         stderr = result.stderr.decode("utf-8", "surrogateescape")
         if result.stderr_unknown is not None:
             stderr = Opaque(f"stderr of {ctx.name} ({result.stderr_unknown})")
-        return Outcome(Opaque(result.status_unknown) if result.status_unknown else result.status,
-                       Opaque(result.stdout_unknown) if result.stdout_unknown else
-                       result.stdout.decode("utf-8", "surrogateescape"),
+        stdout = result.stdout.decode("utf-8", "surrogateescape")
+        if result.stdout_unknown:
+            stdout = Opaque(result.stdout_unknown)
+        elif result.stdout_unordered and stdout:
+            stdout = UnorderedLines.of(f"output of {ctx.name} ({result.stdout_unordered})", stdout)
+        return Outcome(Opaque(result.status_unknown) if result.status_unknown else result.status, stdout,
                        stderr=stderr)
 
     run.__name__ = getattr(model, "__name__", "utility")

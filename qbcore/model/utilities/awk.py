@@ -535,6 +535,9 @@ class _Parser:
                         self.take()
                         args.append(self.expr())
                 self.take(")")
+            if text == "split" and (len(args) < 2 or args[1][0] != "var"):
+                # mawk refuses it when it reads the program, before any input: its wording is not modelled
+                raise OptionUnknown("awk: split whose second argument is not an array name")
             return ("call", text, args)
         if kind == "name" and text not in _KEYWORDS:
             if text in _UNMODELLED_VARS:

@@ -70,7 +70,8 @@ class CommandResult:
     """Exit status and output; when ``unknown`` is set it names what was not modelled
     and the other fields mean nothing. ``status_unknown`` and ``stdout_unknown`` name one
     part that is not known while the files are; ``stderr_unknown``: stderr holds more than
-    ``stderr`` (which starts it, or is empty), named there."""
+    ``stderr`` (which starts it, or is empty), named there. ``stdout_unordered``: stdout's
+    lines are known, not their order (named there); ``stdout`` holds one order."""
 
     status: int
     stdout: bytes = b""
@@ -79,6 +80,7 @@ class CommandResult:
     status_unknown: str | None = None
     stdout_unknown: str | None = None
     stderr_unknown: str | None = None
+    stdout_unordered: str | None = None
 
 
 def unknown(what: str) -> CommandResult:

@@ -3,8 +3,8 @@
 Actions that run or delete (-exec, -delete, -execdir, -ok) and operators
 (-o, parentheses) are ``unknown``: -exec belongs to the evaluator. Order: the
 model lists a directory's entries sorted by name; real find uses the order the
-file system returns, which no listing records, so consumers that depend on
-the order of sibling entries should treat it as uncertain.
+file system returns, which no listing records, so output in which two paths
+lie side by side is ``stdout_unordered``: its lines are known, not their order.
 """
 
 from __future__ import annotations
@@ -122,7 +122,9 @@ def find(ctx: CommandContext) -> CommandResult:
     if not actions:
         actions = [(len(tests), b"\n")]
     files = ctx.files
+    unordered = False
     for start in starts or ["."]:
+        printed: list = []
         try:
             kind = files.kind(start, follow_symlinks=False)
         except VfsError as exc:
@@ -142,10 +144,18 @@ def find(ctx: CommandContext) -> CommandResult:
                         done += 1
                     if ok:
                         out.out += path.encode("utf-8", "surrogateescape") + term
+                        printed.append(path)
             if kind == "dir" and (maxdepth is None or depth < maxdepth):
                 children = []
                 for name in files.listdir(path):
                     child = path + name if path.endswith("/") else path + "/" + name
                     children.append((child, files.kind(child, follow_symlinks=False), depth + 1))
                 stack.extend(reversed(children))
-    return out.result()
+        # a directory's entries come in the order its file system keeps, not by name: unless
+        # each path printed lies under the one before, another order is as likely
+        unordered = unordered or any(not later.startswith(earlier.rstrip("/") + "/")
+                                     for earlier, later in zip(printed, printed[1:]))
+    result = out.result()
+    if unordered:
+        result.stdout_unordered = "the order find lists a directory in"
+    return result

@@ -90,6 +90,10 @@ SCRIPTS = [
     # takes its lines in any order; paths that lie one under the other come in one order
     "touch d/y d/a; find d -type f | sort -r > l", "touch d/y; find d -type f | wc -l > n", "find d . -maxdepth 0 > l",
     "find d/x > l", "mkdir -p e/f; find e > l",
+    # find -exec: each run a utility model; runs that do not meet each other in either order
+    "find . -name '*.txt' -exec sed -i 's/alpha/A/' {} \\;", "find . -type f -name '*.txt' -exec mv {} {}.bak \\;",
+    "cp data.txt d/y.txt; x=$(find . -name '*.txt' -exec grep -c alpha {} + | sort); echo \"$x\" > counts",
+    "find d -type f -exec cat {} \\; > all",
     # a writer that changes files only before it writes, or whose reader reads it all
     "touch before; echo 1 | head -1 > h", "for i in 1 2; do echo $i; touch f$i; done | cat > h",
     # bash drops a final backslash when the last line began inside single quotes

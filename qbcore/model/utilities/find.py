@@ -1,10 +1,13 @@
-"""GNU findutils 4.9 find, the listing subset: -name -iname -type -maxdepth -mindepth -print -print0 and !.
+"""GNU findutils 4.9 find: -name -iname -type -maxdepth -mindepth -print -print0 ! and -exec.
 
-Actions that run or delete (-exec, -delete, -execdir, -ok) and operators
-(-o, parentheses) are ``unknown``: -exec belongs to the evaluator. Order: the
-model lists a directory's entries sorted by name; real find uses the order the
-file system returns, which no listing records, so output in which two paths
-lie side by side is ``stdout_unordered``: its lines are known, not their order.
+-exec runs each command as a model of the registry's table (``{} ;`` once for
+each path, its status a test; ``{} +`` once for all of them, after the walk).
+-delete, -execdir, -ok and the operators -o and parentheses are ``unknown``.
+Order: real find lists a directory in the order its file system keeps, which
+no listing records. The model walks the tree both ways, names sorted up and
+down: runs that change the tree or say different things in the two orders are
+``unknown``, and output in which two paths lie side by side is
+``stdout_unordered`` (its lines are known, not their order).
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ import fnmatch
 import posixpath
 import re
 
+from collections.abc import Mapping
+
+from .children import run_child
 from .common import Output, OptionUnknown, guarded, quote
 from .context import CommandContext, CommandResult
 from .vfs import VfsError
 
-__all__ = ["find"]
+__all__ = ["find_over"]
 
 _TYPES = {"f": "file", "d": "dir", "l": "symlink"}
 # every word findutils 4.9 reads as a predicate, option or operator: any other word with a dash is
@@ -55,14 +61,77 @@ def _path_after_expression(ctx, out, arg, last):
     return out.result()
 
 
-@guarded
-def find(ctx: CommandContext) -> CommandResult:
+def find_over(models: Mapping):
+    """The model of find whose -exec runs the programs of ``models`` (the registry's table,
+    which holds this model too)."""
+
+    @guarded
+    def find(ctx: CommandContext) -> CommandResult:
+        return _find(ctx, models)
+
+    return find
+
+
+class _Runs:
+    """The -exec runs of one walk: over ``tree``, those of ``{} +`` gathered in ``batches``."""
+
+    def __init__(self, ctx: CommandContext, models: Mapping, tree):
+        self.ctx, self.models, self.tree = ctx, models, tree
+        self.batches: dict = {}
+        self.printed: list = []
+        self.failed = False
+        self.out = Output("find")
+
+    def each(self, command: list, path: str, kind: str) -> bool:
+        """``-exec … ;`` on ``path``: its status is the test's value."""
+        argv = [word.replace("{}", path) for word in command]
+        self.printed.append(path)
+        before = dict(self.tree._store.nodes)
+        child = run_child(self.ctx, argv, self.models, tree=self.tree)
+        _check(child, argv)
+        changed = {k for k in set(before) | set(self.tree._store.nodes)
+                   if before.get(k) is not self.tree._store.nodes.get(k)}
+        if changed:
+            target = self.tree.at(self.ctx.cwd)._lookup(path, False)[0]
+            if kind == "dir" or any(k != target and (k in before or not k.startswith(target)) for k in changed):
+                # the walk may meet what it changed, or another path's run may: not followed
+                raise OptionUnknown(f"find -exec {command[0]} that changes what the walk may meet")
+        self.out.out += child.stdout
+        self.out.err += child.stderr
+        return child.status == 0
+
+    def gather(self, n: int, path: str):
+        self.batches.setdefault(n, []).append(path)
+
+    def finish(self, commands: dict):
+        """Run each ``{} +`` command on the paths it gathered (none: it does not run)."""
+        for n, command in commands.items():
+            paths = self.batches.get(n)
+            if not paths:
+                continue
+            argv = command[:-2] + paths  # (its last words are {} and +)
+            child = run_child(self.ctx, argv, self.models, tree=self.tree)
+            _check(child, argv)
+            self.out.out += child.stdout
+            self.out.err += child.stderr
+            self.failed = self.failed or child.status != 0
+
+
+def _check(child: CommandResult, argv: list):
+    if child.unknown is not None:
+        raise OptionUnknown(f"find -exec {argv[0]} ({child.unknown})")
+    if child.status_unknown or child.stdout_unknown or child.stderr_unknown or child.stdout_unordered:
+        raise OptionUnknown(f"find -exec {argv[0]}, which the model does not wholly follow")
+
+
+def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
     args = ctx.argv[1:]
     starts = []
     while args and not (args[0].startswith("-") and len(args[0]) > 1) and args[0] not in ("!", "("):
         starts.append(args.pop(0))
-    tests = []          # (negated, predicate(path, kind, base, depth))
-    actions = []
+    tests = []          # (negated, predicate(path, kind, base, depth), or ("exec", command))
+    actions = []        # (how many tests before it, b"\n" or b"\0" to print, ("+", n) or None)
+    batched: dict = {}  # the action's index -> the command of an -exec … {} +
     maxdepth, mindepth = None, 0
     out = Output("find")
     negate = False
@@ -113,6 +182,23 @@ def find(ctx: CommandContext) -> CommandResult:
                 raise OptionUnknown("find ! -print")
             actions.append((len(tests), b"\n" if a == "-print" else b"\0"))
             continue
+        if a == "-exec":
+            end = next((j for j in range(i, len(args)) if args[j] == ";" or args[j] == "+" and args[j - 1] == "{}"
+                        and j > i), None)
+            if end is None or end == i:
+                out.error("missing argument to `-exec'")
+                return out.result()
+            command, i = args[i:end + 1], end + 1
+            if command[-1] == "+":
+                if negate or any("{}" in word for word in command[:-2]):
+                    raise OptionUnknown("find -exec … {} + with ! or another {}")
+                batched[len(actions)] = command
+                actions.append((len(tests), ("+", len(actions))))
+            else:
+                tests.append((negate, ("exec", command[:-1])))
+                actions.append((len(tests), None))
+            negate = False
+            continue
         if a != "-" and a not in _GNU_PREDICATES and not a.startswith("-newer"):
             out.error(f"unknown predicate `{a}'")
             return out.result()
@@ -121,10 +207,51 @@ def find(ctx: CommandContext) -> CommandResult:
         raise OptionUnknown("find: a trailing !")
     if not actions:
         actions = [(len(tests), b"\n")]
-    files = ctx.files
-    unordered = False
-    for start in starts or ["."]:
+    if (batched or any(type(pred) is tuple for _, pred in tests)) and ctx.stdin:
+        raise OptionUnknown("find -exec with a stdin its runs may read")
+    walks = []
+    untouched = ctx.tree.clone()  # the tree as the walk found it, for the walk the other way
+    for reverse in (False, True):
+        tree = untouched if reverse else ctx.tree
+        runs = _Runs(ctx, models, tree)
+        printed_all, walk_out = _walk(ctx, tree.at(ctx.cwd), starts or ["."], tests, actions, maxdepth, mindepth,
+                                      runs, reverse, Output("find"))
+        runs.finish(batched)
+        walks.append((tree, runs, printed_all, walk_out))
+        if not batched and len(tests) == sum(1 for _, p in tests if type(p) is not tuple):
+            break  # nothing runs: one walk tells it all (its order is judged from what it printed)
+    (tree, runs, printed_all, walk_out), *other = walks
+    if other:
+        _, other_runs, _, other_out = other[0]
+        if _state(tree) != _state(other[0][0]) or walk_out.err != other_out.err or \
+                runs.out.err != other_runs.out.err or runs.failed != other_runs.failed or \
+                walk_out.status != other_out.status or \
+                sorted((walk_out.out + runs.out.out).split(b"\n")) != sorted((other_out.out + other_runs.out.out).split(b"\n")):
+            raise OptionUnknown("find -exec whose runs depend on the order of a directory's entries")
+    out.out += walk_out.out + runs.out.out
+    out.err += walk_out.err + runs.out.err
+    out.status = out.status or walk_out.status or (1 if runs.failed else 0)
+    result = out.result()
+    # a directory's entries come in the order its file system keeps, not by name: unless each
+    # path printed (or run on) lies under the one before, another order is as likely
+    if any(not later.startswith(earlier.rstrip("/") + "/") for printed in printed_all
+           for earlier, later in zip(printed, printed[1:])):
+        if result.stdout:
+            result.stdout_unordered = "the order find lists a directory in"
+    return result
+
+
+def _state(tree) -> dict:
+    return {path: (node.kind, node.data, node.mode, node.target) for path, node in tree._store.nodes.items()}
+
+
+def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, reverse: bool, out: Output):
+    """One walk of the tree, each directory's names sorted up (or down, ``reverse``):
+    ``([the paths acted on, for each start], out)``."""
+    printed_all = []
+    for start in starts:
         printed: list = []
+        runs.printed = printed  # (a path an -exec … ; runs on counts as printed)
         try:
             kind = files.kind(start, follow_symlinks=False)
         except VfsError as exc:
@@ -137,25 +264,27 @@ def find(ctx: CommandContext) -> CommandResult:
             if depth >= mindepth:
                 done = 0
                 ok = True
-                for upto, term in actions:
+                for upto, act in actions:
                     while ok and done < upto:
                         neg, pred = tests[done]
-                        ok = pred(path, kind, base, depth) != neg
+                        found = runs.each(pred[1], path, kind) if type(pred) is tuple else pred(path, kind, base, depth)
+                        ok = found != neg
                         done += 1
-                    if ok:
-                        out.out += path.encode("utf-8", "surrogateescape") + term
+                    if ok and act is not None:
+                        if type(act) is tuple:
+                            runs.gather(act[1], path)
+                        else:
+                            out.out += path.encode("utf-8", "surrogateescape") + act
                         printed.append(path)
             if kind == "dir" and (maxdepth is None or depth < maxdepth):
                 children = []
-                for name in files.listdir(path):
+                try:
+                    names = files.listdir(path)
+                except VfsError:
+                    raise OptionUnknown("find: a directory gone before the walk reached it") from None
+                for name in (reversed(names) if reverse else names):
                     child = path + name if path.endswith("/") else path + "/" + name
                     children.append((child, files.kind(child, follow_symlinks=False), depth + 1))
                 stack.extend(reversed(children))
-        # a directory's entries come in the order its file system keeps, not by name: unless
-        # each path printed lies under the one before, another order is as likely
-        unordered = unordered or any(not later.startswith(earlier.rstrip("/") + "/")
-                                     for earlier, later in zip(printed, printed[1:]))
-    result = out.result()
-    if unordered:
-        result.stdout_unordered = "the order find lists a directory in"
-    return result
+        printed_all.append(printed)
+    return printed_all, out

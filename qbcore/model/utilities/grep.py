@@ -105,8 +105,9 @@ def grep(ctx: CommandContext) -> CommandResult:
                     if not flags.get("s"):
                         out.error(f"{name}: Is a directory", 2)
                     error = True
-                    continue
-                data = ctx.files.read_bytes(name)
+                    data = b""  # then read as empty: -c counts 0 for it, -L lists it (measured)
+                else:
+                    data = ctx.files.read_bytes(name)
             except VfsError as exc:
                 if not flags.get("s"):
                     out.error(f"{name}: {exc.strerror}", 2)

@@ -17,12 +17,13 @@ MODELS = {
     "sed": sed.sed,
     "grep": grep.grep,
     "awk": awk.awk,
-    "find": find.find,
     "git": git.git,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)
-MODELS["xargs"] = xargs.xargs_over(MODELS)  # its runs are the programs of this table
+# their runs are the programs of this table
+MODELS["xargs"] = xargs.xargs_over(MODELS)
+MODELS["find"] = find.find_over(MODELS)
 
 
 def lookup(name: str):

@@ -11,26 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .children import run_child
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult, unknown
 
-__all__ = ["xargs_over", "run_child"]
+__all__ = ["xargs_over"]
 
-#: bash builtins the registry holds whose programs of the same name a child would run instead
-_NOT_PROGRAMS = frozenset({"printf", "pwd"})
 #: the most bytes of arguments one run takes before GNU xargs splits them (its default, -s)
 _ARGS_LIMIT = 128 * 1024 - 2048
 _BLANKS = " \t\n"
-
-
-def run_child(ctx: CommandContext, argv: list, models: Mapping) -> CommandResult:
-    """What a utility that runs ``argv`` (xargs, find -exec) gets back: the model of that
-    program in ``models`` run over the same tree, stdin from /dev/null; unknown without one."""
-    name = argv[0]
-    model = None if name in _NOT_PROGRAMS or "/" in name else models.get(name)
-    if model is None:
-        return unknown(f"a run of {name}, which has no model here")
-    return model(CommandContext(list(argv), b"", ctx.cwd, ctx.env, ctx.tree))
 
 
 def _options(args: list):

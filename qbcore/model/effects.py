@@ -301,6 +301,36 @@ def _names(arg, path: str) -> bool:
     return isinstance(arg, str) and _mentions(arg, os.path.basename(path))
 
 
+#: producers of `< <(…)` that write through stdio: into a pipe, their output comes at exit
+_BUFFERED_PRODUCERS = frozenset({"find", "ls", "sort", "grep", "seq", "cut", "head", "tail", "wc", "uniq"})
+_PIPE_BUFFER = 4096
+
+
+def _only_command(script) -> Optional["S.SimpleCommand"]:
+    """The script's one simple command of plain words, if that is all it is."""
+    items = [item for chunk in script.chunks for item in chunk.items]
+    if len(items) != 1 or items[0].background or len(items[0].command.pipelines) != 1:
+        return None
+    commands = items[0].command.pipelines[0].commands
+    if len(commands) != 1 or type(commands[0]) is not S.SimpleCommand or not commands[0].words or \
+            commands[0].assignments or commands[0].redirects:
+        return None
+    return commands[0]
+
+
+def _reads_first(node) -> bool:
+    """Whether ``node`` reads its stdin before it does anything else: ``read``, ``mapfile``
+    or ``readarray``, or a ``while`` loop whose condition starts with one."""
+    if type(node) is S.While and not node.until and node.condition:
+        first = node.condition[0].command.pipelines[0]
+        node = first.commands[0] if len(first.commands) == 1 else None
+    if type(node) is not S.SimpleCommand or not node.words or node.redirects and type(node) is not S.SimpleCommand:
+        return False
+    word = node.words[0]
+    return len(word.parts) == 1 and type(word.parts[0]) is S.Lit and word.parts[0].text in ("read", "mapfile",
+                                                                                            "readarray")
+
+
 def _lists(listed: list, path: str) -> bool:
     """Whether a command that listed ``listed`` may have seen ``path`` there."""
     folder, name = os.path.split(path)
@@ -546,7 +576,7 @@ class EffectWalker(E._Walker):
                 else:
                     table[to] = UNKNOWN
             elif record.path is None or not record.exact:
-                table[1 if fd is None else fd] = UNKNOWN
+                table[(0 if op[:1] == "<" else 1) if fd is None else fd] = UNKNOWN
             elif op == "<":
                 path = os.path.normpath(record.path)
                 data = b"" if path == "/dev/null" else self.env.files.read(path)
@@ -561,6 +591,40 @@ class EffectWalker(E._Walker):
             else:
                 table[0 if fd is None else fd] = UNKNOWN  # <> and anything else
         return table
+
+    def process_input(self, redirect, node, later) -> Optional[str]:
+        """``< <(producer)`` run to its end before ``node`` reads, when that is what bash does:
+        the producer is one utility that writes through stdio (its output, at most one pipe
+        buffer, comes when it exits) and changes no file, and ``node`` reads before anything
+        else (``read``, ``mapfile``, a ``while read`` loop), with no later redirection that
+        creates a file a listing producer could see."""
+        target = redirect.target
+        if redirect.op != "<" or redirect.heredoc is not None or target is None or len(target.parts) != 1 or \
+                type(target.parts[0]) is not S.ProcSub or target.parts[0].direction != "<" or \
+                not _reads_first(node):
+            return None
+        script = target.parts[0].script
+        producer = _only_command(script)
+        if producer is None or script.error is not None:
+            return None
+        name = producer.words[0].parts[0].text if len(producer.words[0].parts) == 1 and \
+            type(producer.words[0].parts[0]) is S.Lit else None
+        if name not in _BUFFERED_PRODUCERS or name in self.env.functions:
+            return None
+        lists = name in ("find", "ls") or any(c in self.text(w) for w in producer.words for c in "*?[")
+        if lists and any(r.op[:1] == ">" or r.op[:2] == "&>" for r in later):
+            return None  # bash opens it while the producer lists
+        files = self.env.files
+        before = dict(files.tree._store.nodes)
+        self.effects.streams = (self.stdin, self.errsink)  # the producer's are the shell's
+        found = self.env.substitute(script, self.env.copy())
+        text = found.stdout
+        if _changed(before, files.tree) or not isinstance(text, str) or \
+                len(text.encode("utf-8", "surrogateescape")) > _PIPE_BUFFER:
+            if not isinstance(text, str) or _changed(before, files.tree):
+                files.lose(f"the files after `{self.text(redirect)}`")
+            return None
+        return text
 
     # -- commands -------------------------------------------------------------
 

@@ -1212,10 +1212,12 @@ class _Walker:
         names = [] if names is None else names
         substitutions = [] if substitutions is None else substitutions
         out, doubts, opened = [], [], set()
-        for redirect in redirects:
+        for n, redirect in enumerate(redirects):
             exp = X.Expander(self.env)
             try:
-                record, doubt = self.redirection(redirect, exp, opened)
+                body = self.process_input(redirect, node, redirects[n + 1:])
+                record, doubt = (RedirectRecord(redirect.op, redirect.fd, None, None, False, False, body, True), None) \
+                    if body is not None else self.redirection(redirect, exp, opened)
             except (_Ambiguous, X.UnexpandableDocument) as failure:
                 self.collect(exp, names, substitutions)
                 return out, failure.message, doubts
@@ -1228,6 +1230,11 @@ class _Walker:
             if redirect.fd is not None:
                 opened.add(redirect.fd)
         return out, None, doubts
+
+    def process_input(self, redirect: "S.Redirect", node, later) -> Optional[str]:
+        """The bytes ``< <(…)`` gives ``node``, when the walker follows the process substitution
+        (``later``: the redirections after it); None otherwise. This walker does not."""
+        return None
 
     def redirection(self, redirect: "S.Redirect", exp, opened=()):
         """One redirection: (record, doubt); raises _Ambiguous when bash cannot perform it."""

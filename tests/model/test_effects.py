@@ -94,6 +94,10 @@ SCRIPTS = [
     "find . -name '*.txt' -exec sed -i 's/alpha/A/' {} \\;", "find . -type f -name '*.txt' -exec mv {} {}.bak \\;",
     "cp data.txt d/y.txt; x=$(find . -name '*.txt' -exec grep -c alpha {} + | sort); echo \"$x\" > counts",
     "find d -type f -exec cat {} \\; > all",
+    # < <(producer): one stdio utility that changes nothing, read by what reads before anything else
+    "while read -r f; do mv \"$f\" \"$f.bak\"; done < <(find . -name '*.txt')",
+    "while read -r l; do echo \"[$l]\"; done < <(sort data.txt) > o",
+    "IFS= read -r first < <(grep alpha data.txt); echo \"$first\" > o", "mapfile -t L < <(ls); echo \"${L[@]}\" > o",
     # a writer that changes files only before it writes, or whose reader reads it all
     "touch before; echo 1 | head -1 > h", "for i in 1 2; do echo $i; touch f$i; done | cat > h",
     # bash drops a final backslash when the last line began inside single quotes
@@ -146,6 +150,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("for i in 1 2 3; do echo $i; touch f$i; done | head -1 > h", "may stop reading"),
     ("{ echo 1; echo 2; touch f; } | grep -q 1", "may stop reading"),
     ("find . -type f > l", "the order find lists"), ("touch d/y; find d | sort -k1 > l", "the order find lists"),
+    # input from what the model does not follow is unknown, not empty
+    ("cat < <(ls) > o", "may not run"), ('cat < "$RANDOM" > o', "may not run"),
+    ("while read -r f; do echo $f; done < <(find . -type f) > o", "may not run"),
     ("ls | cat > o", "race on o"), ("echo *.txt | cat > o.txt", "race on o.txt"),
     ("find . -type f | sort > list", "race on list"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),

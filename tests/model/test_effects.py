@@ -94,6 +94,8 @@ SCRIPTS = [
     "find . -name '*.txt' -exec sed -i 's/alpha/A/' {} \\;", "find . -type f -name '*.txt' -exec mv {} {}.bak \\;",
     "cp data.txt d/y.txt; x=$(find . -name '*.txt' -exec grep -c alpha {} + | sort); echo \"$x\" > counts",
     "find d -type f -exec cat {} \\; > all",
+    # test's expression parser past four arguments, with file tests
+    "test -d d -a -f data.txt && echo ok > o", "[ -f nope -o -s notes ] && echo ok > o2; [ ! -e d -a -d d ]; echo $? > o3",
     # < <(producer): one stdio utility that changes nothing, read by what reads before anything else
     "while read -r f; do mv \"$f\" \"$f.bak\"; done < <(find . -name '*.txt')",
     "while read -r l; do echo \"[$l]\"; done < <(sort data.txt) > o",

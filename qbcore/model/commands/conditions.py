@@ -47,7 +47,7 @@ _INT_BINARY = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": la
 
 
 def evaluate_test(args: list, env) -> int:
-    """``test``/``[`` by argument count, as POSIX specifies; files and -a/-o are opaque."""
+    """``test``/``[`` by argument count, as POSIX specifies (bash's expression parser past that)."""
     if has_opaque(args):
         raise Unknown("opaque operand")
     n = len(args)
@@ -81,7 +81,75 @@ def evaluate_test(args: list, env) -> int:
         raise Unknown(f"test {op}")
     if n == 4 and args[0] == "!":
         return 1 - evaluate_test(args[1:], env)
-    raise Unknown("test with more than four arguments")
+    if n == 4 and args[0] == "(" and args[3] == ")":
+        return evaluate_test(args[1:3], env)
+    return 0 if _TestExpression(args, env).run() else 1
+
+
+class _TestExpression:
+    """test's parser for more arguments (bash's test.c: expr, or, and, term): ``-o`` below
+    ``-a``, ``!`` and parentheses, a binary operator where three arguments are left, then
+    a unary one, then a string. A syntax error is bash's message and status 2: unknown."""
+
+    def __init__(self, args: list, env):
+        self.args, self.env, self.pos = args, env, 0
+
+    def run(self) -> bool:
+        value = self.either()
+        if self.pos != len(self.args):
+            raise Unknown("test: too many arguments")
+        return value
+
+    def either(self) -> bool:
+        value = self.both()
+        while self.pos < len(self.args) and self.args[self.pos] == "-o":
+            self.pos += 1
+            right = self.both()
+            value = value or right
+        return value
+
+    def both(self) -> bool:
+        value = self.term()
+        while self.pos < len(self.args) and self.args[self.pos] == "-a":
+            self.pos += 1
+            right = self.term()
+            value = value and right
+        return value
+
+    def term(self) -> bool:
+        args, n = self.args, len(self.args)
+        if self.pos >= n:
+            raise Unknown("test: argument expected")
+        if args[self.pos] == "!":
+            negations = 0
+            while self.pos < n and args[self.pos] == "!":
+                negations += 1
+                self.pos += 1
+            return self.term() != bool(negations % 2)
+        if args[self.pos] == "(":
+            self.pos += 1
+            value = self.either()
+            if self.pos >= n or args[self.pos] != ")":
+                raise Unknown("test: `)' expected")
+            self.pos += 1
+            return value
+        if self.pos + 3 <= n and args[self.pos + 1] in _TEST_BINARY:
+            left, op, right = args[self.pos:self.pos + 3]
+            self.pos += 3
+            return evaluate_test([left, op, right], self.env) == 0
+        word = args[self.pos]
+        if len(word) == 2 and word[0] == "-" and word != "--":
+            if word[1] not in _UNARY_LETTERS or self.pos + 1 >= n:
+                raise Unknown(f"test {word}: a unary operator bash reads differently")
+            operand = args[self.pos + 1]
+            self.pos += 2
+            return evaluate_test([word, operand], self.env) == 0
+        self.pos += 1
+        return word != ""
+
+
+_TEST_BINARY = frozenset("= == != < > -eq -ne -lt -le -gt -ge -nt -ot -ef".split())
+_UNARY_LETTERS = frozenset("abcdefghknoprstuvwxzGLNORS")
 
 
 def file_test(op: str, operand: str, env) -> bool:

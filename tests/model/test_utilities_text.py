@@ -35,7 +35,14 @@ SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5"
             ["seq", "abc"], ["seq"], ["seq", "1", "2", "3", "4"], ["seq", "-3"], ["seq", "--", "-3", "-1"],
             ["seq", "-w", "1", "100", "5"], ["seq", "007"], ["seq", "1", "x"],
             ["uniq"], ["uniq", "-c"], ["uniq", "-d"], ["uniq", "-u"], ["uniq", "-ic"], ["uniq", "-cd", "f"],
-            ["uniq", "n"], ["uniq", "nope"], ["uniq", "-du", "n"], ["uniq", "nonl"]]
+            ["uniq", "n"], ["uniq", "nope"], ["uniq", "-du", "n"], ["uniq", "nonl"],
+            ["tac"], ["tac", "f", "nonl"], ["tac", "nope"], ["sort", "-o", "f", "f"], ["sort", "-o", "out", "n", "-r"],
+            ["sort", "-o", "nope/x", "f"], ["sort", "-o", "d", "f"]]
+LINKS = {"lf": "f", "ld": "d", "loop": "loop", "dangling": "nope/x", "up": "../x"}
+PATHS = [["readlink", "lf", "f", "dangling", "nope"], ["readlink", "-f", "lf", "ld/x", "nope", "nope/x", "dangling"],
+         ["readlink", "-e", "lf", "nope", "ld"], ["readlink", "-n", "lf"], ["readlink"], ["readlink", "-f", "loop"],
+         ["realpath", "lf", "ld/./x/..", "nope"], ["realpath", "nope/x", "f/x"], ["realpath", "-e", "nope", "d"],
+         ["realpath", "", "."], ["realpath"], ["readlink", "-f", "."]]
 TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "abc", "x"],
       ["tr", "[:lower:]", "[:upper:]"], ["tr", "\\n", ","], ["tr", "-s", "a-z", "A-Z"],
       ["tr", "-c", "a", "b"]]
@@ -80,3 +87,16 @@ def test_pwd_is_the_callers_cwd():
 def test_seq_generated(operands, width, separator):
     argv = ["seq"] + (["-w"] if width else []) + ([f"-s{separator}"] if separator else []) + ["--"] + operands
     compare(argv, {})
+
+
+@pytest.mark.parametrize("argv", PATHS, ids=[" ".join(c)[:60] for c in PATHS])
+def test_paths(argv):
+    # absolute paths: the real run's root stands at /task, as the model's
+    from utilities_diff import run_model, run_real
+    import re
+    model = run_model(argv, FILES, b"", LINKS)
+    if model is None:
+        return
+    real = run_real(argv, FILES, b"", LINKS)
+    real = (real[0], re.sub(rb"/tmp/[^/\n]+", b"/task", real[1]), real[2], real[3])
+    assert model == real, f"{argv}\nmodel {model}\nreal {real}"

@@ -1,5 +1,5 @@
-"""GNU coreutils 9.1 text filters and name tools: head, tail, wc, sort, cut, tr, uniq, seq, basename,
-dirname, pwd, ls."""
+"""GNU coreutils 9.1 text filters and name tools: head, tail, wc, sort, cut, tr, uniq, seq, tac,
+basename, dirname, readlink, realpath, pwd, ls."""
 
 from __future__ import annotations
 
@@ -173,10 +173,14 @@ class _Inv:
 
 @guarded
 def sort(ctx: CommandContext) -> CommandResult:
-    opts, names = scan_options(ctx.argv, "rnu", longs={"reverse": ("r", False),
-                                                      "numeric-sort": ("n", False),
-                                                      "unique": ("u", False)})
+    opts, names = scan_options(ctx.argv, "rnu", "o", longs={"reverse": ("r", False),
+                                                           "numeric-sort": ("n", False),
+                                                           "unique": ("u", False),
+                                                           "output": ("o", True)})
     chosen = {o for o, _ in opts}
+    into = [value for o, value in opts if o == "o"]
+    if len(into) > 1:
+        raise OptionUnknown("sort with -o given twice")
     out = Output("sort")
     data = bytearray()
     used: list = []
@@ -215,8 +219,114 @@ def sort(ctx: CommandContext) -> CommandResult:
                 uniq.append(line)
                 last = k
         keyed = uniq
-    out.out += b"".join(l + b"\n" for l in keyed)
+    sorted_text = b"".join(l + b"\n" for l in keyed)
+    if into:
+        # -o: the output file is opened after every input was read, so it may be one of them
+        try:
+            ctx.files.write_bytes(into[0], sorted_text)
+        except VfsError as exc:
+            out.error(f"open failed: {into[0]}: {exc.strerror}", 2)
+        return out.result()
+    out.out += sorted_text
     return out.result()
+
+
+@guarded
+def tac(ctx: CommandContext) -> CommandResult:
+    """Lines last to first (a last line without a newline joins the one after it, as GNU's
+    records do); -s, -b and -r are not modelled."""
+    _, names = scan_options(ctx.argv, "")
+    out = Output("tac")
+    for name in names or ["-"]:
+        if name == "-":
+            data = ctx.stdin
+        else:
+            try:
+                if ctx.files.is_dir(name):
+                    raise OptionUnknown("tac of a directory (its error depends on the file system)")
+                data = ctx.files.read_bytes(name)
+            except VfsError as exc:
+                out.error(f"failed to open {quote(name)} for reading: {exc.strerror}")
+                continue
+        records = data.split(b"\n")
+        last = records.pop()  # after the final newline: empty, or a line without one
+        out.out += last + b"".join(r + b"\n" for r in reversed(records))
+    return out.result()
+
+
+@guarded
+def readlink(ctx: CommandContext) -> CommandResult:
+    """A symlink's target; -f, -e and -m canonicalize (-f: all but the last component must
+    exist, -e: all, -m: none); -n drops the newline. Other options are not modelled."""
+    opts, names = scan_options(ctx.argv, "fenm", longs={"canonicalize": ("f", False),
+                                                         "canonicalize-existing": ("e", False),
+                                                         "canonicalize-missing": ("m", False),
+                                                         "no-newline": ("n", False)})
+    chosen = [o for o, _ in opts]
+    mode = next((o for o in reversed(chosen) if o in "fem"), None)
+    out = Output("readlink")
+    if not names:
+        out.usage("missing operand")
+        return out.result()
+    if "n" in chosen and len(names) > 1:
+        raise OptionUnknown("readlink -n with several operands (a warning)")
+    end = b"" if "n" in chosen else b"\n"
+    for name in names:
+        found = _canonical(ctx, name, mode) if mode else _target(ctx, name)
+        if found is None:
+            out.status = 1
+            continue
+        out.out += found.encode("utf-8", "surrogateescape") + end
+    return out.result()
+
+
+@guarded
+def realpath(ctx: CommandContext) -> CommandResult:
+    """The canonical absolute path: all but the last component must exist (-e: all, -m:
+    none); other options are not modelled."""
+    opts, names = scan_options(ctx.argv, "em", longs={"canonicalize-existing": ("e", False),
+                                                      "canonicalize-missing": ("m", False)})
+    chosen = [o for o, _ in opts]
+    mode = next((o for o in reversed(chosen) if o in "em"), "f")
+    out = Output("realpath")
+    if not names:
+        out.usage("missing operand")
+        return out.result()
+    for name in names:
+        found = _canonical(ctx, name, mode, out)
+        if found is not None:
+            out.out += found.encode("utf-8", "surrogateescape") + b"\n"
+    return out.result()
+
+
+def _target(ctx: CommandContext, name: str):
+    try:
+        return ctx.files.readlink(name)
+    except VfsError:
+        return None  # not a symlink, or missing: status 1, no message
+
+
+def _canonical(ctx: CommandContext, name: str, mode: str, out: Output = None):
+    """``name`` resolved to an absolute path without symlinks, ``.`` or ``..`` (``mode`` f:
+    all but the last component must exist, e: all, m: none), or None after the error."""
+    if name == "":
+        if out is not None:
+            out.error(f"{quotef(name)}: No such file or directory")
+        return None
+    files = ctx.files
+    try:
+        canon, node, _ = files._lookup(name)
+    except VfsError as exc:
+        if mode != "m" and out is not None:
+            out.error(f"{quotef(name)}: {exc.strerror}")
+        if mode == "m":
+            raise OptionUnknown("readlink -m, realpath -m past a missing directory")
+        return None  # (readlink says nothing: out is None)
+    if node is None and mode == "e":
+        if out is not None:
+            out.error(f"{quotef(name)}: No such file or directory")
+        return None
+    return canon
 
 
 def _ranges(spec: str, cmd: str):
@@ -542,4 +652,5 @@ def seq(ctx: CommandContext) -> CommandResult:
 
 
 MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr, "uniq": uniq, "seq": seq,
+          "tac": tac, "readlink": readlink, "realpath": realpath,
           "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls}

@@ -134,7 +134,7 @@ class _TestExpression:
             self.pos += 1
             return value
         if self.pos + 3 <= n and args[self.pos + 1] in _TEST_BINARY:
-            left, op, right = args[self.pos:self.pos + 3]
+            left, op, right = args[self.pos], args[self.pos + 1], args[self.pos + 2]
             self.pos += 3
             return evaluate_test([left, op, right], self.env) == 0
         word = args[self.pos]

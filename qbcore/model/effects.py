@@ -752,6 +752,13 @@ class EffectWalker(E._Walker):
             # a utility the model could not follow may have changed any file (sed -i, mv, …)
             self.env.files.lose(f"the files after {what} ({outcome.unknown})")
             self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
+        elif name in COMMANDS:
+            for target in (self.sink, self.errsink):
+                if isinstance(target, FileSink) and not self.env.files.tree.lexists(target.path):
+                    # the file the shell writes to was moved or removed while open: what is
+                    # written next goes to it, wherever it is now, not to a new file of that name
+                    self.env.files.lose(f"the files after {what}, which moved or removed {target.path}, "
+                                        "open for writing")
         if errsink is SHELL_OUT and outcome.stderr:
             if sink is SHELL_OUT and outcome.stdout:
                 # both reach the shell's stdout (2>&1): their order depends on how the utility buffers

@@ -155,6 +155,8 @@ def test_final_files_match_bash(script, tmp_path):
     # input from what the model does not follow is unknown, not empty
     ("cat < <(ls) > o", "may not run"), ('cat < "$RANDOM" > o', "may not run"),
     ("while read -r f; do echo $f; done < <(find . -type f) > o", "may not run"),
+    # a file open for the shell's output, moved or removed: later output follows it (measured)
+    ("{ echo a; mv o p; echo b; } > o", "where its output goes"), ("( rm -f o; echo b ) > o", "open for writing"),
     ("ls | cat > o", "race on o"), ("echo *.txt | cat > o.txt", "race on o.txt"),
     ("find . -type f | sort > list", "race on list"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),

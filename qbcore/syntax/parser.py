@@ -1957,6 +1957,15 @@ def decode_ansi_c(body: str) -> str:
     return text if cut < 0 else text[:cut]
 
 
+def _gobbler_passes(raw: bytes, i: int, end: int, quoted: int) -> bool:
+    """Whether brace_gobbler passes over ``raw[i]`` and the byte after it unread: a
+    backslash, or the brace of a ``${``, outside single quotes."""
+    if quoted == 0x27:
+        return False
+    c = raw[i]
+    return c == 0x5C or c == 0x24 and i + 1 < end and raw[i + 1] == 0x7B
+
+
 def _brace_refusal(raw: bytes, parts: list, start: int, end: int):
     """Whether bash's brace expansion refuses the word ``raw[start:end]``: bash's message,
     None where the model does not follow bash's reading, False when it does not refuse.
@@ -1976,14 +1985,11 @@ def _brace_refusal(raw: bytes, parts: list, start: int, end: int):
     quoted = 0
     i = start
     while i < end:
+        if _gobbler_passes(raw, i, end, quoted):
+            i += 2
+            continue
         c = raw[i]
-        if c == 0x5C and quoted != 0x27:  # a backslash: the next byte passes
-            i += 2
-            continue
         following = raw[i + 1] if i + 1 < end else 0
-        if c == 0x24 and following == 0x7B and quoted != 0x27:  # ${: its brace passes
-            i += 2
-            continue
         if quoted:
             if c == quoted:
                 quoted = 0
@@ -2046,14 +2052,11 @@ def _brace_quoting_differs(raw: bytes, parts: list, start: int, end: int) -> boo
     quoted = 0
     i = start
     while i < end:
+        if _gobbler_passes(raw, i, end, quoted):
+            i += 2
+            continue
         c = raw[i]
-        if c == 0x5C and quoted != 0x27:  # a backslash: the next byte passes
-            i += 2
-            continue
         following = raw[i + 1] if i + 1 < end else 0
-        if c == 0x24 and following == 0x7B and quoted != 0x27:  # ${: its brace passes
-            i += 2
-            continue
         if (c == 0x24 and quoted in (0, 0x22) or c in (0x3C, 0x3E) and quoted == 0) and following == 0x28:
             if i not in read:
                 return True

@@ -52,18 +52,23 @@ def virtual_tree(tree: VirtualTree, at: str = "/task") -> dict:
     return out
 
 
+def lay(root: str, listing: dict, links=None):
+    """Make ``listing`` (and ``links``, path -> target) under the real directory ``root``."""
+    for path, content in listing.items():
+        full = os.path.join(root, path)
+        if content is None:
+            os.makedirs(full, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "wb") as f:
+                f.write(content)
+    for path, target in (links or {}).items():
+        os.symlink(target, os.path.join(root, path))
+
+
 def run_real(argv, listing, stdin=b"", links=None):
     with tempfile.TemporaryDirectory() as root:
-        for path, content in listing.items():
-            full = os.path.join(root, path)
-            if content is None:
-                os.makedirs(full, exist_ok=True)
-            else:
-                os.makedirs(os.path.dirname(full), exist_ok=True)
-                with open(full, "wb") as f:
-                    f.write(content)
-        for path, target in (links or {}).items():
-            os.symlink(target, os.path.join(root, path))
+        lay(root, listing, links)
         cmd = (["bash", "-c", '"$@"', "bash"] + argv) if argv[0] in BUILTINS else argv
         proc = subprocess.run(cmd, cwd=root, env=ENV, input=stdin, capture_output=True,
                               timeout=20)
@@ -114,16 +119,7 @@ def compare_modes(argv, listing, modes, links=None):
     model = (res.status, res.stdout, res.stderr, virtual_tree(tree),
              {p: tree.lmode(p) & 0o7777 for p in tree.walk("/task") if not tree.is_symlink(p)})
     with tempfile.TemporaryDirectory() as root:
-        for path, content in listing.items():
-            full = os.path.join(root, path)
-            if content is None:
-                os.makedirs(full, exist_ok=True)
-            else:
-                os.makedirs(os.path.dirname(full), exist_ok=True)
-                with open(full, "wb") as f:
-                    f.write(content)
-        for path, target in (links or {}).items():
-            os.symlink(target, os.path.join(root, path))
+        lay(root, listing, links)
         os.chmod(root, 0o755)
         for path, mode in modes.items():
             os.chmod(os.path.join(root, path), mode)

@@ -307,6 +307,26 @@ _BUFFERED_PRODUCERS = frozenset({"find", "ls", "sort", "grep", "seq", "cut", "he
 _PIPE_BUFFER = 4096
 
 
+def _settles(command, output: "Buffer", reader) -> bool:
+    """Whether a pipeline's ``command`` is done before its ``reader`` does anything: one
+    utility that writes through stdio (its output, at most one pipe buffer, comes when it
+    exits), read by xargs or by what reads before anything else (read, a while read loop)."""
+    if type(command) is not S.SimpleCommand or not command.words or len(command.words[0].parts) != 1 or \
+            type(command.words[0].parts[0]) is not S.Lit or command.words[0].parts[0].text not in _BUFFERED_PRODUCERS:
+        return False
+    size = len(output.data) if output.unknown is None else (
+        len(output.unordered.encode("utf-8", "surrogateescape")) if output.unordered is not None else None)
+    if any(r.op[:1] == ">" or r.op[:2] == "&>" for r in getattr(reader, "redirects", ())):
+        return False  # the reader opens its own files as it starts, while the command still runs
+    return size is not None and size <= _PIPE_BUFFER and (_is_xargs(reader) or _reads_first(reader))
+
+
+def _is_xargs(command) -> bool:
+    """Whether a pipeline's reader is xargs, named by a plain word."""
+    return type(command) is S.SimpleCommand and bool(command.words) and len(command.words[0].parts) == 1 and \
+        type(command.words[0].parts[0]) is S.Lit and command.words[0].parts[0].text == "xargs"
+
+
 def _only_command(script) -> Optional["S.SimpleCommand"]:
     """The script's one simple command of plain words, if that is all it is."""
     items = [item for chunk in script.chunks for item in chunk.items]
@@ -353,6 +373,7 @@ class Stream:
     why: str = ""
     taken: bool = False
     pos: int = 0  # what read and its kin took, a line at a time, ends here
+    unordered: bool = False  # its lines are known, not their order: only xargs is given them
 
     def peek(self) -> Optional[bytes]:
         """The bytes for a command that does not read them."""
@@ -716,6 +737,11 @@ class EffectWalker(E._Walker):
             ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
         if name in _LINE_READERS and isinstance(stdin, Stream):
             ctx.input = stdin
+        if isinstance(stdin, Stream) and stdin.unordered:
+            if name != "xargs" or name in self.env.functions:
+                data = None  # only xargs is given lines in no known order
+                ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, None)
+            ctx.stdin_unordered = True
         if name in COMMANDS and data is None and type(ctx) is Invocation:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
@@ -914,12 +940,14 @@ class EffectWalker(E._Walker):
         previous: Optional[Buffer] = None
         last = len(node.commands) - 1
         texts = [self.text(c) for c in node.commands]
+        settled = set()  # n: command n was done before command n + 1 did anything
         for n, command in enumerate(node.commands):
             sub = self.env.copy()  # each command is a subshell; the files are shared
             walker = self.child(sub)
             walker.into_subshell()
-            if n and previous.unordered is not None and E.ignores_order(command):
-                walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"))
+            if n and previous.unordered is not None and (E.ignores_order(command) or _is_xargs(command)):
+                walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"),
+                                      unordered=not E.ignores_order(command))
             elif n:
                 walker.stdin = Stream(None, previous.unknown) if previous.unknown else Stream(bytes(previous.data))
             if n < last:
@@ -935,6 +963,8 @@ class EffectWalker(E._Walker):
                 if _LISTINGS:
                     _LISTINGS[-1].extend(listings[-1])
             changes.append(_changed(before, files.tree))
+            if n < last and not changes[-1] and _settles(command, previous, node.commands[n + 1]):
+                settled.add(n)
             if n < last and previous.first_version is not None and \
                     files.tree._store.version is not previous.first_version and \
                     E.may_stop_reading(node.commands[n + 1]):
@@ -947,8 +977,8 @@ class EffectWalker(E._Walker):
         for n, changed in enumerate(changes):
             for path in changed:
                 name = os.path.basename(path)
-                if any(_mentions(text, name) for m, text in enumerate(texts) if m != n) or \
-                        any(_lists(listed, path) for m, listed in enumerate(listings) if m != n):
+                others = [m for m in range(len(texts)) if m != n and not (m == n - 1 and m in settled)]
+                if any(_mentions(texts[m], name) for m in others) or any(_lists(listings[m], path) for m in others):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return self.pipeline_status(node, statuses)
 

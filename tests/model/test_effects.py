@@ -94,6 +94,11 @@ SCRIPTS = [
     "find . -name '*.txt' -exec sed -i 's/alpha/A/' {} \\;", "find . -type f -name '*.txt' -exec mv {} {}.bak \\;",
     "cp data.txt d/y.txt; x=$(find . -name '*.txt' -exec grep -c alpha {} + | sort); echo \"$x\" > counts",
     "find d -type f -exec cat {} \\; > all",
+    # find's lines, in no known order, through xargs (run both ways round) or a read loop: find is
+    # done before they act (stdio into a pipe: its output comes when it exits)
+    "cp data.txt d/y.txt; find . -name '*.txt' -print0 | xargs -0 sed -i 's/alpha/A/'",
+    "cp data.txt d/y.txt; find . -name '*.txt' | xargs rm", "find . -name '*.txt' | while read -r f; do mv \"$f\" \"$f.bak\"; done",
+    "cp data.txt d/y.txt; x=$(find . -name '*.txt' | xargs grep -l alpha | sort); echo \"$x\" > o",
     # test's expression parser past four arguments, with file tests
     "test -d d -a -f data.txt && echo ok > o", "[ -f nope -o -s notes ] && echo ok > o2; [ ! -e d -a -d d ]; echo $? > o3",
     # < <(producer): one stdio utility that changes nothing, read by what reads before anything else
@@ -157,6 +162,8 @@ def test_final_files_match_bash(script, tmp_path):
     ("while read -r f; do echo $f; done < <(find . -type f) > o", "may not run"),
     # a file open for the shell's output, moved or removed: later output follows it (measured)
     ("{ echo a; mv o p; echo b; } > o", "where its output goes"), ("( rm -f o; echo b ) > o", "open for writing"),
+    ("cp data.txt d/y.txt; x=$(find . -name '*.txt' | xargs echo); echo \"$x\" > o", "depend on the order"),
+    ("ls | xargs -n1 echo > o", "race on o"),
     ("ls | cat > o", "race on o"), ("echo *.txt | cat > o.txt", "race on o.txt"),
     ("find . -type f | sort > list", "race on list"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),

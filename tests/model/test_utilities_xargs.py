@@ -48,3 +48,22 @@ ITEMS = st.text(st.sampled_from("ab '\"\\\n\t,x"), max_size=12)
 def test_generated(argv, stdin):
     data = stdin.replace(",", "\0") if "-0" in argv else stdin
     compare(argv, FILES, data.encode())
+
+
+def test_lines_in_no_known_order_are_run_both_ways_round():
+    from qbcore.model.utilities.context import CommandContext
+    from qbcore.model.utilities.registry import MODELS
+    from qbcore.model.utilities.vfs import VirtualTree
+
+    def run(argv):
+        tree = VirtualTree.from_listing({"/task": None, "/task/a": b"x\n", "/task/b": b"y\n"})
+        return MODELS["xargs"](CommandContext(argv, b"a\nb\n", "/task", {}, tree, stdin_unordered=True)), tree
+
+    removed, tree = run(["xargs", "rm"])
+    assert removed.unknown is None and not tree.exists("/task/a") and not tree.exists("/task/b")
+    each, _ = run(["xargs", "-n1", "echo"])
+    assert each.unknown is None and each.stdout_unordered and sorted(each.stdout.split()) == [b"a", b"b"]
+    joined, _ = run(["xargs", "echo"])  # one line whose words come in find's order
+    assert joined.unknown is not None
+    appended, _ = run(["xargs", "-I{}", "cp", "{}", "c"])  # the last one copied wins
+    assert appended.unknown is not None

@@ -63,7 +63,8 @@ def entry(model) -> Model:
                 command = _ScriptStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)
                 command.script_input = script_input
             else:
-                command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree)
+                command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree,
+                                         getattr(ctx, "stdin_unordered", False))
             unknown = model(command)
         result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)
         if unknown is not None:

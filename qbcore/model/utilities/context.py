@@ -51,13 +51,16 @@ class Environ(Mapping):
 
 @dataclass
 class CommandContext:
-    """One invocation: ``argv[0]`` is the command name; ``tree`` is changed in place."""
+    """One invocation: ``argv[0]`` is the command name; ``tree`` is changed in place.
+    ``stdin_unordered``: stdin's lines are known, not their order (find's output); only a
+    model that says it takes such input (xargs) is given it."""
 
     argv: list
     stdin: bytes
     cwd: str
     env: dict
     tree: VirtualTree = field(repr=False)
+    stdin_unordered: bool = False
 
     @property
     def files(self) -> VirtualTree:

@@ -128,12 +128,35 @@ def xargs_over(models: Mapping):
 
     @guarded
     def xargs(ctx: CommandContext) -> CommandResult:
-        return _xargs(ctx, models)
+        if not ctx.stdin_unordered:
+            return _xargs(ctx, models, ctx.tree, False)
+        # lines in no known order (find's output): run them as they are and the other way
+        # round, over a copy of the tree; what differs beyond the order of output lines is unknown
+        untouched = ctx.tree.clone()
+        forward = _xargs(ctx, models, ctx.tree, False)
+        backward = _xargs(ctx, models, untouched, True)
+        if forward.unknown is not None or backward.unknown is not None:
+            return forward if forward.unknown is not None else backward
+        if _state(ctx.tree) != _state(untouched) or (forward.status, sorted(forward.stderr.split(b"\n"))) != \
+                (backward.status, sorted(backward.stderr.split(b"\n"))) or \
+                sorted(forward.stdout.split(b"\n")) != sorted(backward.stdout.split(b"\n")):
+            return unknown("xargs runs that depend on the order of lines find gave in no known order")
+        if forward.stdout != backward.stdout:
+            forward.stdout_unordered = "the order of the lines xargs read"
+        if forward.stderr != backward.stderr:
+            forward.stderr_unknown = "the order of xargs's runs"
+            forward.stderr = b""
+        return forward
 
     return xargs
 
 
-def _xargs(ctx: CommandContext, models: Mapping) -> CommandResult:
+def _state(tree) -> dict:
+    return {path: (node.kind, node.data, node.mode, node.target) for path, node in tree._store.nodes.items()}
+
+
+def _xargs(ctx: CommandContext, models: Mapping, tree, backward: bool) -> CommandResult:
+    """xargs over ``tree``, its items last to first when ``backward``."""
     given, command = _options(ctx.argv[1:])
     if given.get("P", "1") != "1":
         raise OptionUnknown("xargs -P (runs at once)")
@@ -142,6 +165,8 @@ def _xargs(ctx: CommandContext, models: Mapping) -> CommandResult:
         raise OptionUnknown("xargs -I with -n (a warning, and one of them ignored)")
     out = Output("xargs")
     items = _split(ctx.stdin, given, out)
+    if backward:
+        items.reverse()
     failed = out.status
     if "I" in given:
         mark = given["I"]
@@ -158,7 +183,7 @@ def _xargs(ctx: CommandContext, models: Mapping) -> CommandResult:
     for argv in runs:
         if sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in argv) > _ARGS_LIMIT:
             raise OptionUnknown("xargs arguments past the size of one run")
-        child = run_child(ctx, argv, models)
+        child = run_child(ctx, argv, models, tree=tree)
         if child.unknown is not None:
             return child
         if child.status_unknown or child.stdout_unknown or child.stderr_unknown:

@@ -11,6 +11,7 @@ set become unknown, and so does the rest of the stream.
 from __future__ import annotations
 
 from ..expand import Opaque
+from ..utilities.common import OptionUnknown, scan_options
 from .external import taint_variables
 from .registry import Invocation, Outcome, register
 from .variables import _NAME, assign
@@ -25,40 +26,19 @@ def _not_followed(ctx: Invocation, why: str) -> Outcome:
     return Outcome(Opaque(f"status of {ctx.name} ({why})"), modelled=False)
 
 
-def _options(args: list, flags: str, with_value: str):
-    """``({flag: value or True}, operands)`` as bash's internal getopt reads them, or None
-    for an option it would refuse."""
-    given: dict = {}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            return given, args[i + 1:]
-        if not arg.startswith("-") or arg == "-":
-            break
-        j = 1
-        while j < len(arg):
-            letter = arg[j]
-            if letter in with_value:
-                value = arg[j + 1:]
-                if not value:
-                    i += 1
-                    if i >= len(args):
-                        return None
-                    value = args[i]
-                given[letter] = value
-                break
-            if letter not in flags:
-                return None
-            given[letter] = True
-            j += 1
-        i += 1
-    return given, args[i:]
+def _options(ctx: Invocation, flags: str, with_value: str):
+    """``({flag: value or True}, operands)`` as bash's internal getopt reads them (options
+    end at the first word that is none), or None for an option it would refuse."""
+    try:
+        opts, operands = scan_options(ctx.argv, flags, with_value, permute=False)
+    except OptionUnknown:
+        return None
+    return {letter: True if value is None else value for letter, value in opts}, operands
 
 
 @register("read")
 def read(ctx: Invocation) -> Outcome:
-    parsed = _options(ctx.args, "ers", "adinNptu")
+    parsed = _options(ctx, "ers", "adinNptu")
     if parsed is None:
         return _not_followed(ctx, "an option it refuses")
     given, names = parsed
@@ -190,7 +170,7 @@ def _fields(chars: list, ifs: str) -> list:
 
 @register("mapfile", "readarray")
 def mapfile(ctx: Invocation) -> Outcome:
-    parsed = _options(ctx.args, "t", "dnOscCu")
+    parsed = _options(ctx, "t", "dnOscCu")
     if parsed is None:
         return _not_followed(ctx, "an option it refuses")
     given, names = parsed

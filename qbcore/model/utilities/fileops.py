@@ -445,16 +445,9 @@ def chmod(ctx: CommandContext) -> CommandResult:
     """Octal and symbolic modes (``u+x``, ``go-w``, ``a=rX``, ``+x``), -R and -f; a mode
     given as an option (``-w``), -v, -c, --reference and the long options are not
     modelled."""
-    operands, flags, options_end = [], set(), False
-    for arg in ctx.argv[1:]:
-        if options_end or arg == "-" or not arg.startswith("-"):
-            operands.append(arg)
-        elif arg == "--":
-            options_end = True
-        elif arg.startswith("--") or not set(arg[1:]) <= {"R", "f"}:
-            return unknown(f"chmod {arg}")
-        else:
-            flags.update(arg[1:])
+    opts, operands = scan_options(ctx.argv, "Rf", longs={"recursive": ("R", False), "silent": ("f", False),
+                                                         "quiet": ("f", False)})
+    flags = {letter for letter, _ in opts}
     out = Output("chmod")
     if len(operands) < 2:
         out.usage(f"missing operand after {quote(operands[0])}" if operands else "missing operand")

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .children import run_child
-from .common import Output, OptionUnknown, guarded
+from .common import Output, OptionUnknown, guarded, scan_options
 from .context import CommandContext, CommandResult, unknown
+from .vfs import same_entries
 
 __all__ = ["xargs_over"]
 
@@ -22,44 +23,15 @@ _ARGS_LIMIT = 128 * 1024 - 2048
 _BLANKS = " \t\n"
 
 
-def _options(args: list):
-    """({option: value}, the command) as xargs's getopt reads them: options end at the first
-    word that is none."""
-    given: dict = {}
-    longs = {"--null": ("0", None), "--no-run-if-empty": ("r", None)}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            return given, args[i + 1:]
-        if arg in longs:
-            given[longs[arg][0]] = True
-        elif arg.startswith(("--delimiter=", "--max-args=", "--replace=")):
-            name, _, value = arg.partition("=")
-            given[{"--delimiter": "d", "--max-args": "n", "--replace": "I"}[name]] = value
-        elif arg.startswith("-") and len(arg) > 1 and not arg.startswith("--"):
-            j = 1
-            while j < len(arg):
-                letter = arg[j]
-                if letter in "dnIP":
-                    value = arg[j + 1:]
-                    if not value:
-                        i += 1
-                        if i >= len(args):
-                            raise OptionUnknown(f"xargs -{letter} without its argument")
-                        value = args[i]
-                    given[letter] = value
-                    break
-                if letter not in "0r":
-                    raise OptionUnknown(f"xargs -{letter}")
-                given[letter] = True
-                j += 1
-        elif arg.startswith("-") and len(arg) > 1:
-            raise OptionUnknown(f"xargs {arg}")
-        else:
-            return given, args[i:]
-        i += 1
-    return given, []
+def _options(argv: list):
+    """({option: value or True}, the command) as xargs's getopt reads them: options end at
+    the first word that is none."""
+    opts, command = scan_options(argv, "0r", "dnIP", longs=_LONGS, permute=False)
+    return {letter: True if value is None else value for letter, value in opts}, command
+
+
+_LONGS = {"null": ("0", False), "no-run-if-empty": ("r", False), "delimiter": ("d", True),
+          "max-args": ("n", True), "replace": ("I", True), "max-procs": ("P", True)}
 
 
 def _split(data: bytes, given: dict, out: Output):
@@ -137,7 +109,7 @@ def xargs_over(models: Mapping):
         backward = _xargs(ctx, models, untouched, True)
         if forward.unknown is not None or backward.unknown is not None:
             return forward if forward.unknown is not None else backward
-        if _state(ctx.tree) != _state(untouched) or (forward.status, sorted(forward.stderr.split(b"\n"))) != \
+        if not same_entries(ctx.tree, untouched) or (forward.status, sorted(forward.stderr.split(b"\n"))) != \
                 (backward.status, sorted(backward.stderr.split(b"\n"))) or \
                 sorted(forward.stdout.split(b"\n")) != sorted(backward.stdout.split(b"\n")):
             return unknown("xargs runs that depend on the order of lines find gave in no known order")
@@ -151,13 +123,9 @@ def xargs_over(models: Mapping):
     return xargs
 
 
-def _state(tree) -> dict:
-    return {path: (node.kind, node.data, node.mode, node.target) for path, node in tree._store.nodes.items()}
-
-
 def _xargs(ctx: CommandContext, models: Mapping, tree, backward: bool) -> CommandResult:
     """xargs over ``tree``, its items last to first when ``backward``."""
-    given, command = _options(ctx.argv[1:])
+    given, command = _options(ctx.argv)
     if given.get("P", "1") != "1":
         raise OptionUnknown("xargs -P (runs at once)")
     command = command or ["echo"]

@@ -30,7 +30,7 @@ from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching
-from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, join
+from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join
 from .values import UnorderedLines, has_opaque, opaque_names
 
 __all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS", "ShellRuns", "SHELL_RUNS"]
@@ -307,12 +307,19 @@ _BUFFERED_PRODUCERS = frozenset({"find", "ls", "sort", "grep", "seq", "cut", "he
 _PIPE_BUFFER = 4096
 
 
+def _plain_name(command) -> Optional[str]:
+    """The name of a simple command when it is one plain word, else None."""
+    if type(command) is not S.SimpleCommand or not command.words:
+        return None
+    parts = command.words[0].parts
+    return parts[0].text if len(parts) == 1 and type(parts[0]) is S.Lit else None
+
+
 def _settles(command, output: "Buffer", reader) -> bool:
     """Whether a pipeline's ``command`` is done before its ``reader`` does anything: one
     utility that writes through stdio (its output, at most one pipe buffer, comes when it
     exits), read by xargs or by what reads before anything else (read, a while read loop)."""
-    if type(command) is not S.SimpleCommand or not command.words or len(command.words[0].parts) != 1 or \
-            type(command.words[0].parts[0]) is not S.Lit or command.words[0].parts[0].text not in _BUFFERED_PRODUCERS:
+    if _plain_name(command) not in _BUFFERED_PRODUCERS:
         return False
     size = len(output.data) if output.unknown is None else (
         len(output.unordered.encode("utf-8", "surrogateescape")) if output.unordered is not None else None)
@@ -323,8 +330,7 @@ def _settles(command, output: "Buffer", reader) -> bool:
 
 def _is_xargs(command) -> bool:
     """Whether a pipeline's reader is xargs, named by a plain word."""
-    return type(command) is S.SimpleCommand and bool(command.words) and len(command.words[0].parts) == 1 and \
-        type(command.words[0].parts[0]) is S.Lit and command.words[0].parts[0].text == "xargs"
+    return _plain_name(command) == "xargs"
 
 
 def _only_command(script) -> Optional["S.SimpleCommand"]:
@@ -345,22 +351,13 @@ def _reads_first(node) -> bool:
     if type(node) is S.While and not node.until and node.condition:
         first = node.condition[0].command.pipelines[0]
         node = first.commands[0] if len(first.commands) == 1 else None
-    if type(node) is not S.SimpleCommand or not node.words or node.redirects and type(node) is not S.SimpleCommand:
-        return False
-    word = node.words[0]
-    return len(word.parts) == 1 and type(word.parts[0]) is S.Lit and word.parts[0].text in ("read", "mapfile",
-                                                                                            "readarray")
+    return _plain_name(node) in _LINE_READERS
 
 
 def _lists(listed: list, path: str) -> bool:
     """Whether a command that listed ``listed`` may have seen ``path`` there."""
     folder, name = os.path.split(path)
     return any(at == folder and (pattern is None or pattern.matches(name)) for at, pattern in listed)
-
-
-def _changed(before: dict, tree: VirtualTree) -> set:
-    after = tree._store.nodes
-    return {k for k in set(before) | set(after) if before.get(k) is not after.get(k)}
 
 
 # -- where a command's descriptors lead ----------------------------------------
@@ -389,8 +386,8 @@ class Stream:
 
     def read_until(self, delim: bytes) -> Optional[tuple]:
         """The next line up to ``delim`` (bash's read takes exactly that much), and whether
-        ``delim`` ended it; None when unknown."""
-        if self.data is None or self.data and self.taken:
+        ``delim`` ended it; None when unknown (or known in no order)."""
+        if self.data is None or self.data and self.taken or self.unordered:
             return None
         end = self.data.find(delim, self.pos)
         start = self.pos
@@ -629,8 +626,7 @@ class EffectWalker(E._Walker):
         producer = _only_command(script)
         if producer is None or script.error is not None:
             return None
-        name = producer.words[0].parts[0].text if len(producer.words[0].parts) == 1 and \
-            type(producer.words[0].parts[0]) is S.Lit else None
+        name = _plain_name(producer)
         if name not in _BUFFERED_PRODUCERS or name in self.env.functions:
             return None
         lists = name in ("find", "ls") or any(c in self.text(w) for w in producer.words for c in "*?[")
@@ -641,12 +637,10 @@ class EffectWalker(E._Walker):
         self.effects.streams = (self.stdin, self.errsink)  # the producer's are the shell's
         found = self.env.substitute(script, self.env.copy())
         text = found.stdout
-        if _changed(before, files.tree) or not isinstance(text, str) or \
-                len(text.encode("utf-8", "surrogateescape")) > _PIPE_BUFFER:
-            if not isinstance(text, str) or _changed(before, files.tree):
-                files.lose(f"the files after `{self.text(redirect)}`")
+        if changed_paths(before, files.tree) or not isinstance(text, str):
+            files.lose(f"the files after `{self.text(redirect)}`")  # it ran: what it did is not followed
             return None
-        return text
+        return text if len(text.encode("utf-8", "surrogateescape")) <= _PIPE_BUFFER else None
 
     # -- commands -------------------------------------------------------------
 
@@ -738,10 +732,7 @@ class EffectWalker(E._Walker):
         if name in _LINE_READERS and isinstance(stdin, Stream):
             ctx.input = stdin
         if isinstance(stdin, Stream) and stdin.unordered:
-            if name != "xargs" or name in self.env.functions:
-                data = None  # only xargs is given lines in no known order
-                ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, None)
-            ctx.stdin_unordered = True
+            ctx.stdin_unordered = True  # (only a model that takes such lines is given them: programs.entry)
         if name in COMMANDS and data is None and type(ctx) is Invocation:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
@@ -962,7 +953,7 @@ class EffectWalker(E._Walker):
                 listings.append(_LISTINGS.pop())
                 if _LISTINGS:
                     _LISTINGS[-1].extend(listings[-1])
-            changes.append(_changed(before, files.tree))
+            changes.append(changed_paths(before, files.tree))
             if n < last and not changes[-1] and _settles(command, previous, node.commands[n + 1]):
                 settled.add(n)
             if n < last and previous.first_version is not None and \

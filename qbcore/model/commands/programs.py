@@ -20,6 +20,8 @@ __all__ = ["entry", "entries"]
 
 # bash runs these as builtins: the registry's own entries model them
 _BUILTINS = frozenset({"printf", "echo", "pwd"})
+# the models given stdin whose lines are known but not their order (CommandContext.stdin_unordered)
+_TAKE_UNORDERED = frozenset({"xargs"})
 
 
 class _ScriptStdinContext(CommandContext):
@@ -46,7 +48,7 @@ def entry(model) -> Model:
         tree = getattr(ctx.files, "tree", ctx.files)
         script_input = getattr(ctx, "script_input", None)
         if not isinstance(tree, VirtualTree) or not ctx.env.cwd_known or \
-                script_input is None and ctx.stdin is None:
+                script_input is None and ctx.stdin is None or ctx.stdin_unordered and ctx.name not in _TAKE_UNORDERED:
             return unmodelled(ctx)
         # values are read when the model asks for them (a run cache learns which were)
         environ = Environ({name: var for name, var in ctx.env.vars.items() if var.exported})
@@ -63,8 +65,7 @@ def entry(model) -> Model:
                 command = _ScriptStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)
                 command.script_input = script_input
             else:
-                command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree,
-                                         getattr(ctx, "stdin_unordered", False))
+                command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree, ctx.stdin_unordered)
             unknown = model(command)
         result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)
         if unknown is not None:

@@ -79,7 +79,8 @@ class Invocation:
     follow pipes); ``stdout_away`` when its stdout does not reach the
     shell's; ``own_stdout`` when the command itself redirects stdout;
     ``input`` the stream on its stdin that a builtin reading a line at a time
-    takes from (``read``), when the walker follows one, else None.
+    takes from (``read``), when the walker follows one, else None;
+    ``stdin_unordered`` when stdin's lines are known but not their order.
     """
 
     argv: list
@@ -90,6 +91,7 @@ class Invocation:
     own_stdout: bool = False
     stdin: Optional[bytes] = None
     input: Optional["LineInput"] = None
+    stdin_unordered: bool = False
 
     def __init__(self, argv: list, env: Env, shell: Shell, node: object, stdout_away: bool = False,
                  own_stdout: bool = False, stdin: Optional[bytes] = None):
@@ -103,6 +105,7 @@ class Invocation:
         self.own_stdout = own_stdout
         self.stdin = stdin
         self.input = None
+        self.stdin_unordered = False
 
     @property
     def name(self) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from .children import run_child
 from .common import Output, OptionUnknown, guarded, quote
 from .context import CommandContext, CommandResult
-from .vfs import VfsError
+from .vfs import VfsError, changed_paths, same_entries
 
 __all__ = ["find_over"]
 
@@ -86,11 +86,10 @@ class _Runs:
         """``-exec … ;`` on ``path``: its status is the test's value."""
         argv = [word.replace("{}", path) for word in command]
         self.printed.append(path)
-        before = dict(self.tree._store.nodes)
+        before = dict(self.tree.nodes())
         child = run_child(self.ctx, argv, self.models, tree=self.tree)
         _check(child, argv)
-        changed = {k for k in set(before) | set(self.tree._store.nodes)
-                   if before.get(k) is not self.tree._store.nodes.get(k)}
+        changed = changed_paths(before, self.tree)
         if changed:
             target = self.tree.at(self.ctx.cwd)._lookup(path, False)[0]
             if kind == "dir" or any(k != target and (k in before or not k.startswith(target)) for k in changed):
@@ -207,10 +206,12 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
         raise OptionUnknown("find: a trailing !")
     if not actions:
         actions = [(len(tests), b"\n")]
-    if (batched or any(type(pred) is tuple for _, pred in tests)) and ctx.stdin:
+    executes = bool(batched) or any(type(pred) is tuple for _, pred in tests)  # an -exec anywhere
+    if executes and ctx.stdin:
         raise OptionUnknown("find -exec with a stdin its runs may read")
     walks = []
-    untouched = ctx.tree.clone()  # the tree as the walk found it, for the walk the other way
+    # the tree as the walk found it, for the walk the other way (runs may change it)
+    untouched = ctx.tree.clone() if executes else None
     for reverse in (False, True):
         tree = untouched if reverse else ctx.tree
         runs = _Runs(ctx, models, tree)
@@ -218,12 +219,12 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
                                       runs, reverse, Output("find"))
         runs.finish(batched)
         walks.append((tree, runs, printed_all, walk_out))
-        if not batched and len(tests) == sum(1 for _, p in tests if type(p) is not tuple):
+        if not executes:
             break  # nothing runs: one walk tells it all (its order is judged from what it printed)
     (tree, runs, printed_all, walk_out), *other = walks
     if other:
         _, other_runs, _, other_out = other[0]
-        if _state(tree) != _state(other[0][0]) or walk_out.err != other_out.err or \
+        if not same_entries(tree, other[0][0]) or walk_out.err != other_out.err or \
                 runs.out.err != other_runs.out.err or runs.failed != other_runs.failed or \
                 walk_out.status != other_out.status or \
                 sorted((walk_out.out + runs.out.out).split(b"\n")) != sorted((other_out.out + other_runs.out.out).split(b"\n")):
@@ -239,10 +240,6 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
         if result.stdout:
             result.stdout_unordered = "the order find lists a directory in"
     return result
-
-
-def _state(tree) -> dict:
-    return {path: (node.kind, node.data, node.mode, node.target) for path, node in tree._store.nodes.items()}
 
 
 def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, reverse: bool, out: Output):

@@ -106,6 +106,20 @@ class _Store:
         self.version = object() if version is None else version
 
 
+def changed_paths(before: dict, tree: "VirtualTree") -> set:
+    """The paths whose entries differ between ``before`` (a copy of ``tree.nodes()`` taken
+    earlier) and ``tree`` now: nodes are replaced, never changed, so identity tells."""
+    after = tree.nodes()
+    return {k for k in set(before) | set(after) if before.get(k) is not after.get(k)}
+
+
+def same_entries(a: "VirtualTree", b: "VirtualTree") -> bool:
+    """Whether two trees hold the same entries (kinds, bytes, modes, link targets)."""
+    def state(tree):
+        return {path: (node.kind, node.data, node.mode, node.target) for path, node in tree.nodes().items()}
+    return state(a) == state(b)
+
+
 def join(cwd: str, path: str) -> str:
     """``path`` made absolute against ``cwd`` (lexically; no symlinks)."""
     if path.startswith("/"):

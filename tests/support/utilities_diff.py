@@ -14,6 +14,7 @@ import re
 import subprocess
 import tempfile
 
+from pymodel_ref import build
 from qbcore.model.utilities.context import CommandContext
 from qbcore.model.utilities.registry import MODELS
 from qbcore.model.utilities.vfs import VirtualTree
@@ -54,14 +55,7 @@ def virtual_tree(tree: VirtualTree, at: str = "/task") -> dict:
 
 def lay(root: str, listing: dict, links=None):
     """Make ``listing`` (and ``links``, path -> target) under the real directory ``root``."""
-    for path, content in listing.items():
-        full = os.path.join(root, path)
-        if content is None:
-            os.makedirs(full, exist_ok=True)
-        else:
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "wb") as f:
-                f.write(content)
+    build(root, listing)
     for path, target in (links or {}).items():
         os.symlink(target, os.path.join(root, path))
 

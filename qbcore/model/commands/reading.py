@@ -36,29 +36,41 @@ def _options(ctx: Invocation, flags: str, with_value: str):
     return {letter: True if value is None else value for letter, value in opts}, operands
 
 
-@register("read")
-def read(ctx: Invocation) -> Outcome:
-    parsed = _options(ctx, "ers", "adinNptu")
+def _followed(ctx: Invocation, flags: str, with_value: str, unfollowed: str, names_of):
+    """``(options, names, delimiter)`` of read or mapfile when the model follows the run,
+    else the Outcome of one it does not (``unfollowed``: options it does not model;
+    ``names_of(options, operands)``: the variables it sets)."""
+    parsed = _options(ctx, flags, with_value)
     if parsed is None:
         return _not_followed(ctx, "an option it refuses")
-    given, names = parsed
-    for letter in "intNu":
+    given, operands = parsed
+    for letter in unfollowed:
         if letter in given:
-            return _not_followed(ctx, f"read -{letter}")
-    # -e (readline), -s (no echo) and -p (the prompt) act only when stdin is a terminal
-    array = given.get("a")
+            return _not_followed(ctx, f"{ctx.name} -{letter}")
     delim = given.get("d", "\n")
     delim = delim[:1] if delim else "\0"
-    env = ctx.env
-    targets = ([array] if array is not None else []) + names
-    if any(not _NAME.fullmatch(name) or name in env.readonly for name in targets) or \
+    names = names_of(given, operands)
+    if names is None or any(not _NAME.fullmatch(name) or name in ctx.env.readonly for name in names) or \
             ord(delim) > 0x7F:
         return _not_followed(ctx, "a name it refuses, or a delimiter past ASCII")
+    if ctx.input is None or not ctx.shell.certain:
+        return _not_followed(ctx, "its stdin" if ctx.input is None else "a read that may not run")
+    return given, operands, delim
+
+
+@register("read")
+def read(ctx: Invocation) -> Outcome:
+    # -e (readline), -s (no echo) and -p (the prompt) act only when stdin is a terminal
+    found = _followed(ctx, "ers", "adinNptu", "intNu",
+                      lambda given, operands: ([given["a"]] if "a" in given else []) + operands)
+    if isinstance(found, Outcome):
+        return found
+    given, names, delim = found
+    array = given.get("a")
+    env = ctx.env
     ifs = env.ifs()
     if not isinstance(ifs, str) or not ifs.isascii():
         return _not_followed(ctx, "$IFS")
-    if ctx.input is None or not ctx.shell.certain:
-        return _not_followed(ctx, "its stdin" if ctx.input is None else "a read that may not run")
     data, found = b"", False
     while True:
         got = ctx.input.read_until(delim.encode())
@@ -170,21 +182,13 @@ def _fields(chars: list, ifs: str) -> list:
 
 @register("mapfile", "readarray")
 def mapfile(ctx: Invocation) -> Outcome:
-    parsed = _options(ctx, "t", "dnOscCu")
-    if parsed is None:
-        return _not_followed(ctx, "an option it refuses")
-    given, names = parsed
-    for letter in "nOscCu":
-        if letter in given:
-            return _not_followed(ctx, f"{ctx.name} -{letter}")
+    found = _followed(ctx, "t", "dnOscCu", "nOscCu",
+                      lambda given, operands: (operands or ["MAPFILE"]) if len(operands) <= 1 else None)
+    if isinstance(found, Outcome):
+        return found
+    given, names, delim = found
     name = names[0] if names else "MAPFILE"
-    delim = given.get("d", "\n")
-    delim = delim[:1] if delim else "\0"
     env = ctx.env
-    if len(names) > 1 or not _NAME.fullmatch(name) or name in env.readonly or ord(delim) > 0x7F:
-        return _not_followed(ctx, "a name it refuses, or a delimiter past ASCII")
-    if ctx.input is None or not ctx.shell.certain:
-        return _not_followed(ctx, "its stdin" if ctx.input is None else "a read that may not run")
     data = ctx.input.take()
     if data is None:
         return _not_followed(ctx, ctx.input.why or "its stdin")

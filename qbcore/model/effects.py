@@ -328,6 +328,13 @@ def _settles(command, output: "Buffer", reader) -> bool:
     return size is not None and size <= _PIPE_BUFFER and (_is_xargs(reader) or _reads_first(reader))
 
 
+def _one_read(output: Optional["Buffer"]) -> bool:
+    """Whether a pipe's reader takes all of ``output`` in its first read: one write of at most
+    one pipe buffer (atomic), its contents known."""
+    return output is not None and output.unknown is None and output.writes <= 1 and \
+        len(output.data) <= _PIPE_BUFFER
+
+
 def _is_xargs(command) -> bool:
     """Whether a pipeline's reader is xargs, named by a plain word."""
     return _plain_name(command) == "xargs"
@@ -447,6 +454,9 @@ class Buffer:
     # changes after that may stay as it was, when its reader stops early (SIGPIPE ends the
     # writer at a write once its reader is gone)
     first_version: Optional[object] = None
+    # how many writes it took (each emit is one write(2) at least): a reader may take more
+    # than one write in one read, or one in several
+    writes: int = 0
 
 
 @dataclass(frozen=True)
@@ -520,6 +530,7 @@ class EffectWalker(E._Walker):
         if text is None or text == "":
             return
         if isinstance(target, Buffer):
+            target.writes += 1
             if target.first_version is None:
                 target.first_version = self.env.files.tree._store.version
             if type(text) is UnorderedLines and self.certain and target.unknown is None and not target.data:
@@ -941,6 +952,7 @@ class EffectWalker(E._Walker):
                                       unordered=not E.ignores_order(command))
             elif n:
                 walker.stdin = Stream(None, previous.unknown) if previous.unknown else Stream(bytes(previous.data))
+            source = previous
             if n < last:
                 walker.stdout_redirected += 1
                 walker.stdout_closed = False
@@ -963,6 +975,13 @@ class EffectWalker(E._Walker):
                 # what it would have changed after that stays as it was
                 files.lose(f"the files after `{texts[n]}`, which its reader may stop reading "
                            f"(SIGPIPE ends a writer that writes on)")
+            elif 0 < n < last and changes[-1] and previous.first_version is not None and \
+                    type(command) is S.SimpleCommand and not _one_read(source) and \
+                    E.may_stop_reading(node.commands[n + 1]):
+                # a utility (tee) that writes files and its stdout chunk by chunk, as its input
+                # comes: its reader may be gone before a later chunk reaches the files
+                files.lose(f"the files after `{texts[n]}`, whose input may come in several reads "
+                           f"and whose reader may stop reading (SIGPIPE ends a writer that writes on)")
         # the commands run at the same time: a file one changes and another names, or one
         # creates in a directory another lists, is a race
         for n, changed in enumerate(changes):

@@ -28,9 +28,10 @@ from .expand import Env, Opaque, Variable, forget_arithmetic
 from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
+from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching
-from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join
+from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join, same_entries
 from .values import UnorderedLines, has_opaque, opaque_names
 
 __all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS", "ShellRuns", "SHELL_RUNS"]
@@ -359,6 +360,30 @@ def _reads_first(node) -> bool:
         first = node.condition[0].command.pipelines[0]
         node = first.commands[0] if len(first.commands) == 1 else None
     return _plain_name(node) in _LINE_READERS
+
+
+def _find_filter(command):
+    """For a pipeline's ``find`` of plain words, the test every entry it acts on passes
+    (find.acts_only_on_names); None for anything else."""
+    if _plain_name(command) != "find":
+        return None
+    words = []
+    for word in command.words:
+        if len(word.parts) != 1 or type(word.parts[0]) not in (S.Lit, S.SingleQuoted):
+            return None
+        words.append(word.parts[0].text)
+    return acts_only_on_names(words)
+
+
+def _unseen(test, path: str, tree) -> bool:
+    """Whether a find whose entries all pass ``test`` may ignore ``path``: a file (not a
+    folder, which the walk may enter) whose name fails it."""
+    if test is None or test(os.path.basename(path)):
+        return False
+    try:
+        return not tree.is_dir(path)
+    except (VfsError, OutsideTree):
+        return False
 
 
 def _lists(listed: list, path: str) -> bool:
@@ -727,12 +752,15 @@ class EffectWalker(E._Walker):
                                     not isinstance(v.value, str) for k, v in self.env.vars.items()):
             self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
         model = COMMANDS.get(name) or lookup(name)
+        lazy = False
         if not isinstance(stdin, Stream) or name in _LINE_READERS:
             data = None  # (read and its kin take their lines from the stream itself)
         elif name in _NO_STDIN or (name not in COMMANDS and model is not lookup(None)
                                    and name not in _READS_STDIN) or \
                 (name in _STDIN_WHEN and not _STDIN_WHEN[name](argv)):
             data = stdin.peek()  # a command that never reads stdin leaves it to the next one
+        elif name in COMMANDS and type(stdin) is Stream and not stdin.unordered:
+            data, lazy = None, True  # the utility's model takes it if it reads it (programs.entry)
         else:
             data = stdin.take()
         if data is None and type(stdin) is ScriptInput:
@@ -740,11 +768,11 @@ class EffectWalker(E._Walker):
             ctx.script_input = stdin
         else:
             ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
-        if name in _LINE_READERS and isinstance(stdin, Stream):
+        if (name in _LINE_READERS or lazy) and isinstance(stdin, Stream):
             ctx.input = stdin
         if isinstance(stdin, Stream) and stdin.unordered:
             ctx.stdin_unordered = True  # (only a model that takes such lines is given them: programs.entry)
-        if name in COMMANDS and data is None and type(ctx) is Invocation:
+        if name in COMMANDS and data is None and type(ctx) is Invocation and not lazy:
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
         # a utility sees the prefix assignments in its environment, as bash exports them to it
@@ -947,9 +975,13 @@ class EffectWalker(E._Walker):
             sub = self.env.copy()  # each command is a subshell; the files are shared
             walker = self.child(sub)
             walker.into_subshell()
+            orders = None
             if n and previous.unordered is not None and (E.ignores_order(command) or _is_xargs(command)):
                 walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"),
                                       unordered=not E.ignores_order(command))
+            elif n and previous.unordered is not None and self._may_reorder(n == last) and \
+                    (orders := _orders(previous.unordered)) is not None:
+                walker.stdin = Stream(orders[0])
             elif n:
                 walker.stdin = Stream(None, previous.unknown) if previous.unknown else Stream(bytes(previous.data))
             source = previous
@@ -959,8 +991,13 @@ class EffectWalker(E._Walker):
                 walker.sink = previous = Buffer()
             before = dict(files.tree._store.nodes)
             _LISTINGS.append([])
+            marks = (len(self.result.output), len(self.effects.stderr),
+                     len(walker.sink.data) if isinstance(walker.sink, Buffer) else 0)
+            start = files.fork() if orders is not None and len(orders) > 1 else None
             try:
                 statuses.append(walker.subshell(command))
+                if start is not None:
+                    statuses[-1] = self._in_other_orders(command, orders[1:], walker, statuses[-1], marks, start)
             finally:
                 listings.append(_LISTINGS.pop())
                 if _LISTINGS:
@@ -984,13 +1021,87 @@ class EffectWalker(E._Walker):
                            f"and whose reader may stop reading (SIGPIPE ends a writer that writes on)")
         # the commands run at the same time: a file one changes and another names, or one
         # creates in a directory another lists, is a race
+        filters = [_find_filter(command) for command in node.commands]
         for n, changed in enumerate(changes):
             for path in changed:
                 name = os.path.basename(path)
                 others = [m for m in range(len(texts)) if m != n and not (m == n - 1 and m in settled)]
-                if any(_mentions(texts[m], name) for m in others) or any(_lists(listings[m], path) for m in others):
+                if any(_mentions(texts[m], name) for m in others) or \
+                        any(_lists(listings[m], path) and not _unseen(filters[m], path, files.tree) for m in others):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return self.pipeline_status(node, statuses)
+
+
+    def _may_reorder(self, last: bool) -> bool:
+        """Whether a pipeline's command can be run again over a fork, its output and messages
+        compared with the first run's: they go where a fork's can be told apart."""
+        plain = (SHELL_OUT, NULL)
+        return self.certain and (not last or self.sink in plain or isinstance(self.sink, (FileSink, Buffer))) \
+            and (self.errsink in (SHELL_ERR, NULL) or isinstance(self.errsink, FileSink))
+
+    def _in_other_orders(self, command, orders: list, main: "EffectWalker", status, marks: tuple,
+                         start: TreeFiles):
+        """Run ``command`` (a pipeline's, just run by ``main`` over lines in no known order)
+        again over forks of the files as they were before (``start``), given the lines in each
+        of ``orders``: what differs
+        from the first run is unknown; output lines that differ only in order stay unordered
+        for a reader that sorts or counts them."""
+        out_mark, err_mark, data_mark = marks
+        sink = main.sink
+        why = f"`{self.text(command)}` reading lines in no known order"
+        said, printed = self.effects.stderr[err_mark:], self.result.output[out_mark:]
+        wrote = (sink.unknown, bytes(sink.data[data_mark:])) if isinstance(sink, Buffer) else None
+        outputs = []
+        for order in orders:
+            env = self.env.copy()
+            env.files = start.fork()
+            effects = Effects()
+            env.substitute = _substitution_hook(effects)
+            fork = self.child(env)
+            fork.into_subshell()
+            fork.effects, fork.result = effects, E.Evaluation()
+            fork.stdin = Stream(order)
+            fork.stdout_redirected, fork.stdout_closed = main.stdout_redirected, main.stdout_closed
+            fork.sink = Buffer(unknown=sink.unknown if data_mark == 0 else None) if wrote is not None else sink
+            fork.errsink = main.errsink
+            other = fork.subshell(command)
+            if other != status or isinstance(status, Opaque):
+                status = Opaque(f"status of {why}")
+            if env.files.lost != self.env.files.lost or not same_entries(env.files.tree, self.env.files.tree):
+                self.env.files.lose(f"the files after {why}")
+            if effects.stderr != said or effects.stderr_unknown:
+                self.effects.stderr_unknown = self.effects.stderr_unknown or f"the messages of {why}"
+            if sink is SHELL_OUT and fork.result.output != printed:
+                self.result.output[out_mark:] = [Opaque(f"output of {why}")]
+                self.note([f"output of {why}"])
+            if wrote is not None:
+                outputs.append((fork.sink.unknown, bytes(fork.sink.data)))
+        if wrote is not None and any(output != wrote for output in outputs):
+            lines = sorted(wrote[1].split(b"\n"))
+            if data_mark == 0 and wrote[0] is None and \
+                    all(unknown is None and sorted(data.split(b"\n")) == lines for unknown, data in outputs):
+                # the same lines in another order: known, their order not
+                sink.unordered = wrote[1].decode("utf-8", "surrogateescape")
+            else:
+                sink.unordered = None
+            sink.unknown = sink.unknown or f"output of {why}"
+        return status
+
+
+def _orders(text: str) -> Optional[list]:
+    """The lines of ``text`` (lines in no known order, each ended by a newline or a NUL) in the
+    orders a reader of them is run in: as they are, last to first, and with three or more
+    the first moved last (each line then stands at two places, each pair both ways round)."""
+    end = "\0" if "\0" in text else "\n"
+    if not text.endswith(end):
+        return None
+    lines = text[:-1].split(end)
+    orders = [lines]
+    if len(lines) > 1:
+        orders.append(lines[::-1])
+    if len(lines) > 2:
+        orders.append(lines[1:] + lines[:1])
+    return [(end.join(order) + end).encode("utf-8", "surrogateescape") for order in orders]
 
 
 # -- the environment a new bash starts with --------------------------------------

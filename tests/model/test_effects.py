@@ -50,6 +50,17 @@ SCRIPTS = [
     "printf 'b\\na\\nc\\n' | sort > sorted",
     "cat data.txt | grep beta | tr a-z A-Z > upper",
     "printf 'x\\ny\\n' | tee t1 t2 > t3",
+    # lines find gives in no known order, read by a loop or a utility run in each of three orders
+    # (as given, last to first, the first moved last): what they leave is the same in all
+    "touch b.txt c.txt; find . -name '*.txt' | while read -r f; do cp \"$f\" \"$f.bak\"; done",
+    "touch b.txt; find . -name '*.txt' -print0 | while IFS= read -r -d '' f; do mv \"$f\" \"${f%.txt}.md\"; done",
+    "touch b.txt; find . -name '*.txt' | while read -r f; do grep -c alpha \"$f\"; done | sort > counts",
+    "find . -name '*.txt' | while read -r f; do sed -i 's/alpha/A/' \"$f\"; done",
+    # a find whose -name test a file fails never acts on it: `l` is no race
+    "touch b.txt; find . -name '*.txt' | sort > l",
+    # a utility with file operands leaves stdin to the next reader; one without takes the rest
+    "printf 'data.txt\\nnotes\\n' > list; while read -r f; do wc -l \"$f\"; done < list > counts",
+    "printf 'a\\nb\\nc\\n' | while read -r l; do echo \"$l\" > first; cat > rest; break; done",
     # one write of one chunk: tee writes it to stdout and its file before its reader can stop
     "printf 'x\\ny\\n' | tee t1 | head -1 > h; cat data.txt | tee t2 | grep -q alpha",
     "grep -v alpha data.txt | wc -l > n",
@@ -163,7 +174,12 @@ def test_final_files_match_bash(script, tmp_path):
     # out | head -1` leaves out with one line)
     ("{ echo 1; echo 2; } | tee out | head -1 > h", "several reads"),
     ("for i in 1 2; do echo $i; done | tee out | grep -q 1", "several reads"),
-    ("find . -type f > l", "the order find lists"), ("touch d/y; find d | sort -k1 > l", "the order find lists"),
+    ("find . -type f > l", "the order find lists"), ("touch d/y; find d | head -1 > l", "no known order"),
+    ("touch b.txt; find . -type f | while read -r f; do echo \"$f\" >> list; done", "no known order"),
+    # the middle line is the same up and down: the third order moves it
+    ("touch b.txt c.txt; find . -name '*.txt' | { read a; read b; cp \"$b\" second; }", "no known order"),
+    ("find . ! -name '*.md' | sort > l", "race on l"),
+    ("find . -name '*.txt' | { mkdir sub; touch sub/y.txt; cat > l; }", "race on"),
     # input from what the model does not follow is unknown, not empty
     ("cat < <(ls) > o", "may not run"), ('cat < "$RANDOM" > o', "may not run"),
     ("while read -r f; do echo $f; done < <(find . -type f) > o", "may not run"),

@@ -1,7 +1,9 @@
 """Utility models (qbcore.model.utilities: cat, sed, grep, mv, …) as registry entries.
 
 An entry runs its model over the file view when that view is a virtual tree
-and stdin is known; otherwise the command is not modelled, as today. Nothing
+and stdin is known, or read from a stream only when the model asks for it (a
+command with file operands leaves its stdin to the next one); otherwise the
+command is not modelled, as today. Nothing
 here is registered by default: the evaluator's answers stay what they are
 until a caller (outcome prediction) adds these entries to its table.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from ..expand import Opaque
 from ..values import UnorderedLines, has_opaque
+from ..utilities.common import OptionUnknown
 from ..utilities.context import CommandContext, Environ
 from ..utilities.registry import MODELS
 from ..utilities.vfs import VirtualTree
@@ -40,6 +43,28 @@ class _ScriptStdinContext(CommandContext):
         pass
 
 
+class _StreamStdinContext(CommandContext):
+    """A utility's context whose stdin is a descriptor's stream (``Invocation.input``): the
+    model takes it when it first reads ``stdin``, and one that never does leaves it to the
+    next reader. Bytes that are not known make the model unknown then, not before."""
+
+    input = None
+    _data = None
+
+    @property
+    def stdin(self) -> bytes:
+        if self._data is None:
+            data = self.input.take()
+            if data is None:
+                raise OptionUnknown(self.input.why or "its stdin, which is not known")
+            self._data = data
+        return self._data
+
+    @stdin.setter
+    def stdin(self, value):
+        pass
+
+
 def entry(model) -> Model:
     """The registry entry for a utility model ``model(CommandContext) -> CommandResult``."""
 
@@ -47,8 +72,10 @@ def entry(model) -> Model:
         # a file view over a virtual tree (qbcore.model.effects) lends it as ``tree``
         tree = getattr(ctx.files, "tree", ctx.files)
         script_input = getattr(ctx, "script_input", None)
+        stream = ctx.input if script_input is None and ctx.stdin is None else None
         if not isinstance(tree, VirtualTree) or not ctx.env.cwd_known or \
-                script_input is None and ctx.stdin is None or ctx.stdin_unordered and ctx.name not in _TAKE_UNORDERED:
+                script_input is None and ctx.stdin is None and stream is None or \
+                ctx.stdin_unordered and ctx.name not in _TAKE_UNORDERED:
             return unmodelled(ctx)
         # values are read when the model asks for them (a run cache learns which were)
         environ = Environ({name: var for name, var in ctx.env.vars.items() if var.exported})
@@ -64,9 +91,15 @@ def entry(model) -> Model:
             if script_input is not None:
                 command = _ScriptStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)
                 command.script_input = script_input
+            elif stream is not None:
+                command = _StreamStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)
+                command.input = stream
             else:
                 command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree, ctx.stdin_unordered)
-            unknown = model(command)
+            try:
+                unknown = model(command)
+            except OptionUnknown as exc:  # (a model that is not guarded read unknown stdin)
+                unknown = str(exc)
         result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)
         if unknown is not None:
             why = f"{ctx.name} ({unknown})"

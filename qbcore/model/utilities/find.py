@@ -45,6 +45,31 @@ def _name_test(pattern: str, fold: bool):
     return lambda base: rx.match(base) is not None
 
 
+def acts_only_on_names(argv: list):
+    """A test every entry ``find ARGV`` acts on passes (prints it, runs -exec on it): its -name
+    and -iname tests before its first action, in a conjunction; None when not known. A file
+    that fails it is nothing to that find, wherever the walk meets it."""
+    args, i = list(argv[1:]), 0
+    if any(a in ("-o", "-or", ",", "(", ")") for a in args):
+        return None
+    while i < len(args) and not (args[i].startswith("-") and len(args[i]) > 1) and args[i] not in ("!", "("):
+        i += 1
+    tests = []
+    while i < len(args):
+        a = args[i]
+        if a in ("-name", "-iname") and i + 1 < len(args):
+            try:
+                tests.append(_name_test(args[i + 1], a == "-iname"))
+            except OptionUnknown:
+                return None
+        elif a not in ("-type", "-maxdepth", "-mindepth") or i + 1 >= len(args):
+            break  # an action, or what the walk may not follow: tests after it do not count
+        i += 2
+    if not tests:
+        return None
+    return lambda base: all(test(base) for test in tests)
+
+
 def _path_after_expression(ctx, out, arg, last):
     """find refuses an operand after the expression began (a glob the shell expanded, most often),
     and when such a file exists names the predicate before it as the likely culprit."""

@@ -10,6 +10,7 @@ guessed.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections import OrderedDict
@@ -1043,7 +1044,7 @@ class EffectWalker(E._Walker):
                          start: TreeFiles):
         """Run ``command`` (a pipeline's, just run by ``main`` over lines in no known order)
         again over forks of the files as they were before (``start``), given the lines in each
-        of ``orders``: what differs
+        of the other ``orders``: what differs
         from the first run is unknown; output lines that differ only in order stay unordered
         for a reader that sorts or counts them."""
         out_mark, err_mark, data_mark = marks
@@ -1089,19 +1090,20 @@ class EffectWalker(E._Walker):
 
 
 def _orders(text: str) -> Optional[list]:
-    """The lines of ``text`` (lines in no known order, each ended by a newline or a NUL) in the
-    orders a reader of them is run in: as they are, last to first, and with three or more
-    the first moved last (each line then stands at two places, each pair both ways round)."""
+    """Every order of the lines of ``text`` (lines in no known order, each ended by a newline
+    or a NUL), the first as they are; None past _MOST_LINES lines (a reader run in some
+    orders only may meet the real one in none of them, and differ there)."""
     end = "\0" if "\0" in text else "\n"
     if not text.endswith(end):
         return None
     lines = text[:-1].split(end)
-    orders = [lines]
-    if len(lines) > 1:
-        orders.append(lines[::-1])
-    if len(lines) > 2:
-        orders.append(lines[1:] + lines[:1])
-    return [(end.join(order) + end).encode("utf-8", "surrogateescape") for order in orders]
+    if len(lines) > _MOST_LINES:
+        return None
+    return [(end.join(order) + end).encode("utf-8", "surrogateescape") for order in itertools.permutations(lines)]
+
+
+# lines in no known order a reader is run over in each of their orders: 4! = 24 runs at most
+_MOST_LINES = 4
 
 
 # -- the environment a new bash starts with --------------------------------------

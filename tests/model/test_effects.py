@@ -50,8 +50,8 @@ SCRIPTS = [
     "printf 'b\\na\\nc\\n' | sort > sorted",
     "cat data.txt | grep beta | tr a-z A-Z > upper",
     "printf 'x\\ny\\n' | tee t1 t2 > t3",
-    # lines find gives in no known order, read by a loop or a utility run in each of three orders
-    # (as given, last to first, the first moved last): what they leave is the same in all
+    # lines find gives in no known order, read by a loop or a utility run in each of their orders:
+    # what they leave is the same in all
     "touch b.txt c.txt; find . -name '*.txt' | while read -r f; do cp \"$f\" \"$f.bak\"; done",
     "touch b.txt; find . -name '*.txt' -print0 | while IFS= read -r -d '' f; do mv \"$f\" \"${f%.txt}.md\"; done",
     "touch b.txt; find . -name '*.txt' | while read -r f; do grep -c alpha \"$f\"; done | sort > counts",
@@ -176,7 +176,7 @@ def test_final_files_match_bash(script, tmp_path):
     ("for i in 1 2; do echo $i; done | tee out | grep -q 1", "several reads"),
     ("find . -type f > l", "the order find lists"), ("touch d/y; find d | head -1 > l", "no known order"),
     ("touch b.txt; find . -type f | while read -r f; do echo \"$f\" >> list; done", "no known order"),
-    # the middle line is the same up and down: the third order moves it
+    # the middle line is the same up and down: other orders move it
     ("touch b.txt c.txt; find . -name '*.txt' | { read a; read b; cp \"$b\" second; }", "no known order"),
     ("find . ! -name '*.md' | sort > l", "race on l"),
     ("find . -name '*.txt' | { mkdir sub; touch sub/y.txt; cat > l; }", "race on"),

@@ -9,7 +9,9 @@ xargs gives its children. A command the models do not know, and -P above 1,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
+from typing import Optional
 
 from .children import run_child
 from .common import Output, OptionUnknown, guarded, scan_options
@@ -21,6 +23,8 @@ __all__ = ["xargs_over"]
 #: the most bytes of arguments one run takes before GNU xargs splits them (its default, -s)
 _ARGS_LIMIT = 128 * 1024 - 2048
 _BLANKS = " \t\n"
+#: items in no known order are run in each of their orders: 4! = 24 at most
+_MOST_ITEMS = 4
 
 
 def _options(argv: list):
@@ -101,30 +105,39 @@ def xargs_over(models: Mapping):
     @guarded
     def xargs(ctx: CommandContext) -> CommandResult:
         if not ctx.stdin_unordered:
-            return _xargs(ctx, models, ctx.tree, False)
-        # lines in no known order (find's output): run them as they are and the other way
-        # round, over a copy of the tree; what differs beyond the order of output lines is unknown
+            return _xargs(ctx, models, ctx.tree, None)
+        # items in no known order (find's output): run them in each of their orders, all but the
+        # first over a copy of the tree; what differs beyond the order of output lines is unknown
+        count = len(_split(ctx.stdin, _options(ctx.argv)[0], Output("xargs")))
+        if count > _MOST_ITEMS:
+            return unknown(f"xargs over {count} items in no known order (each order is run up to "
+                           f"{_MOST_ITEMS} items)")
         untouched = ctx.tree.clone()
-        forward = _xargs(ctx, models, ctx.tree, False)
-        backward = _xargs(ctx, models, untouched, True)
-        if forward.unknown is not None or backward.unknown is not None:
-            return forward if forward.unknown is not None else backward
-        if not same_entries(ctx.tree, untouched) or (forward.status, sorted(forward.stderr.split(b"\n"))) != \
-                (backward.status, sorted(backward.stderr.split(b"\n"))) or \
-                sorted(forward.stdout.split(b"\n")) != sorted(backward.stdout.split(b"\n")):
-            return unknown("xargs runs that depend on the order of lines find gave in no known order")
-        if forward.stdout != backward.stdout:
-            forward.stdout_unordered = "the order of the lines xargs read"
-        if forward.stderr != backward.stderr:
-            forward.stderr_unknown = "the order of xargs's runs"
-            forward.stderr = b""
-        return forward
+        first = _xargs(ctx, models, ctx.tree, None)
+        if first.unknown is not None:
+            return first
+        for order in list(itertools.permutations(range(count)))[1:]:
+            other = _xargs(ctx, models, untouched.clone(), order, compare=ctx.tree)
+            if other.unknown is not None:
+                return other
+            if (first.status, sorted(first.stderr.split(b"\n")), sorted(first.stdout.split(b"\n"))) != \
+                    (other.status, sorted(other.stderr.split(b"\n")), sorted(other.stdout.split(b"\n"))):
+                return unknown("xargs runs that depend on the order of lines find gave in no known order")
+            if first.stdout != other.stdout:
+                first.stdout_unordered = "the order of the lines xargs read"
+            if first.stderr != other.stderr:
+                first.stderr_unknown = "the order of xargs's runs"
+        if first.stderr_unknown:
+            first.stderr = b""
+        return first
 
     return xargs
 
 
-def _xargs(ctx: CommandContext, models: Mapping, tree, backward: bool) -> CommandResult:
-    """xargs over ``tree``, its items last to first when ``backward``."""
+def _xargs(ctx: CommandContext, models: Mapping, tree, order: Optional[tuple],
+           compare=None) -> CommandResult:
+    """xargs over ``tree``, its items in ``order`` (their indexes; None: as they come); with
+    ``compare``, unknown when the final ``tree`` holds other entries than that tree."""
     given, command = _options(ctx.argv)
     if given.get("P", "1") != "1":
         raise OptionUnknown("xargs -P (runs at once)")
@@ -133,8 +146,8 @@ def _xargs(ctx: CommandContext, models: Mapping, tree, backward: bool) -> Comman
         raise OptionUnknown("xargs -I with -n (a warning, and one of them ignored)")
     out = Output("xargs")
     items = _split(ctx.stdin, given, out)
-    if backward:
-        items.reverse()
+    if order is not None:
+        items = [items[k] for k in order]
     failed = out.status
     if "I" in given:
         mark = given["I"]
@@ -163,4 +176,6 @@ def _xargs(ctx: CommandContext, models: Mapping, tree, backward: bool) -> Comman
         if child.status:
             status = 123
     out.status = failed or status
+    if compare is not None and not same_entries(tree, compare):
+        return unknown("xargs runs that depend on the order of lines find gave in no known order")
     return out.result()

@@ -368,12 +368,8 @@ def _find_filter(command):
     (find.acts_only_on_names); None for anything else."""
     if _plain_name(command) != "find":
         return None
-    words = []
-    for word in command.words:
-        if len(word.parts) != 1 or type(word.parts[0]) not in (S.Lit, S.SingleQuoted):
-            return None
-        words.append(word.parts[0].text)
-    return acts_only_on_names(words)
+    words = E.plain_words(command)
+    return None if words is None else acts_only_on_names(words)
 
 
 def _unseen(test, path: str, tree) -> bool:
@@ -992,9 +988,13 @@ class EffectWalker(E._Walker):
                 walker.sink = previous = Buffer()
             before = dict(files.tree._store.nodes)
             _LISTINGS.append([])
-            marks = (len(self.result.output), len(self.effects.stderr),
-                     len(walker.sink.data) if isinstance(walker.sink, Buffer) else 0)
-            start = files.fork() if orders is not None and len(orders) > 1 else None
+            start = marks = None
+            if orders is not None and len(orders) > 1:
+                # where the first run starts: the files, and how much of each output it finds
+                start = files.fork()
+                marks = (len(self.result.output), len(self.effects.stderr),
+                         len(walker.sink.data) if isinstance(walker.sink, Buffer) else 0,
+                         walker.sink.unknown if isinstance(walker.sink, Buffer) else None)
             try:
                 statuses.append(walker.subshell(command))
                 if start is not None:
@@ -1032,26 +1032,26 @@ class EffectWalker(E._Walker):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return self.pipeline_status(node, statuses)
 
-
     def _may_reorder(self, last: bool) -> bool:
         """Whether a pipeline's command can be run again over a fork, its output and messages
         compared with the first run's: they go where a fork's can be told apart."""
-        plain = (SHELL_OUT, NULL)
-        return self.certain and (not last or self.sink in plain or isinstance(self.sink, (FileSink, Buffer))) \
-            and (self.errsink in (SHELL_ERR, NULL) or isinstance(self.errsink, FileSink))
+        return self.certain and \
+            (not last or self.sink in (SHELL_OUT, NULL) or isinstance(self.sink, (FileSink, Buffer))) and \
+            (self.errsink in (SHELL_ERR, NULL) or isinstance(self.errsink, FileSink))
 
     def _in_other_orders(self, command, orders: list, main: "EffectWalker", status, marks: tuple,
                          start: TreeFiles):
         """Run ``command`` (a pipeline's, just run by ``main`` over lines in no known order)
         again over forks of the files as they were before (``start``), given the lines in each
-        of the other ``orders``: what differs
-        from the first run is unknown; output lines that differ only in order stay unordered
-        for a reader that sorts or counts them."""
-        out_mark, err_mark, data_mark = marks
+        of the other ``orders``: what differs from the first run is unknown; output lines that
+        differ only in order stay unordered for a reader that sorts or counts them."""
+        out_mark, err_mark, data_mark, unknown_before = marks
         sink = main.sink
         why = f"`{self.text(command)}` reading lines in no known order"
         said, printed = self.effects.stderr[err_mark:], self.result.output[out_mark:]
-        wrote = (sink.unknown, bytes(sink.data[data_mark:])) if isinstance(sink, Buffer) else None
+        # a pipe's output as the first run wrote it (one unknown before it says nothing new)
+        wrote = (sink.unknown, bytes(sink.data[data_mark:])) \
+            if isinstance(sink, Buffer) and unknown_before is None else None
         outputs = []
         for order in orders:
             env = self.env.copy()
@@ -1063,7 +1063,7 @@ class EffectWalker(E._Walker):
             fork.effects, fork.result = effects, E.Evaluation()
             fork.stdin = Stream(order)
             fork.stdout_redirected, fork.stdout_closed = main.stdout_redirected, main.stdout_closed
-            fork.sink = Buffer(unknown=sink.unknown if data_mark == 0 else None) if wrote is not None else sink
+            fork.sink = Buffer() if isinstance(sink, Buffer) else sink
             fork.errsink = main.errsink
             other = fork.subshell(command)
             if other != status or isinstance(status, Opaque):

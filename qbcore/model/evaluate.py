@@ -1458,6 +1458,17 @@ def ignores_order(command) -> bool:
     return words[0] == "wc" and set(letters) <= set("lwc")
 
 
+def plain_words(command) -> Optional[list]:
+    """The words of a simple command when each is one literal or single-quoted part (what
+    they say needs no expansion), else None."""
+    words = []
+    for word in command.words:
+        if len(word.parts) != 1 or type(word.parts[0]) not in (S.Lit, S.SingleQuoted):
+            return None
+        words.append(word.parts[0].text)
+    return words
+
+
 def may_stop_reading(command) -> bool:
     """Whether a pipeline's reader may exit before its writer is done (head, grep -q, a file
     operand in place of stdin, anything not named by plain words): a writer still writing
@@ -1465,11 +1476,9 @@ def may_stop_reading(command) -> bool:
     if type(command) is not S.SimpleCommand or not command.words or any(
             r.fd in (None, "0") and r.op[:1] == "<" or r.fd == "0" for r in command.redirects):
         return True  # not a plain command, or its stdin is not the pipe
-    words = []
-    for word in command.words:
-        if len(word.parts) != 1 or type(word.parts[0]) not in (S.Lit, S.SingleQuoted):
-            return True
-        words.append(word.parts[0].text)
+    words = plain_words(command)
+    if words is None:
+        return True
     name, operands = words[0], [w for w in words[1:] if not w.startswith("-")]
     options = "".join(w for w in words[1:] if w.startswith("-") and not w.startswith("--"))
     if name in _ALWAYS_WHOLE_INPUT:

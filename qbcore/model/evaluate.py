@@ -558,6 +558,8 @@ class _Walker:
         self.outer_loops += self.loops
         self.loops = 0
         self.in_subshell = True
+        if self.scope is not None:
+            self.scope = self.scope.fork()  # its `local` shadows nothing the function restores
 
     def uncertain_copy(self, run, certain: bool = False):
         """Run something that may or may not happen on a copy; what it could change becomes opaque."""

@@ -167,7 +167,9 @@ TRANSFER_SCRIPT = _transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[
     'set -e; { false || false; }; echo survived', 'set -e; ( ! true ); echo survived',
     # output under a status the model does not know, and past the budget, is not claimed
     'set -k || echo A; echo "[$?]"', 'i=0; while [ $i -lt 2 ]; do i=0; done',
-]] + ['echo'] * (BATCH - 21))
+    # `local` in a subshell of a function shadows nothing the function's return puts back
+    'v=V; g() { ( v=13; local v=L ); }; g; echo "$v"', 'v=V; g() { x=$(v=13; local v=L); }; g; echo "$v"',
+]] + ['echo'] * (BATCH - 23))
 def test_transfers_of_control_agree_with_bash(tmp_path_factory, batch):
     agree_with_bash(tmp_path_factory, batch, "transfer")
 

@@ -31,6 +31,12 @@ class Scope:
             dict(old.value) if isinstance(old.value, dict) else old.value, old.exported)
         return True
 
+    def fork(self) -> "Scope":
+        """The scope as a subshell has it: what ``local`` does there stays there."""
+        other = Scope()
+        other.saved = dict(self.saved)
+        return other
+
     def restore(self, env) -> None:
         """The function's locals end with it."""
         for name, old in self.saved.items():

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from ..syntax import parser as S
-from . import evaluate as E
+from . import evaluate as E, jobs
 from .budget import Budget, Meter
 from .commands import Outcome, lookup
 from .commands.calls import call_function
@@ -26,6 +26,7 @@ from .commands.programs import entries as utility_entries, entry as utility_entr
 from .commands.registry import Invocation
 from .commands.search import missing_command
 from .expand import Env, Opaque, Variable, forget_arithmetic
+from .jobs import WATCHES as _JOB_WATCHES
 from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
@@ -87,6 +88,9 @@ class BoundedTree(VirtualTree):
         return canon == self._bound or canon.startswith(self._below)
 
     def _lookup(self, path, follow_last=True):
+        if _JOB_WATCHES:
+            # a background job is being followed: the path, as spelled and as found, is used
+            jobs.touched(os.path.normpath(join(self.cwd, path)) if path else self._bound)
         try:
             found = _TREE_LOOKUP(self, path, follow_last)
         except VfsError as exc:
@@ -98,6 +102,8 @@ class BoundedTree(VirtualTree):
             raise
         if not self._inside(found[0]):
             raise OutsideTree(found[0])
+        if _JOB_WATCHES:
+            jobs.touched(found[0])
         return found
 
     def at(self, cwd):
@@ -106,14 +112,20 @@ class BoundedTree(VirtualTree):
     # the directories a pipeline's command lists (ls, find, a glob), for its races
     def listdir(self, p: str) -> list:
         found = VirtualTree.listdir(self, p)
-        if _LISTINGS:
-            _LISTINGS[-1].append((self._lookup(p)[0], None))
+        if _LISTINGS or _JOB_WATCHES:
+            folder = self._lookup(p)[0]
+            if _LISTINGS:
+                _LISTINGS[-1].append((folder, None))
+            jobs.listed(folder, None)
         return found
 
     def walk(self, top: str = "/"):
         for path in VirtualTree.walk(self, top):
             if _LISTINGS:
                 _LISTINGS[-1].append((path, None))
+            if _JOB_WATCHES:
+                jobs.listed(path, None)
+                jobs.touched(path)
             yield path
 
     def clone(self):
@@ -230,11 +242,14 @@ class TreeFiles(FileQuestions):
             return []
 
     def listed(self, path: str, pattern):
-        if _LISTINGS:
+        if _LISTINGS or _JOB_WATCHES:
             try:
-                _LISTINGS[-1].append((self.tree._lookup(path)[0], pattern))
+                folder = self.tree._lookup(path)[0]
             except VfsError:
-                pass
+                return
+            if _LISTINGS:
+                _LISTINGS[-1].append((folder, pattern))
+            jobs.listed(folder, pattern)
 
     def create(self, path: str):
         """A redirection opened ``path`` for writing: a missing file now exists, empty."""
@@ -381,12 +396,6 @@ def _unseen(test, path: str, tree) -> bool:
         return not tree.is_dir(path)
     except (VfsError, OutsideTree):
         return False
-
-
-def _lists(listed: list, path: str) -> bool:
-    """Whether a command that listed ``listed`` may have seen ``path`` there."""
-    folder, name = os.path.split(path)
-    return any(at == folder and (pattern is None or pattern.matches(name)) for at, pattern in listed)
 
 
 # -- where a command's descriptors lead ----------------------------------------
@@ -715,6 +724,54 @@ class EffectWalker(E._Walker):
         self.effects.streams = (self.stdin, self.errsink)
         super().compound(node)
 
+    def item(self, item):
+        if item.background and _JOBS is not None and self.certain and not self.captured and \
+                type(self.stdin) is Stream and self.stdin.peek() == b"" and \
+                not isinstance(self.sink, Buffer) and not isinstance(self.errsink, Buffer):
+            self.background(item)
+            return
+        if not item.background:
+            super().item(item)
+            return
+        # (as evaluate does:) on a copy, its changes unknown; what it writes into a pipe or
+        # a command substitution comes at a place among the rest's output that is not known
+        pipes = [t for t in {id(self.sink): self.sink, id(self.errsink): self.errsink}.values()
+                 if isinstance(t, Buffer)]
+        writes, said = [t.writes for t in pipes], len(self.result.output)
+        super().item(item)
+        what = f"`{self.text(item.command)}`"
+        late = Opaque(f"output of {what}, run in the background (where it comes among what follows)")
+        for target, before in zip(pipes, writes):
+            if target.writes != before:
+                self.emit(target, late, what)
+        if self.captured and len(self.result.output) != said:
+            self.emit(SHELL_OUT, late, what)
+
+    def background(self, item):
+        """``item &`` run to its end now, in its subshell over the shared files, then watched
+        against what runs after it until the harness's shell ends (``jobs``; checked by
+        run_effects). Its stdin, as the shell's, holds nothing; its output reaches no reader
+        here (a pipe read after it could see it anywhere), and each of its commands must keep
+        the shell's stdout or stderr, so that the harness, reading them to their end, waits
+        for the job."""
+        global _IN_JOB
+        walker = self.child(self.env.copy())
+        walker.into_subshell()
+        walker.stdin = Stream(b"")  # an asynchronous list without job control reads /dev/null
+        access = jobs.Access()
+        jobs.watch(access)
+        _IN_JOB += 1
+        try:
+            walker.subshell(item.command)
+        finally:
+            _IN_JOB -= 1
+            jobs.unwatch(access)
+        rest = jobs.Access()
+        jobs.watch(rest)
+        _JOBS.append((self.text(item.command), access, rest))
+        self.env.status = 0
+        self.env.last_bg = Opaque("$!")
+
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         self._ran = True
         redirects, self._pending = self._pending, ()
@@ -722,6 +779,10 @@ class EffectWalker(E._Walker):
         if name == "exec" and len(argv) == 1 and redirects:
             self.env.files.lose(f"the files after `{self.text(node)}` (exec redirections)")
         stdin, sink, errsink = table[0], table[1], table[2]
+        if _IN_JOB and sink is not SHELL_OUT and errsink is not SHELL_ERR:
+            # it may hold neither: the harness may end before it does, and kill it
+            self.env.files.lose(f"the files after `{self.text(node)}`, run in the background with its "
+                                "stdout and stderr away from the harness")
         if name in self.env.functions and self.depth < E.CALL_DEPTH:
             saved = self.stdin, self.sink, self.errsink
             self.stdin, self.sink, self.errsink = stdin, sink, errsink
@@ -1028,7 +1089,7 @@ class EffectWalker(E._Walker):
                 name = os.path.basename(path)
                 others = [m for m in range(len(texts)) if m != n and not (m == n - 1 and m in settled)]
                 if any(_mentions(texts[m], name) for m in others) or \
-                        any(_lists(listings[m], path) and not _unseen(filters[m], path, files.tree) for m in others):
+                        any(jobs.may_see(listings[m], path) and not _unseen(filters[m], path, files.tree) for m in others):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
         return self.pipeline_status(node, statuses)
 
@@ -1413,7 +1474,7 @@ class ShellRuns:
         """The key of running ``text`` in the new shell ``env`` (just started from ``environ``,
         its variables not yet watched), or None when it cannot have one."""
         files, meter = env.files, env.meter
-        if not self.enabled or type(files) is not TreeFiles or files.lost is not None or \
+        if not self.enabled or _JOB_WATCHES or type(files) is not TreeFiles or files.lost is not None or \
                 meter.exceeded is not None or type(files.tree) is not BoundedTree:
             return None
         words = (text, arg0, *args)
@@ -1484,6 +1545,7 @@ class ShellRuns:
         steps, size, said, entry = meter.steps, meter.bytes, len(effects.stderr), effects.streams
         unknown_before = effects.stderr_unknown
         recording = _Recording(entry)
+        started = len(_JOBS) if _JOBS is not None else 0
         held = _watch(env, recording.reads, recording.plumbing)
         _RECORDING.append(recording)
         start_watching(recording.facts)
@@ -1502,8 +1564,9 @@ class ShellRuns:
         run.plumbing = frozenset(recording.plumbing)
         run.facts = consulted_values(recording.facts)
         run.entry = None
-        if key is None or meter.exceeded is not None or unknown_before is not None:
-            return run
+        if key is None or meter.exceeded is not None or unknown_before is not None or \
+                _JOBS is not None and len(_JOBS) != started:
+            return run  # (a job it started is checked against what runs after the run)
         if recording.entry_read:
             run.entry = _stream_key(entry)
             if run.entry is None:
@@ -1570,6 +1633,11 @@ def run_shell(text, environ, hidden, arg0, args, env, effects, table, evaluate, 
 #: the runs of this process; ``clear()`` forgets them (the bench does, between rounds)
 SHELL_RUNS = ShellRuns()
 
+#: the background jobs of the harness run under way (run_effects), each ``(its text, what it
+#: did, what ran after it)``; None outside one. _IN_JOB: how many jobs are being run now
+_JOBS: Optional[list] = None
+_IN_JOB = 0
+
 
 @dataclass
 class EffectRun:
@@ -1618,6 +1686,8 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         script_input = ScriptInput(None, "bash's stdin, which holds the rest of the script")
         env.streams = (script_input, SHELL_OUT, SHELL_ERR)
     started = env.streams if script_input is not None else (Stream(b""), SHELL_OUT, SHELL_ERR)
+    global _JOBS
+    outer, _JOBS = _JOBS, []
     try:
         # the harness's own bash: a kept run of the same script that read the same is reused
         run = run_shell(script, environ, (), env.arg0, args[1:], env, effects, started,
@@ -1629,6 +1699,14 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         return EffectRun(None, files, effects, str(exc))
     except RecursionError:
         return EffectRun(None, files, effects, "the script nests deeper than the model follows")
+    finally:
+        started_jobs, _JOBS = _JOBS, outer
+        for _, _, rest in started_jobs:
+            jobs.unwatch(rest)
+    for text, job, rest in started_jobs:
+        path = jobs.clash(job, rest)
+        if path is not None:
+            files.lose(f"the files after the background job `{text}` (it and what runs after it both use {path})")
     if meter.exceeded is not None:
         return EffectRun(evaluation, files, effects, meter.exceeded)
     if script_input is not None and script_input.taken:

@@ -527,9 +527,13 @@ class _Walker:
         return 0
 
     def subshell(self, command) -> Union[int, Opaque]:
-        """Run ``command`` as this (child) walker's whole subshell: its exit status."""
+        """Run ``command`` (or an and-or list, a background job's) as this (child) walker's
+        whole subshell: its exit status."""
         try:
-            self.command(command)
+            if type(command) is S.AndOr:
+                self.and_or(command)
+            else:
+                self.command(command)
         except _Exit as done:
             self.env.status = _exit_status(done)
         except _AbortLine as abort:

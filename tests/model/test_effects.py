@@ -125,6 +125,12 @@ SCRIPTS = [
     # a name bash finds nowhere: status 127, and the script goes on
     "EOF; echo $? > status", "second 'line' here > f; echo $? > status", "./nope arg; echo $? > status",
     "up/price = x & echo done > d2",
+    # a background job keeps the shell's stdout or stderr: the harness, reading them to their
+    # end, waits for it; it and what runs after it use no path in common, so any order ends alike
+    "echo a > x & echo b > y", "{ echo a; sed -i 's/alpha/A/' data.txt; } & echo b > y; wc -l < notes > n",
+    "echo a > x.log & echo *.txt > y", "false & echo $? > st", "echo a > x & bash -c 'echo b > y'",
+    "mv notes d/n & cat data.txt > copy", "mkdir e & mkdir f; echo b > f/y",
+    "for i in 1 2; do echo $i > j$i & done; echo b > y",
     # a prefix assignment is in the utility's environment, also after a substitution in its words
     "N=5 python3 -c 'import os; open(\"n\", \"w\").write(os.environ.get(\"N\", \"none\"))'",
     "N=7 python3 -c \"$(echo 'import os; open(\"m\", \"w\").write(os.environ.get(\"N\", \"none\"))')\"",
@@ -210,6 +216,20 @@ def test_final_files_match_bash(script, tmp_path):
     ("sed -i 's/alpha/x\\U&/' data.txt", "sed"),
     # GNU grep 3.8 reads \t as the letter t, with a warning; sed reads a tab
     ("grep -c 'one\\t' data.txt > n", "backslash before t"),
+    # a background job and what runs after it, on a path both use: any interleaving may be the one
+    ("echo a > x & cat x > y", "both use"), ("echo a > x & ls > y", "both use"),
+    ("mkdir e & echo b > e/y", "both use"), ("echo b >> data.txt & sed -i 's/a/b/' data.txt", "both use"),
+    ("sort -o data.txt data.txt & grep -c alpha data.txt > n", "both use"),
+    ("echo a > d/new & find d -name x > l", "both use"),
+    # a change undone before the job ends still meets a reader in between
+    ("mv data.txt c && mv c data.txt & cat data.txt > y", "both use"),
+    # a job that lets go of the harness's stdout and stderr may be killed when the shell is done
+    ("echo a > x 2>/dev/null & echo b > y", "away from the harness"),
+    ("{ echo a > x; } >/dev/null 2>&1 & echo b > y", "away from the harness"),
+    # its output into a pipe that what runs after it also writes: the reader sees them in any order
+    ("{ echo a & echo b; } | cat > o", "background"),
+    # measured: bash prints `b a` (the job's fork comes after the builtin); the model had `a b`
+    ('x=$(echo a & echo b); echo "$x" > o', "$x"),
 ])
 def test_what_is_not_modelled_is_named(script, why):
     run, _ = _model(script)

@@ -30,6 +30,16 @@ STRERROR = {
 }
 
 _MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS
+
+#: the change logs open now (sets): every change of any tree adds its canonical path to each,
+#: a move its source and target (the entries below them moved with them); a reader of the
+#: log learns what changed, even a change undone later, which a diff of two states misses
+CHANGE_LOGS: list = []
+
+
+def _logged(*paths: str) -> None:
+    for log in CHANGE_LOGS:
+        log.update(paths)
 _FILE, _DIR, _LINK = "f", "d", "l"
 
 
@@ -266,6 +276,8 @@ class VirtualTree:
         return _parent(canon)
 
     def _add(self, canon: str, node: _Node) -> None:
+        if CHANGE_LOGS:
+            _logged(canon)
         store = self._store
         store.version = object()
         if canon not in store.nodes:
@@ -277,6 +289,8 @@ class VirtualTree:
             store.children.setdefault(canon, frozenset())
 
     def _drop(self, canon: str) -> None:
+        if CHANGE_LOGS:
+            _logged(canon)
         store = self._store
         store.version = object()
         del store.nodes[canon]
@@ -362,6 +376,8 @@ class VirtualTree:
             self._add(canon, _Node(_FILE, bytes(data), 0o644))
         else:
             new = node.data + data if append else bytes(data)
+            if CHANGE_LOGS:
+                _logged(canon)
             self._store.nodes[canon] = _Node(_FILE, new, node.mode)
             self._store.version = object()
 
@@ -452,6 +468,8 @@ class VirtualTree:
         self._move_subtree(s_canon, d_canon)
 
     def _move_subtree(self, s_canon: str, d_canon: str) -> None:
+        if CHANGE_LOGS:
+            _logged(s_canon, d_canon)
         store = self._store
         store.version = object()
         prefix = s_canon + "/"
@@ -488,6 +506,8 @@ class VirtualTree:
         canon, node = self._resolve(p)
         if node is None:
             raise VfsError("ENOENT", p)
+        if CHANGE_LOGS:
+            _logged(canon)
         self._store.nodes[canon] = _Node(node.kind, node.data, mode & 0o7777, node.target)
         self._store.version = object()
 

@@ -600,7 +600,7 @@ class EffectWalker(E._Walker):
         if isinstance(target, FileSink) and text:
             self.env.files.lose(f"the bytes of an error message written to {target.path}")
             return
-        if target is SHELL_OUT and text:
+        if (target is SHELL_OUT or isinstance(target, Buffer)) and text:
             text = Opaque(f"an error message of {what} on stdout")
         if target is SHELL_ERR and isinstance(text, str) and text:
             text = f"{self.env.arg0}: {text}"  # bash starts its messages with $0
@@ -799,6 +799,7 @@ class EffectWalker(E._Walker):
         missing = program is argv and name not in COMMANDS and lookup(name) is lookup(None) and \
             missing_command(name, self.env)
         if missing:
+            self._error_sink = errsink  # bash's message goes where the command's stderr does
             return Outcome(127, None, error=missing)
         for target in (sink, errsink) if name in COMMANDS else ():
             if isinstance(target, FileSink) and self.env.files.read(target.path) and \

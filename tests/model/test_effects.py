@@ -204,6 +204,10 @@ def test_final_files_match_bash(script, tmp_path):
     ("cat data.txt >> data.txt", "where its output goes"),
     ("{ cat; cat; } <<EOF > twice\nabc\nEOF", "stdin"),
     ("ls /etc > listing", "outside the task directory"),
+    # bash's own message, spelled `bash: line 1: …`, into a file or a pipe: its bytes are not
+    # the model's (it had claimed an empty file, or the message without bash's prefix)
+    ("nope 2> err; echo $? > s", "error message written to"), ("nope 2>&1 | cat > o", "an error message"),
+    ("./nope 2>&1 | wc -c > o", "an error message"), ("cd nope 2>&1 | cat > o", "an error message"),
     ("echo $RANDOM > r", "RANDOM"),
     # a word with an unknown part never reaches a utility as its printed form
     ('touch "$RANDOM"', "does not know"), ('mkdir "d$RANDOM"', "does not know"),

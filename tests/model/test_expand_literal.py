@@ -25,7 +25,10 @@ def _expanded(word, steps):
     env = E.Env({"x": "v w"}, cwd="/nonexistent/qbcore", files=None, meter=Meter())
     exp = E.Expander(env)
     if steps:
-        fields = exp.fields_of(E.brace_expand(word.parts, env.meter), False, E.ARGV)
+        expansions = E.brace_expand(word.parts, env.meter)
+        # a word brace expansion changed is no longer assignment-like: `{a,b}=~` is `a=~ b=~`
+        braced = len(expansions) > 1 or len(expansions[0]) != len(word.parts)
+        fields = exp.fields_of(expansions, braced, E.ARGV)
     else:
         fields = exp.word_fields(word, E.ARGV)
     return fields, env.meter.bytes, exp.opaque

@@ -218,13 +218,13 @@ def _harness_script(invocation) -> Optional[tuple]:
 
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
-    with stated(Facts(_NOW, LOGIN, programs=system_programs(), standins=_standins(TASK_DIR, remote),
+    with stated(Facts(_NOW, LOGIN, programs=_programs(TASK_DIR, remote), standins=_standins(TASK_DIR, remote),
                       host=HOSTNAME)) as facts:
         first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
     # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
     # stand-in finding itself there) may depend on it
     if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
-        with stated(Facts(_OTHER_NOW, LOGIN, programs=system_programs(), standins=_standins(_OTHER_DIR, remote),
+        with stated(Facts(_OTHER_NOW, LOGIN, programs=_programs(_OTHER_DIR, remote), standins=_standins(_OTHER_DIR, remote),
                           host=HOSTNAME)):
             second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
@@ -239,6 +239,21 @@ _OTHER_DIR = f"/tmp/qbcore-attempt-{_RANDOM[::-1].upper()}/task"
 # two times as unlike as two times get: every field of the date's default format differs
 _NOW = datetime.datetime(2031, 12, 31, 23, 59, 58, tzinfo=datetime.timezone.utc)
 _OTHER_NOW = datetime.datetime(2104, 2, 1, 1, 2, 3, tzinfo=datetime.timezone.utc)
+
+
+def _programs(root: str, remote: bool) -> dict:
+    """The folders whose names a run states: the system's (hostfacts.system_programs), and the
+    attempt's folder the sandbox makes around the task directory ``root`` (executor.run:
+    the task directory, and the stand-ins' folder for the ssh transports)."""
+    key = (root, remote)
+    known = _PROGRAMS.get(key)
+    if known is None:
+        known = _PROGRAMS[key] = {**system_programs(),
+                                  dirname(root): frozenset({"task", "bin"} if remote else {"task"})}
+    return known
+
+
+_PROGRAMS: dict = {}
 
 
 def _standins(root: str, remote: bool) -> Optional[str]:

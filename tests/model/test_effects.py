@@ -125,6 +125,8 @@ SCRIPTS = [
     # a name bash finds nowhere: status 127, and the script goes on
     "EOF; echo $? > status", "second 'line' here > f; echo $? > status", "./nope arg; echo $? > status",
     "up/price = x & echo done > d2",
+    # a path out of the task tree with a name missing from a folder the run states: 127
+    "$PATH tweaks; echo $? > status", "/usr/local/nope/x 2>/dev/null; echo $? > status", "/usr/bin:/x; echo $? > s",
     # a background job keeps the shell's stdout or stderr: the harness, reading them to their
     # end, waits for it; it and what runs after it use no path in common, so any order ends alike
     "echo a > x & echo b > y", "{ echo a; sed -i 's/alpha/A/' data.txt; } & echo b > y; wc -l < notes > n",
@@ -204,6 +206,8 @@ def test_final_files_match_bash(script, tmp_path):
     ("cat data.txt >> data.txt", "where its output goes"),
     ("{ cat; cat; } <<EOF > twice\nabc\nEOF", "stdin"),
     ("ls /etc > listing", "outside the task directory"),
+    # a folder whose names the run does not state (the host's /etc, /opt): bash may find the path
+    ("/etc/nope; echo $? > s", "/etc/nope"), ("/opt/x:/y; echo $? > s", "/opt/x:/y"),
     # bash's own message, spelled `bash: line 1: …`, into a file or a pipe: its bytes are not
     # the model's (it had claimed an empty file, or the message without bash's prefix)
     ("nope 2> err; echo $? > s", "error message written to"), ("nope 2>&1 | cat > o", "an error message"),

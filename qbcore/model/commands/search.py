@@ -5,8 +5,10 @@ A system PATH folder holds the names the run states for it
 and the folder of the harness's stand-ins holds the stand-in ssh;
 a folder in the task tree holds what the virtual tree does. Anything else on
 PATH (another folder under /usr, another /tmp folder, a relative entry
-outside the tree) leaves the answer unknown. Nothing on the host is looked up
-by a name a reply wrote.
+outside the tree) leaves the answer unknown. A command name with a slash
+that leads out of the task tree is missing when a name on its way is missing
+from the deepest folder whose names the run states (`$PATH` run as a
+command). Nothing on the host is looked up by a name a reply wrote.
 """
 
 from __future__ import annotations
@@ -43,11 +45,11 @@ def missing_command(name, env) -> Optional[str]:
 def _no_such_path(name: str, env) -> bool:
     """Whether the path ``name`` leads to nothing (ENOENT): a part of it is missing, and every
     part before that one is a folder (a file on the way would be ENOTDIR)."""
-    if not env.cwd_known or getattr(env.files, "inside", None) is None:
+    if not env.cwd_known or getattr(env.files, "inside", None) is None or name.endswith("/"):
         return False
     full = os.path.normpath(os.path.join(env.cwd, name))
-    if not env.files.inside(full) or name.endswith("/"):
-        return False
+    if not env.files.inside(full):
+        return ".." not in name.split("/") and _missing_outside(full)
     parts = full[len(env.files.root):].strip("/").split("/")
     here = env.files.root
     for n, part in enumerate(parts):
@@ -58,6 +60,17 @@ def _no_such_path(name: str, env) -> bool:
             return ".." not in name.split("/")
         if kind != "dir":
             return False
+    return False
+
+
+def _missing_outside(full: str) -> bool:
+    """Whether the normal path ``full``, outside the task tree, has a name missing from the
+    deepest folder on its way whose names the run states (``programs_in``)."""
+    parts = full.strip("/").split("/")
+    for depth in range(len(parts) - 1, 0, -1):
+        names = programs_in("/" + "/".join(parts[:depth]))
+        if names is not None:
+            return parts[depth] not in names
     return False
 
 

@@ -30,6 +30,9 @@ __all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "prog
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
+#: the folders above them in that /usr, stated too: a path through them (`$PATH` run as a
+#: command name) is known to lead nowhere when a name on its way is not there
+_ABOVE = ("/usr", "/usr/local")
 
 
 @dataclass
@@ -41,6 +44,8 @@ class Facts:
     now: _dt.datetime
     user: str
     logins: Optional[str] = None
+    #: the names in each folder stated: the system PATH folders, the folders above them in /usr
+    #: (system_programs), and any other the caller knows (the folder of the task directory)
     programs: Mapping[str, frozenset] = field(default_factory=dict)
     read: set = field(default_factory=set)
     # the folder the harness puts first on PATH with the stand-in ssh (realbash/standins/ssh)
@@ -51,13 +56,17 @@ class Facts:
 
 @lru_cache(maxsize=1)
 def system_programs() -> Mapping[str, frozenset]:
-    """The names in this machine's system PATH folders (SYSTEM_FOLDERS), listed once."""
+    """The names in this machine's system PATH folders (SYSTEM_FOLDERS), and in the folders
+    above them in /usr that are folders indeed (no symlink on the way), listed once."""
     found = {}
     for folder in SYSTEM_FOLDERS:
         try:
             found[folder] = frozenset(os.listdir(folder))
         except OSError:
             found[folder] = frozenset()
+    for folder in _ABOVE:
+        if os.path.isdir(folder) and not any(os.path.islink(f) for f in (folder, os.path.dirname(folder))):
+            found[folder] = frozenset(os.listdir(folder))
     return found
 
 
@@ -69,7 +78,8 @@ def standins_folder() -> Optional[str]:
 
 
 def programs_in(folder: str) -> Optional[frozenset]:
-    """The names in a system PATH folder as the run states them; None when not stated."""
+    """The names in a folder outside the task directory as the run states them (a system PATH
+    folder, a folder above one); None when not stated."""
     _consult("programs")
     facts = _FACTS.get()
     return None if facts is None else facts.programs.get(folder)

@@ -725,16 +725,46 @@ class EffectWalker(E._Walker):
         super().compound(node)
 
     def item(self, item):
-        if item.background and _JOBS is not None and self.certain and not self.captured and \
-                type(self.stdin) is Stream and self.stdin.peek() == b"" and \
-                not isinstance(self.sink, Buffer) and not isinstance(self.errsink, Buffer):
-            self.background(item)
-            return
         if not item.background:
             super().item(item)
             return
-        # (as evaluate does:) on a copy, its changes unknown; what it writes into a pipe or
-        # a command substitution comes at a place among the rest's output that is not known
+        # the job runs at a time not known, up to the harness's end: run where it starts, it is
+        # watched against all that runs after it (run_effects checks the two)
+        access = jobs.Access()
+        jobs.watch(access)
+        try:
+            if self.certain and not self.captured and type(self.stdin) is Stream and self.stdin.peek() == b"" \
+                    and not isinstance(self.sink, Buffer) and not isinstance(self.errsink, Buffer):
+                self.background(item)
+            else:
+                self.uncertain_background(item)
+        finally:
+            jobs.unwatch(access)
+        rest = jobs.Access()
+        jobs.watch(rest)
+        _JOBS.append((self.text(item.command), access, rest))
+
+    def background(self, item):
+        """``item &`` run to its end now, in its subshell over the shared files. Its stdin, as
+        the shell's, holds nothing; its output reaches no reader here (a pipe read after it
+        could see it anywhere), and each of its commands must keep the shell's stdout or
+        stderr, so that the harness, reading them to their end, waits for the job."""
+        global _IN_JOB
+        walker = self.child(self.env.copy())
+        walker.into_subshell()
+        walker.stdin = Stream(b"")  # an asynchronous list without job control reads /dev/null
+        _IN_JOB += 1
+        try:
+            walker.subshell(item.command)
+        finally:
+            _IN_JOB -= 1
+        self.env.status = 0
+        self.env.last_bg = Opaque("$!")
+
+    def uncertain_background(self, item):
+        """``item &`` where the walker does not follow it: as evaluate does, on a copy whose
+        changes are unknown; what it writes into a pipe or a command substitution comes at a
+        place among the rest's output that is not known."""
         pipes = [t for t in {id(self.sink): self.sink, id(self.errsink): self.errsink}.values()
                  if isinstance(t, Buffer)]
         writes, said = [t.writes for t in pipes], len(self.result.output)
@@ -746,31 +776,6 @@ class EffectWalker(E._Walker):
                 self.emit(target, late, what)
         if self.captured and len(self.result.output) != said:
             self.emit(SHELL_OUT, late, what)
-
-    def background(self, item):
-        """``item &`` run to its end now, in its subshell over the shared files, then watched
-        against what runs after it until the harness's shell ends (``jobs``; checked by
-        run_effects). Its stdin, as the shell's, holds nothing; its output reaches no reader
-        here (a pipe read after it could see it anywhere), and each of its commands must keep
-        the shell's stdout or stderr, so that the harness, reading them to their end, waits
-        for the job."""
-        global _IN_JOB
-        walker = self.child(self.env.copy())
-        walker.into_subshell()
-        walker.stdin = Stream(b"")  # an asynchronous list without job control reads /dev/null
-        access = jobs.Access()
-        jobs.watch(access)
-        _IN_JOB += 1
-        try:
-            walker.subshell(item.command)
-        finally:
-            _IN_JOB -= 1
-            jobs.unwatch(access)
-        rest = jobs.Access()
-        jobs.watch(rest)
-        _JOBS.append((self.text(item.command), access, rest))
-        self.env.status = 0
-        self.env.last_bg = Opaque("$!")
 
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         self._ran = True
@@ -1546,7 +1551,7 @@ class ShellRuns:
         steps, size, said, entry = meter.steps, meter.bytes, len(effects.stderr), effects.streams
         unknown_before = effects.stderr_unknown
         recording = _Recording(entry)
-        started = len(_JOBS) if _JOBS is not None else 0
+        started = len(_JOBS)
         held = _watch(env, recording.reads, recording.plumbing)
         _RECORDING.append(recording)
         start_watching(recording.facts)
@@ -1565,8 +1570,7 @@ class ShellRuns:
         run.plumbing = frozenset(recording.plumbing)
         run.facts = consulted_values(recording.facts)
         run.entry = None
-        if key is None or meter.exceeded is not None or unknown_before is not None or \
-                _JOBS is not None and len(_JOBS) != started:
+        if key is None or meter.exceeded is not None or unknown_before is not None or len(_JOBS) != started:
             return run  # (a job it started is checked against what runs after the run)
         if recording.entry_read:
             run.entry = _stream_key(entry)
@@ -1635,8 +1639,8 @@ def run_shell(text, environ, hidden, arg0, args, env, effects, table, evaluate, 
 SHELL_RUNS = ShellRuns()
 
 #: the background jobs of the harness run under way (run_effects), each ``(its text, what it
-#: did, what ran after it)``; None outside one. _IN_JOB: how many jobs are being run now
-_JOBS: Optional[list] = None
+#: did, what ran after it)``. _IN_JOB: how many jobs are being run now
+_JOBS: list = []
 _IN_JOB = 0
 
 

@@ -69,6 +69,9 @@ MODELLED = [
     ["sed", "-E", "s/(a)/\\2/g", "g"], ["sed", "s/a/\\2/", "g"], ["sed", "s/a/b/gg", "g"],
     ["sed", "s/a/b/pp", "g"], ["sed", "s/a/b/0", "g"], ["sed", "-i", "s/a/b/q", "g"], ["sed", "pq", "g"],
     ["sed", "-n", "-e", "p", "-e", "s/a/b/3x", "g"],
+    # a character no command has: GNU reads the whole script first, so nothing runs
+    ["sed", "-i", '"s/users', "data/admins", "f"], ["sed", "p;\"", "g"], ["sed", "1\"", "f"],
+    ["sed", "-e", "p", "-e", "`", "g"], ["sed", "-n", "/a/ X", "g"], ["sed", "s/a/b/;,", "g"],
     # escapes in the replacement: control characters, and letters that stand for themselves
     ["sed", "s/a/<\\m\\q\\y\\d\\o\\x\\t\\f\\v\\r\\a>/", "g"],
 ]
@@ -99,7 +102,8 @@ def test_substitute_generated(atoms, repl, flags, delim, quiet, text):
 
 
 BROKEN = st.sampled_from(["s/a/b/", "s/a/b", "s/a", "s", "s/a/b/gg", "s/a/b/x", "s/a/b/pq", "s/a/\\1/",
-                          "s/a/b/ g", "p", "d", "px", "s/o/0/2", "s/a/b/0", "2d", "/a/d", "s|a|b|w"])
+                          "s/a/b/ g", "p", "d", "px", "s/o/0/2", "s/a/b/0", "2d", "/a/d", "s|a|b|w",
+                          '"s/a/b/', "X", "2@", "/a/%"])
 
 
 @settings(max_examples=examples(100), deadline=None)

@@ -72,6 +72,11 @@ def _read_delimited(s: bytes, i: int, delim: int) -> tuple[bytes, int]:
     raise _ScriptError("unterminated `s' command", len(s))
 
 
+#: the names of GNU sed 4.9's commands, and what it reads as part of an address (`~`, `+`,
+#: `!`: "missing command"); any other printable character is "unknown command" (measured)
+_COMMANDS = frozenset(c.encode("ascii") for c in "{}=#:abcdDeFgGhHilLnNpPqQrRstTvwWxyz~+!")
+
+
 def _parse(script: bytes, extended: bool) -> list:
     cmds = []
     i = 0
@@ -98,7 +103,7 @@ def _parse(script: bytes, extended: bool) -> list:
             raise OptionUnknown("sed: address with a custom delimiter")
         while i < n and script[i:i + 1] in (b" ", b"\t"):
             i += 1
-        if i < n and script[i:i + 1] == b",":
+        if i < n and script[i:i + 1] == b"," and cmd.addr is not None:
             raise OptionUnknown("sed: address ranges")
         if i < n and script[i:i + 1] == b"!":
             cmd.negate = True
@@ -169,6 +174,9 @@ def _parse(script: bytes, extended: bool) -> list:
             while i < n and script[i] != 10:
                 i += 1
             continue
+        elif name not in _COMMANDS and 32 < name[0] < 127:
+            # GNU sed reads the whole script before any input: nothing runs, no file changes
+            raise _ScriptError(f"unknown command: `{name.decode('ascii')}'", i)
         else:
             raise OptionUnknown(f"sed command {name.decode('latin-1')!r}")
         while i < n and script[i:i + 1] in (b" ", b"\t"):

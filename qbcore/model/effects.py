@@ -962,7 +962,8 @@ class EffectWalker(E._Walker):
             text, arg0, args, label = data.decode("utf-8", "surrogateescape"), name, argv[1:], None
         else:
             return None
-        if any(not isinstance(a, str) for a in (text, arg0, *args)):
+        if any(not isinstance(a, str) or has_opaque(a) for a in (text, arg0, *args)):
+            # (text with unknown spans: what the new shell reads there, and how, is not known)
             return None
         # the values pass on unread: the new shell's run tells this one which it read (run_shell)
         environ, hidden = {}, []

@@ -902,8 +902,8 @@ class EffectWalker(E._Walker):
         path = _plumbing_value(self.env.vars.get("PATH"))
         if folder is None or not isinstance(path, str) or path.split(":", 1)[0] != folder:
             return None
-        if any(not isinstance(a, str) for a in argv):
-            return None
+        if any(not isinstance(a, str) or has_opaque(a) for a in argv):
+            return None  # (the remote shell would read text the model does not know)
         call = ssh_call(argv[1:])
         if call.error is not None:
             usage = f"usage: ssh [-{_SSH_USAGE_FLAGS}] [-o option] [-p port] destination [command [argument ...]]\n"

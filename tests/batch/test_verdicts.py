@@ -25,6 +25,13 @@ def samples():
     return [json.loads(line) for line in open(SAMPLES)]
 
 
+# a reply the model leaves open under nested and heredoc-ssh: the outer shell expands the
+# `$RANDOM` that single quotes keep for raw, and the new shell's script then holds text the
+# model does not know
+UNDECIDED = {"id": "sample-90", "task_id": "write-file/t0-plain", "model": "model-b", "contract": "raw", "trial": 1,
+             "reply": "printf 'x\\n' > out.txt; [ '$RANDOM' = x ] && printf '%s\\n' 'hello world' > out.txt"}
+
+
 def jsonl(records):
     return [json.dumps(r) + "\n" for r in records]
 
@@ -59,11 +66,12 @@ def raising_predict(task_id, reply, transport):
 def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
     out = tmp_path / "out.jsonl"
     transports = ["raw", "nested", "heredoc-ssh"]
-    summary = screen(jsonl(samples()), transports, out, judge=Judge(predict), jobs=2)
+    records = samples() + [UNDECIDED]
+    summary = screen(jsonl(records), transports, out, judge=Judge(predict), jobs=2)
     found = rows(out)
     by_pair = {(r["id"], r["transport"]): r for r in found}
-    assert len(found) == len(samples()) * len(transports)
-    for record in samples():
+    assert len(found) == len(records) * len(transports)
+    for record in records:
         for transport in transports:
             row = by_pair[record["id"], transport]
             assert set(row["predicted"]) == FIELDS and "executed" not in row
@@ -72,9 +80,12 @@ def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
         "passed": True, "class": "pass", "certain": True, "why": "the final state is the one the task asks for"}
     ssh = by_pair["sample-01", "heredoc-ssh"]["predicted"]
     assert ssh["passed"] is True and ssh["certain"]
-    # a damaged sed script whose error the model leaves open
-    damaged = by_pair["sample-43", "heredoc-ssh"]["predicted"]
-    assert damaged["passed"] is None and not damaged["certain"] and "sed" in damaged["why"]
+    # a damaged sed script: GNU sed's "unknown command", nothing changed
+    damaged = by_pair["sample-43", "raw"]["predicted"]
+    assert damaged == {"passed": False, "class": "tool-error", "certain": True, "why": damaged["why"]}
+    # a new shell whose script holds text the model does not know
+    left = by_pair[UNDECIDED["id"], "heredoc-ssh"]["predicted"]
+    assert left["passed"] is None and not left["certain"] and "bash" in left["why"]
     # the summary counts what the rows say
     cells = {c["model"]: c["cells"] for c in summary.verdicts["crossover"]}
     for model in ("model-a", "model-b"):
@@ -253,6 +264,7 @@ def test_a_row_superseded_in_the_file_is_counted_once():
 def test_verification_runs_the_sandboxed_executor_and_agrees_with_it(tmp_path):
     sandboxing.need_sandbox()
     chosen = [r for r in samples() if r["id"] in ("sample-01", "sample-03", "sample-24", "sample-39", "sample-43")]
+    chosen.append(UNDECIDED)
     out = tmp_path / "out.jsonl"
     transports = ["raw", "nested", "heredoc-ssh"]
     judge = Judge(predict, executor.run, "unknown", execute_seconds=30)
@@ -262,7 +274,7 @@ def test_verification_runs_the_sandboxed_executor_and_agrees_with_it(tmp_path):
     executed = [r for r in found if r["executed"] is not None]
     assert {(r["id"], r["transport"]) for r in executed} == {
         (r["id"], r["transport"]) for r in found if not r["predicted"]["certain"]}
-    assert any(r["id"] == "sample-43" for r in executed)  # a sed error left open: executed
+    assert any(r["id"] == UNDECIDED["id"] for r in executed)  # a pair left open: executed
     for row in executed:
         record = next(r for r in chosen if r["id"] == row["id"])
         attempt = executor.run(record["task_id"], record["reply"], row["transport"])

@@ -24,10 +24,16 @@ def rows(path):
     return [json.loads(line) for line in Path(path).read_text().splitlines()]
 
 
-def small_input(tmp_path, ids):
+# a reply the model leaves open under nested: the outer shell expands the `$RANDOM` that single
+# quotes keep for raw, and the inner shell's script then holds text the model does not know
+UNDECIDED = {"id": "sample-90", "task_id": "write-file/t0-plain", "model": "model-b", "contract": "raw", "trial": 1,
+             "reply": "printf 'x\\n' > out.txt; [ '$RANDOM' = x ] && printf '%s\\n' 'hello world' > out.txt"}
+
+
+def small_input(tmp_path, ids, extra=()):
     source = tmp_path / "replies.jsonl"
     chosen = [line for line in open(SAMPLES) if json.loads(line)["id"] in ids]
-    source.write_text("".join(chosen))
+    source.write_text("".join(chosen) + "".join(json.dumps(r) + "\n" for r in extra))
     return source
 
 
@@ -72,14 +78,14 @@ def test_verify_goes_with_neither_no_predict_nor_dask(tmp_path):
 
 def test_verify_unknown_runs_the_undecided_pairs_in_the_sandbox(tmp_path):
     sandboxing.need_sandbox()
-    # a pair that passes, one that fails, and a git task whose commit nested sends to the background
-    source = small_input(tmp_path, {"sample-01", "sample-03", "sample-26"})
+    # a pair that passes, one that fails, and one the model leaves open under nested
+    source = small_input(tmp_path, {"sample-01", "sample-03"}, [UNDECIDED])
     out = tmp_path / "out.jsonl"
     done = cli(source, "-o", out, "-t", "raw", "-t", "nested", "--verify=unknown")
     assert done.returncode == 0, done.stderr
     found = rows(out)
     assert [r["executed"] is not None for r in found] == [not r["predicted"]["certain"] for r in found]
-    git = {r["transport"]: r for r in found if r["id"] == "sample-26"}
+    git = {r["transport"]: r for r in found if r["id"] == UNDECIDED["id"]}
     assert git["raw"]["predicted"]["certain"] and git["raw"]["executed"] is None
     assert git["nested"]["executed"]["passed"] is False and git["nested"]["agree"] is None
     lines = done.stdout.splitlines()

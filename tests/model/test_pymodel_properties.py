@@ -104,6 +104,8 @@ def program(draw):
          "except OSError as e:\n    print('error', e.errno, e)\n")  # onto itself: returns nothing
 @example(HEADER + "try:\n    print(shutil.copyfile('new.txt', 'd'))\n"
          "except OSError as e:\n    print('error', e.errno, e)\n")  # the source is opened first
+@example(HEADER + "open('f', 'w').close()\ntry:\n    shutil.rmtree('f/x')\n"
+         "except OSError as e:\n    print('error', e.errno, e)\n")  # a file on the way: ENOTDIR
 def test_generated_programs_agree_with_python3(source):
     assert differences(source, FILES, "c") == [], source
 

@@ -14,6 +14,7 @@ import subprocess as real_subprocess
 import sys
 from pathlib import PurePosixPath
 
+from ..utilities.vfs import VfsError
 from .files import open_file, os_error
 from .signals import NotModelled, ProgramExit, PyRaise
 
@@ -723,7 +724,14 @@ def make_modules(proc, interp, run_command):
     def rmtree(path, ignore_errors=False, onerror=None):
         p = fs(path)
         target = proc.abs(p)
-        if not tree.exists(target):
+        try:
+            # (python's rmtree starts with lstat: a file on the way is ENOTDIR, not ENOENT)
+            missing = tree._resolve(target, follow_last=False)[1] is None
+        except VfsError as exc:
+            if ignore_errors:
+                return None
+            raise PyRaise(os_error(exc.errno_name, p)) from None
+        if missing:
             if ignore_errors:
                 return None
             raise PyRaise(os_error("ENOENT", p))

@@ -723,8 +723,9 @@ class _Git:
         if not all_tracked and not paths:
             repo.write_index(index)
         entries = gitstore.tree_entries(staged)
-        for oid, body in entries:
-            repo.put_object("tree", body)
+        if not paths:
+            for oid, body in entries:
+                repo.put_object("tree", body)
         root_tree = entries[-1][0]
         author = self.identity(config, "author")
         committer = self.identity(config, "committer")
@@ -756,6 +757,11 @@ class _Git:
             raise _Exit(1, _EMPTY_AMEND, None)
         if unchanged and not allow_empty:
             raise _Exit(1, "", None)  # the status listing names what is untracked: not spelled here
+        if paths:
+            # a partial commit's own trees come once there is something to commit (measured:
+            # nothing to commit writes no empty tree; an empty message comes after them)
+            for oid, body in entries:
+                repo.put_object("tree", body)
         message = cleanup_message(edited, strip_comments=True) if cleanup == "strip" else edited
         if not message and not allow_empty_message:
             raise _Exit(1, "Aborting commit due to empty commit message.\n")

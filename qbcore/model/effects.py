@@ -740,9 +740,7 @@ class EffectWalker(E._Walker):
                 self.uncertain_background(item)
         finally:
             jobs.unwatch(access)
-        rest = jobs.Access()
-        jobs.watch(rest)
-        _JOBS.append((self.text(item.command), access, rest))
+        _JOBS.append(jobs.Job(self.text(item.command), access, self.env))
 
     def background(self, item):
         """``item &`` run to its end now, in its subshell over the shared files. Its stdin, as
@@ -788,6 +786,14 @@ class EffectWalker(E._Walker):
             # it may hold neither: the harness may end before it does, and kill it
             self.env.files.lose(f"the files after `{self.text(node)}`, run in the background with its "
                                 "stdout and stderr away from the harness")
+        if name == "wait" and len(argv) == 1 and name not in self.env.functions:
+            # every job this shell started is done: what follows no longer runs beside them (a
+            # wait that may not run, or a job started elsewhere, ends nothing); status 0
+            if self.certain:
+                for job in _JOBS:
+                    if job.owner is self.env:
+                        job.end()
+            return Outcome(0)
         if name in self.env.functions and self.depth < E.CALL_DEPTH:
             saved = self.stdin, self.sink, self.errsink
             self.stdin, self.sink, self.errsink = stdin, sink, errsink
@@ -1707,12 +1713,12 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         return EffectRun(None, files, effects, "the script nests deeper than the model follows")
     finally:
         started_jobs, _JOBS = _JOBS, outer
-        for _, _, rest in started_jobs:
-            jobs.unwatch(rest)
-    for text, job, rest in started_jobs:
-        path = jobs.clash(job, rest)
+        for job in started_jobs:
+            job.end()
+    for job in started_jobs:
+        path = job.clash()
         if path is not None:
-            files.lose(f"the files after the background job `{text}` (it and what runs after it both use {path})")
+            files.lose(f"the files after the background job `{job.text}` (it and what runs after it both use {path})")
     if meter.exceeded is not None:
         return EffectRun(evaluation, files, effects, meter.exceeded)
     if script_input is not None and script_input.taken:

@@ -18,7 +18,29 @@ from typing import Optional
 
 from .utilities import vfs
 
-__all__ = ["Access", "WATCHES", "watch", "unwatch", "touched", "listed", "clash", "may_see"]
+__all__ = ["Job", "Access", "WATCHES", "watch", "unwatch", "touched", "listed", "clash", "may_see"]
+
+
+class Job:
+    """One background job of a harness run: ``text`` its source, ``did`` what it did,
+    ``after`` what ran after it, watched until the run ends or the shell that started it
+    (``owner``, that shell's state) waits for it."""
+
+    __slots__ = ("text", "did", "after", "owner", "waited")
+
+    def __init__(self, text: str, did: "Access", owner):
+        self.text, self.did, self.owner, self.waited = text, did, owner, False
+        self.after = Access()
+        watch(self.after)
+
+    def end(self):
+        """What runs from here on no longer runs beside the job."""
+        if not self.waited:
+            self.waited = True
+            unwatch(self.after)
+
+    def clash(self) -> Optional[str]:
+        return clash(self.did, self.after)
 
 
 class Access:

@@ -58,13 +58,40 @@ def test_jobs_the_model_decides_end_alike_in_every_order(tmp_path_factory, job, 
         assert found == _real(order, tmp_path_factory.mktemp("job")), order
 
 
+@pytest.mark.bash
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(COMMANDS, min_size=1, max_size=2), st.lists(COMMANDS, max_size=2), st.lists(COMMANDS, min_size=1, max_size=2))
+def test_a_wait_ends_what_may_run_beside_a_job(tmp_path_factory, job, before, after):
+    """``JOB & BEFORE; wait; AFTER``: the job runs anywhere in BEFORE, and is done by AFTER."""
+    job, before, after = "{ " + " && ".join(job) + "; }", "".join(c + "; " for c in before), "; ".join(after)
+    run, tree = _model(f"{job} & {before}wait; {after}")
+    if run.unknown or run.files.lost:
+        return
+    found = virtual_tree(tree, ROOT)
+    for order in (f"{job} & {before}wait; {after}", f"( {job} ); {before}{after}", f"{before}( {job} ); {after}"):
+        assert found == _real(order, tmp_path_factory.mktemp("job")), order
+
+
 @pytest.mark.parametrize("script", [
+    "echo x > a & wait; cat a > c", "for i in 1 2; do echo $i > j$i & done; wait; cat j1 j2 > c",
+    "f() { echo x > a & }; f; wait; cat a > c",
     "echo x > a & echo y > b", "sed -i s/1/9/ a & mkdir -p d/e; echo *.log > list",
     "cp a c & wc -l < b > n", "echo out & cat nope", "for i in 1 2; do echo $i > j$i & done",
 ])
 def test_jobs_on_paths_apart_are_decided(script):
     run, _ = _model(script)
     assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
+
+
+@pytest.mark.parametrize("script", [
+    "echo x > a & cat a > c",
+    # a subshell's wait waits for its own jobs only; a wait that may not run ends nothing
+    "echo x > a & ( wait; cat a > c )",
+    "echo x > a & [ -e q ] && wait; cat a > c", "wait() { :; }; echo x > a & wait; cat a > c",
+])
+def test_what_may_run_beside_a_job_and_meet_it_is_unknown(script):
+    run, _ = _model(script)
+    assert "both use" in (run.files.lost or ""), (run.unknown, run.files.lost)
 
 
 def test_a_job_the_harness_may_kill_is_unknown():

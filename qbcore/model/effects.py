@@ -733,7 +733,7 @@ class EffectWalker(E._Walker):
         access = jobs.Access()
         jobs.watch(access)
         try:
-            if self.certain and not self.captured and type(self.stdin) is Stream and self.stdin.peek() == b"" \
+            if self.certain and not self.captured and self._job_reads_nothing(item) \
                     and not isinstance(self.sink, Buffer) and not isinstance(self.errsink, Buffer):
                 self.background(item)
             else:
@@ -741,6 +741,16 @@ class EffectWalker(E._Walker):
         finally:
             jobs.unwatch(access)
         _JOBS.append(jobs.Job(self.text(item.command), access, self.env))
+
+    def _job_reads_nothing(self, item) -> bool:
+        """Whether ``item &`` reads an empty stdin: this shell's holds nothing, or bash gives
+        the job /dev/null, as it does a job that redirects nothing to its stdin (measured:
+        `cat & wait` in a script bash reads from stdin leaves the script alone; `cat <&0 &`
+        takes its rest). A `<` or `0>` anywhere in the job's text counts as such a redirection."""
+        if type(self.stdin) is Stream and self.stdin.peek() == b"":
+            return True
+        text = self.text(item.command)
+        return type(self.stdin) is ScriptInput and "<" not in text and _FD0_OUT.search(text) is None
 
     def background(self, item):
         """``item &`` run to its end now, in its subshell over the shared files. Its stdin, as
@@ -1644,6 +1654,8 @@ def run_shell(text, environ, hidden, arg0, args, env, effects, table, evaluate, 
 
 #: the runs of this process; ``clear()`` forgets them (the bench does, between rounds)
 SHELL_RUNS = ShellRuns()
+
+_FD0_OUT = re.compile(r"(?<![0-9])0>")
 
 #: the background jobs of the harness run under way (run_effects), each ``(its text, what it
 #: did, what ran after it)``. _IN_JOB: how many jobs are being run now

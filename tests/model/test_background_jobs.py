@@ -45,17 +45,23 @@ def _real(script, folder):
     return real_tree(str(folder), ROOT)
 
 
+def _decided_alike(tmp_path_factory, script: str, orders: tuple):
+    """Where the model decides ``script``, bash leaves the same files running it and each of
+    the ``orders`` it may take."""
+    run, tree = _model(script)
+    if run.unknown or run.files.lost:
+        return
+    found = virtual_tree(tree, ROOT)
+    for order in (script, *orders):
+        assert found == _real(order, tmp_path_factory.mktemp("job")), order
+
+
 @pytest.mark.bash
 @settings(max_examples=examples(80), deadline=None)
 @given(st.lists(COMMANDS, min_size=1, max_size=2), st.lists(COMMANDS, min_size=1, max_size=3))
 def test_jobs_the_model_decides_end_alike_in_every_order(tmp_path_factory, job, rest):
     job, rest = "{ " + " && ".join(job) + "; }", "; ".join(rest)
-    run, tree = _model(f"{job} & {rest}")
-    if run.unknown or run.files.lost:
-        return
-    found = virtual_tree(tree, ROOT)
-    for order in (f"{job} & {rest}", f"( {job} ); {rest}", f"{rest}; ( {job} )"):
-        assert found == _real(order, tmp_path_factory.mktemp("job")), order
+    _decided_alike(tmp_path_factory, f"{job} & {rest}", (f"( {job} ); {rest}", f"{rest}; ( {job} )"))
 
 
 @pytest.mark.bash
@@ -64,12 +70,8 @@ def test_jobs_the_model_decides_end_alike_in_every_order(tmp_path_factory, job, 
 def test_a_wait_ends_what_may_run_beside_a_job(tmp_path_factory, job, before, after):
     """``JOB & BEFORE; wait; AFTER``: the job runs anywhere in BEFORE, and is done by AFTER."""
     job, before, after = "{ " + " && ".join(job) + "; }", "".join(c + "; " for c in before), "; ".join(after)
-    run, tree = _model(f"{job} & {before}wait; {after}")
-    if run.unknown or run.files.lost:
-        return
-    found = virtual_tree(tree, ROOT)
-    for order in (f"{job} & {before}wait; {after}", f"( {job} ); {before}{after}", f"{before}( {job} ); {after}"):
-        assert found == _real(order, tmp_path_factory.mktemp("job")), order
+    _decided_alike(tmp_path_factory, f"{job} & {before}wait; {after}",
+                   (f"( {job} ); {before}{after}", f"{before}( {job} ); {after}"))
 
 
 @pytest.mark.parametrize("script", [

@@ -4,7 +4,7 @@ with the sandbox wherever certain, over the shapes replies to the git tasks take
 import pytest
 
 import sandboxing
-from predicting import disagreement
+from predicting import judged
 from qbcore import suite
 from qbcore.predict import predict
 from qbcore.realbash import executor
@@ -65,15 +65,8 @@ def executed():
 
 def test_git_predictions_agree_with_the_executor(executed):
     task = suite.get(TASK)
-    wrong, decided = [], 0
-    for (n, transport), attempt in sorted(executed.items()):
-        found = predict(task, REPLIES[n], transport)
-        if not found.certain:
-            continue
-        decided += 1
-        line = disagreement(found, attempt, f"{REPLIES[n]!r} {transport}")
-        if line:
-            wrong.append(line)
+    decided, wrong = judged((predict(task, REPLIES[n], transport), attempt, f"{REPLIES[n]!r} {transport}")
+                            for (n, transport), attempt in sorted(executed.items()))
     print(f"decided {decided}/{len(executed)}")
     assert not wrong, "\n".join(wrong)
     # all modelled but three, on both transports: a file outside the task directory, an empty

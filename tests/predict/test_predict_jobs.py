@@ -9,7 +9,7 @@ folders the run states (``hostfacts.system_programs`` and the attempt's folder).
 import pytest
 
 import sandboxing
-from predicting import disagreement
+from predicting import judged
 from qbcore import suite
 from qbcore.predict import predict
 from qbcore.realbash import executor
@@ -41,16 +41,8 @@ def executed():
 
 
 def test_jobs_and_path_lists_agree_with_the_executor(executed):
-    wrong, decided = [], 0
-    for (n, transport), attempt in sorted(executed.items()):
-        task, reply = CASES[n]
-        found = predict(suite.get(task), reply, transport)
-        if not found.certain:
-            continue
-        decided += 1
-        line = disagreement(found, attempt, f"{reply!r} {transport}")
-        if line:
-            wrong.append(line)
+    decided, wrong = judged((predict(suite.get(CASES[n][0]), CASES[n][1], transport), attempt,
+                             f"{CASES[n][1]!r} {transport}") for (n, transport), attempt in sorted(executed.items()))
     assert not wrong, "\n".join(wrong)
     # the jobs that meet what runs after them, or that the harness may kill (cases 2 to 5), are
     # unknown; everything else is decided, under every transport

@@ -8,3 +8,17 @@ def disagreement(found, attempt, what: str):
     if found.passed == attempt.passed and found.failure_class in (None, attempt.class_):
         return None
     return f"{what}: predicted {found.as_dict()}, executed {attempt.class_}: {attempt.reason}"
+
+
+def judged(pairs):
+    """``(decided, [disagreement lines])`` over ``pairs`` of (prediction, attempt, what): how many
+    predictions are certain, and each certain one the executor contradicts."""
+    decided, wrong = 0, []
+    for found, attempt, what in pairs:
+        if not found.certain:
+            continue
+        decided += 1
+        line = disagreement(found, attempt, what)
+        if line:
+            wrong.append(line)
+    return decided, wrong

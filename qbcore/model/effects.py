@@ -724,10 +724,7 @@ class EffectWalker(E._Walker):
         self.effects.streams = (self.stdin, self.errsink)
         super().compound(node)
 
-    def item(self, item):
-        if not item.background:
-            super().item(item)
-            return
+    def background(self, item):
         # the job runs at a time not known, up to the harness's end: run where it starts, it is
         # watched against all that runs after it (run_effects checks the two)
         access = jobs.Access()
@@ -735,7 +732,7 @@ class EffectWalker(E._Walker):
         try:
             if self.certain and not self.captured and self._job_reads_nothing(item) \
                     and not isinstance(self.sink, Buffer) and not isinstance(self.errsink, Buffer):
-                self.background(item)
+                self.followed_background(item)
             else:
                 self.uncertain_background(item)
         finally:
@@ -752,7 +749,7 @@ class EffectWalker(E._Walker):
         text = self.text(item.command)
         return type(self.stdin) is ScriptInput and "<" not in text and _FD0_OUT.search(text) is None
 
-    def background(self, item):
+    def followed_background(self, item):
         """``item &`` run to its end now, in its subshell over the shared files. Its stdin, as
         the shell's, holds nothing; its output reaches no reader here (a pipe read after it
         could see it anywhere), and each of its commands must keep the shell's stdout or
@@ -776,7 +773,7 @@ class EffectWalker(E._Walker):
         pipes = [t for t in {id(self.sink): self.sink, id(self.errsink): self.errsink}.values()
                  if isinstance(t, Buffer)]
         writes, said = [t.writes for t in pipes], len(self.result.output)
-        super().item(item)
+        super().background(item)
         what = f"`{self.text(item.command)}`"
         late = Opaque(f"output of {what}, run in the background (where it comes among what follows)")
         for target, before in zip(pipes, writes):
@@ -1657,8 +1654,8 @@ SHELL_RUNS = ShellRuns()
 
 _FD0_OUT = re.compile(r"(?<![0-9])0>")
 
-#: the background jobs of the harness run under way (run_effects), each ``(its text, what it
-#: did, what ran after it)``. _IN_JOB: how many jobs are being run now
+#: the background jobs (jobs.Job) of the harness run under way (run_effects). _IN_JOB: how
+#: many jobs are being run now
 _JOBS: list = []
 _IN_JOB = 0
 

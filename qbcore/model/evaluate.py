@@ -443,12 +443,15 @@ class _Walker:
 
     def item(self, item: "S.ListItem"):
         if item.background:
-            # a background job runs in a subshell; its effects never come back
-            self.uncertain_copy(lambda walker: walker.and_or(item.command), certain=self.certain)
-            self.env.status = 0
-            self.env.last_bg = Opaque("$!")
+            self.background(item)
             return
         self.and_or(item.command)
+
+    def background(self, item: "S.ListItem"):
+        """``item &``: a subshell whose effects never come back, on a copy."""
+        self.uncertain_copy(lambda walker: walker.and_or(item.command), certain=self.certain)
+        self.env.status = 0
+        self.env.last_bg = Opaque("$!")
 
     def and_or(self, node: "S.AndOr"):
         self.pipeline(node.pipelines[0], checked=bool(node.ops))

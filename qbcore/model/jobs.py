@@ -2,7 +2,8 @@
 
 The executor's harness reads the command's output to its end, so a job that
 keeps the output open (its stdout or stderr) is done before the attempt is
-judged; only when it ran, among the commands after it, is not known. The
+judged; only when it ran, among the commands after it, is not known (up to a
+`wait` of the shell that started it: ``Job.end``). The
 effect walker runs the job to its end where it starts, then the rest, and
 watches both: the paths each looked up, the folders each listed, the paths
 each changed (``vfs.CHANGE_LOGS``, which sees a change undone later too).

@@ -40,6 +40,8 @@ CHANGE_LOGS: list = []
 def _logged(*paths: str) -> None:
     for log in CHANGE_LOGS:
         log.update(paths)
+
+
 _FILE, _DIR, _LINK = "f", "d", "l"
 
 

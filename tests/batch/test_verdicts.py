@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 import sandboxing
+from predicting import UNDECIDED
 from qbcore import suite
 from qbcore.batch.screen import ERROR, screen, screen_chunk
 from qbcore.batch.verdicts import Judge, Tally, agree, render_text
@@ -23,13 +24,6 @@ FIELDS = {"passed", "class", "certain", "why"}
 
 def samples():
     return [json.loads(line) for line in open(SAMPLES)]
-
-
-# a reply the model leaves open under nested and heredoc-ssh: the outer shell expands the
-# `$RANDOM` that single quotes keep for raw, and the new shell's script then holds text the
-# model does not know
-UNDECIDED = {"id": "sample-90", "task_id": "write-file/t0-plain", "model": "model-b", "contract": "raw", "trial": 1,
-             "reply": "printf 'x\\n' > out.txt; [ '$RANDOM' = x ] && printf '%s\\n' 'hello world' > out.txt"}
 
 
 def jsonl(records):
@@ -82,7 +76,7 @@ def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
     assert ssh["passed"] is True and ssh["certain"]
     # a damaged sed script: GNU sed's "unknown command", nothing changed
     damaged = by_pair["sample-43", "raw"]["predicted"]
-    assert damaged == {"passed": False, "class": "tool-error", "certain": True, "why": damaged["why"]}
+    assert (damaged["passed"], damaged["class"], damaged["certain"]) == (False, "tool-error", True)
     # a new shell whose script holds text the model does not know
     left = by_pair[UNDECIDED["id"], "heredoc-ssh"]["predicted"]
     assert left["passed"] is None and not left["certain"] and "bash" in left["why"]

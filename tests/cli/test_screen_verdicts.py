@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import sandboxing
+from predicting import UNDECIDED
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "qbcore" / "batch" / "data" / "sample_replies.jsonl"
@@ -22,12 +23,6 @@ def cli(*args, cwd=None, timeout=600):
 
 def rows(path):
     return [json.loads(line) for line in Path(path).read_text().splitlines()]
-
-
-# a reply the model leaves open under nested: the outer shell expands the `$RANDOM` that single
-# quotes keep for raw, and the inner shell's script then holds text the model does not know
-UNDECIDED = {"id": "sample-90", "task_id": "write-file/t0-plain", "model": "model-b", "contract": "raw", "trial": 1,
-             "reply": "printf 'x\\n' > out.txt; [ '$RANDOM' = x ] && printf '%s\\n' 'hello world' > out.txt"}
 
 
 def small_input(tmp_path, ids, extra=()):
@@ -85,9 +80,9 @@ def test_verify_unknown_runs_the_undecided_pairs_in_the_sandbox(tmp_path):
     assert done.returncode == 0, done.stderr
     found = rows(out)
     assert [r["executed"] is not None for r in found] == [not r["predicted"]["certain"] for r in found]
-    git = {r["transport"]: r for r in found if r["id"] == UNDECIDED["id"]}
-    assert git["raw"]["predicted"]["certain"] and git["raw"]["executed"] is None
-    assert git["nested"]["executed"]["passed"] is False and git["nested"]["agree"] is None
+    left = {r["transport"]: r for r in found if r["id"] == UNDECIDED["id"]}
+    assert left["raw"]["predicted"]["certain"] and left["raw"]["executed"] is None
+    assert left["nested"]["executed"]["passed"] is False and left["nested"]["agree"] is None
     lines = done.stdout.splitlines()
     assert re.fullmatch(r"predicted +pass +fail +unknown +executed: +pass +fail +agree +disagree", lines[4])
     assert re.fullmatch(r"raw +1 +2 +0 +0 +0 +0 +0", lines[5])

@@ -1,5 +1,11 @@
 """The one rule the prediction tests judge by: a certain prediction against what the executor did."""
 
+# a stored reply the model leaves open under nested and heredoc-ssh: the outer shell expands the
+# `$RANDOM` that single quotes keep for raw, and the new shell's script then holds text the model
+# does not know (raw: certain fail; executed under nested: fail, as `[ N = x ]` never holds)
+UNDECIDED = {"id": "sample-90", "task_id": "write-file/t0-plain", "model": "model-b", "contract": "raw", "trial": 1,
+             "reply": "printf 'x\\n' > out.txt; [ '$RANDOM' = x ] && printf '%s\\n' 'hello world' > out.txt"}
+
 
 def disagreement(found, attempt, what: str):
     """A line naming the disagreement of a certain prediction ``found`` with the executor's

@@ -982,6 +982,8 @@ class _Walker:
                         error=failure, assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
             env.status = 1
+            # bash sets $_ from the expanded words before it performs the redirections
+            self.set_last_argument(argv) if argv else env.set("_", "")
             return
         if doubts:
             # whether the command runs depends on a redirection the model cannot decide
@@ -999,6 +1001,7 @@ class _Walker:
                     self.stdout_redirected += 1
             env.status = Opaque(doubts[0])
             self.note(doubts)
+            self.set_last_argument(argv) if argv else env.set("_", "")  # set whether or not it runs
             return
         self.execute(node, argv, assignments, redirects, exp_names, substitutions)
 

@@ -127,6 +127,7 @@ FIXED = [
     ("`{b}<b`$?", "nested"), ("`!`$?", "nested"), ('">"~/', "nested"),
     (";`{${y$!{a,b}<é$#b`EOFy||$?$#<$_é$#||$#$", "nested"), ('";#\\\n"`', "nested"), ("$(()\n)", "double-nested"),
     ('";!&"', "nested"), ("`if`$?", "nested"), ("${x#$(())}", "heredoc-ssh"), ("${?:-$(())}", "heredoc-ssh"),
+    ('"<F\n$_\n', "nested"),
 ]
 
 

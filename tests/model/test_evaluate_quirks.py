@@ -502,3 +502,23 @@ def test_select_is_unknown_with_all_that_follows(script, tmp_path):
     assert outcome.text.startswith("\n")
     result = evaluate(parse(script), Env.default(str(tmp_path)))
     assert isinstance(result.stdout, Opaque), (result.stdout, outcome.text)
+
+
+# bash sets $_ from a command's expanded words before it performs its redirections, so a
+# command whose redirection fails still leaves its last word there ("" without a name)
+LAST_ARGUMENT_AFTER_A_FAILED_REDIRECTION = [
+    'echo a b >/dev/null; true c d <nonexist; echo "[$_]"',
+    'echo a b >/dev/null; x=1 <nonexist; echo "[$_]"',
+    'echo a b >/dev/null; <nonexist; echo "[$_]"',
+    'echo a b >/dev/null; bash -c "" <nonexist; echo "[$_]"',
+    'echo a b >/dev/null; f() { :; }; f c d <nonexist; echo "[$_]"',
+    'echo a b >/dev/null; u=; true c d >$u; echo "[$_]"',
+]
+
+
+@pytest.mark.parametrize("script", LAST_ARGUMENT_AFTER_A_FAILED_REDIRECTION)
+def test_last_argument_after_a_failed_redirection(script, tmp_path):
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.exact, result.opaque
+    assert result.stdout == outcome.text

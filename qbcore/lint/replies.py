@@ -284,9 +284,12 @@ def reads_stdin(words) -> bool:
 
 
 def _static(word):
-    """The value of a word without expansions, or None."""
-    from ..syntax.parser import DoubleQuoted, Escaped, Lit, SingleQuoted
+    """The value of a word without expansions, or None (an array assignment of a declaration
+    builtin, `declare a=(…)`, has none)."""
+    from ..syntax.parser import DoubleQuoted, Escaped, Lit, SingleQuoted, Word
 
+    if not isinstance(word, Word):
+        return None
     out = []
     for part in word.parts:
         if isinstance(part, (Lit, SingleQuoted)):

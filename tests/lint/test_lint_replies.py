@@ -48,6 +48,12 @@ def test_flags_exactly_the_generated_replies_screen_finds_damaged():
     assert _disagreements(replies) == []
 
 
+@pytest.mark.parametrize("reply", ["declare a=({)", "declare -a a=(1 2) b; read x", "export A=(1) && cat"])
+def test_array_arguments_of_declaration_builtins_are_linted(reply):
+    # `declare a=(…)` parses as an assignment among the words: no static value, no crash
+    assert _disagreements([reply]) == []
+
+
 def test_the_samples_hold_both_verdicts():
     # the agreement test means little unless some replies pass and some fail
     verdicts = {_intact(r, "nested") for r in _sample_replies()}

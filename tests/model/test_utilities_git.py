@@ -252,6 +252,16 @@ def test_command_sequences_match_git(steps):
     compare(steps, FILES)
 
 
+@pytest.mark.parametrize("argv", [["git"], ["git", "-P"], ["git", "--no-pager"], ["git", "-C", "sub"],
+                                  ["git", "-c", "user.name=x"]])
+def test_git_without_a_command_matches_git(argv):
+    # its usage goes to stdout (the installed git's words, not spelled): status 1, nothing changed
+    (done,) = compare([argv], FILES)
+    assert done.status == 1 and done.stdout_unknown and done.stderr == b""
+    (after,) = compare([*START, argv], FILES)[len(START):]
+    assert after.status == 1
+
+
 def test_modes_links_and_deletions_match_git():
     files = {"run.sh": b"#!/bin/sh\n", "plain": b"x", "gone": b"soon gone\n"}
     compare([*START, ["git", "add", "-A"], ["git", "commit", "-q", "-m", "first"],

@@ -288,7 +288,8 @@ class _Git:
             else:
                 raise OptionUnknown(f"git {opt}")
         if not args:
-            raise OptionUnknown("git without a command")
+            # git prints its usage on stdout (in the installed git's words) and ends with 1
+            return CommandResult(1, b"", b"", stdout_unknown="the usage git prints without a command")
         command, rest = args[0], args[1:]
         try:
             if command == "init":

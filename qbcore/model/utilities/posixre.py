@@ -10,6 +10,7 @@ branches are not plain literals none of which is a prefix of another, raises
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 __all__ = ["translate", "Untranslatable", "compile_posix"]
 
@@ -80,12 +81,13 @@ def _check_alternation(frame: dict) -> None:
         raise Untranslatable("alternation (POSIX longest match differs from Python's)")
 
 
-def translate(pattern: str, extended: bool, existence_only: bool = False) -> str:
+def translate(pattern: str, extended: bool, existence_only: bool = False, escapes: Optional[dict] = None) -> str:
     """The Python regex (for bytes decoded as latin-1) matching what GNU would match.
 
     ``existence_only``: the caller asks only *whether* a line matches (grep without -o),
     so match extents do not matter and longest-match worries vanish (unless backreferences
-    tie a later part to what a group captured)."""
+    tie a later part to what a group captured). ``escapes``: the character a backslash and
+    a letter stand for outside brackets, where the caller's tool decides it (sed)."""
     has_backref = re.search(r"\\[1-9]", pattern) is not None
     lenient = existence_only and not has_backref
     out: list = []          # pieces; each quantifiable piece is one atom
@@ -119,6 +121,11 @@ def translate(pattern: str, extended: bool, existence_only: bool = False) -> str
                 out.append(f"(?:\\{d})")
                 kinds.append("atom")
                 frames[-1]["literal"] = False
+                continue
+            elif escapes and d in escapes:
+                out.append(re.escape(escapes[d]))
+                kinds.append("atom")
+                frames[-1]["branches"][-1].append(escapes[d])
                 continue
             elif d in _ESCAPES:
                 out.append(_ESCAPES[d])
@@ -247,9 +254,9 @@ def translate(pattern: str, extended: bool, existence_only: bool = False) -> str
 
 
 def compile_posix(pattern: bytes, extended: bool, ignore_case: bool = False,
-                  existence_only: bool = False):
+                  existence_only: bool = False, escapes: Optional[dict] = None):
     """A compiled bytes regex, or Untranslatable."""
-    text = translate(pattern.decode("latin-1"), extended, existence_only)
+    text = translate(pattern.decode("latin-1"), extended, existence_only, escapes)
     flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
     try:
         return re.compile(text.encode("latin-1"), flags)

@@ -189,11 +189,21 @@ def _parse(script: bytes, extended: bool) -> list:
     return cmds
 
 
+# what GNU sed 4.9 makes of a backslash and a letter in a regex outside brackets, where
+# glibc gives the letter no meaning: sed turns \a \f \r \v into the control character;
+# the other letters match themselves, but not under I (glibc then matches neither case of
+# an escaped lower-case letter), and \c \d \o \x take what follows (not modelled)
+_REGEX_CONTROLS = {"a": "\a", "f": "\f", "r": "\r", "v": "\v"}
+_REGEX_LETTERS = {c: c for c in "eghijklmpquyzACDEFGHIJKLMNOPQRTUVXYZ"}
+_REGEX_ESCAPES = {**_REGEX_CONTROLS, **_REGEX_LETTERS}
+_REGEX_ESCAPES_ICASE = {**_REGEX_CONTROLS, **{c: c for c in _REGEX_LETTERS if c.isupper()}}
+
+
 def _regex(body: bytes, extended: bool, icase: bool):
     if body == b"":
         raise OptionUnknown("sed: empty regex (reuses the last one)")
     try:
-        return compile_posix(body, extended, icase)
+        return compile_posix(body, extended, icase, escapes=_REGEX_ESCAPES_ICASE if icase else _REGEX_ESCAPES)
     except Untranslatable as exc:
         raise OptionUnknown(f"sed regex {body!r}: {exc}") from None
 

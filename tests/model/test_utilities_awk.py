@@ -88,11 +88,14 @@ CASES = [
     ["awk", "/o\\w|a\\<l/", "t"], ["awk", "$1 == \\key", "t"], ["awk", "BEGIN { x = '' }"],
     ["awk", "{ print $2\\ }", "t"], ["awk", "{ print a. }", "t"], ["awk", "{ print \"abc }", "t"],
     ["awk", "{ print $1.5 }", "t"], ["awk", "-F", "\\.", "{ print $2 }", "c"], ["awk", "-F", "\\s", "{ print $1 }", "t"],
+    # a backslash with more than blanks after it on its line: mawk refuses it; before the end, a continuation
+    ["awk", "$1 ==\\ \"x\" { print $2 }", "t"], ["awk", "{ x = 1 \\  ; print x }", "t"], ["awk", "{ print $1 } \\ ", "t"],
+    ["awk", "{ print $1 \\ \n}", "t"],
 ]
 UNKNOWN = {0: None}
 UNKNOWN_ARGS = {"BEGIN {print 1/3, 2^31}", "{print > \"out\"}", "BEGIN { while (1) i++ }",
                 "BEGIN { x[1] = 1; x = 2 }", "BEGIN { x = 1 +\n }", "{ print $1.5 }",
-                "{ print $2\\ }"}
+                "{ print $1 } \\ ", "{ print $1 \\ \n}"}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])

@@ -144,8 +144,9 @@ def _lex(src: str) -> list:
             continue
         m = _TOKEN.match(src, i)
         if not m:
-            # a backslash before blanks and the end may be a continuation to mawk
-            if (src[i] in _NEVER_IN_A_PROGRAM or src[i] == '"') and not re.match(r"\\[ \t\n]*\Z|\\[ \t]", src[i:]):
+            # a backslash before blanks and the line's end is a continuation to mawk (followed
+            # by anything else on its line, mawk refuses it)
+            if (src[i] in _NEVER_IN_A_PROGRAM or src[i] == '"') and not re.match(r"\\[ \t]*(?:\n|\Z)", src[i:]):
                 # mawk's lexer refuses it ("unexpected character", "runaway string constant")
                 raise Rejected(f"awk: character {src[i]!r} in a program")
             raise OptionUnknown(f"awk: character {src[i]!r} in a program")

@@ -409,6 +409,9 @@ class Stream:
     taken: bool = False
     pos: int = 0  # what read and its kin took, a line at a time, ends here
     unordered: bool = False  # its lines are known, not their order: only xargs is given them
+    # with data None: it reads without error all the same (a pipe, a here-document), only its
+    # bytes are not known (a reader that copies them, cat, knows its status)
+    readable: bool = False
 
     def peek(self) -> Optional[bytes]:
         """The bytes for a command that does not read them."""
@@ -625,7 +628,7 @@ class EffectWalker(E._Walker):
                 continue
             if record.body is not None:
                 body = record.body
-                table[0 if fd is None else fd] = Stream(None, "a here-document with unknown parts") \
+                table[0 if fd is None else fd] = Stream(None, "a here-document with unknown parts", readable=True) \
                     if has_opaque(body) else Stream(body.encode("utf-8", "surrogateescape"))
             elif op in ("<&", ">&") and record.path is None:
                 target = record.target or ""
@@ -1061,7 +1064,8 @@ class EffectWalker(E._Walker):
                     (orders := _orders(previous.unordered)) is not None:
                 walker.stdin = Stream(orders[0])
             elif n:
-                walker.stdin = Stream(None, previous.unknown) if previous.unknown else Stream(bytes(previous.data))
+                walker.stdin = Stream(None, previous.unknown, readable=True) if previous.unknown \
+                    else Stream(bytes(previous.data))
             source = previous
             if n < last:
                 walker.stdout_redirected += 1

@@ -137,6 +137,9 @@ SCRIPTS = [
     "N=5 python3 -c 'import os; open(\"n\", \"w\").write(os.environ.get(\"N\", \"none\"))'",
     "N=7 python3 -c \"$(echo 'import os; open(\"m\", \"w\").write(os.environ.get(\"N\", \"none\"))')\"",
     "N=5; python3 -c 'import os; open(\"n\", \"w\").write(os.environ.get(\"N\", \"none\"))'",
+    # cat copies what it reads: stdin whose bytes are not known leaves only its output unknown
+    "nosuch 2>&1 | cat && echo ok > ok", "set -o pipefail; nosuch 2>&1 | cat; echo $? > st",
+    "cat <<EOF && echo ok > ok\n$RANDOM\nEOF", "nosuch 2>&1 | cat - data.txt >/dev/null; echo $? > st",
 ]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..expand import Opaque
 from ..values import UnorderedLines, has_opaque
-from ..utilities.common import OptionUnknown
+from ..utilities.common import OptionUnknown, UnknownBytes
 from ..utilities.context import CommandContext, Environ
 from ..utilities.registry import MODELS
 from ..utilities.vfs import VirtualTree
@@ -56,6 +56,8 @@ class _StreamStdinContext(CommandContext):
         if self._data is None:
             data = self.input.take()
             if data is None:
+                if self.input.readable:
+                    raise UnknownBytes(self.input.why or "its stdin, whose bytes are not known")
                 raise OptionUnknown(self.input.why or "its stdin, which is not known")
             self._data = data
         return self._data

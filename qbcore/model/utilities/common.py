@@ -17,6 +17,11 @@ class OptionUnknown(Exception):
     """An option the model does not cover; becomes an ``unknown`` result."""
 
 
+class UnknownBytes(OptionUnknown):
+    """A stdin that reads without error but whose bytes are not known (a pipe after a writer
+    whose output is not known, a here-document with unknown parts)."""
+
+
 def _shell_quote(name: str, always: bool) -> str:
     if not always and name and _SAFE.match(name) and not name.startswith("~"):
         return name

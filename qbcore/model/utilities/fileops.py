@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from .common import OptionUnknown, Output, guarded, quote, quotef, read_input, refuse_invalid_option, scan_options
+from .common import OptionUnknown, Output, UnknownBytes, guarded, quote, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -17,14 +17,22 @@ def cat(ctx: CommandContext) -> CommandResult:
     _, names = scan_options(ctx.argv, "u")
     out = Output("cat")
     used: list = []
+    unknown_bytes = None  # cat copies what it reads: stdin's unknown bytes leave only its output unknown
     for name in names or ["-"]:
         if name != "-" and ctx.files.is_dir(name):
             out.error(f"{quotef(name)}: Is a directory")
             continue
-        data = read_input(ctx, name, out, used)
+        try:
+            data = read_input(ctx, name, out, used)
+        except UnknownBytes as exc:
+            unknown_bytes = unknown_bytes or str(exc)
+            continue
         if data is not None:
             out.out += data
-    return out.result()
+    result = out.result()
+    if unknown_bytes is not None:
+        result.stdout_unknown = f"the output of cat ({unknown_bytes})"
+    return result
 
 
 @guarded

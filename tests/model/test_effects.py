@@ -140,6 +140,8 @@ SCRIPTS = [
     # cat copies what it reads: stdin whose bytes are not known leaves only its output unknown
     "nosuch 2>&1 | cat && echo ok > ok", "set -o pipefail; nosuch 2>&1 | cat; echo $? > st",
     "cat <<EOF && echo ok > ok\n$RANDOM\nEOF", "nosuch 2>&1 | cat - data.txt >/dev/null; echo $? > st",
+    # set alone prints every variable (not spelled) and changes nothing
+    "set\necho a > f; echo $? > st", "set > /dev/null; echo $? > st",
 ]
 
 

@@ -39,8 +39,11 @@ CASES = [
     ["find", ".", "-print0", "l"], ["find", ".", "-type", "f", "dangling"],
     ["find", ".", "-na!me", "x"], ["find", "d", "-t*ype", "f"], ["find", ".", "-name", "x", "-foo"], ["find", "-x", "d"],
     ["find", "--no-such-option-zz"],
+    # a backslash makes the next character of a -name pattern literal
+    ["find", ".", "-name", "*.\\txt"], ["find", ".", "-name", "*\\.log"], ["find", ".", "-name", "\\*.txt"],
+    ["find", ".", "-iname", "\\A.TX\\T"], ["find", ".", "-name", "*.txt\\"],
 ]
-UNKNOWN = {("find", ".", "-delete"),
+UNKNOWN = {("find", ".", "-delete"), ("find", ".", "-name", "*.txt\\"),
            ("find", ".", "-name", "a*", "-o", "-name", "b*")}
 
 
@@ -52,7 +55,8 @@ def test_table(argv):
 PIECE = st.sampled_from([["-name", "*.txt"], ["-name", "?"], ["-type", "f"], ["-type", "d"],
                          ["-type", "l"], ["!"], ["-print"], ["-print0"], ["-iname", "D*"],
                          ["-name", "[a-c]*"], ["-maxdepth", "1"], ["-mindepth", "1"],
-                         ["a.txt"], ["nope"], ["d"], ["-nam"], ["-ty*pe", "f"]])
+                         ["a.txt"], ["nope"], ["d"], ["-nam"], ["-ty*pe", "f"], ["-name", "*\\.t?t"],
+                         ["-name", "\\*"]])
 
 
 @settings(max_examples=examples(80), deadline=None)

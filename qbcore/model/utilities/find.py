@@ -39,10 +39,27 @@ _GNU_PREDICATES = frozenset(
 
 
 def _name_test(pattern: str, fold: bool):
-    if "\\" in pattern or "[^" in pattern or (("[" in pattern) != ("]" in pattern)):
+    if "[^" in pattern or (("[" in pattern) != ("]" in pattern)) or \
+            "\\" in pattern and ("[" in pattern or re.search(r"(?<!\\)(?:\\\\)*\\\Z", pattern)):
         raise OptionUnknown(f"find -name pattern {pattern!r}")
-    rx = re.compile(fnmatch.translate(pattern), re.S | (re.I if fold else 0))
+    rx = re.compile(_escaped_glob(pattern) if "\\" in pattern else fnmatch.translate(pattern),
+                    re.S | (re.I if fold else 0))
     return lambda base: rx.match(base) is not None
+
+
+def _escaped_glob(pattern: str) -> str:
+    """The regex of a -name pattern without brackets in which a backslash makes the next
+    character literal (fnmatch(3) without FNM_NOESCAPE), not ending in a lone backslash."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if c == "*" else "." if c == "?" else re.escape(c))
+        i += 1
+    return "(?:" + "".join(out) + r")\Z"
 
 
 def acts_only_on_names(argv: list):

@@ -40,6 +40,9 @@ CASES = [
     ["grep"],
     ["grep", "-E", "(a|b)+", "f"],
     ["grep", "-w", "foo", "f"],
+    # a backslash before a letter the regex gives no meaning: the letter (a tab and a newline are \t, \n in sed only)
+    ["grep", "-c", "f\\o\\O", "f"], ["grep", "-ci", "F\\O\\o", "f"], ["grep", "-E", "x\\t|\\n", "f"],
+    ["grep", "-n", "\\e\\q", "g"],
 ]
 UNKNOWN = {("grep", "-w", "foo", "f")}
 
@@ -51,10 +54,10 @@ def test_table(argv):
 
 
 ATOM = st.sampled_from(["a", "o", ".", "o*", "[ab]", "[^a]", "^", "$", "\\.", "f", "(", ")", "|",
-                        "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|"])
+                        "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|", "\\t", "\\o", "\\A", "\\x"])
 OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h"]),
                 max_size=3)
-TEXT = st.text(st.sampled_from("afo. x\nA|()b"), max_size=30).map(lambda s: s.encode())
+TEXT = st.text(st.sampled_from("afo. x\nA|()bt\t"), max_size=30).map(lambda s: s.encode())
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -91,6 +91,8 @@ CASES = [
     # a backslash with more than blanks after it on its line: mawk refuses it; before the end, a continuation
     ["awk", "$1 ==\\ \"x\" { print $2 }", "t"], ["awk", "{ x = 1 \\  ; print x }", "t"], ["awk", "{ print $1 } \\ ", "t"],
     ["awk", "{ print $1 \\ \n}", "t"],
+    # a lone & is no token to mawk
+    ["awk", "B&EGIN { print 1 }", "t"], ["awk", "{ print $1 &}", "t"], ["awk", "$1 && $2 { print }", "t"],
 ]
 UNKNOWN = {0: None}
 UNKNOWN_ARGS = {"BEGIN {print 1/3, 2^31}", "{print > \"out\"}", "BEGIN { while (1) i++ }",

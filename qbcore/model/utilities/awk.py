@@ -170,7 +170,7 @@ class Rejected(OptionUnknown):
 
 
 # characters that start no token outside strings, regexes and comments
-_NEVER_IN_A_PROGRAM = frozenset("\\'`@.")
+_NEVER_IN_A_PROGRAM = frozenset("\\'`@.&")
 
 
 class SyntaxFound(OptionUnknown):

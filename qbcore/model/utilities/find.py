@@ -39,9 +39,10 @@ _GNU_PREDICATES = frozenset(
 
 
 def _name_test(pattern: str, fold: bool):
-    if "[^" in pattern or (("[" in pattern) != ("]" in pattern)) or \
-            "\\" in pattern and ("[" in pattern or re.search(r"(?<!\\)(?:\\\\)*\\\Z", pattern)):
+    if "[^" in pattern or (("[" in pattern) != ("]" in pattern)) or "\\" in pattern and "[" in pattern:
         raise OptionUnknown(f"find -name pattern {pattern!r}")
+    if re.search(r"(?<!\\)(?:\\\\)*\\\Z", pattern):
+        return lambda base: False  # fnmatch(3) matches no name against a lone backslash at the end
     rx = re.compile(_escaped_glob(pattern) if "\\" in pattern else fnmatch.translate(pattern),
                     re.S | (re.I if fold else 0))
     return lambda base: rx.match(base) is not None
@@ -49,7 +50,7 @@ def _name_test(pattern: str, fold: bool):
 
 def _escaped_glob(pattern: str) -> str:
     """The regex of a -name pattern without brackets in which a backslash makes the next
-    character literal (fnmatch(3) without FNM_NOESCAPE), not ending in a lone backslash."""
+    character literal (fnmatch(3) without FNM_NOESCAPE)."""
     out, i = [], 0
     while i < len(pattern):
         c = pattern[i]

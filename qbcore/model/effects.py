@@ -821,7 +821,7 @@ class EffectWalker(E._Walker):
             missing_command(name, self.env)
         if missing:
             self._error_sink = errsink  # bash's message goes where the command's stderr does
-            return Outcome(127, None, error=missing)
+            return Outcome(missing[0], None, error=missing[1])
         for target in (sink, errsink) if name in COMMANDS else ():
             if isinstance(target, FileSink) and self.env.files.read(target.path) and \
                     any(_names(a, target.path) for a in argv[1:]):

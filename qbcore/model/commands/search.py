@@ -34,12 +34,30 @@ STANDIN_PROGRAMS = frozenset({"ssh"})
 _HOST = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
 
 
-def missing_command(name, env) -> Optional[str]:
-    """bash's message when ``name`` names no command it can run (status 127): a name found
-    nowhere on PATH, or a path with a slash to nothing in the task tree. None when it may run."""
+def missing_command(name, env) -> Optional[tuple]:
+    """``(status, bash's message)`` when ``name`` names no command bash can run: 127 for a name
+    found nowhere on PATH or a path with a slash to nothing, 126 for a path to a folder of the
+    task tree. None when it may run."""
     if isinstance(name, str) and "/" in name:
-        return f"{name}: No such file or directory" if _no_such_path(name, env) else None
-    return f"{name}: command not found" if not_found(name, env) else None
+        if _no_such_path(name, env):
+            return 127, f"{name}: No such file or directory"
+        return (126, f"{name}: Is a directory") if _folder_in_tree(name, env) else None
+    return (127, f"{name}: command not found") if not_found(name, env) else None
+
+
+def _folder_in_tree(name: str, env) -> bool:
+    """Whether the path ``name`` leads, folder by folder, to a folder of the task tree."""
+    if not env.cwd_known or getattr(env.files, "inside", None) is None or ".." in name.split("/"):
+        return False
+    full = os.path.normpath(os.path.join(env.cwd, name))
+    if not env.files.inside(full):
+        return False
+    here = env.files.root
+    for part in [p for p in full[len(env.files.root):].split("/") if p]:
+        here = here + "/" + part
+        if env.files.kind(here) != "dir":
+            return False
+    return env.files.kind(full) == "dir"
 
 
 def _no_such_path(name: str, env) -> bool:

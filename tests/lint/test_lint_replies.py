@@ -137,7 +137,7 @@ def test_safe_fixes_deliver_the_reply_through_real_bash(sandbox_ready, tmp_path)
             fixes = {f.fix.replacement for f in lint_reply(reply, [transport])
                      if f.fix is not None and f.fix.applicability == "safe"}
             pairs += [(reply, transport, payload) for payload in fixes]
-    assert len(pairs) > 150
+    assert len(pairs) > 100  # about 150-200 on a draw: enough that a wrong fix shows
     results = probe_many([(payload, t) for _, t, payload in pairs], root=str(tmp_path), workers=probe_workers())
     wrong = []
     for (reply, transport, payload), got in zip(pairs, results):

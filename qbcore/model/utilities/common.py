@@ -104,8 +104,10 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
 
 def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
     """The first short option GNU getopt rejects, scanning ``argv[1:]`` with the utility's whole
-    option set (``flags`` alone, ``with_arg`` taking a value); None when every option is valid.
-    A long option makes the answer unknown: their abbreviations are not modelled here."""
+    option set (``flags`` alone, ``with_arg`` taking a value), or the whole word of a long one
+    that names no option at all (one not led by a letter, a digit or a dash: every long option
+    of coreutils, hidden ones too, starts so); None when every option is valid. Any other long
+    option makes the answer unknown: their abbreviations are not modelled here."""
     args = argv[1:]
     seen = set()
     i = 0
@@ -115,6 +117,9 @@ def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
         if arg == "--":
             return None
         if arg.startswith("--"):
+            name = arg[2:].partition("=")[0]
+            if name and not (name[0].isascii() and name[0].isalnum() or name[0] == "-"):
+                return arg  # a prefix of no long option: getopt's "unrecognized option"
             raise OptionUnknown(f"{argv[0]} {arg}")
         if not arg.startswith("-") or arg == "-":
             continue
@@ -137,9 +142,9 @@ def refuse_invalid_option(argv: list, flags: str, with_arg: str = ""):
     if c is None:
         return None
     out = Output(argv[0])
-    if not _PLAIN.match(c) or c == "'":
-        raise OptionUnknown(f"{argv[0]}: option character {c!r} in a message")
-    out.usage(f"invalid option -- '{c}'")
+    if not _PLAIN.match(c) or c == "'" and len(c) == 1:
+        raise OptionUnknown(f"{argv[0]}: option {c!r} in a message")
+    out.usage(f"unrecognized option '{c}'" if c.startswith("--") else f"invalid option -- '{c}'")
     return out
 
 

@@ -94,6 +94,14 @@ def test_heredoc_body_runs_its_substitutions_up_to_the_one_that_fails(tmp_path):
 BY_TEXT = {"`{$((`", '{"`$(()`"', '{"`echo $((1)`"'}
 
 
+def _exact_as_bash(script, tmp_path):
+    """The model is exact on ``script`` and prints what bash prints."""
+    outcome = bashref.run(script, cwd=str(tmp_path))
+    result = evaluate(parse(script), Env.default(str(tmp_path)))
+    assert result.exact, result.opaque
+    assert result.stdout == outcome.text
+
+
 def _abandons_the_line_or_is_unknown(script, unknown, tmp_path):
     """The model abandons the line as bash does, or says the outcome is unknown."""
     outcome = bashref.run(script, cwd=str(tmp_path))
@@ -252,10 +260,7 @@ COMPOUND_ARGUMENTS = [
 
 @pytest.mark.parametrize("script", COMPOUND_ARGUMENTS)
 def test_compound_arguments_are_assigned_as_bash_does(script, tmp_path):
-    outcome = bashref.run(script, cwd=str(tmp_path))
-    result = evaluate(parse(script), Env.default(str(tmp_path)))
-    assert result.exact, result.opaque
-    assert result.stdout == outcome.text
+    _exact_as_bash(script, tmp_path)
 
 
 # what the model does not store (associative arrays, integer attributes, a list
@@ -320,10 +325,7 @@ EXEC_DESCRIPTORS = [
 
 @pytest.mark.parametrize("script", EXEC_DESCRIPTORS)
 def test_exec_descriptors_are_tracked(script, tmp_path):
-    outcome = bashref.run(script, cwd=str(tmp_path))
-    result = evaluate(parse(script), Env.default(str(tmp_path)))
-    assert result.exact, result.opaque
-    assert result.stdout == outcome.text
+    _exact_as_bash(script, tmp_path)
 
 
 @pytest.mark.parametrize("script", [
@@ -356,10 +358,7 @@ SUBSTITUTION_LINENO = [
 
 @pytest.mark.parametrize("script", SUBSTITUTION_LINENO)
 def test_lineno_inside_substitutions(script, tmp_path):
-    outcome = bashref.run(script, cwd=str(tmp_path))
-    result = evaluate(parse(script), Env.default(str(tmp_path)))
-    assert result.exact, result.opaque
-    assert result.stdout == outcome.text
+    _exact_as_bash(script, tmp_path)
 
 
 @pytest.mark.parametrize("script", [
@@ -518,7 +517,4 @@ LAST_ARGUMENT_AFTER_A_FAILED_REDIRECTION = [
 
 @pytest.mark.parametrize("script", LAST_ARGUMENT_AFTER_A_FAILED_REDIRECTION)
 def test_last_argument_after_a_failed_redirection(script, tmp_path):
-    outcome = bashref.run(script, cwd=str(tmp_path))
-    result = evaluate(parse(script), Env.default(str(tmp_path)))
-    assert result.exact, result.opaque
-    assert result.stdout == outcome.text
+    _exact_as_bash(script, tmp_path)

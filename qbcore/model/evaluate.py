@@ -983,7 +983,7 @@ class _Walker:
                         substitutions=substitutions)
             env.status = 1
             # bash sets $_ from the expanded words before it performs the redirections
-            self.set_last_argument(argv) if argv else env.set("_", "")
+            self.set_last_argument(argv)
             return
         if doubts:
             # whether the command runs depends on a redirection the model cannot decide
@@ -1001,7 +1001,7 @@ class _Walker:
                     self.stdout_redirected += 1
             env.status = Opaque(doubts[0])
             self.note(doubts)
-            self.set_last_argument(argv) if argv else env.set("_", "")  # set whether or not it runs
+            self.set_last_argument(argv)  # set whether or not it runs
             return
         self.execute(node, argv, assignments, redirects, exp_names, substitutions)
 
@@ -1021,7 +1021,7 @@ class _Walker:
                 self.assign(var, value, append, index, node)
             status = self.last_substitution_status(substitutions)
             env.status = status
-            env.set("_", "")
+            self.set_last_argument(argv)
             self.record(argv=(), node=node, modelled=True, status=status, output=None,
                         assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
@@ -1112,8 +1112,9 @@ class _Walker:
         taint(self.env, self.note, name, argv)
 
     def set_last_argument(self, argv):
-        """``$_``: the last argument of the last simple command run in this shell."""
-        last = argv[-1]
+        """``$_``: the last argument of the last simple command run in this shell ("" when it
+        had no words)."""
+        last = argv[-1] if argv else ""
         self.env.set("_", Opaque("$_") if has_opaque(last) else last)
 
     def last_substitution_status(self, substitutions):

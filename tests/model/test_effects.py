@@ -128,7 +128,7 @@ SCRIPTS = [
     # a path out of the task tree with a name missing from a folder the run states: 127
     "$PATH tweaks; echo $? > status", "/usr/local/nope/x 2>/dev/null; echo $? > status", "/usr/bin:/x; echo $? > s",
     # a path to a folder of the task tree: "Is a directory", status 126
-    "./; echo $? > status", "d/ x 2>/dev/null; echo $? > status", "./d | cat; echo $? > s", "d/./ && echo no > n",
+    "./; echo $? > status", "d/ x 2>/dev/null; echo $? > status", "./d | cat; echo $? > s", "d/./ && echo no > n", "ln -s d ld; ./ld/ 2>/dev/null; echo $? > s",
     # grep reads \t as the letter t (sed reads a tab)
     "grep -c 'one\\t' data.txt > n; grep -c 'a\\lpha' data.txt > m",
     # a background job keeps the shell's stdout or stderr: the harness, reading them to their

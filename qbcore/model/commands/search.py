@@ -39,46 +39,32 @@ def missing_command(name, env) -> Optional[tuple]:
     found nowhere on PATH or a path with a slash to nothing, 126 for a path to a folder of the
     task tree. None when it may run."""
     if isinstance(name, str) and "/" in name:
-        if _no_such_path(name, env):
+        kind = _path_kind(name, env)
+        if kind == "missing" and not name.endswith("/"):
             return 127, f"{name}: No such file or directory"
-        return (126, f"{name}: Is a directory") if _folder_in_tree(name, env) else None
+        return (126, f"{name}: Is a directory") if kind == "dir" else None
     return (127, f"{name}: command not found") if not_found(name, env) else None
 
 
-def _folder_in_tree(name: str, env) -> bool:
-    """Whether the path ``name`` leads, folder by folder, to a folder of the task tree."""
+def _path_kind(name: str, env) -> Optional[str]:
+    """What the kernel meets at the path ``name`` as written (so no ``..``, which normpath
+    would hide): "missing" when a part of it is missing and every part before is a folder
+    (ENOENT; a file on the way would be ENOTDIR), "dir" when it is a folder of the task tree
+    all the way; None otherwise or when not known."""
     if not env.cwd_known or getattr(env.files, "inside", None) is None or ".." in name.split("/"):
-        return False
+        return None
     full = os.path.normpath(os.path.join(env.cwd, name))
     if not env.files.inside(full):
-        return False
+        return "missing" if _missing_outside(full) else None
     here = env.files.root
-    for part in [p for p in full[len(env.files.root):].split("/") if p]:
-        here = here + "/" + part
-        if env.files.kind(here) != "dir":
-            return False
-    return env.files.kind(full) == "dir"
-
-
-def _no_such_path(name: str, env) -> bool:
-    """Whether the path ``name`` leads to nothing (ENOENT): a part of it is missing, and every
-    part before that one is a folder (a file on the way would be ENOTDIR)."""
-    if not env.cwd_known or getattr(env.files, "inside", None) is None or name.endswith("/"):
-        return False
-    full = os.path.normpath(os.path.join(env.cwd, name))
-    if not env.files.inside(full):
-        return ".." not in name.split("/") and _missing_outside(full)
-    parts = full[len(env.files.root):].strip("/").split("/")
-    here = env.files.root
-    for n, part in enumerate(parts):
+    for part in full[len(env.files.root):].strip("/").split("/"):
+        if not part:
+            continue  # the task directory itself
         here = here + "/" + part
         kind = env.files.kind(here)
-        if kind == "missing":
-            # the kernel resolves the path as written: "a/../b" needs a, which normpath hides
-            return ".." not in name.split("/")
         if kind != "dir":
-            return False
-    return False
+            return "missing" if kind == "missing" else None
+    return "dir"
 
 
 def _missing_outside(full: str) -> bool:

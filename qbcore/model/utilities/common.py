@@ -142,7 +142,7 @@ def refuse_invalid_option(argv: list, flags: str, with_arg: str = ""):
     if c is None:
         return None
     out = Output(argv[0])
-    if not _PLAIN.match(c) or c == "'" and len(c) == 1:
+    if not _PLAIN.match(c) or c == "'":
         raise OptionUnknown(f"{argv[0]}: option {c!r} in a message")
     out.usage(f"unrecognized option '{c}'" if c.startswith("--") else f"invalid option -- '{c}'")
     return out

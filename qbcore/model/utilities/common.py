@@ -17,6 +17,16 @@ class OptionUnknown(Exception):
     """An option the model does not cover; becomes an ``unknown`` result."""
 
 
+class MissingArgument(OptionUnknown):
+    """An option that takes a value, last on the command line with none: getopt's usage error,
+    spelled by :func:`guarded` for the utilities whose usage text is known (``_USAGE``).
+    ``option`` is the letter of a short option, or ``--name`` of a long one."""
+
+    def __init__(self, program: str, option: str):
+        super().__init__(f"{program} {option if option.startswith('--') else '-' + option} without its argument")
+        self.option = option
+
+
 class UnknownBytes(OptionUnknown):
     """A stdin that reads without error but whose bytes are not known (a pipe after a writer
     whose output is not known, a here-document with unknown parts)."""
@@ -70,7 +80,7 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
             short, takes = longs[matches[0]]
             if takes and not eq:
                 if i >= len(args):
-                    raise OptionUnknown(f"{argv[0]} {arg} without its argument")
+                    raise _missing(argv[0], "--" + name, opts, exact=matches[0] == name)
                 value = args[i]
                 i += 1
             elif not takes and eq:
@@ -85,7 +95,7 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
                     value = arg[j + 1:]
                     if not value:
                         if i >= len(args):
-                            raise OptionUnknown(f"{argv[0]} -{c} without its argument")
+                            raise _missing(argv[0], c, opts)
                         value = args[i]
                         i += 1
                     opts.append((c, value))
@@ -100,6 +110,16 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
             operands.extend(args[i:])
             break
     return opts, operands
+
+
+def _missing(program: str, option: str, opts: list, exact: bool = True) -> OptionUnknown:
+    """The error for ``option`` left without its value. Certain only when it is the first option
+    that takes one: getopt ends on it, but a utility may act on an earlier value while it is
+    still scanning (sed compiles each -e, head checks -n) and fail on that first. A long option
+    spelled in part is left unknown: the utility's other long names decide what it abbreviates."""
+    if not exact or any(value is not None for _, value in opts):
+        return OptionUnknown(f"{program} {option if option.startswith('--') else '-' + option} without its argument")
+    return MissingArgument(program, option)
 
 
 def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
@@ -184,12 +204,40 @@ def read_input(ctx: CommandContext, name: str, out: Output, stdin_used: list) ->
         return None
 
 
+# how a utility ends on a usage error (its usage(EXIT_FAILURE), measured): the status, what it
+# prints between getopt's message and the end, and what it prints after that unspelled
+_USAGE = {
+    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "xargs"), (1, "Try '{0} --help' for more information.\n", None)),
+    "sort": (2, "Try 'sort --help' for more information.\n", None),
+    "grep": (2, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", None),
+    "sed": (1, "Usage: sed [OPTION]... {{script-only-if-no-other-script}} [input-file]...\n", "the rest of sed's help text"),
+}
+
+
+def _missing_argument(program: str, exc: MissingArgument) -> CommandResult:
+    """getopt's message for an option without its value, then the utility's usage error; unknown
+    for a utility whose usage text is not known here (or one started by a path: both lines
+    name it as it was started)."""
+    usage = _USAGE.get(program)
+    if usage is None:
+        return unknown(str(exc))
+    status, tail, rest = usage
+    option = exc.option
+    said = f"option '{option}' requires an argument" if option.startswith("--") else \
+        f"option requires an argument -- '{option}'"
+    found = CommandResult(status, b"", f"{program}: {said}\n{tail.format(program)}".encode())
+    found.stderr_unknown = rest
+    return found
+
+
 def guarded(model):
     """Turn OptionUnknown raised anywhere in ``model`` into an ``unknown`` result."""
 
     def run(ctx: CommandContext) -> CommandResult:
         try:
             return model(ctx)
+        except MissingArgument as exc:
+            return _missing_argument(ctx.argv[0], exc)
         except OptionUnknown as exc:
             return unknown(str(exc))
 

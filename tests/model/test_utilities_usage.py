@@ -1,0 +1,54 @@
+"""An option left without its value at the end of the command line: getopt's message and the
+utility's usage error, against the real utilities."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from utilities_diff import compare
+from tests_settings import examples
+
+FILES = {"a.txt": b"alpha\nbeta\n", "d": None}
+
+DECIDED = [
+    ["sed", "-e"], ["sed", "-i", "-e"], ["sed", "-n", "--expression"], ["sed", "-ne"],
+    ["grep", "-e"], ["grep", "-c", "-F", "-e"], ["grep", "-ce"], ["grep", "--regexp"], ["grep", "-f"],
+    ["cut", "-d"], ["cut", "-f"], ["cut", "-s", "-d"],
+    ["head", "-n"], ["head", "-c"], ["head", "--lines"], ["tail", "-n"], ["tail", "-c"],
+    ["sort", "-o"], ["sort", "-r", "a.txt", "-o"],
+    ["xargs", "-n"], ["xargs", "-0", "-I"],
+    ["mv", "-t"], ["mv", "a.txt", "-f", "-t"], ["mv", "-S"],
+]
+
+# left unknown: an earlier value may fail first (sed compiles each -e while it scans), or a long
+# option spelled in part
+UNKNOWN = [["sed", "-e", "s/a", "-e"], ["head", "-n", "x", "-c"], ["grep", "--regex"]]
+
+
+@pytest.mark.parametrize("argv", DECIDED, ids=[" ".join(c) for c in DECIDED])
+def test_decided(argv):
+    assert compare(argv, FILES, b"in\n") is True
+
+
+@pytest.mark.parametrize("argv", UNKNOWN, ids=[" ".join(c) for c in UNKNOWN])
+def test_unknown(argv):
+    assert compare(argv, FILES, b"in\n") is None
+
+
+# each utility: flags it models, and its options that take a value
+OPTIONS = {"sed": ("-n", "-E", "-s", "-e"), "grep": ("-c", "-F", "-v", "-x", "-e", "-f"),
+           "cut": ("-s", "-d", "-f"), "head": ("-q", "-n", "-c"), "tail": ("-q", "-n", "-c"),
+           "sort": ("-r", "-n", "-u", "-o"), "xargs": ("-0", "-r", "-n", "-I"), "mv": ("-f", "-n", "-t")}
+WORDS = st.sampled_from(["a.txt", "d", "1", "-", "--", "s/a/b/", "x"])
+
+
+@st.composite
+def lines(draw):
+    name = draw(st.sampled_from(sorted(OPTIONS)))
+    words = draw(st.lists(st.one_of(st.sampled_from(OPTIONS[name]), WORDS), max_size=4))
+    return [name, *words, draw(st.sampled_from(OPTIONS[name]))]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(lines())
+def test_generated(argv):
+    assert compare(argv, FILES, b"in\n") is not False

@@ -94,10 +94,15 @@ def grep(ctx: CommandContext) -> CommandResult:
         with_name = last == "H"
     selected_any = False
     error = False
+    stdin_read = False
     for name in names:
         label = "(standard input)" if name == "-" else name
         if name == "-":
-            data = ctx.stdin
+            if stdin_read and (flags.get("l") or flags.get("L")):
+                raise OptionUnknown("grep -l or -L reading its stdin twice (where the first read stopped)")
+            # the first `-` reads stdin to its end: another finds nothing left (measured)
+            data = b"" if stdin_read else ctx.stdin
+            stdin_read = True
         else:
             try:
                 if ctx.files.is_dir(name):

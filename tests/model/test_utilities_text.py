@@ -13,6 +13,11 @@ FILES = {"f": b"one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleve
 CASES = [
     ["head", "f"], ["head", "-n", "3", "f"], ["head", "-3", "f", "nonl"], ["head", "-c", "5", "f"],
     ["head", "nope"], ["head", "-n", "-2", "f"],
+    # a directory among files: its header, then the read error; tail with a count of 0 opens nothing
+    ["head", "d", "f"], ["head", "f", "d", "nonl"], ["head", "-c", "2", "d", "f"], ["head", "-n", "0", "d", "f"],
+    ["head", "-q", "d", "f"], ["head", "-v", "d"], ["tail", "-n", "2", "d", "f"], ["tail", "f", "d"],
+    ["tail", "-n", "0", "d", "nope", "f"], ["tail", "-c", "0", "-v", "f"], ["tail", "-c", "3", "d", "f"],
+    ["tail", "-n", "+2", "f", "d", "f"],
     ["tail", "f"], ["tail", "-n", "2", "f"], ["tail", "-n", "+11", "f"], ["tail", "-1", "nonl"],
     ["tail", "-c", "3", "nonl"], ["tail", "-n", "1", "f", "nonl"], ["tail", "nope"],
     ["wc", "f"], ["wc", "-l", "f"], ["wc", "-l", "f", "nonl"], ["wc"], ["wc", "-l"],
@@ -37,7 +42,10 @@ SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5"
             ["uniq"], ["uniq", "-c"], ["uniq", "-d"], ["uniq", "-u"], ["uniq", "-ic"], ["uniq", "-cd", "f"],
             ["uniq", "n"], ["uniq", "nope"], ["uniq", "-du", "n"], ["uniq", "nonl"],
             ["tac"], ["tac", "f", "nonl"], ["tac", "nope"], ["sort", "-o", "f", "f"], ["sort", "-o", "out", "n", "-r"],
-            ["sort", "-o", "nope/x", "f"], ["sort", "-o", "d", "f"]]
+            ["sort", "-o", "nope/x", "f"], ["sort", "-o", "d", "f"],
+            # sort checks every input can be read, then creates the output, then reads
+            ["sort", "d", "-o", "out"], ["sort", "d", "-o", "f"], ["sort", "d", "nope"], ["sort", "d", "-o", "nope/x"],
+            ["sort", "nope", "-o", "out"], ["sort", "-", "-", "f", "-o", "out"]]
 LINKS = {"lf": "f", "ld": "d", "loop": "loop", "dangling": "nope/x", "up": "../x"}
 PATHS = [["readlink", "lf", "f", "dangling", "nope"], ["readlink", "-f", "lf", "ld/x", "nope", "nope/x", "dangling"],
          ["readlink", "-e", "lf", "nope", "ld"], ["readlink", "-n", "lf"], ["readlink"], ["readlink", "-f", "loop"],
@@ -47,6 +55,7 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "[:lower:]", "[:upper:]"], ["tr", "\\n", ","], ["tr", "-s", "a-z", "A-Z"],
       ["tr", "-c", "a", "b"]]
 UNKNOWN = {("sort", "-k", "2", "f"), ("ls", "-l"), ("head", "-n", "-2", "f"),
+           ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b")}
 
 

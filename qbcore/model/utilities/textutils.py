@@ -42,13 +42,22 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
         elif o == "v":
             headers = True
     out = Output(name)
+    if name == "tail" and n == 0 and not from_start:
+        return out.result()  # GNU tail opens nothing then: no headers, no errors (measured)
     used: list = []
     first = True
     for fname in names or ["-"]:
         if fname != "-" and ctx.files.is_dir(fname):
-            if name == "head":
-                out.error(f"error reading {quote(fname)}: Is a directory")
-            else:
+            if name == "tail" and (unit == "c" or from_start):
+                # after the read error GNU tail goes on to the next file on tmpfs, and stops on
+                # ext4 (measured): the file system decides
+                raise OptionUnknown("tail reading a directory by bytes or from a line on")
+            # the directory opens: its header comes first, then the read fails (head reads
+            # nothing for a count of 0)
+            if headers:
+                out.out += (b"" if first else b"\n") + f"==> {fname} <==\n".encode("utf-8", "surrogateescape")
+            first = False
+            if not (name == "head" and n == 0):
                 out.error(f"error reading {quote(fname)}: Is a directory")
             continue
         if fname != "-" and not ctx.files.exists(fname):
@@ -182,6 +191,21 @@ def sort(ctx: CommandContext) -> CommandResult:
     if len(into) > 1:
         raise OptionUnknown("sort with -o given twice")
     out = Output("sort")
+    # GNU sort checks that every input can be read, then opens the output (creating it, not yet
+    # truncating it), and only then reads
+    for name in names:
+        if name != "-":
+            try:
+                ctx.files.kind(name)
+            except VfsError as exc:
+                out.error(f"cannot read: {quotef(name)}: {exc.strerror}", 2)
+                return out.result()
+    if into:
+        try:
+            ctx.files.write_bytes(into[0], b"", append=True)
+        except VfsError as exc:
+            out.error(f"open failed: {quotef(into[0])}: {exc.strerror}", 2)
+            return out.result()
     data = bytearray()
     used: list = []
     for name in names or ["-"]:
@@ -192,11 +216,7 @@ def sort(ctx: CommandContext) -> CommandResult:
             content = ctx.stdin if not used else b""
             used.append(True)
         else:
-            try:
-                content = ctx.files.read_bytes(name)
-            except VfsError as exc:
-                out.error(f"cannot read: {quotef(name)}: {exc.strerror}", 2)
-                return out.result()
+            content = ctx.files.read_bytes(name)
         if content and not content.endswith(b"\n"):
             content += b"\n"
         data += content
@@ -221,11 +241,8 @@ def sort(ctx: CommandContext) -> CommandResult:
         keyed = uniq
     sorted_text = b"".join(l + b"\n" for l in keyed)
     if into:
-        # -o: the output file is opened after every input was read, so it may be one of them
-        try:
-            ctx.files.write_bytes(into[0], sorted_text)
-        except VfsError as exc:
-            out.error(f"open failed: {into[0]}: {exc.strerror}", 2)
+        # -o: truncated and written after every input was read, so it may be one of them
+        ctx.files.write_bytes(into[0], sorted_text)
         return out.result()
     out.out += sorted_text
     return out.result()

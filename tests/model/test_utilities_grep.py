@@ -11,6 +11,8 @@ FILES = {"f": b"alpha\nBeta\ngamma delta\nfoo.bar\n\nfoobar\nlast", "g": b"one\n
 
 CASES = [
     ["grep", "foo", "f"],
+    # the first - reads stdin to its end: a second finds nothing
+    ["grep", "-v", "x", "-", "f", "-"], ["grep", "-c", "o", "-", "-"], ["grep", "-l", "o", "-", "-"],
     ["grep", "-c", "foo", "f", "g"],
     ["grep", "-F", "foo.bar", "f"],
     ["grep", "foo.bar", "f"],
@@ -44,7 +46,7 @@ CASES = [
     ["grep", "-c", "f\\o\\O", "f"], ["grep", "-ci", "F\\O\\o", "f"], ["grep", "-E", "x\\t|\\n", "f"],
     ["grep", "-n", "\\e\\q", "g"],
 ]
-UNKNOWN = {("grep", "-w", "foo", "f")}
+UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "-w", "foo", "f")}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])

@@ -127,6 +127,8 @@ SCRIPTS = [
     "up/price = x & echo done > d2",
     # a path out of the task tree with a name missing from a folder the run states: 127
     "$PATH tweaks; echo $? > status", "/usr/local/nope/x 2>/dev/null; echo $? > status", "/usr/bin:/x; echo $? > s",
+    # a trailing slash changes nothing there (ENOENT before ENOTDIR)
+    "s/alpha/ 2>/dev/null; echo $? > status", "d/nope/ 2>/dev/null; echo $? > s", "/usr/local/nope/ 2>/dev/null; echo $? > s",
     # a path to a folder of the task tree: "Is a directory", status 126
     "./; echo $? > status", "d/ x 2>/dev/null; echo $? > status", "./d | cat; echo $? > s", "d/./ && echo no > n", "ln -s d ld; ./ld/ 2>/dev/null; echo $? > s",
     # grep reads \t as the letter t (sed reads a tab)

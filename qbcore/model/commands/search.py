@@ -40,7 +40,7 @@ def missing_command(name, env) -> Optional[tuple]:
     task tree. None when it may run."""
     if isinstance(name, str) and "/" in name:
         kind = _path_kind(name, env)
-        if kind == "missing" and not name.endswith("/"):
+        if kind == "missing":
             return 127, f"{name}: No such file or directory"
         return (126, f"{name}: Is a directory") if kind == "dir" else None
     return (127, f"{name}: command not found") if not_found(name, env) else None

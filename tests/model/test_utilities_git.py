@@ -192,6 +192,14 @@ FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt"
     [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-F", "newfile.txt"]],
     [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "--file=newfile.txt"]],
     [*START, ["git", "add"]],
+    # a value left out: parse-options' error, status 129; a pathspec is checked before any editor
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-qF"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-m", "x", "--message"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "--file"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-"]],
+    [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "--", "-m"]],
+    [*START, ["git", "commit", "--amend"]],
     [*START, ["git", "add", "missing"]],
     [*START, ["git", "add", "newfile.txt", "missing"], ["git", "commit", "-q", "-m", "x"]],
     [*START, ["git", "add", "-u"], ["git", "commit", "-q", "-m", "x"]],
@@ -282,8 +290,11 @@ def test_stdin_message_matches_git():
 
 def test_unmodelled_shapes_are_unknown():
     for argv in (["git", "add", "*.txt"], ["git", "commit", "-q"], ["git", "commit", "-i", "-m", "x", "sub"],
-                 ["git", "push"], ["git", "--git-dir=x", "status"], ["git", "commit", "--amend"]):
+                 ["git", "push"], ["git", "--git-dir=x", "status"]):
         assert compare([*START, argv], FILES, must_model=False) is None, argv
+    # a pathspec that matches: the editor opens
+    assert compare([*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "newfile.txt"]], FILES,
+                   must_model=False) is None
     ignored = {**FILES, ".gitignore": b"*.txt\n"}
     assert compare([*START, ["git", "add", "."]], ignored, must_model=False) is None
 

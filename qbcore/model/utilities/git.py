@@ -623,8 +623,8 @@ class _Git:
                 name, eq, value = arg[2:].partition("=")
                 takes = name in ("message", "file", "cleanup")
                 if takes and not eq:
-                    if not queue:
-                        raise OptionUnknown(f"git commit {arg} without its argument")
+                    if not queue:  # parse-options' error, before anything is read
+                        raise _Exit(129, f"error: option `{name}' requires a value\n")
                     value = queue.pop(0)
                 elif eq and not takes:
                     raise OptionUnknown(f"git commit {arg}")
@@ -659,7 +659,7 @@ class _Git:
                     value = arg[j:]
                     if not value:
                         if not queue:
-                            raise OptionUnknown(f"git commit -{c} without its argument")
+                            raise _Exit(129, f"error: switch `{c}' requires a value\n")
                         value = queue.pop(0)
                     (messages if c == "m" else files_from).append(value)
                     break
@@ -671,8 +671,8 @@ class _Git:
                     continue
                 else:
                     raise OptionUnknown(f"git commit -{c}")
-        if not messages and not files_from and not (amend and no_edit):
-            raise OptionUnknown("git commit without -m or -F (it opens an editor)")
+        # git checks the options and the pathspecs before it opens an editor for the message
+        editor = not messages and not files_from and not (amend and no_edit)
         branch, head = repo.store.head()
         if branch is None:
             raise Unreadable("a detached HEAD")
@@ -719,6 +719,8 @@ class _Git:
             self.stage(repo, staged, files, chosen)
             for oid, body in gitstore.tree_entries(index):  # the index's own trees come first
                 repo.put_object("tree", body)
+        if editor:
+            raise OptionUnknown("git commit without -m or -F (it opens an editor)")
         # git writes the index and its trees first, then asks who commits and reads the message;
         # with -a the new index is kept only if the commit is made
         if not all_tracked and not paths:

@@ -1,12 +1,13 @@
 """The (reply, transport) pairs `predict` leaves unknown, grouped by the reason it names.
 
-Run from the project root: python bench/undecided.py [suite|generated|samples] [-v]
+Run from the project root: python bench/undecided.py [suite|generated|generated-other|samples] [-v]
 
-suite: the tasks' oracle and naive replies; generated: the replies of
-tests/predict/test_predict_generated.py (QBCORE_SEED, QBCORE_LONG as there);
-samples: the bundled sample replies. Each under raw, nested, single and
-double-nested. Quoted parts of a reason are folded so that one shape counts
-once; -v shows three pairs of each.
+suite: the tasks' oracle and naive replies, and samples: the bundled sample
+replies, each under every transport predict follows; generated and
+generated-other: the replies of tests/predict/test_predict_generated.py, under
+the crossover's four transports and under the other five (QBCORE_SEED,
+QBCORE_LONG as there). Quoted parts of a reason are folded so that one shape
+counts once; -v shows three pairs of each.
 """
 
 import collections
@@ -20,7 +21,7 @@ sys.path[:0] = [".", "tests/support", "tests/predict"]
 from qbcore import suite  # noqa: E402
 from qbcore.predict import predict  # noqa: E402
 
-TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv")
+TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv", "heredoc-ssh")
 SAMPLES = os.path.join("qbcore", "batch", "data", "sample_replies.jsonl")
 
 
@@ -34,11 +35,14 @@ def pairs(source: str):
             for label in ("oracle", "naive"):
                 for transport in TRANSPORTS:
                     yield task, getattr(task, label), transport, label
-    elif source == "generated":
+    elif source in ("generated", "generated-other"):
+        import probing
         import test_predict_generated as generated
-        for task, reply, transport in generated._replies():
+        drawn = generated._replies(generated.TRANSPORTS, generated.COUNT, probing.SEED) if source == "generated" \
+            else generated._replies(generated.OTHER_TRANSPORTS, generated.COUNT // 2, probing.SEED + 1)
+        for task, reply, transport in drawn:
             if "\0" not in reply:
-                yield task, reply, transport, "generated"
+                yield task, reply, transport, source
     elif source == "samples":
         with open(SAMPLES, encoding="utf-8") as handle:
             for line in handle:
@@ -46,7 +50,7 @@ def pairs(source: str):
                 for transport in TRANSPORTS:
                     yield suite.get(record["task_id"]), record["reply"], transport, record["id"]
     else:
-        raise SystemExit(f"unknown source {source!r}: suite, generated or samples")
+        raise SystemExit(f"unknown source {source!r}: suite, generated, generated-other or samples")
 
 
 def main(argv):

@@ -19,13 +19,27 @@ DECIDED = [
     ["mv", "-t"], ["mv", "a.txt", "-f", "-t"], ["mv", "-S"],
 ]
 
-# left unknown: an earlier value may fail first (sed compiles each -e while it scans), or a long
-# option spelled in part
-UNKNOWN = [["sed", "-e", "s/a", "-e"], ["head", "-n", "x", "-c"], ["grep", "--regex"]]
+# an option the utility does not have: getopt's message, the same usage error
+INVALID = [
+    ["grep", "-c -F", "-e", "x", "a.txt"], ["grep", "-j", "x"], ["grep", "-e", "x", "-c", "-j", "a.txt"],
+    ["grep", "x", "a.txt", "-%"], ["sed", "-c", "s/a/b/", "a.txt"], ["sed", "-n -e", "p"],
+    ["sed", "p", "-i", "-s", "a.txt", "-j"],
+    ["mv", "-q", "a.txt", "b"], ["rm", "-k", "a.txt"],
+]
+
+# left unknown: an earlier value may fail first (sed compiles each -e while it scans, grep
+# checks -A's), a long option spelled in part, -i with a backup suffix
+UNKNOWN = [["sed", "-e", "s/a", "-e"], ["head", "-n", "x", "-c"], ["grep", "--regex"], ["sed", "-e", "s/a", "-c"],
+           ["grep", "-A", "x", "-j"], ["grep", "-E", "-F", "-j"], ["grep", "-A3", "-j"], ["sed", "-i", "-e", "s/a/b/", "-k", "a.txt"], ["sed", "-ie", "s/a/b/", "a.txt"], ["sed", "-nie", "p", "a.txt"]]
 
 
 @pytest.mark.parametrize("argv", DECIDED, ids=[" ".join(c) for c in DECIDED])
 def test_decided(argv):
+    assert compare(argv, FILES, b"in\n") is True
+
+
+@pytest.mark.parametrize("argv", INVALID, ids=[" ".join(c) for c in INVALID])
+def test_invalid(argv):
     assert compare(argv, FILES, b"in\n") is True
 
 
@@ -35,7 +49,7 @@ def test_unknown(argv):
 
 
 # each utility: flags it models, and its options that take a value
-OPTIONS = {"sed": ("-n", "-E", "-s", "-e"), "grep": ("-c", "-F", "-v", "-x", "-e", "-f"),
+OPTIONS = {"sed": ("-n", "-E", "-s", "-e", "-i", "-c", "-ni"), "grep": ("-c", "-F", "-v", "-x", "-e", "-f", "-j", "-cj"),
            "cut": ("-s", "-d", "-f"), "head": ("-q", "-n", "-c"), "tail": ("-q", "-n", "-c"),
            "sort": ("-r", "-n", "-u", "-o"), "xargs": ("-0", "-r", "-n", "-I"), "mv": ("-f", "-n", "-t")}
 WORDS = st.sampled_from(["a.txt", "d", "1", "-", "--", "s/a/b/", "x"])

@@ -122,14 +122,19 @@ def _missing(program: str, option: str, opts: list, exact: bool = True) -> Optio
     return MissingArgument(program, option)
 
 
-def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
+def invalid_option(argv: list, flags: str, with_arg: str, optional: str = "", acting: str = "",
+                   once: str = "") -> str | None:
     """The first short option GNU getopt rejects, scanning ``argv[1:]`` with the utility's whole
-    option set (``flags`` alone, ``with_arg`` taking a value), or the whole word of a long one
+    option set (``flags`` alone, ``with_arg`` taking a value, ``optional`` taking one only in
+    the same word; ``acting``, the options the utility acts on while it scans, which may
+    fail before a later one is reached; ``once``, those of ``with_arg`` that
+    are an error of their own when given twice), or the whole word of a long one
     that names no option at all (one not led by a letter, a digit or a dash: every long option
     of coreutils, hidden ones too, starts so); None when every option is valid. Any other long
     option makes the answer unknown: their abbreviations are not modelled here."""
     args = argv[1:]
     seen = set()
+    acted = False
     i = 0
     while i < len(args):
         arg = args[i]
@@ -144,28 +149,56 @@ def invalid_option(argv: list, flags: str, with_arg: str) -> str | None:
         if not arg.startswith("-") or arg == "-":
             continue
         for j, c in enumerate(arg[1:], 1):
+            if c in optional:
+                break  # the rest of the word is its value
             if c in with_arg:
-                if c in seen:  # a second -t is an error of its own, found while scanning
+                if c in seen and c in once:  # a second -t is an error of its own, found while scanning
                     raise OptionUnknown(f"{argv[0]} -{c} twice")
                 seen.add(c)
+                acted = acted or c in acting
                 if j == len(arg) - 1:
                     i += 1  # the value is the next word
                 break
             if c not in flags:
+                if acted:
+                    raise OptionUnknown(f"{argv[0]} -{c} after an option it acts on first")
                 return c
+            acted = acted or c in acting
     return None
 
 
-def refuse_invalid_option(argv: list, flags: str, with_arg: str = ""):
-    """GNU's usage error for an invalid short option, as an Output; None when there is none."""
-    c = invalid_option(argv, flags, with_arg)
+def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: str = "",
+                          acting: str = "", once: str = "") -> CommandResult | None:
+    """GNU's usage error for an invalid option (``invalid_option``); None when there is none."""
+    c = invalid_option(argv, flags, with_arg, optional, acting, once)
     if c is None:
         return None
-    out = Output(argv[0])
     if not _PLAIN.match(c) or c == "'":
         raise OptionUnknown(f"{argv[0]}: option {c!r} in a message")
-    out.usage(f"unrecognized option '{c}'" if c.startswith("--") else f"invalid option -- '{c}'")
-    return out
+    return usage_error(argv[0], f"unrecognized option '{c}'" if c.startswith("--") else f"invalid option -- '{c}'")
+
+
+# how a utility ends on a usage error (its usage(EXIT_FAILURE), measured): the status, what it
+# prints after the message, and what it prints after that unspelled
+_USAGE = {
+    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "rm", "xargs"),
+                    (1, "Try '{0} --help' for more information.\n", None)),
+    "sort": (2, "Try 'sort --help' for more information.\n", None),
+    "grep": (2, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", None),
+    "sed": (1, "Usage: sed [OPTION]... {{script-only-if-no-other-script}} [input-file]...\n", "the rest of sed's help text"),
+}
+
+
+def usage_error(program: str, message: str) -> CommandResult:
+    """``program: message``, then the utility's usage error (``_USAGE``); unknown for one whose
+    usage text is not known here (or one started by a path: getopt names it as it was started)."""
+    usage = _USAGE.get(program)
+    if usage is None:
+        raise OptionUnknown(f"{program}: {message}")
+    status, tail, rest = usage
+    found = CommandResult(status, b"", f"{program}: {message}\n{tail.format(program)}".encode())
+    found.stderr_unknown = rest
+    return found
 
 
 class Output:
@@ -204,32 +237,6 @@ def read_input(ctx: CommandContext, name: str, out: Output, stdin_used: list) ->
         return None
 
 
-# how a utility ends on a usage error (its usage(EXIT_FAILURE), measured): the status, what it
-# prints between getopt's message and the end, and what it prints after that unspelled
-_USAGE = {
-    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "xargs"), (1, "Try '{0} --help' for more information.\n", None)),
-    "sort": (2, "Try 'sort --help' for more information.\n", None),
-    "grep": (2, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", None),
-    "sed": (1, "Usage: sed [OPTION]... {{script-only-if-no-other-script}} [input-file]...\n", "the rest of sed's help text"),
-}
-
-
-def _missing_argument(program: str, exc: MissingArgument) -> CommandResult:
-    """getopt's message for an option without its value, then the utility's usage error; unknown
-    for a utility whose usage text is not known here (or one started by a path: both lines
-    name it as it was started)."""
-    usage = _USAGE.get(program)
-    if usage is None:
-        return unknown(str(exc))
-    status, tail, rest = usage
-    option = exc.option
-    said = f"option '{option}' requires an argument" if option.startswith("--") else \
-        f"option requires an argument -- '{option}'"
-    found = CommandResult(status, b"", f"{program}: {said}\n{tail.format(program)}".encode())
-    found.stderr_unknown = rest
-    return found
-
-
 def guarded(model):
     """Turn OptionUnknown raised anywhere in ``model`` into an ``unknown`` result."""
 
@@ -237,7 +244,12 @@ def guarded(model):
         try:
             return model(ctx)
         except MissingArgument as exc:
-            return _missing_argument(ctx.argv[0], exc)
+            option = exc.option
+            try:
+                return usage_error(ctx.argv[0], f"option '{option}' requires an argument" if option.startswith("--")
+                                   else f"option requires an argument -- '{option}'")
+            except OptionUnknown:
+                return unknown(str(exc))
         except OptionUnknown as exc:
             return unknown(str(exc))
 

@@ -127,9 +127,9 @@ def _into(directory: str, src: str) -> str:
 
 @guarded
 def mv(ctx: CommandContext) -> CommandResult:
-    refused = refuse_invalid_option(ctx.argv, "bfinuvTZ", "tS")  # coreutils 9.1's option set
+    refused = refuse_invalid_option(ctx.argv, "bfinuvTZ", "tS", once="tS")  # coreutils 9.1's option set
     if refused is not None:
-        return refused.result()
+        return refused
     if not any(a.startswith("--") for a in ctx.argv[1:]):
         every, operands = scan_options(ctx.argv, "bfinuvTZ", with_arg="tS")
         folders = [v for o, v in every if o == "t"]
@@ -215,9 +215,9 @@ def mv(ctx: CommandContext) -> CommandResult:
 
 @guarded
 def cp(ctx: CommandContext) -> CommandResult:
-    refused = refuse_invalid_option(ctx.argv, "abdfHilLnprsuvxPRTZ", "tS")  # coreutils 9.1's option set
+    refused = refuse_invalid_option(ctx.argv, "abdfHilLnprsuvxPRTZ", "tS", once="tS")  # coreutils 9.1's option set
     if refused is not None:
-        return refused.result()
+        return refused
     opts, names = scan_options(ctx.argv, "rRfn", longs={"recursive": ("r", False),
                                                          "force": ("f", False),
                                                          "no-clobber": ("n", False)})
@@ -320,7 +320,7 @@ def _copy_tree(files, out, src, dst, no_clobber):
 def rm(ctx: CommandContext) -> CommandResult:
     refused = refuse_invalid_option(ctx.argv, "dfirvIR", "")  # coreutils 9.1's option set
     if refused is not None:
-        return refused.result()
+        return refused
     opts, names = scan_options(ctx.argv, "rRfd", longs={"recursive": ("r", False),
                                                          "force": ("f", False),
                                                          "dir": ("d", False)})

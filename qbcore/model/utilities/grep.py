@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import Output, OptionUnknown, guarded, scan_options
+from .common import Output, OptionUnknown, guarded, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
 from .posixre import Untranslatable, compile_posix
 from .vfs import VfsError
@@ -44,8 +44,20 @@ def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_lin
     return lambda line: any(rx.search(line) for rx in compiled)
 
 
+# grep 3.8's short options (its getopt string: letters before a colon take a value), and those
+# it acts on while it scans: it reads -f's file, checks the other values but -e's, and stops
+# at a second matcher unlike the first
+_FLAGS, _WITH_VALUE, _ACTING = "0123456789EFGHIPTUVabchiLlnoqRrsuvwxyZz", "ABCDXdefm", "ABCDXdfmEFGP"
+
+
 @guarded
 def grep(ctx: CommandContext) -> CommandResult:
+    if not any(a.startswith("--") and a != "--" for a in ctx.argv[1:]):
+        # an option grep does not have ends it on its usage error, whatever else the line holds
+        # (a long option may take the next word: then the scan is left to the model's own)
+        refused = refuse_invalid_option(ctx.argv, _FLAGS, _WITH_VALUE, acting=_ACTING)
+        if refused is not None:
+            return refused
     opts, operands = scan_options(
         ctx.argv, "cFEGxviqnlLHhsy", with_arg="ef",
         longs={"count": ("c", False), "fixed-strings": ("F", False),

@@ -6,7 +6,7 @@ makes the whole run ``unknown``: a partial sed would give plausible, wrong files
 
 from __future__ import annotations
 
-from .common import Output, OptionUnknown, guarded, quotef, scan_options
+from .common import Output, OptionUnknown, guarded, quotef, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
 from .posixre import Untranslatable, compile_posix
 from .vfs import VfsError
@@ -333,18 +333,45 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
     return number, None
 
 
+def _backup_suffix(argv: list) -> bool:
+    """Whether an -i takes the rest of its word as a backup suffix (``-i.bak``, ``-ni~``):
+    its value is never the next word, and a letter after it is no option."""
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            return False
+        if not arg.startswith("-") or arg.startswith("--") or arg == "-":
+            continue
+        for j, c in enumerate(arg[1:], 1):
+            if c in "eflV":  # the rest of the word, or the next one, is its value
+                if j == len(arg) - 1:
+                    i += 1
+                break
+            if c == "i":
+                if j < len(arg) - 1:
+                    return True
+                break
+    return False
+
+
 @guarded
 def sed(ctx: CommandContext) -> CommandResult:
+    if not any(a.startswith("--") and a != "--" for a in ctx.argv[1:]):
+        # sed 4.9's short options (its getopt string "bsnrzuEe:f:l:i::V:"): one it does not
+        # have ends it on its usage error, unless a value before it fails first (sed compiles
+        # each -e and reads each -f while it scans)
+        refused = refuse_invalid_option(ctx.argv, "bsnrzuE", "eflV", optional="i", acting="eflV")
+        if refused is not None:
+            return refused
+    if _backup_suffix(ctx.argv):
+        raise OptionUnknown("sed -i with a backup suffix")
     opts, operands = scan_options(
         ctx.argv, "nEris", with_arg="e",
         longs={"quiet": ("n", False), "silent": ("n", False), "regexp-extended": ("E", False),
                "expression": ("e", True), "separate": ("s", False)})
-    argv = ctx.argv[1:]
-    for a in argv:
-        if a.startswith("-i") and len(a) > 2 and a != "-i" and not a.startswith("--"):
-            raise OptionUnknown("sed -i with a backup suffix")
-        if a == "--":
-            break
     quiet = any(o == "n" for o, _ in opts)
     extended = any(o in "Er" for o, _ in opts)
     in_place = any(o == "i" for o, _ in opts)

@@ -86,6 +86,9 @@ CASES = [
     ["mv", "-it's", "mix.txt", "done_-it's", "mix.txt"], ["mv", "-t", "nope", "a.txt"],
     ["cp", "-hash", "x"], ["rm", "-all.txt"], ["rm", "--", "-x"], ["mv", "a.txt", "--", "-z"],
     ["mv", "--", "", "done_"], ["mv", "", "a.txt", "d"],
+    # an empty last name: nothing is there to move to
+    ["mv", "--", "a.txt", ""], ["mv", "", ""], ["mv", "-n", "a.txt", ""], ["mv", "d/", ""], ["mv", "a.txt/", ""],
+    ["mv", "a.txt", "b.txt", ""], ["mv", "nope", ""],
     # a long option led by no letter, digit or dash is a prefix of none: "unrecognized option"
     ["rm", "-f", "-- ", "a.txt"], ["mv", "--\\", "a.txt", "b.txt"], ["cp", "a.txt", "--*.txt=1", "c.txt"],
     ["rm", "-q", "-- ", "a.txt"], ["rm", "-- ", "-q", "a.txt"],

@@ -144,8 +144,6 @@ def mv(ctx: CommandContext) -> CommandResult:
                 return out.result()
     opts, names = scan_options(ctx.argv, "fn", longs={"force": ("f", False),
                                                        "no-clobber": ("n", False)})
-    if names and names[-1] == "":
-        return unknown("mv to an empty name")
     no_clobber = False
     for o, _ in opts:
         no_clobber = o == "n"

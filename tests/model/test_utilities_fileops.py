@@ -163,6 +163,8 @@ CHMOD_CASES = [
     ["chmod", "17777", "f"], ["chmod", "755"], ["chmod"], ["chmod", "--", "600", "f"], ["chmod", "f", "644"],
     ["chmod", "u-x+r=w", "g"], ["chmod", "a-s", "d/sub/deep", "d"], ["chmod", "g-s", "d"], ["chmod", "2755", "d/sub"],
     ["chmod", "-R", "700", "ld"],
+    # an operand in a usage error: gnulib's quote(), not the shell's ('it\'s', 'a\\b')
+    ["chmod", "it's"], ["chmod", "a\\b"], ["chmod", 'say "x"'],
 ]
 
 

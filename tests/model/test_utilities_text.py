@@ -37,7 +37,7 @@ CASES = [
 SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5", "1"], ["seq", "5", "-2", "-4"],
             ["seq", "-w", "8", "11"], ["seq", "-w", "-1", "1"], ["seq", "-w", "1", "010"], ["seq", "-w", "5", "-1", "-10"],
             ["seq", "-s,", "3"], ["seq", "-s", "", "3"], ["seq", "-s", ", ", "-w", "9", "10"], ["seq", "1", "0", "3"],
-            ["seq", "abc"], ["seq"], ["seq", "1", "2", "3", "4"], ["seq", "-3"], ["seq", "--", "-3", "-1"],
+            ["seq", "abc"], ["seq"], ["seq", "1", "2", "3", "4"], ["seq", "1", "2", "3", "it's"], ["basename", "a", "b", "a\\'b"], ["seq", "-3"], ["seq", "--", "-3", "-1"],
             ["seq", "-w", "1", "100", "5"], ["seq", "007"], ["seq", "1", "x"],
             ["uniq"], ["uniq", "-c"], ["uniq", "-d"], ["uniq", "-u"], ["uniq", "-ic"], ["uniq", "-cd", "f"],
             ["uniq", "n"], ["uniq", "nope"], ["uniq", "-du", "n"], ["uniq", "nonl"],
@@ -53,7 +53,12 @@ PATHS = [["readlink", "lf", "f", "dangling", "nope"], ["readlink", "-f", "lf", "
          ["realpath", "", "."], ["realpath"], ["readlink", "-f", "."]]
 TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "abc", "x"],
       ["tr", "[:lower:]", "[:upper:]"], ["tr", "\\n", ","], ["tr", "-s", "a-z", "A-Z"],
-      ["tr", "-c", "a", "b"]]
+      ["tr", "-c", "a", "b"],
+      # tr's options end at its first operand (its getopt string starts with +)
+      ["tr", "a", "-d"], ["tr", "a-c", "-s"], ["tr", "-d", "a", "-s"], ["tr", "-s", "a", "b", "-d"],
+      # too few or too many sets
+      ["tr"], ["tr", "a"], ["tr", "-s"], ["tr", "-ds", "a"], ["tr", "-d", "a", "b"], ["tr", "a", "b", "c"],
+      ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"]]
 UNKNOWN = {("sort", "-k", "2", "f"), ("ls", "-l"), ("head", "-n", "-2", "f"),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b")}

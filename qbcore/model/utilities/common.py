@@ -49,6 +49,15 @@ def quote(name: str) -> str:
     return _shell_quote(name, True)
 
 
+def quote_c(name: str) -> str:
+    """gnulib's quote() in the C locale (locale_quoting_style: the operands in the usage errors
+    of tr, basename, seq, chmod): ``'x'``, with ``\\`` and ``\'`` inside; a name with control or
+    non-ASCII characters (escaped in C's manner) is not spelled here."""
+    if not _PLAIN.match(name):
+        raise OptionUnknown(f"a name with control or non-ASCII characters in a message: {name!r}")
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 def quotef(name: str) -> str:
     """GNU quotef(): bare when the name needs no quoting, else as :func:`quote`."""
     return _shell_quote(name, False)

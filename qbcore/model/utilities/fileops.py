@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from .common import OptionUnknown, Output, UnknownBytes, guarded, quote, quotef, read_input, refuse_invalid_option, scan_options
+from .common import OptionUnknown, Output, UnknownBytes, guarded, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -456,7 +456,7 @@ def chmod(ctx: CommandContext) -> CommandResult:
     flags = {letter for letter, _ in opts}
     out = Output("chmod")
     if len(operands) < 2:
-        out.usage(f"missing operand after {quote(operands[0])}" if operands else "missing operand")
+        out.usage(f"missing operand after {quote_c(operands[0])}" if operands else "missing operand")
         return out.result()
     mode, names = operands[0], operands[1:]
     changes = compile_mode(mode)

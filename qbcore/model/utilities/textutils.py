@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .common import Output, OptionUnknown, guarded, quote, quotef, read_input, scan_options
+from .common import Output, OptionUnknown, guarded, quote, quote_c, quotef, read_input, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -452,9 +452,27 @@ def _tr_set(text: str) -> bytes:
 
 @guarded
 def tr(ctx: CommandContext) -> CommandResult:
+    # tr's options end at its first operand (its getopt string starts with "+"): in `tr a -d`
+    # the second set is "-d"
     opts, sets = scan_options(ctx.argv, "ds", longs={"delete": ("d", False),
-                                                     "squeeze-repeats": ("s", False)})
+                                                     "squeeze-repeats": ("s", False)}, permute=False)
     chosen = {o for o, _ in opts}
+    delete, squeeze = "d" in chosen, "s" in chosen
+    fewest, most = 1 + (delete == squeeze), 1 + (delete <= squeeze)  # as tr counts its operands
+    if not fewest <= len(sets) <= most:
+        out = Output("tr")
+        if not sets:
+            out.error("missing operand")
+        elif len(sets) < fewest:
+            out.error(f"missing operand after {quote_c(sets[-1])}")
+            out.err += b"Two strings must be given when both deleting and squeezing repeats.\n" if squeeze \
+                else b"Two strings must be given when translating.\n"
+        else:
+            out.error(f"extra operand {quote_c(sets[most])}")
+            if len(sets) == 2:
+                out.err += b"Only one string may be given when deleting without squeezing repeats.\n"
+        out.err += b"Try 'tr --help' for more information.\n"
+        return out.result()
     if any("[:upper:]" in s or "[:lower:]" in s for s in sets[1:]) and not (
             len(sets) == 2 and {sets[0], sets[1]} <= {"[:upper:]", "[:lower:]"}):
         raise OptionUnknown("tr with case classes outside [:upper:]<->[:lower:]")
@@ -499,7 +517,7 @@ def basename(ctx: CommandContext) -> CommandResult:
         out.usage("missing operand")
         return out.result()
     if len(names) > 2:
-        out.usage(f"extra operand {quote(names[2])}")
+        out.usage(f"extra operand {quote_c(names[2])}")
         return out.result()
     name = names[0]
     stripped = name.rstrip("/")
@@ -639,7 +657,7 @@ def seq(ctx: CommandContext) -> CommandResult:
         out.usage("missing operand")
         return out.result()
     if len(operands) > 3:
-        out.usage(f"extra operand {quote(operands[3])}")
+        out.usage(f"extra operand {quote_c(operands[3])}")
         return out.result()
     for n, operand in enumerate(operands):  # read in order: a zero increment stops before LAST
         if not _INTEGER.match(operand):

@@ -511,7 +511,7 @@ def _squeeze(data: bytes, chars: set) -> bytes:
 
 @guarded
 def basename(ctx: CommandContext) -> CommandResult:
-    opts, names = scan_options(ctx.argv, "", permute=True)
+    opts, names = scan_options(ctx.argv, "", permute=False)  # "+as:z": options end at the first operand
     out = Output("basename")
     if not names:
         out.usage("missing operand")

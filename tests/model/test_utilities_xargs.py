@@ -25,7 +25,9 @@ CASES = [
 ]
 UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a"), (["xargs", "nosuch"], b"a"),
            (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"), (["xargs", "printf", "x"], b""),
-           (["xargs", "-n", "1", "-I", "Q", "echo", "Q"], b"a\nb\n")]
+           (["xargs", "-n", "1", "-I", "Q", "echo", "Q"], b"a\nb\n"),
+           # xargs checks each value as it scans: a first -n of -0 fails though the second is fine
+           (["xargs", "-n", "-0", "-n", "1", "echo"], b"a")]
 
 
 @pytest.mark.parametrize("argv, stdin", CASES, ids=[" ".join(c[0])[:50] for c in CASES])

@@ -31,6 +31,10 @@ def _options(argv: list):
     """({option: value or True}, the command) as xargs's getopt reads them: options end at
     the first word that is none."""
     opts, command = scan_options(argv, "0r", "dnIP", longs=_LONGS, permute=False)
+    valued = [letter for letter, value in opts if value is not None]
+    if len(set(valued)) != len(valued):
+        # xargs checks each value as it scans: an earlier one may fail though a later one would not
+        raise OptionUnknown("xargs with an option given twice")
     return {letter: True if value is None else value for letter, value in opts}, command
 
 

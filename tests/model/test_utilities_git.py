@@ -9,6 +9,7 @@ files, the commit count) from both implementations of the git check's
 interface.
 """
 
+import datetime
 import os
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ from qbcore.model.utilities import gitstore
 from qbcore.model.utilities.context import CommandContext
 from qbcore.model.utilities.git import cleanup_message, git
 from qbcore.model.utilities.gitfixture import stored_repository
+from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
 from qbcore.model.utilities.vfs import VirtualTree
 from qbcore.realbash import validators
 
@@ -268,6 +270,17 @@ def test_git_without_a_command_matches_git(argv):
     assert done.status == 1 and done.stdout_unknown and done.stderr == b""
     (after,) = compare([*START, argv], FILES)[len(START):]
     assert after.status == 1
+
+
+@pytest.mark.parametrize("name", ["commit -q", "a&b", "Commit x", "add\n"])
+def test_a_name_no_command_can_have_matches_git(name):
+    # no builtin or alias has such a name, and the stated folders hold no git-NAME: status 1, its
+    # guesses on stderr (not spelled); an unstated folder on PATH leaves it unknown
+    with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "root",
+                      programs=system_programs())):
+        (*_, done) = compare([*START, ["git", "add", "newfile.txt"], ["git", name, "-m", "x"]], FILES)
+        assert done.status == 1 and done.stderr_unknown and done.stdout == b""
+    assert compare([*START, ["git", name]], FILES, must_model=False) is None
 
 
 def test_modes_links_and_deletions_match_git():

@@ -18,6 +18,7 @@ from . import gitstore
 from .common import OptionUnknown
 from .context import CommandContext, CommandResult, unknown
 from .gitstore import Unreadable
+from .hostfacts import GIT_EXEC_PATH, programs_in
 from .vfs import VfsError, VirtualTree, join
 
 __all__ = ["git", "reads_stdin", "lay_repository", "cleanup_message", "DATE"]
@@ -193,6 +194,11 @@ def _find_repo(tree: VirtualTree, cwd: str) -> _Repo | None:
         path = posixpath.dirname(path)
 
 
+# the names a builtin or an alias may have (alias names are letters, digits and dashes, and
+# git matches them in any case)
+_COMMAND_NAME = re.compile(r"[A-Za-z0-9-]*\Z")
+
+
 # -- the command -------------------------------------------------------------
 
 class _Git:
@@ -305,7 +311,7 @@ class _Git:
             elif command in _READERS:
                 self.read_only(command, rest)
             else:
-                raise OptionUnknown(f"git {command}")
+                self.not_a_command(command)
             status = 0
         except _Exit as done:
             status = done.status
@@ -322,6 +328,26 @@ class _Git:
                              status_unknown=None if self.status_known else f"the status of git {command}",
                              stdout_unknown=None if self.out_known else f"the output of git {command}",
                              stderr_unknown=None if self.err_known else f"the messages of git {command}")
+
+    def not_a_command(self, command: str):
+        """A command git does not have: "git: 'X' is not a git command", status 1 (with the
+        commands most like it, not spelled). Decided for a name no builtin and no alias can
+        have (a character outside letters, digits and dashes: a quoting slip's space) when no
+        git-X program is in git's exec path or on PATH; git still reads its configuration
+        first, and a key the model does not follow (help.autocorrect runs a guess) is refused."""
+        if _COMMAND_NAME.match(command) or "/" in command:
+            raise OptionUnknown(f"git {command}")  # a builtin, an alias, or a path run as a program
+        repo = _find_repo(self.tree, self.cwd)
+        if repo is not None:
+            repo.check_safe()
+        self.config(repo)
+        dashed = "git-" + command
+        folders = [GIT_EXEC_PATH] + (self.env.get("PATH") or "").split(":")
+        for folder in folders:
+            names = programs_in(os.path.normpath(folder)) if folder.startswith("/") else None
+            if names is None or dashed in names:
+                raise OptionUnknown(f"git {command} (a git-{command} program in {folder or '.'} is not ruled out)")
+        raise _Exit(1, None)
 
     def read_only(self, command: str, args: list):
         """A command that reads: its output is not spelled; its status is known for plain

@@ -26,13 +26,16 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "date", "whoami", "hostname", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "date", "whoami", "hostname", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 #: the folders above them in that /usr, stated too: a path through them (`$PATH` run as a
 #: command name) is known to lead nowhere when a name on its way is not there
 _ABOVE = ("/usr", "/usr/local")
+#: the folder of git's dashed programs (its exec path) as Debian installs it, stated when it
+#: holds them: a name git runs as none of its commands is known not to be there
+GIT_EXEC_PATH = "/usr/lib/git-core"
 
 
 @dataclass
@@ -56,8 +59,9 @@ class Facts:
 
 @lru_cache(maxsize=1)
 def system_programs() -> Mapping[str, frozenset]:
-    """The names in this machine's system PATH folders (SYSTEM_FOLDERS), and in the folders
-    above them in /usr that are folders indeed (no symlink on the way), listed once."""
+    """The names in this machine's system PATH folders (SYSTEM_FOLDERS), in the folders
+    above them in /usr that are folders indeed (no symlink on the way), and in git's exec path
+    (GIT_EXEC_PATH), listed once."""
     found = {}
     for folder in SYSTEM_FOLDERS:
         try:
@@ -67,6 +71,8 @@ def system_programs() -> Mapping[str, frozenset]:
     for folder in _ABOVE:
         if os.path.isdir(folder) and not any(os.path.islink(f) for f in (folder, os.path.dirname(folder))):
             found[folder] = frozenset(os.listdir(folder))
+    if os.path.isfile(os.path.join(GIT_EXEC_PATH, "git-add")):
+        found[GIT_EXEC_PATH] = frozenset(os.listdir(GIT_EXEC_PATH))
     return found
 
 

@@ -21,9 +21,9 @@ from hypothesis import example, HealthCheck, given, settings, strategies as st
 from tests_settings import examples
 from qbcore.model.utilities import gitstore
 from qbcore.model.utilities.context import CommandContext
-from qbcore.model.utilities.git import cleanup_message, git
+from qbcore.model.utilities.git import BUILTINS_WITHOUT_PROGRAM, cleanup_message, git
 from qbcore.model.utilities.gitfixture import stored_repository
-from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
+from qbcore.model.utilities.hostfacts import GIT_EXEC_PATH, Facts, stated, system_programs
 from qbcore.model.utilities.vfs import VirtualTree
 from qbcore.realbash import validators
 
@@ -272,15 +272,29 @@ def test_git_without_a_command_matches_git(argv):
     assert after.status == 1
 
 
-@pytest.mark.parametrize("name", ["commit -q", "a&b", "Commit x", "add\n"])
-def test_a_name_no_command_can_have_matches_git(name):
-    # no builtin or alias has such a name, and the stated folders hold no git-NAME: status 1, its
-    # guesses on stderr (not spelled); an unstated folder on PATH leaves it unknown
+def test_every_builtin_but_a_few_has_a_program_in_the_exec_path():
+    # what tells a command git does not have from a builtin (git.BUILTINS_WITHOUT_PROGRAM)
+    listed = subprocess.run(["git", "--list-cmds=builtins"], capture_output=True, text=True, check=True).stdout.split()
+    programs = {name[4:] for name in system_programs()[GIT_EXEC_PATH] if name.startswith("git-")}
+    assert set(listed) - programs == BUILTINS_WITHOUT_PROGRAM
+
+
+@pytest.mark.parametrize("name", ["commit -q", "a&b", "Commit x", "add\n", "commi", "co", "", "COMMIT"])
+def test_a_command_git_does_not_have_matches_git(name):
+    # no builtin, alias or git-NAME program in the stated folders: status 1, its guesses on
+    # stderr (not spelled); an unstated folder on PATH leaves it unknown
     with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "root",
                       programs=system_programs())):
         (*_, done) = compare([*START, ["git", "add", "newfile.txt"], ["git", name, "-m", "x"]], FILES)
         assert done.status == 1 and done.stderr_unknown and done.stdout == b""
     assert compare([*START, ["git", name]], FILES, must_model=False) is None
+
+
+def test_an_alias_is_not_followed():
+    with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "root",
+                      programs=system_programs())):
+        assert compare([*START, ["git", "config", "alias.co", "commit"], ["git", "co", "-m", "x"]], FILES,
+                       must_model=False) is None
 
 
 def test_modes_links_and_deletions_match_git():

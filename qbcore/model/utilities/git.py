@@ -194,9 +194,10 @@ def _find_repo(tree: VirtualTree, cwd: str) -> _Repo | None:
         path = posixpath.dirname(path)
 
 
-# the names a builtin or an alias may have (alias names are letters, digits and dashes, and
-# git matches them in any case)
-_COMMAND_NAME = re.compile(r"[A-Za-z0-9-]*\Z")
+# git 2.39's builtins with no program of their name in its exec path (measured:
+# `git --list-cmds=builtins` beside the exec path's names; a test holds the installed git to it)
+BUILTINS_WITHOUT_PROGRAM = frozenset({"merge-recursive-ours", "merge-recursive-theirs", "pickaxe",
+                                      "upload-archive--writer"})
 
 
 # -- the command -------------------------------------------------------------
@@ -331,16 +332,17 @@ class _Git:
 
     def not_a_command(self, command: str):
         """A command git does not have: "git: 'X' is not a git command", status 1 (with the
-        commands most like it, not spelled). Decided for a name no builtin and no alias can
-        have (a character outside letters, digits and dashes: a quoting slip's space) when no
-        git-X program is in git's exec path or on PATH; git still reads its configuration
-        first, and a key the model does not follow (help.autocorrect runs a guess) is refused."""
-        if _COMMAND_NAME.match(command) or "/" in command:
-            raise OptionUnknown(f"git {command}")  # a builtin, an alias, or a path run as a program
+        commands most like it, not spelled). Decided when X is no alias in the configuration
+        (git reads it first: a key the model does not follow, such as help.autocorrect, which
+        runs a guess, is refused) and no git-X program is in git's exec path or on PATH, which
+        hold every builtin but BUILTINS_WITHOUT_PROGRAM."""
+        if command in BUILTINS_WITHOUT_PROGRAM or "/" in command:
+            raise OptionUnknown(f"git {command}")  # a builtin, or a path run as a program
         repo = _find_repo(self.tree, self.cwd)
         if repo is not None:
             repo.check_safe()
-        self.config(repo)
+        if f"alias.{command.lower()}" in self.config(repo):
+            raise OptionUnknown(f"git {command} (an alias)")
         dashed = "git-" + command
         folders = [GIT_EXEC_PATH] + (self.env.get("PATH") or "").split(":")
         for folder in folders:

@@ -11,6 +11,8 @@ FILES = {"f": b"alpha\nBeta\ngamma delta\nfoo.bar\n\nfoobar\nlast", "g": b"one\n
 
 CASES = [
     ["grep", "foo", "f"],
+    # a backslash inside brackets is itself (POSIX)
+    ["grep", "-c", "[\\s]", "f"], ["grep", "-n", "[a\\]", "f", "g"], ["grep", "-E", "[\\]]", "f"], ["grep", "[\\-a]", "f"],
     # the first - reads stdin to its end: a second finds nothing
     ["grep", "-v", "x", "-", "f", "-"], ["grep", "-c", "o", "-", "-"], ["grep", "-l", "o", "-", "-"],
     ["grep", "-c", "foo", "f", "g"],
@@ -56,7 +58,8 @@ def test_table(argv):
 
 
 ATOM = st.sampled_from(["a", "o", ".", "o*", "[ab]", "[^a]", "^", "$", "\\.", "f", "(", ")", "|",
-                        "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|", "\\t", "\\o", "\\A", "\\x"])
+                        "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|", "\\t", "\\o", "\\A", "\\x",
+                        "[\\t]", "[a\\]", "[^\\o]"])
 OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h"]),
                 max_size=3)
 TEXT = st.text(st.sampled_from("afo. x\nA|()bt\t"), max_size=30).map(lambda s: s.encode())

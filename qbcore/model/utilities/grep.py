@@ -34,7 +34,7 @@ def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_lin
     compiled = []
     for p in patterns:
         try:
-            rx = compile_posix(p, extended, icase, existence_only=True, escapes=_LETTERS)
+            rx = compile_posix(p, extended, icase, existence_only=True, escapes=_LETTERS, plain_backslash=True)
         except Untranslatable as exc:
             raise OptionUnknown(f"grep pattern {p!r}: {exc}") from None
         compiled.append(rx)

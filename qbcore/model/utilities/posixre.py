@@ -30,8 +30,9 @@ _ESCAPES = {"w": r"[0-9A-Za-z_]", "W": r"[^0-9A-Za-z_]", "s": r"[ \t\n\r\f\v]",
             "`": r"\A", "'": r"\Z"}
 
 
-def _bracket(p: str, i: int) -> tuple[str, int]:
-    """Translate the bracket expression starting at p[i] == '['."""
+def _bracket(p: str, i: int, plain_backslash: bool = False) -> tuple[str, int]:
+    """Translate the bracket expression starting at p[i] == '['; a backslash in it is itself
+    only with ``plain_backslash`` (POSIX, as grep reads it; sed reads escapes there)."""
     j = i + 1
     neg = j < len(p) and p[j] == "^"
     if neg:
@@ -57,7 +58,7 @@ def _bracket(p: str, i: int) -> tuple[str, int]:
             items.append(_CLASSES[name])
             j = end + 2
             continue
-        if c == "\\":
+        if c == "\\" and not plain_backslash:
             raise Untranslatable("backslash inside a bracket expression")
         if j + 2 < len(p) and p[j + 1] == "-" and p[j + 2] != "]":
             lo, hi = c, p[j + 2]
@@ -81,13 +82,15 @@ def _check_alternation(frame: dict) -> None:
         raise Untranslatable("alternation (POSIX longest match differs from Python's)")
 
 
-def translate(pattern: str, extended: bool, existence_only: bool = False, escapes: Optional[dict] = None) -> str:
+def translate(pattern: str, extended: bool, existence_only: bool = False, escapes: Optional[dict] = None,
+              plain_backslash: bool = False) -> str:
     """The Python regex (for bytes decoded as latin-1) matching what GNU would match.
 
     ``existence_only``: the caller asks only *whether* a line matches (grep without -o),
     so match extents do not matter and longest-match worries vanish (unless backreferences
     tie a later part to what a group captured). ``escapes``: the character a backslash and
-    a letter stand for outside brackets, where the caller's tool decides it (sed)."""
+    a letter stand for outside brackets, where the caller's tool decides it (sed).
+    ``plain_backslash``: a backslash inside brackets is itself, as POSIX has it (grep)."""
     has_backref = re.search(r"\\[1-9]", pattern) is not None
     lenient = existence_only and not has_backref
     out: list = []          # pieces; each quantifiable piece is one atom
@@ -231,7 +234,7 @@ def translate(pattern: str, extended: bool, existence_only: bool = False, escape
             frames[-1]["branches"][-1].append(c)
             continue
         if c == "[":
-            piece, i = _bracket(p, i - 1)
+            piece, i = _bracket(p, i - 1, plain_backslash)
             out.append(piece)
             kinds.append("atom")
             frames[-1]["literal"] = False
@@ -254,9 +257,9 @@ def translate(pattern: str, extended: bool, existence_only: bool = False, escape
 
 
 def compile_posix(pattern: bytes, extended: bool, ignore_case: bool = False,
-                  existence_only: bool = False, escapes: Optional[dict] = None):
+                  existence_only: bool = False, escapes: Optional[dict] = None, plain_backslash: bool = False):
     """A compiled bytes regex, or Untranslatable."""
-    text = translate(pattern.decode("latin-1"), extended, existence_only, escapes)
+    text = translate(pattern.decode("latin-1"), extended, existence_only, escapes, plain_backslash)
     flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
     try:
         return re.compile(text.encode("latin-1"), flags)

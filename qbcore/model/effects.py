@@ -493,9 +493,25 @@ class Buffer:
     writes: int = 0
 
 
+class OpenFile:
+    """One open file description for writing (a redirection opens one; ``2>&1`` and a child
+    share it): ``append`` for ``>>``, else ``written`` the bytes written through it, its offset.
+    While that is the file's size, a write lands at its end; another writer on the same file
+    (a second redirection, a utility) moves the end away from the offset."""
+
+    __slots__ = ("append", "written")
+
+    def __init__(self, append: bool):
+        self.append = append
+        self.written = 0
+
+
 @dataclass(frozen=True)
 class FileSink:
     path: str
+    # the open description it writes through (None: not followed); not part of its value,
+    # which names where the output goes
+    opened: Optional[OpenFile] = field(default=None, compare=False, hash=False)
 
 
 class _Special:
@@ -581,8 +597,20 @@ class EffectWalker(E._Walker):
         elif isinstance(target, FileSink):
             if isinstance(text, Opaque):
                 self.env.files.lose(f"the bytes written to {target.path} ({text.name})")
-            else:
-                self.env.files.write(target.path, text.encode("utf-8", "surrogateescape"))
+                return
+            data = text.encode("utf-8", "surrogateescape")
+            opened = target.opened
+            files = self.env.files
+            if opened is not None and not opened.append and files.unknown(target.path) is None:
+                # the write lands at this descriptor's offset: the file's end only while no
+                # other writer moved it
+                now = files.read(target.path)
+                if now is None or len(now) != opened.written:
+                    files.lose(f"the files after {what} wrote to {target.path}, whose end another "
+                               "writer moved while it was open")
+                    return
+                opened.written += len(data)
+            self.env.files.write(target.path, data)
         elif target is SHELL_ERR:
             if isinstance(text, Opaque):
                 self.effects.stderr_unknown = self.effects.stderr_unknown or text.name
@@ -647,7 +675,7 @@ class EffectWalker(E._Walker):
                 table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}")
             elif op in (">", ">|", ">>", "&>", "&>>"):
                 path = os.path.normpath(record.path)
-                target = NULL if path == "/dev/null" else FileSink(path)
+                target = NULL if path == "/dev/null" else FileSink(path, OpenFile(op in (">>", "&>>")))
                 if op in ("&>", "&>>"):
                     table[1] = table[2] = target
                 else:
@@ -1505,8 +1533,9 @@ class ShellRuns:
         if any(type(w) is not str for w in words) or any(type(v) is not str for v in environ.values()):
             return None  # text with unknown spans equals its plain spelling as a str
         start = _stream_key(table)
-        if start is None:
-            return None
+        if start is None or any(type(t) is FileSink and t.opened is not None and not t.opened.append
+                                for t in (*table, *effects.streams)):
+            return None  # (a replay would not move the offset of a descriptor the run wrote through)
         tree = files.tree
         store = tree._store
         budget = store.budget

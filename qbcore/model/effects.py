@@ -684,6 +684,20 @@ class EffectWalker(E._Walker):
                 table[0 if fd is None else fd] = UNKNOWN  # <> and anything else
         return table
 
+    def redirections(self, redirects, node, names=None, substitutions=None):
+        saved = self.effects.streams
+        try:
+            return super().redirections(redirects, node, names, substitutions)
+        finally:
+            self.effects.streams = saved
+
+    def before_redirection(self, records):
+        # a command substitution in the next redirection's word or here-document reads and
+        # writes where the redirections before it put stdin and stderr (measured: in
+        # `cat >& f <<EOF` a substitution's error goes to f)
+        table = self.descriptors(records)
+        self.effects.streams = (table[0], table[2])
+
     def process_input(self, redirect, node, later) -> Optional[str]:
         """``< <(producer)`` run to its end before ``node`` reads, when that is what bash does:
         the producer is one utility that writes through stdio (its output, at most one pipe

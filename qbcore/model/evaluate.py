@@ -1226,6 +1226,8 @@ class _Walker:
         substitutions = [] if substitutions is None else substitutions
         out, doubts, opened = [], [], set()
         for n, redirect in enumerate(redirects):
+            if n:
+                self.before_redirection(out)
             exp = X.Expander(self.env)
             try:
                 body = self.process_input(redirect, node, redirects[n + 1:])
@@ -1243,6 +1245,10 @@ class _Walker:
             if redirect.fd is not None:
                 opened.add(redirect.fd)
         return out, None, doubts
+
+    def before_redirection(self, records):
+        """The redirections ``records`` of a command are in place, and the next is about to be
+        expanded (a command substitution in it runs with them). This walker has no descriptors."""
 
     def process_input(self, redirect: "S.Redirect", node, later) -> Optional[str]:
         """The bytes ``< <(…)`` gives ``node``, when the walker follows the process substitution

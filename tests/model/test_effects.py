@@ -126,6 +126,9 @@ SCRIPTS = [
     "EOF; echo $? > status", "second 'line' here > f; echo $? > status", "./nope arg; echo $? > status",
     "up/price = x & echo done > d2",
     # a path out of the task tree with a name missing from a folder the run states: 127
+    # a substitution in a later redirection runs with the earlier ones in place
+    "cat > out 2> err <<EOF\n$(echo to-err >&2)x\nEOF", "cat 2> err < data.txt > out$(echo e >&2)",
+    "{ cat; } 2> err <<EOF\n$(echo to-err >&2; echo in)\nEOF",
     # one open description shared (2>&1, a group, a child): its writes follow each other
     "{ echo a; echo b >&2; bash -c 'echo c'; } > f 2>&1; echo d >> f", "{ echo a > f; echo b >> f; } >> f",
     "$PATH tweaks; echo $? > status", "/usr/local/nope/x 2>/dev/null; echo $? > status", "/usr/bin:/x; echo $? > s",

@@ -141,39 +141,54 @@ def invalid_option(argv: list, flags: str, with_arg: str, optional: str = "", ac
     that names no option at all (one not led by a letter, a digit or a dash: every long option
     of coreutils, hidden ones too, starts so); None when every option is valid. Any other long
     option makes the answer unknown: their abbreviations are not modelled here."""
-    args = argv[1:]
     seen = set()
     acted = False
+    for c, _ in option_letters(argv, with_arg, optional):
+        if c.startswith("--"):
+            name = c[2:].partition("=")[0]
+            if name and not (name[0].isascii() and name[0].isalnum() or name[0] == "-"):
+                return c  # a prefix of no long option: getopt's "unrecognized option"
+            raise OptionUnknown(f"{argv[0]} {c}")
+        if c in optional:
+            continue
+        if c in with_arg:
+            if c in seen and c in once:  # a second -t is an error of its own, found while scanning
+                raise OptionUnknown(f"{argv[0]} -{c} twice")
+            seen.add(c)
+            acted = acted or c in acting
+            continue
+        if c not in flags:
+            if acted:
+                raise OptionUnknown(f"{argv[0]} -{c} after an option it acts on first")
+            return c
+        acted = acted or c in acting
+    return None
+
+
+def option_letters(argv: list, with_arg: str, optional: str = ""):
+    """The options of ``argv[1:]`` in the order getopt meets them, up to ``--``: each letter
+    of a short option word as ``(letter, the rest of its word)`` when it takes a value
+    (``with_arg``, or ``optional`` only in the same word; a value in the next word is
+    skipped), else ``(letter, None)``; a long option as ``(the word, None)``."""
+    args = argv[1:]
     i = 0
     while i < len(args):
         arg = args[i]
         i += 1
         if arg == "--":
-            return None
+            return
         if arg.startswith("--"):
-            name = arg[2:].partition("=")[0]
-            if name and not (name[0].isascii() and name[0].isalnum() or name[0] == "-"):
-                return arg  # a prefix of no long option: getopt's "unrecognized option"
-            raise OptionUnknown(f"{argv[0]} {arg}")
+            yield arg, None
+            continue
         if not arg.startswith("-") or arg == "-":
             continue
         for j, c in enumerate(arg[1:], 1):
-            if c in optional:
-                break  # the rest of the word is its value
-            if c in with_arg:
-                if c in seen and c in once:  # a second -t is an error of its own, found while scanning
-                    raise OptionUnknown(f"{argv[0]} -{c} twice")
-                seen.add(c)
-                acted = acted or c in acting
-                if j == len(arg) - 1:
+            if c in with_arg or c in optional:
+                if c in with_arg and j == len(arg) - 1:
                     i += 1  # the value is the next word
+                yield c, arg[j + 1:]
                 break
-            if c not in flags:
-                if acted:
-                    raise OptionUnknown(f"{argv[0]} -{c} after an option it acts on first")
-                return c
-            acted = acted or c in acting
-    return None
+            yield c, None
 
 
 def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: str = "",

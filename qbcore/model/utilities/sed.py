@@ -6,7 +6,7 @@ makes the whole run ``unknown``: a partial sed would give plausible, wrong files
 
 from __future__ import annotations
 
-from .common import Output, OptionUnknown, guarded, quotef, refuse_invalid_option, scan_options
+from .common import Output, OptionUnknown, guarded, option_letters, quotef, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
 from .posixre import Untranslatable, compile_posix
 from .vfs import VfsError
@@ -336,25 +336,7 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
 def _backup_suffix(argv: list) -> bool:
     """Whether an -i takes the rest of its word as a backup suffix (``-i.bak``, ``-ni~``):
     its value is never the next word, and a letter after it is no option."""
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "--":
-            return False
-        if not arg.startswith("-") or arg.startswith("--") or arg == "-":
-            continue
-        for j, c in enumerate(arg[1:], 1):
-            if c in "eflV":  # the rest of the word, or the next one, is its value
-                if j == len(arg) - 1:
-                    i += 1
-                break
-            if c == "i":
-                if j < len(arg) - 1:
-                    return True
-                break
-    return False
+    return any(letter == "i" and rest for letter, rest in option_letters(argv, "eflV", optional="i"))
 
 
 @guarded

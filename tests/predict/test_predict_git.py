@@ -84,3 +84,17 @@ def test_the_suite_task_passes_and_fails_as_expected():
     # a message the shell model does not know is not guessed
     found = predict(task, 'git add newfile.txt && git commit -q -m "$RANDOM"', "raw")
     assert not found.certain and "does not know" in found.why
+
+
+def test_a_command_git_does_not_have_is_decided_under_every_transport():
+    # a quoting slip's `git 'commit -q'`, a typo's `git commi`: status 1 wherever the folders on
+    # PATH are stated, the stand-ins' folder of the ssh transports too
+    sandboxing.need_sandbox()
+    replies = ["git add newfile.txt && git 'commit -q' -m 'release notes'", "git add newfile.txt; git commi -m x"]
+    transports = ("raw", "nested", "stdin", "ssh", "ssh-argv", "heredoc-ssh")
+    jobs = [executor.Job(TASK, reply, transport, str(n)) for n, reply in enumerate(replies) for transport in transports]
+    task = suite.get(TASK)
+    decided, wrong = judged((predict(task, job.reply, job.transport), attempt, f"{job.reply!r} {job.transport}")
+                            for job, attempt in executor.run_many(jobs, workers=2))
+    assert not wrong, "\n".join(wrong)
+    assert decided == len(jobs)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..utilities.hostfacts import programs_in, standins_folder
+from ..utilities.hostfacts import STANDIN_PROGRAMS, programs_in, standins_folder
 
 __all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "not_found", "missing_command"]
 
@@ -26,9 +26,6 @@ BASH_BUILTINS = frozenset(
     "disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local "
     "logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend "
     "test times trap true type typeset ulimit umask unalias unset wait".split())
-
-# what the harness's folder of stand-ins holds (realbash.executor._tool_dir)
-STANDIN_PROGRAMS = frozenset({"ssh"})
 
 # top-level folders whose contents the sandbox takes from the host as they are
 _HOST = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")

@@ -26,13 +26,15 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "date", "whoami", "hostname", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 #: the folders above them in that /usr, stated too: a path through them (`$PATH` run as a
 #: command name) is known to lead nowhere when a name on its way is not there
 _ABOVE = ("/usr", "/usr/local")
+#: what the harness's folder of stand-ins holds (realbash.executor._tool_dir), and nothing else
+STANDIN_PROGRAMS = frozenset({"ssh"})
 #: the folder of git's dashed programs (its exec path) as Debian installs it, stated when it
 #: holds them: a name git runs as none of its commands is known not to be there
 GIT_EXEC_PATH = "/usr/lib/git-core"

@@ -25,11 +25,13 @@ INVALID = [
     ["grep", "x", "a.txt", "-%"], ["sed", "-c", "s/a/b/", "a.txt"], ["sed", "-n -e", "p"],
     ["sed", "p", "-i", "-s", "a.txt", "-j"],
     ["mv", "-q", "a.txt", "b"], ["rm", "-k", "a.txt"],
+    # before a long option, whose value may be the next word, the scan has judged what it met
+    ["grep", "-j", "--regexp", "x", "a.txt"], ["sed", "-c", "--expression", "p", "a.txt"],
 ]
 
 # left unknown: an earlier value may fail first (sed compiles each -e while it scans, grep
 # checks -A's), a long option spelled in part, -i with a backup suffix
-UNKNOWN = [["sed", "-e", "s/a", "-e"], ["head", "-n", "x", "-c"], ["grep", "--regex"], ["sed", "-e", "s/a", "-c"],
+UNKNOWN = [["grep", "--regexp", "x", "-j", "a.txt"], ["sed", "-e", "s/a", "-e"], ["head", "-n", "x", "-c"], ["grep", "--regex"], ["sed", "-e", "s/a", "-c"],
            ["grep", "-A", "x", "-j"], ["grep", "-E", "-F", "-j"], ["grep", "-A3", "-j"], ["sed", "-i", "-e", "s/a/b/", "-k", "a.txt"], ["sed", "-ie", "s/a/b/", "a.txt"], ["sed", "-nie", "p", "a.txt"]]
 
 

@@ -132,7 +132,7 @@ def _missing(program: str, option: str, opts: list, exact: bool = True) -> Optio
 
 
 def invalid_option(argv: list, flags: str, with_arg: str, optional: str = "", acting: str = "",
-                   once: str = "") -> str | None:
+                   once: str = "", stop_at_long: bool = False) -> str | None:
     """The first short option GNU getopt rejects, scanning ``argv[1:]`` with the utility's whole
     option set (``flags`` alone, ``with_arg`` taking a value, ``optional`` taking one only in
     the same word; ``acting``, the options the utility acts on while it scans, which may
@@ -140,7 +140,9 @@ def invalid_option(argv: list, flags: str, with_arg: str, optional: str = "", ac
     are an error of their own when given twice), or the whole word of a long one
     that names no option at all (one not led by a letter, a digit or a dash: every long option
     of coreutils, hidden ones too, starts so); None when every option is valid. Any other long
-    option makes the answer unknown: their abbreviations are not modelled here."""
+    option makes the answer unknown (their abbreviations, and whether one takes the next word,
+    are not modelled here), or with ``stop_at_long`` ends the scan with None: the utility's own
+    scan of its long options takes over from there."""
     seen = set()
     acted = False
     for c, _ in option_letters(argv, with_arg, optional):
@@ -148,6 +150,8 @@ def invalid_option(argv: list, flags: str, with_arg: str, optional: str = "", ac
             name = c[2:].partition("=")[0]
             if name and not (name[0].isascii() and name[0].isalnum() or name[0] == "-"):
                 return c  # a prefix of no long option: getopt's "unrecognized option"
+            if stop_at_long:
+                return None
             raise OptionUnknown(f"{argv[0]} {c}")
         if c in optional:
             continue
@@ -192,9 +196,9 @@ def option_letters(argv: list, with_arg: str, optional: str = ""):
 
 
 def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: str = "",
-                          acting: str = "", once: str = "") -> CommandResult | None:
+                          acting: str = "", once: str = "", stop_at_long: bool = False) -> CommandResult | None:
     """GNU's usage error for an invalid option (``invalid_option``); None when there is none."""
-    c = invalid_option(argv, flags, with_arg, optional, acting, once)
+    c = invalid_option(argv, flags, with_arg, optional, acting, once, stop_at_long)
     if c is None:
         return None
     if not _PLAIN.match(c) or c == "'":

@@ -52,12 +52,10 @@ _FLAGS, _WITH_VALUE, _ACTING = "0123456789EFGHIPTUVabchiLlnoqRrsuvwxyZz", "ABCDX
 
 @guarded
 def grep(ctx: CommandContext) -> CommandResult:
-    if not any(a.startswith("--") and a != "--" for a in ctx.argv[1:]):
-        # an option grep does not have ends it on its usage error, whatever else the line holds
-        # (a long option may take the next word: then the scan is left to the model's own)
-        refused = refuse_invalid_option(ctx.argv, _FLAGS, _WITH_VALUE, acting=_ACTING)
-        if refused is not None:
-            return refused
+    # an option grep does not have ends it on its usage error, whatever else the line holds
+    refused = refuse_invalid_option(ctx.argv, _FLAGS, _WITH_VALUE, acting=_ACTING, stop_at_long=True)
+    if refused is not None:
+        return refused
     opts, operands = scan_options(
         ctx.argv, "cFEGxviqnlLHhsy", with_arg="ef",
         longs={"count": ("c", False), "fixed-strings": ("F", False),

@@ -341,13 +341,12 @@ def _backup_suffix(argv: list) -> bool:
 
 @guarded
 def sed(ctx: CommandContext) -> CommandResult:
-    if not any(a.startswith("--") and a != "--" for a in ctx.argv[1:]):
-        # sed 4.9's short options (its getopt string "bsnrzuEe:f:l:i::V:"): one it does not
-        # have ends it on its usage error, unless a value before it fails first (sed compiles
-        # each -e and reads each -f while it scans)
-        refused = refuse_invalid_option(ctx.argv, "bsnrzuE", "eflV", optional="i", acting="eflV")
-        if refused is not None:
-            return refused
+    # sed 4.9's short options (its getopt string "bsnrzuEe:f:l:i::V:"): one it does not have
+    # ends it on its usage error, unless a value before it fails first (sed compiles each -e
+    # and reads each -f while it scans)
+    refused = refuse_invalid_option(ctx.argv, "bsnrzuE", "eflV", optional="i", acting="eflV", stop_at_long=True)
+    if refused is not None:
+        return refused
     if _backup_suffix(ctx.argv):
         raise OptionUnknown("sed -i with a backup suffix")
     opts, operands = scan_options(

@@ -3,7 +3,7 @@
 import os
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from tests_settings import examples
 from utilities_diff import compare
@@ -146,6 +146,7 @@ PROGRAMS = ["BEGIN { key = ARGV[1]; ARGV[1] = \"\" } $1 == key { print $2 }", "$
 @settings(max_examples=examples(150), deadline=None)
 @given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.integers(0, 80), st.sampled_from("\\'`@.\"$ {}();=\n")),
                                            min_size=1, max_size=3))
+@example(program='$1 == "a b" { print $2 }', damage=[(24, "\\"), (25, "\n"), (26, ";")])  # `}\<newline>;`
 def test_damaged_programs(program, damage):
     """A program with characters dropped in, as a broken quote leaves it: mawk's verdict and the model's agree."""
     for at, c in damage:

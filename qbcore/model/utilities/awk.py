@@ -100,6 +100,7 @@ def _truth(v) -> bool:
 
 
 # -- lexing -----------------------------------------------------------------
+_SEMICOLON_NEXT = re.compile(r"[ \t]*;")
 _TOKEN = re.compile(r"""
  (?P<ws>[ \t]+|\\\n|\#[^\n]*)
 |(?P<nl>\n)
@@ -154,6 +155,10 @@ def _lex(src: str) -> list:
         kind = m.lastgroup
         text = m.group(0)
         if kind == "ws":
+            if text == "\\\n" and _SEMICOLON_NEXT.match(src, i):
+                # mawk refuses `}\<newline>;` though it takes `} ;` (measured): what a
+                # continuation before a semicolon means to its grammar is not modelled
+                raise OptionUnknown("awk: a semicolon after a line continuation")
             continue
         if kind == "name" and text in _UNSUPPORTED:
             raise OptionUnknown(f"awk: {text}")

@@ -18,7 +18,7 @@ from . import gitstore
 from .common import OptionUnknown
 from .context import CommandContext, CommandResult, unknown
 from .gitstore import Unreadable
-from .hostfacts import GIT_EXEC_PATH, STANDIN_PROGRAMS, programs_in, standins_folder
+from .hostfacts import GIT_EXEC_PATH, programs_in
 from .vfs import VfsError, VirtualTree, join
 
 __all__ = ["git", "reads_stdin", "lay_repository", "cleanup_message", "DATE"]
@@ -345,10 +345,8 @@ class _Git:
             raise OptionUnknown(f"git {command} (an alias)")
         dashed = "git-" + command
         folders = [GIT_EXEC_PATH] + (self.env.get("PATH") or "").split(":")
-        standins = standins_folder()
         for folder in folders:
-            where = os.path.normpath(folder) if folder.startswith("/") else None
-            names = None if where is None else STANDIN_PROGRAMS if where == standins else programs_in(where)
+            names = programs_in(os.path.normpath(folder)) if folder.startswith("/") else None
             if names is None or dashed in names:
                 raise OptionUnknown(f"git {command} (a git-{command} program in {folder or '.'} is not ruled out)")
         raise _Exit(1, None)

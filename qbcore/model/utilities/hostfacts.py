@@ -87,10 +87,18 @@ def standins_folder() -> Optional[str]:
 
 def programs_in(folder: str) -> Optional[frozenset]:
     """The names in a folder outside the task directory as the run states them (a system PATH
-    folder, a folder above one); None when not stated."""
+    folder, a folder above one, git's exec path, the harness's folder of stand-ins, which
+    holds STANDIN_PROGRAMS); None when not stated."""
     _consult("programs")
     facts = _FACTS.get()
-    return None if facts is None else facts.programs.get(folder)
+    if facts is None:
+        return None
+    found = facts.programs.get(folder)
+    if found is None and facts.standins is not None:
+        _consult("standins")
+        if folder == facts.standins:
+            return STANDIN_PROGRAMS
+    return found
 
 
 _FACTS: ContextVar[Optional[Facts]] = ContextVar("qbcore_host_facts", default=None)

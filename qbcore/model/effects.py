@@ -443,36 +443,65 @@ class Stream:
 
 
 class ScriptInput(Stream):
-    """bash's stdin when bash reads its script from it (`bash -s`): bash reads the script a
-    line at a time, so a command that reads stdin takes the rest of the script. A command that
-    never reads stdin sees nothing there; a model that asks for its stdin marks the stream
-    ``taken`` (``_ScriptReader``)."""
+    """bash's stdin when bash reads its script from it (`bash -s`, or a bash started on it).
+
+    bash reads its script a line at a time, and a command that reads stdin takes what bash has
+    not read yet. While a chunk runs (evaluate runs one line's complete commands at a time),
+    ``data`` holds the script's bytes after the chunk (``EffectWalker.begin_chunk``; None where
+    the offsets are not known: ``script`` None). A reader that takes them (``take``) takes them
+    all: the script, held in one pipe buffer, is all in the pipe, and a utility reads a buffer
+    at a time; bash then meets the end of its input, and the script ends with the chunk
+    (``taken``). A read of part of them (``read``, ``head -c``, a background job beside the
+    shell, more than a buffer) leaves bash reading on from where it stopped: ``partial``,
+    which leaves the run unknown. A command that never reads stdin sees nothing there."""
+
+    script: Optional[bytes] = None  # the script bash reads here, when its chunks' offsets are its own
+    text: Optional[str] = None  # the same, as the parser read it
+    partial: bool = False
 
     def peek(self) -> Optional[bytes]:
         return b""
 
     def take(self) -> Optional[bytes]:
-        return None
+        if self.taken:
+            return b""  # the first reader left nothing
+        if self.data is None or _IN_JOB or _BESIDE or len(self.data) > _PIPE_BUFFER:
+            self.partial = True
+            return None
+        self.taken = True
+        return self.data
 
     def read_until(self, delim: bytes) -> Optional[tuple]:
-        self.taken = True  # read takes the script's next line
+        self.partial = True  # read takes the script's next line, and bash reads on after it
         return None
+
+    def spoil(self):
+        self.partial = True
+
+
+def stdin_script(text: str) -> ScriptInput:
+    """The stdin of a bash that reads ``text`` from it as its script."""
+    found = ScriptInput(None, "bash's stdin, which holds the rest of the script")
+    if "\\\n" not in text:  # (a joined line's chunks have the offsets of the joined text)
+        found.script, found.text = text.encode("utf-8", "surrogateescape"), text
+    return found
 
 
 class _ScriptReader(Invocation):
-    """A command whose stdin is bash's script input: a model that reads ``stdin`` marks it."""
+    """A command whose stdin is bash's script input: a model that reads ``stdin`` takes it."""
 
     script_input: Optional[ScriptInput] = None
+    _data: Optional[bytes] = None
 
     @property
     def stdin(self) -> Optional[bytes]:
-        if self.script_input is not None:
-            self.script_input.taken = True
-        return None
+        if self._data is None and self.script_input is not None:
+            self._data = self.script_input.take()
+        return self._data
 
     @stdin.setter
     def stdin(self, value):
-        pass  # always None: what bash has not read yet is the script itself
+        pass  # what bash has not read yet is the script itself
 
 
 @dataclass
@@ -562,6 +591,18 @@ class EffectWalker(E._Walker):
         self._ran = False
         self._error_sink: Optional[Target] = None
         self._exports: set = set()
+
+    def begin_chunk(self, chunk):
+        """Before a chunk of this shell's script runs: a stdin that holds the script holds
+        what follows the chunk."""
+        stdin = self.stdin
+        if type(stdin) is ScriptInput and stdin.script is not None and stdin.text == self.script.source:
+            stdin.data, stdin.pos = stdin.script[chunk.end:], 0
+
+    def input_ended(self) -> bool:
+        """Whether a command took the rest of the script this shell reads from its stdin."""
+        stdin = self.stdin
+        return type(stdin) is ScriptInput and stdin.taken and stdin.text == self.script.source
 
     def _inherit(self, walker: "EffectWalker") -> "EffectWalker":
         walker.stdin, walker.sink, walker.errsink, walker.effects = self.stdin, self.sink, self.errsink, self.effects
@@ -788,7 +829,7 @@ class EffectWalker(E._Walker):
         """Whether ``item &`` reads an empty stdin: this shell's holds nothing, or bash gives
         the job /dev/null, as it does a job that redirects nothing to its stdin (measured:
         `cat & wait` in a script bash reads from stdin leaves the script alone; `cat <&0 &`
-        takes its rest). A `<` or `0>` anywhere in the job's text counts as such a redirection."""
+        races bash for its rest). A `<` or `0>` anywhere in the job's text counts as such a redirection."""
         if type(self.stdin) is Stream and self.stdin.peek() == b"":
             return True
         text = self.text(item.command)
@@ -815,10 +856,15 @@ class EffectWalker(E._Walker):
         """``item &`` where the walker does not follow it: as evaluate does, on a copy whose
         changes are unknown; what it writes into a pipe or a command substitution comes at a
         place among the rest's output that is not known."""
+        global _BESIDE
         pipes = [t for t in {id(self.sink): self.sink, id(self.errsink): self.errsink}.values()
                  if isinstance(t, Buffer)]
         writes, said = [t.writes for t in pipes], len(self.result.output)
-        super().background(item)
+        _BESIDE += 1
+        try:
+            super().background(item)
+        finally:
+            _BESIDE -= 1
         what = f"`{self.text(item.command)}`"
         late = Opaque(f"output of {what}, run in the background (where it comes among what follows)")
         for target, before in zip(pipes, writes):
@@ -883,6 +929,8 @@ class EffectWalker(E._Walker):
             data = stdin.peek()  # a command that never reads stdin leaves it to the next one
         elif name in COMMANDS and type(stdin) is Stream and not stdin.unordered:
             data, lazy = None, True  # the utility's model takes it if it reads it (programs.entry)
+        elif type(stdin) is ScriptInput:
+            data = None  # taken if the command reads it (_ScriptReader)
         else:
             data = stdin.take()
         if data is None and type(stdin) is ScriptInput:
@@ -989,7 +1037,7 @@ class EffectWalker(E._Walker):
         file of the tree run by its path, or the remote shell of the stand-in ssh. None for any
         other command."""
         name = argv[0]
-        cwd, changes = self.env.cwd, {}
+        cwd, changes, outer = self.env.cwd, {}, None
         if name == "ssh":
             found = self.remote_shell(argv, node, table)
             if found is None or isinstance(found, Outcome):
@@ -1000,8 +1048,9 @@ class EffectWalker(E._Walker):
         elif name == "bash" and len(argv) >= 3 and argv[1] == "-c":
             text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
             label = "-c"
-        elif name == "bash" and (len(argv) == 1 or argv[1] == "-s") and type(table[0]) is Stream and \
-                table[0].peek() is not None:
+        elif name == "bash" and (len(argv) == 1 or argv[1] == "-s") and \
+                (type(table[0]) is Stream and table[0].peek() is not None or
+                 type(table[0]) is ScriptInput and table[0].data is not None):
             # `bash` or `bash -s [--] ARGS…` reading its script from a known stdin (a here-document:
             # the remote shell of heredoc-ssh); a command that reads stdin would take the rest of it
             args = argv[2:]
@@ -1009,9 +1058,12 @@ class EffectWalker(E._Walker):
                 args = args[1:]
             elif args and isinstance(args[0], str) and args[0][:1] in ("-", "+"):
                 return None  # more options: not followed
-            text, arg0, label = table[0].take().decode("utf-8", "surrogateescape"), "bash", "stdin"
-            table = {0: ScriptInput(None, "bash's stdin, which holds the rest of the script"), 1: table[1],
-                     2: table[2]}
+            data = table[0].take()
+            if data is None:
+                return None  # (a script input it would read a part of: the run is unknown)
+            outer = table[0] if type(table[0]) is ScriptInput else None
+            text, arg0, label = data.decode("utf-8", "surrogateescape"), "bash", "stdin"
+            table = {0: stdin_script(text), 1: table[1], 2: table[2]}
         elif "/" in name and isinstance(name, str) and self.env.cwd_known:
             path = os.path.normpath(os.path.join(self.env.cwd, name))
             data = self.env.files.read(path)
@@ -1059,9 +1111,12 @@ class EffectWalker(E._Walker):
                             lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
         finally:
             meter.leave_shell()
-        if label == "stdin" and table[0].taken:
+        if label == "stdin" and (table[0].partial or outer is not None and _stopped_early(run, table[0])):
+            # bash reads its script on from where a command or the new bash stopped reading it
             self.env.files.lose(f"the files after `{self.text(node)}` (a command may read its stdin, "
                                 "which holds the rest of its script)")
+            if outer is not None:
+                outer.partial = True
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         if run.syntax_message is not None:
             where = f"{arg0}: -c" if label == "-c" else arg0
@@ -1705,6 +1760,9 @@ _FD0_OUT = re.compile(r"(?<![0-9])0>")
 #: many jobs are being run now
 _JOBS: list = []
 _IN_JOB = 0
+#: how many jobs the walker does not follow are being walked now (a reader of bash's script
+#: input among them races bash for it: ScriptInput.take)
+_BESIDE = 0
 
 
 @dataclass
@@ -1751,7 +1809,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     env.substitute = _substitution_hook(effects)
     script_input = None
     if source == "stdin":
-        script_input = ScriptInput(None, "bash's stdin, which holds the rest of the script")
+        script_input = stdin_script(script)
         env.streams = (script_input, SHELL_OUT, SHELL_ERR)
     started = env.streams if script_input is not None else (Stream(b""), SHELL_OUT, SHELL_ERR)
     global _JOBS
@@ -1777,13 +1835,22 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
             files.lose(f"the files after the background job `{job.text}` (it and what runs after it both use {path})")
     if meter.exceeded is not None:
         return EffectRun(evaluation, files, effects, meter.exceeded)
-    if script_input is not None and script_input.taken:
+    if script_input is not None and script_input.partial:
         return EffectRun(evaluation, files, effects, "a command may read bash's stdin, which holds the "
                          "rest of the script (the stdin transport)")
     if evaluation.syntax_error is not None:
         effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects, reads=frozenset(name for name, _ in run.reads),
                      plumbing=run.plumbing)
+
+
+def _stopped_early(run: _ShellRun, script_input: ScriptInput) -> bool:
+    """Whether a bash that read its script from the stdin its caller reads its own from stopped
+    before the end of it (an exit, a syntax error): the caller reads on from there."""
+    if script_input.taken or run.syntax_message is None and not run.evaluation.exited:
+        return False  # a command took the rest, or it read its script to the end
+    rest = script_input.data
+    return rest is None or rest.strip(b" \t\n") != b""
 
 
 class _CapturingWalker(EffectWalker):

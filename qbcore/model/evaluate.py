@@ -204,10 +204,14 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
     walker.toplevel = True
     try:
         for chunk in script.chunks:
+            walker.begin_chunk(chunk)
             try:
                 walker.items(chunk.items)
             except _AbortLine as abort:
                 env.status = abort.status
+            if walker.input_ended():
+                result.status = env.status  # bash reads its script from stdin, and a command took the rest
+                return result
         if script.error is not None:
             result.syntax_error = script.error
             result.status = _syntax_error_status(script)
@@ -436,6 +440,14 @@ class _Walker:
         return self.raw[node.start:node.end].decode("utf-8", "surrogateescape")
 
     # -- lists ------------------------------------------------------------
+
+    def begin_chunk(self, chunk):
+        """Before a chunk of the script runs (the walker of a shell that reads its script
+        from its stdin follows where it is)."""
+
+    def input_ended(self) -> bool:
+        """Whether bash met the end of its script's input during the chunk that ran."""
+        return False
 
     def items(self, items):
         for item in items:

@@ -45,6 +45,16 @@ SHAPES = [
     f'{SED} \\',
     f'{SED}\\',
     f'{SED}\necho done > /dev/null \\',
+    # a command that reads stdin under stdin takes the rest of the script, or a part of it
+    f'head -c 3\n{SED}',
+    f'bash\n{SED}',
+    f'bash\nexit 0\n{SED}',
+    f'x=$(cat)\n{SED}',
+    f'cat; {SED}\necho more > notes.txt',
+    f'{{ cat\n}}\n{SED}',
+    f'cat > notes.txt # the rest\n{SED}',
+    f'cat &\nwait; {SED}',
+    f'python3\nprint(1)\n',
 ]
 
 # the remote shell: QBCORE_REMOTE_DIR unset, OLDPWD exported, ssh's options after the host;
@@ -152,12 +162,18 @@ def test_the_shapes_are_decided_where_bash_decides_them(outcomes):
     assert found[(SHAPES[0], "script")].passed and not found[(SHAPES[1], "script")].passed
     assert found[(SHAPES[3], "script")].passed and not found[(SHAPES[4], "script")].passed
     assert found[(SHAPES[1], "stdin")].passed and not found[(SHAPES[0], "stdin")].passed
-    for reply in SHAPES[11:14] + SHAPES[15:16]:
-        assert not found[(reply, "stdin")].certain, reply
-    for reply in SHAPES[12:14] + SHAPES[15:16]:
-        assert "rest of the script" in found[(reply, "stdin")].why, reply
+    # under stdin a reader takes the rest of the script: all of it (cat, grep, a bash reading
+    # its script there), or a part, after which bash reads on (read, head -c, a bash that exits)
+    for reply in (SHAPES[11], SHAPES[22], SHAPES[24]):
+        assert not found[(reply, "stdin")].certain and "rest of" in found[(reply, "stdin")].why, reply
+    for reply in SHAPES[12:14] + SHAPES[15:16] + SHAPES[23:24] + SHAPES[25:]:
+        assert found[(reply, "stdin")].certain, reply
+    for reply in (SHAPES[12], SHAPES[15], SHAPES[25], SHAPES[27], SHAPES[28]):
+        assert found[(reply, "stdin")].passed is False, reply  # the sed line went to the reader
+    for reply in (SHAPES[23], SHAPES[26], SHAPES[29]):
+        assert found[(reply, "stdin")].passed, reply  # nothing after the reader / what bash reads on
     # sed -i without a file never reads stdin; a redirection or a pipe gives other stdin
-    for reply in SHAPES[14:15] + SHAPES[16:]:
+    for reply in SHAPES[14:15] + SHAPES[16:22]:
         assert found[(reply, "stdin")].certain, reply
 
 

@@ -29,18 +29,30 @@ _TAKE_UNORDERED = frozenset({"xargs"})
 
 class _ScriptStdinContext(CommandContext):
     """A utility's context whose stdin is bash's own script input (``effects.ScriptInput``):
-    a model that reads ``stdin`` marks that input, and the run becomes unknown."""
+    a model that reads ``stdin`` takes the rest of the script, or, where that is not known
+    (a utility that may read only a part of it), makes the run unknown."""
 
     script_input = None
+    _data = None
 
     @property
     def stdin(self) -> bytes:
-        self.script_input.taken = True
-        return b""
+        if self._data is None:
+            data = None if self.argv[0] in _PARTIAL_READERS else self.script_input.take()
+            if data is None:
+                self.script_input.spoil()
+                raise OptionUnknown("its stdin, bash's own, which holds the rest of the script")
+            self._data = data
+        return self._data
 
     @stdin.setter
     def stdin(self, value):
         pass
+
+
+#: utilities that may read less than a pipe holds (`head -c N` reads N bytes), leaving the rest
+#: of a script bash reads from the same stdin where bash does not read on from
+_PARTIAL_READERS = frozenset({"head", "dd", "line"})
 
 
 class _StreamStdinContext(CommandContext):

@@ -667,8 +667,12 @@ class EffectWalker(E._Walker):
         elif target in (CLOSED, UNKNOWN):
             self.env.files.lose(f"the files after {what} wrote to {target}")
 
-    def emit_error(self, target: Target, text, what: str):
-        """Write a message to stderr: bash's own messages carry a prefix the model does not spell."""
+    def emit_error(self, target: Target, text, what: str, line: Optional[int] = None):
+        """Write bash's own message to stderr. Into a file or a pipe it is ``$0: line N: text``
+        where ``line`` is known (``_message_line``); elsewhere its prefix is not spelled."""
+        if line is not None and text and (isinstance(target, FileSink) or isinstance(target, Buffer)):
+            self.emit(target, f"{self.env.arg0}: line {line}: {text}\n", what)
+            return
         if isinstance(target, FileSink) and text:
             self.env.files.lose(f"the bytes of an error message written to {target.path}")
             return
@@ -783,7 +787,24 @@ class EffectWalker(E._Walker):
         elif error and error.startswith(_UNSPELLED):
             self.emit(sink, Opaque(f"bash's message ({error})"), self.text(node))
         elif error and not rest.get("kind_only"):
-            self.emit_error(sink, error, self.text(node))
+            self.emit_error(sink, error, self.text(node), self._message_line(argv, node, error))
+
+    def _message_line(self, argv, node, error) -> Optional[int]:
+        """The line bash names in its message ``error`` about ``node``, where the model knows
+        it: a command not found (or a path to nothing or to a folder) written on one line of
+        the script's own code, outside a function, eval'd code or a command substitution, in a
+        script without line continuations. bash takes the line it has read up to when it meets
+        the token after the command's first word (measured: `foo "a<newline>b"` is line 2,
+        `x=1 \\<newline>foo` line 1), LINENO the line the command starts on."""
+        line = self.env.lineno
+        if type(line) is not int or self.depth or self.substitution_lines is not None or not argv or \
+                type(node) is not S.SimpleCommand or "\n" in self.text(node) or "\\\n" in self.script.source:
+            return None
+        name = argv[0]
+        if type(name) is not str or error not in (f"{name}: command not found", f"{name}: No such file or directory",
+                                                   f"{name}: Is a directory"):
+            return None
+        return line
 
     def execute(self, node, argv, assignments, redirects, exp_names, substitutions):
         # prefix assignments are exported to the command they go with; a command substitution

@@ -151,6 +151,10 @@ SCRIPTS = [
     # cat copies what it reads: stdin whose bytes are not known leaves only its output unknown
     "nosuch 2>&1 | cat && echo ok > ok", "set -o pipefail; nosuch 2>&1 | cat; echo $? > st",
     "cat <<EOF && echo ok > ok\n$RANDOM\nEOF", "nosuch 2>&1 | cat - data.txt >/dev/null; echo $? > st",
+    # bash's message about a command it cannot run, into a file or a pipe: `$0: line N: …`
+    "nope 2> err; echo $? > s", "nope 2>&1 | cat > o", "./nope 2>&1 | wc -c > o", "./d 2> err",
+    "true\n\nnope arg >> err 2>&1", "( nope ) > err 2>&1", "for i in 1 2; do\n  nope $i\ndone 2> err",
+    "if true; then\n  ./nope 2> err\nfi", "cat <<EOF 2> err && nope 2>> err\nbody\nEOF",
     # set alone prints every variable (not spelled) and changes nothing
     "set\necho a > f; echo $? > st", "set > /dev/null; echo $? > st",
 ]
@@ -224,14 +228,16 @@ def test_final_files_match_bash(script, tmp_path):
     ("ls /etc > listing", "outside the task directory"),
     # a folder whose names the run does not state (the host's /etc, /opt): bash may find the path
     ("/etc/nope; echo $? > s", "/etc/nope"), ("/opt/x:/y; echo $? > s", "/opt/x:/y"),
-    # bash's own message, spelled `bash: line 1: …`, into a file or a pipe: its bytes are not
-    # the model's (it had claimed an empty file, or the message without bash's prefix)
+    # bash's own message, spelled `bash: line 1: …`, into a file or a pipe: a builtin's, or one
+    # whose line bash does not take as LINENO (in a function: `environment: line 1: …` under -c;
+    # a command split over lines: the line of the token after its first word)
     # a new bash's script with text the model does not know: single quotes there keep it as
     # it came (measured: `bash -c "[ '$RANDOM' = '$RANDOM' ] && echo y > o"` makes no o; the
     # model read both as the same text)
     ("bash -c \"[ '$RANDOM' = '$RANDOM' ] && echo y > o\"", "bash -c"), ("bash -c \"echo '$$' > o\"", "bash -c"),
-    ("nope 2> err; echo $? > s", "error message written to"), ("nope 2>&1 | cat > o", "an error message"),
-    ("./nope 2>&1 | wc -c > o", "an error message"), ("cd nope 2>&1 | cat > o", "an error message"),
+    ("cd nope 2> err", "error message written to"), ("cd nope 2>&1 | cat > o", "an error message"),
+    ("f() { nope; }\nf 2> err", "error message written to"), ('nope "a\nb" 2> err', "error message written to"),
+    ("eval nope 2> err", "error message written to"), ('x=$(nope 2>&1); echo "$x" > o', "$x"),
     ("echo $RANDOM > r", "RANDOM"),
     # a word with an unknown part never reaches a utility as its printed form
     ('touch "$RANDOM"', "does not know"), ('mkdir "d$RANDOM"', "does not know"),

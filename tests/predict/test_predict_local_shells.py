@@ -55,6 +55,7 @@ SHAPES = [
     f'cat > notes.txt # the rest\n{SED}',
     f'cat &\nwait; {SED}',
     f'python3\nprint(1)\n',
+    f'head -n 1\n{SED}',
 ]
 
 # the remote shell: QBCORE_REMOTE_DIR unset, OLDPWD exported, ssh's options after the host;
@@ -168,7 +169,7 @@ def test_the_shapes_are_decided_where_bash_decides_them(outcomes):
         assert not found[(reply, "stdin")].certain and "rest of" in found[(reply, "stdin")].why, reply
     for reply in SHAPES[12:14] + SHAPES[15:16] + SHAPES[23:24] + SHAPES[25:]:
         assert found[(reply, "stdin")].certain, reply
-    for reply in (SHAPES[12], SHAPES[15], SHAPES[25], SHAPES[27], SHAPES[28]):
+    for reply in (SHAPES[12], SHAPES[15], SHAPES[25], SHAPES[27], SHAPES[28], SHAPES[31]):
         assert found[(reply, "stdin")].passed is False, reply  # the sed line went to the reader
     for reply in (SHAPES[23], SHAPES[26], SHAPES[29]):
         assert found[(reply, "stdin")].passed, reply  # nothing after the reader / what bash reads on

@@ -38,7 +38,7 @@ class _ScriptStdinContext(CommandContext):
     @property
     def stdin(self) -> bytes:
         if self._data is None:
-            data = None if self.argv[0] in _PARTIAL_READERS else self.script_input.take()
+            data = None if _reads_a_part(self.argv) else self.script_input.take()
             if data is None:
                 self.script_input.spoil()
                 raise OptionUnknown("its stdin, bash's own, which holds the rest of the script")
@@ -50,9 +50,19 @@ class _ScriptStdinContext(CommandContext):
         pass
 
 
-#: utilities that may read less than a pipe holds (`head -c N` reads N bytes), leaving the rest
-#: of a script bash reads from the same stdin where bash does not read on from
-_PARTIAL_READERS = frozenset({"head", "dd", "line"})
+#: utilities that may read less than a pipe holds, leaving the rest of a script bash reads from
+#: the same stdin where bash reads on from
+_PARTIAL_READERS = frozenset({"dd", "line"})
+
+
+def _reads_a_part(argv) -> bool:
+    """Whether a utility may read less than the pipe holds: ``head -c N`` reads N bytes
+    (head with lines reads a buffer at a time); any word that may be a -c or --bytes counts."""
+    if argv[0] in _PARTIAL_READERS:
+        return True
+    return argv[0] == "head" and any(
+        isinstance(word, str) and (word.startswith("--b") or word[:1] == "-" and word[1:2] != "-" and "c" in word)
+        for word in argv[1:])
 
 
 class _StreamStdinContext(CommandContext):

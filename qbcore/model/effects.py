@@ -23,7 +23,7 @@ from .budget import Budget, Meter
 from .commands import Outcome, lookup
 from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
-from .commands.registry import Invocation
+from .commands.registry import BUILTINS, Invocation
 from .commands.search import missing_command
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
@@ -807,6 +807,12 @@ class EffectWalker(E._Walker):
         return line
 
     def execute(self, node, argv, assignments, redirects, exp_names, substitutions):
+        locale = _locale_set(argv, assignments, self.env)
+        if locale is not None:
+            # bash sets its own locale, and warns where the host has no such locale: on its stderr
+            # before the command's own redirections (measured: `LC_ALL=x 2>/dev/null` warns)
+            what = f"bash's warning that it cannot set the locale {locale}, if the host has no such locale"
+            self.emit(self.errsink, Opaque(what), self.text(node))
         # prefix assignments are exported to the command they go with; a command substitution
         # in its words runs commands of its own, after which the set is this command's again
         saved, self._exports = self._exports, {name for name, *_ in assignments}
@@ -1863,6 +1869,36 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
         effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects, reads=frozenset(name for name, _ in run.reads),
                      plumbing=run.plumbing)
+
+
+#: the variables whose assignment makes bash set its own locale (and warn where the host has
+#: none such: `bash: line 1: warning: setlocale: LC_ALL: cannot change locale (x): …`), and the
+#: locales every host has; measured: LANG=x says nothing, `LC_ALL=x ls` neither (ls gets it),
+#: LC_CTYPE=x nothing while LC_ALL holds a locale
+_LOCALE_VARIABLES = frozenset({"LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
+_EVERY_HOSTS_LOCALES = frozenset({"", "C", "POSIX", "C.UTF-8", "C.utf8"})
+_DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+def _locale_set(argv, assignments, env) -> Optional[str]:
+    """``NAME=value`` when the command makes bash set its locale to one not every host has: an
+    assignment alone or before a builtin or function, or a declaring builtin's argument."""
+    name = argv[0] if argv else None
+    found = []
+    if name is None or name in BUILTINS or name in env.functions or name not in COMMANDS:
+        found += [(var, value) for var, value, *_ in assignments]
+    if name in _DECLARING:
+        found += [tuple(word.split("=", 1)) for word in argv[1:] if isinstance(word, str) and "=" in word]
+    for var, value in found:
+        if var not in _LOCALE_VARIABLES or value in _EVERY_HOSTS_LOCALES:
+            continue
+        if var != "LC_ALL" and all(v != "LC_ALL" for v, _ in found):
+            held = env.vars.get("LC_ALL")
+            held = None if held is None else held.value
+            if isinstance(held, str) and held:
+                continue  # LC_ALL rules the locale: bash does not set this category
+        return f"{var}={value}" if isinstance(value, str) else var
+    return None
 
 
 def _stopped_early(run: _ShellRun, script_input: ScriptInput) -> bool:

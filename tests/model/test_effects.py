@@ -393,3 +393,23 @@ def test_file_tests_match_bash(op, tmp_path):
 def test_file_tests_the_tree_does_not_decide_are_unknown(test):
     run, _ = _model(FILE_TEST_SETUP + test + "; echo $? > r")
     assert run.files.lost is not None or run.unknown is not None
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script, warns", [
+    ("LC_ALL=xx", True), ("LC_ALL=xx true", True), ("export LC_ALL=xx", True), ("LC_ALL='C sort'", True),
+    ("LC_ALL=xx 2>/dev/null", True), ("f() { :; }; LC_ALL=xx f", True),
+    ("LC_ALL=; LC_CTYPE=xx", True), ("unset LC_ALL; LC_TIME=xx", True), ("LC_ALL= LC_MESSAGES=xx true", True),
+    ("LC_ALL=C", False), ("LC_ALL=C.UTF-8", False), ("LC_ALL=POSIX; LC_ALL=", False), ("LANG=xx", False),
+    ("LC_ALL=xx ls > /dev/null", False), ("LANGUAGE=xx", False), ("LC_CTYPE=xx", False),
+    ("LC_ALL=; LANG=xx", False),
+])
+def test_a_locale_bash_may_not_have_leaves_its_stderr_unknown(script, warns, tmp_path):
+    # bash sets its own locale and warns where the host has no such one (which locales a
+    # host has is not the model's to know), on its stderr before the command's redirections;
+    # the executor's LC_ALL=C rules the other categories
+    real = bashref.run(script + "; echo done > f", cwd=str(tmp_path))
+    assert ("setlocale" in real.error) == warns
+    run, tree = _model(script + "; echo done > f")
+    assert run.unknown is None and run.files.lost is None and tree.read_bytes(f"{ROOT}/f") == b"done\n"
+    assert (run.effects.stderr_unknown is not None and "locale" in run.effects.stderr_unknown) == warns

@@ -448,12 +448,13 @@ class ScriptInput(Stream):
     bash reads its script a line at a time, and a command that reads stdin takes what bash has
     not read yet. While a chunk runs (evaluate runs one line's complete commands at a time),
     ``data`` holds the script's bytes after the chunk (``EffectWalker.begin_chunk``; None where
-    the offsets are not known: ``script`` None). A reader that takes them (``take``) takes them
+    the offsets are not known: ``script`` None). A utility that reads them (``take``) takes them
     all: the script, held in one pipe buffer, is all in the pipe, and a utility reads a buffer
     at a time; bash then meets the end of its input, and the script ends with the chunk
-    (``taken``). A read of part of them (``read``, ``head -c``, a background job beside the
-    shell, more than a buffer) leaves bash reading on from where it stopped: ``partial``,
-    which leaves the run unknown. A command that never reads stdin sees nothing there."""
+    (``taken``). ``read`` takes a line, a byte at a time, as bash does: bash then reads on from
+    there (``pos``; ``EffectWalker.input_moved``). A read of a share not known (``head -c``, a
+    background job racing bash, more than a buffer) is ``partial``, which leaves the run
+    unknown. A command that never reads stdin sees nothing there."""
 
     script: Optional[bytes] = None  # the script bash reads here, when its chunks' offsets are its own
     text: Optional[str] = None  # the same, as the parser read it
@@ -465,18 +466,28 @@ class ScriptInput(Stream):
     def take(self) -> Optional[bytes]:
         if self.taken:
             return b""  # the first reader left nothing
-        if self.data is None or _IN_JOB or _BESIDE or len(self.data) > _PIPE_BUFFER:
+        if self.data is None or _IN_JOB or _BESIDE or len(self.data) - self.pos > _PIPE_BUFFER:
             self.partial = True
             return None
         self.taken = True
-        return self.data
+        return self.data[self.pos:]
 
     def read_until(self, delim: bytes) -> Optional[tuple]:
-        self.partial = True  # read takes the script's next line, and bash reads on after it
-        return None
+        if self.taken:
+            return b"", False
+        if self.data is None or _IN_JOB or _BESIDE:
+            self.partial = True
+            return None
+        return Stream.read_until(self, delim)
 
     def spoil(self):
         self.partial = True
+
+    def left(self) -> Optional[bytes]:
+        """What bash has not read of its input yet; None when not known."""
+        if self.taken:
+            return b""
+        return None if self.data is None or self.partial else self.data[self.pos:]
 
 
 def stdin_script(text: str) -> ScriptInput:
@@ -599,10 +610,26 @@ class EffectWalker(E._Walker):
         if type(stdin) is ScriptInput and stdin.script is not None and stdin.text == self.script.source:
             stdin.data, stdin.pos = stdin.script[chunk.end:], 0
 
-    def input_ended(self) -> bool:
-        """Whether a command took the rest of the script this shell reads from its stdin."""
+    def input_moved(self):
+        """After a chunk of this shell's script, read from its stdin: None to go on with the
+        next chunk; True when the commands took the rest (bash meets the end of its input);
+        else the script bash reads on with, from where ``read`` left its input (with as many
+        newlines first as bash has read: its line numbers go on)."""
         stdin = self.stdin
-        return type(stdin) is ScriptInput and stdin.taken and stdin.text == self.script.source
+        if type(stdin) is not ScriptInput or stdin.text != self.script.source or stdin.data is None or \
+                stdin.partial or not stdin.taken and stdin.pos == 0:
+            return None
+        if stdin.taken or stdin.pos >= len(stdin.data):
+            return True
+        if self.env.functions:
+            # a function's body is spelled in the script it came from, not in the one read on
+            stdin.partial = True
+            return None
+        script = stdin.script
+        text = "\n" * script[:len(script) - len(stdin.data)].count(b"\n") + \
+            stdin.data[stdin.pos:].decode("utf-8", "surrogateescape")
+        stdin.script, stdin.text, stdin.data, stdin.pos = text.encode("utf-8", "surrogateescape"), text, None, 0
+        return parse(text)
 
     def _inherit(self, walker: "EffectWalker") -> "EffectWalker":
         walker.stdin, walker.sink, walker.errsink, walker.effects = self.stdin, self.sink, self.errsink, self.effects
@@ -1085,10 +1112,16 @@ class EffectWalker(E._Walker):
                 args = args[1:]
             elif args and isinstance(args[0], str) and args[0][:1] in ("-", "+"):
                 return None  # more options: not followed
-            data = table[0].take()
-            if data is None:
-                return None  # (a script input it would read a part of: the run is unknown)
-            outer = table[0] if type(table[0]) is ScriptInput else None
+            if type(table[0]) is ScriptInput:
+                # the new bash reads the rest of this one's script, a byte at a time: what it
+                # leaves, this one reads on from (after the run)
+                outer = table[0]
+                data = outer.left()
+                if data is None or _IN_JOB or _BESIDE:
+                    outer.partial = True
+                    return None
+            else:
+                data = table[0].take()
             text, arg0, label = data.decode("utf-8", "surrogateescape"), "bash", "stdin"
             table = {0: stdin_script(text), 1: table[1], 2: table[2]}
         elif "/" in name and isinstance(name, str) and self.env.cwd_known:
@@ -1138,8 +1171,7 @@ class EffectWalker(E._Walker):
                             lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
         finally:
             meter.leave_shell()
-        if label == "stdin" and (table[0].partial or outer is not None and _stopped_early(run, table[0])):
-            # bash reads its script on from where a command or the new bash stopped reading it
+        if label == "stdin" and (table[0].partial or outer is not None and not _read_on(run, table[0], outer, data)):
             self.env.files.lose(f"the files after `{self.text(node)}` (a command may read its stdin, "
                                 "which holds the rest of its script)")
             if outer is not None:
@@ -1901,13 +1933,22 @@ def _locale_set(argv, assignments, env) -> Optional[str]:
     return None
 
 
-def _stopped_early(run: _ShellRun, script_input: ScriptInput) -> bool:
-    """Whether a bash that read its script from the stdin its caller reads its own from stopped
-    before the end of it (an exit, a syntax error): the caller reads on from there."""
-    if script_input.taken or run.syntax_message is None and not run.evaluation.exited:
-        return False  # a command took the rest, or it read its script to the end
-    rest = script_input.data
-    return rest is None or rest.strip(b" \t\n") != b""
+def _read_on(run: _ShellRun, script_input: ScriptInput, outer: ScriptInput, data: bytes) -> bool:
+    """After a bash that read its script (``data``) from the stdin its caller reads its own
+    from: take what it read from the caller's input; False when that is not known. A bash
+    that reads to the end takes it all; one that exits leaves what follows the line it exited
+    on (its script's input ``left``), which the caller reads on with. A syntax error is not
+    followed (where bash stops reading then is not modelled)."""
+    if run.syntax_message is not None or run.opaque:
+        return False
+    left = b"" if not run.evaluation.exited else script_input.left()
+    if left is None:
+        return False
+    if not left.strip(b" \t\n"):
+        outer.taken = True
+    else:
+        outer.pos += len(data) - len(left)
+    return True
 
 
 class _CapturingWalker(EffectWalker):

@@ -203,15 +203,25 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
     walker = (walker or _Walker)(env, result, script)
     walker.toplevel = True
     try:
-        for chunk in script.chunks:
-            walker.begin_chunk(chunk)
-            try:
-                walker.items(chunk.items)
-            except _AbortLine as abort:
-                env.status = abort.status
-            if walker.input_ended():
+        while True:
+            moved = None
+            for chunk in script.chunks:
+                walker.begin_chunk(chunk)
+                try:
+                    walker.items(chunk.items)
+                except _AbortLine as abort:
+                    env.status = abort.status
+                moved = walker.input_moved()
+                if moved is not None:
+                    break
+            if moved is None:
+                break
+            if moved is True:
                 result.status = env.status  # bash reads its script from stdin, and a command took the rest
                 return result
+            # bash reads on from where a command left its script's input
+            script = walker.script = moved
+            walker.raw = script.source.encode("utf-8", "surrogateescape")
         if script.error is not None:
             result.syntax_error = script.error
             result.status = _syntax_error_status(script)
@@ -445,9 +455,10 @@ class _Walker:
         """Before a chunk of the script runs (the walker of a shell that reads its script
         from its stdin follows where it is)."""
 
-    def input_ended(self) -> bool:
-        """Whether bash met the end of its script's input during the chunk that ran."""
-        return False
+    def input_moved(self):
+        """After a chunk: None to go on with the next; True when bash met the end of its
+        script's input; else the script bash reads on with (the effect walker's ScriptInput)."""
+        return None
 
     def items(self, items):
         for item in items:

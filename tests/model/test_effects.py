@@ -7,6 +7,7 @@ two final trees must be equal, and every script here must be certain.
 
 
 import datetime
+import subprocess
 
 import pytest
 
@@ -413,3 +414,39 @@ def test_a_locale_bash_may_not_have_leaves_its_stderr_unknown(script, warns, tmp
     run, tree = _model(script + "; echo done > f")
     assert run.unknown is None and run.files.lost is None and tree.read_bytes(f"{ROOT}/f") == b"done\n"
     assert (run.effects.stderr_unknown is not None and "locale" in run.effects.stderr_unknown) == warns
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", [
+    # a reader takes what bash has not read of the script it reads from stdin (from a pipe, a
+    # byte at a time): a utility the rest, and bash ends with the line; read a line, and bash
+    # reads on after it, its line numbers counting only the lines it read itself
+    "cat > got\necho later > late", "x=$(cat); echo \"[$x]\" > got\necho later > late",
+    "read x; echo \"$x\" > got\nskipped > nope\necho $LINENO > line",
+    "read x\nread y\nnope 2> err\necho \"$x|$y|$LINENO\" > got",
+    "read x\ncat <<EOF > doc\nbody\nEOF\necho $LINENO > line",
+    "bash\nexit 4\necho $? > status\necho $LINENO > line", "bash\necho inner > got; exit\necho outer > more",
+    "mapfile lines\necho never > got", "{ cat; echo after > a; }\necho never > got",
+    "wc -l > count\necho never > got\n", "head -n 1 > got\necho never > never",
+])
+def test_a_script_read_from_stdin_meets_its_readers_as_bash_does(script, tmp_path):
+    for path, data in FIXTURE.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    subprocess.run(["bash", "-s"], executable=bashref.BASH, input=script.encode(), cwd=str(tmp_path),
+                   capture_output=True, env=bashref.executor_environ(str(tmp_path)), timeout=20, check=False)
+    tree = _seeded()
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", programs=system_programs())
+    with stated(facts):
+        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT), source="stdin")
+    assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
+    assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT)
+
+
+@pytest.mark.parametrize("script", [
+    "head -c 3\necho a > f", "cat <&0 &\necho a > f", "f() { :; }\nread x\necho a > f\necho b > g",
+    "bash\nif\necho a > f",
+])
+def test_a_script_read_from_stdin_read_in_an_unknown_share_is_unknown(script):
+    run = run_effects(script, _seeded(), ROOT, bashref.executor_environ(ROOT), source="stdin")
+    assert "rest of" in (run.unknown or run.files.lost or "")

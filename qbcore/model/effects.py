@@ -934,6 +934,12 @@ class EffectWalker(E._Walker):
         if name == "exec" and len(argv) == 1 and redirects:
             self.env.files.lose(f"the files after `{self.text(node)}` (exec redirections)")
         stdin, sink, errsink = table[0], table[1], table[2]
+        if isinstance(name, str) and name[:1] == "%":
+            # bash takes it for a job to resume: it runs fg (bg after `&`) before the redirections,
+            # or, as a pipeline's own command, searches for the name (measured): not followed
+            self.env.files.lose(f"the files after `{self.text(node)}` (a command name that starts with %, "
+                                "a job bash would resume)")
+            return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         if _IN_JOB and sink is not SHELL_OUT and errsink is not SHELL_ERR:
             # it may hold neither: the harness may end before it does, and kill it
             self.env.files.lose(f"the files after `{self.text(node)}`, run in the background with its "

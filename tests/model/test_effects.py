@@ -240,6 +240,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("f() { nope; }\nf 2> err", "error message written to"), ('nope "a\nb" 2> err', "error message written to"),
     ("eval nope 2> err", "error message written to"), ('x=$(nope 2>&1); echo "$x" > o', "$x"),
     ("echo $RANDOM > r", "RANDOM"),
+    # a command name that starts with %: bash runs fg on it, before its redirections (measured:
+    # `%x > o 2>&1` makes no o and prints `fg: no job control`), but searches for it in a pipeline
+    ("%s%s/x > o 2>&1", "starts with %"), ("%x 2>&1 | cat > o", "starts with %"), ("%x &", "starts with %"),
     # a word with an unknown part never reaches a utility as its printed form
     ('touch "$RANDOM"', "does not know"), ('mkdir "d$RANDOM"', "does not know"),
     # a new bash inside a command substitution: what it prints is the value, which its run does not keep

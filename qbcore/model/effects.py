@@ -934,6 +934,14 @@ class EffectWalker(E._Walker):
         if name == "exec" and len(argv) == 1 and redirects:
             self.env.files.lose(f"the files after `{self.text(node)}` (exec redirections)")
         stdin, sink, errsink = table[0], table[1], table[2]
+        if name == "exec" and len(argv) > 1 and type(argv[1]) is str and argv[1] in COMMANDS and \
+                argv[1] not in BUILTINS:
+            # `exec UTILITY …`: the utility, found on PATH, replaces the shell with these
+            # descriptors, and its status ends the shell (a builtin's name runs its program)
+            self._pending = redirects
+            found = self.run(argv[1], argv[1:], node, stdout_away, own_stdout)
+            return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
+                           transfer=E._Exit(found.status))
         if isinstance(name, str) and name[:1] == "%":
             # bash takes it for a job to resume: it runs fg (bg after `&`) before the redirections,
             # or, as a pipeline's own command, searches for the name (measured): not followed

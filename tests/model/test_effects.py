@@ -152,6 +152,9 @@ SCRIPTS = [
     # cat copies what it reads: stdin whose bytes are not known leaves only its output unknown
     "nosuch 2>&1 | cat && echo ok > ok", "set -o pipefail; nosuch 2>&1 | cat; echo $? > st",
     "cat <<EOF && echo ok > ok\n$RANDOM\nEOF", "nosuch 2>&1 | cat - data.txt >/dev/null; echo $? > st",
+    # exec runs a utility in the shell's place, with the descriptors it sets up: nothing after it runs
+    "exec cat data.txt > copy; echo never > n", "( exec grep -c alpha data.txt ) > count; echo $? > s",
+    "x=$(exec tr a-z A-Z < notes); echo \"$x\" > up", "exec sed -i 's/alpha/A/' data.txt; echo never > n",
     # bash's message about a command it cannot run, into a file or a pipe: `$0: line N: …`
     "nope 2> err; echo $? > s", "nope 2>&1 | cat > o", "./nope 2>&1 | wc -c > o", "./d 2> err",
     "true\n\nnope arg >> err 2>&1", "( nope ) > err 2>&1", "for i in 1 2; do\n  nope $i\ndone 2> err",
@@ -240,6 +243,8 @@ def test_final_files_match_bash(script, tmp_path):
     ("f() { nope; }\nf 2> err", "error message written to"), ('nope "a\nb" 2> err', "error message written to"),
     ("eval nope 2> err", "error message written to"), ('x=$(nope 2>&1); echo "$x" > o', "$x"),
     ("echo $RANDOM > r", "RANDOM"),
+    # exec of a builtin's name runs its program, of a name not found ends the shell: not followed
+    ("exec echo hi > f", "exec echo"), ("exec nosuch; echo a > f", "exec nosuch"),
     # a command name that starts with %: bash runs fg on it, before its redirections (measured:
     # `%x > o 2>&1` makes no o and prints `fg: no job control`), but searches for it in a pipeline
     ("%s%s/x > o 2>&1", "starts with %"), ("%x 2>&1 | cat > o", "starts with %"), ("%x &", "starts with %"),

@@ -585,6 +585,8 @@ class EffectWalker(E._Walker):
 
     #: whether this shell's own stdout is a command substitution's (a _CapturingWalker)
     captured = False
+    #: the command this walker runs as one of a pipeline's, forked before its words expand
+    forked_command = None
     follows_descriptors = True
 
     def __init__(self, env, result, script, certain=True, depth=0):
@@ -927,6 +929,21 @@ class EffectWalker(E._Walker):
         if self.captured and len(self.result.output) != said:
             self.emit(SHELL_OUT, late, what)
 
+    def job_spec(self, node, argv, assignments, exp_names, substitutions) -> bool:
+        """A command name that starts with %: bash takes it for a job to resume and runs fg on
+        the words before any redirection, which without job control fails (measured: `%x > o
+        2>&1` prints `fg: no job control` where stderr was, makes no o, status 1). A pipeline's
+        own command is forked first and searches for the name (run); bg, after `&`, is not
+        followed."""
+        name = argv[0] if argv else None
+        if type(name) is not str or name[:1] != "%" or self.forked_command is node or _IN_JOB or _BESIDE:
+            return False
+        self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None, error="fg: no job control",
+                    assignments=assignments, redirects=(), opaque=exp_names, substitutions=substitutions)
+        self.env.status = 1
+        self.set_last_argument(argv)
+        return True
+
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         self._ran = True
         redirects, self._pending = self._pending, ()
@@ -942,9 +959,9 @@ class EffectWalker(E._Walker):
             found = self.run(argv[1], argv[1:], node, stdout_away, own_stdout)
             return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
                            transfer=E._Exit(found.status))
-        if isinstance(name, str) and name[:1] == "%":
-            # bash takes it for a job to resume: it runs fg (bg after `&`) before the redirections,
-            # or, as a pipeline's own command, searches for the name (measured): not followed
+        if isinstance(name, str) and name[:1] == "%" and self.forked_command is not node:
+            # a job to resume for bash (job_spec), met here through `command`, `exec` or a
+            # background job: not followed
             self.env.files.lose(f"the files after `{self.text(node)}` (a command name that starts with %, "
                                 "a job bash would resume)")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
@@ -1226,6 +1243,7 @@ class EffectWalker(E._Walker):
             sub = self.env.copy()  # each command is a subshell; the files are shared
             walker = self.child(sub)
             walker.into_subshell()
+            walker.forked_command = command
             orders = None
             if n and previous.unordered is not None and (E.ignores_order(command) or _is_xargs(command)):
                 walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"),

@@ -451,6 +451,11 @@ class _Walker:
 
     # -- lists ------------------------------------------------------------
 
+    def job_spec(self, node, argv, assignments, exp_names, substitutions) -> bool:
+        """Whether the command, whose words and assignments are expanded, ran as a job spec
+        (a name that starts with %: the effect walker follows it); False to go on."""
+        return False
+
     def begin_chunk(self, chunk):
         """Before a chunk of the script runs (the walker of a shell that reads its script
         from its stdin follows where it is)."""
@@ -995,6 +1000,8 @@ class _Walker:
             assignments = self.assignment_values(node, exp_names, substitutions)
         except ExpansionError as exc:
             self.fatal(exc, node)
+        if self.job_spec(node, argv, assignments, exp_names, substitutions):
+            return
         redirects, failure, doubts = self.redirections(node.redirects, node, exp_names, substitutions)
         if failure is not None:
             # the command does not run; without a command name the assignments still happen

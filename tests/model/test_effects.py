@@ -152,6 +152,10 @@ SCRIPTS = [
     # cat copies what it reads: stdin whose bytes are not known leaves only its output unknown
     "nosuch 2>&1 | cat && echo ok > ok", "set -o pipefail; nosuch 2>&1 | cat; echo $? > st",
     "cat <<EOF && echo ok > ok\n$RANDOM\nEOF", "nosuch 2>&1 | cat - data.txt >/dev/null; echo $? > st",
+    # a command name that starts with %: bash runs fg on it before its redirections (`%x > o`
+    # makes no o; status 1, `fg: no job control`), and a pipeline's own command searches for it
+    "%s%s/x > o 2>&1; echo $? > s", "x=1 %x; echo \"[$x]$?\" > f", "set -e; %x; echo a > f",
+    "( %x ) > o; echo $? > s", "%x 2>&1 | cat > o", "true | %x/y 2> err",
     # exec runs a utility in the shell's place, with the descriptors it sets up: nothing after it runs
     "exec cat data.txt > copy; echo never > n", "( exec grep -c alpha data.txt ) > count; echo $? > s",
     "x=$(exec tr a-z A-Z < notes); echo \"$x\" > up", "exec sed -i 's/alpha/A/' data.txt; echo never > n",
@@ -245,9 +249,8 @@ def test_final_files_match_bash(script, tmp_path):
     ("echo $RANDOM > r", "RANDOM"),
     # exec of a builtin's name runs its program, of a name not found ends the shell: not followed
     ("exec echo hi > f", "exec echo"), ("exec nosuch; echo a > f", "exec nosuch"),
-    # a command name that starts with %: bash runs fg on it, before its redirections (measured:
-    # `%x > o 2>&1` makes no o and prints `fg: no job control`), but searches for it in a pipeline
-    ("%s%s/x > o 2>&1", "starts with %"), ("%x 2>&1 | cat > o", "starts with %"), ("%x &", "starts with %"),
+    # a command name that starts with %: fg's message into a file, bg after & (not followed)
+    ("{ %x; } 2> err", "error message written to"), ("%x &", "starts with %"), ("command %x", "starts with %"),
     # a word with an unknown part never reaches a utility as its printed form
     ('touch "$RANDOM"', "does not know"), ('mkdir "d$RANDOM"', "does not know"),
     # a new bash inside a command substitution: what it prints is the value, which its run does not keep

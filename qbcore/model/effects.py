@@ -528,6 +528,9 @@ class Buffer:
     # changes after that may stay as it was, when its reader stops early (SIGPIPE ends the
     # writer at a write once its reader is gone)
     first_version: Optional[object] = None
+    # how many lines the shell's stderr held then: what the writer says there after it may
+    # never come, for the same reason
+    first_stderr: Optional[int] = None
     # how many writes it took (each emit is one write(2) at least): a reader may take more
     # than one write in one read, or one in several
     writes: int = 0
@@ -653,6 +656,7 @@ class EffectWalker(E._Walker):
             target.writes += 1
             if target.first_version is None:
                 target.first_version = self.env.files.tree._store.version
+                target.first_stderr = len(self.effects.stderr)
             if type(text) is UnorderedLines and self.certain and target.unknown is None and not target.data:
                 self.env.meter.build(len(text.lines), "pipe contents")
                 target.unordered, target.unknown = text.lines, text.name
@@ -1277,6 +1281,13 @@ class EffectWalker(E._Walker):
                 if _LISTINGS:
                     _LISTINGS[-1].extend(listings[-1])
             changes.append(changed_paths(before, files.tree))
+            if n < last and previous.first_stderr is not None and len(self.effects.stderr) > previous.first_stderr \
+                    and E.may_stop_reading(node.commands[n + 1]):
+                # its reader may be gone by then: SIGPIPE may end it before it says it (measured: a
+                # bash -c whose printf writes into a pipe to a command not found never reports the
+                # syntax error on its next line)
+                self.effects.stderr_unknown = self.effects.stderr_unknown or \
+                    f"stderr of `{texts[n]}` after it first wrote to its reader, which may stop reading"
             if n < last and not changes[-1] and _settles(command, previous, node.commands[n + 1]):
                 settled.add(n)
             if n < last and previous.first_version is not None and \

@@ -461,3 +461,17 @@ def test_a_script_read_from_stdin_meets_its_readers_as_bash_does(script, tmp_pat
 def test_a_script_read_from_stdin_read_in_an_unknown_share_is_unknown(script):
     run = run_effects(script, _seeded(), ROOT, bashref.executor_environ(ROOT), source="stdin")
     assert "rest of" in (run.unknown or run.files.lost or "")
+
+
+@pytest.mark.bash
+def test_what_a_writer_says_after_its_reader_may_be_gone_is_unknown(tmp_path):
+    # measured: a writer whose reader has exited dies of SIGPIPE at its next write, and what it
+    # would have said on stderr after that never comes
+    real = bashref.run("{ sleep 0.2; echo a; nosuch; } | true", cwd=str(tmp_path))
+    assert "nosuch" not in real.error
+    for script in ("{ echo a; nosuch; } | true", "{ printf 'a\\n'; nosuch; } | head -c 1"):
+        run, _ = _model(script + "; echo x > f")
+        assert "may stop reading" in (run.effects.stderr_unknown or ""), script
+    # a reader that reads all its input leaves the writer to the end
+    run, _ = _model("{ echo a; nosuch; } | cat > o")
+    assert run.effects.stderr_unknown is None and any("nosuch" in line for line in run.effects.stderr)

@@ -703,7 +703,7 @@ class EffectWalker(E._Walker):
     def emit_error(self, target: Target, text, what: str, line: Optional[int] = None):
         """Write bash's own message to stderr. Into a file or a pipe it is ``$0: line N: text``
         where ``line`` is known (``_message_line``); elsewhere its prefix is not spelled."""
-        if line is not None and text and (isinstance(target, FileSink) or isinstance(target, Buffer)):
+        if line is not None and text and isinstance(target, (FileSink, Buffer)):
             self.emit(target, f"{self.env.arg0}: line {line}: {text}\n", what)
             return
         if isinstance(target, FileSink) and text:
@@ -769,12 +769,17 @@ class EffectWalker(E._Walker):
         finally:
             self.effects.streams = saved
 
-    def before_redirection(self, records):
+    def before_redirection(self, records, redirect):
         # a command substitution in the next redirection's word or here-document reads and
         # writes where the redirections before it put stdin and stderr (measured: in
-        # `cat >& f <<EOF` a substitution's error goes to f)
-        table = self.descriptors(records)
-        self.effects.streams = (table[0], table[2])
+        # `cat >& f <<EOF` a substitution's error goes to f); one without any runs nothing
+        raw, doc = self.raw, redirect.heredoc
+        spans = [raw[redirect.start:redirect.end]]
+        if doc is not None and not doc.quoted:
+            spans.append(raw[doc.start:doc.end])
+        if any(b"$(" in span or b"`" in span for span in spans):
+            table = self.descriptors(records)
+            self.effects.streams = (table[0], table[2])
 
     def process_input(self, redirect, node, later) -> Optional[str]:
         """``< <(producer)`` run to its end before ``node`` reads, when that is what bash does:
@@ -950,19 +955,19 @@ class EffectWalker(E._Walker):
 
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         self._ran = True
+        if name == "exec" and len(argv) > 1 and type(argv[1]) is str and argv[1] in COMMANDS and \
+                argv[1] not in BUILTINS:
+            # `exec UTILITY …`: the utility, found on PATH, replaces the shell with exec's
+            # descriptors (still pending), and its status ends the shell (a builtin's name
+            # runs its program)
+            found = self.run(argv[1], argv[1:], node, stdout_away, own_stdout)
+            return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
+                           transfer=E._Exit(found.status))
         redirects, self._pending = self._pending, ()
         table = self.descriptors(redirects)
         if name == "exec" and len(argv) == 1 and redirects:
             self.env.files.lose(f"the files after `{self.text(node)}` (exec redirections)")
         stdin, sink, errsink = table[0], table[1], table[2]
-        if name == "exec" and len(argv) > 1 and type(argv[1]) is str and argv[1] in COMMANDS and \
-                argv[1] not in BUILTINS:
-            # `exec UTILITY …`: the utility, found on PATH, replaces the shell with these
-            # descriptors, and its status ends the shell (a builtin's name runs its program)
-            self._pending = redirects
-            found = self.run(argv[1], argv[1:], node, stdout_away, own_stdout)
-            return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
-                           transfer=E._Exit(found.status))
         if isinstance(name, str) and name[:1] == "%" and self.forked_command is not node:
             # a job to resume for bash (job_spec), met here through `command`, `exec` or a
             # background job: not followed
@@ -1959,6 +1964,8 @@ def _locale_set(argv, assignments, env) -> Optional[str]:
     """``NAME=value`` when the command makes bash set its locale to one not every host has: an
     assignment alone or before a builtin or function, or a declaring builtin's argument."""
     name = argv[0] if argv else None
+    if not assignments and name not in _DECLARING:
+        return None  # (every simple command comes here)
     found = []
     if name is None or name in BUILTINS or name in env.functions or name not in COMMANDS:
         found += [(var, value) for var, value, *_ in assignments]

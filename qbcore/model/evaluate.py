@@ -1257,7 +1257,7 @@ class _Walker:
         out, doubts, opened = [], [], set()
         for n, redirect in enumerate(redirects):
             if n:
-                self.before_redirection(out)
+                self.before_redirection(out, redirect)
             exp = X.Expander(self.env)
             try:
                 body = self.process_input(redirect, node, redirects[n + 1:])
@@ -1276,9 +1276,10 @@ class _Walker:
                 opened.add(redirect.fd)
         return out, None, doubts
 
-    def before_redirection(self, records):
-        """The redirections ``records`` of a command are in place, and the next is about to be
-        expanded (a command substitution in it runs with them). This walker has no descriptors."""
+    def before_redirection(self, records, redirect):
+        """The redirections ``records`` of a command are in place, and the next, ``redirect``,
+        is about to be expanded (a command substitution in it runs with them). This walker has
+        no descriptors."""
 
     def process_input(self, redirect: "S.Redirect", node, later) -> Optional[str]:
         """The bytes ``< <(…)`` gives ``node``, when the walker follows the process substitution

@@ -781,6 +781,11 @@ class EffectWalker(E._Walker):
             table = self.descriptors(records)
             self.effects.streams = (table[0], table[2])
 
+    def error_in_redirection(self, records):
+        # measured: in `cat > out 2> err <<EOF` a body's bad substitution is reported in err
+        if records:
+            self._error_sink = self.descriptors(records)[2]
+
     def process_input(self, redirect, node, later) -> Optional[str]:
         """``< <(producer)`` run to its end before ``node`` reads, when that is what bash does:
         the producer is one utility that writes through stdio (its output, at most one pipe

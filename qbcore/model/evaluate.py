@@ -1267,6 +1267,7 @@ class _Walker:
                 self.collect(exp, names, substitutions)
                 return out, failure.message, doubts
             except ExpansionError as exc:
+                self.error_in_redirection(out)
                 self.fatal(exc, node)
             self.collect(exp, names, substitutions)
             out.append(record)
@@ -1280,6 +1281,10 @@ class _Walker:
         """The redirections ``records`` of a command are in place, and the next, ``redirect``,
         is about to be expanded (a command substitution in it runs with them). This walker has
         no descriptors."""
+
+    def error_in_redirection(self, records):
+        """An expansion error met in a redirection is reported where the redirections before
+        it, ``records``, put stderr. This walker has no descriptors."""
 
     def process_input(self, redirect: "S.Redirect", node, later) -> Optional[str]:
         """The bytes ``< <(…)`` gives ``node``, when the walker follows the process substitution

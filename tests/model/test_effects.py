@@ -130,6 +130,8 @@ SCRIPTS = [
     # a substitution in a later redirection runs with the earlier ones in place
     "cat > out 2> err <<EOF\n$(echo to-err >&2)x\nEOF", "cat 2> err < data.txt > out$(echo e >&2)",
     "{ cat; } 2> err <<EOF\n$(echo to-err >&2; echo in)\nEOF",
+    # an expansion error in a later redirection: reported where the earlier ones put stderr
+    "cat > out <<EOF\na ${func()} b\nEOF\necho $? > st", "cat 2> /dev/null <<EOF\n${func()}\nEOF\necho $? > st",
     # one open description shared (2>&1, a group, a child): its writes follow each other
     "{ echo a; echo b >&2; bash -c 'echo c'; } > f 2>&1; echo d >> f", "{ echo a > f; echo b >> f; } >> f",
     "$PATH tweaks; echo $? > status", "/usr/local/nope/x 2>/dev/null; echo $? > status", "/usr/bin:/x; echo $? > s",
@@ -243,6 +245,7 @@ def test_final_files_match_bash(script, tmp_path):
     # it came (measured: `bash -c "[ '$RANDOM' = '$RANDOM' ] && echo y > o"` makes no o; the
     # model read both as the same text)
     ("bash -c \"[ '$RANDOM' = '$RANDOM' ] && echo y > o\"", "bash -c"), ("bash -c \"echo '$$' > o\"", "bash -c"),
+    ("cat > out 2> err <<EOF\na ${func()} b\nEOF", "error message written to"),
     ("cd nope 2> err", "error message written to"), ("cd nope 2>&1 | cat > o", "an error message"),
     ("f() { nope; }\nf 2> err", "error message written to"), ('nope "a\nb" 2> err', "error message written to"),
     ("eval nope 2> err", "error message written to"), ('x=$(nope 2>&1); echo "$x" > o', "$x"),

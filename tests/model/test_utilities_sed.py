@@ -77,9 +77,33 @@ MODELLED = [
     # escapes in a regex: letters glibc gives no meaning match themselves, \a \f \r \v are sed's
     ["sed", "s/h\\e\\l\\lo/X/", "f"], ["sed", "-E", "s/x\\y\\z+/Q/", "g"], ["sed", "s/\\A\\A/x/Ig", "g"],
     ["sed", "-n", "/\\q\\u\\x/p", "g"], ["sed", "s/\\t\\a/-/", "f"], ["sed", "s/h\\e/X/I", "f"],
+    # addresses: ranges (closed by a line number at or before their start at once, by a regex
+    # from the next line on, and at the end of each input under -s and -i), custom delimiters,
+    # I after a regex, blanks around the comma
+    ["sed", "-n", "2,4p", "f"], ["sed", "-n", "2,1p", "f"], ["sed", "-n", "/foo/,/^$/p", "f"],
+    ["sed", "-n", "/o/,/o/p", "f"], ["sed", "1,/o/d", "f"], ["sed", "-n", "$,1p", "f", "g"],
+    ["sed", "-n", "/x/,$p", "g", "f"], ["sed", "-s", "-n", "/x/,/foo/p", "g", "f"],
+    ["sed", "-s", "-n", "2,3p", "g", "f"], ["sed", "-i", "/b/,/l/d", "g", "f"],
+    ["sed", "-n", "\\%/path%p", "f"], ["sed", "-n", "\\,o,,\\,/,p", "f"], ["sed", "-n", "/FOO/Ip", "f"],
+    ["sed", "-n", "/FOO/ I ,/PATH/I p", "f"], ["sed", "/a/ , /x/ ! s/b/B/", "g"], ["sed", "2,3!d", "f"],
+    ["sed", "-n", "/foo/,/x/{p}", "f"], ["sed", "-n", "-e", "2d", "-e", "2,3p", "f"], ["sed", "2d;2,1d", "f"],
+    ["sed", "-n", "$p;$q", "g", "f"], ["sed", "2q", "f"], ["sed", "-n", "1,1q", "f"],
+    # a bracket expression is read whole: the delimiter and a backslash are plain inside it
+    ["sed", "s/[/]/X/g", "f"], ["sed", "s|[|/]|X|g", "f"], ["sed", "s/[]/o]/X/g", "f"],
+    ["sed", "s/[^/]*/X/", "f"], ["sed", "s/[[:alpha:]/]/_/g", "f"], ["sed", "-n", "/[/]to/p", "f"],
+    ["sed", "s/[[:/]/X/g", "f"], ["sed", "s/[/X/", "f"],
+    # GNU's address errors
+    ["sed", "-n", "/a", "g"], ["sed", "-n", "\\%a", "g"], ["sed", "-n", "\\", "g"], ["sed", "-n", "0p", "g"],
+    ["sed", "-n", "0,3p", "g"], ["sed", "-n", " 0 p", "g"], ["sed", "-n", "/a/I", "g"], ["sed", "5", "g"],
+    ["sed", "-n", "1,3!", "g"], ["sed", "1#x", "g"], ["sed", "/a/#x", "g"], ["sed", "-n", "/a/,", "g"],
+    # -i with a backup suffix: the original is renamed to NAME+SUFFIX; the last -i decides
+    ["sed", "-i.bak", "s/a/b/", "g"], ["sed", "-i~", "1d", "g", "nope", "f"], ["sed", "-ni.old", "1p", "g"],
+    ["sed", "-i.b", "-i", "s/a/b/", "g"], ["sed", "-i", "-i.c", "s/a/b/", "g"], ["sed", "-in", "p", "g"],
+    # under -i, - is a file's name, not stdin
+    ["sed", "-i", "d", "-", "g"], ["sed", "-i.bak", "p", "g", "-"],
 ]
-UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "1,2d", "f"), ("sed", "-i.bak", "s/a/b/", "g"),
-           ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
+UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
+           ("sed", "-n", "/foo/,/x/{p}", "f"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
            ("sed", "-n", "/\\q\\u\\x/p", "g"), ("sed", "s/h\\e/X/I", "f")}
 
@@ -121,3 +145,24 @@ def test_script_errors_generated(commands, joiner, in_place):
         script = [joiner.join(commands)]
     argv = ["sed"] + (["-i"] if in_place else []) + script + ["t"]
     compare(argv, {"t": b"a b\noa\n"})
+
+
+ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
+                           "/[/]/", "/[^o]$/", "\\|b|", "/zz/"])
+COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p"])
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), ADDRESS), st.one_of(st.none(), ADDRESS), st.sampled_from([",", " , "]),
+                          COMMAND), min_size=1, max_size=3),
+       st.sampled_from([[], ["-n"], ["-s"], ["-s", "-n"], ["-i"], ["-i.bak"], ["-n", "-i~"]]),
+       st.sampled_from([";", "\n", "-e"]))
+def test_addresses_generated(commands, options, joiner):
+    """Addresses and ranges over two inputs, with and without -s and -i."""
+    pieces = []
+    for first, second, comma, command in commands:
+        address = "" if first is None else first + ("" if second is None else comma + second)
+        pieces.append(address + command)
+    script = [x for p in pieces for x in ("-e", p)] if joiner == "-e" else [joiner.join(pieces)]
+    compare(["sed"] + options + script + ["t", "u"],
+            {"t": b"foo\na/b\n\nbar\nfoo bar\n", "u": b"x\nAoa\n/\nlast"})

@@ -64,10 +64,11 @@ def quotef(name: str) -> str:
 
 
 def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None = None,
-                 permute: bool = True):
+                 permute: bool = True, optional: str = ""):
     """GNU getopt_long over ``argv[1:]``: returns ([(opt, value)], operands).
 
     ``longs`` maps a long name (without ``--``) to (short equivalent, takes_arg).
+    ``optional`` letters take a value only from the rest of their word (getopt's ``i::``).
     Anything else that looks like an option raises OptionUnknown.
     """
     longs = longs or {}
@@ -108,6 +109,9 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
                         value = args[i]
                         i += 1
                     opts.append((c, value))
+                    break
+                if c in optional:
+                    opts.append((c, arg[j + 1:] or None))
                     break
                 if c not in flags:
                     raise OptionUnknown(f"{argv[0]} -{c}")

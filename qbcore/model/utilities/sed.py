@@ -1,7 +1,8 @@
-"""GNU sed 4.9, the subset scripts use: s///, p, d, q, addresses (N, $, /re/, !), -n -e -E -i -s.
+"""GNU sed 4.9, the subset scripts use: s///, p, d, q, Q; addresses (N, $, /re/, \\cREc, I,
+ranges, !); -n -e -E -s, and -i with or without a backup suffix.
 
-Anything else in a script (hold space, branches, N/D/P, w, y, a/i/c, ranges)
-makes the whole run ``unknown``: a partial sed would give plausible, wrong files.
+Anything else in a script (hold space, branches, blocks, N/D/P, w, y, a/i/c, step
+addresses) makes the whole run ``unknown``: a partial sed would give plausible, wrong files.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ def _finish(out: bytearray) -> bytes:
 
 
 class _Cmd:
-    __slots__ = ("addr", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code")
+    __slots__ = ("addr", "addr2", "state", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code")
 
     def __init__(self):
         self.addr = None
+        self.addr2 = None  # the end of a range
+        self.state = 0  # of the range: _OUTSIDE
         self.negate = False
         self.name = ""
         self.regex = None
@@ -46,12 +49,16 @@ class _ScriptError(Exception):
         self.at = at
 
 
-def _read_delimited(s: bytes, i: int, delim: int) -> tuple[bytes, int]:
-    """Text up to the unescaped ``delim``; ``\\delim`` becomes delim, ``\\n`` a newline escape."""
+def _read_delimited(s: bytes, i: int, delim: int, regex: bool = False,
+                    unterminated: str = "unterminated `s' command") -> tuple[bytes, int]:
+    """Text up to the unescaped ``delim``; ``\\delim`` becomes delim, ``\\n`` a newline escape.
+    In a regex (``regex``) a bracket expression is read whole: the delimiter and a backslash
+    are plain characters in it (GNU's match_slash)."""
     out = bytearray()
-    while i < len(s):
+    n = len(s)
+    while i < n:
         c = s[i]
-        if c == 92 and i + 1 < len(s):
+        if c == 92 and i + 1 < n:
             d = s[i + 1]
             if d == delim:
                 if chr(delim) in ".*[]^$+?(){}|":
@@ -66,15 +73,100 @@ def _read_delimited(s: bytes, i: int, delim: int) -> tuple[bytes, int]:
         if c == delim:
             return bytes(out), i + 1
         if c == 10 and delim != 10:
-            raise _ScriptError("unterminated `s' command", i)
+            raise _ScriptError(unterminated, i)
         out.append(c)
         i += 1
-    raise _ScriptError("unterminated `s' command", len(s))
+        if c == 91 and regex:  # [
+            i = _bracket(s, i, out)
+            if i < 0:
+                raise _ScriptError(unterminated, -i - 1)
+    raise _ScriptError(unterminated, n)
+
+
+def _bracket(s: bytes, i: int, out: bytearray) -> int:
+    """The rest of a bracket expression whose ``[`` is before ``i``, copied to ``out``: the
+    index after its ``]``, or ``-1 - where`` when a newline or the end comes first. A ``]``
+    first (after ``^``) is a member; ``[:`` ``[.`` ``[=`` open a class that only the same
+    character and ``]`` close."""
+    n = len(s)
+    for lead in (94, 93):  # ^ then ]
+        if i < n and s[i] == lead:
+            out.append(lead)
+            i += 1
+    state = 0  # 0 plain, 1 after [, 2 inside [: :] (or . =), 3 after its closing : . =
+    opened = 0
+    while i < n:
+        c = s[i]
+        if c == 10:
+            return -1 - i
+        out.append(c)
+        i += 1
+        if c in (46, 58, 61):  # . : =
+            if state == 1:
+                opened, state = c, 2
+                continue
+            if state == 2 and c == opened:
+                state = 3
+                continue
+        elif c == 91:  # [
+            if state == 0:
+                state = 1
+            continue
+        elif c == 93:  # ]
+            if state in (0, 1):
+                return i
+            if state == 3:
+                state = 0
+        state &= ~1
+    return -1 - n
 
 
 #: the names of GNU sed 4.9's commands, and what it reads as part of an address (`~`, `+`,
 #: `!`: "missing command"); any other printable character is "unknown command" (measured)
 _COMMANDS = frozenset(c.encode("ascii") for c in "{}=#:abcdDeFgGhHilLnNpPqQrRstTvwWxyz~+!")
+
+
+def _blanks(script: bytes, i: int) -> int:
+    while i < len(script) and script[i] in (32, 9):
+        i += 1
+    return i
+
+
+def _address(script: bytes, i: int, extended: bool):
+    """The address at ``i`` (a line number, ``$``, ``/re/`` or ``\\cREc``, with I after a
+    regex), or None when none starts there; and the index after it."""
+    n = len(script)
+    c = script[i] if i < n else -1
+    if 48 <= c <= 57:
+        j = i
+        while j < n and 48 <= script[j] <= 57:
+            j += 1
+        if _blanks(script, j) < n and script[_blanks(script, j)] == 126:  # ~
+            raise OptionUnknown("sed: first~step addresses")
+        return ("line", int(script[i:j])), j
+    if c == 36:  # $
+        return ("last", None), i + 1
+    if c in (43, 126):  # + ~
+        raise OptionUnknown("sed: addr,+N and addr,~N")
+    if c not in (47, 92):  # / \
+        return None, i
+    if c == 92:
+        i += 1
+        if i >= n:
+            raise _ScriptError("unterminated address regex", n)
+        if script[i] in (10, 92):
+            raise OptionUnknown("sed: a newline or backslash as an address's delimiter")
+    body, i = _read_delimited(script, i + 1, script[i], True, "unterminated address regex")
+    icase = False
+    while True:
+        j = _blanks(script, i)
+        if j < n and script[j] == 73:  # I
+            icase, i = True, j + 1
+        elif j < n and script[j] == 77:  # M
+            raise OptionUnknown("sed: the M modifier of an address")
+        else:
+            break
+    return ("re", _regex(body, extended, icase)), i
 
 
 def _parse(script: bytes, extended: bool) -> list:
@@ -87,31 +179,25 @@ def _parse(script: bytes, extended: bool) -> list:
             i += 1
             continue
         cmd = _Cmd()
-        if c.isdigit():
-            j = i
-            while j < n and script[j:j + 1].isdigit():
-                j += 1
-            cmd.addr = ("line", int(script[i:j]))
-            i = j
-        elif c == b"$":
-            cmd.addr = ("last", None)
-            i += 1
-        elif c == b"/":
-            body, i = _read_delimited(script, i + 1, ord("/"))
-            cmd.addr = ("re", _regex(body, extended, False))
-        elif c == b"\\":
-            raise OptionUnknown("sed: address with a custom delimiter")
-        while i < n and script[i:i + 1] in (b" ", b"\t"):
-            i += 1
-        if i < n and script[i:i + 1] == b"," and cmd.addr is not None:
-            raise OptionUnknown("sed: address ranges")
+        cmd.addr, i = _address(script, i, extended)
+        if cmd.addr is not None:
+            i = _blanks(script, i)
+            if i < n and script[i] == 44:  # ,
+                cmd.addr2, j = _address(script, _blanks(script, i + 1), extended)
+                if cmd.addr2 is None:  # sed has read the character that is no address
+                    raise _ScriptError("unexpected `,'", min(j + 1, n))
+                i = _blanks(script, j)
+            if cmd.addr == ("line", 0):  # checked on the character after the addresses
+                if cmd.addr2 is not None and cmd.addr2[0] == "re" or script[i:i + 1] == b"r":
+                    raise OptionUnknown("sed: 0,/regex/ and 0r")
+                raise _ScriptError("invalid usage of line address 0", min(i + 1, n))
         if i < n and script[i:i + 1] == b"!":
             cmd.negate = True
-            i += 1
-            while i < n and script[i:i + 1] in (b" ", b"\t"):
-                i += 1
+            i = _blanks(script, i + 1)
         if i >= n:
-            raise OptionUnknown("sed: an address without its command")
+            raise _ScriptError("missing command", n)
+        if cmd.addr is not None and script[i] == 35:  # #
+            raise _ScriptError("comments don't accept any addresses", i + 1)
         name = script[i:i + 1]
         i += 1
         cmd.name = name.decode("latin-1")
@@ -121,7 +207,7 @@ def _parse(script: bytes, extended: bool) -> list:
             if script[i] in (10, 92):
                 raise OptionUnknown("sed: a newline or backslash as the delimiter of s")
             delim = script[i]
-            pat, i = _read_delimited(script, i + 1, delim)
+            pat, i = _read_delimited(script, i + 1, delim, True)
             repl, i = _read_delimited(script, i, delim)
             icase = False
             numbered = False
@@ -161,6 +247,8 @@ def _parse(script: bytes, extended: bool) -> list:
         elif name in (b"p", b"d"):
             pass
         elif name in (b"q", b"Q"):
+            if cmd.addr2 is not None:
+                raise _ScriptError("command only uses one address", i)
             j = i
             while j < n and script[j:j + 1] in (b" ", b"\t"):
                 j += 1
@@ -279,16 +367,53 @@ def _substitute(cmd: _Cmd, line: bytes) -> tuple[bytes, bool]:
     return bytes(out), changed
 
 
+def _hit(addr, line: bytes, number: int, last: bool) -> bool:
+    if addr[0] == "line":
+        return number == addr[1]
+    if addr[0] == "last":
+        return last
+    return addr[1].search(line) is not None
+
+
 def _matches(cmd: _Cmd, line: bytes, number: int, last: bool) -> bool:
     if cmd.addr is None:
         hit = True
-    elif cmd.addr[0] == "line":
-        hit = number == cmd.addr[1]
-    elif cmd.addr[0] == "last":
-        hit = last
+    elif cmd.addr2 is None:
+        hit = _hit(cmd.addr, line, number, last)
     else:
-        hit = cmd.addr[1].search(line) is not None
+        hit = _in_range(cmd, line, number, last)
     return hit != cmd.negate
+
+
+_OUTSIDE, _INSIDE, _CLOSED = 0, 1, 2  # a range's states; a closed range of a line number stays closed
+
+
+def _in_range(cmd: _Cmd, line: bytes, number: int, last: bool) -> bool:
+    """GNU sed's range, evaluated each time the command is reached: a line number as the
+    first address opens it on any line at or after that number (a line skipped by d still
+    opens it), a regex on a line it matches; a regex as the end is checked from the next
+    line on, a line number or ``$`` on this line too."""
+    first, end = cmd.addr, cmd.addr2
+    if cmd.state != _INSIDE:
+        if first[0] == "line":
+            if cmd.state == _CLOSED or number < first[1]:
+                return False
+        elif not _hit(first, line, number, last):
+            return False
+        cmd.state = _INSIDE
+        if end[0] == "re":
+            return True
+        if end[0] == "line":
+            if number >= end[1]:
+                cmd.state = _CLOSED
+            return number <= end[1] or _hit(first, line, number, last)
+    if end[0] == "line":
+        if number >= end[1]:
+            cmd.state = _CLOSED
+        return number <= end[1]
+    if _hit(end, line, number, last):
+        cmd.state = _CLOSED
+    return True
 
 
 def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
@@ -306,6 +431,8 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
 
     if not missing_newline:
         lines.pop()
+    for cmd in cmds:
+        cmd.state = _OUTSIDE  # each input read on its own (-s, -i) starts outside every range
     for k, line in enumerate(lines):
         number += 1
         is_last = last_file and k == len(lines) - 1
@@ -325,18 +452,42 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
                 deleted = True
                 break
             elif cmd.name in ("q", "Q"):
-                if cmd.name == "q" and not quiet:
-                    emit(line, newline)
+                if cmd.name == "q":
+                    # q ends the output with a newline, even after a last line that had none
+                    if out.endswith(_MISSING):
+                        del out[-len(_MISSING):]
+                        out.extend(b"\n")
+                    if not quiet:
+                        emit(line, b"\n")
                 return number, cmd.exit_code
         if not deleted and not quiet:
             emit(line, newline)
     return number, None
 
 
-def _backup_suffix(argv: list) -> bool:
-    """Whether an -i takes the rest of its word as a backup suffix (``-i.bak``, ``-ni~``):
-    its value is never the next word, and a letter after it is no option."""
-    return any(letter == "i" and rest for letter, rest in option_letters(argv, "eflV", optional="i"))
+def _backup_suffix(argv: list) -> str:
+    """The backup suffix of ``sed -i``: the rest of the word of the last -i (``-i.bak``,
+    ``-ni~``), empty when that -i has none (its value is never the next word)."""
+    suffix = ""
+    for letter, rest in option_letters(argv, "eflV", optional="i"):
+        if letter == "i":
+            suffix = rest or ""
+    return suffix
+
+
+def _write_in_place(files, name: str, data: bytes, suffix: str) -> None:
+    """sed -i's result: with a suffix the original file is renamed to NAME+SUFFIX, and the
+    new one takes its name and its mode."""
+    if not suffix:
+        files.write_bytes(name, data)
+        return
+    backup = name + suffix
+    if files.is_dir(backup):
+        raise OptionUnknown("sed -i with a backup name that is a directory")
+    mode = files.mode(name)
+    files.rename(name, backup)
+    files.write_bytes(name, data)
+    files.chmod(name, mode)
 
 
 @guarded
@@ -347,10 +498,11 @@ def sed(ctx: CommandContext) -> CommandResult:
     refused = refuse_invalid_option(ctx.argv, "bsnrzuE", "eflV", optional="i", acting="eflV", stop_at_long=True)
     if refused is not None:
         return refused
-    if _backup_suffix(ctx.argv):
-        raise OptionUnknown("sed -i with a backup suffix")
+    suffix = _backup_suffix(ctx.argv)
+    if "*" in suffix or "/" in suffix:
+        raise OptionUnknown("sed -i with a backup name made from * or a directory")
     opts, operands = scan_options(
-        ctx.argv, "nEris", with_arg="e",
+        ctx.argv, "nErs", with_arg="e", optional="i",
         longs={"quiet": ("n", False), "silent": ("n", False), "regexp-extended": ("E", False),
                "expression": ("e", True), "separate": ("s", False)})
     quiet = any(o == "n" for o, _ in opts)
@@ -390,10 +542,7 @@ def sed(ctx: CommandContext) -> CommandResult:
     # sed reads all inputs as one stream unless -s/-i; "last line" is the stream's last.
     readable = []
     for name in names:
-        if name == "-":
-            if in_place:
-                out.error("couldn't edit -: not a regular file", 4)
-                return out.result()
+        if name == "-" and not in_place:  # under -i, - names a file like any other (measured)
             readable.append((name, ctx.stdin))
             continue
         if in_place and files.is_symlink(name):
@@ -428,7 +577,7 @@ def sed(ctx: CommandContext) -> CommandResult:
         buf = bytearray() if in_place else shared
         _, code = _run(cmds, content, quiet, buf, 0, True)
         if in_place:
-            files.write_bytes(name, _finish(buf))
+            _write_in_place(files, name, _finish(buf), suffix)
         if code is not None:
             out.out += _finish(shared)
             out.status = code

@@ -151,7 +151,6 @@ def grep(ctx: CommandContext) -> CommandResult:
             out.out += label.encode("utf-8", "surrogateescape") + b"\n"
         elif flags.get("c") and not (flags.get("l") or flags.get("L")):
             out.out += prefix + b"%d\n" % count
-    if flags.get("L"):
-        selected_any = bool(out.out)  # grep 3.5+: success means a file was listed
+    # -L too: 0 when a line was selected in some input, listed or not (grep 3.8, measured)
     out.status = 2 if error else (0 if selected_any else 1)
     return out.result()

@@ -20,6 +20,11 @@ CASES = [
     ["tail", "-n", "+2", "f", "d", "f"],
     ["tail", "f"], ["tail", "-n", "2", "f"], ["tail", "-n", "+11", "f"], ["tail", "-1", "nonl"],
     ["tail", "-c", "3", "nonl"], ["tail", "-n", "1", "f", "nonl"], ["tail", "nope"],
+    # tail reads -N or +N as its count only with one operand at most after it (or -- first):
+    # otherwise -N is a digit option (an error), +N a file's name
+    ["tail", "-1", "f", "nonl"], ["tail", "-2", "f", "-"], ["tail", "-1", "-q", "f"], ["tail", "+11", "f"],
+    ["tail", "+2", "f", "nonl"], ["tail", "-1", "--", "f"], ["tail", "-1", "--", "f", "nonl"], ["tail", "+3"],
+    ["head", "+2", "f"],
     ["wc", "f"], ["wc", "-l", "f"], ["wc", "-l", "f", "nonl"], ["wc"], ["wc", "-l"],
     ["wc", "-w", "nonl", "-"], ["wc", "-c", "nope", "f"], ["wc", "-lwc", "csv"],
     ["sort", "f"], ["sort", "-r", "f"], ["sort", "-n", "n"], ["sort", "-rn", "n"],

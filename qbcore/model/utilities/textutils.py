@@ -21,10 +21,24 @@ def _count(value: str, what: str) -> tuple[int, bool]:
     return int(m.group(2)), m.group(1) == "+"
 
 
+def _tail_obsolete_form(argv: list) -> bool:
+    """Whether tail reads ``-N`` or ``+N`` first as its count (coreutils 9.1): only with at
+    most one operand after it that is no option (``-`` is stdin), or with ``--`` after it."""
+    return (len(argv) == 2 or len(argv) == 3 and not (argv[2].startswith("-") and len(argv[2]) > 1)
+            or 3 <= len(argv) <= 4 and argv[2] == "--")
+
+
 def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
     argv = list(ctx.argv)
-    if len(argv) > 1 and re.fullmatch(r"-[0-9]+", argv[1]):
-        argv[1:2] = ["-n", argv[1][1:]]
+    obsolete = len(argv) > 1 and re.fullmatch(r"[-+][0-9]+", argv[1])
+    if obsolete and name == "tail" and not _tail_obsolete_form(argv):
+        if argv[1][0] == "-":  # getopt then meets the digit as an option
+            out = Output(name)
+            out.error(f"option used in invalid context -- {argv[1][1]}", 1)
+            return out.result()
+        obsolete = False  # +N is a file's name
+    if obsolete and (argv[1][0] == "-" or name == "tail"):
+        argv[1:2] = ["-n", argv[1][1:] if argv[1][0] == "-" else argv[1]]
     opts, names = scan_options(argv, "qv", with_arg="nc",
                                longs={"lines": ("n", True), "bytes": ("c", True),
                                       "quiet": ("q", False), "silent": ("q", False),

@@ -11,6 +11,9 @@ __all__ = ["scan_options", "quote", "quotef", "Output", "read_input", "OptionUnk
 
 _SAFE = re.compile(r"[A-Za-z0-9_./@%+=:,^~-]+\Z")
 _PLAIN = re.compile(r"[ -~]*\Z")
+# the characters with which gnulib quotes a name holding an apostrophe in double quotes, and
+# # or ~ first (measured)
+_C_AND_SHELL = re.compile(r"[#~]?[ %'+,\-./0-9:@A-Z\]_a-z]*\Z")
 
 
 class OptionUnknown(Exception):
@@ -36,12 +39,50 @@ def _shell_quote(name: str, always: bool) -> str:
     if not always and name and _SAFE.match(name) and not name.startswith("~"):
         return name
     if not _PLAIN.match(name):
-        raise OptionUnknown(f"file name with control or non-ASCII characters in a message: {name!r}")
+        return _shell_escape(name)
     if "'" not in name:
         return f"'{name}'"
-    if not any(c in name for c in '"$`\\!'):
+    if _C_AND_SHELL.match(name):  # gnulib: every character the same in C's quotes and the shell's
         return f'"{name}"'
     return "'" + name.replace("'", "'\\''") + "'"
+
+
+_ESCAPES = {7: "a", 8: "b", 9: "t", 10: "n", 11: "v", 12: "f", 13: "r"}
+
+
+def _shell_escape(name: str) -> str:
+    """gnulib's shell-escape-always quoting in the C locale, for a name with a byte that is no
+    printable ASCII: single quotes, each run of such bytes as ``$'\\n\\303'`` between them,
+    an apostrophe as ``'\\''`` (``'a'$'\\n''b'``, measured with ls and mv).
+
+    With an apostrophe gnulib writes the name in a second pass that starts in the state the
+    first one ended in; when that changes the text, its length differs from the one gnulib
+    sized the buffer by, and a message's second name loses its last quote (mv's target,
+    measured): such a name is not spelled here."""
+    text, escaping = _shell_escape_pass(name, False)
+    if "'" in name and escaping and _shell_escape_pass(name, True)[0] != text:
+        raise OptionUnknown(f"a name gnulib quotes in two passes, in a message: {name!r}")
+    return text
+
+
+def _shell_escape_pass(name: str, escaping: bool) -> tuple[str, bool]:
+    out = ["'"]
+    for byte in name.encode("utf-8", "surrogateescape"):
+        if byte == 39:  # '
+            out.append("'\\''")
+            escaping = False
+        elif 32 <= byte < 127:
+            if escaping:
+                out.append("''")
+                escaping = False
+            out.append(chr(byte))
+        else:
+            if not escaping:
+                out.append("'$'")
+                escaping = True
+            out.append("\\" + _ESCAPES[byte] if byte in _ESCAPES else "\\%03o" % byte)
+    out.append("'")
+    return "".join(out), escaping
 
 
 def quote(name: str) -> str:
@@ -51,11 +92,19 @@ def quote(name: str) -> str:
 
 def quote_c(name: str) -> str:
     """gnulib's quote() in the C locale (locale_quoting_style: the operands in the usage errors
-    of tr, basename, seq, chmod): ``'x'``, with ``\\`` and ``\'`` inside; a name with control or
-    non-ASCII characters (escaped in C's manner) is not spelled here."""
-    if not _PLAIN.match(name):
-        raise OptionUnknown(f"a name with control or non-ASCII characters in a message: {name!r}")
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    of tr, basename, seq, chmod; the names in mkdir's and find's messages): ``'x'``, with
+    ``\\\\`` and ``\\'`` inside, and a byte that is no printable ASCII escaped as C does
+    (``\\n``, ``\\303``; measured with ls --quoting-style=locale)."""
+    out = ["'"]
+    for byte in name.encode("utf-8", "surrogateescape"):
+        if byte in (39, 92):  # ' and backslash
+            out.append("\\" + chr(byte))
+        elif 32 <= byte < 127:
+            out.append(chr(byte))
+        else:
+            out.append("\\" + _ESCAPES[byte] if byte in _ESCAPES else "\\%03o" % byte)
+    out.append("'")
+    return "".join(out)
 
 
 def quotef(name: str) -> str:

@@ -93,7 +93,7 @@ def mkdir(ctx: CommandContext) -> CommandResult:
         try:
             ctx.files.mkdir(name, parents=parents, exist_ok=parents)
         except VfsError as exc:
-            out.error(f"cannot create directory {quote(exc.path if parents else name)}: "
+            out.error(f"cannot create directory {quote_c(exc.path if parents else name)}: "
                       f"{exc.strerror}")
     return out.result()
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 
 from .children import run_child
-from .common import Output, OptionUnknown, guarded, quote
+from .common import Output, OptionUnknown, guarded, quote_c
 from .context import CommandContext, CommandResult
 from .vfs import VfsError, changed_paths, same_entries
 
@@ -295,7 +295,7 @@ def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, r
         try:
             kind = files.kind(start, follow_symlinks=False)
         except VfsError as exc:
-            out.error(f"{quote(start)}: {exc.strerror}")
+            out.error(f"{quote_c(start)}: {exc.strerror}")
             continue
         stack = [(start, kind, 0)]
         while stack:

@@ -7,7 +7,7 @@ addresses) makes the whole run ``unknown``: a partial sed would give plausible, 
 
 from __future__ import annotations
 
-from .common import Output, OptionUnknown, guarded, option_letters, quotef, refuse_invalid_option, scan_options
+from .common import Output, OptionUnknown, guarded, option_letters, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
 from .posixre import Untranslatable, compile_posix
 from .vfs import VfsError
@@ -541,6 +541,7 @@ def sed(ctx: CommandContext) -> CommandResult:
     status = 0
     # sed reads all inputs as one stream unless -s/-i; "last line" is the stream's last.
     readable = []
+    # sed names a file in its messages as it is, unquoted (measured: a b, it's, a newline)
     for name in names:
         if name == "-" and not in_place:  # under -i, - names a file like any other (measured)
             readable.append((name, ctx.stdin))
@@ -550,15 +551,15 @@ def sed(ctx: CommandContext) -> CommandResult:
         try:
             if files.is_dir(name):
                 if in_place:
-                    out.error(f"couldn't edit {quotef(name)}: not a regular file", 4)
+                    out.error(f"couldn't edit {name}: not a regular file", 4)
                     return out.result()
                 if readable or status:
                     raise OptionUnknown("sed: a directory after other inputs (partial output)")
-                out.error(f"read error on {quotef(name)}: Is a directory", 4)
+                out.error(f"read error on {name}: Is a directory", 4)
                 return out.result()
             readable.append((name, files.read_bytes(name)))
         except VfsError as exc:
-            out.error(f"can't read {quotef(name)}: {exc.strerror}", 2)
+            out.error(f"can't read {name}: {exc.strerror}", 2)
             status = 2
     if not separate:
         # one stream: a file without a final newline still separates from the next

@@ -95,6 +95,8 @@ def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> 
                 if not match:
                     head = _HEAD.match(fmt, i)
                     bad = fmt[head.end():head.end() + 1]
+                    if bad == "(":
+                        raise PrintUnknown("printf's %(...)T (the time)")
                     if not bad:
                         errors.append(f"printf: `{fmt[i:]}': missing format character")
                     elif ord(bad) < 128:

@@ -1,5 +1,6 @@
-"""sed replies to the sed-replace task, predicted and executed: addresses, ranges and a backup
-suffix decide whether the file is right and whether a stray file is left beside it."""
+"""Replies to the sed-replace task, predicted and executed: sed's addresses, ranges and backup
+suffix decide whether the file is right and whether a stray file is left beside it, and the
+status of grep -L and of tail's obsolete count whether the edit runs."""
 
 import pytest
 
@@ -31,6 +32,10 @@ REPLIES = [
     ("sed -n '0p' data.txt && sed -i 's/alpha/omega/g' data.txt", False),  # invalid line address 0
     ("sed -i '1#x' data.txt || sed -i 's/alpha/omega/g' data.txt", True),
     ("sed -i 's/alpha/omega/g' - data.txt || rm data.txt", False),  # - is a file's name under -i: status 2
+    # grep -L lists nothing here, and its status is 0: a line was selected
+    ("grep -L alpha data.txt && sed -i 's/alpha/omega/g' data.txt", True),
+    ("grep -L alpha data.txt || sed -i 's/alpha/omega/g' data.txt", False),
+    ("tail -1 data.txt data.txt > /dev/null || sed -i 's/alpha/omega/g' data.txt", True),
 ]
 TRANSPORTS = ("raw", "nested", "single")
 

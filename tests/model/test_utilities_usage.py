@@ -32,9 +32,13 @@ INVALID = [
 ]
 
 # left unknown: an earlier value may fail first (sed compiles each -e while it scans, grep
-# checks -A's), a long option spelled in part
+# checks -A's), a long option spelled in part (below)
 UNKNOWN = [["grep", "--regexp", "x", "-j", "a.txt"], ["sed", "-e", "s/a", "-e"], ["head", "-n", "x", "-c"], ["grep", "--regex"], ["sed", "-e", "s/a", "-c"],
-           ["grep", "-A", "x", "-j"], ["grep", "-E", "-F", "-j"], ["grep", "-A3", "-j"], ["sed", "-i", "-e", "s/a/b/", "-k", "a.txt"]]
+           ["grep", "-A", "x", "-j"], ["grep", "-E", "-F", "-j"], ["grep", "-A3", "-j"], ["sed", "-i", "-e", "s/a/b/", "-k", "a.txt"],
+           # a long option spelled in part: grep's --c is ambiguous (--context --color --colour
+           # --count), its --cou is --count; only the utility's whole list of long names tells
+           ["grep", "--c", "a", "a.txt"], ["grep", "--cou", "a", "a.txt"], ["sort", "--rev", "a.txt"],
+           ["head", "--li=1", "a.txt"], ["mkdir", "--par", "d/e"]]
 
 
 @pytest.mark.parametrize("argv", DECIDED, ids=[" ".join(c) for c in DECIDED])

@@ -133,13 +133,15 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
             break
         if arg.startswith("--"):
             name, eq, value = arg[2:].partition("=")
-            matches = [k for k in longs if k == name] or [k for k in longs if k.startswith(name)]
-            if len(matches) != 1:
-                raise OptionUnknown(f"{argv[0]} {arg}")
-            short, takes = longs[matches[0]]
+            if name not in longs:
+                # a name spelled in part stands for the one long option it begins, or is
+                # ambiguous, among all of the utility's long options, more than the model knows
+                raise OptionUnknown(f"{argv[0]} {arg}" + (" (a long option spelled in part)"
+                                                          if any(k.startswith(name) for k in longs) else ""))
+            short, takes = longs[name]
             if takes and not eq:
                 if i >= len(args):
-                    raise _missing(argv[0], "--" + name, opts, exact=matches[0] == name)
+                    raise _missing(argv[0], "--" + name, opts)
                 value = args[i]
                 i += 1
             elif not takes and eq:
@@ -174,12 +176,11 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
     return opts, operands
 
 
-def _missing(program: str, option: str, opts: list, exact: bool = True) -> OptionUnknown:
+def _missing(program: str, option: str, opts: list) -> OptionUnknown:
     """The error for ``option`` left without its value. Certain only when it is the first option
     that takes one: getopt ends on it, but a utility may act on an earlier value while it is
-    still scanning (sed compiles each -e, head checks -n) and fail on that first. A long option
-    spelled in part is left unknown: the utility's other long names decide what it abbreviates."""
-    if not exact or any(value is not None for _, value in opts):
+    still scanning (sed compiles each -e, head checks -n) and fail on that first."""
+    if any(value is not None for _, value in opts):
         return OptionUnknown(f"{program} {option if option.startswith('--') else '-' + option} without its argument")
     return MissingArgument(program, option)
 

@@ -37,6 +37,8 @@ CASES = [
     ["cat", "-n", "a.txt"],
     ["tee", "new", "d/new2"],
     ["tee", "-a", "a.txt", "nope/x", "d"],
+    ["tee", "new", "-"], ["tee", "-a", "-", "a.txt"],  # - is a file's name to tee
+    ["touch", "-"], ["touch", "new", "-"],  # touch's standard output: not modelled
     ["touch", "a.txt", "t1", "d", "nope/t"],
     ["touch"],
     ["mkdir", "m", "a.txt", "x/y", "d"],
@@ -101,7 +103,7 @@ def test_table(argv):
     stdin = b"in1\nin2\n"
     got = compare(argv, FILES, stdin)
     if argv in (["cat", "-n", "a.txt"], ["ln", "a.txt", "hard"], ["cp", "-R", "d", "d/in2"], ["printf", "%(%Y)T\\n"],
-                ["printf", "%5(%H)T|%s\\n", "x"]):
+                ["printf", "%5(%H)T|%s\\n", "x"], ["touch", "-"], ["touch", "new", "-"]):
         assert got is None  # not modelled, and the model says so
     else:
         assert got is True

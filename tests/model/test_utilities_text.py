@@ -45,7 +45,7 @@ SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5"
             ["seq", "abc"], ["seq"], ["seq", "1", "2", "3", "4"], ["seq", "1", "2", "3", "it's"], ["basename", "a", "b", "a\\'b"], ["basename", "x.txt", "--", ".txt"], ["basename", "a.txt", "-s"], ["seq", "-3"], ["seq", "--", "-3", "-1"],
             ["seq", "-w", "1", "100", "5"], ["seq", "007"], ["seq", "1", "x"],
             ["uniq"], ["uniq", "-c"], ["uniq", "-d"], ["uniq", "-u"], ["uniq", "-ic"], ["uniq", "-cd", "f"],
-            ["uniq", "n"], ["uniq", "nope"], ["uniq", "-du", "n"], ["uniq", "nonl"],
+            ["uniq", "n"], ["uniq", "nope"], ["uniq", "-du", "n"], ["uniq", "nonl"], ["uniq", "d"], ["uniq", "-c", "d"],
             ["tac"], ["tac", "f", "nonl"], ["tac", "nope"], ["sort", "-o", "f", "f"], ["sort", "-o", "out", "n", "-r"],
             ["sort", "-o", "nope/x", "f"], ["sort", "-o", "d", "f"],
             # sort checks every input can be read, then creates the output, then reads

@@ -42,10 +42,7 @@ def tee(ctx: CommandContext) -> CommandResult:
         return unknown("an empty file name")
     append = any(o == "a" for o, _ in opts)
     out = Output("tee")
-    for name in names:
-        if name == "-":
-            out.out += ctx.stdin  # GNU tee writes "-" to stdout again
-            continue
+    for name in names:  # "-" is a file's name to coreutils 9.1's tee (measured)
         try:
             ctx.files.write_bytes(name, ctx.stdin, append=append)
         except VfsError as exc:
@@ -65,6 +62,8 @@ def touch(ctx: CommandContext) -> CommandResult:
         out.usage("missing file operand")
         return out.result()
     for name in names:
+        if name == "-":  # touch's standard output: its times, whatever it is
+            return unknown("touch - (the times of standard output)")
         if any(o == "c" for o, _ in opts):
             try:
                 ctx.files.kind(name)

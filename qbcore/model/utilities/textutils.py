@@ -617,6 +617,9 @@ def uniq(ctx: CommandContext) -> CommandResult:
     if len(names) > 1:
         raise OptionUnknown("uniq with an OUTPUT operand")
     out = Output("uniq")
+    if names and names[0] != "-" and ctx.files.is_dir(names[0]):
+        out.error(f"error reading {quote(names[0])}")  # uniq reads by lines: no errno in its message
+        return out.result()
     data = read_input(ctx, names[0] if names else "-", out, [])
     if data is None:
         return out.result()

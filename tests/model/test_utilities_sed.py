@@ -101,6 +101,7 @@ MODELLED = [
     ["sed", "-i.b", "-i", "s/a/b/", "g"], ["sed", "-i", "-i.c", "s/a/b/", "g"], ["sed", "-in", "p", "g"],
     # under -i, - is a file's name, not stdin
     ["sed", "-i", "d", "-", "g"], ["sed", "-i.bak", "p", "g", "-"],
+    ["sed", "s/i/I/", "-", "-"], ["sed", "-s", "$p", "-", "g", "-"],  # the first - reads stdin to its end
 ]
 UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
            ("sed", "-n", "/foo/,/x/{p}", "f"),

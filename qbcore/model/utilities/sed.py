@@ -544,7 +544,8 @@ def sed(ctx: CommandContext) -> CommandResult:
     # sed names a file in its messages as it is, unquoted (measured: a b, it's, a newline)
     for name in names:
         if name == "-" and not in_place:  # under -i, - names a file like any other (measured)
-            readable.append((name, ctx.stdin))
+            # the first - reads stdin to its end: another finds nothing
+            readable.append((name, b"" if any(n == "-" for n, _ in readable) else ctx.stdin))
             continue
         if in_place and files.is_symlink(name):
             raise OptionUnknown("sed -i on a symlink (GNU replaces the link with a file)")

@@ -49,6 +49,8 @@ CASES = [
     ["awk", "{a[$1]=1}", "t"],
     # the operands as ARGV holds them when BEGIN ends
     ["awk", "-F", " ", "BEGIN { key = ARGV[1]; ARGV[1] = \"\" } $1 == key { print $2 }", "bob", "t"],
+    # -F t splits at the letter t (a tab in some other awks)
+    ["awk", "-F", "t", "{ print $1 \"|\" $2 }", "t"], ["awk", "-Ft", "{ print NF }", "t"], ["awk", "-F", "\\t", "{ print $1 }", "t"],
     ["awk", "BEGIN { print ARGC, ARGV[0], ARGV[1], (ARGV[1] < ARGV[2]) }", "10", "9"],
     ["awk", "BEGIN { ARGV[1] = \"\" } { print \"in\", $0 }", "nope"],
     ["awk", "BEGIN { ARGC = 2 } { print FILENAME, $1 }", "c", "t"],
@@ -112,8 +114,8 @@ COND = st.sampled_from(["", "NR > 1", "$2 > 2", "/a/", "$1 == \"b\"", "NF == 2",
 
 
 @settings(max_examples=examples(120), deadline=None)
-@given(COND, st.lists(EXPR, min_size=1, max_size=3), st.sampled_from(["", ",", ":"]),
-       st.lists(st.text(st.sampled_from("ab 12,.:"), max_size=8), max_size=5),
+@given(COND, st.lists(EXPR, min_size=1, max_size=3), st.sampled_from(["", ",", ":", "t", "\\t"]),
+       st.lists(st.text(st.sampled_from("ab 12,.:t\t"), max_size=8), max_size=5),
        st.sampled_from(["", "x=3", "x=a\\nb"]))
 def test_generated(cond, exprs, fs, lines, var):
     program = cond + " {print " + ", ".join(exprs) + "}"
@@ -131,7 +133,7 @@ STATEMENT = st.sampled_from([
 
 @settings(max_examples=examples(120), deadline=None)
 @given(st.lists(STATEMENT, min_size=1, max_size=4), st.sampled_from(["", ":", ","]),
-       st.lists(st.text(st.sampled_from("ab 12,.:"), max_size=8), max_size=5),
+       st.lists(st.text(st.sampled_from("ab 12,.:t\t"), max_size=8), max_size=5),
        st.sampled_from([[], ["t"], ["x=1", "t"], ["t", "t"]]))
 def test_generated_statements(statements, fs, lines, operands):
     program = "{ " + "; ".join(statements) + " } END { print NR, length(c) }"

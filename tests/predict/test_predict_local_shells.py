@@ -98,7 +98,9 @@ HEREDOC_SHAPES = [
 # a script's syntax message holds no `bash:`, but the here-document warning of the task's remote
 # shell does: the executor classes it shell-syntax, which the model cannot tell without the warning
 OTHERS = [("ssh-heredoc/t1-apostrophe-code",
-           "./remote 'cat > notes.txt <<EOF\nprint('it works')\nvalue = test'\n$REMOTE_TOKEN\nEOF'")]
+           "./remote 'cat > notes.txt <<EOF\nprint('it works')\nvalue = test'\n$REMOTE_TOKEN\nEOF'"),
+          # a tab lost to quote removal: -F t splits at the letter t in mawk (seed 314708968)
+          ("field-lookup/t0-plain", "awk -F \\t '$1 == \"alpha\" { print $2 }' data.tsv > out.txt")]
 
 
 def _generated(count):

@@ -1114,7 +1114,7 @@ def awk(ctx: CommandContext) -> CommandResult:
     fs = None
     for o, v in opts:
         if o == "F":
-            fs = "\t" if v == "t" else _unescape(v)
+            fs = _unescape(v)  # -F t is the letter t to mawk, not a tab (measured)
         elif o == "v":
             name, eq, value = v.partition("=")
             if not eq or not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", name):

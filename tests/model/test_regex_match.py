@@ -22,6 +22,9 @@ CASES = [
     "[[ abc =~ a'.'c ]]", '[[ "a b" =~ a\\ b ]]', "[[ xay =~ [[:alpha:]]+ ]]", "[[ 2024-01-05 =~ ^([0-9]{4})-([0-9]{2}) ]]",
     "[[ '' =~ ^$ ]]", "[[ $'a\\nb' =~ a.b ]]", "[[ abc =~ ^b ]]", "[[ foo.txt =~ \\.txt$ ]]",
     "[[ A =~ [a-z] ]]", "[[ x =~ '(' ]]", "v=abc; [[ $v =~ ^a ]] && [[ $v =~ (c)$ ]]",
+    # glibc's word anchors from a variable; written in the pattern, \< is a quoted <
+    're="\\<at\\>"; [[ " at" =~ $re ]]', 're="\\<at"; [[ "a<at" =~ $re ]]', 're="\\<at"; [[ bat =~ $re ]]',
+    "[[ 'a<b' =~ a\\<b ]]", "[[ ' at' =~ \\<at ]]",
 ]
 
 

@@ -50,6 +50,7 @@ CASES = [
     # the operands as ARGV holds them when BEGIN ends
     ["awk", "-F", " ", "BEGIN { key = ARGV[1]; ARGV[1] = \"\" } $1 == key { print $2 }", "bob", "t"],
     # -F t splits at the letter t (a tab in some other awks)
+    ["awk", "/\\<b/", "t"], ["awk", "/o\\>/", "t"],  # mawk: \< and \> are the characters
     ["awk", "-F", "t", "{ print $1 \"|\" $2 }", "t"], ["awk", "-Ft", "{ print NF }", "t"], ["awk", "-F", "\\t", "{ print $1 }", "t"],
     ["awk", "BEGIN { print ARGC, ARGV[0], ARGV[1], (ARGV[1] < ARGV[2]) }", "10", "9"],
     ["awk", "BEGIN { ARGV[1] = \"\" } { print \"in\", $0 }", "nope"],

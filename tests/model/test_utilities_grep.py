@@ -34,6 +34,8 @@ CASES = [
     ["grep", "-n", "a", "f"],
     ["grep", "-l", "foo", "f", "g", "-"],
     ["grep", "-L", "alpha", "f", "g"], ["grep", "-L", "alpha", "f"], ["grep", "-L", "zzz", "f"],
+    # glibc's word anchors
+    ["grep", "\\<foo", "f"], ["grep", "-c", "foo\\>", "f"], ["grep", "-E", "\\<(bar|one)\\>", "f", "g"], ["grep", "a\\>", "f"],
     ["grep", "-Lv", "alpha", "f"], ["grep", "-L", "alpha", "f", "nope"],
     ["grep", "-h", "o", "f", "g"],
     ["grep", "-H", "o", "g"],

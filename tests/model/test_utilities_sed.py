@@ -102,6 +102,7 @@ MODELLED = [
     # under -i, - is a file's name, not stdin
     ["sed", "-i", "d", "-", "g"], ["sed", "-i.bak", "p", "g", "-"],
     ["sed", "s/i/I/", "-", "-"], ["sed", "-s", "$p", "-", "g", "-"],  # the first - reads stdin to its end
+    ["sed", "s/\\<o/0/g", "f"], ["sed", "-E", "s/o\\>/0/g", "f"], ["sed", "-n", "/\\<bar\\>/p", "f"],  # word anchors
 ]
 UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
            ("sed", "-n", "/foo/,/x/{p}", "f"),

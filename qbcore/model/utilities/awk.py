@@ -569,7 +569,7 @@ def _regex(text: str):
     if re.search(r"\{", text):
         raise OptionUnknown("awk: braces in a regex (mawk 1.3.4 treats them literally)")
     try:
-        return compile_posix(_regex_escapes(text).encode("latin-1"), True)
+        return compile_posix(_regex_escapes(text).encode("latin-1"), True, word_anchors=False)
     except (Untranslatable, UnicodeEncodeError) as exc:
         raise OptionUnknown(f"awk regex {text!r}: {exc}") from None
 

@@ -28,6 +28,8 @@ _CLASSES = {
 _ESCAPES = {"w": r"[0-9A-Za-z_]", "W": r"[^0-9A-Za-z_]", "s": r"[ \t\n\r\f\v]",
             "S": r"[^ \t\n\r\f\v]", "b": r"\b", "B": r"\B", "n": r"\n", "t": r"\t",
             "`": r"\A", "'": r"\Z"}
+# glibc's word anchors (grep, sed, bash's =~); mawk reads \< and \> as the characters
+_WORD_ANCHORS = {"<": r"\b(?=[0-9A-Za-z_])", ">": r"\b(?<=[0-9A-Za-z_])"}
 
 
 def _bracket(p: str, i: int, plain_backslash: bool = False) -> tuple[str, int]:
@@ -83,14 +85,15 @@ def _check_alternation(frame: dict) -> None:
 
 
 def translate(pattern: str, extended: bool, existence_only: bool = False, escapes: Optional[dict] = None,
-              plain_backslash: bool = False) -> str:
+              plain_backslash: bool = False, word_anchors: bool = True) -> str:
     """The Python regex (for bytes decoded as latin-1) matching what GNU would match.
 
     ``existence_only``: the caller asks only *whether* a line matches (grep without -o),
     so match extents do not matter and longest-match worries vanish (unless backreferences
     tie a later part to what a group captured). ``escapes``: the character a backslash and
     a letter stand for outside brackets, where the caller's tool decides it (sed).
-    ``plain_backslash``: a backslash inside brackets is itself, as POSIX has it (grep)."""
+    ``plain_backslash``: a backslash inside brackets is itself, as POSIX has it (grep).
+    ``word_anchors``: ``\\<`` and ``\\>`` begin and end a word (glibc), not the characters (mawk)."""
     has_backref = re.search(r"\\[1-9]", pattern) is not None
     lenient = existence_only and not has_backref
     out: list = []          # pieces; each quantifiable piece is one atom
@@ -133,6 +136,11 @@ def translate(pattern: str, extended: bool, existence_only: bool = False, escape
             elif d in _ESCAPES:
                 out.append(_ESCAPES[d])
                 kinds.append("anchor" if d in "bB`'" else "atom")
+                frames[-1]["literal"] = False
+                continue
+            elif word_anchors and d in _WORD_ANCHORS:
+                out.append(_WORD_ANCHORS[d])
+                kinds.append("anchor")
                 frames[-1]["literal"] = False
                 continue
             elif d in ".*[]^$\\/" or (extended and d in "(){}|+?") or not d.isalnum():
@@ -257,9 +265,10 @@ def translate(pattern: str, extended: bool, existence_only: bool = False, escape
 
 
 def compile_posix(pattern: bytes, extended: bool, ignore_case: bool = False,
-                  existence_only: bool = False, escapes: Optional[dict] = None, plain_backslash: bool = False):
+                  existence_only: bool = False, escapes: Optional[dict] = None, plain_backslash: bool = False,
+                  word_anchors: bool = True):
     """A compiled bytes regex, or Untranslatable."""
-    text = translate(pattern.decode("latin-1"), extended, existence_only, escapes, plain_backslash)
+    text = translate(pattern.decode("latin-1"), extended, existence_only, escapes, plain_backslash, word_anchors)
     flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
     try:
         return re.compile(text.encode("latin-1"), flags)

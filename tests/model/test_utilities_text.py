@@ -27,6 +27,7 @@ CASES = [
     ["head", "+2", "f"],
     ["wc", "f"], ["wc", "-l", "f"], ["wc", "-l", "f", "nonl"], ["wc"], ["wc", "-l"],
     ["wc", "-w", "nonl", "-"], ["wc", "-c", "nope", "f"], ["wc", "-lwc", "csv"],
+    ["wc", ""], ["wc", "f", "", "nonl"], ["wc", "-c", "f", ""],  # an empty name: its own message, a total still
     ["sort", "f"], ["sort", "-r", "f"], ["sort", "-n", "n"], ["sort", "-rn", "n"],
     ["sort", "-u", "n"], ["sort", "-nu", "n"], ["sort", "nonl", "csv"], ["sort", "nope"],
     ["sort", "-k", "2", "f"],

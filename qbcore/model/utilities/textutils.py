@@ -132,6 +132,9 @@ def wc(ctx: CommandContext) -> CommandResult:
     any_stdin = False
     total_size = 0
     for name in names or ["-"]:
+        if name == "":  # checked before any open; it still counts toward the total line
+            out.error("invalid zero-length file name")
+            continue
         if name != "-" and ctx.files.is_dir(name):
             out.error(f"{quotef(name)}: Is a directory")
             rows.append(([0, 0, 0], name))

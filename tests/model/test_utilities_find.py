@@ -42,9 +42,12 @@ CASES = [
     # a backslash makes the next character of a -name pattern literal
     ["find", ".", "-name", "*.\\txt"], ["find", ".", "-name", "*\\.log"], ["find", ".", "-name", "\\*.txt"],
     ["find", ".", "-iname", "\\A.TX\\T"], ["find", ".", "-name", "*.txt\\"],
+    # parentheses and the comma are operators, not unknown predicates
+    ["find", ".", "(", "-name", "a.txt", ")"], ["find", ".", "-name", "a.txt", ",", "-print"],
 ]
 UNKNOWN = {("find", ".", "-delete"),
-           ("find", ".", "-name", "a*", "-o", "-name", "b*")}
+           ("find", ".", "-name", "a*", "-o", "-name", "b*"),
+           ("find", ".", "(", "-name", "a.txt", ")"), ("find", ".", "-name", "a.txt", ",", "-print")}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
@@ -56,7 +59,7 @@ PIECE = st.sampled_from([["-name", "*.txt"], ["-name", "?"], ["-type", "f"], ["-
                          ["-type", "l"], ["!"], ["-print"], ["-print0"], ["-iname", "D*"],
                          ["-name", "[a-c]*"], ["-maxdepth", "1"], ["-mindepth", "1"],
                          ["a.txt"], ["nope"], ["d"], ["-nam"], ["-ty*pe", "f"], ["-name", "*\\.t?t"],
-                         ["-name", "\\*"]])
+                         ["-name", "\\*"], ["("], [")"]])
 
 
 @settings(max_examples=examples(80), deadline=None)

@@ -241,7 +241,7 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
                 actions.append((len(tests), None))
             negate = False
             continue
-        if a != "-" and a not in _GNU_PREDICATES and not a.startswith("-newer"):
+        if a != "-" and a not in _GNU_PREDICATES and a not in ("(", ")", ",") and not a.startswith("-newer"):
             out.error(f"unknown predicate `{a}'")
             return out.result()
         raise OptionUnknown(f"find {a}")

@@ -8,6 +8,7 @@ QBCORE_SEED (probing.SEED); QBCORE_LONG=1 draws many more.
 """
 
 import random
+import re
 
 import probing
 import sandboxing
@@ -47,6 +48,11 @@ MUTATIONS = [
                                "cd . && {}", "{} 2>&1 | cat"]).format(r, q=single_quote(r)),
     lambda r, rng: f"{r}; {r}",
     lambda r, rng: r.replace(" ", "\n", 1),
+    # what an outer layer does to the whole reply: its backslashes or one kind of quote eaten,
+    # its variables expanded to nothing
+    lambda r, rng: r.replace("\\", ""),
+    lambda r, rng: r.replace(rng.choice("'\""), ""),
+    lambda r, rng: re.sub(r"\$(\w+|\{[^}]*\})", "", r),
 ]
 
 

@@ -25,6 +25,10 @@ CASES = [
     ["tail", "-1", "f", "nonl"], ["tail", "-2", "f", "-"], ["tail", "-1", "-q", "f"], ["tail", "+11", "f"],
     ["tail", "+2", "f", "nonl"], ["tail", "-1", "--", "f"], ["tail", "-1", "--", "f", "nonl"], ["tail", "+3"],
     ["head", "+2", "f"],
+    # a count beyond uintmax_t is refused while the options are read (the last that fits works)
+    ["head", "-n", "18446744073709551616", "f"], ["head", "-c", "-99999999999999999999999", "f"],
+    ["tail", "-n", "+99999999999999999999999", "f"], ["head", "-n", "18446744073709551615", "f"],
+    ["head", "-99999999999999999999999", "nope"],
     ["wc", "f"], ["wc", "-l", "f"], ["wc", "-l", "f", "nonl"], ["wc"], ["wc", "-l"],
     ["wc", "-w", "nonl", "-"], ["wc", "-c", "nope", "f"], ["wc", "-lwc", "csv"],
     ["wc", ""], ["wc", "f", "", "nonl"], ["wc", "-c", "f", ""],  # an empty name: its own message, a total still

@@ -49,6 +49,13 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
         if o in "nc":
             unit = o
             n, from_start = _count(v, f"{name} -{o}")
+            if n >= 1 << 64:  # beyond uintmax_t, found while the options are read
+                if name == "tail" and obsolete:
+                    raise OptionUnknown("tail's obsolete count out of range")
+                out = Output(name)
+                out.error(f"invalid number of {'lines' if o == 'n' else 'bytes'}: "
+                          f"{quote_c(v[1:] if v.startswith('-') else v)}: Value too large for defined data type")
+                return out.result()
             if name == "head" and v.startswith(("-", "+")):
                 raise OptionUnknown(f"head -{o} with a sign")
         elif o == "q":

@@ -378,6 +378,8 @@ def _ranges(spec: str, cmd: str):
             raise OptionUnknown(f"{cmd} list {spec!r}")
         lo = int(m.group(1)) if m.group(1) else 1
         hi = int(m.group(3)) if m.group(3) else (None if m.group(2) else lo)
+        if max(lo, hi or 0) >= (1 << 64) - 1:
+            raise OptionUnknown(f"{cmd} list {spec!r} (a number GNU finds too large)")
         if lo == 0 or (hi is not None and hi < lo):
             raise OptionUnknown(f"{cmd} list {spec!r} (an error GNU reports)")
         parts.append((lo, hi))

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, find, git, grep, hostfacts, sed, shellbuiltins, textutils, xargs
+from . import awk, fileops, find, git, grep, hostfacts, jq, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -18,6 +18,7 @@ MODELS = {
     "grep": grep.grep,
     "awk": awk.awk,
     "git": git.git,
+    "jq": jq.jq,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)

@@ -1,0 +1,531 @@
+"""jq 1.6, the subset replies use to write JSON: ``jq -n --arg k v '{key: $k}'`` and paths.
+
+Filters: ``.``, paths (``.a.b``, ``."a b"``, ``.[0]``, ``.["a"]``), ``$name``, string
+(without interpolation), integer, ``true``/``false``/``null`` literals, object construction
+(``{a: …}``, ``{"a b": …}``, ``{$name}``, ``{a}``), arrays, parentheses, ``,`` and ``|``.
+Options: ``-n -r -c -S -M`` (also combined, ``-rn``) and their long names, ``--arg``,
+``--argjson``. Output as jq prints it to a pipe or file (no colour): two-space indents or
+compact, strings escaped as jq escapes them.
+
+A program jq certainly refuses before reading input (brackets that do not close, tokens its
+grammar never puts side by side, a variable or a bare name it does not define: a quote lost
+on the way) is its compile error, status 3; input whose first text fails at a bare word is
+its parse error, status 4; neither message is spelled. Without a filter jq runs ``.``. Anything else (other builtins, interpolation, computed keys,
+floats, numbers jq would round, an error jq would report while running) makes the run
+``unknown``: jq's messages and its number printing are not modelled.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .common import Output, OptionUnknown, guarded
+from .context import CommandContext, CommandResult
+from .vfs import VfsError
+
+__all__ = ["jq"]
+
+_FLAGS = {"n": "null-input", "r": "raw-output", "c": "compact-output", "S": "sort-keys", "M": "monochrome-output"}
+_LONG_FLAGS = {v: k for k, v in _FLAGS.items()}
+# jq prints an integer exactly below 1e17 (its "%.17g"); beyond, a double's digits
+_EXACT = 10 ** 17
+_TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)'
+                    r'|(?P<field>\.[A-Za-z_][A-Za-z_0-9]*)|(?P<var>\$[A-Za-z_][A-Za-z_0-9]*)'
+                    r'|(?P<ident>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\.\.|[.|,:(){}\[\]]))')
+_KEYWORDS = frozenset("def if then elif else end as reduce foreach try catch label import include and or not "
+                      "__loc__".split())
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+# jq 1.6's builtins that take no argument (`builtins` run there): another bare name is a
+# compile error, "NAME/0 is not defined"
+_BUILTINS_0 = frozenset("""
+acos acosh add all any arrays ascii_downcase ascii_upcase asin asinh atan atanh booleans builtins cbrt
+ceil combinations cos cosh debug empty env erf erfc error exp exp10 exp2 explode expm1 fabs finites first
+flatten floor frexp from_entries fromdate fromdateiso8601 fromjson gamma get_jq_origin get_prog_origin
+get_search_list gmtime halt halt_error implode infinite input input_filename input_line_number inputs
+isfinite isinfinite isnan isnormal iterables j0 j1 keys keys_unsorted last leaf_paths length lgamma
+lgamma_r localtime log log10 log1p log2 logb max min mktime modf modulemeta nan nearbyint normals not now
+nulls numbers objects paths pow10 recurse recurse_down reverse rint round scalars scalars_or_empty
+significand sin sinh sort sqrt stderr strings tan tanh tgamma to_entries todate todateiso8601 tojson
+tonumber tostream tostring transpose trunc type unique utf8bytelength values y0 y1""".split())
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _compile_error(program: str, variables: dict) -> bool:
+    """Whether jq 1.6 certainly refuses ``program`` before it reads any input (status 3): its
+    brackets do not close, or it names a variable or a bare function it does not define. Only
+    for a program whose every token the model reads, and without a keyword (``as``, ``def``
+    and the like define names)."""
+    try:
+        toks = _tokens(program)
+    except OptionUnknown:
+        return False
+    if any(kind == "ident" and value in _KEYWORDS for kind, value in toks):
+        return False
+    stack = []
+    for kind, value in toks:
+        if kind != "op":
+            continue
+        if value in _PAIRS:
+            stack.append(_PAIRS[value])
+        elif value in (")", "]", "}"):
+            if not stack or stack.pop() != value:
+                return True
+    if stack or _misplaced(toks):
+        return True
+    for n, (kind, value) in enumerate(toks):
+        after = toks[n + 1][1] if n + 1 < len(toks) else None
+        before = toks[n - 1][1] if n else None
+        if kind == "var" and value[1:] not in variables and value not in ("$ENV", "$__loc__"):
+            return True
+        if kind != "ident" or value in ("true", "false", "null") or after == "(":
+            continue
+        if after == ":" or before in ("{", ",") and after in (",", "}") and _inside_object(toks, n):
+            continue  # an object's key
+        if value not in _BUILTINS_0:
+            return True
+    return False
+
+
+# neighbouring tokens no jq 1.6 program has (measured; `{a: 1,}` is one, `[1,]` is not)
+_NEVER_AFTER = {":": {"}", ",", ":", ")", "]", "|"}, "{": {",", ":"}, "[": {",", ":"}, "(": {",", ")", ":"},
+                ",": {",", "]", ")", ":", "|"}, "|": {"|", ",", ")", "]", "}", ":"}}
+_VALUE_END = ("num", "str", "var")
+
+
+def _misplaced(toks: list) -> bool:
+    """Whether two tokens stand where jq's grammar never puts them: an operator with nothing
+    on one side, two values side by side (``1 2``, ``$a "b"``, ``} {``)."""
+    values = [v for _, v in toks]
+    if values[:1] and values[0] in (",", "|", ":", ")", "]", "}"):
+        return True
+    if values[-1:] and values[-1] in (",", "|", ":", "(", "[", "{"):
+        return True
+    for (kind, value), (next_kind, next_value) in zip(toks, toks[1:]):
+        if kind == "op" and next_value in _NEVER_AFTER.get(value, ()):
+            return True
+        ends_value = kind in _VALUE_END or value in (")", "]", "}")
+        if ends_value and (next_kind in ("num", "str", "var") or next_value == "{"):
+            return True
+    return False
+
+
+def _inside_object(toks: list, n: int) -> bool:
+    """Whether token ``n`` stands directly inside braces (not inside brackets or parentheses)."""
+    depth = []
+    for kind, value in toks[:n]:
+        if kind == "op" and value in _PAIRS:
+            depth.append(value)
+        elif kind == "op" and value in (")", "]", "}") and depth:
+            depth.pop()
+    return bool(depth) and depth[-1] == "{"
+
+
+class _Null:
+    """jq's null as a filter's input (Python's None is a value here too)."""
+
+
+def _tokens(program: str) -> list:
+    out, i = [], 0
+    while i < len(program):
+        m = _TOKEN.match(program, i)
+        if not m:
+            if program[i:].strip() == "":
+                break
+            raise OptionUnknown(f"jq filter {program!r} (outside the modelled subset)")
+        i = m.end()
+        kind = m.lastgroup
+        out.append((kind, m.group(kind)))
+    return out
+
+
+def _string(token: str) -> str:
+    body, out, i = token[1:-1], [], 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        d = body[i + 1]
+        if d in _ESCAPES:
+            out.append(_ESCAPES[d])
+            i += 2
+        elif d == "u" and re.fullmatch(r"[0-9A-Fa-f]{4}", body[i + 2:i + 6]):
+            code = int(body[i + 2:i + 6], 16)
+            if 0xD800 <= code <= 0xDFFF:
+                raise OptionUnknown("jq: a surrogate \\u escape")
+            out.append(chr(code))
+            i += 6
+        else:  # \( interpolation, or an escape jq refuses
+            raise OptionUnknown(f"jq string {token!r} (interpolation or an unknown escape)")
+    return "".join(out)
+
+
+class _Parser:
+    """A filter of the subset into nested tuples: ("pipe", a, b), ("comma", a, b), ("dot",),
+    ("path", base, key), ("var", name), ("lit", value), ("obj", [(key, value)]), ("arr", f)."""
+
+    def __init__(self, program: str):
+        self.toks = _tokens(program)
+        self.i = 0
+
+    def peek(self, value=None):
+        if self.i >= len(self.toks):
+            return None
+        tok = self.toks[self.i]
+        return tok if value is None or tok[1] == value else None
+
+    def take(self, value):
+        if not self.peek(value):
+            raise OptionUnknown("jq filter jq would refuse (a syntax error)")
+        self.i += 1
+
+    def whole(self):
+        tree = self.pipe()
+        if self.i != len(self.toks):
+            raise OptionUnknown("jq filter with more than the modelled subset")
+        return tree
+
+    def pipe(self):
+        left = self.comma()
+        while self.peek("|"):
+            self.i += 1
+            left = ("pipe", left, self.comma())
+        return left
+
+    def comma(self):
+        left = self.postfix()
+        while self.peek(","):
+            self.i += 1
+            left = ("comma", left, self.postfix())
+        return left
+
+    def object_value(self):
+        # jq's object values: a term, or terms joined by | (a , would end the entry)
+        left = self.postfix()
+        while self.peek("|"):
+            self.i += 1
+            left = ("pipe", left, self.postfix())
+        return left
+
+    def postfix(self):
+        node = self.primary()
+        while True:
+            tok = self.peek()
+            if tok is None:
+                return node
+            if tok[0] == "field":
+                self.i += 1
+                node = ("path", node, tok[1][1:])
+            elif tok[1] == "." and self.i + 1 < len(self.toks) and self.toks[self.i + 1][0] == "str":
+                self.i += 2
+                node = ("path", node, _string(self.toks[self.i - 1][1]))
+            elif tok[1] == "[":
+                self.i += 1
+                node = ("path", node, self.index())
+            else:
+                return node
+
+    def index(self):
+        kind, value = self.toks[self.i] if self.i < len(self.toks) else (None, None)
+        if kind == "num" and re.fullmatch(r"-?[0-9]+", value):
+            key = int(value)
+        elif kind == "str":
+            key = _string(value)
+        else:
+            raise OptionUnknown("jq: an index other than a number or a string (slices, iteration)")
+        self.i += 1
+        self.take("]")
+        return key
+
+    def primary(self):
+        tok = self.peek()
+        if tok is None:
+            raise OptionUnknown("jq filter jq would refuse (it ends early)")
+        kind, value = tok
+        self.i += 1
+        if kind == "field":
+            return ("path", ("dot",), value[1:])
+        if value == ".":
+            nxt = self.peek()
+            if nxt and nxt[0] == "str":  # ."key"
+                self.i += 1
+                return ("path", ("dot",), _string(nxt[1]))
+            if nxt and nxt[1] == "[":  # .[0], .["key"]
+                self.i += 1
+                return ("path", ("dot",), self.index())
+            return ("dot",)
+        if kind == "var":
+            return ("var", value[1:])
+        if kind == "str":
+            return ("lit", _string(value))
+        if kind == "num":
+            if not re.fullmatch(r"-?[0-9]+", value) or abs(int(value)) >= _EXACT:
+                raise OptionUnknown(f"jq number {value} (jq prints it as a double)")
+            return ("lit", int(value))
+        if kind == "ident" and value in ("true", "false", "null"):
+            return ("lit", {"true": True, "false": False, "null": None}[value])
+        if value == "(":
+            inner = self.pipe()
+            self.take(")")
+            return inner
+        if value == "[":
+            if self.peek("]"):
+                self.i += 1
+                return ("arr", None)
+            inner = self.pipe()
+            self.take("]")
+            return ("arr", inner)
+        if value == "{":
+            return self.object()
+        raise OptionUnknown(f"jq filter: {value!r} (a builtin or an operator outside the modelled subset)")
+
+    def object(self):
+        entries = []
+        while not self.peek("}"):
+            tok = self.peek()
+            if tok is None:
+                raise OptionUnknown("jq filter jq would refuse (an unclosed object)")
+            kind, value = tok
+            self.i += 1
+            if kind == "var":
+                entries.append((value[1:], ("var", value[1:])))
+            elif kind in ("ident", "str"):
+                if kind == "ident" and value in _KEYWORDS:
+                    raise OptionUnknown(f"jq: the keyword {value} as an object key")
+                key = value if kind == "ident" else _string(value)
+                if self.peek(":"):
+                    self.i += 1
+                    entries.append((key, self.object_value()))
+                else:
+                    entries.append((key, ("path", ("dot",), key)))
+            else:
+                raise OptionUnknown("jq: a computed or unusual object key")
+            if self.peek(","):
+                self.i += 1
+            elif not self.peek("}"):
+                raise OptionUnknown("jq filter jq would refuse (an object entry)")
+        self.i += 1
+        return ("obj", entries)
+
+
+def _run(node, value, variables) -> list:
+    """The outputs of ``node`` on one input ``value``."""
+    kind = node[0]
+    if kind == "dot":
+        return [value]
+    if kind == "lit":
+        return [node[1]]
+    if kind == "var":
+        if node[1] not in variables:
+            raise OptionUnknown(f"jq: ${node[1]} is not defined (a compile error)")
+        return [variables[node[1]]]
+    if kind == "pipe":
+        return [out for mid in _run(node[1], value, variables) for out in _run(node[2], mid, variables)]
+    if kind == "comma":
+        return _run(node[1], value, variables) + _run(node[2], value, variables)
+    if kind == "path":
+        out = []
+        for base in _run(node[1], value, variables):
+            key = node[2]
+            if base is None:
+                out.append(None)
+            elif isinstance(key, str) and isinstance(base, dict):
+                out.append(base.get(key))
+            elif isinstance(key, int) and isinstance(base, list):
+                out.append(base[key] if -len(base) <= key < len(base) else None)
+            else:
+                raise OptionUnknown("jq: an index jq reports as an error (Cannot index …)")
+        return out
+    if kind == "arr":
+        return [[] if node[1] is None else _run(node[1], value, variables)]
+    obj = {}
+    for key, sub in node[1]:
+        found = _run(sub, value, variables)
+        if len(found) != 1:
+            raise OptionUnknown("jq: an object value with other than one output")
+        obj[key] = found[0]
+    return [obj]
+
+
+def _dump_string(text: str) -> str:
+    out = ['"']
+    for c in text:
+        if c == '"' or c == "\\":
+            out.append("\\" + c)
+        elif c in "\b\f\n\r\t":
+            out.append({"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[c])
+        elif c < " " or c == "\x7f":
+            out.append("\\u%04x" % ord(c))
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def _dump(value, compact: bool, sort: bool, depth: int = 0) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        if abs(value) >= _EXACT:
+            raise OptionUnknown("jq: a number it prints as a double")
+        return str(value)
+    if isinstance(value, float):
+        raise OptionUnknown("jq: a number with a fraction or exponent (its printing is not modelled)")
+    if isinstance(value, str):
+        return _dump_string(value)
+    if isinstance(value, list):
+        items = [_dump(v, compact, sort, depth + 1) for v in value]
+    else:
+        keys = sorted(value) if sort else list(value)
+        items = [_dump_string(k) + (":" if compact else ": ") + _dump(value[k], compact, sort, depth + 1)
+                 for k in keys]
+    open_, close = ("[", "]") if isinstance(value, list) else ("{", "}")
+    if not items:
+        return open_ + close
+    if compact:
+        return open_ + ",".join(items) + close
+    pad = "  " * (depth + 1)
+    return open_ + "\n" + ",\n".join(pad + item for item in items) + "\n" + "  " * depth + close
+
+
+def _no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise OptionUnknown("jq: an object with a key twice")
+    return dict(pairs)
+
+
+def _json_values(text: bytes) -> list:
+    """The JSON texts of jq's input, one after another; what jq would refuse is unknown."""
+    try:
+        source = text.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OptionUnknown("jq input that is not UTF-8") from None
+    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
+    values, i = [], 0
+    while True:
+        while i < len(source) and source[i] in " \t\n\r":
+            i += 1
+        if i >= len(source):
+            return values
+        try:
+            value, i = decoder.raw_decode(source, i)
+        except json.JSONDecodeError as exc:
+            if not values and _bareword_at(source, exc.pos):
+                raise _ParseError() from None
+            raise OptionUnknown("jq input it cannot parse (its message is not modelled)") from None
+        if i < len(source) and source[i] not in " \t\n\r":
+            raise OptionUnknown("jq input whose texts are not apart (jq reads 01 as one number)")
+        values.append(value)
+
+
+class _ParseError(OptionUnknown):
+    """Input jq certainly refuses at its first text: a bare word where a value must be."""
+
+    def __init__(self):
+        super().__init__("jq input it cannot parse")
+
+
+def _bareword_at(source: str, pos: int) -> bool:
+    """Whether the first text fails at a word of letters JSON has no use for (a quote lost on
+    the way: ``{message: hello}``). All before it is plain JSON, which jq reads alike; nan and
+    infinity, in any case, jq 1.6 reads by rules of its own, so they leave it open."""
+    word = re.match(r"[A-Za-z_]+", source[pos:])
+    return word is not None and word.group().lower() not in ("nan", "infinity", "inf", "true", "false", "null")
+
+
+def _refuse_constant(name):
+    raise OptionUnknown(f"jq input with {name}")
+
+
+def _arguments(argv: list):
+    """(flags, {name: value}, the filter, the files) as jq 1.6 reads its command line."""
+    flags, variables, words = set(), {}, []
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg.startswith("--") and len(arg) > 2:
+            name = arg[2:]
+            if name in ("arg", "argjson"):
+                if i + 1 >= len(args):
+                    raise OptionUnknown(f"jq {arg} without its name and value")
+                key, text = args[i], args[i + 1]
+                i += 2
+                if key in variables:
+                    raise OptionUnknown(f"jq {arg} {key} twice")
+                if name == "arg":
+                    variables[key] = text
+                else:
+                    values = _json_values(text.encode("utf-8", "surrogateescape"))
+                    if len(values) != 1:
+                        raise OptionUnknown("jq --argjson with other than one JSON text")
+                    variables[key] = values[0]
+                continue
+            if name not in _LONG_FLAGS:
+                raise OptionUnknown(f"jq {arg}")
+            flags.add(_LONG_FLAGS[name])
+            continue
+        if arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
+            if not all(c in _FLAGS for c in arg[1:]):
+                raise OptionUnknown(f"jq {arg}")
+            flags.update(arg[1:])
+            continue
+        words.append(arg)
+    if not words:  # jq 1.6 runs `.` when stdin or stdout is no terminal, as always here
+        words = ["."]
+    for value in variables.values():
+        if isinstance(value, str) and any("\udc80" <= c <= "\udcff" for c in value):
+            raise OptionUnknown("jq --arg with bytes that are not UTF-8")
+    return flags, variables, words[0], words[1:]
+
+
+@guarded
+def jq(ctx: CommandContext) -> CommandResult:
+    flags, variables, program, names = _arguments(ctx.argv)
+    out = Output("jq")
+    if _compile_error(program, variables):
+        out.status = 3
+        found = out.result()
+        found.stderr_unknown = "jq's compile error (its message quotes the program)"
+        return found
+    tree = _Parser(program).whole()
+    if "n" in flags:
+        inputs = [None]
+    else:
+        data = b""
+        if not names:
+            data = ctx.stdin
+        for name in names:
+            if name == "-":
+                raise OptionUnknown("jq reading - (stdin among files)")
+            try:
+                if ctx.files.is_dir(name):
+                    raise OptionUnknown("jq reading a directory")
+                data += ctx.files.read_bytes(name)
+            except VfsError as exc:
+                out.error(f"error: Could not open file {name}: {exc.strerror}", 2)
+        try:
+            inputs = _json_values(data)
+        except _ParseError:
+            out.status = 2 if out.status == 2 else 4  # jq 1.6's status for input it cannot parse (measured)
+            found = out.result()
+            found.stderr_unknown = "jq's parse error (its message names a line and column)"
+            return found
+    compact, raw, sort = "c" in flags, "r" in flags, "S" in flags
+    status = out.status
+    for value in inputs:
+        for result in _run(tree, value, variables):
+            if raw and isinstance(result, str):
+                out.out += result.encode("utf-8") + b"\n"
+            else:
+                out.out += _dump(result, compact, sort).encode("utf-8") + b"\n"
+    out.status = status
+    return out.result()

@@ -1,0 +1,115 @@
+"""jq's model against jq 1.6: the filters replies use to write JSON, and generated ones."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests_settings import examples
+from utilities_diff import compare
+
+FILES = {"c.json": b'{"message": "hi", "n": 3, "list": [1, "two", null], "o": {"k": true}}\n',
+         "two.json": b'1 "a"\n[]\n', "bad.json": b"{bad\n", "f.json": b'{"x": 1.5}', "d": None,
+         "zeros.json": b"01", "nan.json": b"[1, nan]"}
+
+CASES = [
+    # what replies to json-write send: an object from --arg values
+    ["jq", "-n", "--arg", "m", "it's a \"test\"", "{message: $m}"],
+    ["jq", "-n", "--arg", "m", "x", "{\"message\": $m}"], ["jq", "-nc", "--arg", "m", "x", "{message: $m}"],
+    ["jq", "-n", "--arg", "message", "C:\\temp\\new folder", "{$message}"],
+    ["jq", "-n", "--arg", "m", "tab\there\x01\x7f é \\ / \"", "{m: $m, n: 1, t: true, f: false, z: null}"],
+    ["jq", "--null-input", "--compact-output", "--arg", "a", "1", "--argjson", "b", "{\"x\": [1, 2]}", "{a: $a, b: $b}"],
+    ["jq", "-n", "{a: {b: [1, {c: 2}]}, e: {}, f: []}"], ["jq", "-n", "-S", "{b: 1, a: {d: 1, c: 2}}"],
+    ["jq", "-rn", "--arg", "x", "raw\nline", "$x"], ["jq", "-n", "-r", "{a: \"x\"}"], ["jq", "-n", "1, 2 | 3"],
+    ["jq", "-n", "[1, 2 | 3]"], ["jq", "-n", "{a: 1 | 2}"], ["jq", "-n", "\"\\u00e9\\n\\t\\\"\""], ["jq", "-n", "[]"],
+    ["jq", "-n", "{}"], ["jq", "-n", "true, false, null"], ["jq", "-n", "-1"], ["jq", "-n", ".x.y"], ["jq", "-n", ".[0]"],
+    ["jq", "-n", "{\"a b\": 1} | .\"a b\""], ["jq", "-n", "{a: 1} | {b: .a, a}"], ["jq", "-n", ". , ."],
+    # paths on input files
+    ["jq", ".", "c.json"], ["jq", "-c", ".", "c.json"], ["jq", ".message", "c.json"], ["jq", "-r", ".message", "c.json"],
+    ["jq", ".list[1]", "c.json"], ["jq", ".list[-1]", "c.json"], ["jq", ".list[9]", "c.json"], ["jq", ".o.k", "c.json"],
+    ["jq", ".[\"n\"]", "c.json"], ["jq", ".nope", "c.json"], ["jq", ".", "two.json"], ["jq", "-c", "{m: .message}", "c.json"],
+    ["jq", ".", "c.json", "two.json"], ["jq", ".", "nope.json", "c.json"], ["jq", "-n", ".", "nope.json"],
+    ["jq", ".message"], ["jq", "-S", ".", "c.json"], ["jq", "-M", ".n", "c.json"],
+    # what jq refuses before it reads input (a quote lost on the way): status 3, nothing printed
+    ["jq", "-n", "{message: hello}"], ["jq", "-n", "{a: hello, b: world}"], ["jq", "-n", "[1"], ["jq", "-n", "{message:"],
+    ["jq", "-n", "$m"], ["jq", "-n", "{$m}"], ["jq", "-n", "(1))"], ["jq", "-n", "[.a, b]"], ["jq", "-n", "{a: {b}}"],
+    ["jq", "hello", "nope.json"], ["jq", "-n", "{a}"], ["jq", "-n", "{a, b: 1}"],
+    ["jq", "-n", "{a: }"], ["jq", "-n", "{a: 1,}"], ["jq", "-n", "1 2"], ["jq", "-n", "{a: 1}{b: 2}"], ["jq", "-n", ".a .b"],
+    # input jq refuses at a bare word (status 4), the files before it missing or not; no filter is .
+    ["jq", ".", "bad.json"], ["jq", ".", "bad.json", "c.json"], ["jq", ".", "nope.json", "bad.json"], ["jq"], ["jq", "-c"],
+]
+# outside the subset: jq's errors and number printing are not spelled
+UNKNOWN = [
+    ["jq", ".", "f.json"], ["jq", "-n", "1.5"],
+    ["jq", "-n", "100000000000000000000"], ["jq", ".message | length", "c.json"], ["jq", "-n", "\"\\(1)\""],
+    ["jq", ".n.x", "c.json"], ["jq", ".[]", "c.json"], ["jq", "-e", ".n", "c.json"], ["jq", "--tab", ".", "c.json"],
+    ["jq", "-n", "--arg", "x", "1", "--arg", "x", "2", "$x"], ["jq", "-n", ".a.[0]"], ["jq", ".", "d"],
+    ["jq", "-n", "{(\"a\"): 1}"], ["jq", "-n", "1 + 1"], ["jq", "-n", "$ENV.HOME"], ["jq", "-n", "length"],
+    ["jq", "-n", "{message: hello(1)}"], ["jq", "-n", ". as $x | $x"], ["jq", ".", "zeros.json"], ["jq", ".", "nan.json"],
+]
+
+
+@pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
+def test_table(argv):
+    assert compare(argv, FILES, b'{"message": "from stdin"}\n') is True
+
+
+@pytest.mark.parametrize("argv", UNKNOWN, ids=[" ".join(c)[:60] for c in UNKNOWN])
+def test_what_is_not_modelled_is_unknown(argv):
+    assert compare(argv, FILES, b"{}") is None
+
+
+TEXT = st.text(st.sampled_from("ab \"'\\/\n\t\x01\x7fé$("), max_size=8)
+KEY = st.sampled_from(["a", "b", "message", "\"a b\"", "\"x\"", "$v"])
+VALUE = st.sampled_from(["$v", "$w", ".", "1", "-2", "true", "null", "\"s\\n\"", "[]", "{}", "[$v, 1]",
+                         "{k: $w}", ".v", ".[0]", "($v | .)"])
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.tuples(KEY, VALUE), max_size=4), TEXT, TEXT,
+       st.sampled_from([[], ["-c"], ["-r"], ["-S"], ["-cS"]]), st.booleans())
+def test_objects_from_arguments_generated(entries, v, w, flags, raw_value):
+    """An object built from --arg values, as json-write replies build it."""
+    body = ", ".join(k if k == "$v" else f"{k}: {value}" for k, value in entries)
+    program = "$v" if raw_value else "{" + body + "}"
+    compare(["jq", "-n"] + flags + ["--arg", "v", v, "--arg", "w", w, program], FILES)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10 ** 18, 10 ** 18) | st.floats(allow_nan=False) | TEXT,
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(JSON, min_size=0, max_size=3), st.sampled_from([".", ".a", ".[0]", "{a}", "[., .]", ".a.b"]),
+       st.sampled_from([[], ["-c"], ["-r"], ["-S"]]))
+def test_input_values_generated(values, program, flags):
+    """JSON texts read from a file, printed back or picked apart."""
+    import json
+    text = "\n".join(json.dumps(v, ensure_ascii=False) for v in values).encode()
+    compare(["jq"] + flags + [program, "in.json"], {"in.json": text})
+
+
+PROGRAMS = ['{message: $v}', '{"message": $v, n: 1}', '{$v, a: [$w, {b: "x y"}]}', '.a | {b: .c}', '[.[0], "s"]',
+            '{a: 1, b: [1, 2], c: {d: $v}} | .c']
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.sampled_from(PROGRAMS), st.lists(st.integers(0, 40), min_size=1, max_size=3), st.booleans())
+def test_damaged_filters_generated(program, cuts, quotes_lost):
+    """A filter that lost characters or its double quotes on the way: jq's compile error, or
+    what the filter still does."""
+    if quotes_lost:
+        program = program.replace('"', "")
+    for cut in cuts:
+        program = program[:cut] + program[cut + 1:]
+    compare(["jq", "-n", "--arg", "v", "x", "--arg", "w", "y", program], FILES)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(['{"message": "hello"}', '[1, "a b", {"k": null}]', '{"a": {"b": [true, 2]}}']),
+       st.lists(st.integers(0, 30), min_size=1, max_size=2), st.booleans())
+def test_damaged_input_generated(text, cuts, quotes_lost):
+    """JSON written by a reply whose quotes were lost on the way: jq's parse error or the values."""
+    if quotes_lost:
+        text = text.replace('"', "")
+    for cut in cuts:
+        text = text[:cut] + text[cut + 1:]
+    compare(["jq", "-c", ".", "in.json"], {"in.json": text.encode()})

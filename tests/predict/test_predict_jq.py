@@ -1,0 +1,57 @@
+"""jq replies to the json-write tasks, predicted and executed: the object jq prints decides the
+file, and a filter damaged on the way is jq's compile error."""
+
+import pytest
+
+import sandboxing
+from predicting import disagreement
+from qbcore import suite
+from qbcore.predict import predict
+from qbcore.realbash import executor
+
+# (task, reply, passes under raw)
+REPLIES = [
+    ("json-write/t1-quotes", "jq -n --arg m \"it's a \\\"test\\\"\" '{message: $m}' > config.json", True),
+    ("json-write/t1-quotes", "jq -nc --arg m \"it's a \\\"test\\\"\" '{\"message\": $m}' > config.json", True),
+    ("json-write/t1-quotes", "jq -n --arg m 'x' '{message: $m}' > config.json", False),
+    ("json-write/t0-plain", "jq -n '{message: \"hello\"}' > config.json", True),
+    ("json-write/t0-plain", "jq -n \"{message: hello}\" > config.json", False),  # hello/0 is not defined
+    ("json-write/t0-plain", "jq -n --arg m hello '{$m}' > config.json", False),  # the key is m
+    ("json-write/t0-plain", "jq -n --arg message hello '{$message}' > config.json", True),
+    ("json-write/t0-plain", "echo '{\"message\": \"hello\"}' | jq . > config.json", True),
+    ("json-write/t0-plain", "printf '{\"message\": \"hello\", \"x\": 1}' | jq '{message}' > config.json", True),
+    ("json-write/t0-plain", "jq -n '{message: \"hello\"' > config.json || echo '{}' > config.json", False),
+    ("json-write/t2-backslash", "jq -n --arg m 'C:\\temp\\new folder' '{message: $m}' > config.json", True),
+    ("json-write/t3-gnarly", "jq -n --arg m 'He said: \"mix $HOME & C:\\new\" (100%)' '{message: $m}' > config.json", True),
+]
+TRANSPORTS = ("raw", "nested", "single", "stdin")
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    sandboxing.need_sandbox()
+    cases = [(task, reply, transport) for task, reply, _ in REPLIES for transport in TRANSPORTS]
+    jobs = [executor.Job(task, reply, transport, str(n)) for n, (task, reply, transport) in enumerate(cases)]
+    executed = {int(job.label): attempt for job, attempt in executor.run_many(jobs, workers=2)}
+    return cases, executed
+
+
+def test_jq_replies_are_decided_under_raw_as_jq_runs_them(outcomes):
+    cases, executed = outcomes
+    passes = {(task, reply): want for task, reply, want in REPLIES}
+    for n, (task, reply, transport) in enumerate(cases):
+        if transport != "raw":
+            continue
+        found = predict(suite.get(task), reply, transport)
+        assert found.certain and found.passed is passes[(task, reply)], (reply, found)
+        assert executed[n].passed is passes[(task, reply)], (reply, executed[n].reason)
+
+
+def test_every_certain_prediction_agrees_with_the_executor(outcomes):
+    cases, executed = outcomes
+    wrong = [line for n, (task, reply, transport) in enumerate(cases)
+             if (found := predict(suite.get(task), reply, transport)).certain
+             and (line := disagreement(found, executed[n], f"{reply!r} {transport}"))]
+    assert not wrong, "\n".join(wrong)
+    decided = sum(predict(suite.get(task), reply, transport).certain for task, reply, transport in cases)
+    assert decided >= 0.9 * len(cases), f"decided {decided} of {len(cases)}"

@@ -3,6 +3,9 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from qbcore.model.utilities.context import CommandContext
+from qbcore.model.utilities.registry import MODELS
+from qbcore.model.utilities.vfs import VirtualTree
 from tests_settings import examples
 from utilities_diff import compare
 
@@ -113,3 +116,15 @@ def test_damaged_input_generated(text, cuts, quotes_lost):
     for cut in cuts:
         text = text[:cut] + text[cut + 1:]
     compare(["jq", "-c", ".", "in.json"], {"in.json": text.encode()})
+
+
+@pytest.mark.parametrize("argv, files, why", [
+    (["jq", "-n", " | ".join(["(1,2)"] * 40)], {}, "filter steps"),  # 2**40 outputs
+    (["jq", "-n", "(" * 5000 + "1" + ")" * 5000], {}, "nesting"),
+    (["jq", ".", "deep.json"], {"deep.json": b"[" * 100000 + b"]" * 100000}, "nesting"),
+])
+def test_runaway_filters_and_inputs_end_as_unknown(argv, files, why):
+    """Bounded in steps and by the stack, never a hang or a crash."""
+    tree = VirtualTree.from_listing({"/task": None, **{"/task/" + k: v for k, v in files.items()}})
+    result = MODELS["jq"](CommandContext(argv=argv, stdin=b"", cwd="/task", env={}, tree=tree))
+    assert result.unknown is not None and why in result.unknown

@@ -310,8 +310,15 @@ class _Parser:
         return ("obj", entries)
 
 
-def _run(node, value, variables) -> list:
-    """The outputs of ``node`` on one input ``value``."""
+STEP_LIMIT = 200_000  # filter steps, as awk's model bounds its own: `(1,2) | (1,2) | …` doubles
+OUTPUT_LIMIT = 1 << 24
+
+
+def _run(node, value, variables, steps: list) -> list:
+    """The outputs of ``node`` on one input ``value``; ``steps`` counts every node run."""
+    steps[0] += 1
+    if steps[0] > STEP_LIMIT:
+        raise OptionUnknown(f"jq: more than {STEP_LIMIT} filter steps")
     kind = node[0]
     if kind == "dot":
         return [value]
@@ -322,12 +329,12 @@ def _run(node, value, variables) -> list:
             raise OptionUnknown(f"jq: ${node[1]} is not defined (a compile error)")
         return [variables[node[1]]]
     if kind == "pipe":
-        return [out for mid in _run(node[1], value, variables) for out in _run(node[2], mid, variables)]
+        return [out for mid in _run(node[1], value, variables, steps) for out in _run(node[2], mid, variables, steps)]
     if kind == "comma":
-        return _run(node[1], value, variables) + _run(node[2], value, variables)
+        return _run(node[1], value, variables, steps) + _run(node[2], value, variables, steps)
     if kind == "path":
         out = []
-        for base in _run(node[1], value, variables):
+        for base in _run(node[1], value, variables, steps):
             key = node[2]
             if base is None:
                 out.append(None)
@@ -339,10 +346,10 @@ def _run(node, value, variables) -> list:
                 raise OptionUnknown("jq: an index jq reports as an error (Cannot index …)")
         return out
     if kind == "arr":
-        return [[] if node[1] is None else _run(node[1], value, variables)]
+        return [[] if node[1] is None else _run(node[1], value, variables, steps)]
     obj = {}
     for key, sub in node[1]:
-        found = _run(sub, value, variables)
+        found = _run(sub, value, variables, steps)
         if len(found) != 1:
             raise OptionUnknown("jq: an object value with other than one output")
         obj[key] = found[0]
@@ -489,6 +496,13 @@ def _arguments(argv: list):
 
 @guarded
 def jq(ctx: CommandContext) -> CommandResult:
+    try:
+        return _jq(ctx)
+    except RecursionError:  # nesting deeper than Python's stack (a program or JSON text)
+        raise OptionUnknown("jq: nesting deeper than the model follows") from None
+
+
+def _jq(ctx: CommandContext) -> CommandResult:
     flags, variables, program, names = _arguments(ctx.argv)
     out = Output("jq")
     if _compile_error(program, variables):
@@ -521,11 +535,14 @@ def jq(ctx: CommandContext) -> CommandResult:
             return found
     compact, raw, sort = "c" in flags, "r" in flags, "S" in flags
     status = out.status
+    steps = [0]
     for value in inputs:
-        for result in _run(tree, value, variables):
+        for result in _run(tree, value, variables, steps):
             if raw and isinstance(result, str):
                 out.out += result.encode("utf-8") + b"\n"
             else:
                 out.out += _dump(result, compact, sort).encode("utf-8") + b"\n"
+            if len(out.out) > OUTPUT_LIMIT:
+                raise OptionUnknown(f"jq: more than {OUTPUT_LIMIT} bytes of output")
     out.status = status
     return out.result()

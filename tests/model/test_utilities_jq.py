@@ -11,7 +11,8 @@ from utilities_diff import compare
 
 FILES = {"c.json": b'{"message": "hi", "n": 3, "list": [1, "two", null], "o": {"k": true}}\n',
          "two.json": b'1 "a"\n[]\n', "bad.json": b"{bad\n", "f.json": b'{"x": 1.5}', "d": None,
-         "zeros.json": b"01", "nan.json": b"[1, nan]"}
+         "zeros.json": b"01", "nan.json": b"[1, nan]", "lone.json": b'{"a": "\\ud800", "b": 1}',
+         "pair.json": b'"\\ud83d\\ude00"'}
 
 CASES = [
     # what replies to json-write send: an object from --arg values
@@ -37,6 +38,7 @@ CASES = [
     ["jq", "hello", "nope.json"], ["jq", "-n", "{a}"], ["jq", "-n", "{a, b: 1}"],
     ["jq", "-n", "{a: }"], ["jq", "-n", "{a: 1,}"], ["jq", "-n", "1 2"], ["jq", "-n", "{a: 1}{b: 2}"], ["jq", "-n", ".a .b"],
     # input jq refuses at a bare word (status 4), the files before it missing or not; no filter is .
+    ["jq", "-r", ".", "pair.json"], ["jq", ".", "pair.json"],
     ["jq", ".", "bad.json"], ["jq", ".", "bad.json", "c.json"], ["jq", ".", "nope.json", "bad.json"], ["jq"], ["jq", "-c"],
 ]
 # outside the subset: jq's errors and number printing are not spelled
@@ -47,6 +49,7 @@ UNKNOWN = [
     ["jq", "-n", "--arg", "x", "1", "--arg", "x", "2", "$x"], ["jq", "-n", ".a.[0]"], ["jq", ".", "d"],
     ["jq", "-n", "{(\"a\"): 1}"], ["jq", "-n", "1 + 1"], ["jq", "-n", "$ENV.HOME"], ["jq", "-n", "length"],
     ["jq", "-n", "{message: hello(1)}"], ["jq", "-n", ". as $x | $x"], ["jq", ".", "zeros.json"], ["jq", ".", "nan.json"],
+    ["jq", ".b", "lone.json"],  # a lone surrogate: jq refuses the text
 ]
 
 

@@ -429,6 +429,8 @@ def _json_values(text: bytes) -> list:
             raise OptionUnknown("jq input it cannot parse (its message is not modelled)") from None
         if i < len(source) and source[i] not in " \t\n\r":
             raise OptionUnknown("jq input whose texts are not apart (jq reads 01 as one number)")
+        if _has_surrogate(value):
+            raise OptionUnknown("jq input with a lone surrogate escape (jq refuses it)")
         values.append(value)
 
 
@@ -445,6 +447,16 @@ def _bareword_at(source: str, pos: int) -> bool:
     infinity, in any case, jq 1.6 reads by rules of its own, so they leave it open."""
     word = re.match(r"[A-Za-z_]+", source[pos:])
     return word is not None and word.group().lower() not in ("nan", "infinity", "inf", "true", "false", "null")
+
+
+def _has_surrogate(value) -> bool:
+    if isinstance(value, str):
+        return any("\ud800" <= c <= "\udfff" for c in value)
+    if isinstance(value, list):
+        return any(_has_surrogate(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    return False
 
 
 def _refuse_constant(name):

@@ -131,3 +131,12 @@ def test_runaway_filters_and_inputs_end_as_unknown(argv, files, why):
     tree = VirtualTree.from_listing({"/task": None, **{"/task/" + k: v for k, v in files.items()}})
     result = MODELS["jq"](CommandContext(argv=argv, stdin=b"", cwd="/task", env={}, tree=tree))
     assert result.unknown is not None and why in result.unknown
+
+
+def test_the_bare_names_jq_defines_are_jq_1_6s():
+    """The model's list of jq's builtins that take no argument, against jq's own."""
+    import subprocess
+    from qbcore.model.utilities import jq
+    found = subprocess.run(["jq", "-n", "-r", 'builtins | map(select(endswith("/0")) | rtrimstr("/0")) | .[]'],
+                           capture_output=True, check=True).stdout.decode().split()
+    assert jq._BUILTINS_0 == set(found)

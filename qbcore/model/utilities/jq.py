@@ -33,7 +33,7 @@ _EXACT = 10 ** 17
 _TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)'
                     r'|(?P<field>\.[A-Za-z_][A-Za-z_0-9]*)|(?P<var>\$[A-Za-z_][A-Za-z_0-9]*)'
                     r'|(?P<ident>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\.\.|[.|,:(){}\[\]]))')
-_KEYWORDS = frozenset("def if then elif else end as reduce foreach try catch label import include and or not "
+_KEYWORDS = frozenset("def if then elif else end as reduce foreach try catch label import include and or "
                       "__loc__".split())
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 # jq 1.6's builtins that take no argument (`builtins` run there): another bare name is a
@@ -62,8 +62,9 @@ def _compile_error(program: str, variables: dict) -> bool:
         return False
     if any(kind == "ident" and value in _KEYWORDS for kind, value in toks):
         return False
-    stack = []
+    stack, enclosing = [], []  # the closers awaited; each token's innermost closer
     for kind, value in toks:
+        enclosing.append(stack[-1] if stack else None)
         if kind != "op":
             continue
         if value in _PAIRS:
@@ -80,7 +81,7 @@ def _compile_error(program: str, variables: dict) -> bool:
             return True
         if kind != "ident" or value in ("true", "false", "null") or after == "(":
             continue
-        if after == ":" or before in ("{", ",") and after in (",", "}") and _inside_object(toks, n):
+        if after == ":" or before in ("{", ",") and after in (",", "}") and enclosing[n] == "}":
             continue  # an object's key
         if value not in _BUILTINS_0:
             return True
@@ -108,21 +109,6 @@ def _misplaced(toks: list) -> bool:
         if ends_value and (next_kind in ("num", "str", "var") or next_value == "{"):
             return True
     return False
-
-
-def _inside_object(toks: list, n: int) -> bool:
-    """Whether token ``n`` stands directly inside braces (not inside brackets or parentheses)."""
-    depth = []
-    for kind, value in toks[:n]:
-        if kind == "op" and value in _PAIRS:
-            depth.append(value)
-        elif kind == "op" and value in (")", "]", "}") and depth:
-            depth.pop()
-    return bool(depth) and depth[-1] == "{"
-
-
-class _Null:
-    """jq's null as a filter's input (Python's None is a value here too)."""
 
 
 def _tokens(program: str) -> list:
@@ -187,27 +173,23 @@ class _Parser:
             raise OptionUnknown("jq filter with more than the modelled subset")
         return tree
 
-    def pipe(self):
-        left = self.comma()
-        while self.peek("|"):
+    def joined(self, op: str, kind: str, operand):
+        """``operand`` terms joined by ``op``, to the left."""
+        left = operand()
+        while self.peek(op):
             self.i += 1
-            left = ("pipe", left, self.comma())
+            left = (kind, left, operand())
         return left
 
+    def pipe(self):
+        return self.joined("|", "pipe", self.comma)
+
     def comma(self):
-        left = self.postfix()
-        while self.peek(","):
-            self.i += 1
-            left = ("comma", left, self.postfix())
-        return left
+        return self.joined(",", "comma", self.postfix)
 
     def object_value(self):
         # jq's object values: a term, or terms joined by | (a , would end the entry)
-        left = self.postfix()
-        while self.peek("|"):
-            self.i += 1
-            left = ("pipe", left, self.postfix())
-        return left
+        return self.joined("|", "pipe", self.postfix)
 
     def postfix(self):
         node = self.primary()
@@ -325,8 +307,8 @@ def _run(node, value, variables, steps: list) -> list:
     if kind == "lit":
         return [node[1]]
     if kind == "var":
-        if node[1] not in variables:
-            raise OptionUnknown(f"jq: ${node[1]} is not defined (a compile error)")
+        if node[1] not in variables:  # $ENV, $__loc__ (any other is a compile error, found first)
+            raise OptionUnknown(f"jq's predefined ${node[1]}")
         return [variables[node[1]]]
     if kind == "pipe":
         return [out for mid in _run(node[1], value, variables, steps) for out in _run(node[2], mid, variables, steps)]
@@ -356,13 +338,14 @@ def _run(node, value, variables, steps: list) -> list:
     return [obj]
 
 
+_DUMP_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def _dump_string(text: str) -> str:
     out = ['"']
     for c in text:
-        if c == '"' or c == "\\":
-            out.append("\\" + c)
-        elif c in "\b\f\n\r\t":
-            out.append({"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[c])
+        if c in _DUMP_ESCAPES:
+            out.append(_DUMP_ESCAPES[c])
         elif c < " " or c == "\x7f":
             out.append("\\u%04x" % ord(c))
         else:

@@ -44,7 +44,7 @@ CASES = [
 # outside the subset: jq's errors and number printing are not spelled
 UNKNOWN = [
     ["jq", ".", "f.json"], ["jq", "-n", "1.5"],
-    ["jq", "-n", "100000000000000000000"], ["jq", ".message | length", "c.json"], ["jq", "-n", "\"\\(1)\""],
+    ["jq", "-n", "100000000000000000000"], ["jq", "-n", "9007199254740993"], ["jq", ".message | length", "c.json"], ["jq", "-n", "\"\\(1)\""],
     ["jq", ".n.x", "c.json"], ["jq", ".[]", "c.json"], ["jq", "-e", ".n", "c.json"], ["jq", "--tab", ".", "c.json"],
     ["jq", "-n", "--arg", "x", "1", "--arg", "x", "2", "$x"], ["jq", "-n", ".a.[0]"], ["jq", ".", "d"],
     ["jq", "-n", "{(\"a\"): 1}"], ["jq", "-n", "1 + 1"], ["jq", "-n", "$ENV.HOME"], ["jq", "-n", "length"],

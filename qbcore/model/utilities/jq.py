@@ -28,8 +28,9 @@ __all__ = ["jq"]
 
 _FLAGS = {"n": "null-input", "r": "raw-output", "c": "compact-output", "S": "sort-keys", "M": "monochrome-output"}
 _LONG_FLAGS = {v: k for k, v in _FLAGS.items()}
-# jq prints an integer exactly below 1e17 (its "%.17g"); beyond, a double's digits
-_EXACT = 10 ** 17
+# jq holds numbers as doubles: an integer is exact up to 2**53, and printed ("%.17g") as its
+# digits; beyond, as the nearest double (9007199254740993 prints 9007199254740992, measured)
+_EXACT = 2 ** 53 + 1
 _TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)'
                     r'|(?P<field>\.[A-Za-z_][A-Za-z_0-9]*)|(?P<var>\$[A-Za-z_][A-Za-z_0-9]*)'
                     r'|(?P<ident>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\.\.|[.|,:(){}\[\]]))')

@@ -96,6 +96,10 @@ CASES = [
     ["awk", "{ print $1 \\ \n}", "t"],
     # a lone & is no token to mawk
     ["awk", "B&EGIN { print 1 }", "t"], ["awk", "{ print $1 &}", "t"], ["awk", "$1 && $2 { print }", "t"],
+    # \x takes one or two hex digits; an octal escape keeps its low byte
+    ["awk", "BEGIN { print \"\\x41|\\x4g|\\x414|\\xg|\\x|\\xff|\\400|\\777|\\1234\" }"],
+    ["awk", "-v", "v=\\x79\\x", "-F", "\\x20", "{ print $2, v }", "t"],
+    ["awk", "/^\\x61/ { print \"hit\" } /o\\x62/ || /\\x2e/", "t"],
 ]
 UNKNOWN = {0: None}
 UNKNOWN_ARGS = {"BEGIN {print 1/3, 2^31}", "{print > \"out\"}", "BEGIN { while (1) i++ }",

@@ -23,8 +23,8 @@ from .vfs import VfsError
 
 __all__ = ["awk"]
 
-# mawk's escapes in strings, -v values and -F; any other backslash stays, with the character
-# after it ("\s" is two characters, "\/" too)
+# mawk's escapes in strings, -v values and -F (also octal and \x with one or two hex digits);
+# any other backslash stays, with the character after it ("\s" is two characters, "\/" too)
 _ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "a": "\a", "b": "\b",
         "f": "\f", "r": "\r", "v": "\v"}
 
@@ -40,9 +40,10 @@ def _unescape(text: str) -> str:
                 out.append(_ESC[d])
                 i += 2
                 continue
-            m = re.match(r"[0-7]{1,3}", text[i + 1:])
-            if m:
-                out.append(chr(int(m.group(0), 8)))
+            m = re.match(r"[0-7]{1,3}|x[0-9A-Fa-f]{1,2}", text[i + 1:])
+            if m:  # mawk keeps the low byte: "\400" is NUL, "\777" is 0xff (measured)
+                digits = m.group(0)
+                out.append(chr(int(digits[1:], 16) if d == "x" else int(digits, 8) & 0xFF))
                 i += 1 + m.end()
                 continue
             if d == "\n":
@@ -590,8 +591,11 @@ def _regex_escapes(text: str) -> str:
             continue
         d = text[i + 1]
         i += 2
-        if d in _REGEX_ESC:
-            ch = _REGEX_ESC[d]
+        hexa = re.match(r"[0-9A-Fa-f]{1,2}", text[i:]) if d == "x" else None
+        if d in _REGEX_ESC or hexa:
+            ch = _REGEX_ESC[d] if d in _REGEX_ESC else chr(int(hexa.group(0), 16))
+            if hexa:
+                i += hexa.end()
             out.append("\\" + ch if ch in _REGEX_META else ch)
         elif d in "01234567":
             raise OptionUnknown("awk: an octal escape in a regex")

@@ -103,6 +103,11 @@ MODELLED = [
     ["sed", "-i", "d", "-", "g"], ["sed", "-i.bak", "p", "g", "-"],
     ["sed", "s/i/I/", "-", "-"], ["sed", "-s", "$p", "-", "g", "-"],  # the first - reads stdin to its end
     ["sed", "s/\\<o/0/g", "f"], ["sed", "-E", "s/o\\>/0/g", "f"], ["sed", "-n", "/\\<bar\\>/p", "f"],  # word anchors
+    # dfa refuses a bracket spelled like a class name, [:alpha:], once the script parsed that far
+    # and glibc took the regex; a reference to a missing group is reported first
+    ["sed", "s/[:alpha:]/X/g", "f"], ["sed", "-i", "1d;/[:o:]/d", "g"], ["sed", "-n", "/[:o:]/p;k", "g"],
+    ["sed", "k;/[:o:]/p", "g"], ["sed", "s/[:o:]/\\1/", "g"], ["sed", "-E", "s/[^:o:]/x/2", "g"],
+    ["sed", "s/[:o:]/x/zz", "g"], ["sed", "s/[:o]/x/", "g"],
 ]
 UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
            ("sed", "-n", "/foo/,/x/{p}", "f"),
@@ -117,7 +122,7 @@ def test_table(argv):
 
 
 ATOM = st.sampled_from(["a", "b", "o", ".", "x*", "o*", "[ab]", "[^a ]", "^", "$", "\\.", " ",
-                        "[[:digit:]]", "l\\{2\\}", "\\(o\\)", "\\w", "\\s", "&", "\\e", "\\E", "\\a", "\\q"])
+                        "[[:digit:]]", "l\\{2\\}", "\\(o\\)", "\\w", "\\s", "&", "\\e", "\\E", "\\a", "\\q", "[:o:]"])
 REPL = st.lists(st.sampled_from(["X", "&", "\\n", "\\&", "-", "\\1", ""]), max_size=3)
 FLAGS = st.sampled_from(["", "g", "2", "p", "I", "2g", "gI"])
 DELIM = st.sampled_from(["/", "|", "#", ",", "@"])

@@ -6,7 +6,7 @@ import re
 
 from .common import Output, OptionUnknown, guarded, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
-from .posixre import Untranslatable, compile_posix
+from .posixre import ConfusingBracket, Untranslatable, compile_posix
 from .vfs import VfsError
 
 __all__ = ["grep"]
@@ -19,7 +19,8 @@ _LETTERS = {c: c for c in "acdefghijklmnopqrtuvxyzACDEFGHIJKLMNOPQRTUVXYZ"}
 
 
 def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_line: bool):
-    """A function line -> bool: true when any pattern matches."""
+    """A function line -> bool: true when any pattern matches; ConfusingBracket when dfa refuses
+    the patterns (after glibc took every one of them)."""
     if fixed:
         if icase:
             if any(any(b >= 128 for b in p) for p in patterns):
@@ -31,13 +32,16 @@ def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_lin
         if whole_line:
             return lambda line: line in patterns
         return lambda line: any(p in line for p in patterns)
-    compiled = []
+    compiled, confusing = [], []
     for p in patterns:
         try:
-            rx = compile_posix(p, extended, icase, existence_only=True, escapes=_LETTERS, plain_backslash=True)
+            rx = compile_posix(p, extended, icase, existence_only=True, escapes=_LETTERS, plain_backslash=True,
+                               confusing=confusing)
         except Untranslatable as exc:
             raise OptionUnknown(f"grep pattern {p!r}: {exc}") from None
         compiled.append(rx)
+    if confusing:
+        raise ConfusingBracket()
     if whole_line:
         full = [re.compile(b"(?:" + rx.pattern + b")\\Z", rx.flags) for rx in compiled]
         return lambda line: any(rx.match(line) for rx in full)
@@ -93,8 +97,11 @@ def grep(ctx: CommandContext) -> CommandResult:
         patterns = operands.pop(0).encode("utf-8", "surrogateescape").split(b"\n")
     if flags.get("v") and b"" in patterns:
         raise OptionUnknown("grep -v with an empty pattern (grep skips the input)")
-    match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False),
-                     flags.get("x", False))
+    try:
+        match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False), flags.get("x", False))
+    except ConfusingBracket:
+        out.error(ConfusingBracket.MESSAGE, 2)
+        return out.result()
     invert = flags.get("v", False)
     names = operands or ["-"]
     with_name = (len(names) > 1 or flags.get("H", False)) and not flags.get("h", False)

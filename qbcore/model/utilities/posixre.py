@@ -19,6 +19,13 @@ class Untranslatable(Exception):
     """The pattern uses something whose meaning Python's re would change."""
 
 
+class ConfusingBracket(Exception):
+    """gnulib's dfa (grep's and sed's second parse) refuses the pattern: a bracket expression
+    spelled like a class's name, ``[:alpha:]`` where ``[[:alpha:]]`` was meant."""
+
+    MESSAGE = "character class syntax is [[:space:]], not [:space:]"
+
+
 _CLASSES = {
     "alpha": "a-zA-Z", "digit": "0-9", "alnum": "0-9a-zA-Z", "upper": "A-Z", "lower": "a-z",
     "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "xdigit": "0-9A-Fa-f",
@@ -32,15 +39,19 @@ _ESCAPES = {"w": r"[0-9A-Za-z_]", "W": r"[^0-9A-Za-z_]", "s": r"[ \t\n\r\f\v]",
 _WORD_ANCHORS = {"<": r"\b(?=[0-9A-Za-z_])", ">": r"\b(?<=[0-9A-Za-z_])"}
 
 
-def _bracket(p: str, i: int, plain_backslash: bool = False) -> tuple[str, int]:
+def _bracket(p: str, i: int, plain_backslash: bool = False, confusing: Optional[list] = None) -> tuple[str, int]:
     """Translate the bracket expression starting at p[i] == '['; a backslash in it is itself
-    only with ``plain_backslash`` (POSIX, as grep reads it; sed reads escapes there)."""
+    only with ``plain_backslash`` (POSIX, as grep reads it; sed reads escapes there). When it
+    is one dfa refuses, its text is appended to ``confusing``."""
     j = i + 1
     neg = j < len(p) and p[j] == "^"
     if neg:
         j += 1
     items = []
     first = True
+    # dfa's colon_warning_state: 1 first member a colon, 2 last member a colon, 4 some other
+    # member, 8 a class or range; 7 is the refused [:name:] shape
+    colons = 1 if j < len(p) and p[j] == ":" else 0
     while True:
         if j >= len(p):
             raise Untranslatable("unterminated bracket expression")
@@ -49,6 +60,7 @@ def _bracket(p: str, i: int, plain_backslash: bool = False) -> tuple[str, int]:
             j += 1
             break
         first = False
+        colons &= ~2
         if c == "[" and j + 1 < len(p) and p[j + 1] in ":.=":
             kind = p[j + 1]
             end = p.find(kind + "]", j + 2)
@@ -58,6 +70,7 @@ def _bracket(p: str, i: int, plain_backslash: bool = False) -> tuple[str, int]:
             if name not in _CLASSES:
                 raise Untranslatable(f"character class [:{name}:]")
             items.append(_CLASSES[name])
+            colons |= 8
             j = end + 2
             continue
         if c == "\\" and not plain_backslash:
@@ -67,10 +80,14 @@ def _bracket(p: str, i: int, plain_backslash: bool = False) -> tuple[str, int]:
             if hi == "[" or ord(lo) > ord(hi):
                 raise Untranslatable("bracket range")
             items.append(re.escape(lo) + "-" + re.escape(hi))
+            colons |= 8
             j += 3
             continue
         items.append(re.escape(c))
+        colons |= 2 if c == ":" else 4
         j += 1
+    if colons == 7 and confusing is not None:
+        confusing.append(p[i:j])
     body = "".join(items)
     return ("[^" if neg else "[") + body + "]", j
 
@@ -85,7 +102,7 @@ def _check_alternation(frame: dict) -> None:
 
 
 def translate(pattern: str, extended: bool, existence_only: bool = False, escapes: Optional[dict] = None,
-              plain_backslash: bool = False, word_anchors: bool = True) -> str:
+              plain_backslash: bool = False, word_anchors: bool = True, confusing: Optional[list] = None) -> str:
     """The Python regex (for bytes decoded as latin-1) matching what GNU would match.
 
     ``existence_only``: the caller asks only *whether* a line matches (grep without -o),
@@ -93,7 +110,9 @@ def translate(pattern: str, extended: bool, existence_only: bool = False, escape
     tie a later part to what a group captured). ``escapes``: the character a backslash and
     a letter stand for outside brackets, where the caller's tool decides it (sed).
     ``plain_backslash``: a backslash inside brackets is itself, as POSIX has it (grep).
-    ``word_anchors``: ``\\<`` and ``\\>`` begin and end a word (glibc), not the characters (mawk)."""
+    ``word_anchors``: ``\\<`` and ``\\>`` begin and end a word (glibc), not the characters (mawk).
+    ``confusing``: a list that gets the bracket expressions gnulib's dfa refuses (grep and sed
+    parse with it after glibc: the caller raises ConfusingBracket once the rest is valid)."""
     has_backref = re.search(r"\\[1-9]", pattern) is not None
     lenient = existence_only and not has_backref
     out: list = []          # pieces; each quantifiable piece is one atom
@@ -242,7 +261,7 @@ def translate(pattern: str, extended: bool, existence_only: bool = False, escape
             frames[-1]["branches"][-1].append(c)
             continue
         if c == "[":
-            piece, i = _bracket(p, i - 1, plain_backslash)
+            piece, i = _bracket(p, i - 1, plain_backslash, confusing)
             out.append(piece)
             kinds.append("atom")
             frames[-1]["literal"] = False
@@ -266,9 +285,10 @@ def translate(pattern: str, extended: bool, existence_only: bool = False, escape
 
 def compile_posix(pattern: bytes, extended: bool, ignore_case: bool = False,
                   existence_only: bool = False, escapes: Optional[dict] = None, plain_backslash: bool = False,
-                  word_anchors: bool = True):
-    """A compiled bytes regex, or Untranslatable."""
-    text = translate(pattern.decode("latin-1"), extended, existence_only, escapes, plain_backslash, word_anchors)
+                  word_anchors: bool = True, confusing: Optional[list] = None):
+    """A compiled bytes regex, or Untranslatable; ``confusing`` as for translate."""
+    text = translate(pattern.decode("latin-1"), extended, existence_only, escapes, plain_backslash, word_anchors,
+                     confusing)
     flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
     try:
         return re.compile(text.encode("latin-1"), flags)

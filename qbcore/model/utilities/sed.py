@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .common import Output, OptionUnknown, guarded, option_letters, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
-from .posixre import Untranslatable, compile_posix
+from .posixre import ConfusingBracket, Untranslatable, compile_posix
 from .vfs import VfsError
 
 __all__ = ["sed"]
@@ -166,7 +166,11 @@ def _address(script: bytes, i: int, extended: bool):
             raise OptionUnknown("sed: the M modifier of an address")
         else:
             break
-    return ("re", _regex(body, extended, icase)), i
+    confusing: list = []
+    address = ("re", _regex(body, extended, icase, confusing))
+    if confusing:
+        raise ConfusingBracket()
+    return address, i
 
 
 def _parse(script: bytes, extended: bool) -> list:
@@ -241,9 +245,13 @@ def _parse(script: bytes, extended: bool) -> list:
                 else:
                     raise _ScriptError("unknown option to `s'", i + 1)
                 i += 1
-            cmd.regex = _regex(pat, extended, icase)
-            # sed has read the character that ends the command when it checks the references
+            confusing: list = []
+            cmd.regex = _regex(pat, extended, icase, confusing)
+            # sed has read the character that ends the command when it checks the references,
+            # before dfa reads the regex
             cmd.repl = _replacement(repl, cmd.regex.groups, min(i + 1, n))
+            if confusing:
+                raise ConfusingBracket()
         elif name in (b"p", b"d"):
             pass
         elif name in (b"q", b"Q"):
@@ -287,11 +295,13 @@ _REGEX_ESCAPES = {**_REGEX_CONTROLS, **_REGEX_LETTERS}
 _REGEX_ESCAPES_ICASE = {**_REGEX_CONTROLS, **{c: c for c in _REGEX_LETTERS if c.isupper()}}
 
 
-def _regex(body: bytes, extended: bool, icase: bool):
+def _regex(body: bytes, extended: bool, icase: bool, confusing: list):
+    """The compiled regex; what dfa refuses is appended to ``confusing`` (see compile_posix)."""
     if body == b"":
         raise OptionUnknown("sed: empty regex (reuses the last one)")
     try:
-        return compile_posix(body, extended, icase, escapes=_REGEX_ESCAPES_ICASE if icase else _REGEX_ESCAPES)
+        return compile_posix(body, extended, icase, escapes=_REGEX_ESCAPES_ICASE if icase else _REGEX_ESCAPES,
+                             confusing=confusing)
     except Untranslatable as exc:
         raise OptionUnknown(f"sed regex {body!r}: {exc}") from None
 
@@ -529,6 +539,9 @@ def sed(ctx: CommandContext) -> CommandResult:
             start += len(pieces[number - 1]) + 1
             number += 1
         out.error(f"-e expression #{number}, char {min(exc.at - start, len(pieces[number - 1]))}: {exc}", 1)
+        return out.result()
+    except ConfusingBracket:
+        out.error(ConfusingBracket.MESSAGE, 4)  # dfa's error ends sed as a panic does
         return out.result()
     if in_place and not operands:
         out.error("no input files", 4)

@@ -44,6 +44,12 @@ CASES = [
     ["find", ".", "-iname", "\\A.TX\\T"], ["find", ".", "-name", "*.txt\\"],
     # parentheses and the comma are operators, not unknown predicates
     ["find", ".", "(", "-name", "a.txt", ")"], ["find", ".", "-name", "a.txt", ",", "-print"],
+    # -type takes letters apart by commas, each once
+    ["find", ".", "-type", "f,l"], ["find", ".", "!", "-type", "d,l"], ["find", ".", "-type", "f,"],
+    ["find", ".", "-type", ",f"], ["find", ".", "-type", "fd"], ["find", ".", "-type", "f,d,f"],
+    ["find", ".", "-type", ""], ["find", ".", "-type", "foo"],
+    # a `;` right after -exec is refused; no `;` at all is a missing argument
+    ["find", ".", "-exec", ";"], ["find", ".", "-exec", "+"], ["find", ".", "-exec", "echo", "{}", "x", "+"],
 ]
 UNKNOWN = {("find", ".", "-delete"),
            ("find", ".", "-name", "a*", "-o", "-name", "b*"),
@@ -56,7 +62,7 @@ def test_table(argv):
 
 
 PIECE = st.sampled_from([["-name", "*.txt"], ["-name", "?"], ["-type", "f"], ["-type", "d"],
-                         ["-type", "l"], ["!"], ["-print"], ["-print0"], ["-iname", "D*"],
+                         ["-type", "l"], ["-type", "f,d"], ["!"], ["-print"], ["-print0"], ["-iname", "D*"],
                          ["-name", "[a-c]*"], ["-maxdepth", "1"], ["-mindepth", "1"],
                          ["a.txt"], ["nope"], ["d"], ["-nam"], ["-ty*pe", "f"], ["-name", "*\\.t?t"],
                          ["-name", "\\*"], ["("], [")"]])

@@ -26,6 +26,34 @@ from .vfs import VfsError, changed_paths, same_entries
 __all__ = ["find_over"]
 
 _TYPES = {"f": "file", "d": "dir", "l": "symlink"}
+
+
+def _type_list(value: str) -> tuple:
+    """(the kinds ``-type VALUE`` selects, None) or (None, find's message refusing VALUE), as
+    findutils 4.9 reads it: one letter, or letters apart by commas (``f,d``), each once."""
+    if not value:
+        return None, "Arguments to -type should contain at least one letter"
+    kinds: list = []
+    i = 0
+    while True:
+        letter = value[i]
+        if letter not in _TYPES:
+            if letter in "bcpsD" or not letter.isascii():
+                raise OptionUnknown(f"find -type {letter}")
+            return None, f"Unknown argument to -type: {letter}"
+        if _TYPES[letter] in kinds:
+            return None, f"Duplicate file type '{letter}' in the argument list to -type."
+        kinds.append(_TYPES[letter])
+        i += 1
+        if i == len(value):
+            return tuple(kinds), None
+        if value[i] != ",":
+            return None, "Must separate multiple arguments to -type using: ','"
+        i += 1
+        if i == len(value):
+            return None, "Last file type in list argument to -type is missing, i.e., list is ending on: ','"
+
+
 # every word findutils 4.9 reads as a predicate, option or operator: any other word with a dash is
 # its "unknown predicate" error, found before anything is listed
 _GNU_PREDICATES = frozenset(
@@ -202,12 +230,11 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
                 test = _name_test(value, a == "-iname")
                 tests.append((negate, lambda p, k, b, d, t=test: t(b)))
             elif a == "-type":
-                if value not in _TYPES:
-                    if len(value) == 1 and value in "bcpsD":
-                        raise OptionUnknown(f"find -type {value}")
-                    out.error(f"Unknown argument to -type: {value}")
+                kinds, refused = _type_list(value)
+                if refused:
+                    out.error(refused)
                     return out.result()
-                tests.append((negate, lambda p, k, b, d, want=_TYPES[value]: k == want))
+                tests.append((negate, lambda p, k, b, d, want=kinds: k in want))
             else:
                 if not re.fullmatch(r"[0-9]+", value):
                     raise OptionUnknown(f"find {a} {value!r}")
@@ -228,7 +255,8 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
             end = next((j for j in range(i, len(args)) if args[j] == ";" or args[j] == "+" and args[j - 1] == "{}"
                         and j > i), None)
             if end is None or end == i:
-                out.error("missing argument to `-exec'")
+                # a `;` right after -exec is a word find refuses; without one, the end is missing
+                out.error("invalid argument `;' to `-exec'" if end == i else "missing argument to `-exec'")
                 return out.result()
             command, i = args[i:end + 1], end + 1
             if command[-1] == "+":

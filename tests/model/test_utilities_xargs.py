@@ -27,7 +27,9 @@ UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a")
            (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"), (["xargs", "printf", "x"], b""),
            (["xargs", "-n", "1", "-I", "Q", "echo", "Q"], b"a\nb\n"),
            # xargs checks each value as it scans: a first -n of -0 fails though the second is fine
-           (["xargs", "-n", "-0", "-n", "1", "echo"], b"a")]
+           (["xargs", "-n", "-0", "-n", "1", "echo"], b"a"),
+           # an argument ends at a NUL when xargs runs the command (unless -0 made the NULs ends)
+           (["xargs", "-d", ",", "echo"], b"a\0b,c")]
 
 
 @pytest.mark.parametrize("argv, stdin", CASES, ids=[" ".join(c[0])[:50] for c in CASES])

@@ -45,16 +45,16 @@ _LONGS = {"null": ("0", False), "no-run-if-empty": ("r", False), "delimiter": ("
 def _split(data: bytes, given: dict, out: Output):
     """The items of stdin (those before the error, after one, with ``out`` failed)."""
     text = data.decode("utf-8", "surrogateescape")
-    if "0" in given or "d" in given:
-        delim = "\0" if "0" in given else given["d"]
+    delim = "\0" if "0" in given else given.get("d")
+    if "\0" in text and delim != "\0":  # an argument ends at a NUL when xargs runs the command
+        raise OptionUnknown("xargs input holding a NUL")
+    if delim is not None:
         if len(delim) != 1:
             raise OptionUnknown("xargs -d with an escape or more than one character")
         items = text.split(delim)
         if items and items[-1] == "":
             items.pop()
         return items
-    if "\0" in text:
-        raise OptionUnknown("xargs input holding a NUL")
     return _words(text, out, blanks_split="I" not in given)
 
 

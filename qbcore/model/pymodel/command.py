@@ -109,6 +109,7 @@ class Runtime:
     def attach(self, interp):
         self.interp = interp
         self.proc.tick = interp.tick
+        self.proc.holds = interp.holds
         self.modules = make_modules(self.proc, interp, self.run_command)
         self.builtins = self._builtins()
         self.safe_classes = {v for v in self.builtins.values() if isinstance(v, type)}

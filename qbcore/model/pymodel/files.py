@@ -59,17 +59,26 @@ class Process:
         self.pending = bytearray()    # python's own stdout buffer, not yet flushed
         self.err = bytearray()
         self.open_files = []
+        self.holds = None             # the interpreter's reachability test (Interpreter.holds)
 
     @property
     def tree(self):
-        """The tree, with every open file's written bytes in it (what any reader would see)."""
+        """The tree as any reader would see it now (see settle_files)."""
         if self.open_files:
-            self.flush_files()
+            self.settle_files()
         return self._tree
 
-    def flush_files(self):
-        for f in self.open_files:
-            f.flush_pending()
+    def settle_files(self):
+        """Files with written bytes still in CPython's buffer, before the tree is used: one the
+        program can no longer reach was freed, so closed and its buffer written; one it still
+        holds keeps its bytes from every reader until it is flushed or closed, which the
+        model does not follow."""
+        for f in list(self.open_files):
+            if f.pending:
+                if self.holds is None or self.holds(f):
+                    raise NotModelled("the file tree used while a file the program holds open has buffered "
+                                      "(unwritten) output")
+                f.close()
 
     def charge(self, n):
         """Refuse a write that would take the tree past its byte budget."""
@@ -169,8 +178,8 @@ def decode_text(data, encoding, errors, newline):
 class TextIOWrapper:
     """A file opened by ``open()`` (text or binary), reading and writing through the tree.
 
-    Writes reach the tree at once (CPython's buffer is flushed at close, and
-    at exit at the latest, so the final tree is the same).
+    Writes wait in ``pending``, as in CPython's buffer, until flush(), close(), the
+    end of the program, or the file's last reference going away (Process.settle_files).
     """
 
     model_name = "TextIOWrapper"
@@ -344,6 +353,7 @@ class TextIOWrapper:
 
     def flush(self):
         self._check_open()
+        self.flush_pending()
 
     def close(self):
         if not self.closed:

@@ -10,10 +10,12 @@ program does, only modelled operations run. Anything else raises
 
 import ast
 import builtins
+import gc
 import operator
 import re
 import string
 import subprocess
+import types
 
 from .signals import NotModelled, ProgramExit, PyRaise
 
@@ -36,6 +38,9 @@ SAFE_TYPES = (str, bytes, bytearray, int, float, bool, list, tuple, dict, set, f
               type(None), complex, range, type({}.keys()), type({}.values()), type({}.items()),
               re.Pattern, re.Match, BaseException, subprocess.CompletedProcess)
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
+# what Interpreter.holds never looks into: values that hold no references, and classes
+_ATOMS = frozenset({str, bytes, int, float, bool, complex, type(None), type, range})
+_REACH_BUDGET = 20_000
 _BUILTIN_ONLY_ATTRS = {"with_traceback", "add_note"}
 
 
@@ -148,6 +153,7 @@ class Interpreter:
         self.frames = []          # [name, lineno] per active call, for tracebacks
         self.globals = {"__name__": "__main__", "__doc__": None, "__spec__": None, "__package__": None}
         self.module_scope = Scope(self.globals)
+        self.scopes = [self.module_scope]  # the module's and each active call's
         self.handling = []        # exceptions being handled (for bare raise)
 
     # -- bookkeeping -------------------------------------------------------
@@ -156,6 +162,28 @@ class Interpreter:
         self.steps += n
         if self.steps > self.limits.steps:
             raise NotModelled(f"step budget of {self.limits.steps} exceeded (a loop that may not end)")
+
+    def holds(self, target) -> bool:
+        """Whether the program can still reach ``target``: from a name of the module or of
+        an active call, through containers, closures, bound methods, or an exception being
+        handled. CPython frees what it cannot reach (a file freed is closed). A search
+        longer than its budget answers True, the cautious answer."""
+        blocked = (id(self), id(self.rt), id(self.rt.proc))  # they reach every file, not the program
+        seen = set(blocked)
+        todo = list(self.scopes) + list(self.handling)
+        budget = _REACH_BUDGET
+        while todo:
+            obj = todo.pop()
+            if obj is target:
+                return True
+            if type(obj) in _ATOMS or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            budget -= 1
+            if budget < 0:
+                return True
+            todo.extend(_referents(obj))
+        return False
 
     def real(self, func, *args, **kwargs):
         """Call a whitelisted real callable; its exceptions become the program's exceptions."""
@@ -583,6 +611,7 @@ class Interpreter:
                 names[a.arg] = d
         local = Scope(names, fn.scope, fn.locals, fn.globals_, fn.nonlocals)
         self.frames.append([fname, self.frames[-1][1]])
+        self.scopes.append(local)
         try:
             if fn.is_lambda:
                 return self.eval(fn.body, local)
@@ -593,6 +622,7 @@ class Interpreter:
             return None
         finally:
             self.frames.pop()
+            self.scopes.pop()
 
     def call(self, func, args, kwargs):
         if isinstance(func, Function):
@@ -906,6 +936,28 @@ class Interpreter:
                     self.raise_(TypeError(f"got multiple values for keyword argument '{kw.arg}'"))
                 kwargs[kw.arg] = self.eval(kw.value, scope)
         return self.call(func, args, kwargs)
+
+
+def _referents(obj) -> list:
+    """What ``obj`` refers to that a program value could be among (for Interpreter.holds):
+    not the globals of the model's own functions, nor code, frames, modules or syntax."""
+    kind = type(obj)
+    if kind is Scope:
+        return [obj.names, obj.parent]
+    if kind is Function:
+        return [obj.scope, obj.defaults, obj.kw_defaults]
+    if isinstance(obj, types.FunctionType):
+        return [*(obj.__closure__ or ()), obj.__defaults__, obj.__kwdefaults__]
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+        return [obj.__self__, getattr(obj, "__func__", None)]
+    if isinstance(obj, BaseException):
+        return [obj.args, getattr(obj, "__dict__", None), obj.__context__, obj.__cause__]
+    if isinstance(obj, _OPAQUE):
+        return []
+    return gc.get_referents(obj)
+
+
+_OPAQUE = (types.ModuleType, types.FrameType, types.CodeType, types.TracebackType, ast.AST)
 
 
 class Generator:

@@ -150,6 +150,12 @@ PROGRAMS = [
     'def w():\n    f = open("a", "w")\n    f.write("x")\nw()\nprint(open("a").read())',
     'print(open("a", "w").write("x"), open("a").read())',
     'f = open("a", "w")\nfor i in range(3):\n    f.write(str(i))\nf.close()\nprint(open("a").read())',
+    # what does not depend on the order of a directory listing or of a set of strings
+    'import os\nprint(sorted(os.listdir(".")), len(os.listdir(".")))',
+    'import glob, os\nfor name in glob.glob("*.txt"):\n    os.rename(name, name + ".bak")\nprint(sorted(os.listdir(".")))',
+    'print(sorted({"b", "a"}), len({"a", "b"}), "a" in {"a", "b"}, max({"a", "b"}), {1, 2, 3}, list({3, 1}))',
+    'print(sorted(set("hello")), set("ab") - {"a"}, {"a", "b"} | {"c"} == {"a", "b", "c"})',
+    'import json\nprint(json.dumps([len]))',
 ]
 
 
@@ -240,6 +246,17 @@ def test_missing_script_file():
     'w = open("a", "w").write\nw("x")\nprint(open("a").read())',
     'def g():\n    f = open("a", "w")\n    f.write("x")\n    return open("a").read()\nprint(g())',
     'try:\n    f = open("a", "w")\n    f.write("x")\n    1 / 0\nexcept ZeroDivisionError:\n    print(open("a").read())',
+    # a directory listing in the file system's order, which changes what the program does
+    'import os\nprint(os.listdir("."))',
+    'import glob\nwith open("all.txt", "w") as out:\n    for name in glob.glob("*"):\n        out.write(name + "\\n")',
+    'from pathlib import Path\nprint([p.name for p in Path(".").iterdir()])',
+    'import os\nfor root, dirs, files in os.walk("."):\n    print(root, files)',
+    # a set of strings, in the order of hashes python3 salts in each process
+    'print({"b", "a", "c"})', 'for x in {"x", "y"}:\n    print(x)', 'print(" ".join(set("ab")))',
+    'x = []\nx += {"a", "b"}', 's = {"a", "b"}\nprint(s.pop())', 'print([*{"a", "b"}])',
+    # a function's text: the model's own stand-ins would show the model's names
+    'print(str(open))', 'print("%s" % open)', 'print("{}".format(open))', 'print(repr([open]))',
+    'import json\njson.dumps(open)', 'def f():\n    pass\nimport json\njson.dumps(f)',
 ])
 def test_outside_the_subset_is_unknown(program):
     """Never a guess: what is not modelled is reported by name."""

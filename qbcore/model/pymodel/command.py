@@ -7,15 +7,17 @@ failure with python3's own message) and interpreted over the virtual tree by
 """
 
 import ast
+import dataclasses
 import re
 import builtins
 import sys
 import traceback
 
 from qbcore.model.utilities.context import CommandResult
+from qbcore.model.utilities.vfs import same_entries
 
 from .files import Process, open_file
-from .interp import SAFE_TYPES, Interpreter
+from .interp import SAFE_TYPES, Interpreter, check_order
 from .modules import Module, PosixPath, make_modules
 from .signals import Limits, NotModelled, ProgramExit, PyRaise
 from .suggest import closest
@@ -156,6 +158,16 @@ class Runtime:
             raise NotModelled(f"{func.__name__}({args[0]})")
         if func is iter and len(args) == 2:
             raise NotModelled("iter() with a sentinel")
+        if func in (str, repr, ascii, format) and args:
+            self.interp.check_printable(args[0])
+        if func not in _ORDER_BLIND and not (isinstance(owner, (set, frozenset)) and name != "pop"):
+            for a in list(args) + list(kwargs.values()):
+                check_order(a)
+        if isinstance(owner, (set, frozenset)) and name == "pop":
+            check_order(owner)
+        elif isinstance(owner, str) and name in ("format", "format_map"):
+            for a in list(args) + list(kwargs.values()):
+                self.interp.check_printable(a)
 
     def _builtins(self):
         proc, interp = self.proc, self.interp
@@ -278,12 +290,37 @@ def reaches_environment(module: ast.AST) -> bool:
     return False
 
 
+# builtins whose result does not depend on the order they go through a set in
+_ORDER_BLIND = frozenset({sorted, len, min, max, any, all, set, frozenset, bool, isinstance, type, id, hash})
+
+
+class ListingOrder:
+    """The order one run of the model lists directories in. python3 lists them in the file
+    system's order, which no static model knows; so a run that listed one with two entries
+    or more (``used``) is run again from the same starting tree with every listing reversed,
+    and what the program did must not change."""
+
+    __slots__ = ("reverse", "used")
+
+    def __init__(self, reverse: bool):
+        self.reverse = reverse
+        self.used = False
+
+
 def python3_model(ctx, run_command=None, limits=None):
     """Model one ``python3`` invocation over ``ctx.tree``."""
     run_command = run_command or getattr(ctx, "run_command", None)
     limits = limits or Limits()
     try:
-        return _run(ctx, run_command, limits)
+        spare = ctx.tree.clone()
+        order = ListingOrder(reverse=False)
+        result = _run(ctx, run_command, limits, order)
+        if order.used and result.unknown is None:
+            again = _run(dataclasses.replace(ctx, tree=spare), run_command, limits, ListingOrder(reverse=True))
+            if again != result or not same_entries(ctx.tree, spare):
+                raise NotModelled("the order of a directory listing (the file system's), which changes "
+                                  "what the program does")
+        return result
     except NotModelled as missing:
         return CommandResult(status=0, stdout=b"", stderr=b"", unknown=f"python3: {missing.what}")
     except RecursionError:
@@ -291,7 +328,7 @@ def python3_model(ctx, run_command=None, limits=None):
                              unknown="python3: a program nested deeper than the model follows")
 
 
-def _run(ctx, run_command, limits):
+def _run(ctx, run_command, limits, order):
     usage, problem = parse_command_line(ctx.argv)
     if usage is None:
         return CommandResult(status=2, stdout=b"", stderr=(
@@ -300,6 +337,7 @@ def _run(ctx, run_command, limits):
     stdin = ctx.stdin
     unbuffered = usage.unbuffered or bool(ctx.env.get("PYTHONUNBUFFERED"))
     proc = Process(ctx.tree, ctx.cwd, ctx.env, stdin, limits, unbuffered)
+    proc.listing = order
     if usage.script is not None:
         path = proc.abs(usage.script)
         if not ctx.tree.is_file(path):

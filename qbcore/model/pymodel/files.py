@@ -60,6 +60,7 @@ class Process:
         self.err = bytearray()
         self.open_files = []
         self.holds = None             # the interpreter's reachability test (Interpreter.holds)
+        self.listing = None           # the ListingOrder of this run
 
     @property
     def tree(self):
@@ -67,6 +68,15 @@ class Process:
         if self.open_files:
             self.settle_files()
         return self._tree
+
+    def in_listing_order(self, names: list) -> list:
+        """A directory's entries (or a glob's matches) in the order this run takes for the file
+        system's: name order, or its reverse on the run that tells whether order matters."""
+        if len(names) > 1 and self.listing is not None:
+            self.listing.used = True
+            if self.listing.reverse:
+                return names[::-1]
+        return names
 
     def settle_files(self):
         """Files with written bytes still in CPython's buffer, before the tree is used: one the

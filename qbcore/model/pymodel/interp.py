@@ -542,6 +542,7 @@ class Interpreter:
         """A Python iterator over a program value, refusing huge ranges."""
         if isinstance(value, range) and len(value) > self.limits.items:
             raise NotModelled(f"a range of {len(value)} items")
+        check_order(value)
         iterator = getattr(value, "model_iter", None)
         if iterator is not None:
             return iterator()
@@ -709,11 +710,21 @@ class Interpreter:
                 raise NotModelled("rendering a value larger than the model's bounds")
 
     def check_printable(self, value):
-        """Functions and methods print with addresses and internal names: not modelled."""
+        """Functions and methods print with addresses and internal names (the model's own
+        for its stand-ins), also inside a container: not modelled."""
         self.check_size(value)
-        if callable(value) and not isinstance(value, (type, Function)) and not hasattr(value, "model_fspath") \
-                and not hasattr(type(value), "model_name"):
-            raise NotModelled("the text of a function or method")
+        stack = [value]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, (list, tuple, set, frozenset)):
+                stack.extend(v)
+            elif isinstance(v, dict):
+                stack.extend(v.keys())
+                stack.extend(v.values())
+            elif callable(v) and not isinstance(v, (type, Function)) and not hasattr(v, "model_fspath") \
+                    and not hasattr(type(v), "model_name"):
+                raise NotModelled("the text of a function or method")
+            check_order(v)
 
     def truth(self, value):
         return self.real(bool, value)
@@ -733,9 +744,11 @@ class Interpreter:
         elif op is operator.lshift and isinstance(b, int) and b > 1_000_000:
             raise NotModelled("a shift beyond the model's bounds")
         elif op is operator.mod and isinstance(a, (str, bytes)):
+            self.check_printable(b)
             if isinstance(a, str):
                 self.check_width(a)
         if inplace and isinstance(a, list) and op is operator.add:
+            check_order(b)
             return self.real(operator.iadd, a, b)
         if inplace and isinstance(a, (dict, set, list)) and op in (operator.or_, operator.and_, operator.sub, operator.xor):
             inplace_op = {operator.or_: operator.ior, operator.and_: operator.iand,
@@ -936,6 +949,14 @@ class Interpreter:
                     self.raise_(TypeError(f"got multiple values for keyword argument '{kw.arg}'"))
                 kwargs[kw.arg] = self.eval(kw.value, scope)
         return self.call(func, args, kwargs)
+
+
+def check_order(value) -> None:
+    """Refuse to go through a set in the order python3 would: a set of strings (or of
+    anything but numbers) is ordered by hashes python3 salts afresh in each process."""
+    if isinstance(value, (set, frozenset)) and len(value) > 1 and \
+            not all(type(v) in (int, bool, float) for v in value):
+        raise NotModelled("the order of a set, which python3's salted hashes decide")
 
 
 def _referents(obj) -> list:

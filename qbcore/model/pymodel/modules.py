@@ -12,6 +12,7 @@ import re
 import shlex
 import subprocess as real_subprocess
 import sys
+import types
 from pathlib import PurePosixPath
 
 from ..utilities.vfs import VfsError
@@ -342,7 +343,7 @@ def os_remove(proc, path):
 
 def os_listdir(proc, path="."):
     path = proc.fspath(path)
-    return list(proc.call(proc.tree.listdir, proc.abs(path), filename=path))
+    return proc.in_listing_order(list(proc.call(proc.tree.listdir, proc.abs(path), filename=path)))
 
 
 def _has_magic(s):
@@ -350,11 +351,11 @@ def _has_magic(s):
 
 
 def glob_paths(proc, pattern, base=None, recursive=False, hidden=False):
-    """Paths matching ``pattern``, spelled as python3 spells them, in name order.
+    """Paths matching ``pattern``, spelled as python3 spells them, in the run's listing order.
 
     ``base`` set: pathlib's glob (results under base, ``**`` always recursive,
     yielding directories only when last). The real order is the directory's
-    order on disk, which no static model knows; name order is what is given.
+    order on disk, which no static model knows (see command.ListingOrder).
     """
     tree = proc.tree
     if pattern.startswith("/"):
@@ -458,7 +459,7 @@ def glob_paths(proc, pattern, base=None, recursive=False, hidden=False):
         results.append(p)
         if len(results) > proc.limits.items:
             raise NotModelled("a glob matching more entries than the model follows")
-    return sorted(results)
+    return proc.in_listing_order(sorted(results))
 
 
 def proc_tick(proc):
@@ -632,7 +633,7 @@ def make_modules(proc, interp, run_command):
         def gen(dirpath):
             proc_tick(proc)
             try:
-                names = tree.listdir(proc.abs(dirpath))
+                names = proc.in_listing_order(tree.listdir(proc.abs(dirpath)))
             except Exception:
                 return
             dirs, files = [], []
@@ -801,15 +802,33 @@ def make_modules(proc, interp, run_command):
     }, real_glob)
 
     # json ------------------------------------------------------------------
-    def dumps(obj, **kwargs):
+    def check_json(obj):
+        """json names the type of a value it cannot write: a stand-in of the model (a
+        function of the program, an open file ...) would show the model's name for it."""
         interp.check_size(obj)
+        stack = [obj]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, (list, tuple)):
+                stack.extend(v)
+            elif isinstance(v, dict):
+                stack.extend(v.keys())
+                stack.extend(v.values())
+            elif isinstance(v, PosixPath):
+                continue  # named as python3 names it
+            elif type(v).__module__ != "builtins" or callable(v) and not isinstance(v, (types.BuiltinFunctionType,
+                                                                                          type)):
+                raise NotModelled(f"json of a {type(v).__name__} (a stand-in of the model)")
+
+    def dumps(obj, **kwargs):
+        check_json(obj)
         return interp.real(json.dumps, obj, **_json_kwargs(kwargs))
 
     def dump(obj, fp, **kwargs):
         writer = getattr(fp, "write", None)
         if writer is None:
             raise NotModelled("json.dump to an object without write")
-        interp.check_size(obj)
+        check_json(obj)
         return interp.real(json.dump, obj, fp, **_json_kwargs(kwargs))
 
     def loads(s, **kwargs):

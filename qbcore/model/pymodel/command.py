@@ -7,13 +7,12 @@ failure with python3's own message) and interpreted over the virtual tree by
 """
 
 import ast
-import dataclasses
 import re
 import builtins
 import sys
 import traceback
 
-from qbcore.model.utilities.context import CommandResult
+from qbcore.model.utilities.context import CommandContext, CommandResult
 from qbcore.model.utilities.vfs import same_entries
 
 from .files import Process, open_file
@@ -295,16 +294,27 @@ _ORDER_BLIND = frozenset({sorted, len, min, max, any, all, set, frozenset, bool,
 
 
 class ListingOrder:
-    """The order one run of the model lists directories in. python3 lists them in the file
-    system's order, which no static model knows; so a run that listed one with two entries
+    """The order one run of the model lists directories in (and loops over a set of strings
+    in). python3 lists them in the file system's order (and hashes strings with a salt of
+    each process), which no static model knows; so a run that listed one with two entries
     or more (``used``) is run again from the same starting tree with every listing reversed,
-    and what the program did must not change."""
+    and again with every listing rotated by one (a program that picks an entry by its place
+    gets another one), and the files it leaves must not change; its output may, then it is
+    known only as lines in no known order, or not at all."""
 
-    __slots__ = ("reverse", "used")
+    __slots__ = ("turn", "used")
 
-    def __init__(self, reverse: bool):
-        self.reverse = reverse
+    def __init__(self, turn: str):
+        self.turn = turn        # "name", "reverse" or "rotate"
         self.used = False
+
+    def apply(self, names: list) -> list:
+        self.used = True
+        if self.turn == "reverse":
+            return names[::-1]
+        if self.turn == "rotate":
+            return names[1:] + names[:1]
+        return names
 
 
 def python3_model(ctx, run_command=None, limits=None):
@@ -313,19 +323,46 @@ def python3_model(ctx, run_command=None, limits=None):
     limits = limits or Limits()
     try:
         spare = ctx.tree.clone()
-        order = ListingOrder(reverse=False)
-        result = _run(ctx, run_command, limits, order)
+        order = ListingOrder("name")
+        ran: list = []
+
+        def counted(*args, **kwargs):
+            ran.append(args)
+            return run_command(*args, **kwargs)
+
+        result = _run(ctx, counted if run_command is not None else None, limits, order)
         if order.used and result.unknown is None:
-            again = _run(dataclasses.replace(ctx, tree=spare), run_command, limits, ListingOrder(reverse=True))
-            if again != result or not same_entries(ctx.tree, spare):
-                raise NotModelled("the order of a directory listing (the file system's), which changes "
-                                  "what the program does")
+            if ran:  # the commands it ran would run again, and their effects beyond the tree twice
+                raise NotModelled("the order of a directory listing (the file system's) in a program "
+                                  "that runs commands")
+            for turn in ("reverse", "rotate"):
+                tree = spare.clone()
+                # the stdin the first run took (a stream's or the script's is taken once)
+                again = _run(CommandContext(list(ctx.argv), ctx.stdin, ctx.cwd, ctx.env, tree, ctx.stdin_unordered),
+                             None, limits, ListingOrder(turn))
+                _judge_order(result, again, ctx.tree, tree)
         return result
     except NotModelled as missing:
         return CommandResult(status=0, stdout=b"", stderr=b"", unknown=f"python3: {missing.what}")
     except RecursionError:
         return CommandResult(status=0, stdout=b"", stderr=b"",
                              unknown="python3: a program nested deeper than the model follows")
+
+
+def _judge_order(result, again, tree, again_tree):
+    """Mark in ``result`` what another listing order changed (``again``, which left
+    ``again_tree``): the files or stderr make the run unknown; stdout becomes lines in no
+    known order, or unknown; the status unknown."""
+    why = "the order python3 lists a directory (the file system's) or goes through a set of strings (salted) in"
+    if again.unknown is not None or again.stderr != result.stderr or not same_entries(tree, again_tree):
+        raise NotModelled(f"{why}, which changes the files or what the program says")
+    if again.status != result.status:
+        result.status_unknown = why
+    if again.stdout != result.stdout and result.stdout_unknown is None:
+        if sorted(again.stdout.split(b"\n")) == sorted(result.stdout.split(b"\n")):
+            result.stdout_unordered = why
+        else:
+            result.stdout_unordered, result.stdout_unknown = None, why
 
 
 def _run(ctx, run_command, limits, order):

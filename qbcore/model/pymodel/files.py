@@ -71,11 +71,9 @@ class Process:
 
     def in_listing_order(self, names: list) -> list:
         """A directory's entries (or a glob's matches) in the order this run takes for the file
-        system's: name order, or its reverse on the run that tells whether order matters."""
+        system's (see command.ListingOrder)."""
         if len(names) > 1 and self.listing is not None:
-            self.listing.used = True
-            if self.listing.reverse:
-                return names[::-1]
+            return self.listing.apply(names)
         return names
 
     def settle_files(self):

@@ -542,7 +542,8 @@ class Interpreter:
         """A Python iterator over a program value, refusing huge ranges."""
         if isinstance(value, range) and len(value) > self.limits.items:
             raise NotModelled(f"a range of {len(value)} items")
-        check_order(value)
+        if salted(value):  # a loop over a set goes in an order the run takes, as a listing's
+            return iter(self.rt.proc.in_listing_order(sorted(value, key=repr)))
         iterator = getattr(value, "model_iter", None)
         if iterator is not None:
             return iterator()
@@ -951,11 +952,16 @@ class Interpreter:
         return self.call(func, args, kwargs)
 
 
+def salted(value) -> bool:
+    """Whether ``value`` is a set whose order python3 does not fix: one of strings (or of
+    anything but numbers) goes in the order of hashes python3 salts afresh in each process."""
+    return isinstance(value, (set, frozenset)) and len(value) > 1 and \
+        not all(type(v) in (int, bool, float) for v in value)
+
+
 def check_order(value) -> None:
-    """Refuse to go through a set in the order python3 would: a set of strings (or of
-    anything but numbers) is ordered by hashes python3 salts afresh in each process."""
-    if isinstance(value, (set, frozenset)) and len(value) > 1 and \
-            not all(type(v) in (int, bool, float) for v in value):
+    """Refuse to go through a set in the order python3 would (see salted)."""
+    if salted(value):
         raise NotModelled("the order of a set, which python3's salted hashes decide")
 
 

@@ -92,3 +92,19 @@ def test_read_generated(tmp_path_factory, lines, ifs, options, names, reads):
     script = script.replace(" < in\n", "\n", 1) if reads == 2 else script
     script = f"{{\n{script}}} < in" if reads == 2 else script
     _agree(script, tmp_path, {"in": "\n".join(lines).encode()}, unknown_allowed=True)
+
+
+@pytest.mark.parametrize("script", [
+    "mapfile -t arr <<< $'l1\\nl2'; echo ${#arr[@]} ${arr[1]}", "readarray -td, a <<< 'a,b'; echo ${#a[@]}",
+    "read -e x <<< q; echo $x", "read -rpPrompt x <<< q; echo $x", "read -ra arr <<< 'a b'; echo ${arr[1]}",
+    "mapfile -C cb -c1 a <<< q; echo ${#a[@]}", "read -- x <<< q; echo $x", "echo q | mapfile -t a; echo ${#a[@]}",
+])
+def test_without_the_stream_the_variables_they_set_are_unknown(script, tmp_path):
+    """The evaluator alone follows no stdin: each variable the builtin sets is unknown (its
+    options read as bash's getopt reads them: -t and -e take no value), or known as bash has it."""
+    from qbcore.model.evaluate import evaluate
+    from qbcore.model.expand import Env, Opaque
+    from qbcore.syntax.parser import parse
+
+    stdout = evaluate(parse(script), Env.default(str(tmp_path))).stdout
+    assert isinstance(stdout, Opaque) or stdout == bashref.run(script, cwd=str(tmp_path)).text, stdout

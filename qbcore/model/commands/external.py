@@ -48,25 +48,35 @@ def unmodelled(ctx: Invocation) -> Outcome:
     return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
 
 
+_OPTIONS_WITH_VALUE = {"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc"}
+
+
 def taint_variables(env, name, args):
     names = []
     if name == "getopts":
         names = args[1:2] + ["OPTIND", "OPTARG"]
     else:
-        options_with_value = {"read": "adeinNpt", "mapfile": "dnOstuC", "readarray": "dnOstuC"}[name]
+        # the options that take a value, as bash's internal getopt reads a cluster: the first
+        # such letter takes the rest of the word, or the next word (read -a names the array)
+        with_value = _OPTIONS_WITH_VALUE[name]
         i = 0
         while i < len(args):
             arg = args[i]
-            if arg.startswith("-") and len(arg) > 1:
-                if arg[-1] in options_with_value:
-                    if arg[-1] == "a" and name == "read" and i + 1 < len(args):
-                        names.append(args[i + 1])
-                    i += 2
-                else:
-                    i += 1
-                continue
-            names.append(arg)
             i += 1
+            if arg == "--":
+                break
+            if not arg.startswith("-") or arg == "-":
+                i -= 1
+                break
+            for k, letter in enumerate(arg[1:], 1):
+                if letter in with_value:
+                    value = arg[k + 1:]
+                    if not value and i < len(args):
+                        value, i = args[i], i + 1
+                    if letter == "a" and name == "read":
+                        names.append(value)
+                    break
+        names += args[i:]
         if not names:
             names = [_SETS_VARIABLES[name]]
     for var in names:

@@ -34,6 +34,8 @@ FILES = {"notes.txt": b"alpha\nbeta\n", "d": None}
     ("import re\nre.sub(r'(a|aa)+$', '', 'a' * 40 + 'b')", "alternatives under repetition"),
     ("import re\nre.match(r'(a+)+$', 'a' * 40 + 'b')", "nested repetition"),
     ("import re\nre.search(r'(\\w)\\1', 'aa')", "back-references"),
+    # whether a written file is still held is searched for within a budget, per search and per run
+    ("big = list(range(10**6))\nfor i in range(3000):\n    open('f', 'a').write('x')\nopen('f').read()", "buffered"),
 ])
 def test_runaway_programs_end_in_unknown(program, reason):
     result = run_model(program, FILES, "c")

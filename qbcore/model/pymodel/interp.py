@@ -40,7 +40,7 @@ SAFE_TYPES = (str, bytes, bytearray, int, float, bool, list, tuple, dict, set, f
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
 # what Interpreter.holds never looks into: values that hold no references, and classes
 _ATOMS = frozenset({str, bytes, int, float, bool, complex, type(None), type, range})
-_REACH_BUDGET = 20_000
+_REACH_BUDGET, _REACH_BUDGET_RUN = 20_000, 1_000_000
 _BUILTIN_ONLY_ATTRS = {"with_traceback", "add_note"}
 
 
@@ -154,6 +154,7 @@ class Interpreter:
         self.globals = {"__name__": "__main__", "__doc__": None, "__spec__": None, "__package__": None}
         self.module_scope = Scope(self.globals)
         self.scopes = [self.module_scope]  # the module's and each active call's
+        self.reach_left = _REACH_BUDGET_RUN  # what holds() may still look at in this run
         self.handling = []        # exceptions being handled (for bare raise)
 
     # -- bookkeeping -------------------------------------------------------
@@ -167,23 +168,26 @@ class Interpreter:
         """Whether the program can still reach ``target``: from a name of the module or of
         an active call, through containers, closures, bound methods, or an exception being
         handled. CPython frees what it cannot reach (a file freed is closed). A search
-        longer than its budget answers True, the cautious answer."""
+        longer than its budget, or past the run's, answers True, the cautious answer."""
         blocked = (id(self), id(self.rt), id(self.rt.proc))  # they reach every file, not the program
         seen = set(blocked)
         todo = list(self.scopes) + list(self.handling)
-        budget = _REACH_BUDGET
-        while todo:
-            obj = todo.pop()
-            if obj is target:
-                return True
-            if type(obj) in _ATOMS or id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            budget -= 1
-            if budget < 0:
-                return True
-            todo.extend(_referents(obj))
-        return False
+        budget = min(_REACH_BUDGET, self.reach_left)
+        try:
+            while todo:
+                budget -= 1  # every value looked at counts, numbers in a long list too
+                if budget < 0:
+                    return True
+                obj = todo.pop()
+                if obj is target:
+                    return True
+                if type(obj) in _ATOMS or id(obj) in seen:
+                    continue
+                seen.add(id(obj))
+                todo.extend(_referents(obj))
+            return False
+        finally:
+            self.reach_left -= min(_REACH_BUDGET, self.reach_left) - max(budget, 0)
 
     def real(self, func, *args, **kwargs):
         """Call a whitelisted real callable; its exceptions become the program's exceptions."""
@@ -979,8 +983,8 @@ def _referents(obj) -> list:
         return [obj.__self__, getattr(obj, "__func__", None)]
     if isinstance(obj, BaseException):
         return [obj.args, getattr(obj, "__dict__", None), obj.__context__, obj.__cause__]
-    if isinstance(obj, _OPAQUE):
-        return []
+    if isinstance(obj, _OPAQUE) or getattr(kind, "model_name", None) == "module":
+        return []  # (a module of the model holds no value of the program: it cannot set attributes)
     return gc.get_referents(obj)
 
 

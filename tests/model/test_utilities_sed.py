@@ -108,6 +108,15 @@ MODELLED = [
     ["sed", "s/[:alpha:]/X/g", "f"], ["sed", "-i", "1d;/[:o:]/d", "g"], ["sed", "-n", "/[:o:]/p;k", "g"],
     ["sed", "k;/[:o:]/p", "g"], ["sed", "s/[:o:]/\\1/", "g"], ["sed", "-E", "s/[^:o:]/x/2", "g"],
     ["sed", "s/[:o:]/x/zz", "g"], ["sed", "s/[:o]/x/", "g"],
+    # a, i and c: the text on the line (from its first non-blank, or all of it after a backslash),
+    # or on the lines after a\ (as written); escapes, continued lines, appends at the cycle's end
+    ["sed", "-i", "$a export PATH=$PATH:/opt", "g"], ["sed", "1i #!/bin/sh", "g"], ["sed", "2a\\   x\\ty", "g"],
+    ["sed", "/b/i\\\n  # header\\\nsecond", "g"], ["sed", "-e", "2a X", "-e", "2d", "-e", "$a Y", "g"],
+    ["sed", "-n", "-e", "1a X", "-e", "1q", "g"], ["sed", "-e", "1a X", "-e", "1Q", "g"], ["sed", "2,3c gone", "f"],
+    ["sed", "2!c Z", "g"], ["sed", "-s", "$a end", "g", "f"], ["sed", "-e", "2a\\", "-e", "x", "g"], ["sed", "2a", "g"],
+    ["sed", "$c last", "f"], ["sed", "-e", "1a Y", "-e", "1c X", "g"],
+    # an empty text still ends a last line that lacks its newline (a and i; not c)
+    ["sed", "$a\\", "f"], ["sed", "-e", "$p", "-e", "$i\\", "f"], ["sed", "-e", "$p", "-e", "$c\\", "f"],
 ]
 UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
            ("sed", "-n", "/foo/,/x/{p}", "f"),
@@ -156,7 +165,8 @@ def test_script_errors_generated(commands, joiner, in_place):
 
 ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
                            "/[/]/", "/[^o]$/", "\\|b|", "/zz/"])
-COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p"])
+COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
+                           "c Z", "!c Z", "a\\", "a \\tT\\\\"])
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -24,7 +24,8 @@ def _finish(out: bytearray) -> bytes:
 
 
 class _Cmd:
-    __slots__ = ("addr", "addr2", "state", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code")
+    __slots__ = ("addr", "addr2", "state", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code",
+                 "text")
 
     def __init__(self):
         self.addr = None
@@ -38,6 +39,7 @@ class _Cmd:
         self.nth = 1
         self.print_ = 0
         self.exit_code = 0
+        self.text = b""  # of a, i, c
 
 
 class _ScriptError(Exception):
@@ -266,6 +268,10 @@ def _parse(script: bytes, extended: bool) -> list:
             if k > j:
                 cmd.exit_code = int(script[j:k])
                 i = k
+        elif name in (b"a", b"i", b"c"):
+            cmd.text, i = _text(script, i)
+            cmds.append(cmd)
+            continue  # the text ran to the end of its line
         elif name == b"#":
             while i < n and script[i] != 10:
                 i += 1
@@ -283,6 +289,47 @@ def _parse(script: bytes, extended: bool) -> list:
             raise _ScriptError("extra characters after command", i + 1)
         cmds.append(cmd)
     return cmds
+
+
+# the escapes of a, i and c's text that stand for a control character (\c \d \o \x: not modelled);
+# a backslash before any other character is that character
+_TEXT_CONTROLS = {97: b"\a", 102: b"\f", 110: b"\n", 114: b"\r", 116: b"\t", 118: b"\v"}
+
+
+def _text(script: bytes, i: int) -> tuple:
+    """``(text, end)``: the text of a, i or c whose letter ends before ``i``, as GNU sed 4.9
+    reads it: after blanks, either a backslash and a newline then lines (kept as written),
+    or the rest of this line (from its first non-blank, or all of it after a backslash);
+    a backslash-newline goes on to the next line. The text ends with a newline, unless
+    there is none at all (``a\\`` ending the script)."""
+    n = len(script)
+    j = _blanks(script, i)
+    if j >= n:
+        raise _ScriptError("expected \\ after `a', `c' or `i'", j)
+    if script[j] == 10:
+        raise OptionUnknown("sed: a, i or c with no text on its line")
+    if script[j] == 92:
+        j += 1
+        if j >= n:
+            return b"", n
+        if script[j] == 10:
+            j += 1
+    out = bytearray()
+    while j < n and script[j] != 10:
+        c = script[j]
+        if c == 92:
+            if j + 1 >= n:
+                # sed then keeps the text's escapes as written (measured): not modelled
+                raise OptionUnknown("sed: a text ending in a backslash at the end of the script")
+            d = script[j + 1]
+            if d in b"cdox":
+                raise OptionUnknown(f"sed: the escape \\{chr(d)} in a text")
+            out += b"\n" if d == 10 else _TEXT_CONTROLS.get(d, bytes([d]))
+            j += 2
+            continue
+        out.append(c)
+        j += 1
+    return bytes(out) + b"\n", min(j + 1, n)
 
 
 # what GNU sed 4.9 makes of a backslash and a letter in a regex outside brackets, where
@@ -439,6 +486,14 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
             out.extend(b"\n")
         out.extend(text + (nl or _MISSING))
 
+    def put(text: bytes) -> None:
+        """a, i or c's text, which sed writes as it is; a line before it lacking its newline
+        gets one (for a and i even when the text is empty, measured)."""
+        if out.endswith(_MISSING):
+            del out[-len(_MISSING):]
+            out.extend(b"\n")
+        out.extend(text)
+
     if not missing_newline:
         lines.pop()
     for cmd in cmds:
@@ -448,10 +503,21 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
         is_last = last_file and k == len(lines) - 1
         newline = b"" if (k == len(lines) - 1 and missing_newline) else b"\n"
         deleted = False
+        appended = []  # a's texts, written when the cycle ends (not after Q)
         for cmd in cmds:
             if not _matches(cmd, line, number, is_last):
                 continue
-            if cmd.name == "s":
+            if cmd.name == "a":
+                appended.append(cmd.text)
+            elif cmd.name == "i":
+                put(cmd.text)
+            elif cmd.name == "c":
+                # within a range, the text is written once, where the range ends
+                if (cmd.addr2 is None or cmd.state != _INSIDE) and cmd.text:
+                    put(cmd.text)
+                deleted = True
+                break
+            elif cmd.name == "s":
                 line, changed = _substitute(cmd, line)
                 if changed:
                     for _ in range(cmd.print_):
@@ -469,9 +535,13 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
                         out.extend(b"\n")
                     if not quiet:
                         emit(line, b"\n")
+                    for text in appended:
+                        put(text)
                 return number, cmd.exit_code
         if not deleted and not quiet:
             emit(line, newline)
+        for text in appended:
+            put(text)
     return number, None
 
 

@@ -117,8 +117,11 @@ MODELLED = [
     ["sed", "$c last", "f"], ["sed", "-e", "1a Y", "-e", "1c X", "g"],
     # an empty text still ends a last line that lacks its newline (a and i; not c)
     ["sed", "$a\\", "f"], ["sed", "-e", "$p", "-e", "$i\\", "f"], ["sed", "-e", "$p", "-e", "$c\\", "f"],
+    # y: the same number of characters, \\ \n \t and the delimiter escaped; sed's errors
+    ["sed", "y/abc/xyz/", "g"], ["sed", "2y,./,_|,", "f"], ["sed", "y/a\\/b/X|Y/", "f"], ["sed", "y/ab/x/", "g"],
+    ["sed", "-n", "y/a/b/p", "g"], ["sed", "y/abc/xyz", "g"], ["sed", "y", "g"], ["sed", "-i", "y/\\t /T_/", "f"],
 ]
-UNKNOWN = {("sed", "y/abc/xyz/", "g"), ("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
+UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
            ("sed", "-n", "/foo/,/x/{p}", "f"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
            ("sed", "-n", "/\\q\\u\\x/p", "g"), ("sed", "s/h\\e/X/I", "f")}
@@ -166,7 +169,7 @@ def test_script_errors_generated(commands, joiner, in_place):
 ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
                            "/[/]/", "/[^o]$/", "\\|b|", "/zz/"])
 COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
-                           "c Z", "!c Z", "a\\", "a \\tT\\\\"])
+                           "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,"])
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -39,7 +39,7 @@ class _Cmd:
         self.nth = 1
         self.print_ = 0
         self.exit_code = 0
-        self.text = b""  # of a, i, c
+        self.text = b""  # of a, i, c; y's table
 
 
 class _ScriptError(Exception):
@@ -268,6 +268,15 @@ def _parse(script: bytes, extended: bool) -> list:
             if k > j:
                 cmd.exit_code = int(script[j:k])
                 i = k
+        elif name == b"y":
+            if i >= n:
+                raise _ScriptError("unterminated `y' command", i)
+            delim = script[i]
+            if delim in (10, 92):
+                raise OptionUnknown("sed: a newline or backslash as the delimiter of y")
+            source, i = _read_delimited(script, i + 1, delim, False, "unterminated `y' command")
+            target, i = _read_delimited(script, i, delim, False, "unterminated `y' command")
+            cmd.text = _transliteration(_y_chars(source), _y_chars(target), i)
         elif name in (b"a", b"i", b"c"):
             cmd.text, i = _text(script, i)
             cmds.append(cmd)
@@ -289,6 +298,37 @@ def _parse(script: bytes, extended: bool) -> list:
             raise _ScriptError("extra characters after command", i + 1)
         cmds.append(cmd)
     return cmds
+
+
+def _y_chars(text: bytes) -> bytes:
+    """One string of ``y`` (its delimiters already unescaped): ``\\\\`` a backslash, ``\\n`` a
+    newline, ``\\t`` a tab; any other escape, and bytes past ASCII (a locale's characters),
+    are not modelled."""
+    out = bytearray()
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c > 127:
+            raise OptionUnknown("sed: y with bytes past ASCII")
+        if c == 92:
+            d = text[i + 1:i + 2]
+            if d not in (b"\\", b"n", b"t"):
+                raise OptionUnknown(f"sed: the escape \\{d.decode('latin-1')} in y")
+            out += {b"\\": b"\\", b"n": b"\n", b"t": b"\t"}[d]
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return bytes(out)
+
+
+def _transliteration(source: bytes, target: bytes, end: int) -> bytes:
+    """The 256-byte table of ``y/source/target/`` (its command ending at ``end``)."""
+    if len(source) != len(target):
+        raise _ScriptError("strings for `y' command are different lengths", end)
+    if len(set(source)) != len(source):
+        raise OptionUnknown("sed: y mapping a character twice")
+    return bytes.maketrans(source, target)
 
 
 # the escapes of a, i and c's text that stand for a control character (\c \d \o \x: not modelled);
@@ -507,7 +547,9 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
         for cmd in cmds:
             if not _matches(cmd, line, number, is_last):
                 continue
-            if cmd.name == "a":
+            if cmd.name == "y":
+                line = line.translate(cmd.text)
+            elif cmd.name == "a":
                 appended.append(cmd.text)
             elif cmd.name == "i":
                 put(cmd.text)

@@ -54,6 +54,10 @@ CASES = [
     ["grep", "[:alpha:]", "f"], ["grep", "-E", "x|[^:o\\:]", "f"], ["grep", "-e", "a", "-e", "[:o:]", "f", "d"],
     ["grep", "-c", "[:a-z:]", "f"], ["grep", "[::]", "f"], ["grep", "[:o]", "f"], ["grep", "[:[:alpha:]:]", "f"],
     ["grep", "-F", "[:o:]", "f"], ["grep", "[:o:]\\(", "f"],
+    # -o: each match of a selected line, leftmost-longest over the patterns; empty ones print nothing
+    ["grep", "-o", "o*", "f"], ["grep", "-on", "-e", "o", "-e", "oo", "f", "g"], ["grep", "-oiF", "A", "f"],
+    ["grep", "-ox", "foo", "g"], ["grep", "-ov", "a", "f"], ["grep", "-oc", "o", "f"], ["grep", "-oE", "[a-z]+", "f"],
+    ["grep", "--only-matching", "-H", "a.", "f"], ["grep", "-o", "", "f"],
 ]
 UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "-w", "foo", "f"), ("grep", "[:o:]\\(", "f")}
 
@@ -67,7 +71,7 @@ def test_table(argv):
 ATOM = st.sampled_from(["a", "o", ".", "o*", "[ab]", "[^a]", "^", "$", "\\.", "f", "(", ")", "|",
                         "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|", "\\t", "\\o", "\\A", "\\x",
                         "[\\t]", "[a\\]", "[^\\o]", "[:o:]", "[:"])
-OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h"]),
+OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h", "-o"]),
                 max_size=3)
 TEXT = st.text(st.sampled_from("afo. x\nA|()bt\t"), max_size=30).map(lambda s: s.encode())
 

@@ -1,4 +1,4 @@
-"""GNU grep 3.8 without recursion: -c -F -E -G -x -v -i -e -q -n -l -L -H -h -s, over the tree."""
+"""GNU grep 3.8 without recursion: -c -F -E -G -x -v -i -e -q -n -l -L -H -h -s -o, over the tree."""
 
 from __future__ import annotations
 
@@ -48,6 +48,50 @@ def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_lin
     return lambda line: any(rx.search(line) for rx in compiled)
 
 
+def _finder(patterns: list, fixed: bool, extended: bool, icase: bool):
+    """A function (line, pos) -> (start, end) of the match -o prints next, or None: the
+    leftmost at or after ``pos``, the longest of those starting there (over every pattern)."""
+    if fixed:
+        pats = [p.lower() for p in patterns] if icase else patterns
+
+        def find_fixed(line: bytes, pos: int):
+            hay = line.lower() if icase else line
+            found = [(at, at + len(p)) for p in pats if (at := hay.find(p, pos)) >= 0]
+            return min(found, key=lambda m: (m[0], -m[1])) if found else None
+        return find_fixed
+    compiled = []
+    for p in patterns:
+        try:
+            # the extent matters here: the translation that keeps POSIX's leftmost-longest
+            compiled.append(compile_posix(p, extended, icase, escapes=_LETTERS, plain_backslash=True))
+        except Untranslatable as exc:
+            raise OptionUnknown(f"grep -o pattern {p!r}: {exc}") from None
+
+    def find(line: bytes, pos: int):
+        found = [m.span() for rx in compiled if (m := rx.search(line, pos)) is not None]
+        return min(found, key=lambda m: (m[0], -m[1])) if found else None
+    return find
+
+
+def _only_matching(line: bytes, find, whole_line: bool) -> list:
+    """What -o prints of a selected line: each match, left to right, not overlapping; an
+    empty match prints nothing and the search goes on one character later (grep 3.8)."""
+    if whole_line:
+        return [line] if line else []
+    parts, pos = [], 0
+    while pos < len(line):
+        span = find(line, pos)
+        if span is None or span[0] >= len(line):
+            break
+        start, end = span
+        if end == start:
+            pos = start + 1
+            continue
+        parts.append(line[start:end])
+        pos = end
+    return parts
+
+
 # grep 3.8's short options (its getopt string: letters before a colon take a value), and those
 # it acts on while it scans: it reads -f's file, checks the other values but -e's, and stops
 # at a second matcher unlike the first
@@ -61,7 +105,7 @@ def grep(ctx: CommandContext) -> CommandResult:
     if refused is not None:
         return refused
     opts, operands = scan_options(
-        ctx.argv, "cFEGxviqnlLHhsy", with_arg="ef",
+        ctx.argv, "cFEGxviqnlLHhsyo", with_arg="ef",
         longs={"count": ("c", False), "fixed-strings": ("F", False),
                "extended-regexp": ("E", False), "basic-regexp": ("G", False),
                "line-regexp": ("x", False), "invert-match": ("v", False),
@@ -69,7 +113,7 @@ def grep(ctx: CommandContext) -> CommandResult:
                "line-number": ("n", False), "files-with-matches": ("l", False),
                "files-without-match": ("L", False), "with-filename": ("H", False),
                "no-filename": ("h", False), "no-messages": ("s", False),
-               "regexp": ("e", True), "file": ("f", True)})
+               "regexp": ("e", True), "file": ("f", True), "only-matching": ("o", False)})
     flags = {}
     patterns: list = []
     mode = "G"
@@ -103,6 +147,9 @@ def grep(ctx: CommandContext) -> CommandResult:
         out.error(ConfusingBracket.MESSAGE, 2)
         return out.result()
     invert = flags.get("v", False)
+    # -o prints the matches of each selected line (none under -v); -c, -l, -L and -q print as without it
+    only = flags.get("o") and not any(flags.get(f) for f in "clLq")
+    find = _finder(patterns, mode == "F", mode == "E", flags.get("i", False)) if only and not invert else None
     names = operands or ["-"]
     with_name = (len(names) > 1 or flags.get("H", False)) and not flags.get("h", False)
     if flags.get("H") and flags.get("h"):
@@ -150,7 +197,11 @@ def grep(ctx: CommandContext) -> CommandResult:
                 return CommandResult(0, b"", bytes(out.err))
             if flags.get("l") or flags.get("L"):
                 break
-            if not flags.get("c"):
+            if only:
+                head = prefix + (b"%d:" % number if flags.get("n") else b"")
+                for part in _only_matching(line, find, flags.get("x", False)) if find is not None else ():
+                    out.out += head + part + b"\n"
+            elif not flags.get("c"):
                 out.out += prefix + (b"%d:" % number if flags.get("n") else b"") + line + b"\n"
         if flags.get("l") and count:
             out.out += label.encode("utf-8", "surrogateescape") + b"\n"

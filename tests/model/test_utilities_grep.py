@@ -58,8 +58,11 @@ CASES = [
     ["grep", "-o", "o*", "f"], ["grep", "-on", "-e", "o", "-e", "oo", "f", "g"], ["grep", "-oiF", "A", "f"],
     ["grep", "-ox", "foo", "g"], ["grep", "-ov", "a", "f"], ["grep", "-oc", "o", "f"], ["grep", "-oE", "[a-z]+", "f"],
     ["grep", "--only-matching", "-H", "a.", "f"], ["grep", "-o", "", "f"],
+    # -w: a stretch the pattern matches whole, with no word character just outside it (an empty one too)
+    ["grep", "-nw", "foo", "f"], ["grep", "-w", "o*", "f"], ["grep", "-cw", "", "f"], ["grep", "-wF", "bar", "f"],
+    ["grep", "-wi", "ALPHA", "f"], ["grep", "-nwx", "foo", "g"], ["grep", "-wv", "a.*", "f"], ["grep", "-wE", "fo+|be", "f"],
 ]
-UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "-w", "foo", "f"), ("grep", "[:o:]\\(", "f")}
+UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "[:o:]\\(", "f")}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
@@ -71,7 +74,7 @@ def test_table(argv):
 ATOM = st.sampled_from(["a", "o", ".", "o*", "[ab]", "[^a]", "^", "$", "\\.", "f", "(", ")", "|",
                         "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|", "\\t", "\\o", "\\A", "\\x",
                         "[\\t]", "[a\\]", "[^\\o]", "[:o:]", "[:"])
-OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h", "-o"]),
+OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h", "-o", "-w"]),
                 max_size=3)
 TEXT = st.text(st.sampled_from("afo. x\nA|()bt\t"), max_size=30).map(lambda s: s.encode())
 

@@ -1,4 +1,4 @@
-"""GNU grep 3.8 without recursion: -c -F -E -G -x -v -i -e -q -n -l -L -H -h -s -o, over the tree."""
+"""GNU grep 3.8 without recursion: -c -F -E -G -x -v -i -e -q -n -l -L -H -h -s -o -w, over the tree."""
 
 from __future__ import annotations
 
@@ -46,6 +46,36 @@ def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_lin
         full = [re.compile(b"(?:" + rx.pattern + b")\\Z", rx.flags) for rx in compiled]
         return lambda line: any(rx.match(line) for rx in full)
     return lambda line: any(rx.search(line) for rx in compiled)
+
+
+_WORD = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
+_WORD_LINE = 256  # the longest line -w is followed on (it tries every start and end)
+
+
+def _word_matcher(patterns: list, fixed: bool, extended: bool, icase: bool):
+    """A function line -> bool for -w: some pattern matches the whole of a stretch that has
+    no word character just before it or just after it. grep 3.8 tries each start a match
+    has, and there every shorter length, so any such stretch selects the line, an empty
+    one too (measured)."""
+    if fixed:
+        pats = [p.lower() for p in patterns] if icase else patterns
+        fits = lambda line, s, e: (line[s:e].lower() if icase else line[s:e]) in pats  # noqa: E731
+    else:
+        compiled = [compile_posix(p, extended, icase, existence_only=True, escapes=_LETTERS, plain_backslash=True)
+                    for p in patterns]
+        if any(b"\\Z" in rx.pattern for rx in compiled):
+            # a $ must not match where the stretch ends inside the line (glibc's not_eol)
+            raise OptionUnknown("grep -w with $ in a pattern")
+        fits = lambda line, s, e: any(rx.fullmatch(line, s, e) for rx in compiled)  # noqa: E731
+
+    def match(line: bytes) -> bool:
+        if len(line) > _WORD_LINE or not line.isascii():
+            raise OptionUnknown("grep -w on a long line or one past ASCII (a locale's letters)")
+        n = len(line)
+        starts = [s for s in range(n + 1) if s == 0 or line[s - 1] not in _WORD]
+        ends = [e for e in range(n, -1, -1) if e == n or line[e] not in _WORD]
+        return any(fits(line, s, e) for s in starts for e in ends if e >= s)
+    return match
 
 
 def _finder(patterns: list, fixed: bool, extended: bool, icase: bool):
@@ -105,7 +135,7 @@ def grep(ctx: CommandContext) -> CommandResult:
     if refused is not None:
         return refused
     opts, operands = scan_options(
-        ctx.argv, "cFEGxviqnlLHhsyo", with_arg="ef",
+        ctx.argv, "cFEGxviqnlLHhsyow", with_arg="ef",
         longs={"count": ("c", False), "fixed-strings": ("F", False),
                "extended-regexp": ("E", False), "basic-regexp": ("G", False),
                "line-regexp": ("x", False), "invert-match": ("v", False),
@@ -113,7 +143,8 @@ def grep(ctx: CommandContext) -> CommandResult:
                "line-number": ("n", False), "files-with-matches": ("l", False),
                "files-without-match": ("L", False), "with-filename": ("H", False),
                "no-filename": ("h", False), "no-messages": ("s", False),
-               "regexp": ("e", True), "file": ("f", True), "only-matching": ("o", False)})
+               "regexp": ("e", True), "file": ("f", True), "only-matching": ("o", False),
+               "word-regexp": ("w", False)})
     flags = {}
     patterns: list = []
     mode = "G"
@@ -143,6 +174,10 @@ def grep(ctx: CommandContext) -> CommandResult:
         raise OptionUnknown("grep -v with an empty pattern (grep skips the input)")
     try:
         match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False), flags.get("x", False))
+        if flags.get("w") and not flags.get("x"):  # -x outweighs -w
+            if flags.get("o"):
+                raise OptionUnknown("grep -o -w")
+            match = _word_matcher(patterns, mode == "F", mode == "E", flags.get("i", False))
     except ConfusingBracket:
         out.error(ConfusingBracket.MESSAGE, 2)
         return out.result()

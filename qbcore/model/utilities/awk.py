@@ -7,9 +7,10 @@ comparisons (strnum rules), concatenation, ~ !~, && || !, ?:, if/else, next,
 while/do/for loops (within a step budget), break/continue, exit, arrays with
 ``in`` and delete, ARGV/ARGC (read and changed in BEGIN: the operands are
 taken from them), command-line assignment operands, length/substr/index/
-tolower/toupper/split/sub/gsub/int/sprintf. Anything else — functions,
-getline, redirection, ``for (k in a)`` over more than one element (mawk's
-hash order), hex strings, regex intervals — is ``unknown``.
+tolower/toupper/split/sub/gsub/int/sprintf, ``for (k in a)`` (over several
+keys in three orders, as mawk's hash order is not known: output that differs is
+lines in no known order, or unknown). Anything else — functions, getline,
+redirection, hex strings, regex intervals — is ``unknown``.
 """
 
 from __future__ import annotations
@@ -655,7 +656,7 @@ def _replacement(repl: str):
 
 
 class _Machine:
-    def __init__(self, env_vars, out):
+    def __init__(self, env_vars, out, order="name"):
         self.vars = {"FS": " ", "OFS": " ", "ORS": "\n", "NR": 0.0, "FNR": 0.0, "RS": "\n",
                      "SUBSEP": "\x1c", "CONVFMT": "%.6g", "OFMT": "%.6g", "FILENAME": ""}
         self.vars.update(env_vars)
@@ -664,6 +665,10 @@ class _Machine:
         self.record = ""
         self.fields: list = []
         self.steps = 0
+        # the order for (k in a) takes: mawk's hash order, which the model does not know, so
+        # a run that went through several elements is made again in two other orders
+        self.order = order
+        self.order_used = False
 
     def tick(self):
         self.steps += 1
@@ -879,10 +884,14 @@ class _Machine:
         elif kind in ("while", "do", "for"):
             self.loop(stmt)
         elif kind == "forin":
-            array = self.array(stmt[2])
-            if len(array) > 1:
-                raise OptionUnknown("awk: for (k in a) over several elements (mawk's hash order)")
-            for key in list(array):
+            keys = list(self.array(stmt[2]))  # mawk too goes through the keys it had at the start
+            if len(keys) > 1:
+                self.order_used = True
+                if self.order == "reverse":
+                    keys.reverse()
+                elif self.order == "rotate":
+                    keys = keys[1:] + keys[:1]
+            for key in keys:
                 self.tick()
                 self.store(("var", stmt[1]), StrNum(key))
                 try:
@@ -1108,11 +1117,33 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*=")
 
 @guarded
 def awk(ctx: CommandContext) -> CommandResult:
+    result, machine = _awk(ctx, "name")
+    if machine is not None and machine.order_used:
+        # for (k in a) went through several keys: in two other orders, what the program says
+        # may be the same, the same lines in another order, or other (then unknown)
+        why = "the order for (k in a) takes (mawk's hash order)"
+        for order in ("reverse", "rotate"):
+            again, _ = _awk(ctx, order)
+            if again.stderr != result.stderr or again.stderr_unknown != result.stderr_unknown:
+                raise OptionUnknown(f"awk: {why}, which changes what it says on stderr")
+            if again.status != result.status:
+                result.status_unknown = why
+            if again.stdout != result.stdout and result.stdout_unknown is None:
+                if sorted(again.stdout.split(b"\n")) == sorted(result.stdout.split(b"\n")):
+                    result.stdout_unordered = why
+                else:
+                    result.stdout_unordered, result.stdout_unknown = None, why
+    return result
+
+
+def _awk(ctx: CommandContext, order: str):
+    """One run of the program, ``for (k in a)`` going through keys in ``order``: (the
+    result, the machine that ran it, or None when nothing ran)."""
     out = Output(ctx.argv[0] if ctx.argv[0] in ("awk", "mawk") else "awk")
     lacking = _option_lacks_argument(ctx.argv)
     if lacking is not None:
         out.error(f"option {lacking} lacks argument", 2)
-        return out.result()
+        return out.result(), None
     opts, operands = scan_options(ctx.argv, "", with_arg="Fvf", permute=False)
     assigns = {}
     fs = None
@@ -1132,8 +1163,8 @@ def awk(ctx: CommandContext) -> CommandResult:
             out.err += b"Usage: mawk [Options] [Program] [file ...]\n"
             found = out.result()
             found.stderr_unknown = "the rest of mawk's usage text"
-            return found
-        return out.result()  # options and no program: mawk does nothing
+            return found, None
+        return out.result(), None  # options and no program: mawk does nothing
     program = operands.pop(0)
     if any(ord(c) > 127 for c in program) or any(
             ord(c) > 127 for a in operands for c in a):
@@ -1142,12 +1173,12 @@ def awk(ctx: CommandContext) -> CommandResult:
     if items is None:
         found = out.result()
         found.stderr_unknown = out.more_errors
-        return found
+        return found, None
     for name in assigns:
         if name in ("NF", "RS", "SUBSEP", "CONVFMT", "OFMT", "NR", "FNR", "ARGV", "ARGC") or \
                 name in _UNMODELLED_VARS:
             raise OptionUnknown(f"awk -v {name}")
-    machine = _Machine(assigns, out.out)
+    machine = _Machine(assigns, out.out, order)
     if fs is not None:
         machine.vars["FS"] = fs
     machine.arrays["ARGV"] = {str(n): StrNum(a) for n, a in enumerate([out.name] + operands)}
@@ -1166,7 +1197,7 @@ def awk(ctx: CommandContext) -> CommandResult:
             error = _read_operands(ctx, machine, items)
             if error:
                 out.error(error, 2)
-                return out.result()
+                return out.result(), machine
     except _Exit as exc:
         status = exc.code
     try:
@@ -1182,7 +1213,7 @@ def awk(ctx: CommandContext) -> CommandResult:
         status = exc.code if exc.code is not None else status
     if status:
         out.status = status
-    return out.result()
+    return out.result(), machine
 
 
 def _read_operands(ctx, machine, items):

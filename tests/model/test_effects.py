@@ -264,7 +264,7 @@ def test_final_files_match_bash(script, tmp_path):
     # sed -i with a replacement escape the sed model leaves unknown: data.txt may have changed
     ("sed -i 's/alpha/x\\U&/' data.txt", "sed"),
     # a grep option the model does not cover: what it counts is unknown
-    ("grep -cw one data.txt > n", "grep"),
+    ("grep -cb one data.txt > n", "grep"),
     # unknown output on a closed stdout: whether the write failed is not known (`set`'s too)
     ("set >&-; echo $? > st", "closed descriptor"),
     # a background job and what runs after it, on a path both use: any interleaving may be the one

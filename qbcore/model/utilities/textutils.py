@@ -204,16 +204,109 @@ class _Inv:
         return self.v == other.v
 
 
+class _Rev:
+    """A sort key component in reverse order (a key's r)."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        return other.v < self.v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
+class _SortKey:
+    """One -k F1[.C1][bnr][,F2[.C2][bnr]] of GNU sort: fields and characters 0-based, an end
+    character of 0 meaning the end of its field (``echar``), ``eword`` None for the line's end."""
+
+    __slots__ = ("sword", "schar", "eword", "echar", "skip_start", "skip_end", "numeric", "reverse", "own")
+
+    def __init__(self, spec: str):
+        m = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?([a-zA-Z]*)(?:,([0-9]+)(?:\.([0-9]+))?([a-zA-Z]*))?", spec)
+        if m is None or set(m.group(3) + (m.group(6) or "")) - set("bnr"):
+            raise OptionUnknown(f"sort -k {spec!r}")
+        sword, schar, eword = int(m.group(1)), int(m.group(2) or 1), m.group(4)
+        if sword == 0 or schar == 0 or eword is not None and int(eword) == 0:
+            raise OptionUnknown(f"sort -k {spec!r} (a zero field or character)")
+        self.sword, self.schar = sword - 1, schar - 1
+        self.eword = None if eword is None else int(eword) - 1
+        self.echar = int(m.group(5) or 0)
+        first, second = m.group(3), m.group(6) or ""
+        self.skip_start, self.skip_end = "b" in first, "b" in second
+        self.numeric = "n" in first + second
+        self.reverse = "r" in first + second
+        self.own = bool(first or second)  # a key with an option of its own takes none of the global ones
+
+    def text(self, line: bytes, tab) -> bytes:
+        """The key's bytes of ``line`` (GNU's begfield and limfield)."""
+        n = len(line)
+        ptr = 0
+        for _ in range(self.sword):
+            if ptr >= n:
+                break
+            if tab is None:
+                while ptr < n and line[ptr] in _BLANKS:
+                    ptr += 1
+                while ptr < n and line[ptr] not in _BLANKS:
+                    ptr += 1
+            else:
+                while ptr < n and line[ptr] != tab:
+                    ptr += 1
+                if ptr < n:
+                    ptr += 1
+        if self.skip_start:
+            while ptr < n and line[ptr] in _BLANKS:
+                ptr += 1
+        begin = min(n, ptr + self.schar)
+        if self.eword is None:
+            return line[begin:]
+        eword, ptr = self.eword + (1 if self.echar == 0 else 0), 0
+        while ptr < n and eword:
+            eword -= 1
+            if tab is None:
+                while ptr < n and line[ptr] in _BLANKS:
+                    ptr += 1
+                while ptr < n and line[ptr] not in _BLANKS:
+                    ptr += 1
+            else:
+                while ptr < n and line[ptr] != tab:
+                    ptr += 1
+                if ptr < n and (eword or self.echar):
+                    ptr += 1
+        if self.echar:
+            if self.skip_end:
+                while ptr < n and line[ptr] in _BLANKS:
+                    ptr += 1
+            ptr = min(n, ptr + self.echar)
+        return line[begin:max(begin, ptr)]
+
+
+_BLANKS = frozenset(b" \t")
+
+
 @guarded
 def sort(ctx: CommandContext) -> CommandResult:
-    opts, names = scan_options(ctx.argv, "rnu", "o", longs={"reverse": ("r", False),
-                                                           "numeric-sort": ("n", False),
-                                                           "unique": ("u", False),
-                                                           "output": ("o", True)})
+    opts, names = scan_options(ctx.argv, "rnubs", "otk", longs={"reverse": ("r", False),
+                                                               "numeric-sort": ("n", False),
+                                                               "unique": ("u", False),
+                                                               "output": ("o", True),
+                                                               "key": ("k", True),
+                                                               "field-separator": ("t", True),
+                                                               "ignore-leading-blanks": ("b", False),
+                                                               "stable": ("s", False)})
     chosen = {o for o, _ in opts}
     into = [value for o, value in opts if o == "o"]
     if len(into) > 1:
         raise OptionUnknown("sort with -o given twice")
+    tabs = {value for o, value in opts if o == "t"}
+    if len(tabs) > 1 or any(len(t.encode("utf-8", "surrogateescape")) != 1 for t in tabs):
+        raise OptionUnknown("sort -t: an empty, multi-character or second separator")
+    tab = tabs.pop().encode("utf-8", "surrogateescape")[0] if tabs else None
+    keys = [_SortKey(value) for o, value in opts if o == "k"]
     out = Output("sort")
     # GNU sort checks that every input can be read, then opens the output (creating it, not yet
     # truncating it), and only then reads
@@ -247,14 +340,16 @@ def sort(ctx: CommandContext) -> CommandResult:
     lines = bytes(data).split(b"\n")[:-1]
     numeric = "n" in chosen
     reverse = "r" in chosen
-    if numeric and "u" in chosen:
+    if keys or "b" in chosen or "s" in chosen:
+        keyed = _sort_by_keys(lines, keys, tab, chosen)
+    elif numeric and "u" in chosen:
         # -u turns off the last-resort comparison: equal keys keep input order
         keyed = sorted(lines, key=_numeric_cmp_key, reverse=reverse)
     elif numeric:
         keyed = sorted(lines, key=lambda l: (_numeric_cmp_key(l), l), reverse=reverse)
     else:
         keyed = sorted(lines, reverse=reverse)
-    if "u" in chosen:
+    if "u" in chosen and not (keys or "b" in chosen or "s" in chosen):
         uniq = []
         last = object()
         for line in keyed:
@@ -270,6 +365,41 @@ def sort(ctx: CommandContext) -> CommandResult:
         return out.result()
     out.out += sorted_text
     return out.result()
+
+
+def _sort_by_keys(lines: list, keys: list, tab, chosen: set) -> list:
+    """GNU sort's order by keys: each key compared in turn (numerically under n, reversed under
+    r), then, unless -s or -u, the whole line (reversed under a global -r); -u keeps the first
+    of lines whose keys are all equal. A key with no option of its own takes the global
+    -b, -n and -r; with no -k the whole line is the one key."""
+    if not keys:
+        keys = [_SortKey("1")]
+        keys[0].own = False
+    for key in keys:
+        if not key.own:
+            key.skip_start = key.skip_end = "b" in chosen
+            key.numeric, key.reverse = "n" in chosen, "r" in chosen
+
+    def parts(line: bytes) -> tuple:
+        found = []
+        for key in keys:
+            text = key.text(line, tab)
+            value = _numeric_cmp_key(text) if key.numeric else text
+            found.append(_Rev(value) if key.reverse else value)
+        return tuple(found)
+
+    last_resort = not ({"s", "u"} & chosen)
+    whole = (lambda line: (parts(line), _Rev(line) if "r" in chosen else line)) if last_resort else parts
+    ordered = sorted(lines, key=whole)  # Python's sort is stable: equal keys keep input order
+    if "u" not in chosen:
+        return ordered
+    kept, previous = [], None
+    for line in ordered:
+        current = parts(line)
+        if previous is None or current != previous:
+            kept.append(line)
+        previous = current
+    return kept
 
 
 @guarded

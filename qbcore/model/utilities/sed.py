@@ -25,7 +25,7 @@ def _finish(out: bytearray) -> bytes:
 
 class _Cmd:
     __slots__ = ("addr", "addr2", "state", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code",
-                 "text")
+                 "text", "jump")
 
     def __init__(self):
         self.addr = None
@@ -40,6 +40,7 @@ class _Cmd:
         self.print_ = 0
         self.exit_code = 0
         self.text = b""  # of a, i, c; y's table
+        self.jump = 0  # of {: the index of the command after its }
 
 
 class _ScriptError(Exception):
@@ -177,6 +178,7 @@ def _address(script: bytes, i: int, extended: bool):
 
 def _parse(script: bytes, extended: bool) -> list:
     cmds = []
+    blocks = []  # the indexes of the { still open
     i = 0
     n = len(script)
     while i < n:
@@ -207,7 +209,17 @@ def _parse(script: bytes, extended: bool) -> list:
         name = script[i:i + 1]
         i += 1
         cmd.name = name.decode("latin-1")
-        if name == b"s":
+        if name == b"{":
+            blocks.append(len(cmds))
+            cmds.append(cmd)
+            continue  # its commands may follow at once
+        if name == b"}":
+            if cmd.addr is not None or cmd.negate:
+                raise OptionUnknown("sed: an address before }")
+            if not blocks:
+                raise _ScriptError("unexpected `}'", i)
+            cmds[blocks.pop()].jump = len(cmds) + 1
+        elif name == b"s":
             if i >= n:
                 raise _ScriptError("unterminated `s' command", i)
             if script[i] in (10, 92):
@@ -292,11 +304,11 @@ def _parse(script: bytes, extended: bool) -> list:
             raise OptionUnknown(f"sed command {name.decode('latin-1')!r}")
         while i < n and script[i:i + 1] in (b" ", b"\t"):
             i += 1
-        if i < n and script[i:i + 1] not in (b";", b"\n", b"#"):
-            if script[i:i + 1] == b"}":
-                raise OptionUnknown("sed: { } blocks")
+        if i < n and script[i:i + 1] not in (b";", b"\n", b"#", b"}"):
             raise _ScriptError("extra characters after command", i + 1)
         cmds.append(cmd)
+    if blocks:
+        raise _ScriptError("unmatched `{'", 0)
     return cmds
 
 
@@ -544,8 +556,15 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
         newline = b"" if (k == len(lines) - 1 and missing_newline) else b"\n"
         deleted = False
         appended = []  # a's texts, written when the cycle ends (not after Q)
-        for cmd in cmds:
+        at = 0
+        while at < len(cmds):
+            cmd = cmds[at]
+            at += 1
             if not _matches(cmd, line, number, is_last):
+                if cmd.name == "{":
+                    at = cmd.jump  # past its }
+                continue
+            if cmd.name in ("{", "}"):
                 continue
             if cmd.name == "y":
                 line = line.translate(cmd.text)

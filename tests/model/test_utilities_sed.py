@@ -124,6 +124,8 @@ MODELLED = [
     ["sed", "-n", "/o/{p;p}", "f"], ["sed", "/foo/!{s/o/0/g}", "f"], ["sed", "-i", "2,3{s/a/A/;s/b/B/}", "g"],
     ["sed", "-n", "{p", "g"], ["sed", "p}", "g"], ["sed", "-n", "{p}x", "g"], ["sed", "-n", "1{/a/{p}}", "g"],
     ["sed", "-n", "-e", "2{", "-e", "p", "-e", "}", "g"], ["sed", "2{q}", "g"], ["sed", "/x/{c Z\n}", "g"],
+    # = writes the line's number (sed -n '$=' counts lines)
+    ["sed", "-n", "$=", "f"], ["sed", "-s", "-n", "$=", "f", "g"], ["sed", "-e", "p", "-e", "$=", "f"], ["sed", "=x", "g"],
 ]
 UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
@@ -172,7 +174,7 @@ def test_script_errors_generated(commands, joiner, in_place):
 ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
                            "/[/]/", "/[^o]$/", "\\|b|", "/zz/"])
 COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
-                           "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,", "{p;p}", "!{s/o/0/}", "{/a/d}"])
+                           "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,", "{p;p}", "!{s/o/0/}", "{/a/d}", "="])
 
 
 @settings(max_examples=examples(150), deadline=None)

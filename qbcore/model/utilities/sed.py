@@ -266,7 +266,7 @@ def _parse(script: bytes, extended: bool) -> list:
             cmd.repl = _replacement(repl, cmd.regex.groups, min(i + 1, n))
             if confusing:
                 raise ConfusingBracket()
-        elif name in (b"p", b"d"):
+        elif name in (b"p", b"d", b"="):
             pass
         elif name in (b"q", b"Q"):
             if cmd.addr2 is not None:
@@ -572,6 +572,8 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
                 appended.append(cmd.text)
             elif cmd.name == "i":
                 put(cmd.text)
+            elif cmd.name == "=":
+                put(b"%d\n" % number)
             elif cmd.name == "c":
                 # within a range, the text is written once, where the range ends
                 if (cmd.addr2 is None or cmd.state != _INSIDE) and cmd.text:

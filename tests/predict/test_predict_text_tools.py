@@ -1,0 +1,65 @@
+"""Replies that count, pick and edit with grep -o/-w, sort's keys, awk's for-in, and sed's
+a, i, c, y, = and blocks, predicted and executed: decided under raw as the tools run them,
+and every certain prediction agrees with the executor under the other transports."""
+
+import pytest
+
+import sandboxing
+from predicting import disagreement
+from qbcore import suite
+from qbcore.predict import predict
+from qbcore.realbash import executor
+
+# (task, reply, passes under raw)
+REPLIES = [
+    # lines.txt: TODO on lines 1, 3 and 4 (count.txt must hold 3)
+    ("grep-count/t0-plain", "grep -o TODO lines.txt | wc -l > count.txt", True),
+    ("grep-count/t0-plain", "grep -cw TODO lines.txt > count.txt", True),
+    ("grep-count/t0-plain", "grep -cw TOD lines.txt > count.txt", False),
+    ("grep-count/t0-plain", "grep -oE 'T[A-Z]+' lines.txt | sort | uniq -c | awk '{print $1}' > count.txt", True),
+    ("grep-count/t0-plain", "grep TODO lines.txt | sed -n '$=' > count.txt", True),
+    ("grep-count/t0-plain", "awk '/TODO/ {c[$1]++} END {for (k in c) n++; print n}' lines.txt > count.txt", True),
+    ("grep-count/t0-plain", "awk '{c[$2]++} END {for (k in c) print c[k], k}' lines.txt | sort -k2 | "
+                            "awk '$2 == \"TODO\" {print $1}' > count.txt", True),
+    # data.tsv: alpha's second column is vf24021
+    ("field-lookup/t0-plain", "sort -t \"$(printf '\\t')\" -k1,1 data.tsv | head -1 | cut -f2 > out.txt", True),
+    ("field-lookup/t0-plain", "sort -k2 data.tsv | head -1 | cut -f2 > out.txt", False),
+    ("field-lookup/t0-plain", "sort -k2,2r data.tsv | head -1 | cut -f2 > out.txt", True),
+    # data.txt: alpha on lines 2 and 4 of 5
+    ("sed-replace/t0-plain", "sed -i '/alpha/{s/alpha/omega/}' data.txt", True),
+    ("sed-replace/t0-plain", "sed -i '2{s/alpha/omega/};4{s/alpha/omega/}' data.txt", True),
+    ("sed-replace/t0-plain", "sed -i '2{s/alpha/omega/' data.txt", False),  # unmatched {
+    ("sed-replace/t0-plain", "sed -i '$a extra' data.txt && sed -i 's/alpha/omega/g;$d' data.txt", True),
+    ("sed-replace/t0-plain", "sed -i '1i top' data.txt; sed -i 's/alpha/omega/g' data.txt", False),
+    ("sed-replace/t0-plain", "sed -i '/alpha/c value: omega' data.txt", False),  # the parentheses go
+    ("sed-replace/t0-plain", "sed -i 'y/a/A/' data.txt", False),
+]
+TRANSPORTS = ("raw", "nested", "single", "stdin")
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    sandboxing.need_sandbox()
+    cases = [(task, reply, transport) for task, reply, _ in REPLIES for transport in TRANSPORTS]
+    jobs = [executor.Job(task, reply, transport, str(n)) for n, (task, reply, transport) in enumerate(cases)]
+    executed = {int(job.label): attempt for job, attempt in executor.run_many(jobs, workers=2)}
+    return cases, executed
+
+
+def test_replies_are_decided_under_raw_as_the_tools_run_them(outcomes):
+    cases, executed = outcomes
+    passes = {(task, reply): want for task, reply, want in REPLIES}
+    for n, (task, reply, transport) in enumerate(cases):
+        if transport != "raw":
+            continue
+        found = predict(suite.get(task), reply, transport)
+        assert found.certain and found.passed is passes[(task, reply)], (reply, found)
+        assert executed[n].passed is passes[(task, reply)], (reply, executed[n].reason)
+
+
+def test_every_certain_prediction_agrees_with_the_executor(outcomes):
+    cases, executed = outcomes
+    wrong = [line for n, (task, reply, transport) in enumerate(cases)
+             if (found := predict(suite.get(task), reply, transport)).certain
+             and (line := disagreement(found, executed[n], f"{reply!r} {transport}"))]
+    assert not wrong, "\n".join(wrong)

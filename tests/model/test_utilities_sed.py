@@ -126,6 +126,12 @@ MODELLED = [
     ["sed", "-n", "-e", "2{", "-e", "p", "-e", "}", "g"], ["sed", "2{q}", "g"], ["sed", "/x/{c Z\n}", "g"],
     # = writes the line's number (sed -n '$=' counts lines)
     ["sed", "-n", "$=", "f"], ["sed", "-s", "-n", "$=", "f", "g"], ["sed", "-e", "p", "-e", "$=", "f"], ["sed", "=x", "g"],
+    # n N P D, the hold space, labels and branches; N or n with no next line writes and ends;
+    # the newline a written pattern space ends with goes with its text (h H g G x)
+    ["sed", ":a;N;$!ba;s/\\n/ /g", "f"], ["sed", "-i", ":a;N;$!ba;s/\\n/,/g", "g"], ["sed", "$!N;P;D", "f"],
+    ["sed", "-n", "1!G;h;$p", "f"], ["sed", "1!G;h;$!d", "g"], ["sed", "n;d", "f"], ["sed", "-n", "x;p", "f"],
+    ["sed", "s/o/0/;N;tx;s/$/-no/;b;:x;s/$/-yes/", "f"], ["sed", "s/a/A/;T;s/$/!/", "g"], ["sed", "-e", "1a X", "-e", "N", "g"],
+    ["sed", "N;N;s/\\n/+/g", "f"], ["sed", "H;$!d;x;s/\\n/,/g", "f"], ["sed", ":", "g"], ["sed", "$!N;/\\n$/!P;D", "f"],
 ]
 UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
@@ -174,7 +180,7 @@ def test_script_errors_generated(commands, joiner, in_place):
 ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
                            "/[/]/", "/[^o]$/", "\\|b|", "/zz/"])
 COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
-                           "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,", "{p;p}", "!{s/o/0/}", "{/a/d}", "="])
+                           "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,", "{p;p}", "!{s/o/0/}", "{/a/d}", "=", "N", "$!N", "P", "D", "n", "h", "H", "g", "G", "x"])
 
 
 @settings(max_examples=examples(150), deadline=None)
@@ -191,3 +197,11 @@ def test_addresses_generated(commands, options, joiner):
     script = [x for p in pieces for x in ("-e", p)] if joiner == "-e" else [joiner.join(pieces)]
     compare(["sed"] + options + script + ["t", "u"],
             {"t": b"foo\na/b\n\nbar\nfoo bar\n", "u": b"x\nAoa\n/\nlast"})
+
+
+@pytest.mark.parametrize("script", [":a;ba", "H;G;D", ":a;s/x*/&&/;ta", ":a;p;ba"])
+def test_scripts_that_run_forever_end_unknown(script):
+    """A branch back, or D restarting a cycle that grows its own text, runs until sed is
+    killed: the model stops at its step and byte budgets and says unknown."""
+    from utilities_diff import run_model
+    assert run_model(["sed", script, "g"], FILES) is None

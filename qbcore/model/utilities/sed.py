@@ -39,8 +39,8 @@ class _Cmd:
         self.nth = 1
         self.print_ = 0
         self.exit_code = 0
-        self.text = b""  # of a, i, c; y's table
-        self.jump = 0  # of {: the index of the command after its }
+        self.text = b""  # of a, i, c; y's table; the label of :, b, t, T
+        self.jump = 0  # of {: the index of the command after its }; of b, t, T: where they go
 
 
 class _ScriptError(Exception):
@@ -266,8 +266,27 @@ def _parse(script: bytes, extended: bool) -> list:
             cmd.repl = _replacement(repl, cmd.regex.groups, min(i + 1, n))
             if confusing:
                 raise ConfusingBracket()
-        elif name in (b"p", b"d", b"="):
+        elif name in (b"p", b"d", b"=", b"n", b"N", b"P", b"D", b"h", b"H", b"g", b"G", b"x"):
             pass
+        elif name == b":":
+            if cmd.addr is not None or cmd.negate:
+                raise OptionUnknown("sed: an address before a label")
+            j = _blanks(script, i)
+            end = j
+            while end < n and script[end] not in (59, 10):  # ; newline
+                end += 1
+            label = script[j:end]
+            if not label:
+                raise _ScriptError('":" lacks a label', i)
+            if any(c in b" \t}#" for c in label):
+                raise OptionUnknown("sed: a label with blanks, } or #")
+            cmd.text, i = label, end
+        elif name in (b"b", b"t", b"T"):
+            j = _blanks(script, i)
+            end = j
+            while end < n and script[end] not in (59, 10, 32, 9, 125):  # ; newline blank }
+                end += 1
+            cmd.text, i = script[j:end], end
         elif name in (b"q", b"Q"):
             if cmd.addr2 is not None:
                 raise _ScriptError("command only uses one address", i)
@@ -309,6 +328,17 @@ def _parse(script: bytes, extended: bool) -> list:
         cmds.append(cmd)
     if blocks:
         raise _ScriptError("unmatched `{'", 0)
+    labels: dict = {}
+    for at, cmd in enumerate(cmds):
+        if cmd.name == ":":
+            if cmd.text in labels:
+                raise OptionUnknown("sed: a label defined twice")
+            labels[cmd.text] = at
+    for cmd in cmds:
+        if cmd.name in ("b", "t", "T"):
+            if cmd.text and cmd.text not in labels:
+                raise OptionUnknown("sed: a branch to a label not defined (sed's error)")
+            cmd.jump = labels[cmd.text] if cmd.text else len(cmds)  # no label: the end of the script
     return cmds
 
 
@@ -526,8 +556,10 @@ def _in_range(cmd: _Cmd, line: bytes, number: int, last: bool) -> bool:
 
 
 def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
-         last_file: bool) -> tuple[int, int | None]:
-    """Run over one input; returns (lines read so far, exit status if q ended the run)."""
+         last_file: bool, separate: bool = False, unchomped=frozenset()) -> tuple[int, int | None]:
+    """Run over one input; returns (lines read so far, exit status if q ended the run).
+    ``separate``: this input is one of -s or -i's, read on its own, and not the last;
+    ``unchomped``: the indexes of lines that lacked their newline in their file."""
     lines = data.split(b"\n")
     missing_newline = lines[-1] != b""
 
@@ -548,50 +580,122 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
 
     if not missing_newline:
         lines.pop()
+    if separate and any(cmd.name in "nNDhHgGx" for cmd in cmds):
+        # the hold space and reading on go across -s and -i's inputs in ways not modelled
+        raise OptionUnknown("sed: n N D or the hold space with -s or -i over several inputs")
     for cmd in cmds:
         cmd.state = _OUTSIDE  # each input read on its own (-s, -i) starts outside every range
-    for k, line in enumerate(lines):
-        number += 1
-        is_last = last_file and k == len(lines) - 1
-        newline = b"" if (k == len(lines) - 1 and missing_newline) else b"\n"
+    hold = b""
+    line = b""
+    # whether the pattern and hold spaces end in a newline when written: a line read keeps
+    # the newline it had; h H g G x carry it with the text (GNU's chomped, measured)
+    chomped = held_chomped = True
+    cur = -1  # the index of the line read last: whether it is the last
+    k = 0  # the next line to read
+    steps = 0
+    restart = False  # D: the next cycle starts with what is left, reading nothing
+    while True:
+        if not restart:
+            if k >= len(lines):
+                break
+            line, cur, k = lines[k], k, k + 1
+            chomped = not (cur == len(lines) - 1 and missing_newline or cur in unchomped)
+            number += 1
+            replaced = False  # since a line was read or t took its branch
+        restart = False
         deleted = False
-        appended = []  # a's texts, written when the cycle ends (not after Q)
+        appended = []  # a's texts, written when the cycle ends or the next line is read (not after Q)
         at = 0
         while at < len(cmds):
+            steps += 1
+            if steps > _STEP_LIMIT:
+                raise OptionUnknown("sed: a script that runs beyond the step budget")
+            if len(line) + len(hold) + len(out) > _SPACE_LIMIT:
+                raise OptionUnknown("sed: pattern, hold space or output beyond the byte budget")
             cmd = cmds[at]
             at += 1
-            if not _matches(cmd, line, number, is_last):
+            newline = b"\n" if chomped else b""
+            if not _matches(cmd, line, number, last_file and cur == len(lines) - 1):
                 if cmd.name == "{":
                     at = cmd.jump  # past its }
                 continue
-            if cmd.name in ("{", "}"):
+            name = cmd.name
+            if name in ("{", "}", ":"):
                 continue
-            if cmd.name == "y":
+            if name == "y":
                 line = line.translate(cmd.text)
-            elif cmd.name == "a":
+            elif name == "a":
                 appended.append(cmd.text)
-            elif cmd.name == "i":
+            elif name == "i":
                 put(cmd.text)
-            elif cmd.name == "=":
+            elif name == "=":
                 put(b"%d\n" % number)
-            elif cmd.name == "c":
+            elif name == "c":
                 # within a range, the text is written once, where the range ends
                 if (cmd.addr2 is None or cmd.state != _INSIDE) and cmd.text:
                     put(cmd.text)
                 deleted = True
                 break
-            elif cmd.name == "s":
+            elif name == "s":
                 line, changed = _substitute(cmd, line)
                 if changed:
+                    replaced = True
                     for _ in range(cmd.print_):
                         emit(line, newline)
-            elif cmd.name == "p":
+            elif name == "p":
                 emit(line, newline)
-            elif cmd.name == "d":
+            elif name == "P":
+                end = line.find(b"\n")
+                emit(line, newline) if end < 0 else emit(line[:end], b"\n")
+            elif name == "d":
                 deleted = True
                 break
-            elif cmd.name in ("q", "Q"):
-                if cmd.name == "q":
+            elif name == "D":
+                end = line.find(b"\n")
+                if end < 0:
+                    deleted = True
+                    break
+                if appended:
+                    raise OptionUnknown("sed: D with a's text waiting")
+                line, restart = line[end + 1:], True
+                break
+            elif name in ("n", "N"):
+                if k >= len(lines):
+                    if separate:
+                        raise OptionUnknown(f"sed: {name} at the end of an input of -s or -i")
+                    # GNU sed: no next line, so the pattern space is written (unless -n) and sed ends
+                    if not quiet:
+                        emit(line, newline)
+                    for text in appended:
+                        put(text)
+                    return number, None
+                if name == "n" and not quiet:
+                    emit(line, newline)
+                for text in appended:  # written when the next line is read
+                    put(text)
+                appended = []
+                line = (line + b"\n" + lines[k]) if name == "N" else lines[k]
+                cur, k = k, k + 1
+                chomped = not (cur == len(lines) - 1 and missing_newline or cur in unchomped)
+                number += 1
+                replaced = False
+            elif name == "h":
+                hold, held_chomped = line, chomped
+            elif name == "H":
+                hold, held_chomped = hold + b"\n" + line, chomped
+            elif name == "g":
+                line, chomped = hold, held_chomped
+            elif name == "G":
+                line, chomped = line + b"\n" + hold, held_chomped
+            elif name == "x":
+                line, hold, chomped, held_chomped = hold, line, held_chomped, chomped
+            elif name in ("b", "t", "T"):
+                if name == "b" or (name == "t") == replaced:
+                    at = cmd.jump
+                if name != "b":
+                    replaced = False
+            elif name in ("q", "Q"):
+                if name == "q":
                     # q ends the output with a newline, even after a last line that had none
                     if out.endswith(_MISSING):
                         del out[-len(_MISSING):]
@@ -601,11 +705,17 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
                     for text in appended:
                         put(text)
                 return number, cmd.exit_code
+        if restart:
+            continue
         if not deleted and not quiet:
-            emit(line, newline)
+            emit(line, b"\n" if chomped else b"")
         for text in appended:
             put(text)
     return number, None
+
+
+_STEP_LIMIT = 200_000  # commands run over one input: a branch may loop forever
+_SPACE_LIMIT = 16 << 20  # bytes in the pattern and hold spaces and the output: G, H and D may grow them forever
 
 
 def _backup_suffix(argv: list) -> str:
@@ -711,19 +821,21 @@ def sed(ctx: CommandContext) -> CommandResult:
     if not separate:
         # one stream: a file without a final newline still separates from the next
         data = b""
+        unchomped = set()  # the lines that ended a file without its newline
         for k, (_, content) in enumerate(readable):
             if data and not data.endswith(b"\n"):
+                unchomped.add(data.count(b"\n"))
                 data += b"\n"
             data += content
         buf = bytearray()
-        number, code = _run(cmds, data, quiet, buf, 0, True)
+        number, code = _run(cmds, data, quiet, buf, 0, True, unchomped=unchomped)
         out.out += _finish(buf)
         out.status = status if code is None else code
         return out.result()
     shared = bytearray()  # -s: one output stream, so a missing newline carries over
     for k, (name, content) in enumerate(readable):
         buf = bytearray() if in_place else shared
-        _, code = _run(cmds, content, quiet, buf, 0, True)
+        _, code = _run(cmds, content, quiet, buf, 0, True, separate=k < len(readable) - 1)
         if in_place:
             _write_in_place(files, name, _finish(buf), suffix)
         if code is not None:

@@ -12,7 +12,7 @@ import builtins
 import sys
 import traceback
 
-from qbcore.model.utilities.context import CommandContext, CommandResult
+from qbcore.model.utilities.context import OTHER_ORDERS, CommandContext, CommandResult, in_order, mark_other_order
 from qbcore.model.utilities.vfs import same_entries
 
 from .files import Process, open_file
@@ -297,24 +297,19 @@ class ListingOrder:
     """The order one run of the model lists directories in (and loops over a set of strings
     in). python3 lists them in the file system's order (and hashes strings with a salt of
     each process), which no static model knows; so a run that listed one with two entries
-    or more (``used``) is run again from the same starting tree with every listing reversed,
-    and again with every listing rotated by one (a program that picks an entry by its place
-    gets another one), and the files it leaves must not change; its output may, then it is
-    known only as lines in no known order, or not at all."""
+    or more (``used``) is run again from the same starting tree in each of the other orders
+    (``context.OTHER_ORDERS``), and the files it leaves must not change; its output may,
+    then it is known only as lines in no known order, or not at all."""
 
     __slots__ = ("turn", "used")
 
     def __init__(self, turn: str):
-        self.turn = turn        # "name", "reverse" or "rotate"
+        self.turn = turn        # "name" or one of OTHER_ORDERS
         self.used = False
 
     def apply(self, names: list) -> list:
         self.used = True
-        if self.turn == "reverse":
-            return names[::-1]
-        if self.turn == "rotate":
-            return names[1:] + names[:1]
-        return names
+        return in_order(names, self.turn)
 
 
 def python3_model(ctx, run_command=None, limits=None):
@@ -335,7 +330,7 @@ def python3_model(ctx, run_command=None, limits=None):
             if ran:  # the commands it ran would run again, and their effects beyond the tree twice
                 raise NotModelled("the order of a directory listing (the file system's) in a program "
                                   "that runs commands")
-            for turn in ("reverse", "rotate"):
+            for turn in OTHER_ORDERS:
                 tree = spare.clone()
                 # the stdin the first run took (a stream's or the script's is taken once)
                 again = _run(CommandContext(list(ctx.argv), ctx.stdin, ctx.cwd, ctx.env, tree, ctx.stdin_unordered),
@@ -351,18 +346,11 @@ def python3_model(ctx, run_command=None, limits=None):
 
 def _judge_order(result, again, tree, again_tree):
     """Mark in ``result`` what another listing order changed (``again``, which left
-    ``again_tree``): the files or stderr make the run unknown; stdout becomes lines in no
-    known order, or unknown; the status unknown."""
+    ``again_tree``): the files or stderr make the run unknown; the rest as mark_other_order."""
     why = "the order python3 lists a directory (the file system's) or goes through a set of strings (salted) in"
     if again.unknown is not None or again.stderr != result.stderr or not same_entries(tree, again_tree):
         raise NotModelled(f"{why}, which changes the files or what the program says")
-    if again.status != result.status:
-        result.status_unknown = why
-    if again.stdout != result.stdout and result.stdout_unknown is None:
-        if sorted(again.stdout.split(b"\n")) == sorted(result.stdout.split(b"\n")):
-            result.stdout_unordered = why
-        else:
-            result.stdout_unordered, result.stdout_unknown = None, why
+    mark_other_order(result, again, why)
 
 
 def _run(ctx, run_command, limits, order):

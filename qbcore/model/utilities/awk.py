@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from .common import Output, OptionUnknown, guarded, scan_options
-from .context import CommandContext, CommandResult
+from .context import OTHER_ORDERS, CommandContext, CommandResult, in_order, mark_other_order
 from .posixre import Untranslatable, compile_posix
 from .vfs import VfsError
 
@@ -887,10 +887,7 @@ class _Machine:
             keys = list(self.array(stmt[2]))  # mawk too goes through the keys it had at the start
             if len(keys) > 1:
                 self.order_used = True
-                if self.order == "reverse":
-                    keys.reverse()
-                elif self.order == "rotate":
-                    keys = keys[1:] + keys[:1]
+                keys = in_order(keys, self.order)
             for key in keys:
                 self.tick()
                 self.store(("var", stmt[1]), StrNum(key))
@@ -1122,17 +1119,11 @@ def awk(ctx: CommandContext) -> CommandResult:
         # for (k in a) went through several keys: in two other orders, what the program says
         # may be the same, the same lines in another order, or other (then unknown)
         why = "the order for (k in a) takes (mawk's hash order)"
-        for order in ("reverse", "rotate"):
+        for order in OTHER_ORDERS:
             again, _ = _awk(ctx, order)
             if again.stderr != result.stderr or again.stderr_unknown != result.stderr_unknown:
                 raise OptionUnknown(f"awk: {why}, which changes what it says on stderr")
-            if again.status != result.status:
-                result.status_unknown = why
-            if again.stdout != result.stdout and result.stdout_unknown is None:
-                if sorted(again.stdout.split(b"\n")) == sorted(result.stdout.split(b"\n")):
-                    result.stdout_unordered = why
-                else:
-                    result.stdout_unordered, result.stdout_unknown = None, why
+            mark_other_order(result, again, why)
     return result
 
 

@@ -89,3 +89,31 @@ class CommandResult:
 def unknown(what: str) -> CommandResult:
     """A result saying the model does not cover ``what``."""
     return CommandResult(status=0, stdout=b"", stderr=b"", unknown=what)
+
+
+# A model that goes through things in an order it does not know (a directory listing, a
+# hash table's keys) runs in one order, then again in each of these: reversed, and rotated
+# by one (a program that takes an item by its place gets another one).
+OTHER_ORDERS = ("reverse", "rotate")
+
+
+def in_order(items: list, turn: str) -> list:
+    """``items`` in the run's ``turn``: as given, or one of OTHER_ORDERS."""
+    if turn == "reverse":
+        return items[::-1]
+    if turn == "rotate":
+        return items[1:] + items[:1]
+    return items
+
+
+def mark_other_order(result: CommandResult, again: CommandResult, why: str) -> None:
+    """What a run in another order (``again``) changed, marked in ``result``; the caller has
+    already refused a change of files or of stderr. A status that differs is unknown; stdout
+    that differs is lines in no known order when it holds the same lines, else unknown."""
+    if again.status != result.status:
+        result.status_unknown = why
+    if again.stdout != result.stdout and result.stdout_unknown is None:
+        if sorted(again.stdout.split(b"\n")) == sorted(result.stdout.split(b"\n")):
+            result.stdout_unordered = why
+        else:
+            result.stdout_unordered, result.stdout_unknown = None, why

@@ -246,43 +246,41 @@ class _SortKey:
         n = len(line)
         ptr = 0
         for _ in range(self.sword):
-            if ptr >= n:
-                break
-            if tab is None:
-                while ptr < n and line[ptr] in _BLANKS:
-                    ptr += 1
-                while ptr < n and line[ptr] not in _BLANKS:
-                    ptr += 1
-            else:
-                while ptr < n and line[ptr] != tab:
-                    ptr += 1
-                if ptr < n:
-                    ptr += 1
+            ptr = _past_field(line, ptr, tab, True)
         if self.skip_start:
-            while ptr < n and line[ptr] in _BLANKS:
-                ptr += 1
+            ptr = _past_blanks(line, ptr)
         begin = min(n, ptr + self.schar)
         if self.eword is None:
             return line[begin:]
-        eword, ptr = self.eword + (1 if self.echar == 0 else 0), 0
-        while ptr < n and eword:
-            eword -= 1
-            if tab is None:
-                while ptr < n and line[ptr] in _BLANKS:
-                    ptr += 1
-                while ptr < n and line[ptr] not in _BLANKS:
-                    ptr += 1
-            else:
-                while ptr < n and line[ptr] != tab:
-                    ptr += 1
-                if ptr < n and (eword or self.echar):
-                    ptr += 1
+        ptr = 0
+        # an end character of 0 takes all of the end field; limfield leaves the last separator
+        for left in reversed(range(self.eword + (1 if self.echar == 0 else 0))):
+            ptr = _past_field(line, ptr, tab, bool(left or self.echar))
         if self.echar:
             if self.skip_end:
-                while ptr < n and line[ptr] in _BLANKS:
-                    ptr += 1
+                ptr = _past_blanks(line, ptr)
             ptr = min(n, ptr + self.echar)
         return line[begin:max(begin, ptr)]
+
+
+def _past_blanks(line: bytes, ptr: int) -> int:
+    while ptr < len(line) and line[ptr] in _BLANKS:
+        ptr += 1
+    return ptr
+
+
+def _past_field(line: bytes, ptr: int, tab, over_separator: bool) -> int:
+    """Where the field at ``ptr`` ends: without -t after its blanks and then its non-blanks;
+    with -t at its separator, or just past it (``over_separator``)."""
+    n = len(line)
+    if tab is None:
+        ptr = _past_blanks(line, ptr)
+        while ptr < n and line[ptr] not in _BLANKS:
+            ptr += 1
+        return ptr
+    while ptr < n and line[ptr] != tab:
+        ptr += 1
+    return ptr + 1 if ptr < n and over_separator else ptr
 
 
 _BLANKS = frozenset(b" \t")

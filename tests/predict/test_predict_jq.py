@@ -3,11 +3,9 @@ file, and a filter damaged on the way is jq's compile error."""
 
 import pytest
 
-import sandboxing
-from predicting import disagreement
+from predicting import certain_disagreements, execute
 from qbcore import suite
 from qbcore.predict import predict
-from qbcore.realbash import executor
 
 # (task, reply, passes under raw)
 REPLIES = [
@@ -29,11 +27,8 @@ TRANSPORTS = ("raw", "nested", "single", "stdin")
 
 @pytest.fixture(scope="module")
 def outcomes():
-    sandboxing.need_sandbox()
     cases = [(task, reply, transport) for task, reply, _ in REPLIES for transport in TRANSPORTS]
-    jobs = [executor.Job(task, reply, transport, str(n)) for n, (task, reply, transport) in enumerate(cases)]
-    executed = {int(job.label): attempt for job, attempt in executor.run_many(jobs, workers=2)}
-    return cases, executed
+    return cases, execute(cases)
 
 
 def test_jq_replies_are_decided_under_raw_as_jq_runs_them(outcomes):
@@ -49,9 +44,7 @@ def test_jq_replies_are_decided_under_raw_as_jq_runs_them(outcomes):
 
 def test_every_certain_prediction_agrees_with_the_executor(outcomes):
     cases, executed = outcomes
-    wrong = [line for n, (task, reply, transport) in enumerate(cases)
-             if (found := predict(suite.get(task), reply, transport)).certain
-             and (line := disagreement(found, executed[n], f"{reply!r} {transport}"))]
+    wrong = certain_disagreements(cases, executed)
     assert not wrong, "\n".join(wrong)
     decided = sum(predict(suite.get(task), reply, transport).certain for task, reply, transport in cases)
     assert decided >= 0.9 * len(cases), f"decided {decided} of {len(cases)}"

@@ -4,11 +4,9 @@ those whose files do, left unknown."""
 
 import pytest
 
-import sandboxing
-from predicting import disagreement
+from predicting import certain_disagreements, execute
 from qbcore import suite
 from qbcore.predict import predict
-from qbcore.realbash import executor
 
 TASK = "bulk-rename/t1-spaces"
 # (reply, decided under raw)
@@ -34,11 +32,8 @@ TRANSPORTS = ("raw", "nested", "single", "stdin")
 
 @pytest.fixture(scope="module")
 def outcomes():
-    sandboxing.need_sandbox()
-    cases = [(reply, transport) for reply, _ in REPLIES for transport in TRANSPORTS]
-    jobs = [executor.Job(TASK, reply, transport, str(n)) for n, (reply, transport) in enumerate(cases)]
-    executed = {int(job.label): attempt for job, attempt in executor.run_many(jobs, workers=2)}
-    return cases, executed
+    cases = [(TASK, reply, transport) for reply, _ in REPLIES for transport in TRANSPORTS]
+    return cases, execute(cases)
 
 
 def test_files_independent_of_the_order_are_decided(outcomes):
@@ -52,8 +47,5 @@ def test_files_independent_of_the_order_are_decided(outcomes):
 
 def test_every_certain_prediction_agrees_with_the_executor(outcomes):
     cases, executed = outcomes
-    task = suite.get(TASK)
-    wrong = [line for n, (reply, transport) in enumerate(cases)
-             if (found := predict(task, reply, transport)).certain
-             and (line := disagreement(found, executed[n], f"{reply!r} {transport}"))]
+    wrong = certain_disagreements(cases, executed)
     assert not wrong, "\n".join(wrong)

@@ -4,11 +4,9 @@ status of grep -L and of tail's obsolete count whether the edit runs."""
 
 import pytest
 
-import sandboxing
-from predicting import disagreement
+from predicting import certain_disagreements, execute
 from qbcore import suite
 from qbcore.predict import predict
-from qbcore.realbash import executor
 
 TASK = "sed-replace/t0-plain"  # data.txt: alpha on lines 2 and 4 of 5; no new file allowed
 
@@ -42,17 +40,13 @@ TRANSPORTS = ("raw", "nested", "single")
 
 @pytest.fixture(scope="module")
 def outcomes():
-    sandboxing.need_sandbox()
-    task = suite.get(TASK)
-    cases = [(reply, transport) for reply, _ in REPLIES for transport in TRANSPORTS]
-    jobs = [executor.Job(TASK, reply, transport, str(n)) for n, (reply, transport) in enumerate(cases)]
-    executed = {int(job.label): attempt for job, attempt in executor.run_many(jobs, workers=2)}
-    return task, cases, executed
+    cases = [(TASK, reply, transport) for reply, _ in REPLIES for transport in TRANSPORTS]
+    return suite.get(TASK), cases, execute(cases)
 
 
 def test_sed_replies_are_decided_under_raw_as_sed_runs_them(outcomes):
     task, cases, executed = outcomes
-    for n, (reply, transport) in enumerate(cases):
+    for n, (_, reply, transport) in enumerate(cases):
         if transport != "raw":
             continue
         found = predict(task, reply, transport)
@@ -62,8 +56,6 @@ def test_sed_replies_are_decided_under_raw_as_sed_runs_them(outcomes):
 
 
 def test_every_certain_prediction_agrees_with_the_executor(outcomes):
-    task, cases, executed = outcomes
-    wrong = [line for n, (reply, transport) in enumerate(cases)
-             if (found := predict(task, reply, transport)).certain
-             and (line := disagreement(found, executed[n], f"{reply!r} {transport}"))]
+    _, cases, executed = outcomes
+    wrong = certain_disagreements(cases, executed)
     assert not wrong, "\n".join(wrong)

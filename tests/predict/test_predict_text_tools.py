@@ -4,11 +4,9 @@ and every certain prediction agrees with the executor under the other transports
 
 import pytest
 
-import sandboxing
-from predicting import disagreement
+from predicting import certain_disagreements, execute
 from qbcore import suite
 from qbcore.predict import predict
-from qbcore.realbash import executor
 
 # (task, reply, passes under raw)
 REPLIES = [
@@ -39,11 +37,8 @@ TRANSPORTS = ("raw", "nested", "single", "stdin")
 
 @pytest.fixture(scope="module")
 def outcomes():
-    sandboxing.need_sandbox()
     cases = [(task, reply, transport) for task, reply, _ in REPLIES for transport in TRANSPORTS]
-    jobs = [executor.Job(task, reply, transport, str(n)) for n, (task, reply, transport) in enumerate(cases)]
-    executed = {int(job.label): attempt for job, attempt in executor.run_many(jobs, workers=2)}
-    return cases, executed
+    return cases, execute(cases)
 
 
 def test_replies_are_decided_under_raw_as_the_tools_run_them(outcomes):
@@ -59,7 +54,5 @@ def test_replies_are_decided_under_raw_as_the_tools_run_them(outcomes):
 
 def test_every_certain_prediction_agrees_with_the_executor(outcomes):
     cases, executed = outcomes
-    wrong = [line for n, (task, reply, transport) in enumerate(cases)
-             if (found := predict(suite.get(task), reply, transport)).certain
-             and (line := disagreement(found, executed[n], f"{reply!r} {transport}"))]
+    wrong = certain_disagreements(cases, executed)
     assert not wrong, "\n".join(wrong)

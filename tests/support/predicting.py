@@ -28,3 +28,26 @@ def judged(pairs):
         if line:
             wrong.append(line)
     return decided, wrong
+
+
+def execute(cases) -> list:
+    """The executor's attempt for each of ``cases`` (task id, reply, transport), in order: run
+    in the sandbox, two workers (the test is skipped where the sandbox cannot run)."""
+    import sandboxing
+    from qbcore.realbash import executor
+
+    sandboxing.need_sandbox()
+    jobs = [executor.Job(task, reply, transport, str(n)) for n, (task, reply, transport) in enumerate(cases)]
+    found = {int(job.label): attempt for job, attempt in executor.run_many(jobs, workers=2)}
+    return [found[n] for n in range(len(cases))]
+
+
+def certain_disagreements(cases, attempts) -> list:
+    """A line for each certain prediction of ``cases`` that the executor's ``attempts``
+    contradict (see disagreement)."""
+    from qbcore import suite
+    from qbcore.predict import predict
+
+    return [line for (task, reply, transport), attempt in zip(cases, attempts)
+            if (found := predict(suite.get(task), reply, transport)).certain
+            and (line := disagreement(found, attempt, f"{task} {reply!r} {transport}"))]

@@ -18,13 +18,17 @@ __all__ = ["grep"]
 _LETTERS = {c: c for c in "acdefghijklmnopqrtuvxyzACDEFGHIJKLMNOPQRTUVXYZ"}
 
 
-def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_line: bool):
-    """A function line -> bool: true when any pattern matches; ConfusingBracket when dfa refuses
-    the patterns (after glibc took every one of them)."""
+def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_line: bool, word: bool):
+    """A function line -> bool: true when any pattern matches (under -w as a word, see
+    _word_matcher; -x outweighs -w); ConfusingBracket when dfa refuses the patterns (after
+    glibc took every one of them)."""
+    if fixed and icase and any(any(b >= 128 for b in p) for p in patterns):
+        raise OptionUnknown("grep -F -i with non-ASCII patterns")
+    compiled = None if fixed else _compiled(patterns, extended, icase)
+    if word and not whole_line:
+        return _word_matcher(patterns, compiled, icase)
     if fixed:
         if icase:
-            if any(any(b >= 128 for b in p) for p in patterns):
-                raise OptionUnknown("grep -F -i with non-ASCII patterns")
             pats = [p.lower() for p in patterns]
             if whole_line:
                 return lambda line: line.lower() in pats
@@ -32,6 +36,14 @@ def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_lin
         if whole_line:
             return lambda line: line in patterns
         return lambda line: any(p in line for p in patterns)
+    if whole_line:
+        full = [re.compile(b"(?:" + rx.pattern + b")\\Z", rx.flags) for rx in compiled]
+        return lambda line: any(rx.match(line) for rx in full)
+    return lambda line: any(rx.search(line) for rx in compiled)
+
+
+def _compiled(patterns: list, extended: bool, icase: bool) -> list:
+    """The patterns as regexes for whether a line matches (not where)."""
     compiled, confusing = [], []
     for p in patterns:
         try:
@@ -42,27 +54,22 @@ def _matcher(patterns: list, fixed: bool, extended: bool, icase: bool, whole_lin
         compiled.append(rx)
     if confusing:
         raise ConfusingBracket()
-    if whole_line:
-        full = [re.compile(b"(?:" + rx.pattern + b")\\Z", rx.flags) for rx in compiled]
-        return lambda line: any(rx.match(line) for rx in full)
-    return lambda line: any(rx.search(line) for rx in compiled)
+    return compiled
 
 
 _WORD = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
 _WORD_LINE = 256  # the longest line -w is followed on (it tries every start and end)
 
 
-def _word_matcher(patterns: list, fixed: bool, extended: bool, icase: bool):
-    """A function line -> bool for -w: some pattern matches the whole of a stretch that has
-    no word character just before it or just after it. grep 3.8 tries each start a match
-    has, and there every shorter length, so any such stretch selects the line, an empty
-    one too (measured)."""
-    if fixed:
+def _word_matcher(patterns: list, compiled, icase: bool):
+    """A function line -> bool for -w (``compiled`` the regexes, None for -F): some pattern
+    matches the whole of a stretch that has no word character just before it or just after
+    it. grep 3.8 tries each start a match has, and there every shorter length, so any such
+    stretch selects the line, an empty one too (measured)."""
+    if compiled is None:
         pats = [p.lower() for p in patterns] if icase else patterns
         fits = lambda line, s, e: (line[s:e].lower() if icase else line[s:e]) in pats  # noqa: E731
     else:
-        compiled = [compile_posix(p, extended, icase, existence_only=True, escapes=_LETTERS, plain_backslash=True)
-                    for p in patterns]
         if any(b"\\Z" in rx.pattern for rx in compiled):
             # a $ must not match where the stretch ends inside the line (glibc's not_eol)
             raise OptionUnknown("grep -w with $ in a pattern")
@@ -172,12 +179,11 @@ def grep(ctx: CommandContext) -> CommandResult:
         patterns = operands.pop(0).encode("utf-8", "surrogateescape").split(b"\n")
     if flags.get("v") and b"" in patterns:
         raise OptionUnknown("grep -v with an empty pattern (grep skips the input)")
+    if flags.get("w") and flags.get("o") and not flags.get("x"):
+        raise OptionUnknown("grep -o -w")
     try:
-        match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False), flags.get("x", False))
-        if flags.get("w") and not flags.get("x"):  # -x outweighs -w
-            if flags.get("o"):
-                raise OptionUnknown("grep -o -w")
-            match = _word_matcher(patterns, mode == "F", mode == "E", flags.get("i", False))
+        match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False), flags.get("x", False),
+                         flags.get("w", False))
     except ConfusingBracket:
         out.error(ConfusingBracket.MESSAGE, 2)
         return out.result()

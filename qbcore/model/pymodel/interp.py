@@ -698,18 +698,9 @@ class Interpreter:
         """Refuse to render a container whose text would pass the model's bounds."""
         if not isinstance(value, (list, tuple, dict, set, frozenset)):
             return
-        total, seen, stack = 0, 0, [value]
-        while stack:
-            v = stack.pop()
-            seen += 1
-            if isinstance(v, (str, bytes, bytearray)):
-                total += len(v)
-            elif isinstance(v, (list, tuple, set, frozenset)):
-                stack.extend(v)
-                total += len(v)
-            elif isinstance(v, dict):
-                stack.extend(v.keys())
-                stack.extend(v.values())
+        total = 0
+        for seen, v in enumerate(nested(value), 1):
+            if isinstance(v, (str, bytes, bytearray, list, tuple, set, frozenset, dict)):
                 total += len(v)
             if total > self.limits.text or seen > self.limits.items:
                 raise NotModelled("rendering a value larger than the model's bounds")
@@ -718,15 +709,8 @@ class Interpreter:
         """Functions and methods print with addresses and internal names (the model's own
         for its stand-ins), also inside a container: not modelled."""
         self.check_size(value)
-        stack = [value]
-        while stack:
-            v = stack.pop()
-            if isinstance(v, (list, tuple, set, frozenset)):
-                stack.extend(v)
-            elif isinstance(v, dict):
-                stack.extend(v.keys())
-                stack.extend(v.values())
-            elif callable(v) and not isinstance(v, (type, Function)) and not hasattr(v, "model_fspath") \
+        for v in nested(value):
+            if callable(v) and not isinstance(v, (type, Function)) and not hasattr(v, "model_fspath") \
                     and not hasattr(type(v), "model_name"):
                 raise NotModelled("the text of a function or method")
             check_order(v)
@@ -954,6 +938,20 @@ class Interpreter:
                     self.raise_(TypeError(f"got multiple values for keyword argument '{kw.arg}'"))
                 kwargs[kw.arg] = self.eval(kw.value, scope)
         return self.call(func, args, kwargs)
+
+
+def nested(value):
+    """``value`` and every value inside it: the items of lists, tuples and sets, the keys and
+    values of dicts (callers bound the walk with Interpreter.check_size)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        yield v
+        if isinstance(v, (list, tuple, set, frozenset)):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
 
 
 def salted(value) -> bool:

@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 
 from ..utilities.vfs import VfsError
 from .files import open_file, os_error
+from .interp import nested
 from .signals import NotModelled, ProgramExit, PyRaise
 
 
@@ -806,18 +807,10 @@ def make_modules(proc, interp, run_command):
         """json names the type of a value it cannot write: a stand-in of the model (a
         function of the program, an open file ...) would show the model's name for it."""
         interp.check_size(obj)
-        stack = [obj]
-        while stack:
-            v = stack.pop()
-            if isinstance(v, (list, tuple)):
-                stack.extend(v)
-            elif isinstance(v, dict):
-                stack.extend(v.keys())
-                stack.extend(v.values())
-            elif isinstance(v, PosixPath):
+        for v in nested(obj):
+            if isinstance(v, PosixPath):
                 continue  # named as python3 names it
-            elif type(v).__module__ != "builtins" or callable(v) and not isinstance(v, (types.BuiltinFunctionType,
-                                                                                          type)):
+            if type(v).__module__ != "builtins" or callable(v) and not isinstance(v, (types.BuiltinFunctionType, type)):
                 raise NotModelled(f"json of a {type(v).__name__} (a stand-in of the model)")
 
     def dumps(obj, **kwargs):

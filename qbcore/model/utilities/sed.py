@@ -176,6 +176,15 @@ def _address(script: bytes, i: int, extended: bool):
     return address, i
 
 
+def _label(script: bytes, i: int, stops: bytes) -> tuple:
+    """``(label, end)``: the label of :, b, t or T after the blanks at ``i``, up to a byte of
+    ``stops`` or the script's end."""
+    j = end = _blanks(script, i)
+    while end < len(script) and script[end] not in stops:
+        end += 1
+    return script[j:end], end
+
+
 def _parse(script: bytes, extended: bool) -> list:
     cmds = []
     blocks = []  # the indexes of the { still open
@@ -271,22 +280,14 @@ def _parse(script: bytes, extended: bool) -> list:
         elif name == b":":
             if cmd.addr is not None or cmd.negate:
                 raise OptionUnknown("sed: an address before a label")
-            j = _blanks(script, i)
-            end = j
-            while end < n and script[end] not in (59, 10):  # ; newline
-                end += 1
-            label = script[j:end]
+            label, end = _label(script, i, b";\n")
             if not label:
                 raise _ScriptError('":" lacks a label', i)
             if any(c in b" \t}#" for c in label):
                 raise OptionUnknown("sed: a label with blanks, } or #")
             cmd.text, i = label, end
         elif name in (b"b", b"t", b"T"):
-            j = _blanks(script, i)
-            end = j
-            while end < n and script[end] not in (59, 10, 32, 9, 125):  # ; newline blank }
-                end += 1
-            cmd.text, i = script[j:end], end
+            cmd.text, i = _label(script, i, b";\n \t}")
         elif name in (b"q", b"Q"):
             if cmd.addr2 is not None:
                 raise _ScriptError("command only uses one address", i)

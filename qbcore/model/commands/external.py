@@ -7,6 +7,7 @@ import re
 
 from ...syntax import parser as S
 from ..expand import Opaque
+from ..utilities.common import OptionUnknown, scan_options
 from .registry import MODELLED, Invocation, Outcome, register
 
 #: a shell variable's name
@@ -48,7 +49,8 @@ def unmodelled(ctx: Invocation) -> Outcome:
     return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
 
 
-_OPTIONS_WITH_VALUE = {"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc"}
+# the reading builtins' options, as bash's getopt reads them: (flags, letters that take a value)
+READING_OPTIONS = {"read": ("ers", "adinNptu"), "mapfile": ("t", "dnOscCu"), "readarray": ("t", "dnOscCu")}
 
 
 def taint_variables(env, name, args):
@@ -56,27 +58,14 @@ def taint_variables(env, name, args):
     if name == "getopts":
         names = args[1:2] + ["OPTIND", "OPTARG"]
     else:
-        # the options that take a value, as bash's internal getopt reads a cluster: the first
-        # such letter takes the rest of the word, or the next word (read -a names the array)
-        with_value = _OPTIONS_WITH_VALUE[name]
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            i += 1
-            if arg == "--":
-                break
-            if not arg.startswith("-") or arg == "-":
-                i -= 1
-                break
-            for k, letter in enumerate(arg[1:], 1):
-                if letter in with_value:
-                    value = arg[k + 1:]
-                    if not value and i < len(args):
-                        value, i = args[i], i + 1
-                    if letter == "a" and name == "read":
-                        names.append(value)
-                    break
-        names += args[i:]
+        flags, with_value = READING_OPTIONS[name]
+        try:
+            if not all(isinstance(a, str) for a in args):
+                raise OptionUnknown("a word the model does not know")
+            opts, names = scan_options([name] + list(args), flags, with_value, permute=False)
+            names = [value for letter, value in opts if letter == "a"] + names  # read -a names the array
+        except OptionUnknown:
+            names = list(args)  # whatever it set, it is among its words
         if not names:
             names = [_SETS_VARIABLES[name]]
     for var in names:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..expand import Opaque
 from ..utilities.common import OptionUnknown, scan_options
-from .external import taint_variables
+from .external import READING_OPTIONS, taint_variables
 from .registry import Invocation, Outcome, register
 from .variables import _NAME, assign
 
@@ -61,7 +61,7 @@ def _followed(ctx: Invocation, flags: str, with_value: str, unfollowed: str, nam
 @register("read")
 def read(ctx: Invocation) -> Outcome:
     # -e (readline), -s (no echo) and -p (the prompt) act only when stdin is a terminal
-    found = _followed(ctx, "ers", "adinNptu", "intNu",
+    found = _followed(ctx, *READING_OPTIONS["read"], "intNu",
                       lambda given, operands: ([given["a"]] if "a" in given else []) + operands)
     if isinstance(found, Outcome):
         return found
@@ -182,7 +182,7 @@ def _fields(chars: list, ifs: str) -> list:
 
 @register("mapfile", "readarray")
 def mapfile(ctx: Invocation) -> Outcome:
-    found = _followed(ctx, "t", "dnOscCu", "nOscCu",
+    found = _followed(ctx, *READING_OPTIONS["mapfile"], "nOscCu",
                       lambda given, operands: (operands or ["MAPFILE"]) if len(operands) <= 1 else None)
     if isinstance(found, Outcome):
         return found

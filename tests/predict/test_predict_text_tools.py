@@ -10,7 +10,7 @@ from qbcore.predict import predict
 
 # (task, reply, passes under raw)
 REPLIES = [
-    # lines.txt: TODO on lines 1, 3 and 4 (count.txt must hold 3)
+    # lines.txt holds the task's marker word, TODO, on lines 1, 3 and 4: count.txt must hold 3
     ("grep-count/t0-plain", "grep -o TODO lines.txt | wc -l > count.txt", True),
     ("grep-count/t0-plain", "grep -cw TODO lines.txt > count.txt", True),
     ("grep-count/t0-plain", "grep -cw TOD lines.txt > count.txt", False),

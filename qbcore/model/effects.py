@@ -24,12 +24,13 @@ from .commands import Outcome, lookup
 from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import BUILTINS, Invocation
-from .commands.search import missing_command
+from .commands.search import BASH_BUILTINS, missing_command
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
 from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
+from .utilities.envprog import EnvRequest, env_request, not_run
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching
@@ -968,6 +969,19 @@ class EffectWalker(E._Walker):
             found = self.run(argv[1], argv[1:], node, stdout_away, own_stdout)
             return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
                            transfer=E._Exit(found.status))
+        env_itself = None
+        if name == "env" and name not in self.env.functions and \
+                all(type(a) is str and not has_opaque(a) for a in argv):
+            request = env_request(argv)
+            if request is not None and request.failure is None:
+                request = self.env_missing(request)
+            if request is not None and request.failure is None and request.program:
+                return self.env_program(request, node, stdout_away, own_stdout)
+            if request is not None and request.failure is None:
+                # the environment, in the order bash passed it on: not known
+                env_itself = Outcome(0, Opaque(f"output of `{self.text(node)}` (the environment, in bash's order)"))
+            elif request is not None:
+                env_itself = Outcome(request.failure[0], None, stderr=request.failure[1])
         redirects, self._pending = self._pending, ()
         table = self.descriptors(redirects)
         if name == "exec" and len(argv) == 1 and redirects:
@@ -1018,7 +1032,7 @@ class EffectWalker(E._Walker):
         if name in COMMANDS and any((v.exported or k in self._exports) and type(v) is not _StartVariable and
                                     not isinstance(v.value, str) for k, v in self.env.vars.items()):
             self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
-        model = COMMANDS.get(name) or lookup(name)
+        model = COMMANDS.get(name) or lookup(name) if env_itself is None else (lambda ctx: env_itself)
         lazy = False
         if not isinstance(stdin, Stream) or name in _LINE_READERS:
             data = None  # (read and its kin take their lines from the stream itself)
@@ -1098,6 +1112,40 @@ class EffectWalker(E._Walker):
             self.emit(errsink, outcome.stderr, what)
         self._error_sink = errsink  # bash's message, if any, is written when the command is recorded
         return outcome
+
+    def env_missing(self, request: EnvRequest) -> Optional[EnvRequest]:
+        """``request`` when its program may run, env's failure when it cannot (nothing on PATH
+        by that name, a path to nothing or to a folder), None when that is not known."""
+        if not request.program:
+            return request
+        program = request.program[0]
+        if not program:
+            return not_run(program, 127)
+        if "/" not in program and (program in BASH_BUILTINS or program in self.env.functions):
+            return None  # env runs the program of that name, if any, which the model does not follow
+        missing = missing_command(program, self.env)
+        return request if not missing else not_run(program, missing[0])
+
+    def env_program(self, request: EnvRequest, node, stdout_away, own_stdout) -> Outcome:
+        """The program env execs, run as this walker runs a command (it takes env's stdin and
+        descriptors, and its status is env's) with env's changes to the environment bash passes
+        on: bash's exported variables and the command's own assignments."""
+        vars_, exports = self.env.vars, self._exports
+        saved = {name: vars_.get(name) for name in (*request.unsets, *(name for name, _ in request.sets))}
+        self._exports = exports.difference(request.unsets)
+        for name in request.unsets:
+            vars_.pop(name, None)
+        for name, value in request.sets:
+            vars_[name] = Variable(value, True)
+        try:
+            return self.run(request.program[0], list(request.program), node, stdout_away, own_stdout)
+        finally:
+            self._exports = exports
+            for name, old in saved.items():
+                if old is None:
+                    vars_.pop(name, None)
+                else:
+                    vars_[name] = old
 
     def remote_shell(self, argv, node, table):
         """The stand-in ssh (realbash/standins/ssh) found first on PATH: ``(script, cwd,

@@ -4,9 +4,7 @@ and every certain prediction agrees with the executor under the other transports
 
 import pytest
 
-from predicting import certain_disagreements, execute
-from qbcore import suite
-from qbcore.predict import predict
+from predicting import certain_disagreements, execute, listed_cases, raw_surprises
 
 # (task, reply, passes under raw)
 REPLIES = [
@@ -37,19 +35,14 @@ TRANSPORTS = ("raw", "nested", "single", "stdin")
 
 @pytest.fixture(scope="module")
 def outcomes():
-    cases = [(task, reply, transport) for task, reply, _ in REPLIES for transport in TRANSPORTS]
+    cases = listed_cases(REPLIES, TRANSPORTS)
     return cases, execute(cases)
 
 
 def test_replies_are_decided_under_raw_as_the_tools_run_them(outcomes):
     cases, executed = outcomes
-    passes = {(task, reply): want for task, reply, want in REPLIES}
-    for n, (task, reply, transport) in enumerate(cases):
-        if transport != "raw":
-            continue
-        found = predict(suite.get(task), reply, transport)
-        assert found.certain and found.passed is passes[(task, reply)], (reply, found)
-        assert executed[n].passed is passes[(task, reply)], (reply, executed[n].reason)
+    surprises = raw_surprises(REPLIES, cases, executed)
+    assert not surprises, "\n".join(surprises)
 
 
 def test_every_certain_prediction_agrees_with_the_executor(outcomes):

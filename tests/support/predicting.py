@@ -51,3 +51,28 @@ def certain_disagreements(cases, attempts) -> list:
     return [line for (task, reply, transport), attempt in zip(cases, attempts)
             if (found := predict(suite.get(task), reply, transport)).certain
             and (line := disagreement(found, attempt, f"{task} {reply!r} {transport}"))]
+
+
+def listed_cases(replies, transports) -> list:
+    """``(task, reply, transport)`` for each of ``replies`` (task, reply, passes under raw) under
+    each of ``transports``, reply by reply."""
+    return [(task, reply, transport) for task, reply, _ in replies for transport in transports]
+
+
+def raw_surprises(replies, cases, attempts) -> list:
+    """A line for each of ``replies`` (task, reply, passes under raw) that raw does not decide as
+    listed: a prediction that is unknown or says otherwise, or an executed attempt that does."""
+    from qbcore import suite
+    from qbcore.predict import predict
+
+    passes = {(task, reply): want for task, reply, want in replies}
+    lines = []
+    for (task, reply, transport), attempt in zip(cases, attempts):
+        if transport != "raw":
+            continue
+        found = predict(suite.get(task), reply, transport)
+        if not found.certain or found.passed is not passes[(task, reply)]:
+            lines.append(f"{task} {reply!r}: predicted {found.as_dict()}")
+        if attempt.passed is not passes[(task, reply)]:
+            lines.append(f"{task} {reply!r}: executed {attempt.class_}: {attempt.reason}")
+    return lines

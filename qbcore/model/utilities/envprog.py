@@ -1,0 +1,101 @@
+"""GNU env (coreutils 9.1) starting a program: what it changes in the environment it passes
+on, which program it runs, and how it fails on its own.
+
+env never runs a builtin or a function: it execs the program found on PATH, so the walker
+runs the program (qbcore.model.effects) with these changes in force. Only ``-u NAME``,
+``--unset=NAME``, ``--`` and ``NAME=VALUE`` operands are followed; ``-i``, ``-C``, ``-S``,
+and the signal options are left to the caller as unknown. Without a program env prints the
+environment, in the order bash passed it on: its status is known, its output is not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from .common import quote_c
+
+__all__ = ["EnvRequest", "env_request", "not_run"]
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# names bash or the programs it runs read for themselves when they arrive in the environment
+# (bash imports PATH, PWD, SHLVL, IFS and its own settings specially; the locale and the time
+# zone change messages): a change to them is not followed
+_SPECIAL = frozenset(
+    "PATH PWD OLDPWD HOME SHLVL IFS ENV SHELLOPTS BASHOPTS POSIXLY_CORRECT PS4 CDPATH GLOBIGNORE "
+    "TMPDIR TZ LANG LANGUAGE NLSPATH HOSTNAME TERM SHELL RANDOM SRANDOM SECONDS LINENO EPOCHSECONDS "
+    "EPOCHREALTIME HISTCMD FUNCNAME GROUPS UID EUID PPID OPTIND OPTARG OPTERR PYTHONPATH PYTHONHOME "
+    "PYTHONSTARTUP PYTHONIOENCODING PYTHONUTF8 GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_CONFIG "
+    "QBCORE_REMOTE_DIR _".split())
+_SPECIAL_PREFIXES = ("BASH", "LC_", "GIT_", "PYTHON", "LD_", "MALLOC")
+# what strpbrk looks for before env adds its hint about shebang lines (C_ISSPACE_CHARS)
+_SPACES = frozenset(" \t\n\v\f\r")
+
+
+@dataclass(frozen=True)
+class EnvRequest:
+    """``env -u U… N=V… PROGRAM ARGS…``: ``unsets`` (applied first), ``sets`` ((name, value)
+    pairs, in order), ``program`` (its argv, empty when env prints the environment instead);
+    or ``failure``, env's own (status, stderr)."""
+
+    unsets: tuple = ()
+    sets: tuple = ()
+    program: tuple = ()
+    failure: Optional[tuple] = None
+
+
+def _followed(name: str) -> bool:
+    return bool(_NAME.fullmatch(name)) and name not in _SPECIAL and not name.startswith(_SPECIAL_PREFIXES)
+
+
+def env_request(argv: list) -> Optional[EnvRequest]:
+    """What ``argv`` (env's, all plain text) asks env to do, or None when it is not followed.
+    Options come first: getopt stops at the first operand ("+" in env's option string), so
+    ``env A=1 -u B prog`` runs a program named ``-u``."""
+    unsets, sets = [], []
+    n = 1
+    while n < len(argv):
+        word = argv[n]
+        if word == "--":
+            n += 1
+            break
+        if word == "--unset" and n + 1 < len(argv):
+            unsets.append(argv[n + 1])
+            n += 2
+        elif word.startswith("--unset="):
+            unsets.append(word[len("--unset="):])
+            n += 1
+        elif word.startswith("-u") and len(word) > 2:
+            unsets.append(word[2:])
+            n += 1
+        elif word == "-u" and n + 1 < len(argv):
+            unsets.append(argv[n + 1])
+            n += 2
+        elif word[:1] == "-":
+            return None  # -i, a lone -, -0, -v, -C, -S, the signal options, another spelling
+        else:
+            break
+    for name in unsets:
+        if "=" in name or not name:
+            # (every -u is read before any is applied; the first bad one ends env)
+            return EnvRequest(failure=(125, f"env: cannot unset {quote_c(name)}: Invalid argument\n"))
+        if not _followed(name):
+            return None
+    while n < len(argv) and "=" in argv[n]:
+        name, _, value = argv[n].partition("=")
+        if not _followed(name):
+            return None
+        sets.append((name, value))
+        n += 1
+    return EnvRequest(tuple(unsets), tuple(sets), tuple(argv[n:]))
+
+
+def not_run(program: str, status: int) -> EnvRequest:
+    """env's failure to exec ``program``: 127 when nothing is there (ENOENT), 126 when something
+    is that cannot run (EACCES: a folder, a file without execute permission)."""
+    reason = "No such file or directory" if status == 127 else "Permission denied"
+    message = f"env: {quote_c(program)}: {reason}\n"
+    if status == 127 and _SPACES.intersection(program):
+        message += "env: use -[v]S to pass options in shebang lines\n"
+    return EnvRequest(failure=(status, message))

@@ -1,0 +1,93 @@
+"""GNU env running a program, against bash and coreutils' env: the environment the program
+gets, env's own failures (their messages and statuses), and what env leaves unknown."""
+
+import datetime
+
+import pytest
+
+import bashref
+from utilities_diff import real_tree, virtual_tree
+from qbcore.model.effects import run_effects
+from qbcore.model.utilities.envprog import EnvRequest, env_request
+from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
+from qbcore.model.utilities.vfs import VirtualTree
+
+ROOT = "/work/task"
+# a probe as the env-passing tasks have: what it got for A and B, and whether each was set
+PROBE = b'#!/bin/bash\nprintf \'[%s|%s|%s|%s]\' "${A-unset}" "${B-unset}" "${A+set}" "$#" >> got\n'
+FIXTURE = {"probe": PROBE, "d/x": b"x\n"}
+
+SCRIPTS = [
+    # the assignments reach the program; the shell keeps its own values
+    "env A='two words' ./probe",
+    "env A=1 B='x=y' ./probe; env -- A=2 ./probe arg",
+    "export A=0; env A=1 ./probe; ./probe; echo \"$A\" > a",
+    "A=prefix env B=2 ./probe; A=prefix env A=3 ./probe",
+    "B=kept; env A=1 ./probe",  # an unexported variable does not reach the program
+    "export A=0 B=0; env -u A ./probe; env -uB ./probe; env --unset=A --unset B ./probe",
+    "export A=0; env -u A A=back ./probe",  # -u first, then the assignments
+    "A=x env -u A ./probe",
+    "env A=\"$(printf 'a\\nb')\" ./probe",
+    "env A=1 bash -c 'printf \"%s\" \"$A\" > fromc'",
+    "env A=1 env B=2 ./probe",
+    "env A=1 sed -i 's/x/y/' d/x; env A=1 python3 -c 'open(\"py\", \"w\").write(\"p\")'",
+    "x=$(env A=1 cat d/x); echo \"[$x]\" > sub",
+    # env's own failures: nothing by that name, a path to nothing or to a folder, a bad -u
+    "env A=1 no-such-program 2> err; echo $? > st",
+    "env ./nothing 2> err; echo $? > st; env d 2>> err; echo $? >> st; env ./d 2>> err; echo $? >> st",
+    "env 'it'\\''s' 2> err; echo $? > st",
+    "env 'a b' 2> err; echo $? > st",
+    "env $'a\\tb' 2> err; echo $? > st",
+    "env '' 2> err; echo $? > st",
+    "env -u A=B ./probe 2> err; echo $? > st; env -u '' ./probe 2>> err; echo $? >> st",
+    "env A=1 -u B ./probe 2> err; echo $? > st",  # options end at the first operand: a program -u
+    "env A=1 -- ./probe 2> err; echo $? > st",
+    # without a program it prints the environment: status 0
+    "env > /dev/null; echo $? > st; env A=1 > /dev/null; echo $? >> st",
+    # a function or a builtin of that name is not what env runs
+    "f() { echo f > f; }; env no-such-f 2> err; echo $? > st",
+]
+
+
+def _model(script):
+    tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()})
+    tree.chmod(f"{ROOT}/probe", 0o755)
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", programs=system_programs())
+    with stated(facts):
+        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
+    return run, tree
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_final_files_match_bash(script, tmp_path):
+    for path, data in FIXTURE.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    (tmp_path / "probe").chmod(0o755)
+    real = bashref.run(script, cwd=str(tmp_path))
+    run, tree = _model(script)
+    assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
+    assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT), real.error
+    assert run.status == real.status
+
+
+@pytest.mark.parametrize("script", [
+    "env -i A=1 ./probe", "env - ./probe", "env -C d ./probe", "env -S 'A=1 ./probe'", "env -0",
+    "env PATH=/nowhere probe", "env -u PATH ./probe", "env LC_ALL=xx ./probe", "env BASH_ENV=x ./probe",
+    "env SHELLOPTS=xtrace ./probe", "env 'A-B=1' ./probe", "env =x ./probe",
+    "env echo hi > o", "env cd d", "f() { :; }; env f", "env -v ./probe", "env -u", "env --unse=A ./probe",
+    "env > o",  # the environment, in bash's order
+])
+def test_what_env_does_not_follow_is_unknown(script):
+    run, _ = _model(script)
+    assert run.unknown is not None or run.files.lost is not None
+
+
+def test_a_request_reads_options_until_the_first_operand():
+    assert env_request(["env", "-u", "A", "-uB", "--unset=C", "--", "D=1", "p", "E=2"]) == \
+        EnvRequest(("A", "B", "C"), (("D", "1"),), ("p", "E=2"))
+    assert env_request(["env", "D=1", "-u", "A"]) == EnvRequest((), (("D", "1"),), ("-u", "A"))
+    assert env_request(["env", "-i", "p"]) is None
+    assert env_request(["env", "-u", "A=B", "-u", "PATH"]).failure == \
+        (125, "env: cannot unset 'A=B': Invalid argument\n")

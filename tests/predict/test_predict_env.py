@@ -1,0 +1,43 @@
+"""Replies that start the env-passing probe through GNU env, predicted and executed: decided
+under raw as env runs them, and every certain prediction agrees with the executor under the
+transports that rewrite them."""
+
+import pytest
+
+from predicting import certain_disagreements, execute, listed_cases, raw_surprises
+
+# (task, reply, passes under raw); check_env records what it got for MSG in got.txt
+REPLIES = [
+    ("env-passing/t0-plain", "env MSG=plainvalue ./check_env", True),
+    ("env-passing/t0-plain", "env -- MSG='plainvalue' ./check_env", True),
+    ("env-passing/t0-plain", "export MSG=other; env MSG=plainvalue ./check_env", True),
+    ("env-passing/t0-plain", "MSG=plainvalue env -u MSG ./check_env", False),
+    ("env-passing/t0-plain", "env MSG=plainvalue check_env", False),  # not on PATH: env's 127
+    ("env-passing/t0-plain", "env MSG=plainvalue bash -c ./check_env", True),
+    ("env-passing/t1-spaces", "env MSG='two words & it'\\''s fine' ./check_env", True),
+    ("env-passing/t1-spaces", "env MSG=\"two words & it's fine\" ./check_env", True),
+    ("env-passing/t2-dollar", "env MSG='$HOME is not expanded here' ./check_env", True),
+    ("env-passing/t2-dollar", "env MSG=\"$HOME is not expanded here\" ./check_env", False),
+    ("env-passing/t3-multiline", "env MSG=\"$(printf 'first line\\nsecond %sline%s \"here\"' \"'\" \"'\")\" ./check_env",
+     True),
+    ("env-passing/t3-multiline", "env -u MSG MSG=$'first line\\nsecond \\'line\\' \"here\"' ./check_env", True),
+]
+TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    cases = listed_cases(REPLIES, TRANSPORTS)
+    return cases, execute(cases)
+
+
+def test_replies_are_decided_under_raw_as_env_runs_them(outcomes):
+    cases, executed = outcomes
+    surprises = raw_surprises(REPLIES, cases, executed)
+    assert not surprises, "\n".join(surprises)
+
+
+def test_every_certain_prediction_agrees_with_the_executor(outcomes):
+    cases, executed = outcomes
+    wrong = certain_disagreements(cases, executed)
+    assert not wrong, "\n".join(wrong)

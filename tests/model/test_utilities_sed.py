@@ -177,8 +177,11 @@ def test_script_errors_generated(commands, joiner, in_place):
     compare(argv, {"t": b"a b\noa\n"})
 
 
+# with GNU's forms: first~step, +N and ~N (an error first), 0 (a range open before line 1 when
+# a regex ends it, else an error)
 ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
-                           "/[/]/", "/[^o]$/", "\\|b|", "/zz/"])
+                           "/[/]/", "/[^o]$/", "\\|b|", "/zz/", "1~2", "0~3", "2 ~ 2", "3~0", "+1", "+0", "~2",
+                           "~0", "+ 2"])
 COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
                            "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,", "{p;p}", "!{s/o/0/}", "{/a/d}", "=", "N", "$!N", "P", "D", "n", "h", "H", "g", "G", "x"])
 

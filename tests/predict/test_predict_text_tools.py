@@ -1,6 +1,7 @@
 """Replies that count, pick and edit with grep -o/-w, sort's keys, awk's for-in, and sed's
-a, i, c, y, = and blocks, predicted and executed: decided under raw as the tools run them,
-and every certain prediction agrees with the executor under the other transports."""
+a, i, c, y, =, blocks and GNU addresses, predicted and executed: decided under raw as the
+tools run them, and every certain prediction agrees with the executor under the other
+transports."""
 
 import pytest
 
@@ -29,6 +30,13 @@ REPLIES = [
     ("sed-replace/t0-plain", "sed -i '1i top' data.txt; sed -i 's/alpha/omega/g' data.txt", False),
     ("sed-replace/t0-plain", "sed -i '/alpha/c value: omega' data.txt", False),  # the parentheses go
     ("sed-replace/t0-plain", "sed -i 'y/a/A/' data.txt", False),
+    # GNU's addresses: 0,/re/ (the first match only), first~step, addr,+N, addr,~N
+    ("sed-replace/t0-plain", "sed -i '0,/alpha/s/alpha/omega/' data.txt", False),
+    ("sed-replace/t0-plain", "sed -i '0,/alpha/s/alpha/omega/;4s/alpha/omega/' data.txt", True),
+    ("sed-replace/t0-plain", "sed -i '2~2s/alpha/omega/' data.txt", True),
+    ("sed-replace/t0-plain", "sed -i '1~2s/alpha/omega/' data.txt", False),
+    ("sed-replace/t0-plain", "sed -i '/primary/,+2s/alpha/omega/' data.txt", True),
+    ("sed-replace/t0-plain", "sed -i '/primary/,~3s/alpha/omega/' data.txt", False),
 ]
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 

@@ -1,8 +1,9 @@
-"""GNU sed 4.9, the subset scripts use: s///, p, d, q, Q; addresses (N, $, /re/, \\cREc, I,
-ranges, !); -n -e -E -s, and -i with or without a backup suffix.
+"""GNU sed 4.9, the subset scripts use: s///, p, d, q, Q, a, i, c, y, =, n, N, P, D, the hold space (h H g G x), blocks, labels and b t T; addresses (N, $, /re/,
+\\cREc, I, ranges, !, and GNU's first~step, addr,+N, addr,~N and 0,/re/); -n -e -E -s, and
+-i with or without a backup suffix.
 
-Anything else in a script (hold space, branches, blocks, N/D/P, w, y, a/i/c, step
-addresses) makes the whole run ``unknown``: a partial sed would give plausible, wrong files.
+Anything else in a script (w, r, e, l, F, z, W, R, the M modifier) makes the whole run
+``unknown``: a partial sed would give plausible, wrong files.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ def _finish(out: bytearray) -> bytes:
 
 
 class _Cmd:
-    __slots__ = ("addr", "addr2", "state", "negate", "name", "regex", "repl", "glob", "nth", "print_", "exit_code",
-                 "text", "jump")
+    __slots__ = ("addr", "addr2", "state", "until", "negate", "name", "regex", "repl", "glob", "nth", "print_",
+                 "exit_code", "text", "jump")
 
     def __init__(self):
         self.addr = None
         self.addr2 = None  # the end of a range
         self.state = 0  # of the range: _OUTSIDE
+        self.until = 0  # the last line of a range that ends at +N or ~N, set where it starts
         self.negate = False
         self.name = ""
         self.regex = None
@@ -135,22 +137,41 @@ def _blanks(script: bytes, i: int) -> int:
     return i
 
 
+def _number(script: bytes, i: int) -> tuple[int, int]:
+    """The decimal number after the blanks at ``i`` (0 when no digit follows: GNU's
+    in_integer), and the index after it."""
+    i = j = _blanks(script, i)
+    while j < len(script) and 48 <= script[j] <= 57:
+        j += 1
+    if j - i > 18:
+        raise OptionUnknown("sed: a number in an address beyond 18 digits")
+    return int(script[i:j] or b"0"), j
+
+
 def _address(script: bytes, i: int, extended: bool):
-    """The address at ``i`` (a line number, ``$``, ``/re/`` or ``\\cREc``, with I after a
-    regex), or None when none starts there; and the index after it."""
+    """The address at ``i``, or None when none starts there; and the index after it. A
+    line number (``("line", N)``), ``$`` (``("last", None)``), ``/re/`` or ``\\cREc`` with I
+    after it (``("re", regex)``), and GNU's forms: ``first~step`` (``("step", (first,
+    step))``, a line number when the step is 0), ``+N`` and ``~N`` (``("plus", N)``,
+    ``("mult", N)``: the end of a range N lines on, or at the next multiple of N), and ``+0``
+    or ``~0``, no address at all, which every line matches (``("any", None)``)."""
     n = len(script)
     c = script[i] if i < n else -1
     if 48 <= c <= 57:
-        j = i
-        while j < n and 48 <= script[j] <= 57:
-            j += 1
-        if _blanks(script, j) < n and script[_blanks(script, j)] == 126:  # ~
-            raise OptionUnknown("sed: first~step addresses")
-        return ("line", int(script[i:j])), j
+        first, j = _number(script, i)
+        k = _blanks(script, j)
+        if k < n and script[k] == 126:  # ~
+            step, j = _number(script, k + 1)
+            if step:
+                return ("step", (first, step)), j
+        return ("line", first), j
     if c == 36:  # $
         return ("last", None), i + 1
     if c in (43, 126):  # + ~
-        raise OptionUnknown("sed: addr,+N and addr,~N")
+        step, j = _number(script, i + 1)
+        if not step:
+            return ("any", None), j
+        return ("plus" if c == 43 else "mult", step), j
     if c not in (47, 92):  # / \
         return None, i
     if c == 92:
@@ -198,15 +219,18 @@ def _parse(script: bytes, extended: bool) -> list:
         cmd = _Cmd()
         cmd.addr, i = _address(script, i, extended)
         if cmd.addr is not None:
+            if cmd.addr[0] in ("plus", "mult"):
+                raise _ScriptError("invalid usage of +N or ~N as first address", i)
             i = _blanks(script, i)
             if i < n and script[i] == 44:  # ,
                 cmd.addr2, j = _address(script, _blanks(script, i + 1), extended)
                 if cmd.addr2 is None:  # sed has read the character that is no address
                     raise _ScriptError("unexpected `,'", min(j + 1, n))
                 i = _blanks(script, j)
-            if cmd.addr == ("line", 0):  # checked on the character after the addresses
-                if cmd.addr2 is not None and cmd.addr2[0] == "re" or script[i:i + 1] == b"r":
-                    raise OptionUnknown("sed: 0,/regex/ and 0r")
+            # checked on the character after the addresses; 0,/re/ is a range open before line 1
+            if cmd.addr == ("line", 0) and (cmd.addr2 is None or cmd.addr2[0] != "re"):
+                if cmd.addr2 is None and script[i:i + 1] == b"r":
+                    raise OptionUnknown("sed: 0r")
                 raise _ScriptError("invalid usage of line address 0", min(i + 1, n))
         if i < n and script[i:i + 1] == b"!":
             cmd.negate = True
@@ -508,10 +532,16 @@ def _substitute(cmd: _Cmd, line: bytes) -> tuple[bytes, bool]:
 
 
 def _hit(addr, line: bytes, number: int, last: bool) -> bool:
-    if addr[0] == "line":
+    kind = addr[0]
+    if kind == "line":
         return number == addr[1]
-    if addr[0] == "last":
+    if kind == "last":
         return last
+    if kind == "step":
+        first, step = addr[1]
+        return number >= first and (number - first) % step == 0
+    if kind == "any":
+        return True
     return addr[1].search(line) is not None
 
 
@@ -532,7 +562,8 @@ def _in_range(cmd: _Cmd, line: bytes, number: int, last: bool) -> bool:
     """GNU sed's range, evaluated each time the command is reached: a line number as the
     first address opens it on any line at or after that number (a line skipped by d still
     opens it), a regex on a line it matches; a regex as the end is checked from the next
-    line on, a line number or ``$`` on this line too."""
+    line on, a line number or ``$`` on this line too; ``+N`` and ``~N`` fix the range's last
+    line where it opens, and it ends at the first line reached at or past it."""
     first, end = cmd.addr, cmd.addr2
     if cmd.state != _INSIDE:
         if first[0] == "line":
@@ -547,10 +578,20 @@ def _in_range(cmd: _Cmd, line: bytes, number: int, last: bool) -> bool:
             if number >= end[1]:
                 cmd.state = _CLOSED
             return number <= end[1] or _hit(first, line, number, last)
+        if end[0] == "plus":
+            cmd.until = number + end[1]
+            return True
+        if end[0] == "mult":
+            cmd.until = number + end[1] - number % end[1]
+            return True
     if end[0] == "line":
         if number >= end[1]:
             cmd.state = _CLOSED
         return number <= end[1]
+    if end[0] in ("plus", "mult"):
+        if cmd.until <= number:
+            cmd.state = _CLOSED
+        return True
     if _hit(end, line, number, last):
         cmd.state = _CLOSED
     return True
@@ -585,7 +626,8 @@ def _run(cmds: list, data: bytes, quiet: bool, out: bytearray, number: int,
         # the hold space and reading on go across -s and -i's inputs in ways not modelled
         raise OptionUnknown("sed: n N D or the hold space with -s or -i over several inputs")
     for cmd in cmds:
-        cmd.state = _OUTSIDE  # each input read on its own (-s, -i) starts outside every range
+        # each input read on its own (-s, -i) starts outside every range, and inside 0,/re/
+        cmd.state = _INSIDE if cmd.addr == ("line", 0) else _OUTSIDE
     hold = b""
     line = b""
     # whether the pattern and hold spaces end in a newline when written: a line read keeps

@@ -3,7 +3,7 @@ is certain it agrees with the executor.
 
 Replies are the tasks' oracle and naive replies bent the ways quoting goes
 wrong (a quote dropped, quotes swapped, a backslash added, the command
-wrapped in another shell or a group, output sent elsewhere). Seeded from
+wrapped in another shell, a group or env, output sent elsewhere). Seeded from
 QBCORE_SEED (probing.SEED); QBCORE_LONG=1 draws many more.
 """
 
@@ -53,6 +53,8 @@ MUTATIONS = [
     lambda r, rng: r.replace("\\", ""),
     lambda r, rng: r.replace(rng.choice("'\""), ""),
     lambda r, rng: re.sub(r"\$(\w+|\{[^}]*\})", "", r),
+    # the command started through env (its program is never a builtin or a function)
+    lambda r, rng: rng.choice(["env ", "env -- ", "env -u UNSET_NAME ", "env X=1 "]) + r,
 ]
 
 

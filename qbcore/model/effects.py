@@ -24,7 +24,7 @@ from .commands import Outcome, lookup
 from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import BUILTINS, Invocation
-from .commands.search import BASH_BUILTINS, missing_command
+from .commands.search import BASH_BUILTINS, missing_command, system_program
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
 from .files import ALWAYS_OPENS, FileQuestions, normpath
@@ -970,7 +970,7 @@ class EffectWalker(E._Walker):
             return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
                            transfer=E._Exit(found.status))
         env_itself = None
-        if name == "env" and name not in self.env.functions and \
+        if name == "env" and name not in self.env.functions and self.system_program(name) is None and \
                 all(type(a) is str and not has_opaque(a) for a in argv):
             request = env_request(argv)
             if request is not None and request.failure is None:
@@ -1013,6 +1013,15 @@ class EffectWalker(E._Walker):
             finally:
                 self.stdin, self.sink, self.errsink = saved
         program = argv[1:] if name == "exec" and len(argv) > 1 else argv
+        if program is argv and type(name) is str and (name in COMMANDS or name == "bash") and \
+                name not in BASH_BUILTINS:
+            found = self.system_program(name)
+            if type(found) is tuple:
+                self._error_sink = errsink  # bash's message goes where the command's stderr does
+                return Outcome(found[0], None, error=found[1])
+            if found is not None:
+                self.env.files.lose(f"the files after `{self.text(node)}` ({found})")
+                return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         shell = self.shell_program(program, node, table)
         if shell is not None:
             if program is not argv:  # exec: the shell is replaced, and ends with its status
@@ -1112,6 +1121,13 @@ class EffectWalker(E._Walker):
             self.emit(errsink, outcome.stderr, what)
         self._error_sink = errsink  # bash's message, if any, is written when the command is recorded
         return outcome
+
+    def system_program(self, name: str):
+        """``search.system_program`` for ``name`` on this shell's PATH: a utility the model runs
+        by name is the system's program only where PATH leads to it. The search reads PATH as
+        plumbing: where the stand-ins' folder lies cannot change what it finds for a name the
+        stand-ins do not have."""
+        return system_program(name, self.env, _plumbing_value(self.env.vars.get("PATH")))
 
     def env_missing(self, request: EnvRequest) -> Optional[EnvRequest]:
         """``request`` when its program may run, env's failure when it cannot (nothing on PATH

@@ -22,6 +22,10 @@ ROOT = "/work/task"
 FIXTURE = {"data.txt": b"alpha one\nbeta two\nalpha three\n", "d/x": b"x\n", "notes": b"no newline"}
 
 SCRIPTS = [
+    # a utility runs only where PATH leads to the system's program: else bash's not found
+    "PATH=/usr/local/sbin; sed -i 's/alpha/A/' data.txt 2> err; echo $? > st",
+    "PATH=/usr/local/sbin; env A=1 true 2> err; echo $? > st; bash -c 'echo x > f' 2>> err; echo $? >> st",
+    "PATH=/usr/local/sbin:/usr/bin; sed -i 's/alpha/A/' data.txt",
     # redirections write what the command printed
     "echo hello > out",
     "printf '%s\\n' a b > out; printf c >> out",
@@ -281,6 +285,10 @@ def test_final_files_match_bash(script, tmp_path):
     ("{ echo a & echo b; } | cat > o", "background"),
     # measured: bash prints `b a` (the job's fork comes after the builtin); the model had `a b`
     ('x=$(echo a & echo b); echo "$x" > o', "$x"),
+    # a program of that name first on PATH, or a folder whose names the run does not state
+    ("mkdir b; printf '#!/bin/bash\\n' > b/cat; chmod +x b/cat; PATH=$PWD/b:$PATH; cat data.txt > o",
+     "first on PATH"),
+    ("PATH=/nowhere; sed -i 's/alpha/A/' data.txt", "where PATH leads sed"),
 ])
 def test_what_is_not_modelled_is_named(script, why):
     run, _ = _model(script)
@@ -462,7 +470,8 @@ def test_a_script_read_from_stdin_meets_its_readers_as_bash_does(script, tmp_pat
     "bash\nif\necho a > f",
 ])
 def test_a_script_read_from_stdin_read_in_an_unknown_share_is_unknown(script):
-    run = run_effects(script, _seeded(), ROOT, bashref.executor_environ(ROOT), source="stdin")
+    with bashref.host_facts():
+        run = run_effects(script, _seeded(), ROOT, bashref.executor_environ(ROOT), source="stdin")
     assert "rest of" in (run.unknown or run.files.lost or "")
 
 

@@ -69,7 +69,8 @@ ROOT = "/work/task"
 
 def _model(script, start):
     tree = start.clone()  # the same entries each time, as predict's copies of a fixture
-    run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
+    with bashref.host_facts():
+        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
     return (tree.snapshot(), tree.modes(), run.status, run.unknown, run.files.lost, run.effects.stderr,
             run.effects.stderr_unknown)
 

@@ -143,7 +143,8 @@ def _written(script, **environ):
     """What ``script`` leaves in f, run as the harness's bash with ``environ`` changed on a copy
     of one starting tree (as predict's copies of a fixture)."""
     tree = _START.clone()
-    run_effects(script, tree, ROOT, dict(bashref.executor_environ(ROOT), **environ))
+    with bashref.host_facts():
+        run_effects(script, tree, ROOT, dict(bashref.executor_environ(ROOT), **environ))
     return tree.read_bytes(f"{ROOT}/f")
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
 from qbcore.model.commandenv import command_environ
+from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
 
 BASH = shutil.which("bash") or "/bin/bash"
 # the executor's command environment but HOME (qbcore.model.commandenv: defined once)
@@ -53,6 +54,16 @@ def quote(text: str) -> str:
 def executor_environ(cwd: str) -> dict:
     """The executor's environment: HOME is the working directory."""
     return dict(EXECUTOR_ENVIRON, HOME=cwd)
+
+
+def host_facts():
+    """``stated`` facts of this machine, where these tests run bash: the programs in its system
+    PATH folders (a utility model runs only where PATH leads to the system's program), a
+    fixed time and user."""
+    import datetime
+
+    return stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                        programs=system_programs()))
 
 
 def make_tree(root: str, paths: Iterable[str]):

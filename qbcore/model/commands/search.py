@@ -14,11 +14,11 @@ command). Nothing on the host is looked up by a name a reply wrote.
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Optional, Union
 
 from ..utilities.hostfacts import STANDIN_PROGRAMS, programs_in, standins_folder
 
-__all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "not_found", "missing_command"]
+__all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "not_found", "missing_command", "system_program"]
 
 # `compgen -b` of bash 5.2: names bash never searches PATH for
 BASH_BUILTINS = frozenset(
@@ -29,6 +29,8 @@ BASH_BUILTINS = frozenset(
 
 # top-level folders whose contents the sandbox takes from the host as they are
 _HOST = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
+# those of them whose programs the utility models stand for
+_PROGRAM_FOLDERS = _HOST[:3]
 
 
 def missing_command(name, env) -> Optional[tuple]:
@@ -91,13 +93,12 @@ def _search_folders(path: str, cwd: str) -> tuple:
     return found
 
 
-def not_found(name, env) -> Optional[bool]:
-    """True when bash, searching PATH for ``name``, finds nothing; False when it may find
-    something; None when the search itself is not known."""
-    if not isinstance(name, str) or not name or "/" in name or name in BASH_BUILTINS or name in env.functions:
-        return None
-    path = env.get("PATH")
-    if not isinstance(path, str) or not env.cwd_known:
+def _search(name: str, env, path) -> Optional[str]:
+    """The folder where bash's search of ``path`` (PATH's value) meets ``name`` first ("" when
+    nowhere), None when the search is not known. A folder of the task tree counts as met where
+    it holds anything by that name (whether bash runs it or goes on is not followed here). An
+    empty PATH is not followed: bash then runs the name as a path, as it does with none."""
+    if not isinstance(path, str) or not path or not env.cwd_known:
         return None
     files = env.files
     for where in _search_folders(path, env.cwd):
@@ -107,14 +108,37 @@ def not_found(name, env) -> Optional[bool]:
             if names is None:
                 return None
             if name in names:
-                return False
+                return where
         elif getattr(files, "inside", None) is not None and files.inside(full):
             kind = files.kind(full)
             if kind != "missing":
-                return None if kind is None else False
+                return None if kind is None else where
         elif where == standins_folder():
             if name in STANDIN_PROGRAMS:
-                return False
+                return where
         else:
             return None
-    return True
+    return ""
+
+
+def not_found(name, env) -> Optional[bool]:
+    """True when bash, searching PATH for ``name``, finds nothing; False when it may find
+    something; None when the search itself is not known."""
+    if not isinstance(name, str) or not name or "/" in name or name in BASH_BUILTINS or name in env.functions:
+        return None
+    where = _search(name, env, env.get("PATH"))
+    return None if where is None else where == ""
+
+
+def system_program(name: str, env, path) -> Union[None, tuple, str]:
+    """Whether the program bash runs for ``name`` (no builtin, no function) searching ``path``
+    (PATH's value, read by the caller) is the system's, the one a utility model stands for:
+    None when the search leads to it in a system folder, ``(127, bash's message)`` when it
+    leads nowhere, else why it is not known (PATH unknown, or a program of that name
+    elsewhere first)."""
+    where = _search(name, env, path) if name else ""
+    if where == "":
+        return 127, f"{name}: command not found"
+    if where is not None and (where + "/").startswith(_PROGRAM_FOLDERS):
+        return None
+    return f"where PATH leads {name}" if where is None else f"the {name} in {where}, first on PATH"

@@ -3,8 +3,9 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import bashref
 from tests_settings import examples
-from utilities_diff import compare
+from utilities_diff import ENV, compare
 
 FILES = {"a.txt": b"alpha\n", "b.txt": b"beta\n", "sp ace.txt": b"s\n", "d": None, "d/x.txt": b"x\n"}
 
@@ -61,7 +62,9 @@ def test_lines_in_no_known_order_are_run_both_ways_round():
 
     def run(argv):
         tree = VirtualTree.from_listing({"/task": None, "/task/a": b"x\n", "/task/b": b"y\n"})
-        return MODELS["xargs"](CommandContext(argv, b"a\nb\n", "/task", {}, tree, stdin_unordered=True)), tree
+        with bashref.host_facts():
+            return MODELS["xargs"](CommandContext(argv, b"a\nb\n", "/task", dict(ENV), tree,
+                                                  stdin_unordered=True)), tree
 
     removed, tree = run(["xargs", "rm"])
     assert removed.unknown is None and not tree.exists("/task/a") and not tree.exists("/task/b")

@@ -14,6 +14,7 @@ import re
 import subprocess
 import tempfile
 
+from bashref import host_facts
 from pymodel_ref import build
 from qbcore.model.utilities.context import CommandContext
 from qbcore.model.utilities.registry import MODELS
@@ -74,7 +75,8 @@ def run_model(argv, listing, stdin=b"", links=None):
     tree = VirtualTree.from_listing({"/task": None, **{"/task/" + p: c for p, c in listing.items()}},
                                     symlinks={"/task/" + p: t for p, t in (links or {}).items()})
     ctx = CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree)
-    res = MODELS[argv[0]](ctx)
+    with host_facts():  # the real tool runs here, with this machine's programs on PATH
+        res = MODELS[argv[0]](ctx)
     if res.unknown is not None:
         return None
     stderr = res.stderr if res.stderr_unknown is None else StderrStart(res.stderr)
@@ -131,7 +133,8 @@ def compare_modes(argv, listing, modes, links=None):
                                     symlinks={"/task/" + p: t for p, t in (links or {}).items()})
     for path, mode in modes.items():
         tree.chmod("/task/" + path, mode)
-    res = MODELS[argv[0]](CommandContext(argv=list(argv), stdin=b"", cwd="/task", env=dict(ENV), tree=tree))
+    with host_facts():
+        res = MODELS[argv[0]](CommandContext(argv=list(argv), stdin=b"", cwd="/task", env=dict(ENV), tree=tree))
     if res.unknown is not None:
         return None
     model = (res.status, res.stdout, res.stderr, virtual_tree(tree),

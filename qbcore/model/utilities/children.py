@@ -1,11 +1,14 @@
 """A utility that runs another (xargs, find -exec): the child is a model of the registry's
-table, run over the same tree, or unknown."""
+table, run over the same tree, or unknown. The child is found on PATH (execvp): the model
+stands for it only where PATH's folders are all system folders or the stand-ins' folder,
+and the first that holds the name is a system folder."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from .context import CommandContext, CommandResult, unknown
+from .hostfacts import SYSTEM_FOLDERS, programs_in, standins_folder
 
 __all__ = ["run_child"]
 
@@ -22,4 +25,22 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
     model = None if name in _NOT_PROGRAMS or "/" in name else models.get(name)
     if model is None:
         return unknown(f"a run of {name}, which has no model here")
+    if not _system_program(name, ctx.env.get("PATH")):
+        return unknown(f"a run of {name}, where PATH leads it")
     return model(CommandContext(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree))
+
+
+def _system_program(name: str, path) -> bool:
+    """Whether searching ``path`` (PATH's value) for ``name`` finds it first in a system folder."""
+    if not isinstance(path, str):
+        return False
+    standins = standins_folder()
+    for folder in path.split(":"):
+        if folder not in SYSTEM_FOLDERS and (standins is None or folder != standins):
+            return False
+        names = programs_in(folder)
+        if names is None:
+            return False
+        if name in names:
+            return folder in SYSTEM_FOLDERS
+    return False

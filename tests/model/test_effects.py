@@ -289,6 +289,10 @@ def test_final_files_match_bash(script, tmp_path):
     ("mkdir b; printf '#!/bin/bash\\n' > b/cat; chmod +x b/cat; PATH=$PWD/b:$PATH; cat data.txt > o",
      "first on PATH"),
     ("PATH=/nowhere; sed -i 's/alpha/A/' data.txt", "where PATH leads sed"),
+    ("mkdir b; printf '#!/bin/bash\\n' > b/rm; chmod +x b/rm; PATH=$PWD/b:$PATH; echo data.txt | xargs rm",
+     "where PATH leads it"),
+    ("mkdir b; printf '#!/bin/bash\\n' > b/rm; chmod +x b/rm; PATH=$PWD/b:$PATH; find . -name data.txt -exec rm {} +",
+     "where PATH leads it"),
 ])
 def test_what_is_not_modelled_is_named(script, why):
     run, _ = _model(script)

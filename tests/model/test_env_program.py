@@ -2,10 +2,14 @@
 gets, env's own failures (their messages and statuses), and what env leaves unknown."""
 
 import datetime
+import os
+import tempfile
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import bashref
+from tests_settings import examples
 from utilities_diff import real_tree, virtual_tree
 from qbcore.model.effects import run_effects
 from qbcore.model.utilities.envprog import EnvRequest, env_request
@@ -72,8 +76,32 @@ def test_final_files_match_bash(script, tmp_path):
     assert run.status == real.status
 
 
+# words of env's line, drawn in any order: options, assignments, programs, and what fails
+PIECES = ["-u", "A", "-uB", "--", "A=1", "B='x y'", "./probe", "-i", "--unset=A", "--unset", "nosuch", "''",
+          "-u A=B", "C=", "=x", "d", "./d", "-", "A=\"$(printf 'a\\nb')\"", "B==", "./probe arg", "env",
+          "bash -c './probe'"]
+
+
+@pytest.mark.bash
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(["", "export A=0; ", "A=p ", "export B=0; "]), st.lists(st.sampled_from(PIECES), max_size=5))
+def test_generated_env_lines_match_bash_where_decided(prefix, words):
+    script = prefix + "env " + " ".join(words) + " > o 2> err; echo $? > st"
+    run, tree = _model(script)
+    if run.unknown is not None or run.files.lost is not None:
+        return
+    with tempfile.TemporaryDirectory() as root:
+        for path, data in FIXTURE.items():
+            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+            with open(os.path.join(root, path), "wb") as f:
+                f.write(data)
+        os.chmod(os.path.join(root, "probe"), 0o755)
+        real = bashref.run(script, cwd=root)
+        assert virtual_tree(tree, ROOT) == real_tree(root, ROOT), (script, real.error)
+
+
 @pytest.mark.parametrize("script", [
-    "env -i A=1 ./probe", "env - ./probe", "env -C d ./probe", "env -S 'A=1 ./probe'", "env -0",
+    "env -i A=1 ./probe", "env - ./probe", "env -- - ./probe", "env -C d ./probe", "env -S 'A=1 ./probe'", "env -0",
     "env PATH=/nowhere probe", "env -u PATH ./probe", "env LC_ALL=xx ./probe", "env BASH_ENV=x ./probe",
     "env SHELLOPTS=xtrace ./probe", "env 'A-B=1' ./probe", "env =x ./probe",
     "env echo hi > o", "env cd d", "f() { :; }; env f", "env -v ./probe", "env -u", "env --unse=A ./probe",

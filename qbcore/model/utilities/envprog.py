@@ -76,6 +76,8 @@ def env_request(argv: list) -> Optional[EnvRequest]:
             return None  # -i, a lone -, -0, -v, -C, -S, the signal options, another spelling
         else:
             break
+    if n < len(argv) and argv[n] == "-":
+        return None  # a lone - first after the options (after -- too) is -i
     for name in unsets:
         if "=" in name or not name:
             # (every -u is read before any is applied; the first bad one ends env)

@@ -22,7 +22,7 @@ CASES = [
     (["xargs", "grep", "-l", "alpha"], b"a.txt b.txt\n"), (["xargs", "-n1", "basename"], b"d/x.txt /a/b\n"),
     (["xargs", "echo", "<"], b"'' x\n"), (["xargs", "echo", "<"], b"x ''\n''\n"), (["xargs", "echo", "<"], b"x ''"),
     (["xargs", "-I{}", "echo", "[{}]"], b" ''  \n''\n"), (["xargs", "-n1", "echo", "<"], b"a\\\nb c\\"),
-    (["xargs", "mkdir", "-p"], b"n1 n2/n3\n"), (["xargs", "touch"], b"t1 't 2'\n"), (["xargs", "--", "echo", "-n"], b"x\n"),
+    (["xargs", "echo", "-e", "a\\tb\\0101"], b"x"), (["xargs", "mkdir", "-p"], b"n1 n2/n3\n"), (["xargs", "touch"], b"t1 't 2'\n"), (["xargs", "--", "echo", "-n"], b"x\n"),
 ]
 UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a"), (["xargs", "nosuch"], b"a"),
            (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"), (["xargs", "printf", "x"], b""),
@@ -30,7 +30,9 @@ UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a")
            # xargs checks each value as it scans: a first -n of -0 fails though the second is fine
            (["xargs", "-n", "-0", "-n", "1", "echo"], b"a"),
            # an argument ends at a NUL when xargs runs the command (unless -0 made the NULs ends)
-           (["xargs", "-d", ",", "echo"], b"a\0b,c")]
+           (["xargs", "-d", ",", "echo"], b"a\0b,c"),
+           # coreutils' echo, not bash's: \u as it is, and its help
+           (["xargs", "echo", "-e", "\\u0041"], b"a"), (["xargs", "echo", "--help"], b"")]
 
 
 @pytest.mark.parametrize("argv, stdin", CASES, ids=[" ".join(c[0])[:50] for c in CASES])

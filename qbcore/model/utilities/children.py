@@ -27,6 +27,11 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
         return unknown(f"a run of {name}, which has no model here")
     if not _system_program(name, ctx.env.get("PATH")):
         return unknown(f"a run of {name}, where PATH leads it")
+    if name == "echo" and (argv[1:] in (["--help"], ["--version"]) or
+                           any("\\u" in a or "\\U" in a for a in argv[1:])):
+        # coreutils' echo is bash's but for these: its help and version alone, and \u and \U,
+        # which it writes as they are
+        return unknown("a run of coreutils' echo with --help, --version, \\u or \\U")
     return model(CommandContext(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree))
 
 

@@ -1,5 +1,5 @@
 """Replies that count, pick and edit with grep -o/-w, sort's keys, awk's for-in, and sed's
-a, i, c, y, =, blocks and GNU addresses, predicted and executed: decided under raw as the
+a, i, c, y, =, blocks and GNU addresses, and perl -pi -e, predicted and executed: decided under raw as the
 tools run them, and every certain prediction agrees with the executor under the other
 transports."""
 
@@ -37,6 +37,14 @@ REPLIES = [
     ("sed-replace/t0-plain", "sed -i '1~2s/alpha/omega/' data.txt", False),
     ("sed-replace/t0-plain", "sed -i '/primary/,+2s/alpha/omega/' data.txt", True),
     ("sed-replace/t0-plain", "sed -i '/primary/,~3s/alpha/omega/' data.txt", False),
+    # perl -pi -e: its substitutions
+    ("sed-replace/t0-plain", "perl -pi -e 's/alpha/omega/g' data.txt", True),
+    ("sed-replace/t0-plain", "perl -pi -e 's/alpha/omega/' data.txt", True),
+    ("sed-replace/t0-plain", "perl -pi.bak -e 's/alpha/omega/g' data.txt", False),  # data.txt.bak is stray
+    ("sed-replace/t0-plain", "perl -pi -e 's/(\\w+): alpha/$1: omega/' data.txt", True),
+    ("sed-replace/t2-slashes", "perl -pi -e 's#src/main\\.c#build/out\\\\main.o#g' data.txt", True),
+    ("sed-replace/t2-slashes", "perl -pi -e 's/src\\/main\\.c/build\\/out\\main.o/g' data.txt", False),
+    ("sed-replace/t1-apostrophe", "perl -pi -e \"s/user's data/admin's data/g\" data.txt", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, find, git, grep, hostfacts, jq, sed, shellbuiltins, textutils, xargs
+from . import awk, fileops, find, git, grep, hostfacts, jq, perl, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -19,6 +19,7 @@ MODELS = {
     "awk": awk.awk,
     "git": git.git,
     "jq": jq.jq,
+    "perl": perl.perl,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)

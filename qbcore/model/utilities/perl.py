@@ -1,0 +1,340 @@
+"""perl 5.36 as replies use it to edit files: ``perl -p[i[SUFFIX]] -e 's/PAT/REPL/FLAGS; …' FILE…``.
+
+Only a program of substitutions is followed, each a regex Python's ``re`` matches as Perl
+does: literal text, ``. ^ $``, the quantifiers (greedy and lazy), groups, alternation,
+bracket expressions, ``\\d \\w \\s \\b`` and their negations, over bytes (Perl's rules for
+a string that is not UTF-8 are ASCII's, as Python's for bytes). Under g a match of the
+empty string, after which the two engines' rules for the next match differ, is unknown.
+Anything Perl would interpolate (``$x``, ``@x``), other escapes, flags other than g and i,
+and every other switch and statement are unknown: a partial perl would give plausible,
+wrong files. Perl's own syntax errors are unknown too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .common import OptionUnknown, Output, guarded
+from .context import CommandContext, CommandResult
+from .vfs import VfsError
+
+__all__ = ["perl"]
+
+# delimiters of s/// followed: none of them a regex metacharacter, so an escaped one is that
+# character, and none quotes (an apostrophe would stop interpolation)
+_DELIMITERS = b"/#,!:%"
+# escapes whose meaning Python's re shares with Perl's
+_CLASS_ESCAPES = b"dDwWsS"
+_PLAIN_ESCAPES = {ord("t"): b"\\t", ord("n"): b"\\n", ord("r"): b"\\r", ord("f"): b"\\f"}
+# the letters that mean something after a backslash in perl's double-quoted strings
+_STRING_ESCAPES = frozenset(b"abcefnortuxlNEFLQU")
+_QUANTIFIER = re.compile(rb"\{(\d+)(,(\d*))?\}")
+
+
+def _switches(argv: list):
+    """``(program, suffix or None, files)`` of perl's switches: ``-p``, ``-i[SUFFIX]`` (the
+    rest of its word), ``-e PROGRAM`` (the rest of its word or the next), clustered as perl
+    reads them (``-pi.bak``; ``-ip`` is -i with the suffix p). Anything else is unknown."""
+    pieces, suffix, printing = [], None, False
+    n = 1
+    while n < len(argv):
+        word = argv[n]
+        if word == "--":
+            n += 1
+            break
+        if word[:1] != "-" or word == "-":
+            break
+        k = 1
+        while k < len(word):
+            letter = word[k]
+            if letter == "p":
+                printing = True
+                k += 1
+            elif letter == "i":
+                suffix = word[k + 1:]
+                break
+            elif letter == "e":
+                if k + 1 < len(word):
+                    pieces.append(word[k + 1:])
+                elif n + 1 < len(argv):
+                    n += 1
+                    pieces.append(argv[n])
+                else:
+                    raise OptionUnknown("perl: -e without a program")
+                break
+            else:
+                raise OptionUnknown(f"perl: the switch -{letter}")
+        n += 1
+    if not printing or not pieces:
+        raise OptionUnknown("perl: a program other than -p -e")
+    if suffix is not None and ("*" in suffix or "/" in suffix):
+        raise OptionUnknown("perl -i with a backup name made from * or a directory")
+    return "\n".join(pieces).encode("utf-8", "surrogateescape"), suffix, argv[n:]
+
+
+def _delimited(text: bytes, i: int, delim: int) -> tuple:
+    """The bytes up to the unescaped ``delim`` from ``i`` (an escaped delimiter is the
+    character itself), and the index after the delimiter."""
+    out = bytearray()
+    while i < len(text):
+        c = text[i]
+        if c == delim:
+            return bytes(out), i + 1
+        if c == 92 and i + 1 < len(text):  # backslash
+            if text[i + 1] == delim:
+                out.append(delim)
+            else:
+                out += text[i:i + 2]
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    raise OptionUnknown("perl: an s/// not ended (perl's syntax error)")
+
+
+def _escape(c: int) -> bytes:
+    return re.escape(bytes([c]))
+
+
+def _pattern(source: bytes) -> bytes:
+    """The Python regex for a Perl pattern of the followed subset."""
+    out = bytearray()
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == 92:  # backslash
+            if i + 1 >= n:
+                raise OptionUnknown("perl: a pattern ending in a backslash")
+            e = source[i + 1]
+            if e in _CLASS_ESCAPES or e in b"bB":
+                out += source[i:i + 2]
+            elif e in _PLAIN_ESCAPES:
+                out += _PLAIN_ESCAPES[e]
+            elif 49 <= e <= 57:
+                out += source[i:i + 2]  # \1 to \9: a group matched before
+            elif not (48 <= e <= 57 or 65 <= e <= 90 or 97 <= e <= 122) and e < 128:
+                out += _escape(e)  # a punctuation character stands for itself
+            else:
+                raise OptionUnknown(f"perl: the escape \\{chr(e)} in a pattern")
+            i += 2
+        elif c == 36:  # $: the end, unless perl reads a variable there
+            if i + 1 < n and source[i + 1] not in b")|":
+                raise OptionUnknown("perl: a variable in a pattern")
+            out += b"$"
+            i += 1
+        elif c == 64 and i + 1 < n and (source[i + 1:i + 2].isalnum() or source[i + 1] in b"_:{$"):
+            raise OptionUnknown("perl: an array in a pattern")
+        elif c == 91:  # [
+            i = _bracket(source, i, out)
+        elif c == 40:  # (
+            if source[i + 1:i + 2] == b"?":
+                if source[i + 2:i + 3] != b":":
+                    raise OptionUnknown("perl: an extended group (?…)")
+                out += b"(?:"
+                i += 3
+            else:
+                out += b"("
+                i += 1
+        elif c in b"*+?":
+            out.append(c)
+            i += 1
+            if i < n and source[i] == 43:  # a possessive quantifier
+                raise OptionUnknown("perl: a possessive quantifier")
+        elif c == 123:  # {
+            found = _QUANTIFIER.match(source, i)
+            if found is None or i == 0:
+                raise OptionUnknown("perl: a brace that is no quantifier")
+            out += found.group(0)
+            i = found.end()
+        elif c in b").|^":
+            out.append(c)
+            i += 1
+        elif c >= 128 or c < 32 and c not in b"\t":
+            raise OptionUnknown("perl: a control or non-ASCII byte in a pattern")
+        else:
+            out += _escape(c)
+            i += 1
+    return bytes(out)
+
+
+def _bracket(source: bytes, i: int, out: bytearray) -> int:
+    """A bracket expression from ``[`` at ``i``: its Python form appended to ``out``; the
+    index after its ``]``."""
+    n = len(source)
+    j = i + 1
+    out += b"["
+    if j < n and source[j] == 94:  # ^
+        out += b"^"
+        j += 1
+    first = True
+    while j < n:
+        c = source[j]
+        if c == 93 and not first:  # ]
+            out += b"]"
+            return j + 1
+        if c == 91:  # [ inside: [:alpha:] and kin, or a nested set in Python's eyes
+            raise OptionUnknown("perl: [ inside a bracket expression")
+        if c == 92:
+            if j + 1 >= n:
+                break
+            e = source[j + 1]
+            if e in _CLASS_ESCAPES:
+                out += source[j:j + 2]
+            elif e in _PLAIN_ESCAPES:
+                out += _PLAIN_ESCAPES[e]
+            elif e < 128 and not (48 <= e <= 57 or 65 <= e <= 90 or 97 <= e <= 122):
+                out += b"\\" + bytes([e])
+            else:
+                raise OptionUnknown("perl: an escape in a bracket expression")
+            j += 2
+        elif c in b"$@":
+            raise OptionUnknown("perl: $ or @ in a bracket expression (perl may interpolate)")
+        elif c >= 128 or c < 32:
+            raise OptionUnknown("perl: a control or non-ASCII byte in a bracket expression")
+        else:
+            out += b"\\" + bytes([c]) if c in b"^&~|" else bytes([c])
+            j += 1
+        first = False
+    raise OptionUnknown("perl: a bracket expression not ended (perl's syntax error)")
+
+
+def _replacement(source: bytes) -> list:
+    """A replacement of the followed subset: a list of bytes and group numbers."""
+    parts: list = []
+    text = bytearray()
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == 92:
+            e = source[i + 1] if i + 1 < n else -1
+            if e in _PLAIN_ESCAPES:
+                text += {116: b"\t", 110: b"\n", 114: b"\r", 102: b"\f"}[e]
+            elif 0 <= e < 128 and not 48 <= e <= 57 and e not in _STRING_ESCAPES:
+                # \\ \/ \$ \@, other punctuation, and a letter with no meaning in a string: the
+                # character (perl warns of the letter only under -w)
+                text.append(e)
+            else:
+                raise OptionUnknown("perl: an escape in a replacement")
+            i += 2
+        elif c == 36:  # $1 … $9, ${1}, $&
+            found = re.compile(rb"\$(?:([1-9])(?![0-9])|\{([1-9])\}|(&))").match(source, i)
+            if found is None:
+                raise OptionUnknown("perl: a variable in a replacement")
+            parts.append(bytes(text))
+            text = bytearray()
+            parts.append(0 if found.group(3) else int(found.group(1) or found.group(2)))
+            i = found.end()
+        elif c == 64 and i + 1 < n and (source[i + 1:i + 2].isalnum() or source[i + 1] in b"_:{$"):
+            raise OptionUnknown("perl: an array in a replacement")
+        else:
+            text.append(c)
+            i += 1
+    parts.append(bytes(text))
+    return parts
+
+
+def _program(program: bytes) -> list:
+    """``[(compiled regex, replacement parts, global)]`` of a program of substitutions."""
+    found = []
+    i, n = 0, len(program)
+    while True:
+        while i < n and program[i] in b" \t\n;":
+            i += 1
+        if i >= n:
+            return found
+        if program[i] != 115 or i + 1 >= n or program[i + 1] not in _DELIMITERS:  # s
+            raise OptionUnknown("perl: a statement other than s/// with / # , ! : %")
+        delim = program[i + 1]
+        pattern, i = _delimited(program, i + 2, delim)
+        replacement, i = _delimited(program, i, delim)
+        flags = bytearray()
+        while i < n and program[i:i + 1].isalpha():
+            flags.append(program[i])
+            i += 1
+        if set(flags) - set(b"gi") or len(set(flags)) != len(flags):
+            raise OptionUnknown("perl: a flag of s/// other than g and i")
+        if not pattern:
+            raise OptionUnknown("perl: an empty pattern (perl reuses the last one)")
+        try:
+            regex = re.compile(_pattern(pattern), re.IGNORECASE if 105 in flags else 0)
+        except re.error:
+            raise OptionUnknown("perl: a pattern Python's re refuses") from None
+        found.append((regex, _replacement(replacement), 103 in flags))
+        j = i
+        while j < n and program[j] in b" \t":
+            j += 1
+        if j < n and program[j] not in b";\n":
+            raise OptionUnknown("perl: more than s/// in a statement")
+        i = j
+
+
+def _substitute(regex, parts: list, every: bool, line: bytes) -> bytes:
+    matches = list(regex.finditer(line)) if every else [m for m in [regex.search(line)] if m]
+    out = bytearray()
+    at = 0
+    for m in matches:
+        if every and m.end() == m.start():
+            # where the next match starts after an empty one, the engines' rules differ
+            raise OptionUnknown("perl: s///g matching the empty string")
+        out += line[at:m.start()]
+        for part in parts:
+            # a group the pattern lacks, or one that took no part, is empty (perl's undef)
+            out += part if isinstance(part, bytes) else (m.group(part) if part <= regex.groups else None) or b""
+        at = m.end()
+    out += line[at:]
+    return bytes(out)
+
+
+def _edit(statements: list, data: bytes) -> bytes:
+    """``-p``: each line, its newline included, through the substitutions, then printed."""
+    out = bytearray()
+    lines = [part + b"\n" for part in data.split(b"\n")]
+    lines[-1] = lines[-1][:-1]  # the last line lacks its newline, or is none at all
+    for line in lines if lines[-1] else lines[:-1]:
+        for regex, parts, every in statements:
+            line = _substitute(regex, parts, every, line)
+        out += line
+    return bytes(out)
+
+
+@guarded
+def perl(ctx: CommandContext) -> CommandResult:
+    program, suffix, names = _switches(ctx.argv)
+    statements = _program(program)
+    out = Output("perl")
+    files = ctx.files
+    if suffix is not None and not names:
+        raise OptionUnknown("perl -i reading stdin")
+    stdin_used = False
+    for name in names or ["-"]:
+        if name == "-" and suffix is not None:
+            raise OptionUnknown("perl -i on -")
+        if name == "-":
+            data, stdin_used = (b"" if stdin_used else ctx.stdin), True
+            out.out += _edit(statements, data)
+            continue
+        if files.is_symlink(name):
+            raise OptionUnknown("perl on a symlink (-i replaces the link with a file)")
+        if files.is_dir(name):
+            if suffix is None:
+                raise OptionUnknown("perl reading a directory")
+            out.err += f"Can't do inplace edit: {name} is not a regular file.\n".encode("utf-8", "surrogateescape")
+            continue
+        try:
+            data = files.read_bytes(name)
+        except VfsError as exc:
+            out.err += f"Can't open {name}: {exc.strerror}.\n".encode("utf-8", "surrogateescape")
+            continue
+        edited = _edit(statements, data)
+        if suffix is None:
+            out.out += edited
+        elif suffix:
+            mode = files.mode(name)
+            if files.lexists(name + suffix) and files.is_dir(name + suffix):
+                raise OptionUnknown("perl -i with a backup name that is a directory")
+            files.rename(name, name + suffix)
+            files.write_bytes(name, edited)
+            files.chmod(name, mode)
+        else:
+            files.write_bytes(name, edited)
+    return out.result()

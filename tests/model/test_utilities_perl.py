@@ -1,0 +1,94 @@
+"""perl's model against perl 5.36: a table of substitution programs, what stays unknown, and
+generated s/// programs over generated lines."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests_settings import examples
+from utilities_diff import compare
+
+FILES = {"f": b"alpha one\nbeta two\nalpha three\n", "g": b"no newline alpha", "d": None, "sub/h": b"x.y\n",
+         "e": b""}
+
+MODELLED = [
+    ["perl", "-pi", "-e", "s/alpha/omega/g", "f"],
+    ["perl", "-pe", "s/alpha/omega/", "f", "g"],
+    ["perl", "-p", "-i.bak", "-e", "s/a/A/g", "f"],
+    ["perl", "-pi.orig", "-e", "s/a/A/", "f", "g"],
+    ["perl", "-pi", "-e", "s/(\\w+) (\\w+)/$2 $1/", "f"],
+    ["perl", "-pi", "-e", "s#alpha#/x/#g", "f"],
+    ["perl", "-pi", "-e", "s/\\./_/g", "sub/h"],
+    ["perl", "-pi", "-e", "s/ALPHA/X/gi", "f"],
+    ["perl", "-pi", "-e", "s/a.*?a/<$&>/", "f"],
+    ["perl", "-pi", "-e", "s/\\s+/ /g", "f"],  # the newline is a blank too
+    ["perl", "-pe", "s/^/> /", "f"],  # an empty match, once
+    ["perl", "-pe", "s/$/!/", "f", "g"],  # before the line's newline
+    ["perl", "-pe", "s/o+/0/g; s/e/E/", "f"],
+    ["perl", "-p", "-e", "s/a/b/;", "-e", "s/b/c/", "f"],
+    ["perl", "-pe", "s/(a|b)(l|e)/[$1${2}]/g", "f"],
+    ["perl", "-pe", "s/(x)?alpha/[$1|$2]/", "f"],  # groups that took no part, or that are not there
+    ["perl", "-pi", "-e", "s/alpha/x\\/y\\$z\\@w/", "f"],
+    ["perl", "-pe", "s/a/\\m\\d\\S\\B\\Z/", "f"],  # a letter that means nothing in a string: itself
+    ["perl", "-pe", "s!a!b!g", "f"],
+    ["perl", "-pe", "s:a\\:b:c:g", "f"],
+    ["perl", "-pe", "s/[^a-z ]/#/g", "f"],
+    ["perl", "-pe", "s/\\bt\\w+/T/g", "f"],
+    ["perl", "-pe", "s/(\\w)\\1/D/g", "f"],
+    ["perl", "-pe", "s/a{1,2}l/X/g", "f"],
+    ["perl", "-pe", "s/x/y/"],  # stdin
+    ["perl", "-pe", "s/x/y/", "-", "f"],
+    ["perl", "-pi", "-e", "s/alpha/omega/g", "nofile", "f"],  # perl's message, then on: status 0
+    ["perl", "-pi", "-e", "s/a/b/", "d", "f"],
+    ["perl", "-pi", "-e", "s/a/b/", "e"],
+    ["perl", "-e", "s/a/b/", "-p", "f"],
+    ["perl", "-pi", "-e", "s/a/b/", "--", "f"],
+]
+
+UNKNOWN = [
+    ["perl", "-pi", "-e", "s/alpha/$HOME/", "f"],  # perl's own variables, empty here
+    ["perl", "-pi", "-e", "s/alpha/user@example.com/", "f"],  # an array, empty
+    ["perl", "-pi", "-e", "s/$x/y/", "f"],
+    ["perl", "-pe", "s/o*/-/g", "f"],  # empty matches under g
+    ["perl", "-ip", "-e", "s/a/b/", "f"],  # -i with the suffix p: no -p
+    ["perl", "-pie", "s/a/b/", "f"],  # -i with the suffix e: s/a/b/ is the program's file
+    ["perl", "-pe", "s/alpha/omega", "f"],  # perl's syntax error
+    ["perl", "-ne", "print if /alpha/", "f"],
+    ["perl", "-e", "print 1"],
+    ["perl", "-0777", "-pe", "s/a\\nb/x/", "f"],
+    ["perl", "-lpe", "s/a/b/", "f"],
+    ["perl", "-pe", "s/a/\\U$&/", "f"],
+    ["perl", "-pe", "s/a/b/e", "f"],
+    ["perl", "-pe", "s{a}{b}", "f"],
+    ["perl", "-pe", "s/[[:alpha:]]/x/", "f"],
+    ["perl", "-pe", "s/a/b/ if /x/", "f"],
+    ["perl", "-pe", "tr/a/b/", "f"],
+    ["perl", "-pi", "-e", "s/a/b/"],  # -i on stdin
+    ["perl", "-pe", "s/[a\\/b/", "f"],  # a bracket expression not ended
+]
+
+
+@pytest.mark.parametrize("argv", MODELLED, ids=[" ".join(a)[:60] for a in MODELLED])
+def test_table(argv):
+    assert compare(argv, FILES, b"stdin alpha\n") is True
+
+
+@pytest.mark.parametrize("argv", UNKNOWN, ids=[" ".join(a)[:60] for a in UNKNOWN])
+def test_what_is_not_modelled_is_unknown(argv):
+    assert compare(argv, FILES, b"stdin alpha\n") is None
+
+
+ATOM = st.sampled_from(["a", "b", "o", " ", ".", "\\.", "\\s", "\\S", "\\w", "\\W", "\\d", "[ab]", "[^a ]", "[a-c]",
+                        "(a|b)", "(o+)", "^", "$", "\\b", "x", "-", "#", "\\/", "[.]", "(?:ab|a)", "A"])
+QUANTIFIER = st.sampled_from(["", "", "*", "+", "?", "*?", "+?", "{2}", "{1,2}"])
+REPLACEMENT = st.sampled_from(["X", "", "$1", "<$&>", "\\n", "${1}-", "[\\$]", "\\\\", "$1$1", "y\\/z", "a@b"])
+LINES = st.lists(st.text(st.sampled_from("abo A.-x1"), max_size=6), max_size=4).map(lambda ls: "\n".join(ls))
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(st.lists(st.tuples(ATOM, QUANTIFIER), min_size=1, max_size=3), REPLACEMENT,
+       st.sampled_from(["", "g", "i", "gi"]), LINES, st.booleans(),
+       st.sampled_from([["-pe"], ["-pi", "-e"], ["-p", "-i.b", "-e"]]))
+def test_generated(atoms, replacement, flags, text, newline, switches):
+    program = "s/" + "".join(a + q for a, q in atoms) + "/" + replacement + "/" + flags
+    data = (text + "\n" if newline and text else text).encode()
+    compare(["perl", *switches, program, "t"], {"t": data})

@@ -3,7 +3,8 @@ is certain it agrees with the executor.
 
 Replies are the tasks' oracle and naive replies bent the ways quoting goes
 wrong (a quote dropped, quotes swapped, a backslash added, the command
-wrapped in another shell, a group or env, output sent elsewhere). Seeded from
+wrapped in another shell, a group or env, output sent elsewhere, sed's
+substitution given to perl). Seeded from
 QBCORE_SEED (probing.SEED); QBCORE_LONG=1 draws many more.
 """
 
@@ -55,6 +56,8 @@ MUTATIONS = [
     lambda r, rng: re.sub(r"\$(\w+|\{[^}]*\})", "", r),
     # the command started through env (its program is never a builtin or a function)
     lambda r, rng: rng.choice(["env ", "env -- ", "env -u UNSET_NAME ", "env X=1 "]) + r,
+    # sed's substitution handed to perl, which reads the same text as a perl regex and string
+    lambda r, rng: r.replace("sed -i -e", rng.choice(["perl -pi -e", "perl -pe"])),
 ]
 
 

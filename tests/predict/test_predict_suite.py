@@ -78,5 +78,5 @@ def test_runaway_replies_end_as_unknown(reply, why):
 
 
 def test_what_is_not_modelled_is_named():
-    found = predict("sed-replace/t0-plain", "perl -pi -e 's/alpha/omega/g' data.txt", "raw")
+    found = predict("sed-replace/t0-plain", "perl -0777 -pi -e 's/alpha/omega/g' data.txt", "raw")
     assert not found.certain and "perl" in found.why

@@ -63,6 +63,8 @@ UNKNOWN = [
     ["perl", "-pe", "s/a/b/ if /x/", "f"],
     ["perl", "-pe", "tr/a/b/", "f"],
     ["perl", "-pi", "-e", "s/a/b/"],  # -i on stdin
+    ["perl", "-p", "-e", "s/a/b/", "-e", "s/c/d/", "f"],  # no ; between them: perl's syntax error
+    ["perl", "-pe", "s/a/b/\ns/c/d/", "f"],
     ["perl", "-pe", "s/[a\\/b/", "f"],  # a bracket expression not ended
 ]
 
@@ -84,11 +86,20 @@ REPLACEMENT = st.sampled_from(["X", "", "$1", "<$&>", "\\n", "${1}-", "[\\$]", "
 LINES = st.lists(st.text(st.sampled_from("abo A.-x1"), max_size=6), max_size=4).map(lambda ls: "\n".join(ls))
 
 
+SUBSTITUTION = st.tuples(st.lists(st.tuples(ATOM, QUANTIFIER), min_size=1, max_size=3), REPLACEMENT,
+                         st.sampled_from(["", "g", "i", "gi"])).map(
+    lambda t: "s/" + "".join(a + q for a, q in t[0]) + "/" + t[1] + "/" + t[2])
+
+
 @settings(max_examples=examples(120), deadline=None)
-@given(st.lists(st.tuples(ATOM, QUANTIFIER), min_size=1, max_size=3), REPLACEMENT,
-       st.sampled_from(["", "g", "i", "gi"]), LINES, st.booleans(),
-       st.sampled_from([["-pe"], ["-pi", "-e"], ["-p", "-i.b", "-e"]]))
-def test_generated(atoms, replacement, flags, text, newline, switches):
-    program = "s/" + "".join(a + q for a, q in atoms) + "/" + replacement + "/" + flags
+@given(st.lists(SUBSTITUTION, min_size=1, max_size=2), st.sampled_from([";", "; ", " ;\n", "\n", " ", "-e"]),
+       LINES, st.booleans(), st.sampled_from([["-pe"], ["-pi", "-e"], ["-p", "-i.b", "-e"]]))
+def test_generated(statements, separator, text, newline, switches):
+    """Substitutions one after another: parted by ;, or (perl's syntax error) by blanks only,
+    in one -e or in several."""
+    if separator == "-e":
+        program = [x for k, s in enumerate(statements) for x in ([s] if k == 0 else ["-e", s])]
+    else:
+        program = [separator.join(statements)]
     data = (text + "\n" if newline and text else text).encode()
-    compare(["perl", *switches, program, "t"], {"t": data})
+    compare(["perl", *switches, *program, "t"], {"t": data})

@@ -260,12 +260,10 @@ def _program(program: bytes) -> list:
         except re.error:
             raise OptionUnknown("perl: a pattern Python's re refuses") from None
         found.append((regex, _replacement(replacement), 103 in flags))
-        j = i
-        while j < n and program[j] in b" \t":
-            j += 1
-        if j < n and program[j] not in b";\n":
+        while i < n and program[i] in b" \t\n":
+            i += 1
+        if i < n and program[i] != 59:  # only ; parts statements: a newline is a blank (perl's syntax error)
             raise OptionUnknown("perl: more than s/// in a statement")
-        i = j
 
 
 def _substitute(regex, parts: list, every: bool, line: bytes) -> bytes:

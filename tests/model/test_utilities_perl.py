@@ -29,6 +29,7 @@ MODELLED = [
     ["perl", "-pe", "s/(x)?alpha/[$1|$2]/", "f"],  # groups that took no part, or that are not there
     ["perl", "-pi", "-e", "s/alpha/x\\/y\\$z\\@w/", "f"],
     ["perl", "-pe", "s/a/\\m\\d\\S\\B\\Z/", "f"],  # a letter that means nothing in a string: itself
+    ["perl", "-pe", "s/a(@*)l/<$1a@.b @ c@/g", "f"],  # @ before punctuation or a blank, or last, is itself
     ["perl", "-pe", "s!a!b!g", "f"],
     ["perl", "-pe", "s:a\\:b:c:g", "f"],
     ["perl", "-pe", "s/[^a-z ]/#/g", "f"],
@@ -47,6 +48,7 @@ MODELLED = [
 UNKNOWN = [
     ["perl", "-pi", "-e", "s/alpha/$HOME/", "f"],  # perl's own variables, empty here
     ["perl", "-pi", "-e", "s/alpha/user@example.com/", "f"],  # an array, empty
+    ["perl", "-pe", "s/a/x@-y/", "f"], ["perl", "-pe", "s/a/x@@y/", "f"],  # @- and @@y interpolate too
     ["perl", "-pi", "-e", "s/$x/y/", "f"],
     ["perl", "-pe", "s/o*/-/g", "f"],  # empty matches under g
     ["perl", "-ip", "-e", "s/a/b/", "f"],  # -i with the suffix p: no -p
@@ -82,7 +84,8 @@ def test_what_is_not_modelled_is_unknown(argv):
 ATOM = st.sampled_from(["a", "b", "o", " ", ".", "\\.", "\\s", "\\S", "\\w", "\\W", "\\d", "[ab]", "[^a ]", "[a-c]",
                         "(a|b)", "(o+)", "^", "$", "\\b", "x", "-", "#", "\\/", "[.]", "(?:ab|a)", "A"])
 QUANTIFIER = st.sampled_from(["", "", "*", "+", "?", "*?", "+?", "{2}", "{1,2}"])
-REPLACEMENT = st.sampled_from(["X", "", "$1", "<$&>", "\\n", "${1}-", "[\\$]", "\\\\", "$1$1", "y\\/z", "a@b"])
+REPLACEMENT = st.sampled_from(["X", "", "$1", "<$&>", "\\n", "${1}-", "[\\$]", "\\\\", "$1$1", "y\\/z", "a@b", "@-", "@.",
+                               "\\m"])
 LINES = st.lists(st.text(st.sampled_from("abo A.-x1"), max_size=6), max_size=4).map(lambda ls: "\n".join(ls))
 
 

@@ -26,6 +26,8 @@ _DELIMITERS = b"/#,!:%"
 # escapes whose meaning Python's re shares with Perl's
 _CLASS_ESCAPES = b"dDwWsS"
 _PLAIN_ESCAPES = {ord("t"): b"\\t", ord("n"): b"\\n", ord("r"): b"\\r", ord("f"): b"\\f"}
+# what may follow @ in a replacement for the @ to stay itself (measured; @- @+ @@ interpolate)
+_AT_LITERAL = frozenset(b" ./;!%*&#")
 # the letters that mean something after a backslash in perl's double-quoted strings
 _STRING_ESCAPES = frozenset(b"abcefnortuxlNEFLQU")
 _QUANTIFIER = re.compile(rb"\{(\d+)(,(\d*))?\}")
@@ -224,7 +226,8 @@ def _replacement(source: bytes) -> list:
             text = bytearray()
             parts.append(0 if found.group(3) else int(found.group(1) or found.group(2)))
             i = found.end()
-        elif c == 64 and i + 1 < n and (source[i + 1:i + 2].isalnum() or source[i + 1] in b"_:{$"):
+        elif c == 64 and i + 1 < n and source[i + 1] not in _AT_LITERAL:
+            # @x, @_, @{…}, @-, @+, @@…: arrays perl interpolates (measured)
             raise OptionUnknown("perl: an array in a replacement")
         else:
             text.append(c)

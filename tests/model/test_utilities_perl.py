@@ -59,6 +59,7 @@ UNKNOWN = [
     ["perl", "-0777", "-pe", "s/a\\nb/x/", "f"],
     ["perl", "-lpe", "s/a/b/", "f"],
     ["perl", "-pe", "s/a/\\U$&/", "f"],
+    ["perl", "-pe", "s/(a)\\10/x/", "f"],  # octal 010 where fewer than ten groups
     ["perl", "-pe", "s/a/b/e", "f"],
     ["perl", "-pe", "s{a}{b}", "f"],
     ["perl", "-pe", "s/[[:alpha:]]/x/", "f"],

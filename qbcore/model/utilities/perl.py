@@ -112,8 +112,8 @@ def _pattern(source: bytes) -> bytes:
                 out += source[i:i + 2]
             elif e in _PLAIN_ESCAPES:
                 out += _PLAIN_ESCAPES[e]
-            elif 49 <= e <= 57:
-                out += source[i:i + 2]  # \1 to \9: a group matched before
+            elif 49 <= e <= 57 and not source[i + 2:i + 3].isdigit():
+                out += source[i:i + 2]  # \1 to \9: a group matched before (\10 may be octal)
             elif not (48 <= e <= 57 or 65 <= e <= 90 or 97 <= e <= 122) and e < 128:
                 out += _escape(e)  # a punctuation character stands for itself
             else:

@@ -60,6 +60,7 @@ UNKNOWN = [
     ["perl", "-lpe", "s/a/b/", "f"],
     ["perl", "-pe", "s/a/\\U$&/", "f"],
     ["perl", "-pe", "s/(a)\\10/x/", "f"],  # octal 010 where fewer than ten groups
+    ["perl", "-pe", "s/(a)/<$1[0]>/", "f"], ["perl", "-pe", "s/(a)/<$1{x}>/", "f"],  # elements of @1, %1
     ["perl", "-pe", "s/a/b/e", "f"],
     ["perl", "-pe", "s{a}{b}", "f"],
     ["perl", "-pe", "s/[[:alpha:]]/x/", "f"],

@@ -28,6 +28,8 @@ _CLASS_ESCAPES = b"dDwWsS"
 _PLAIN_ESCAPES = {ord("t"): b"\\t", ord("n"): b"\\n", ord("r"): b"\\r", ord("f"): b"\\f"}
 # what may follow @ in a replacement for the @ to stay itself (measured; @- @+ @@ interpolate)
 _AT_LITERAL = frozenset(b" ./;!%*&#")
+# a group in a replacement: $1 to $9, ${1} to ${9}, $&
+_GROUP = re.compile(rb"\$(?:([1-9])(?![0-9])|\{([1-9])\}|(&))")
 # the letters that mean something after a backslash in perl's double-quoted strings
 _STRING_ESCAPES = frozenset(b"abcefnortuxlNEFLQU")
 _QUANTIFIER = re.compile(rb"\{(\d+)(,(\d*))?\}")
@@ -219,8 +221,10 @@ def _replacement(source: bytes) -> list:
                 raise OptionUnknown("perl: an escape in a replacement")
             i += 2
         elif c == 36:  # $1 … $9, ${1}, $&
-            found = re.compile(rb"\$(?:([1-9])(?![0-9])|\{([1-9])\}|(&))").match(source, i)
-            if found is None:
+            found = _GROUP.match(source, i)
+            if found is None or source[found.end():found.end() + 1] in (b"[", b"{") or \
+                    source[found.end():found.end() + 3] in (b"->[", b"->{"):
+                # (perl reads $1[0], $1{x} and $1->[0] as an element of something else)
                 raise OptionUnknown("perl: a variable in a replacement")
             parts.append(bytes(text))
             text = bytearray()

@@ -43,6 +43,10 @@ MODELLED = [
     ["perl", "-pi", "-e", "s/a/b/", "e"],
     ["perl", "-e", "s/a/b/", "-p", "f"],
     ["perl", "-pi", "-e", "s/a/b/", "--", "f"],
+    # an s/// the program ends inside: perl's compile error, on the line its s starts on, before any file
+    ["perl", "-pi", "-e", "s/alpha", "f"], ["perl", "-pi", "-e", "s/alpha/omega", "f", "nofile"],
+    ["perl", "-pe", "s/x/y/;\n\ns/a/b", "f"], ["perl", "-pe", "s/a\nb/c", "f"], ["perl", "-pe", "s#a\\#", "f"],
+    ["perl", "-pe", "s/[a\\/b/", "f"],  # (perl finds the delimiter inside brackets too)
 ]
 
 UNKNOWN = [
@@ -53,7 +57,6 @@ UNKNOWN = [
     ["perl", "-pe", "s/o*/-/g", "f"],  # empty matches under g
     ["perl", "-ip", "-e", "s/a/b/", "f"],  # -i with the suffix p: no -p
     ["perl", "-pie", "s/a/b/", "f"],  # -i with the suffix e: s/a/b/ is the program's file
-    ["perl", "-pe", "s/alpha/omega", "f"],  # perl's syntax error
     ["perl", "-ne", "print if /alpha/", "f"],
     ["perl", "-e", "print 1"],
     ["perl", "-0777", "-pe", "s/a\\nb/x/", "f"],
@@ -69,7 +72,8 @@ UNKNOWN = [
     ["perl", "-pi", "-e", "s/a/b/"],  # -i on stdin
     ["perl", "-p", "-e", "s/a/b/", "-e", "s/c/d/", "f"],  # no ; between them: perl's syntax error
     ["perl", "-pe", "s/a/b/\ns/c/d/", "f"],
-    ["perl", "-pe", "s/[a\\/b/", "f"],  # a bracket expression not ended
+    ["perl", "-pe", "s/[a/b/", "f"],  # a bracket expression not ended: perl's regex error
+    ["perl", "-pi", "-e", "s/a/b/; s/c"],  # -i's warning about stdin comes first
 ]
 
 
@@ -98,10 +102,13 @@ SUBSTITUTION = st.tuples(st.lists(st.tuples(ATOM, QUANTIFIER), min_size=1, max_s
 
 @settings(max_examples=examples(120), deadline=None)
 @given(st.lists(SUBSTITUTION, min_size=1, max_size=2), st.sampled_from([";", "; ", " ;\n", "\n", " ", "-e"]),
-       LINES, st.booleans(), st.sampled_from([["-pe"], ["-pi", "-e"], ["-p", "-i.b", "-e"]]))
-def test_generated(statements, separator, text, newline, switches):
+       LINES, st.booleans(), st.sampled_from([["-pe"], ["-pi", "-e"], ["-p", "-i.b", "-e"]]),
+       st.sampled_from([0, 0, 0, 1, 2, 5]))
+def test_generated(statements, separator, text, newline, switches, cut):
     """Substitutions one after another: parted by ;, or (perl's syntax error) by blanks only,
-    in one -e or in several."""
+    in one -e or in several; the last one cut short by ``cut`` characters, as a quote
+    closing early cuts a program (perl's compile error where an s/// is left open)."""
+    statements[-1] = statements[-1][:len(statements[-1]) - cut] or "s"
     if separator == "-e":
         program = [x for k, s in enumerate(statements) for x in ([s] if k == 0 else ["-e", s])]
     else:

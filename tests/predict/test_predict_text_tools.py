@@ -45,6 +45,9 @@ REPLIES = [
     ("sed-replace/t2-slashes", "perl -pi -e 's#src/main\\.c#build/out\\\\main.o#g' data.txt", True),
     ("sed-replace/t2-slashes", "perl -pi -e 's/src\\/main\\.c/build\\/out\\main.o/g' data.txt", False),
     ("sed-replace/t1-apostrophe", "perl -pi -e \"s/user's data/admin's data/g\" data.txt", True),
+    # quotes inside the program: the transports keep it, cut it short (perl's compile error) or break the line
+    ("sed-replace/t1-apostrophe", "perl -pi -e 's/user'\\''s data/admin'\\''s data/g' data.txt", True),
+    ("sed-replace/t3-gnarly", "perl -pi -e 's/price = \"\\$4\" & up/price = '\\''\\$5'\\'' & down/g' data.txt", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 

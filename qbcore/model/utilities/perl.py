@@ -7,7 +7,8 @@ a string that is not UTF-8 are ASCII's, as Python's for bytes). Under g a match 
 empty string, after which the two engines' rules for the next match differ, is unknown.
 Anything Perl would interpolate (``$x``, ``@x``), other escapes, flags other than g and i,
 and every other switch and statement are unknown: a partial perl would give plausible,
-wrong files. Perl's own syntax errors are unknown too.
+wrong files. Of perl's own syntax errors, an s/// the program ends inside is followed (status
+255, nothing read or edited); the others are unknown.
 """
 
 from __future__ import annotations
@@ -76,9 +77,15 @@ def _switches(argv: list):
     return "\n".join(pieces).encode("utf-8", "surrogateescape"), suffix, argv[n:]
 
 
-def _delimited(text: bytes, i: int, delim: int) -> tuple:
+class _NotTerminated(Exception):
+    """An s/// the program ends inside: perl's compile error, before it reads or edits
+    anything (status 255)."""
+
+
+def _delimited(text: bytes, i: int, delim: int, part: str = "pattern") -> tuple:
     """The bytes up to the unescaped ``delim`` from ``i`` (an escaped delimiter is the
-    character itself), and the index after the delimiter."""
+    character itself), and the index after the delimiter; _NotTerminated, naming ``part``,
+    where the text ends first."""
     out = bytearray()
     while i < len(text):
         c = text[i]
@@ -93,7 +100,7 @@ def _delimited(text: bytes, i: int, delim: int) -> tuple:
             continue
         out.append(c)
         i += 1
-    raise OptionUnknown("perl: an s/// not ended (perl's syntax error)")
+    raise _NotTerminated(part)
 
 
 def _escape(c: int) -> bytes:
@@ -252,8 +259,14 @@ def _program(program: bytes) -> list:
         if program[i] != 115 or i + 1 >= n or program[i + 1] not in _DELIMITERS:  # s
             raise OptionUnknown("perl: a statement other than s/// with / # , ! : %")
         delim = program[i + 1]
-        pattern, i = _delimited(program, i + 2, delim)
-        replacement, i = _delimited(program, i, delim)
+        try:
+            pattern, j = _delimited(program, i + 2, delim)
+            replacement, j = _delimited(program, j, delim, "replacement")
+        except _NotTerminated as exc:
+            # perl names the line its s starts on (measured)
+            raise _NotTerminated(f"Substitution {exc} not terminated at -e line {program.count(10, 0, i) + 1}.\n") \
+                from None
+        i = j
         flags = bytearray()
         while i < n and program[i:i + 1].isalpha():
             flags.append(program[i])
@@ -305,11 +318,14 @@ def _edit(statements: list, data: bytes) -> bytes:
 @guarded
 def perl(ctx: CommandContext) -> CommandResult:
     program, suffix, names = _switches(ctx.argv)
-    statements = _program(program)
+    if suffix is not None and not names:
+        raise OptionUnknown("perl -i reading stdin")  # (its warning comes before any compile error)
+    try:
+        statements = _program(program)
+    except _NotTerminated as exc:
+        return CommandResult(255, b"", str(exc).encode())
     out = Output("perl")
     files = ctx.files
-    if suffix is not None and not names:
-        raise OptionUnknown("perl -i reading stdin")
     stdin_used = False
     for name in names or ["-"]:
         if name == "-" and suffix is not None:

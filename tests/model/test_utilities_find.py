@@ -50,10 +50,21 @@ CASES = [
     ["find", ".", "-type", ""], ["find", ".", "-type", "foo"],
     # a `;` right after -exec is refused; no `;` at all is a missing argument
     ["find", ".", "-exec", ";"], ["find", ".", "-exec", "+"], ["find", ".", "-exec", "echo", "{}", "x", "+"],
+    # -printf: %p %P %f %h %d %y and %%, \n \t \\, one line a record (gnulib's base and dir names)
+    ["find", ".", "-printf", "[%p|%P|%f|%h|%d|%y]\\n"], ["find", "d/", "-printf", "%P|%p\\n"],
+    ["find", "./d", "-name", "*.txt", "-printf", "%P\\n"], ["find", "l", "d/e", "-printf", "%y%% %f\\t%d\\n"],
+    ["find", ".", "-printf"], ["find", ".", "-printf", "%p"], ["find", ".", "-printf", "%p\\0"],
+    ["find", ".", "-printf", "%s\\n"], ["find", ".", "-printf", "%-5p\\n"], ["find", ".", "-printf", "x\\q\\n"],
+    ["find", "d/", "-printf", "%h\\n"], ["find", ".", "-print0", "-printf", "%p\\n"],
 ]
 UNKNOWN = {("find", ".", "-delete"),
            ("find", ".", "-name", "a*", "-o", "-name", "b*"),
-           ("find", ".", "(", "-name", "a.txt", ")"), ("find", ".", "-name", "a.txt", ",", "-print")}
+           ("find", ".", "(", "-name", "a.txt", ")"), ("find", ".", "-name", "a.txt", ",", "-print"),
+           # records that are not one line each (find's order is not known), directives and escapes not followed
+           ("find", ".", "-printf", "%p"), ("find", ".", "-printf", "%p\\0"), ("find", ".", "-printf", "%s\\n"),
+           ("find", ".", "-printf", "%-5p\\n"), ("find", ".", "-printf", "x\\q\\n"),
+           ("find", "d/", "-printf", "%h\\n"),  # measured: d/ gives d, where tree/ gives .
+           ("find", ".", "-print0", "-printf", "%p\\n")}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
@@ -65,7 +76,7 @@ PIECE = st.sampled_from([["-name", "*.txt"], ["-name", "?"], ["-type", "f"], ["-
                          ["-type", "l"], ["-type", "f,d"], ["!"], ["-print"], ["-print0"], ["-iname", "D*"],
                          ["-name", "[a-c]*"], ["-maxdepth", "1"], ["-mindepth", "1"],
                          ["a.txt"], ["nope"], ["d"], ["-nam"], ["-ty*pe", "f"], ["-name", "*\\.t?t"],
-                         ["-name", "\\*"], ["("], [")"]])
+                         ["-name", "\\*"], ["("], [")"], ["-printf", "%P %y\\n"], ["-printf", "<%f|%h|%d>\\n"]])
 
 
 @settings(max_examples=examples(80), deadline=None)

@@ -1,4 +1,4 @@
-"""GNU findutils 4.9 find: -name -iname -type -maxdepth -mindepth -print -print0 ! and -exec.
+"""GNU findutils 4.9 find: -name -iname -type -maxdepth -mindepth -print -print0 -printf ! and -exec.
 
 -exec runs each command as a model of the registry's table (``{} ;`` once for
 each path, its status a test; ``{} +`` once for all of them, after the walk).
@@ -64,6 +64,65 @@ _GNU_PREDICATES = frozenset(
     "-path -perm -print -print0 -printf -prune -quit -readable -regex -regextype -samefile -size -true "
     "-type -uid -used -user -version --version -wholename -writable -xdev -xtype -context -files0-from "
     "-D -O -H -L -P -warn -nowarn -d".split())
+
+
+_PRINTF_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\"}
+
+
+def _printf_format(fmt: str) -> list:
+    """-printf's FORMAT: literal text and the directives followed, ``%p %P %f %h %d %y %%``,
+    with ``\\n \\t \\\\``. Each record must be one line, ended by the format's only newline:
+    find's lines may come in no known order, and only lines are judged so."""
+    parts: list = []
+    text = []
+    k = 0
+    while k < len(fmt):
+        c = fmt[k]
+        if c == "\\" and fmt[k + 1:k + 2] in _PRINTF_ESCAPES:
+            text.append(_PRINTF_ESCAPES[fmt[k + 1]])
+            k += 2
+        elif c == "%" and fmt[k + 1:k + 2] == "%":
+            text.append("%")
+            k += 2
+        elif c == "%" and fmt[k + 1:k + 2] and fmt[k + 1] in "pPfhdy":
+            parts.append("".join(text))
+            text = []
+            parts.append(fmt[k + 1])
+            k += 2
+        elif c in "%\\":
+            raise OptionUnknown("find -printf with a directive or escape not followed")
+        else:
+            text.append(c)
+            k += 1
+    parts.append("".join(text))
+    literal = "".join(parts[::2])
+    if not literal.endswith("\n") or literal.count("\n") != 1:
+        raise OptionUnknown("find -printf whose records are not one line each")
+    return parts
+
+
+def _printed(parts: list, path: str, start: str, kind: str, depth: int) -> bytes:
+    """One record of -printf (gnulib's base_name and dir_name for %f and %h)."""
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2 == 0:
+            out.append(part)
+            continue
+        bare = path.rstrip("/")
+        cut = bare.rfind("/")
+        if part == "p":
+            out.append(path)
+        elif part == "P":
+            out.append(path[len(start):].lstrip("/") if path != start else "")
+        elif part == "f":
+            out.append(path if cut < 0 else path[cut + 1:])
+        elif part == "h":
+            out.append("." if cut < 0 else bare[:cut] or "/")
+        elif part == "d":
+            out.append(str(depth))
+        else:
+            out.append({"file": "f", "dir": "d", "symlink": "l"}[kind])
+    return "".join(out).encode("utf-8", "surrogateescape")
 
 
 def _name_test(pattern: str, fold: bool):
@@ -200,7 +259,7 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
     while args and not (args[0].startswith("-") and len(args[0]) > 1) and args[0] not in ("!", "("):
         starts.append(args.pop(0))
     tests = []          # (negated, predicate(path, kind, base, depth), or ("exec", command))
-    actions = []        # (how many tests before it, b"\n" or b"\0" to print, ("+", n) or None)
+    actions = []        # (how many tests before it, b"\n" or b"\0" to print, -printf's parts, ("+", n) or None)
     batched: dict = {}  # the action's index -> the command of an -exec … {} +
     maxdepth, mindepth = None, 0
     out = Output("find")
@@ -250,6 +309,19 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
             if negate:
                 raise OptionUnknown("find ! -print")
             actions.append((len(tests), b"\n" if a == "-print" else b"\0"))
+            continue
+        if a == "-printf":
+            if i >= len(args):
+                out.error("missing argument to `-printf'")
+                return out.result()
+            if negate:
+                raise OptionUnknown("find ! -printf")
+            parts = _printf_format(args[i])
+            if any(start.endswith("/") and start != "/" for start in starts) and ("f" in parts or "h" in parts):
+                # measured: find d/ gives %h d, find tree/ gives %h .
+                raise OptionUnknown("find -printf %f or %h under a starting point that ends in a slash")
+            actions.append((len(tests), parts))
+            i += 1
             continue
         if a == "-exec":
             end = next((j for j in range(i, len(args)) if args[j] == ";" or args[j] == "+" and args[j - 1] == "{}"
@@ -308,6 +380,10 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
     # path printed (or run on) lies under the one before, another order is as likely
     if any(not later.startswith(earlier.rstrip("/") + "/") for printed in printed_all
            for earlier, later in zip(printed, printed[1:])):
+        printing = [act for _, act in actions if type(act) in (bytes, list)]
+        if result.stdout and len(printing) > 1 and b"\0" in printing:
+            # a path's records are no whole lines, and the lines of two paths mix in other orders
+            raise OptionUnknown("find: -print0 beside another printing action, in no known order")
         if result.stdout:
             result.stdout_unordered = "the order find lists a directory in"
     return result
@@ -341,6 +417,8 @@ def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, r
                     if ok and act is not None:
                         if type(act) is tuple:
                             runs.gather(act[1], path)
+                        elif type(act) is list:
+                            out.out += _printed(act, path, start, kind, depth)
                         else:
                             out.out += path.encode("utf-8", "surrogateescape") + act
                         printed.append(path)

@@ -1,7 +1,6 @@
 """GNU env running a program, against bash and coreutils' env: the environment the program
 gets, env's own failures (their messages and statuses), and what env leaves unknown."""
 
-import datetime
 import os
 import tempfile
 
@@ -13,7 +12,6 @@ from tests_settings import examples
 from utilities_diff import real_tree, virtual_tree
 from qbcore.model.effects import run_effects
 from qbcore.model.utilities.envprog import EnvRequest, env_request
-from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
 from qbcore.model.utilities.vfs import VirtualTree
 
 ROOT = "/work/task"
@@ -56,19 +54,24 @@ SCRIPTS = [
 def _model(script):
     tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()})
     tree.chmod(f"{ROOT}/probe", 0o755)
-    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", programs=system_programs())
-    with stated(facts):
+    with bashref.host_facts():
         run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
     return run, tree
+
+
+def _lay(root: str):
+    """The fixture in the real directory ``root``."""
+    for path, data in FIXTURE.items():
+        os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+        with open(os.path.join(root, path), "wb") as f:
+            f.write(data)
+    os.chmod(os.path.join(root, "probe"), 0o755)
 
 
 @pytest.mark.bash
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_final_files_match_bash(script, tmp_path):
-    for path, data in FIXTURE.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_bytes(data)
-    (tmp_path / "probe").chmod(0o755)
+    _lay(str(tmp_path))
     real = bashref.run(script, cwd=str(tmp_path))
     run, tree = _model(script)
     assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
@@ -91,11 +94,7 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
     if run.unknown is not None or run.files.lost is not None:
         return
     with tempfile.TemporaryDirectory() as root:
-        for path, data in FIXTURE.items():
-            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
-            with open(os.path.join(root, path), "wb") as f:
-                f.write(data)
-        os.chmod(os.path.join(root, "probe"), 0o755)
+        _lay(root)
         real = bashref.run(script, cwd=root)
         assert virtual_tree(tree, ROOT) == real_tree(root, ROOT), (script, real.error)
 

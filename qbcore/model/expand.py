@@ -188,6 +188,8 @@ class Env:
         self.status: Union[int, Opaque] = status
         self.flags = "hBc"
         self.noglob = False
+        # the pathname options the model follows that are on (shopt's nullglob, dotglob, globstar)
+        self.globopts: frozenset = frozenset()
         self.pipefail = False  # set -o pipefail: a pipeline's status is its last failure's
         self.lineno = 1
         self.last_bg: Optional[Value] = None
@@ -290,6 +292,7 @@ class Env:
         other.status = self.status
         other.flags = self.flags
         other.noglob = self.noglob
+        other.globopts = self.globopts
         other.pipefail = self.pipefail
         other.lineno = self.lineno
         other.last_bg = self.last_bg
@@ -2100,14 +2103,14 @@ class Expander:
             return [concat([text for text, _ in segments])]  # most words: no pattern, no list of characters
         chars = [(ch, not quoted) for text, quoted in segments for ch in text]
         text = concat(text for text, _ in segments)
-        if not any(active and ch in "*?[" for ch, active in chars):
-            return [text]
-        if self.env.noglob is None:
-            # shell options changed in ways the model does not follow
-            self.note(f"glob {text}")
-            return [text]
+        if not _glob_pattern(chars, self.env.noglob is None):
+            return [text]  # no pattern to bash: the word stays as it is, whatever the options
         if self.env.noglob:
             return [text]
+        if self.env.noglob is None:
+            # shell options changed in ways the model does not follow: what the pattern
+            # matches, even how many words it makes, is unknown
+            return [self.opaque_text(Opaque(f"glob {text}"))]
         if has_opaque(text):
             self.note(f"glob {text}")
             return [text]
@@ -2115,8 +2118,9 @@ class Expander:
         if result is None:
             files = self.env.files
             why = files.lost or (None if files.host else "this machine's files are not read")
-            self.note(f"glob {text} ({why})" if why else f"glob {text}")
-            return [text]
+            return [self.opaque_text(Opaque(f"glob {text} ({why})" if why else f"glob {text}"))]
+        if not result and "nullglob" in self.env.globopts:
+            return []  # nullglob: a pattern that matches nothing is no word at all
         return result or [text]
 
     def pathname(self, chars: list) -> Optional[list]:
@@ -2134,6 +2138,11 @@ class Expander:
             components = components[1:]
         prefixes = ["/" if absolute else ""]
         globbed = False
+        options = self.env.globopts
+        dotglob = "dotglob" in options
+        stars = [n for n, comp in enumerate(components) if comp == _STARS] if "globstar" in options else []
+        if len(stars) > 1:
+            return None  # several `**`: bash drops the matches they share, which is not followed
         for n, comp in enumerate(components):
             last = n == len(components) - 1
             has_magic = any(active and ch in "*?[" for ch, active in comp)
@@ -2141,21 +2150,48 @@ class Expander:
             if not comp:
                 # `a//b` or a trailing slash: keep it; bash matches directories only
                 for prefix in prefixes:
-                    new.append(prefix + "/" if prefix and not prefix.endswith("/") else prefix)
+                    if not prefix:
+                        continue  # (`**/` matches no empty name for the current directory)
+                    if globbed:  # after a glob, bash writes one slash however many there are
+                        new.append(prefix if prefix.endswith("/") else prefix + "/")
+                    else:  # before it, the slashes as written
+                        new.append(prefix + "/" if prefix.endswith("/") else prefix + "//")
                 prefixes = new
+                continue
+            if stars and n == stars[0]:
+                # globstar's `**`: the folder itself, then every name below it, folders only
+                # unless it is the last component; it never enters a symlink, which is not followed
+                for prefix in prefixes:
+                    if prefix:
+                        is_dir = self.is_dir(prefix)
+                        if is_dir is None:
+                            return None
+                        if not is_dir:
+                            continue  # (a name before it that is no folder: no match)
+                        # (as the last component, bash writes the folder with a slash where
+                        # no glob came before it, as it was named: `tree/**` gives `tree/`)
+                        new.append(prefix + "/" if last and not globbed and not prefix.endswith("/") else prefix)
+                    elif not last:
+                        new.append(prefix)
+                    if not self._below(prefix, last, dotglob, new):
+                        return None
+                prefixes = new
+                globbed = True
+                if not prefixes:
+                    return []
                 continue
             if has_magic:
                 pat = Pattern(comp, pathname=True, byte_mode=self.env.locale_is_c, meter=self.env.meter)
                 leading_dot = comp[0][0] == "."
                 for prefix in prefixes:
-                    names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
+                    names = self.env.list_dir(_folder(prefix), self.env)
                     if names is None:
                         return None
                     self.env.files.listed(os.path.join(self.env.cwd, prefix), pat)
                     for name in names:
                         if name in (".", ".."):
                             continue
-                        if name.startswith(".") and not leading_dot:
+                        if name.startswith(".") and not leading_dot and not dotglob:
                             continue
                         if pat.matches(name):
                             if not last:
@@ -2170,7 +2206,7 @@ class Expander:
                 name = "".join(ch for ch, _ in comp)
                 for prefix in prefixes:
                     if globbed:
-                        names = self.env.list_dir(prefix.rstrip("/") if prefix != "/" else "/", self.env)
+                        names = self.env.list_dir(_folder(prefix), self.env)
                         if names is None:
                             return None
                         if name not in names:
@@ -2183,6 +2219,65 @@ class Expander:
 
     def is_dir(self, path: str) -> Optional[bool]:
         return self.env.files.is_dir(os.path.join(self.env.cwd, path))
+
+    def _below(self, prefix: str, files: bool, dotglob: bool, found: list) -> bool:
+        """Add to ``found`` the paths below folder ``prefix`` (a glob's prefix, "" for the
+        current directory) that globstar's ``**`` matches, in no order: every folder, and every
+        other name when ``files``; names starting with a dot only under dotglob. False when a
+        listing is not known or a name is a symlink (bash lists one but does not enter it
+        below the first level, which is not followed)."""
+        env = self.env
+        folders = [prefix]
+        while folders:
+            folder = folders.pop()
+            names = env.list_dir(_folder(folder), env)
+            if names is None:
+                return False
+            env.files.listed(os.path.join(env.cwd, folder), None)  # (every name)
+            for name in names:
+                if name in (".", "..") or name.startswith(".") and not dotglob:
+                    continue
+                path = _join(folder, name)
+                full = os.path.join(env.cwd, path)
+                if env.files.file_test("-L", full) is not False:
+                    return False
+                is_dir = self.is_dir(path)
+                if is_dir is None:
+                    return False
+                if is_dir:
+                    env.meter.step()
+                    folders.append(path)
+                if is_dir or files:
+                    found.append(path)
+        return True
+
+
+#: globstar's `**` as a path component
+_STARS = [("*", True), ("*", True)]
+
+
+def _glob_pattern(chars: list, extglob: bool) -> bool:
+    """Whether a word's (char, active) pairs are a pattern to bash (``unquoted_glob_pattern_p``):
+    a ``*`` or ``?``, a ``[`` with a ``]`` after it in the same path component, and where
+    ``extglob`` may be on, ``+(``, ``@(`` or ``!(``."""
+    bracket = False
+    for n, (ch, active) in enumerate(chars):
+        if not active:
+            continue
+        if ch in "*?" or ch == "]" and bracket:
+            return True
+        if ch == "[":
+            bracket = True
+        elif ch == "/":
+            bracket = False
+        elif extglob and ch in "+@!" and chars[n + 1:n + 2] == [("(", True)]:
+            return True
+    return False
+
+
+def _folder(prefix: str) -> str:
+    """The folder a glob's prefix names, for listing: "" (the current directory) for none."""
+    return prefix.rstrip("/") or "/" if prefix else ""
 
 
 def _join(prefix: str, name: str) -> str:

@@ -180,6 +180,7 @@ KNOWN_MORE = [
     "let 'x=2+3' y=x*2; echo $x $y $?; let 0; echo $?",
     "command echo via-command; builtin echo via-builtin; command -v cd >/dev/null; echo done",
     "shopt -u nullglob; echo *.none",
+    "shopt -s nullglob; echo *.none x; shopt -s dotglob; echo *",
 ]
 
 
@@ -196,7 +197,7 @@ def test_more_known_builtins_match_bash(script, tmp_path):
     ("read -r -a arr <in; echo ${arr[0]}", "$arr (set by read)"),
     ("mapfile lines <in; echo ${lines[@]}", "$lines (set by mapfile)"),
     ("x=1; source ./env.sh; echo $x", "$x (after source)"),
-    ("shopt -s nullglob; echo *.txt", "glob *.txt"),
+    ("shopt -s failglob; echo *.txt", "globbing after shopt -s failglob"),
     ("shopt -s extglob; echo *.txt", "globbing after shopt -s extglob"),
 ])
 def test_unknown_builtins_make_later_values_opaque(script, name, tmp_path):

@@ -23,6 +23,8 @@ _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # Glob-related shopt options and their values under bash -c (measured).
 GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
                  "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
+# those of them whose effect on pathname expansion the model follows (qbcore.model.expand)
+FOLLOWED_GLOB_OPTIONS = frozenset({"nullglob", "dotglob", "globstar"})
 _LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C", "nounset": "u"}
 
 
@@ -354,8 +356,13 @@ def shopt(ctx: Invocation) -> Outcome:
     options = [a for a in args if not a.startswith("-")]
     flags = [a for a in args if a.startswith("-")]
     if flags in (["-s"], ["-u"]) and options and all(o in GLOB_DEFAULTS for o in options):
-        if any(GLOB_DEFAULTS[o] != (flags == ["-s"]) for o in options):
-            # the model globs with bash's defaults only: after a change, globs are opaque
+        on = flags == ["-s"]
+        followed = {o for o in options if o in FOLLOWED_GLOB_OPTIONS}
+        if followed:
+            env.globopts = env.globopts.union(followed) if on else env.globopts.difference(followed)
+        if any(GLOB_DEFAULTS[o] != on for o in options if o not in followed):
+            # the model globs with these options at bash's defaults only: after a change,
+            # globs are opaque
             env.noglob = None
             ctx.note([f"globbing after shopt {' '.join(args)}"])
         return Outcome(0)

@@ -1,0 +1,126 @@
+"""Pathname expansion under shopt's nullglob, dotglob and globstar, against bash.
+
+Each script runs in real bash in a directory holding the fixture and in the effect
+model over a virtual tree holding the same; the scripts write what their globs
+matched into files, so the final trees say whether the model matched as bash did.
+"""
+
+import datetime
+import pathlib
+import shutil
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bashref
+from tests_settings import examples
+from utilities_diff import lay, real_tree, virtual_tree
+from qbcore.model.effects import run_effects
+from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
+from qbcore.model.utilities.vfs import VirtualTree
+
+ROOT = "/work/task"
+FIXTURE = {
+    "x.log": b"", "data.txt": b"", "[x": b"", ".top": b"",
+    "tree/5.log": b"", "tree/.6.log": b"", "tree/a/1.log": b"", "tree/a/b/2.log": b"",
+    "tree/a-b/3.log": b"", "tree/.h/x/4.log": b"", "tree/c/.7.log": b"", "tree/c/d": None, "tree/e f/8.log": b"",
+}
+LINKS = {"tree/link": "a", "tree/a/up": "..", "tree/dangling": "../nowhere"}
+
+SCRIPTS = [
+    # nullglob: a pattern that matches nothing is no word; a word that is no pattern stays
+    "shopt -s nullglob; printf '<%s>' *.none [ a[ a] [x a[0] x/[a]/y a[/] '*' > out",
+    "shopt -s nullglob; for f in *.none; do echo never; done > out; set -- *.none x; echo $# >> out",
+    "shopt -s nullglob; a=(*.none *.log); echo ${#a[@]} \"${a[@]}\" > out; shopt -u nullglob; echo *.none >> out",
+    "shopt -s nullglob; echo hi > *.none; echo $? > out",
+    "shopt -s nullglob; ls *.none > out; echo $? >> out",
+    "shopt -s nullglob; for f in *.txt; do mv -- \"$f\" \"done_$f\"; done",
+    # dotglob: * matches names starting with a dot, never . and ..
+    "shopt -s dotglob; printf '<%s>' * .* tree/* tree/c/* > out",
+    "shopt -s dotglob; shopt -u dotglob; printf '<%s>' * > out",
+    # globstar: ** alone in a component matches the folder and every name below it
+    "shopt -s globstar; printf '<%s>\\n' tree/**/*.log > out",
+    "shopt -s globstar; cd tree/a; printf '<%s>\\n' ** > ../../out",
+    "shopt -s globstar; cd tree/c; printf '<%s>\\n' ** > ../../out; printf '<%s>\\n' **/ >> ../../out",
+    "shopt -s globstar; printf '<%s>\\n' tree/c/** tree/c/**/ tree/e*/** > out",
+    "shopt -s globstar dotglob; cd tree/c; printf '<%s>\\n' ** > ../../out",
+    "shopt -s globstar; cd tree/a-b; printf '<%s>\\n' **/*.log **/3* > ../../out",
+    "shopt -s globstar; printf '<%s>\\n' tree/a** tree/**x > out",
+    "shopt -s globstar nullglob; printf '<%s>\\n' tree/c/**/*.none > out; echo $? >> out",
+    "shopt -s globstar; for f in tree/c/**/*.log; do echo \"$f\"; done > out",
+]
+
+# globs whose matches bash finds by entering (or listing) a symlink: not followed
+UNKNOWN = [
+    "shopt -s globstar; printf '<%s>\\n' tree/**/*.log > out",
+    "shopt -s globstar; printf '<%s>\\n' ** > out",
+    "shopt -s globstar; printf '<%s>\\n' tree/**/**/*.log > out",
+]
+
+
+def _model(script, links):
+    tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()},
+                                    symlinks={f"{ROOT}/{path}": target for path, target in links.items()})
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                  programs=system_programs())
+    with stated(facts):
+        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
+    return run, tree
+
+
+def _compare(script, tmp_path, links, certain: bool):
+    lay(str(tmp_path), FIXTURE, links)
+    real = bashref.run(script, cwd=str(tmp_path))
+    run, tree = _model(script, links)
+    decided = run.unknown is None and run.files.lost is None
+    if certain:
+        assert decided, (run.unknown, run.files.lost)
+    if decided:
+        assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT), real.error
+    return decided
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_globs_under_shell_options_match_bash(script, tmp_path):
+    _compare(script, tmp_path, {}, certain=True)
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", SCRIPTS[6:8] + SCRIPTS[8:9])
+def test_symlinks_are_matched_where_bash_matches_them(script, tmp_path):
+    """Where no `**` meets a symlink, the tree's symlinks are names like any other."""
+    if "globstar" in script:
+        script = script.replace("tree/**/*.log", "tree/c/**/*.log")
+    _compare(script, tmp_path, LINKS, certain=True)
+
+
+@pytest.mark.parametrize("script", UNKNOWN)
+def test_a_globstar_that_meets_a_symlink_is_unknown(script):
+    run, _ = _model(script, LINKS)
+    assert run.unknown is not None or run.files.lost is not None
+
+
+_NAMES = ["**", "*", "*.log", ".*", "a*", "[ab]*", "?", "tree", "a", "c", "x", "*.none"]
+# (no pattern starts with a slash: bash would walk the whole machine)
+_PATTERN = st.tuples(st.sampled_from(_NAMES), st.lists(st.sampled_from(_NAMES + [""]), max_size=3)).map(
+    lambda t: "/".join([t[0], *t[1]]))
+_OPTIONS = st.sets(st.sampled_from(["nullglob", "dotglob", "globstar"]))
+
+
+@pytest.mark.bash
+@settings(max_examples=examples(80), deadline=None)
+@given(patterns=st.lists(_PATTERN, min_size=1, max_size=3),
+       options=_OPTIONS, links=st.booleans(), where=st.sampled_from(["", "tree", "tree/a"]))
+def test_generated_globs_match_bash(patterns, options, links, where):
+    """Random patterns under random options: where the model is certain, it matched as bash did."""
+    words = " ".join(patterns)
+    setup = f"shopt -s {' '.join(sorted(options))}; " if options else ""
+    back = "../" * (where.count("/") + 1) if where else ""
+    script = f"{setup}{f'cd {where}; ' if where else ''}printf '<%s>\\n' {words} > {back}out; echo $? >> {back}out"
+    tmp = bashref.tempdir()
+    try:
+        _compare(script, pathlib.Path(tmp), LINKS if links else {}, certain=False)
+    finally:
+        shutil.rmtree(tmp)

@@ -58,6 +58,9 @@ CASES = [
     ["mv", "-n", "a.txt", "b.txt"],
     ["mv", "a.txt"],
     ["mv"],
+    # -v: each name it renamed, quoted as its messages quote
+    ["mv", "-v", "a.txt", "b.txt", "nope", "d"], ["mv", "--verbose", "a.txt", "sp ace"], ["mv", "-vn", "a.txt", "b.txt"],
+    ["mv", "-v", "d/", "e"], ["mv", "-fv", "a.txt", "it's"], ["mv", "-v", "a.txt", "a.txt"],
     ["cp", "a.txt", "c.txt"],
     ["cp", "a.txt", "b.txt", "d"],
     ["cp", "d", "x"],
@@ -139,7 +142,7 @@ NAMES = st.sampled_from(["a.txt", "b.txt", "d", "e", "d/in", "nope", "new", "d/n
                          "a.txt/x", ".", "d/", "-dash", "-it's", "-q", "--", "-t", ""])
 
 
-FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n"],
+FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n", "-v"],
          "cp": ["-r", "-R", "-f", "-n"], "rm": ["-f", "-r", "-d", "-rf"],
          "ln": ["-s", "-sf", "-sn", "-s"]}
 

@@ -126,7 +126,8 @@ def _into(directory: str, src: str) -> str:
 
 @guarded
 def mv(ctx: CommandContext) -> CommandResult:
-    refused = refuse_invalid_option(ctx.argv, "bfinuvTZ", "tS", once="tS")  # coreutils 9.1's option set
+    # coreutils 9.1's option set; its long options the scan below knows, or it is unknown
+    refused = refuse_invalid_option(ctx.argv, "bfinuvTZ", "tS", once="tS", stop_at_long=True)
     if refused is not None:
         return refused
     if not any(a.startswith("--") for a in ctx.argv[1:]):
@@ -141,11 +142,14 @@ def mv(ctx: CommandContext) -> CommandResult:
                 out = Output("mv")
                 out.error(f"target directory {quote(folder)}: {exc.strerror}")
                 return out.result()
-    opts, names = scan_options(ctx.argv, "fn", longs={"force": ("f", False),
-                                                       "no-clobber": ("n", False)})
+    opts, names = scan_options(ctx.argv, "fnv", longs={"force": ("f", False),
+                                                        "no-clobber": ("n", False),
+                                                        "verbose": ("v", False)})
     no_clobber = False
     for o, _ in opts:
-        no_clobber = o == "n"
+        if o != "v":
+            no_clobber = o == "n"
+    verbose = any(o == "v" for o, _ in opts)
     out = Output("mv")
     plan = _target_dir(ctx, out, names, "mv")
     if plan is None:
@@ -200,6 +204,8 @@ def mv(ctx: CommandContext) -> CommandResult:
                 continue
         try:
             files.rename(src, dst)
+            if verbose:
+                out.out += f"renamed {quote(src)} -> {quote(dst)}\n".encode("utf-8", "surrogateescape")
         except VfsError as exc:
             if exc.errno_name == "EINVAL":
                 out.error(f"cannot move {quote(src)} to a subdirectory of itself, {quote(dst)}")

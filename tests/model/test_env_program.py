@@ -48,6 +48,10 @@ SCRIPTS = [
     "env > /dev/null; echo $? > st; env A=1 > /dev/null; echo $? >> st",
     # a function or a builtin of that name is not what env runs
     "f() { echo f > f; }; env no-such-f 2> err; echo $? > st",
+    # the C locale, as a prefix assignment gives it: sort's order, a new bash's value, env's messages
+    "printf 'b\\nB\\na\\n_\\n' | env LC_ALL=C sort > o; printf 'b\\nB\\n' | env LC_ALL=C.UTF-8 sort > u",
+    "env LANG=C LC_COLLATE=POSIX sort d/x > o; env LC_ALL=C.utf8 bash -c 'printf \"%s\" \"$LC_ALL\"' > c",
+    "env LC_ALL=C ./nothing 2> err; echo $? > st",
 ]
 
 
@@ -82,7 +86,7 @@ def test_final_files_match_bash(script, tmp_path):
 # words of env's line, drawn in any order: options, assignments, programs, and what fails
 PIECES = ["-u", "A", "-uB", "--", "A=1", "B='x y'", "./probe", "-i", "--unset=A", "--unset", "nosuch", "''",
           "-u A=B", "C=", "=x", "d", "./d", "-", "A=\"$(printf 'a\\nb')\"", "B==", "./probe arg", "env",
-          "bash -c './probe'"]
+          "bash -c './probe'", "LC_ALL=C", "LANG=C.utf8"]
 
 
 @pytest.mark.bash
@@ -101,7 +105,8 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
 
 @pytest.mark.parametrize("script", [
     "env -i A=1 ./probe", "env - ./probe", "env -- - ./probe", "env -C d ./probe", "env -S 'A=1 ./probe'", "env -0",
-    "env PATH=/nowhere probe", "env -u PATH ./probe", "env LC_ALL=xx ./probe", "env BASH_ENV=x ./probe",
+    "env PATH=/nowhere probe", "env -u PATH ./probe", "env LC_ALL=xx ./probe", "env LANG=en_US.UTF-8 sort d/x",
+    "env LC_TIME=C ./probe", "env BASH_ENV=x ./probe",
     "env SHELLOPTS=xtrace ./probe", "env 'A-B=1' ./probe", "env =x ./probe",
     "env echo hi > o", "env cd d", "f() { :; }; env f", "env -v ./probe", "env -u", "env --unse=A ./probe",
     "env > o",  # the environment, in bash's order

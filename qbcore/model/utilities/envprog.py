@@ -49,6 +49,16 @@ def _followed(name: str) -> bool:
     return bool(_NAME.fullmatch(name)) and name not in _SPECIAL and not name.startswith(_SPECIAL_PREFIXES)
 
 
+# the locale settings followed: to the C locale, in either of its encodings, which every machine
+# has; env passes them on as a prefix assignment does, and its own messages read the same there
+_LOCALE_NAMES = frozenset({"LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_MESSAGES", "LC_NUMERIC", "LANG"})
+_C_LOCALES = frozenset({"C", "POSIX", "C.UTF-8", "C.utf8"})
+
+
+def _c_locale(name: str, value: str) -> bool:
+    return name in _LOCALE_NAMES and value in _C_LOCALES
+
+
 def env_request(argv: list) -> Optional[EnvRequest]:
     """What ``argv`` (env's, all plain text) asks env to do, or None when it is not followed.
     Options come first: getopt stops at the first operand ("+" in env's option string), so
@@ -86,7 +96,7 @@ def env_request(argv: list) -> Optional[EnvRequest]:
             return None
     while n < len(argv) and "=" in argv[n]:
         name, _, value = argv[n].partition("=")
-        if not _followed(name):
+        if not _followed(name) and not _c_locale(name, value):
             return None
         sets.append((name, value))
         n += 1

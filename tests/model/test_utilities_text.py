@@ -35,6 +35,7 @@ CASES = [
     ["wc", ""], ["wc", "f", "", "nonl"], ["wc", "-c", "f", ""],  # an empty name: its own message, a total still
     ["sort", "f"], ["sort", "-r", "f"], ["sort", "-n", "n"], ["sort", "-rn", "n"],
     ["sort", "-u", "n"], ["sort", "-nu", "n"], ["sort", "nonl", "csv"], ["sort", "nope"],
+    ["sort", "-z", "f", "nonl"], ["sort", "-zr", "-o", "out", "f"],
     ["sort", "-k", "2", "f"],
     # keys: fields apart by blanks (each field keeps the blanks before it) or by -t's character,
     # characters within them, n, r and b of their own or the global ones, the line last
@@ -74,10 +75,12 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "a", "-d"], ["tr", "a-c", "-s"], ["tr", "-d", "a", "-s"], ["tr", "-s", "a", "b", "-d"],
       # too few or too many sets
       ["tr"], ["tr", "a"], ["tr", "-s"], ["tr", "-ds", "a"], ["tr", "-d", "a", "b"], ["tr", "a", "b", "c"],
-      ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"]]
+      ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"],
+      # octal escapes: one to three digits, the third only while the value stays below 256
+      ["tr", "\\n\\0", "\\0_"], ["tr", "\\141\\0142", "x"], ["tr", "-d", "\\154\\12"], ["tr", "\\400", "xy"]]
 UNKNOWN = {("ls", "-l"), ("head", "-n", "-2", "f"),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
-           ("tr", "-c", "a", "b"),
+           ("tr", "-c", "a", "b"), ("tr", "\\400", "xy"),
            # cut refuses a number from 2**64 - 1 on (its message, not spelled here); the one below runs
            ("cut", "-f", "18446744073709551615", "csv")}
 
@@ -101,6 +104,16 @@ LINES = st.lists(st.text(st.sampled_from("ab1 -.0,9\t"), max_size=6), max_size=8
        LINES, st.booleans())
 def test_generated(argv, lines, final_newline):
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    compare(argv, {}, text.encode())
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from([["sort", "-z"], ["sort", "-zr"], ["sort", "-zu"], ["sort", "-zru"],
+                        ["sort", "--zero-terminated", "-r"]]),
+       st.lists(st.text(st.sampled_from("ab1 -.0\n"), max_size=5), max_size=6), st.booleans())
+def test_generated_zero_terminated(argv, records, final_nul):
+    """sort -z: records end at NUL, and a newline is one more character of a record."""
+    text = "\0".join(records) + ("\0" if final_nul and records else "")
     compare(argv, {}, text.encode())
 
 

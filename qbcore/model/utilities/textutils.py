@@ -288,7 +288,8 @@ _BLANKS = frozenset(b" \t")
 
 @guarded
 def sort(ctx: CommandContext) -> CommandResult:
-    opts, names = scan_options(ctx.argv, "rnubs", "otk", longs={"reverse": ("r", False),
+    opts, names = scan_options(ctx.argv, "rnubsz", "otk", longs={"reverse": ("r", False),
+                                                               "zero-terminated": ("z", False),
                                                                "numeric-sort": ("n", False),
                                                                "unique": ("u", False),
                                                                "output": ("o", True),
@@ -305,6 +306,11 @@ def sort(ctx: CommandContext) -> CommandResult:
         raise OptionUnknown("sort -t: an empty, multi-character or second separator")
     tab = tabs.pop().encode("utf-8", "surrogateescape")[0] if tabs else None
     keys = [_SortKey(value) for o, value in opts if o == "k"]
+    # -z: records end at NUL (where a newline is a character like another)
+    end = b"\0" if "z" in chosen else b"\n"
+    if end == b"\0" and (keys or chosen & {"b", "s", "t", "n"}):
+        # (a newline is a blank there, which a number may start with: not followed)
+        raise OptionUnknown("sort -z with keys, -b, -n, -s or -t")
     out = Output("sort")
     # GNU sort checks that every input can be read, then opens the output (creating it, not yet
     # truncating it), and only then reads
@@ -332,10 +338,10 @@ def sort(ctx: CommandContext) -> CommandResult:
             used.append(True)
         else:
             content = ctx.files.read_bytes(name)
-        if content and not content.endswith(b"\n"):
-            content += b"\n"
+        if content and not content.endswith(end):
+            content += end
         data += content
-    lines = bytes(data).split(b"\n")[:-1]
+    lines = bytes(data).split(end)[:-1]
     numeric = "n" in chosen
     reverse = "r" in chosen
     if keys or "b" in chosen or "s" in chosen:
@@ -356,7 +362,7 @@ def sort(ctx: CommandContext) -> CommandResult:
                 uniq.append(line)
                 last = k
         keyed = uniq
-    sorted_text = b"".join(l + b"\n" for l in keyed)
+    sorted_text = b"".join(l + end for l in keyed)
     if into:
         # -o: truncated and written after every input was read, so it may be one of them
         ctx.files.write_bytes(into[0], sorted_text)
@@ -585,7 +591,12 @@ def _tr_set(text: str) -> bytes:
             if d in _TR_ESC:
                 c = _TR_ESC[d]
             elif d in "01234567":
-                raise OptionUnknown("tr octal escape")
+                # one to three octal digits (a third that would pass 255 is tr's warning)
+                digits = re.match(rb"[0-7]{1,3}", raw[i + 1:]).group(0)
+                c = int(digits, 8)
+                if c > 255:
+                    raise OptionUnknown("tr octal escape above \\377")
+                i += len(digits) - 1
             else:
                 c = raw[i + 1]
             i += 2

@@ -19,6 +19,8 @@ CASES = [
     ["printf", "%q\\n", "a b", "~x", "a~", "#a", "a#", "x,y", "a\nb", "", "it's", "$HOME", "a=b"],
     ["printf", "\\e\\E\\a\\x41\\101\\'\\\"\\?\\u0041\\q"],
     ["printf", "%s"],
+    # \x, \u and \U with no hex digit: bash warns, and prints them as they are (format and %b)
+    ["printf", "\\x|\\u|\\U0|\\\\x|%b|%b|%b", "\\xg", "\\\\u", "a\\cb\\x"], ["printf", "%b", "\\U"],
     ["printf", "%%|%c|%s\\n", "xyz"],
     ["printf", "%*d|%.*s\\n", "5", "3", "2", "abcdef"],
     ["printf"],

@@ -78,8 +78,7 @@ def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> 
             while i < n:
                 ch = fmt[i]
                 if ch == "\\":
-                    if fmt[i + 1:i + 2] == "x" and fmt[i + 2:i + 3] not in tuple("0123456789abcdefABCDEF"):
-                        errors.append("printf: missing hex digit for \\x")
+                    _warn_missing_digit(fmt, i, errors)
                     piece, i, _ = escapes.escape_at(fmt, i, escapes.FORMAT, byte_mode)
                     out.append(piece)
                     continue
@@ -138,6 +137,7 @@ def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> 
                 if conv == "s":
                     text = _cut(arg, precision)
                 elif conv == "b":
+                    _warn_missing_digits(arg, errors)
                     text, stop = escapes.decode(arg, escapes.PRINTF_B, byte_mode)
                     if stop:
                         out.append(_pad(_cut(text, precision), flags, width))
@@ -155,6 +155,25 @@ def format_printf(fmt: str, args: list, byte_mode: bool = False, meter=None) -> 
     except escapes.EscapeUnknown as exc:
         raise PrintUnknown(str(exc)) from None
     return Printed("".join(out), status, tuple(errors))
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _warn_missing_digit(text: str, i: int, errors: list):
+    """bash's warning for the escape at ``text[i]`` (a backslash) when it is ``\\x``, ``\\u`` or
+    ``\\U`` with no hex digit after it (printf's format and %b alike; it then prints it as it is)."""
+    letter = text[i + 1:i + 2]
+    if letter in ("x", "u", "U") and text[i + 2:i + 3] not in _HEX_DIGITS:
+        errors.append(f"printf: missing {'hex' if letter == 'x' else 'unicode'} digit for \\{letter}")
+
+
+def _warn_missing_digits(arg: str, errors: list):
+    """The warnings of :func:`_warn_missing_digit` for a %b argument, up to a ``\\c``."""
+    i = arg.find("\\")
+    while 0 <= i < len(arg) - 1 and arg[i + 1] != "c":
+        _warn_missing_digit(arg, i, errors)
+        i = arg.find("\\", i + 2)
 
 
 def echo_text(args: list, byte_mode: bool = False) -> str:

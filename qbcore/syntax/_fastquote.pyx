@@ -914,6 +914,7 @@ cdef class _Lexer:
         cdef bint plain_context = ft != F_COND and ft != F_ARRAY and not in_pattern
         cdef int c = s[p]
         cdef Frame* parent
+        cdef Frame* sub
         if in_pattern and IS_DIGIT[c]:
             q = p
             while q < limit and IS_DIGIT[s[q]]:
@@ -958,6 +959,14 @@ cdef class _Lexer:
                 if self.reserved_word(f, find_word(s + p, q - p, 0, N_RESERVED), p, q, in_pattern):
                     return 0
                 f = &self.stack[self.top]
+        if ft == F_ARRAY and c == 91 and f.aux4 != p + 1:
+            # a word of a compound assignment that starts with `[`: bash reads `[` … `]` as a
+            # matched pair, blanks and newlines inside (its frame decides the word when it closes)
+            sub = self.push(F_SUBSCRIPT, p)
+            sub.aux = self.ntok
+            sub.aux2 = p
+            self.p = p + 1
+            return 0
         if role == ROLE_NORMAL and f.flags & FL_ASSIGN_OK and plain_context:
             if IS_NAME_START[c]:
                 if self.assignment(f, p):
@@ -1171,9 +1180,18 @@ cdef class _Lexer:
         self.ntok = sub.aux
         self.top -= 1
         cdef Frame* f = &self.stack[self.top]
-        if q < limit and s[q] == 61:
+        cdef Py_ssize_t r
+        if f.ft == F_ARRAY:
+            # `[k]=v` in an array: plain text is one word with its blanks; a subscript with
+            # quotes or expansions is read again as words, now that its `]` is known to come
+            for r in range(p, q):
+                if s[r] in (34, 36, 39, 92, 96):  # " $ ' \ `
+                    f.aux4 = p + 1
+                    self.p = p
+                    return 0
+        elif q < limit and s[q] == 61:
             return self.assign(f, p, q + 1)
-        if q + 1 < limit and s[q] == 43 and s[q + 1] == 61:
+        elif q + 1 < limit and s[q] == 43 and s[q + 1] == 61:
             return self.assign(f, p, q + 2)
         self.emit(K_LIT, p, q)
         f.wstart = p

@@ -29,6 +29,8 @@ _DIGIT = D.DIGIT
 _COMMAND_FRAMES = D.COMMAND_FRAMES
 
 # frame slots
+# the characters that make an array's `[subscript]` be read again as words: quotes, expansions
+_SUBSCRIPT_QUOTING = frozenset(b"\"$'\\`")
 _FT, _START, _DEPTH, _FLAGS, _ROLE, _EXPECT, _WSTART, _AUX, _AUX2, _AUX3, _AUX4 = range(11)
 
 _FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
@@ -618,6 +620,12 @@ class _Lexer:
                     self.grammar_error(word.decode("latin-1"), p)
             elif self.reserved_word(frame, word, p, q, in_pattern):
                 return
+        if ft == F.ARRAY and c == 0x5B and frame[_AUX4] != p + 1:
+            # a word of a compound assignment that starts with `[`: bash reads `[` … `]` as a
+            # matched pair, blanks and newlines inside (its frame decides the word when it closes)
+            self.stack.append(self._frame(F.SUBSCRIPT, p, len(self.toks), p))
+            self.p = p + 1
+            return
         if role == D.ROLE_NORMAL and flags & D.FL_ASSIGN_OK and plain_context:
             if c in _NAME_START:
                 if self.assignment(frame, p):
@@ -808,9 +816,16 @@ class _Lexer:
         q = self.p + 1
         s = self.s
         limit = self.limit
-        if q < limit and s[q] == 0x3D:
+        if frame[_FT] == F.ARRAY:
+            # `[k]=v` in an array: plain text is one word with its blanks; a subscript with
+            # quotes or expansions is read again as words, now that its `]` is known to come
+            if any(ch in _SUBSCRIPT_QUOTING for ch in s[p:q]):
+                frame[_AUX4] = p + 1
+                self.p = p
+                return
+        elif q < limit and s[q] == 0x3D:
             return self.assign(frame, p, q + 1)
-        if q + 1 < limit and s[q] == 0x2B and s[q + 1] == 0x3D:
+        elif q + 1 < limit and s[q] == 0x2B and s[q + 1] == 0x3D:
             return self.assign(frame, p, q + 2)
         self.emit(K.LIT, p, q)
         frame[_WSTART] = p

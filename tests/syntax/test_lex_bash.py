@@ -117,6 +117,25 @@ def test_a_subscript_before_the_command_name_is_read_as_bash_reads_it(lexer, sou
     assert lexer_complaint(lexer, source) == bash_complaint(source)
 
 
+# a word of a compound assignment that starts with `[`: bash reads `[` … `]` as a matched pair
+# (so an unclosed one is "looking for matching `]'"), blanks, `;`, `|`, `)` and newlines inside
+ARRAY_SUBSCRIPTS = ["a=([[ x == )", "a=([ x", "a=(x [y", "a=([x)", "a=(x [)", "a=([x y]=z)", "a=([x] y)",
+                    "a=([a[b]]=c)", "a=([x) y]=1)", "a=([x;y]=1)", "a=([x|y]=1 z)", "a=([\n]=1)", "a=( [#]=1 )",
+                    "a=([k]=(x))", "a=([$((1]=2)", "a=([${x]=1)", "a=([`]=1)", "a=([\"]\"]=1)", "a=(['x]']=1)",
+                    "a=([x\\]]=1)", "a=(#[x\n[y]=1)", "a=(b [x]=$(echo ]) )", "a=([]=1)", "x=1 a=([ )"]
+
+
+@pytest.mark.parametrize("source", ARRAY_SUBSCRIPTS)
+def test_a_subscript_that_starts_an_array_element_is_read_as_bash_reads_it(lexer, source):
+    assert lexer_complaint(lexer, source) == bash_complaint(source)
+
+
+def test_an_array_element_with_a_plain_subscript_is_one_word(lexer):
+    """Blanks inside it do not part it (bash: `a=([x y]=z)` is one element, whose subscript fails)."""
+    tokens = [t for t in lexer.lex(b"a=([x y]=z [k]=v)") if t[0] == "lit"]
+    assert [(start, end) for _, start, end in tokens] == [(3, 10), (11, 16)]
+
+
 def test_kept_disagreements_are_in_the_corpus():
     assert set(KEPT) <= set(malformed())
 

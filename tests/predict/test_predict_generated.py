@@ -4,7 +4,7 @@ is certain it agrees with the executor.
 Replies are the tasks' oracle and naive replies bent the ways quoting goes
 wrong (a quote dropped, quotes swapped, a backslash added, the command
 wrapped in another shell, a group or env, output sent elsewhere, sed's
-substitution given to perl). Seeded from
+substitution given to perl, shell options that change globs set first). Seeded from
 QBCORE_SEED (probing.SEED); QBCORE_LONG=1 draws many more.
 """
 
@@ -58,6 +58,10 @@ MUTATIONS = [
     lambda r, rng: rng.choice(["env ", "env -- ", "env -u UNSET_NAME ", "env X=1 "]) + r,
     # sed's substitution handed to perl, which reads the same text as a perl regex and string
     lambda r, rng: r.replace("sed -i -e", rng.choice(["perl -pi -e", "perl -pe"])),
+    # shell options that change what globs match, first; a locale set through env
+    lambda r, rng: rng.choice(["shopt -s nullglob; ", "shopt -s dotglob; ", "shopt -s globstar; ",
+                               "shopt -s nullglob dotglob; ", "shopt -s extglob; "]) + r,
+    lambda r, rng: r.replace("LC_ALL=C ", "env LC_ALL=C ").replace("mv -- ", "mv -v -- "),
 ]
 
 

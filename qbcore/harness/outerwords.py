@@ -566,7 +566,8 @@ def words(text: str, shell: KnownShell, globbed: Optional[list] = None,
     """The words bash makes of ``text``, the arguments of a simple command (not its
     name), read from a word boundary; None unless every part is decided here.
 
-    A word with an unquoted pattern character (``*?[``, from the text, never from
+    A word that is a pattern to bash (an unquoted ``*`` or ``?``, or ``[`` with an unquoted
+    ``]`` after it in the same path component; from the text, never from
     a value) is matched against files: None, unless ``globbed`` is a list, which
     then receives each such word as it stands (the caller knows that no file can
     be looked at, so the word stays as it is). A ``#`` that starts a word starts a
@@ -604,7 +605,8 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
     current = []
     has_word = False
     quoted = False
-    pattern = False  # the current word holds an unquoted pattern character
+    pattern = False  # the current word is a pattern to bash (unquoted_glob_pattern_p)
+    bracket = False  # an unquoted `[` is open in the current word's path component
     marked = False  # the current word holds an unknown output
     first = None  # with ``commands``: the first command's words, once an operator ended it
     later_globs = None  # the words of the later command being read that hold a pattern
@@ -674,6 +676,7 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 if pattern:
                     (globbed if first is None else later_globs).append(found[-1])
                     pattern = False
+                bracket = False
                 if redirecting:
                     if not found[-1]:
                         return None  # bash cannot open an empty name
@@ -784,6 +787,12 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
             end = _plain_end(text, i, n)
             current.append(text[i:end])
             has_word = True
+            if bracket:
+                for ch in text[i:end]:
+                    if ch == "/":
+                        bracket = False
+                    elif ch == "]" and bracket:
+                        pattern = True
             i = end
             continue
         elif c == "}" or c == "{" and _brace_stays(text, i):
@@ -830,7 +839,10 @@ def _words(text: str, shell: KnownShell, globbed: Optional[list], refused: Optio
                 return None  # before a later command's name, bash reads `name[` as a subscript
             current.append(c)
             has_word = True
-            pattern = True
+            if c == "[":
+                bracket = True  # a pattern once an unquoted `]` follows in the same component
+            else:
+                pattern = True
         else:
             return None
         i += 1

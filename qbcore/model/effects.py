@@ -154,6 +154,8 @@ class TreeFiles(FileQuestions):
     """
 
     host = False
+    # a glob the view cannot answer is an unknown word, never its own text (expand.glob)
+    exact_words = True
 
     def __init__(self, tree: VirtualTree, root: str):
         self.tree = tree

@@ -2108,9 +2108,8 @@ class Expander:
         if self.env.noglob:
             return [text]
         if self.env.noglob is None:
-            # shell options changed in ways the model does not follow: what the pattern
-            # matches, even how many words it makes, is unknown
-            return [self.opaque_text(Opaque(f"glob {text}"))]
+            # shell options changed in ways the model does not follow
+            return self._unknown_glob(text, f"glob {text}")
         if has_opaque(text):
             self.note(f"glob {text}")
             return [text]
@@ -2118,10 +2117,19 @@ class Expander:
         if result is None:
             files = self.env.files
             why = files.lost or (None if files.host else "this machine's files are not read")
-            return [self.opaque_text(Opaque(f"glob {text} ({why})" if why else f"glob {text}"))]
+            return self._unknown_glob(text, f"glob {text} ({why})" if why else f"glob {text}")
         if not result and "nullglob" in self.env.globopts:
             return []  # nullglob: a pattern that matches nothing is no word at all
         return result or [text]
+
+    def _unknown_glob(self, text, name: str) -> list:
+        """A glob whose matches are not known: for a view that stands for the files a run
+        changes (``exact_words``), an unknown word (what it matches, even how many words it
+        makes, is not known); elsewhere its text, named, as a rewrite shows it."""
+        if getattr(self.env.files, "exact_words", False):
+            return [self.opaque_text(Opaque(name))]
+        self.note(name)
+        return [text]
 
     def pathname(self, chars: list) -> Optional[list]:
         components = []

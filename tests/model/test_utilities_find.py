@@ -115,11 +115,17 @@ EXEC_CASES = [
     ["find", ".", "-maxdepth", "1", "-name", "*.txt", "-exec", "basename", "{}", ".txt", ";"],
     ["find", ".", "-name", "*.none", "-exec", "rm", "{}", "+"], ["find", ".", "-name", "a.txt", "-exec", "echo", "[{}]", "x{}y", ";"],
     ["find", ".", "-name", "*.txt", "-exec", "chmod", "600", "{}", "+"],
+    # a new name in a folder the walk has read whole is never met (fts reads a folder at once)
+    ["find", ".", "-maxdepth", "1", "-type", "f", "-exec", "mv", "{}", "{}.txt", ";"],
+    ["find", ".", "-name", "a.txt", "-exec", "cp", "{}", "./copy.txt", ";"],
+    ["find", "d", "-name", "*.txt", "-exec", "cp", "{}", "d/e.txt", ";"],
 ]
 # the walk could meet what a run changes, the runs collide, or the command has no model
 EXEC_UNKNOWN = [["find", ".", "-name", "*.txt", "-exec", "mv", "{}", "d", ";"],
                 ["find", ".", "-type", "d", "-exec", "touch", "{}/new", ";"],
                 ["find", ".", "-name", "*.txt", "-exec", "cp", "{}", "all", ";"],
+                # into a folder the walk has yet to read
+                ["find", ".", "-maxdepth", "1", "-name", "*.txt", "-exec", "cp", "{}", "d/", ";"],
                 ["find", ".", "-exec", "sh", "-c", "echo {}", ";"], ["find", ".", "-execdir", "echo", "{}", ";"],
                 # one line of paths whose order is the file system's
                 ["find", "d", "-exec", "echo", "{}", "+"]]

@@ -209,6 +209,9 @@ class _Runs:
         self.ctx, self.models, self.tree = ctx, models, tree
         self.batches: dict = {}
         self.printed: list = []
+        # the folders the walk has listed (read whole, as fts reads one): a name a run creates
+        # in one of them is never met by the walk
+        self.listed: set = set()
         self.failed = False
         self.out = Output("find")
 
@@ -222,8 +225,10 @@ class _Runs:
         changed = changed_paths(before, self.tree)
         if changed:
             target = self.tree.at(self.ctx.cwd)._lookup(path, False)[0]
-            if kind == "dir" or any(k != target and (k in before or not k.startswith(target)) for k in changed):
+            if kind == "dir" or any(k != target and (k in before or not k.startswith(target)) and
+                                    not (k not in before and posixpath.dirname(k) in self.listed) for k in changed):
                 # the walk may meet what it changed, or another path's run may: not followed
+                # (a new name in a folder the walk has read is not met)
                 raise OptionUnknown(f"find -exec {command[0]} that changes what the walk may meet")
         self.out.out += child.stdout
         self.out.err += child.stderr
@@ -426,6 +431,7 @@ def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, r
                 children = []
                 try:
                     names = files.listdir(path)
+                    runs.listed.add(files._lookup(path, False)[0])
                 except VfsError:
                     raise OptionUnknown("find: a directory gone before the walk reached it") from None
                 for name in (reversed(names) if reverse else names):

@@ -1140,9 +1140,20 @@ class EffectWalker(E._Walker):
         if not program:
             return not_run(program, 127)
         if "/" not in program and (program in BASH_BUILTINS or program in self.env.functions):
+            if program == "echo" and self._coreutils_echo(request.program):
+                return request
             return None  # env runs the program of that name, if any, which the model does not follow
         missing = missing_command(program, self.env)
         return request if not missing else not_run(program, missing[0])
+
+    def _coreutils_echo(self, argv) -> bool:
+        """Whether coreutils' echo, which env runs for ``echo``, prints what bash's builtin
+        does for ``argv``: PATH leads to the system's, and none of what only it does holds
+        (its help and version alone, ``\\u`` and ``\\U`` left as they are, POSIXLY_CORRECT)."""
+        args = list(argv[1:])
+        return self.system_program("echo") is None and "builtin" not in self.env.functions and \
+            args not in (["--help"], ["--version"]) and not any("\\u" in a or "\\U" in a for a in args) and \
+            "POSIXLY_CORRECT" not in self.env.vars
 
     def env_program(self, request: EnvRequest, node, stdout_away, own_stdout) -> Outcome:
         """The program env execs, run as this walker runs a command (it takes env's stdin and
@@ -1156,6 +1167,14 @@ class EffectWalker(E._Walker):
         for name, value in request.sets:
             vars_[name] = Variable(value, True)
         try:
+            if request.program[0] == "echo":
+                # coreutils' echo (env_missing: it prints what the builtin does); a message of
+                # its own is spelled otherwise
+                found = self.run("builtin", ["builtin", *request.program], node, stdout_away, own_stdout)
+                if found.error is not None or found.stderr or found.status != 0:
+                    return Outcome(found.status, found.stdout, None, found.modelled,
+                                   Opaque(f"stderr of `{self.text(node)}` (coreutils' echo)"))
+                return found
             return self.run(request.program[0], list(request.program), node, stdout_away, own_stdout)
         finally:
             self._exports = exports

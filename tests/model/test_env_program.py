@@ -52,6 +52,10 @@ SCRIPTS = [
     "printf 'b\\nB\\na\\n_\\n' | env LC_ALL=C sort > o; printf 'b\\nB\\n' | env LC_ALL=C.UTF-8 sort > u",
     "env LANG=C LC_COLLATE=POSIX sort d/x > o; env LC_ALL=C.utf8 bash -c 'printf \"%s\" \"$LC_ALL\"' > c",
     "env LC_ALL=C ./nothing 2> err; echo $? > st",
+    # echo is coreutils' there, which prints what the builtin does (a function of that name
+    # is not what env runs)
+    "env echo hi > o; env echo -n -e 'a\\tb' >> o; env -- echo -E '\\n' --help >> o; echo $? > st",
+    "echo() { builtin echo fn; }; env echo real > o",
 ]
 
 
@@ -86,7 +90,7 @@ def test_final_files_match_bash(script, tmp_path):
 # words of env's line, drawn in any order: options, assignments, programs, and what fails
 PIECES = ["-u", "A", "-uB", "--", "A=1", "B='x y'", "./probe", "-i", "--unset=A", "--unset", "nosuch", "''",
           "-u A=B", "C=", "=x", "d", "./d", "-", "A=\"$(printf 'a\\nb')\"", "B==", "./probe arg", "env",
-          "bash -c './probe'", "LC_ALL=C", "LANG=C.utf8"]
+          "bash -c './probe'", "LC_ALL=C", "LANG=C.utf8", "echo -n x", "echo -e 'a\\tb'"]
 
 
 @pytest.mark.bash
@@ -108,7 +112,9 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
     "env PATH=/nowhere probe", "env -u PATH ./probe", "env LC_ALL=xx ./probe", "env LANG=en_US.UTF-8 sort d/x",
     "env LC_TIME=C ./probe", "env BASH_ENV=x ./probe",
     "env SHELLOPTS=xtrace ./probe", "env 'A-B=1' ./probe", "env =x ./probe",
-    "env echo hi > o", "env cd d", "f() { :; }; env f", "env -v ./probe", "env -u", "env --unse=A ./probe",
+    "env echo --help > o", "env echo -e '\\u0041' > o", "POSIXLY_CORRECT=1; export POSIXLY_CORRECT; env echo -n x > o",
+    "env echo hi >&- 2> err",
+    "env cd d", "f() { :; }; env f", "env -v ./probe", "env -u", "env --unse=A ./probe",
     "env > o",  # the environment, in bash's order
 ])
 def test_what_env_does_not_follow_is_unknown(script):

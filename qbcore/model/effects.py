@@ -34,6 +34,7 @@ from .utilities.envprog import EnvRequest, env_request, not_run
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching
+from .utilities.shellbuiltins import coreutils_echo_differs
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join, same_entries
 from .values import UnorderedLines, has_opaque, opaque_names
 
@@ -1150,10 +1151,8 @@ class EffectWalker(E._Walker):
         """Whether coreutils' echo, which env runs for ``echo``, prints what bash's builtin
         does for ``argv``: PATH leads to the system's, and none of what only it does holds
         (its help and version alone, ``\\u`` and ``\\U`` left as they are, POSIXLY_CORRECT)."""
-        args = list(argv[1:])
         return self.system_program("echo") is None and "builtin" not in self.env.functions and \
-            args not in (["--help"], ["--version"]) and not any("\\u" in a or "\\U" in a for a in args) and \
-            "POSIXLY_CORRECT" not in self.env.vars
+            not coreutils_echo_differs(argv[1:], "POSIXLY_CORRECT" in self.env.vars)
 
     def env_program(self, request: EnvRequest, node, stdout_away, own_stdout) -> Outcome:
         """The program env execs, run as this walker runs a command (it takes env's stdin and

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from .context import CommandContext, CommandResult, unknown
 from .hostfacts import SYSTEM_FOLDERS, programs_in, standins_folder
+from .shellbuiltins import coreutils_echo_differs
 
 __all__ = ["run_child"]
 
@@ -27,11 +28,8 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
         return unknown(f"a run of {name}, which has no model here")
     if not _system_program(name, ctx.env.get("PATH")):
         return unknown(f"a run of {name}, where PATH leads it")
-    if name == "echo" and (argv[1:] in (["--help"], ["--version"]) or
-                           any("\\u" in a or "\\U" in a for a in argv[1:])):
-        # coreutils' echo is bash's but for these: its help and version alone, and \u and \U,
-        # which it writes as they are
-        return unknown("a run of coreutils' echo with --help, --version, \\u or \\U")
+    if name == "echo" and coreutils_echo_differs(argv[1:], "POSIXLY_CORRECT" in ctx.env):
+        return unknown("a run of coreutils' echo with --help, --version, \\u or \\U, or POSIXLY_CORRECT")
     return model(CommandContext(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree))
 
 

@@ -176,6 +176,14 @@ def _warn_missing_digits(arg: str, errors: list):
         i = arg.find("\\", i + 2)
 
 
+def coreutils_echo_differs(args: list, posixly_correct: bool) -> bool:
+    """Whether coreutils 9.1's echo (the program env, xargs and find -exec run) prints
+    otherwise than bash's builtin for ``args``: its help or version alone, ``\\u`` and ``\\U``
+    (which it writes as they are), and any run under POSIXLY_CORRECT."""
+    return posixly_correct or list(args) in (["--help"], ["--version"]) or \
+        any("\\u" in a or "\\U" in a for a in args)
+
+
 def echo_text(args: list, byte_mode: bool = False) -> str:
     """bash's echo (xpg_echo off): leading -n/-e/-E words, then the words joined by spaces."""
     newline, escaping = True, False

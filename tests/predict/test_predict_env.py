@@ -2,9 +2,7 @@
 under raw as env runs them, and every certain prediction agrees with the executor under the
 transports that rewrite them."""
 
-import pytest
-
-from predicting import certain_disagreements, execute, listed_cases, raw_surprises
+from predicting import ListedReplies
 
 # (task, reply, passes under raw); check_env records what it got for MSG in got.txt
 REPLIES = [
@@ -25,19 +23,6 @@ REPLIES = [
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 
 
-@pytest.fixture(scope="module")
-def outcomes():
-    cases = listed_cases(REPLIES, TRANSPORTS)
-    return cases, execute(cases)
-
-
-def test_replies_are_decided_under_raw_as_env_runs_them(outcomes):
-    cases, executed = outcomes
-    surprises = raw_surprises(REPLIES, cases, executed)
-    assert not surprises, "\n".join(surprises)
-
-
-def test_every_certain_prediction_agrees_with_the_executor(outcomes):
-    cases, executed = outcomes
-    wrong = certain_disagreements(cases, executed)
-    assert not wrong, "\n".join(wrong)
+class TestEnvReplies(ListedReplies):
+    REPLIES = REPLIES
+    TRANSPORTS = TRANSPORTS

@@ -3,9 +3,7 @@ shapes decided with them (mv -v, sort -z, tr's octal escapes, env's C locale): p
 executed, decided under raw as bash runs them, and every certain prediction agrees with the
 executor under the transports that rewrite them."""
 
-import pytest
-
-from predicting import certain_disagreements, execute, listed_cases, raw_surprises
+from predicting import ListedReplies
 
 LOOP = 'for f in *.txt; do mv -- "$f" "done_$f"; done'
 STAR = 'for f in tree/**/*.log; do [ -f "$f" ] && printf \'%s\\n\' "$f"; done | LC_ALL=C sort > list.txt'
@@ -28,19 +26,6 @@ REPLIES = [
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 
 
-@pytest.fixture(scope="module")
-def outcomes():
-    cases = listed_cases(REPLIES, TRANSPORTS)
-    return cases, execute(cases)
-
-
-def test_replies_are_decided_under_raw_as_bash_runs_them(outcomes):
-    cases, executed = outcomes
-    surprises = raw_surprises(REPLIES, cases, executed)
-    assert not surprises, "\n".join(surprises)
-
-
-def test_every_certain_prediction_agrees_with_the_executor(outcomes):
-    cases, executed = outcomes
-    wrong = certain_disagreements(cases, executed)
-    assert not wrong, "\n".join(wrong)
+class TestGlobReplies(ListedReplies):
+    REPLIES = REPLIES
+    TRANSPORTS = TRANSPORTS

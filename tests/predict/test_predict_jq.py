@@ -1,9 +1,7 @@
 """jq replies to the json-write tasks, predicted and executed: the object jq prints decides the
 file, and a filter damaged on the way is jq's compile error."""
 
-import pytest
-
-from predicting import certain_disagreements, execute, listed_cases, raw_surprises
+from predicting import ListedReplies
 from qbcore import suite
 from qbcore.predict import predict
 
@@ -25,21 +23,11 @@ REPLIES = [
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 
 
-@pytest.fixture(scope="module")
-def outcomes():
-    cases = listed_cases(REPLIES, TRANSPORTS)
-    return cases, execute(cases)
+class TestJqReplies(ListedReplies):
+    REPLIES = REPLIES
+    TRANSPORTS = TRANSPORTS
 
-
-def test_jq_replies_are_decided_under_raw_as_jq_runs_them(outcomes):
-    cases, executed = outcomes
-    surprises = raw_surprises(REPLIES, cases, executed)
-    assert not surprises, "\n".join(surprises)
-
-
-def test_every_certain_prediction_agrees_with_the_executor(outcomes):
-    cases, executed = outcomes
-    wrong = certain_disagreements(cases, executed)
-    assert not wrong, "\n".join(wrong)
-    decided = sum(predict(suite.get(task), reply, transport).certain for task, reply, transport in cases)
-    assert decided >= 0.9 * len(cases), f"decided {decided} of {len(cases)}"
+    def test_most_pairs_are_decided(self, outcomes):
+        cases, _ = outcomes
+        decided = sum(predict(suite.get(task), reply, transport).certain for task, reply, transport in cases)
+        assert decided >= 0.9 * len(cases), f"decided {decided} of {len(cases)}"

@@ -3,9 +3,7 @@ a, i, c, y, =, blocks and GNU addresses, and perl -pi -e, predicted and executed
 tools run them, and every certain prediction agrees with the executor under the other
 transports."""
 
-import pytest
-
-from predicting import certain_disagreements, execute, listed_cases, raw_surprises
+from predicting import ListedReplies
 
 # (task, reply, passes under raw)
 REPLIES = [
@@ -52,19 +50,6 @@ REPLIES = [
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 
 
-@pytest.fixture(scope="module")
-def outcomes():
-    cases = listed_cases(REPLIES, TRANSPORTS)
-    return cases, execute(cases)
-
-
-def test_replies_are_decided_under_raw_as_the_tools_run_them(outcomes):
-    cases, executed = outcomes
-    surprises = raw_surprises(REPLIES, cases, executed)
-    assert not surprises, "\n".join(surprises)
-
-
-def test_every_certain_prediction_agrees_with_the_executor(outcomes):
-    cases, executed = outcomes
-    wrong = certain_disagreements(cases, executed)
-    assert not wrong, "\n".join(wrong)
+class TestTextToolReplies(ListedReplies):
+    REPLIES = REPLIES
+    TRANSPORTS = TRANSPORTS

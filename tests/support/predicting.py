@@ -1,5 +1,7 @@
 """The one rule the prediction tests judge by: a certain prediction against what the executor did."""
 
+import pytest
+
 # a stored reply the model leaves open under nested and heredoc-ssh: the outer shell expands the
 # `$RANDOM` that single quotes keep for raw, and the new shell's script then holds text the model
 # does not know (raw: certain fail; executed under nested: fail, as `[ N = x ]` never holds)
@@ -76,3 +78,28 @@ def raw_surprises(replies, cases, attempts) -> list:
         if attempt.passed is not passes[(task, reply)]:
             lines.append(f"{task} {reply!r}: executed {attempt.class_}: {attempt.reason}")
     return lines
+
+
+class ListedReplies:
+    """The two checks of a listed set of replies, for a test class to take: ``REPLIES``
+    (task, reply, passes under raw) under each of ``TRANSPORTS``, predicted and executed once
+    for the class. Raw decides each reply as listed, and every certain prediction under every
+    transport agrees with the executor. (Not named Test…: only its subclasses are collected.)"""
+
+    REPLIES: list = []
+    TRANSPORTS: tuple = ()
+
+    @pytest.fixture(scope="class")
+    def outcomes(self, request):
+        cases = listed_cases(request.cls.REPLIES, request.cls.TRANSPORTS)
+        return cases, execute(cases)
+
+    def test_replies_are_decided_under_raw_as_listed(self, outcomes):
+        cases, executed = outcomes
+        surprises = raw_surprises(self.REPLIES, cases, executed)
+        assert not surprises, "\n".join(surprises)
+
+    def test_every_certain_prediction_agrees_with_the_executor(self, outcomes):
+        cases, executed = outcomes
+        wrong = certain_disagreements(cases, executed)
+        assert not wrong, "\n".join(wrong)

@@ -1330,6 +1330,8 @@ class Expander:
         text = _literal_word(parts, self.env.meter)
         if text is not None:
             return [text]
+        if context.brace and _braces_in_brackets(parts):
+            return [self.opaque_text(Opaque("a $[…] holding a brace, which bash's brace expansion reaches into"))]
         expansions = brace_expand(parts, self.env.meter) if context.brace else [list(parts)]
         braced = len(expansions) > 1 or len(expansions[0]) != len(parts)
         return self.fields_of(expansions, braced, context)
@@ -2507,6 +2509,16 @@ def quote_for_reuse(value: str) -> str:
 
 
 # ---------------------------------------------------------------- brace expansion
+
+
+def _braces_in_brackets(parts) -> bool:
+    """Whether an unquoted ``$[…]`` among ``parts`` holds a ``{``: bash brace-expands its text
+    (``$[1+{2,3}]`` is two words), where ``$((…))`` is one expression (measured, 5.2)."""
+    for part in parts:
+        if type(part) is _Arith and part.parts and part.parts[0].start == part.start + 2 and \
+                any(type(inner) is _Lit and "{" in inner.text for inner in part.parts):
+            return True
+    return False
 
 
 def brace_expand(parts, meter: Optional[Meter] = None) -> list:

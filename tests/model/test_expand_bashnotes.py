@@ -114,3 +114,17 @@ def test_heredoc_body_that_cannot_expand_fails_its_program(body, tmp_path):
     outcome = bashref.run(source, cwd=str(tmp_path))
     result = evaluate(parse(source), Env.default(str(tmp_path)))
     assert result.stdout == outcome.text
+
+
+def test_braces_reach_into_brackets_but_not_into_double_parentheses(tmp_path):
+    """bash brace-expands the text of an unquoted ``$[…]`` (``$[1+{2,3}]`` is ``3 4``) but not of
+    ``$((…))``, whose braces are an arithmetic syntax error: the first is unknown to the model,
+    the second its error as bash gives it."""
+    brackets = bashref.run("echo $[1+{2,3}]", cwd=str(tmp_path))
+    assert brackets.text == "3 4\n"
+    result = evaluate(parse("echo $[1+{2,3}]"), Env.default(str(tmp_path)))
+    assert isinstance(result.stdout, Opaque) or result.opaque
+    parens = bashref.run("echo $((1+{2,3}))", cwd=str(tmp_path))
+    result = evaluate(parse("echo $((1+{2,3}))"), Env.default(str(tmp_path)))
+    assert "operand expected" in parens.error and result.status == parens.status == 1
+    assert result.stdout == parens.text == ""

@@ -30,6 +30,7 @@ from .jobs import WATCHES as _JOB_WATCHES
 from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
+from .utilities.context import CommandResult, Environ, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
@@ -1315,6 +1316,67 @@ class EffectWalker(E._Walker):
             # the new shell writes to a command substitution's stdout, which its run does not keep
             return Outcome(run.status, Opaque(f"output of `{self.text(node)}`"))
         return Outcome(run.status)
+
+    def utility_bash(self, argv, stdin: bytes, cwd: str, environ, tree) -> CommandResult:
+        """``bash -c SCRIPT [ARG0 ARGS…]`` started by a utility this shell runs (find -exec,
+        xargs; CommandContext.bash), in ``cwd`` over ``tree`` with the utility's ``environ``:
+        its status, stdout and stderr as the utility gets them, each known or named unknown;
+        unknown as a whole where its files are not known."""
+        text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
+        if not isinstance(environ, Environ) or type(tree) is not BoundedTree or type(cwd) is not str or \
+                any(type(w) is not str or has_opaque(w) for w in (text, arg0, *args)):
+            return unknown_result("a run of bash -c with words or a place the model does not know")
+        # the values pass on unread: the run tells this shell which it read (run_shell)
+        start, hidden = {}, []
+        for name, var in environ.variables().items():
+            if name != "_":
+                value = _peek(var)
+                if type(value) is str:
+                    start[name] = value
+                else:
+                    hidden.append(name)
+        if start.get("BASH_ENV"):
+            return unknown_result("a run of bash -c, which first reads the file BASH_ENV names")
+        files = TreeFiles(tree, self.env.files.root)
+        meter = self.env.meter
+        env = new_shell_env(start, cwd, files, meter, arg0, args)
+        for name in hidden:
+            env.set(name, Opaque(f"${name}"), exported=True)
+        # $_ starts as the path the utility was found at, which bash passes on to what it runs
+        env.vars["_"] = Variable(Opaque("$_ (the path of the utility that started bash)"), False)
+        effects = env.effects = Effects()
+        out, err = Buffer(), Buffer()
+        started = env.streams = (Stream(stdin), out, err)
+        env.substitute = _substitution_hook(effects)
+        doubt = _parse_doubt(text, "-c")
+        if doubt:
+            return unknown_result(f"a run of bash -c ({doubt})")
+        jobs_before = len(_JOBS)
+        meter.enter_shell()
+        try:
+            run = run_shell(text, start, hidden, arg0, args, env, effects, started,
+                            lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
+        finally:
+            meter.leave_shell()
+        if files.lost is not None:
+            return unknown_result(files.lost)
+        if len(_JOBS) != jobs_before:
+            return unknown_result("a background job of a bash -c that a utility started")
+        if effects.stderr or effects.stderr_unknown:
+            return unknown_result("a message of a bash -c that a utility started")
+        if run.syntax_message is not None:
+            # `$0: -c: line N: message`, a second line for an unexpected token: not always
+            # in bash's words here
+            err.unknown = err.unknown or "bash's message for a syntax error in a bash -c script"
+        status = run.status
+        result = CommandResult(status if type(status) is int else 0, bytes(out.data), bytes(err.data))
+        if type(status) is not int:
+            result.status_unknown = status.name if isinstance(status, Opaque) else "the status of bash -c"
+        if out.unknown is not None:
+            result.stdout_unknown = out.unknown
+        if err.unknown is not None:
+            result.stderr_unknown = err.unknown
+        return result
 
     def stdout_compound(self, node, records):
         table = self.descriptors(records)

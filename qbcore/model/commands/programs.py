@@ -120,6 +120,8 @@ def entry(model) -> Model:
                 command.input = stream
             else:
                 command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree, ctx.stdin_unordered)
+            # a child `bash -c` it starts (find -exec, xargs) runs in the shell model
+            command.bash = getattr(ctx.shell, "utility_bash", None)
             try:
                 unknown = model(command)
             except OptionUnknown as exc:  # (a model that is not guarded read unknown stdin)

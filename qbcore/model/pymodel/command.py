@@ -333,7 +333,8 @@ def python3_model(ctx, run_command=None, limits=None):
             for turn in OTHER_ORDERS:
                 tree = spare.clone()
                 # the stdin the first run took (a stream's or the script's is taken once)
-                again = _run(CommandContext(list(ctx.argv), ctx.stdin, ctx.cwd, ctx.env, tree, ctx.stdin_unordered),
+                again = _run(CommandContext(list(ctx.argv), ctx.stdin, ctx.cwd, ctx.env, tree, ctx.stdin_unordered,
+                                            bash=ctx.bash),
                              None, limits, ListingOrder(turn))
                 _judge_order(result, again, ctx.tree, tree)
         return result

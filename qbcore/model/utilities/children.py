@@ -1,7 +1,8 @@
 """A utility that runs another (xargs, find -exec): the child is a model of the registry's
-table, run over the same tree, or unknown. The child is found on PATH (execvp): the model
-stands for it only where PATH's folders are all system folders or the stand-ins' folder,
-and the first that holds the name is a system folder."""
+table, or a ``bash -c`` the shell model runs (``CommandContext.bash``), over the same tree,
+or unknown. The child is found on PATH (execvp): the model stands for it only where PATH's
+folders are all system folders or the stand-ins' folder, and the first that holds the name
+is a system folder."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
     """What a utility that runs ``argv`` gets back: the model of that program in ``models``
     run over ``tree`` (the caller's by default) with ``stdin``; unknown without a model."""
     name = argv[0]
+    if name == "bash" and len(argv) >= 3 and argv[1] == "-c":
+        if ctx.bash is None:
+            return unknown("a run of bash -c, which the shell model does not follow here")
+        if not _system_program(name, ctx.env.get("PATH")):
+            return unknown(f"a run of {name}, where PATH leads it")
+        return ctx.bash(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree)
     if name in ("true", "false") and "--help" not in argv[1:2] and "--version" not in argv[1:2]:
         return CommandResult(0 if name == "true" else 1)  # coreutils' programs: their status only
     model = None if name in _NOT_PROGRAMS or "/" in name else models.get(name)
@@ -30,7 +37,8 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
         return unknown(f"a run of {name}, where PATH leads it")
     if name == "echo" and coreutils_echo_differs(argv[1:], "POSIXLY_CORRECT" in ctx.env):
         return unknown("a run of coreutils' echo with --help, --version, \\u or \\U, or POSIXLY_CORRECT")
-    return model(CommandContext(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree))
+    return model(CommandContext(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree,
+                                bash=ctx.bash))
 
 
 def _system_program(name: str, path) -> bool:

@@ -302,7 +302,7 @@ class Output:
         self.err += f"Try '{self.name} --help' for more information.\n".encode()
 
     def result(self) -> CommandResult:
-        return CommandResult(self.status, bytes(self.out), bytes(self.err))
+        return CommandResult(self.status, bytes(self.out), bytes(self.err), stderr_unknown=self.more_errors)
 
 
 def read_input(ctx: CommandContext, name: str, out: Output, stdin_used: list) -> bytes | None:

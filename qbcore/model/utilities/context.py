@@ -42,6 +42,11 @@ class Environ(Mapping):
         return sorted(name for name, var in self._variables.items()
                       if not getattr(var, "text_known", False) and unknown(var.value))
 
+    def variables(self) -> Mapping:
+        """The variables themselves, their values unread: for a caller that passes them on and
+        tells the watchers afterwards which were read (a child bash)."""
+        return self._variables
+
     def quiet(self) -> dict:
         """Every name and value, read without telling any watcher: for a program that is
         known never to look at its environment, yet carries it."""
@@ -53,7 +58,9 @@ class Environ(Mapping):
 class CommandContext:
     """One invocation: ``argv[0]`` is the command name; ``tree`` is changed in place.
     ``stdin_unordered``: stdin's lines are known, not their order (find's output); only a
-    model that says it takes such input (xargs) is given it."""
+    model that says it takes such input (xargs) is given it. ``bash``: where the shell model
+    runs this one, how a child ``bash -c`` it starts runs (``bash(argv, stdin, cwd, env,
+    tree) -> CommandResult``; effects.EffectWalker.utility_bash), else None."""
 
     argv: list
     stdin: bytes
@@ -61,6 +68,7 @@ class CommandContext:
     env: dict
     tree: VirtualTree = field(repr=False)
     stdin_unordered: bool = False
+    bash: object = field(default=None, repr=False, compare=False)
 
     @property
     def files(self) -> VirtualTree:

@@ -221,7 +221,7 @@ class _Runs:
         self.printed.append(path)
         before = dict(self.tree.nodes())
         child = run_child(self.ctx, argv, self.models, tree=self.tree)
-        _check(child, argv)
+        _check(child, argv, self.out)
         changed = changed_paths(before, self.tree)
         if changed:
             target = self.tree.at(self.ctx.cwd)._lookup(path, False)[0]
@@ -245,17 +245,20 @@ class _Runs:
                 continue
             argv = command[:-2] + paths  # (its last words are {} and +)
             child = run_child(self.ctx, argv, self.models, tree=self.tree)
-            _check(child, argv)
+            _check(child, argv, self.out)
             self.out.out += child.stdout
             self.out.err += child.stderr
             self.failed = self.failed or child.status != 0
 
 
-def _check(child: CommandResult, argv: list):
+def _check(child: CommandResult, argv: list, out: Output):
+    """A run find follows: its status and stdout known (its stderr may be named unknown)."""
     if child.unknown is not None:
         raise OptionUnknown(f"find -exec {argv[0]} ({child.unknown})")
-    if child.status_unknown or child.stdout_unknown or child.stderr_unknown or child.stdout_unordered:
+    if child.status_unknown or child.stdout_unknown or child.stdout_unordered:
         raise OptionUnknown(f"find -exec {argv[0]}, which the model does not wholly follow")
+    if child.stderr_unknown:
+        out.more_errors = out.more_errors or f"stderr of {argv[0]} ({child.stderr_unknown})"
 
 
 def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
@@ -374,16 +377,18 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
         _, other_runs, _, other_out = other[0]
         if not same_entries(tree, other[0][0]) or walk_out.err != other_out.err or \
                 runs.out.err != other_runs.out.err or runs.failed != other_runs.failed or \
+                (runs.out.more_errors is None) != (other_runs.out.more_errors is None) or \
                 walk_out.status != other_out.status or \
                 sorted((walk_out.out + runs.out.out).split(b"\n")) != sorted((other_out.out + other_runs.out.out).split(b"\n")):
             raise OptionUnknown("find -exec whose runs depend on the order of a directory's entries")
     out.out += walk_out.out + runs.out.out
     out.err += walk_out.err + runs.out.err
     out.status = out.status or walk_out.status or (1 if runs.failed else 0)
+    out.more_errors = out.more_errors or runs.out.more_errors
     result = out.result()
     # a directory's entries come in the order its file system keeps, not by name: unless each
-    # path printed (or run on) lies under the one before, another order is as likely
-    if any(not later.startswith(earlier.rstrip("/") + "/") for printed in printed_all
+    # path printed (or run on) is the one before or lies under it, another order is as likely
+    if any(later != earlier and not later.startswith(earlier.rstrip("/") + "/") for printed in printed_all
            for earlier, later in zip(printed, printed[1:])):
         printing = [act for _, act in actions if type(act) in (bytes, list)]
         if result.stdout and len(printing) > 1 and b"\0" in printing:

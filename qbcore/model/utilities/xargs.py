@@ -171,11 +171,18 @@ def _xargs(ctx: CommandContext, models: Mapping, tree, order: Optional[tuple],
         child = run_child(ctx, argv, models, tree=tree)
         if child.unknown is not None:
             return child
-        if child.status_unknown or child.stdout_unknown or child.stderr_unknown:
-            return unknown(f"xargs running {argv[0]} ({child.status_unknown or child.stdout_unknown or child.stderr_unknown})")
+        if child.status_unknown or child.stdout_unknown:
+            return unknown(f"xargs running {argv[0]} ({child.status_unknown or child.stdout_unknown})")
+        if child.stderr_unknown:
+            out.more_errors = out.more_errors or f"stderr of {argv[0]} ({child.stderr_unknown})"
         out.out += child.stdout
         out.err += child.stderr
-        if child.status == 255 or child.status >= 126:
+        if child.status == 255:
+            # (measured, findutils 4.9) no later run starts
+            out.error(f"{argv[0]}: exited with status 255; aborting", 124)
+            out.status = 124
+            return out.result()
+        if child.status >= 126:
             return unknown(f"xargs after {argv[0]} exited {child.status}")
         if child.status:
             status = 123

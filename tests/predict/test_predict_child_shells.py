@@ -1,0 +1,31 @@
+"""Replies whose find -exec or xargs starts `bash -c` (the careful way agents loop over
+names with blanks): predicted and executed, decided under raw as bash runs them, and every
+certain prediction agrees with the executor under the transports that rewrite them."""
+
+from predicting import ListedReplies
+
+RENAME = 'mv "$1" "done_${1#./}"'
+# (task, reply, passes under raw)
+REPLIES = [
+    ("bulk-rename/t1-spaces", f"find . -maxdepth 1 -name '*.txt' -type f -exec bash -c '{RENAME}' _ {{}} \\;", True),
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -type f -exec bash -c "
+                              "'for f; do mv \"$f\" \"done_${f#./}\"; done' _ {} +", True),
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -print0 | xargs -0 -I{} bash -c "
+                              "'mv \"$1\" \"done_$(basename \"$1\")\"' _ {}", True),
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -print0 | xargs -0 -n1 bash -c "
+                              "'mv -- \"$0\" \"done_${0#./}\"'", True),
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -exec bash -c 'cp \"$1\" \"done_${1#./}\"' _ {} \\;",
+     False),
+    ("bulk-rename/t2-dash-apostrophe", f"find . -maxdepth 1 -name '*.txt' -exec bash -c '{RENAME}' _ {{}} \\;", True),
+    ("bulk-rename/t2-dash-apostrophe", "find . -maxdepth 1 -name '*.txt' -exec bash -c 'mv \"$1\" done_\"$(basename $1)\"' "
+                                       "_ {} \\;", True),
+    ("sed-replace/t0-plain", "find . -name data.txt -exec bash -c 'sed -i \"s/alpha/omega/g\" \"$1\"' _ {} \\;", True),
+    ("sed-replace/t0-plain", "find . -name '*.txt' -print0 | xargs -0 bash -c 'sed -i -e s/alpha/omega/g -- \"$@\"' _",
+     True),
+]
+TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
+
+
+class TestChildShellReplies(ListedReplies):
+    REPLIES = REPLIES
+    TRANSPORTS = TRANSPORTS

@@ -83,3 +83,54 @@ TEXT = st.text(st.sampled_from("afo. x\nA|()bt\t"), max_size=30).map(lambda s: s
 @given(OPTS, st.lists(ATOM, max_size=4), TEXT)
 def test_generated(opts, atoms, text):
     compare(["grep"] + opts + ["-e", "".join(atoms), "t", "-"], {"t": text}, b"fa\nxo\n")
+
+
+# -P: PCRE2 patterns where Python's re reads them alike (perlre), else unknown
+PERL_FILES = {"p": b"value: 12\tx\nfoo_bar baz\nfoo bar\nabab\n\nv2.0 rc1\nTab\there\nAB 7\n"}
+PERL_CASES = [
+    ["grep", "-P", "\\d+", "p"], ["grep", "-oP", "\\d+", "p"], ["grep", "-cP", "^\\w+\\s", "p"],
+    ["grep", "-P", "^value: \\d+\\t", "p"], ["grep", "-oP", "(?<=v)\\d\\.\\d", "p"], ["grep", "-P", "foo(?!_)", "p"],
+    ["grep", "-oP", "a|ab", "p"], ["grep", "-oP", "^a", "p"], ["grep", "-oP", "(?<=a)b", "p"],
+    ["grep", "-Pw", "foo|bar", "p"], ["grep", "-Pwo", "foo", "p"], ["grep", "-Pw", "", "p"], ["grep", "-Px", "foo.*", "p"],
+    ["grep", "-Pxv", "foo bar", "p"], ["grep", "-Pi", "^ab", "p"], ["grep", "-oP", "b*", "p"], ["grep", "-P", "(ab)\\1", "p"],
+    ["grep", "-oP", "\\x41\\w", "p"], ["grep", "-P", "[^\\d\\s]{3,}", "p"], ["grep", "-oP", "\\w+?\\b", "p"],
+    ["grep", "-nP", "\\.", "p"], ["grep", "--perl-regexp", "-c", "", "p"],
+    # re's \B never matches an empty line; PCRE's does
+    ["grep", "-cP", "\\B", "p"], ["grep", "-cP", "^\\B$", "p"],
+    # one pattern only, and one matcher
+    ["grep", "-P", "-e", "a", "-e", "b", "p"], ["grep", "-P", "a\nb", "p"], ["grep", "-E", "-P", "a", "p"],
+]
+PERL_UNKNOWN = [
+    ["grep", "-oP", "value: \\K\\d+", "p"], ["grep", "-P", "[[:digit:]]", "p"], ["grep", "-P", "(?i)ab", "p"],
+    ["grep", "-P", "(?<n>a)", "p"], ["grep", "-P", "(a+)+$", "p"], ["grep", "-P", "a{,2}", "p"], ["grep", "-P", "(", "p"],
+    ["grep", "-P", "\\Qa.\\E", "p"], ["grep", "-P", "é", "p"], ["grep", "-P", "(?=a)*", "p"],
+]
+
+
+@pytest.mark.parametrize("argv", PERL_CASES, ids=[" ".join(c)[:60] for c in PERL_CASES])
+def test_perl_table(argv):
+    assert compare(argv, PERL_FILES, b"") is True
+
+
+@pytest.mark.parametrize("argv", PERL_UNKNOWN, ids=[" ".join(c)[:60] for c in PERL_UNKNOWN])
+def test_perl_outside_the_subset_is_unknown(argv):
+    assert compare(argv, PERL_FILES, b"") is None
+
+
+def test_perl_work_is_bounded():
+    """Three unbounded quantifiers over a long line: unknown before any backtracking."""
+    assert compare(["grep", "-P", "a*a*a*b", "t"], {"t": b"a" * 5000 + b"\n"}, b"") is None
+
+
+PERL_ATOM = st.sampled_from(["a", "b", "o", ".", "\\d", "\\w", "\\s", "\\b", "\\B", "\\D", "\\W", "[a-c]", "[^o]",
+                             "[\\d.]", "^", "$", "(", ")", "(?:", "(?=", "(?!", "(?<=a)", "(?<!o)", "|", "*", "+",
+                             "?", "*?", "+?", "*+", "{2}", "{1,2}", "{2,}", "\\.", "\\t", "\\1", "x", "A", "\\x41",
+                             "\\K", "{,2}", "[[:alpha:]]", " ", "1"])
+PERL_OPTS = st.lists(st.sampled_from(["-c", "-x", "-v", "-i", "-n", "-o", "-w"]), max_size=3)
+PERL_TEXT = st.text(st.sampled_from("abo. x\nA1_\t2"), max_size=30).map(lambda s: s.encode())
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(PERL_OPTS, st.lists(PERL_ATOM, max_size=5), PERL_TEXT)
+def test_perl_generated(opts, atoms, text):
+    compare(["grep", "-P"] + opts + ["-e", "".join(atoms), "t"], {"t": text}, b"")

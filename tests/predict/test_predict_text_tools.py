@@ -1,4 +1,4 @@
-"""Replies that count, pick and edit with grep -o/-w, sort's keys, awk's for-in, and sed's
+"""Replies that count, pick and edit with grep -o/-w/-P, sort's keys, awk's for-in, and sed's
 a, i, c, y, =, blocks and GNU addresses, and perl -pi -e, predicted and executed: decided under raw as the
 tools run them, and every certain prediction agrees with the executor under the other
 transports."""
@@ -13,6 +13,14 @@ REPLIES = [
     ("grep-count/t0-plain", "grep -cw TOD lines.txt > count.txt", False),
     ("grep-count/t0-plain", "grep -oE 'T[A-Z]+' lines.txt | sort | uniq -c | awk '{print $1}' > count.txt", True),
     ("grep-count/t0-plain", "grep TODO lines.txt | sed -n '$=' > count.txt", True),
+    # grep -P: PCRE's \t, \b, lookarounds and lazy quantifiers
+    ("grep-count/t0-plain", "grep -cP '\\bTODO\\b' lines.txt > count.txt", True),
+    ("grep-count/t2-regex-trap", "grep -cP 'a\\.b\\*c' lines.txt > count.txt", True),
+    ("grep-count/t2-regex-trap", "grep -cP 'a.b*c' lines.txt > count.txt", False),
+    ("field-lookup/t0-plain", "grep -P '^alpha\\t' data.tsv | cut -f2 > out.txt", True),
+    ("field-lookup/t0-plain", "grep -oP '(?<=^alpha\\t).*' data.tsv > out.txt", True),
+    ("field-lookup/t1-apostrophe", "grep -P \"^o'brien\\t\" data.tsv | cut -f2 > out.txt", True),
+    ("field-lookup/t2-dollar", "grep -P '^\\$5 fee\\t' data.tsv | cut -f2 > out.txt", True),
     ("grep-count/t0-plain", "awk '/TODO/ {c[$1]++} END {for (k in c) n++; print n}' lines.txt > count.txt", True),
     ("grep-count/t0-plain", "awk '{c[$2]++} END {for (k in c) print c[k], k}' lines.txt | sort -k2 | "
                             "awk '$2 == \"TODO\" {print $1}' > count.txt", True),

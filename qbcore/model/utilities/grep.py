@@ -1,4 +1,6 @@
-"""GNU grep 3.8 without recursion: -c -F -E -G -x -v -i -e -q -n -l -L -H -h -s -o -w, over the tree."""
+"""GNU grep 3.8 without recursion: -c -F -E -G -P -x -v -i -e -q -n -l -L -H -h -s -o -w, over the tree.
+
+-P's patterns are followed where Python's ``re`` reads them as PCRE2 does (``perlre``)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import re
 
 from .common import Output, OptionUnknown, guarded, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
+from .perlre import NotPerlSubset, PerlPattern
 from .posixre import ConfusingBracket, Untranslatable, compile_posix
 from .vfs import VfsError
 
@@ -85,6 +88,39 @@ def _word_matcher(patterns: list, compiled, icase: bool):
     return match
 
 
+def _perl(pattern: bytes, icase: bool, whole_line: bool, word: bool):
+    """(matcher, finder) of one -P pattern, wrapped as grep 3.8 wraps it for -x (``^(?:…)$``)
+    and -w (``(?<!\\w)(?:…)(?!\\w)``); a line the pattern's work is not bounded for is unknown.
+    The finder searches from an offset in the whole line, as grep does: ``^`` matches only at
+    the line's start, a lookbehind sees what comes before (measured)."""
+    try:
+        checked = PerlPattern(pattern)
+        if whole_line:
+            rx = checked.compile(b"^(?:", b")\\Z", icase)
+        elif word:
+            rx = checked.compile(b"(?<!\\w)(?:", b")(?!\\w)", icase)
+        else:
+            rx = checked.compile(b"", b"", icase)
+    except NotPerlSubset as exc:
+        raise OptionUnknown(f"grep -P {pattern!r}: {exc}") from None
+
+    def bounded(line: bytes):
+        try:
+            checked.work(line)
+        except NotPerlSubset as exc:
+            raise OptionUnknown(f"grep -P: {exc}") from None
+
+    def match(line: bytes) -> bool:
+        bounded(line)
+        return rx.search(line) is not None
+
+    def find(line: bytes, pos: int):
+        bounded(line)
+        found = rx.search(line, pos)
+        return None if found is None else found.span()
+    return match, find
+
+
 def _finder(patterns: list, fixed: bool, extended: bool, icase: bool):
     """A function (line, pos) -> (start, end) of the match -o prints next, or None: the
     leftmost at or after ``pos``, the longest of those starting there (over every pattern)."""
@@ -142,9 +178,9 @@ def grep(ctx: CommandContext) -> CommandResult:
     if refused is not None:
         return refused
     opts, operands = scan_options(
-        ctx.argv, "cFEGxviqnlLHhsyow", with_arg="ef",
+        ctx.argv, "cFEGPxviqnlLHhsyow", with_arg="ef",
         longs={"count": ("c", False), "fixed-strings": ("F", False),
-               "extended-regexp": ("E", False), "basic-regexp": ("G", False),
+               "extended-regexp": ("E", False), "basic-regexp": ("G", False), "perl-regexp": ("P", False),
                "line-regexp": ("x", False), "invert-match": ("v", False),
                "ignore-case": ("i", False), "quiet": ("q", False), "silent": ("q", False),
                "line-number": ("n", False), "files-with-matches": ("l", False),
@@ -155,7 +191,7 @@ def grep(ctx: CommandContext) -> CommandResult:
     flags = {}
     patterns: list = []
     mode = "G"
-    matchers = {o for o, _ in opts if o in "FEG"}
+    matchers = {o for o, _ in opts if o in "FEGP"}
     if len(matchers) > 1:
         return CommandResult(2, b"", b"grep: conflicting matchers specified\n")
     for o, v in opts:
@@ -163,7 +199,7 @@ def grep(ctx: CommandContext) -> CommandResult:
             patterns.extend(v.encode("utf-8", "surrogateescape").split(b"\n"))
         elif o == "f":
             raise OptionUnknown("grep -f")
-        elif o in "FEG":
+        elif o in "FEGP":
             mode = o
         elif o == "y":
             flags["i"] = True
@@ -179,18 +215,26 @@ def grep(ctx: CommandContext) -> CommandResult:
         patterns = operands.pop(0).encode("utf-8", "surrogateescape").split(b"\n")
     if flags.get("v") and b"" in patterns:
         raise OptionUnknown("grep -v with an empty pattern (grep skips the input)")
-    if flags.get("w") and flags.get("o") and not flags.get("x"):
+    if flags.get("w") and flags.get("o") and not flags.get("x") and mode != "P":
         raise OptionUnknown("grep -o -w")
-    try:
-        match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False), flags.get("x", False),
-                         flags.get("w", False))
-    except ConfusingBracket:
-        out.error(ConfusingBracket.MESSAGE, 2)
-        return out.result()
     invert = flags.get("v", False)
     # -o prints the matches of each selected line (none under -v); -c, -l, -L and -q print as without it
     only = flags.get("o") and not any(flags.get(f) for f in "clLq")
-    find = _finder(patterns, mode == "F", mode == "E", flags.get("i", False)) if only and not invert else None
+    if mode == "P":
+        if len(patterns) > 1:
+            out.error("the -P option only supports a single pattern", 2)
+            return out.result()
+        match, find = _perl(patterns[0], flags.get("i", False), flags.get("x", False), flags.get("w", False))
+        if not only or invert:
+            find = None
+    else:
+        try:
+            match = _matcher(patterns, mode == "F", mode == "E", flags.get("i", False), flags.get("x", False),
+                             flags.get("w", False))
+        except ConfusingBracket:
+            out.error(ConfusingBracket.MESSAGE, 2)
+            return out.result()
+        find = _finder(patterns, mode == "F", mode == "E", flags.get("i", False)) if only and not invert else None
     names = operands or ["-"]
     with_name = (len(names) > 1 or flags.get("H", False)) and not flags.get("h", False)
     if flags.get("H") and flags.get("h"):

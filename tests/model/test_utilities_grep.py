@@ -97,11 +97,15 @@ PERL_CASES = [
     ["grep", "-nP", "\\.", "p"], ["grep", "--perl-regexp", "-c", "", "p"],
     # re's \B never matches an empty line; PCRE's does
     ["grep", "-cP", "\\B", "p"], ["grep", "-cP", "^\\B$", "p"],
+    # \K: what -o prints starts there; an empty rest prints nothing
+    ["grep", "-oP", "value: \\K\\d+", "p"], ["grep", "-oP", "a\\Kb", "p"], ["grep", "-oP", "a\\K", "p"],
+    ["grep", "-cP", "a\\K", "p"], ["grep", "-owP", "foo\\K bar", "p"], ["grep", "-oxP", "ab\\Kab", "p"],
     # one pattern only, and one matcher
     ["grep", "-P", "-e", "a", "-e", "b", "p"], ["grep", "-P", "a\nb", "p"], ["grep", "-E", "-P", "a", "p"],
 ]
 PERL_UNKNOWN = [
-    ["grep", "-oP", "value: \\K\\d+", "p"], ["grep", "-P", "[[:digit:]]", "p"], ["grep", "-P", "(?i)ab", "p"],
+    ["grep", "-oP", "(value): \\K\\d+\\1", "p"], ["grep", "-oP", "a\\Kb|c", "p"], ["grep", "-oP", "(a\\K)b", "p"],
+    ["grep", "-P", "[[:digit:]]", "p"], ["grep", "-P", "(?i)ab", "p"],
     ["grep", "-P", "(?<n>a)", "p"], ["grep", "-P", "(a+)+$", "p"], ["grep", "-P", "a{,2}", "p"], ["grep", "-P", "(", "p"],
     ["grep", "-P", "\\Qa.\\E", "p"], ["grep", "-P", "é", "p"], ["grep", "-P", "(?=a)*", "p"],
 ]
@@ -126,7 +130,7 @@ PERL_ATOM = st.sampled_from(["a", "b", "o", ".", "\\d", "\\w", "\\s", "\\b", "\\
                              "[\\d.]", "^", "$", "(", ")", "(?:", "(?=", "(?!", "(?<=a)", "(?<!o)", "|", "*", "+",
                              "?", "*?", "+?", "*+", "{2}", "{1,2}", "{2,}", "\\.", "\\t", "\\1", "x", "A", "\\x41",
                              "\\K", "{,2}", "[[:alpha:]]", " ", "1"])
-PERL_OPTS = st.lists(st.sampled_from(["-c", "-x", "-v", "-i", "-n", "-o", "-w"]), max_size=3)
+PERL_OPTS = st.lists(st.sampled_from(["-c", "-x", "-v", "-i", "-n", "-o", "-w", "-o"]), max_size=3)
 PERL_TEXT = st.text(st.sampled_from("abo. x\nA1_\t2"), max_size=30).map(lambda s: s.encode())
 
 

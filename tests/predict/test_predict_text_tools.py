@@ -19,6 +19,7 @@ REPLIES = [
     ("grep-count/t2-regex-trap", "grep -cP 'a.b*c' lines.txt > count.txt", False),
     ("field-lookup/t0-plain", "grep -P '^alpha\\t' data.tsv | cut -f2 > out.txt", True),
     ("field-lookup/t0-plain", "grep -oP '(?<=^alpha\\t).*' data.tsv > out.txt", True),
+    ("field-lookup/t0-plain", "grep -oP '^alpha\\t\\K.*' data.tsv > out.txt", True),
     ("field-lookup/t1-apostrophe", "grep -P \"^o'brien\\t\" data.tsv | cut -f2 > out.txt", True),
     ("field-lookup/t2-dollar", "grep -P '^\\$5 fee\\t' data.tsv | cut -f2 > out.txt", True),
     ("grep-count/t0-plain", "awk '/TODO/ {c[$1]++} END {for (k in c) n++; print n}' lines.txt > count.txt", True),

@@ -117,7 +117,7 @@ def _perl(pattern: bytes, icase: bool, whole_line: bool, word: bool):
     def find(line: bytes, pos: int):
         bounded(line)
         found = rx.search(line, pos)
-        return None if found is None else found.span()
+        return None if found is None else checked.reported(found)
     return match, find
 
 
@@ -284,7 +284,7 @@ def grep(ctx: CommandContext) -> CommandResult:
                 break
             if only:
                 head = prefix + (b"%d:" % number if flags.get("n") else b"")
-                for part in _only_matching(line, find, flags.get("x", False)) if find is not None else ():
+                for part in _only_matching(line, find, flags.get("x", False) and mode != "P") if find is not None else ():
                     out.out += head + part + b"\n"
             elif not flags.get("c"):
                 out.out += prefix + (b"%d:" % number if flags.get("n") else b"") + line + b"\n"

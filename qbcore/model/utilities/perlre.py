@@ -7,8 +7,9 @@ literals; ``.``; ``^`` and ``$``; escaped punctuation; ``\\d \\w \\s \\D \\W \\S
 (ASCII in both for ASCII lines, the only lines it is used on); ``\\t \\n \\r`` and
 ``\\xHH``; backreferences ``\\1``–``\\9``; bracket expressions without POSIX classes or
 nested brackets; groups ``( )``, ``(?: )`` and the lookarounds; ``* + ?`` with their lazy
-and possessive forms, and ``{n}``, ``{n,}``, ``{n,m}`` up to 1000. Anything else (``\\K``,
-``\\Q``, ``\\p``, ``\\h``, ``\\z``, named groups, inline flags, ``{,m}``…) is unknown: the two
+and possessive forms, and ``{n}``, ``{n,}``, ``{n,m}`` up to 1000; ``\\K`` once, outside
+every group and beside no top-level ``|`` or backreference. Anything else (``\\Q``,
+``\\p``, ``\\h``, ``\\z``, named groups, inline flags, ``{,m}``…) is unknown: the two
 engines read it differently or one of them refuses it.
 
 Why bounded: a backtracking matcher can take time exponential in a line's length. A
@@ -39,10 +40,15 @@ class PerlPattern:
     """One grep -P pattern checked against the subset: ``regex`` its bytes pattern, compiled
     by ``re``; ``work(line)`` raises NotPerlSubset when a line may take too long."""
 
-    __slots__ = ("source", "variable", "optional")
+    __slots__ = ("source", "variable", "optional", "keeps")
 
     def __init__(self, source: bytes):
         self.variable, self.optional, self.source = _check(source)
+        self.keeps = _KEEP in self.source
+
+    def reported(self, found) -> tuple:
+        """The span grep reports of a match: from ``\\K`` on, when the pattern holds one."""
+        return (found.start("K") if self.keeps else found.start()), found.end()
 
     def compile(self, prefix: bytes, suffix: bytes, icase: bool):
         try:
@@ -57,6 +63,8 @@ class PerlPattern:
             raise NotPerlSubset("a line longer than the pattern's backtracking is bounded for here")
 
 
+#: PCRE's \K (the match reported from here on), spelled for re: an empty group that marks where
+_KEEP = b"(?P<K>)"
 #: PCRE's \B, spelled for re, whose \B never matches an empty line (PCRE's does)
 _NOT_BOUNDARY = rb"(?:(?<=\w)(?=\w)|(?<!\w)(?!\w))"
 
@@ -72,6 +80,7 @@ def _check(p: bytes) -> tuple:
     # each open group: [whether it holds a quantifier or |, whether it is a lookaround]
     groups: list = []
     out: list = []  # (start, end, replacement) of what re spells otherwise
+    keep, backreference, alternation = None, False, False
     quantifiable = False  # whether the item just read may take a quantifier
     last_group = None  # the group just closed, when that is the item just read
     while i < n:
@@ -83,6 +92,12 @@ def _check(p: bytes) -> tuple:
             if e == 0x42:  # \B
                 out.append((i, i + 2, _NOT_BOUNDARY))
                 quantifiable, i = False, i + 2
+            elif e == 0x4B:  # \K: once, outside every group (no | around it: checked at the end)
+                if groups or keep is not None:
+                    raise NotPerlSubset("\\K inside a group or twice")
+                keep = i
+                out.append((i, i + 2, _KEEP))
+                quantifiable, i = False, i + 2
             elif e in _ESCAPES:
                 quantifiable = e != 0x62
                 i += 2
@@ -91,7 +106,7 @@ def _check(p: bytes) -> tuple:
                     raise NotPerlSubset("\\x without two hex digits")
                 quantifiable, i = True, i + 4
             elif 0x31 <= e <= 0x39 and not (i + 2 < n and 0x30 <= p[i + 2] <= 0x39):
-                quantifiable, i = True, i + 2
+                quantifiable, i, backreference = True, i + 2, True
             elif not (0x30 <= e <= 0x39 or 0x41 <= e <= 0x5A or 0x61 <= e <= 0x7A):
                 quantifiable, i = True, i + 2  # an escaped punctuation character or blank
             else:
@@ -125,6 +140,8 @@ def _check(p: bytes) -> tuple:
         if c == 0x7C:  # |
             if groups:
                 groups[-1][0] = True
+            else:
+                alternation = True
             quantifiable, last_group = False, None
             i += 1
             continue
@@ -159,6 +176,9 @@ def _check(p: bytes) -> tuple:
         i += 1
     if groups:
         raise NotPerlSubset("an unclosed (")
+    if keep is not None and (alternation or backreference):
+        # (the group that marks \K would move the numbers of the groups after it)
+        raise NotPerlSubset("\\K beside a | outside every group, or beside a backreference")
     spelled, at = [], 0
     for start, end, replacement in out:
         spelled += [p[at:start], replacement]

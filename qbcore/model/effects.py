@@ -25,6 +25,7 @@ from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import BUILTINS, Invocation
 from .commands.search import BASH_BUILTINS, missing_command, system_program
+from .dashsubset import REFUSED_NAMES as _DASH_REFUSED, refusal as dash_refusal
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
 from .files import ALWAYS_OPENS, FileQuestions, normpath
@@ -1321,11 +1322,18 @@ class EffectWalker(E._Walker):
         """``bash -c SCRIPT [ARG0 ARGS…]`` started by a utility this shell runs (find -exec,
         xargs; CommandContext.bash), in ``cwd`` over ``tree`` with the utility's ``environ``:
         its status, stdout and stderr as the utility gets them, each known or named unknown;
-        unknown as a whole where its files are not known."""
-        text, arg0, args = argv[2], argv[3] if len(argv) > 3 else "bash", argv[4:]
+        unknown as a whole where its files are not known. ``sh -c`` (dash) likewise, over a
+        script dashsubset finds dash reads as bash does, walked in dash mode (_DashWalker)."""
+        dash = argv[0] == "sh"
+        shell = "sh" if dash else "bash"
+        text, arg0, args = argv[2], argv[3] if len(argv) > 3 else shell, argv[4:]
         if not isinstance(environ, Environ) or type(tree) is not BoundedTree or type(cwd) is not str or \
                 any(type(w) is not str or has_opaque(w) for w in (text, arg0, *args)):
-            return unknown_result("a run of bash -c with words or a place the model does not know")
+            return unknown_result(f"a run of {shell} -c with words or a place the model does not know")
+        if dash:
+            why = dash_refusal(text)
+            if why is not None:
+                return unknown_result(f"a run of sh -c (dash) over {why}")
         # the values pass on unread: the run tells this shell which it read (run_shell)
         start, hidden = {}, []
         for name, var in environ.variables().items():
@@ -1335,7 +1343,7 @@ class EffectWalker(E._Walker):
                     start[name] = value
                 else:
                     hidden.append(name)
-        if start.get("BASH_ENV"):
+        if start.get("BASH_ENV") and not dash:
             return unknown_result("a run of bash -c, which first reads the file BASH_ENV names")
         files = TreeFiles(tree, self.env.files.root)
         meter = self.env.meter
@@ -1344,10 +1352,16 @@ class EffectWalker(E._Walker):
             env.set(name, Opaque(f"${name}"), exported=True)
         # $_ starts as the path the utility was found at, which bash passes on to what it runs
         env.vars["_"] = Variable(Opaque("$_ (the path of the utility that started bash)"), False)
+        if dash:
+            # dash leaves SHLVL as it came
+            if type(start.get("SHLVL")) is str:
+                env.vars["SHLVL"] = Variable(start["SHLVL"], True)
+            else:
+                env.vars.pop("SHLVL", None)
         effects = env.effects = Effects()
         out, err = Buffer(), Buffer()
         started = env.streams = (Stream(stdin), out, err)
-        env.substitute = _substitution_hook(effects)
+        env.substitute = _substitution_hook(effects, _DashCapturingWalker if dash else _CapturingWalker)
         doubt = _parse_doubt(text, "-c")
         if doubt:
             return unknown_result(f"a run of bash -c ({doubt})")
@@ -1355,15 +1369,16 @@ class EffectWalker(E._Walker):
         meter.enter_shell()
         try:
             run = run_shell(text, start, hidden, arg0, args, env, effects, started,
-                            lambda: E.evaluate(parse(text), env, walker=EffectWalker), self.env)
+                            lambda: E.evaluate(parse(text), env, walker=_DashWalker if dash else EffectWalker),
+                            self.env)
         finally:
             meter.leave_shell()
         if files.lost is not None:
             return unknown_result(files.lost)
         if len(_JOBS) != jobs_before:
-            return unknown_result("a background job of a bash -c that a utility started")
+            return unknown_result(f"a background job of a {shell} -c that a utility started")
         if effects.stderr or effects.stderr_unknown:
-            return unknown_result("a message of a bash -c that a utility started")
+            return unknown_result(f"a message of a {shell} -c that a utility started")
         if run.syntax_message is not None:
             # `$0: -c: line N: message`, a second line for an unexpected token: not always
             # in bash's words here
@@ -2158,16 +2173,88 @@ class _CapturingWalker(EffectWalker):
     captured = True
 
 
-def _substitution_hook(effects: Effects):
+class _DashWalker(EffectWalker):
+    """The walker of a dash script (``sh -c`` that a utility started) that dashsubset let
+    through: a builtin whose arguments dash reads otherwise (echo with a backslash, printf
+    beyond ``%s``, test's bash-only operators, shift past the arguments…) is unknown, and a
+    message of the shell's own loses the files (dash words it otherwise, and its status may
+    differ: 2 for a failed redirection where bash says 1)."""
+
+    def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
+        why = self.dash_refusal(name, argv)
+        if why is not None:
+            self.env.files.lose(f"the files after `{self.text(node)}` under dash ({why})")
+            return Outcome(Opaque(f"status of {name} under dash"), Opaque(f"output of {name} under dash"),
+                           modelled=False)
+        return EffectWalker.run(self, name, argv, node, stdout_away, own_stdout)
+
+    def record(self, *, argv, node, modelled, status, output, error=None, **rest):
+        if error:
+            self.env.files.lose(f"the files after `{self.text(node)}` under dash (a message of the shell's "
+                                "own, which dash words otherwise)")
+        EffectWalker.record(self, argv=argv, node=node, modelled=modelled, status=status, output=output,
+                            error=error, **rest)
+
+    def dash_refusal(self, name, argv) -> Optional[str]:
+        """Why dash may run ``argv`` otherwise than bash's model, or None."""
+        if type(name) is not str or name in _DASH_REFUSED:
+            return f"the command {name}"
+        words = argv[1:]
+        if any(type(w) is not str for w in words):
+            return None  # (an unknown word is unknown to either shell)
+        if name == "echo":
+            if any("\\" in w for w in words) or words and words[0][:1] == "-" and \
+                    (words[0] != "-n" or len(words) > 1 and words[1][:1] == "-"):
+                return "echo with a backslash or an option but -n (dash's echo reads them otherwise)"
+        elif name == "printf":
+            if not words or words[0][:1] == "-" or _DASH_PRINTF.fullmatch(words[0]) is None:
+                return "printf with a format beyond %s, \\n and \\t"
+        elif name in ("test", "["):
+            if any(w in _DASH_TEST_REFUSED or _OPTION_WORD.fullmatch(w) and w not in _DASH_TEST_OPERATORS
+                   for w in words):
+                return f"{name} with an operator dash reads otherwise"
+        elif name == "set":
+            if not words or words[0] not in ("--", "-e", "-u", "+e", "+u", "-eu", "-ue"):
+                return "set beyond -e, -u and --"
+        elif name == "shift":
+            if words and not (len(words) == 1 and words[0].isdigit()) or \
+                    (int(words[0]) if words else 1) > len(self.env.positional):
+                return "shift past the arguments (dash fails with a message, bash quietly)"
+        elif name == "exit":
+            if words and not (len(words) == 1 and words[0].isdigit() and int(words[0]) < 256):
+                return "exit with a status past 255 or no number"
+        elif name in ("cd", "export", "unset"):
+            if words and words[0][:1] == "-":
+                return f"{name} with an option"
+        return None
+
+
+class _DashCapturingWalker(_DashWalker):
+    """A command substitution's body in a dash script."""
+
+    captured = True
+
+
+#: the formats dash's printf prints as bash's does: text, %s, %%, \n, \t and \\
+_DASH_PRINTF = re.compile(r"(?:[^%\\]|%[s%]|\\[nt\\])*")
+_OPTION_WORD = re.compile(r"-[A-Za-z]+")
+_DASH_TEST_OPERATORS = frozenset({"-e", "-f", "-d", "-s", "-r", "-w", "-x", "-n", "-z", "-L", "-h",
+                                  "-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_DASH_TEST_REFUSED = frozenset({"==", "<", ">", "(", ")", "-a", "-o"})
+
+
+def _substitution_hook(effects: Effects, walker=None):
     """The command-substitution hook of one run: the body runs with descriptors, over the same
-    tree, and reads the stdin of the command whose words hold it."""
+    tree, and reads the stdin of the command whose words hold it (walked by ``walker``,
+    _CapturingWalker by default)."""
+    walker = walker or _CapturingWalker
 
     def substitute(script, env):
         _entry_read(effects)
         stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution"), UNKNOWN)
         env.effects = effects
         env.streams = (stdin, SHELL_OUT, errsink)
-        found = E.substitute(script, env, walker=_CapturingWalker)
+        found = E.substitute(script, env, walker=walker)
         if script.error is not None:
             # bash reports a body that does not parse, and goes on
             message = f"{env.arg0}: command substitution: {script.error.message}"

@@ -1,5 +1,5 @@
-"""Replies whose find -exec or xargs starts `bash -c` (the careful way agents loop over
-names with blanks): predicted and executed, decided under raw as bash runs them, and every
+"""Replies whose find -exec or xargs starts `bash -c` or `sh -c` (dash; the careful way agents
+loop over names with blanks): predicted and executed, decided under raw as bash runs them, and every
 certain prediction agrees with the executor under the transports that rewrite them."""
 
 from predicting import ListedReplies
@@ -20,6 +20,16 @@ REPLIES = [
     ("bulk-rename/t2-dash-apostrophe", "find . -maxdepth 1 -name '*.txt' -exec bash -c 'mv \"$1\" done_\"$(basename $1)\"' "
                                        "_ {} \\;", True),
     ("sed-replace/t0-plain", "find . -name data.txt -exec bash -c 'sed -i \"s/alpha/omega/g\" \"$1\"' _ {} \\;", True),
+    # sh -c: dash
+    ("bulk-rename/t1-spaces", f"find . -maxdepth 1 -name '*.txt' -type f -exec sh -c '{RENAME}' _ {{}} \\;", True),
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -exec sh -c 'for f do mv \"$f\" \"done_${f#./}\"; done' "
+                              "sh {} +", True),
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -print0 | xargs -0 -I{} sh -c "
+                              "'mv \"$1\" \"done_$(basename \"$1\")\"' _ {}", True),
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -exec sh -c 'cp \"$1\" \"done_${1#./}\"' _ {} \\;",
+     False),
+    ("bulk-rename/t2-dash-apostrophe", f"find . -maxdepth 1 -name '*.txt' -exec sh -c '{RENAME}' _ {{}} \\;", True),
+    ("sed-replace/t0-plain", "find . -name data.txt -exec sh -c 'sed -i \"s/alpha/omega/g\" \"$1\"' sh {} \\;", True),
     ("sed-replace/t0-plain", "find . -name '*.txt' -print0 | xargs -0 bash -c 'sed -i -e s/alpha/omega/g -- \"$@\"' _",
      True),
 ]

@@ -22,9 +22,10 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
     """What a utility that runs ``argv`` gets back: the model of that program in ``models``
     run over ``tree`` (the caller's by default) with ``stdin``; unknown without a model."""
     name = argv[0]
-    if name == "bash" and len(argv) >= 3 and argv[1] == "-c":
+    if name in ("bash", "sh") and len(argv) >= 3 and argv[1] == "-c":
+        # (sh is dash: the shell model stands for it over the scripts both read alike)
         if ctx.bash is None:
-            return unknown("a run of bash -c, which the shell model does not follow here")
+            return unknown(f"a run of {name} -c, which the shell model does not follow here")
         if not _system_program(name, ctx.env.get("PATH")):
             return unknown(f"a run of {name}, where PATH leads it")
         return ctx.bash(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree)

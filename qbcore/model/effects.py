@@ -351,6 +351,36 @@ def _settles(command, output: "Buffer", reader) -> bool:
     return size is not None and size <= _PIPE_BUFFER and (_is_xargs(reader) or _reads_first(reader))
 
 
+def _done_before(commands, settled: set) -> list:
+    """For each command of a pipeline, the ones certainly done before it does anything: the
+    one before it when that settles (``_settles``); and where that one is a sort, which reads
+    its input to the end before it writes, the utility before the sort as well (its stdout
+    closes when it exits), and so on back while each is a sort."""
+    done = [frozenset()] * len(commands)
+    for n in range(1, len(commands)):
+        if n - 1 not in settled:
+            continue
+        found = {n - 1}
+        k = n - 1
+        while k > 0 and _drains(commands[k]) and type(commands[k - 1]) is S.SimpleCommand:
+            found.add(k - 1)
+            found |= done[k - 1]
+            k -= 1
+        done[n] = frozenset(found)
+    return done
+
+
+def _drains(command) -> bool:
+    """Whether a pipeline's command reads its stdin to the end before it exits: sort of plain
+    words, checking nothing (-c, -C stop at the first disorder) and writing no file (-o)."""
+    if _plain_name(command) != "sort":
+        return False
+    words = E.plain_words(command)
+    return words is not None and not command.redirects and not any(
+        w.startswith(("-c", "-C", "-o", "--c", "--o")) or w[:1] == "-" and w[1:2] != "-" and ("c" in w or "C" in w or "o" in w)
+        for w in words[1:])
+
+
 def _one_read(output: Optional["Buffer"]) -> bool:
     """Whether a pipe's reader takes all of ``output`` in its first read: one write of at most
     one pipe buffer (atomic), its contents known."""
@@ -1476,12 +1506,13 @@ class EffectWalker(E._Walker):
                 files.lose(f"the files after `{texts[n]}`, whose input may come in several reads "
                            f"and whose reader may stop reading (SIGPIPE ends a writer that writes on)")
         # the commands run at the same time: a file one changes and another names, or one
-        # creates in a directory another lists, is a race
+        # creates in a directory another lists, is a race; but for those done before it acts
+        done = _done_before(node.commands, settled)
         filters = [_find_filter(command) for command in node.commands]
         for n, changed in enumerate(changes):
             for path in changed:
                 name = os.path.basename(path)
-                others = [m for m in range(len(texts)) if m != n and not (m == n - 1 and m in settled)]
+                others = [m for m in range(len(texts)) if m != n and m not in done[n] and n not in done[m]]
                 if any(_mentions(texts[m], name) for m in others) or \
                         any(jobs.may_see(listings[m], path) and not _unseen(filters[m], path, files.tree) for m in others):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")

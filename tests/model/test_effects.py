@@ -63,6 +63,10 @@ SCRIPTS = [
     "find . -name '*.txt' | while read -r f; do sed -i 's/alpha/A/' \"$f\"; done",
     # a find whose -name test a file fails never acts on it: `l` is no race
     "touch b.txt; find . -name '*.txt' | sort > l",
+    # a sort between a listing and a loop: it reads to the end before it writes, so the listing
+    # is done before the loop acts
+    "touch b.txt c.txt; find . -name '*.txt' | sort | while read -r f; do mv \"$f\" \"$f.md\"; done",
+    "touch b.txt; ls | sort -r | xargs -I{} cp {} {}.copy",
     # a utility with file operands leaves stdin to the next reader; one without takes the rest
     "printf 'data.txt\\nnotes\\n' > list; while read -r f; do wc -l \"$f\"; done < list > counts",
     "printf 'a\\nb\\nc\\n' | while read -r l; do echo \"$l\" > first; cat > rest; break; done",
@@ -231,6 +235,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("ls | xargs -n1 echo > o", "race on o"),
     ("ls | cat > o", "race on o"), ("echo *.txt | cat > o.txt", "race on o.txt"),
     ("find . -type f | sort > list", "race on list"),
+    # (the loop's own redirection opens its file while find still lists)
+    ("find . -type f | sort | while read -r f; do echo \"$f\"; done > list", "race on list"),
+    ("find . -type f | head -n 5 | while read -r f; do touch \"$f.x\"; done", "race on"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),
     # a utility's stdout and stderr both on the shell's stdout: their order is the utility's buffering
     ("x=$(cat data.txt nope 2>&1); echo \"$x\" > o", "$x"),

@@ -13,6 +13,11 @@ REPLIES = [
     ("grep-count/t0-plain", "grep -cw TOD lines.txt > count.txt", False),
     ("grep-count/t0-plain", "grep -oE 'T[A-Z]+' lines.txt | sort | uniq -c | awk '{print $1}' > count.txt", True),
     ("grep-count/t0-plain", "grep TODO lines.txt | sed -n '$=' > count.txt", True),
+    # a sort between the listing and the loop: the listing is done before the loop renames
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' | sort | while IFS= read -r f; do "
+                              "mv \"$f\" \"done_${f#./}\"; done", True),
+    ("bulk-rename/t1-spaces", "ls *.txt | sort -r | while read f; do mv \"$f\" \"done_$f\"; done", True),
+    ("bulk-rename/t1-spaces", "ls *.txt | sort | while read f; do mv $f done_$f; done", False),
     # grep -P: PCRE's \t, \b, lookarounds and lazy quantifiers
     ("grep-count/t0-plain", "grep -cP '\\bTODO\\b' lines.txt > count.txt", True),
     ("grep-count/t2-regex-trap", "grep -cP 'a\\.b\\*c' lines.txt > count.txt", True),

@@ -24,7 +24,7 @@ from .commands import Outcome, lookup
 from .commands.calls import call_function
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import BUILTINS, Invocation
-from .commands.search import BASH_BUILTINS, missing_command, system_program
+from .commands.search import BASH_BUILTINS, missing_command, program_missing, system_program
 from .dashsubset import REFUSED_NAMES as _DASH_REFUSED, refusal as dash_refusal
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
@@ -1175,6 +1175,8 @@ class EffectWalker(E._Walker):
         if "/" not in program and (program in BASH_BUILTINS or program in self.env.functions):
             if program == "echo" and self._coreutils_echo(request.program):
                 return request
+            if program_missing(program, self.env):
+                return not_run(program, 127)  # (a builtin with no program of its name: shopt, cd…)
             return None  # env runs the program of that name, if any, which the model does not follow
         missing = missing_command(program, self.env)
         return request if not missing else not_run(program, missing[0])

@@ -56,6 +56,9 @@ SCRIPTS = [
     # is not what env runs)
     "env echo hi > o; env echo -n -e 'a\\tb' >> o; env -- echo -E '\\n' --help >> o; echo $? > st",
     "echo() { builtin echo fn; }; env echo real > o",
+    # a builtin or function with no program of its name: env finds nothing on PATH
+    "env cd d 2> err; echo $? > st", "f() { :; }; env f 2> err; echo $? > st",
+    "env shopt -s nullglob 2> err; echo $? > st",
 ]
 
 
@@ -114,7 +117,7 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
     "env SHELLOPTS=xtrace ./probe", "env 'A-B=1' ./probe", "env =x ./probe",
     "env echo --help > o", "env echo -e '\\u0041' > o", "POSIXLY_CORRECT=1; export POSIXLY_CORRECT; env echo -n x > o",
     "env echo hi >&- 2> err",
-    "env cd d", "f() { :; }; env f", "env -v ./probe", "env -u", "env --unse=A ./probe",
+    "env printf x > o", "f() { :; }; env printf x > o", "env -v ./probe", "env -u", "env --unse=A ./probe",
     "env > o",  # the environment, in bash's order
 ])
 def test_what_env_does_not_follow_is_unknown(script):

@@ -130,6 +130,16 @@ def not_found(name, env) -> Optional[bool]:
     return None if where is None else where == ""
 
 
+def program_missing(name, env) -> Optional[bool]:
+    """True when a search of PATH for ``name`` as execvp makes it (no builtin, no function:
+    what env or xargs runs) finds nothing; False when it may find something; None when the
+    search is not known."""
+    if not isinstance(name, str) or not name or "/" in name:
+        return None
+    where = _search(name, env, env.get("PATH"))
+    return None if where is None else where == ""
+
+
 def system_program(name: str, env, path) -> Union[None, tuple, str]:
     """Whether the program bash runs for ``name`` (no builtin, no function) searching ``path``
     (PATH's value, read by the caller) is the system's, the one a utility model stands for:

@@ -351,6 +351,36 @@ def _settles(command, output: "Buffer", reader) -> bool:
     return size is not None and size <= _PIPE_BUFFER and (_is_xargs(reader) or _reads_first(reader))
 
 
+#: utilities that change no file whatever their options, and end once their input does, but
+#: for the options named (long ones by their whole name): a run of one the model cannot follow
+#: (ls -l, an option it does not know) leaves the files as they were
+_READERS = {
+    "basename": "", "cat": "", "cut": "", "dirname": "", "head": "", "readlink": "", "realpath": "", "tac": "",
+    "tr": "", "wc": "", "whoami": "", "ls": "R", "grep": "rRd", "tail": "fFs", "sort": "oT",
+}
+_READER_LONGS = ("--recursive", "--dereference-recursive", "--directories", "--follow", "--retry", "--pid",
+                 "--sleep-interval", "--output", "--temporary-directory", "--compress-program", "--files0-from")
+
+
+def _reads_only(name, argv) -> bool:
+    """Whether ``argv`` runs a reader (_READERS) over names inside the task directory: no
+    refused option, no operand that starts at / or climbs with .. (a slow or endless read
+    elsewhere: ls -l /, cat /dev/zero)."""
+    refused = _READERS.get(name) if type(name) is str else None
+    if refused is None or any(type(w) is not str for w in argv):
+        return False
+    for word in argv[1:]:
+        if word.startswith("--"):
+            if word.split("=", 1)[0] in _READER_LONGS:
+                return False
+        elif word[:1] == "-" and len(word) > 1:
+            if any(letter in refused for letter in word[1:]):
+                return False
+        elif word.startswith("/") or ".." in word.split("/"):
+            return False
+    return True
+
+
 def _done_before(commands, settled: set) -> list:
     """For each command of a pipeline, the ones certainly done before it does anything: the
     one before it when that settles (``_settles``); and where that one is a sort, which reads
@@ -1132,8 +1162,11 @@ class EffectWalker(E._Walker):
             outcome = Outcome(outcome.status, Opaque(f"output of {name} ({unknown})"),
                               outcome.error, outcome.modelled, outcome.stderr, outcome.transfer)
         if outcome.unknown is not None:
-            # a utility the model could not follow may have changed any file (sed -i, mv, …)
-            self.env.files.lose(f"the files after {what} ({outcome.unknown})")
+            # a utility the model could not follow may have changed any file (sed -i, mv, …),
+            # but for a reader, which changes none and ends on its own: its status and output
+            # are what is unknown then
+            if not _reads_only(name, argv):
+                self.env.files.lose(f"the files after {what} ({outcome.unknown})")
             self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
         elif name in COMMANDS:
             for target in (self.sink, self.errsink):

@@ -13,6 +13,11 @@ REPLIES = [
     ("grep-count/t0-plain", "grep -cw TOD lines.txt > count.txt", False),
     ("grep-count/t0-plain", "grep -oE 'T[A-Z]+' lines.txt | sort | uniq -c | awk '{print $1}' > count.txt", True),
     ("grep-count/t0-plain", "grep TODO lines.txt | sed -n '$=' > count.txt", True),
+    # a reader the model does not follow (ls -l, cat -A) leaves the files known: its output alone is not
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt && ls -la", True),
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; cat -A out.txt", True),
+    ("write-file/t0-plain", "echo hello > out.txt; ls -l --time-style=long-iso", False),
+    ("bulk-rename/t1-spaces", "for f in *.txt; do mv -- \"$f\" \"done_$f\"; done; ls -la", True),
     # a sort between the listing and the loop: the listing is done before the loop renames
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' | sort | while IFS= read -r f; do "
                               "mv \"$f\" \"done_${f#./}\"; done", True),

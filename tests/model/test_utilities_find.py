@@ -17,7 +17,7 @@ def check(argv):
     if model is None:
         return None
     real = run_real(argv, FILES, b"", LINKS)
-    sep = b"\0" if "-print0" in argv else b"\n"
+    sep = b"\0" if "-print0" in argv or any(a.endswith("\\0") for a in argv) else b"\n"
     norm = lambda r: (r[0], sorted(r[1].split(sep)), r[2], r[3])
     assert norm(model) == norm(real), f"{argv}\nmodel {model}\nreal {real}"
     return True
@@ -54,6 +54,8 @@ CASES = [
     ["find", ".", "-printf", "[%p|%P|%f|%h|%d|%y]\\n"], ["find", "d/", "-printf", "%P|%p\\n"],
     ["find", "./d", "-name", "*.txt", "-printf", "%P\\n"], ["find", "l", "d/e", "-printf", "%y%% %f\\t%d\\n"],
     ["find", ".", "-printf"], ["find", ".", "-printf", "%p"], ["find", ".", "-printf", "%p\\0"],
+    ["find", ".", "-type", "f", "-printf", "%f|%d\\0"], ["find", ".", "-printf", "\\0%p"], ["find", ".", "-printf", "%p\\012"],
+    ["find", ".", "-printf", "%p\\0\\n"],
     ["find", ".", "-printf", "%s\\n"], ["find", ".", "-printf", "%-5p\\n"], ["find", ".", "-printf", "x\\q\\n"],
     ["find", "d/", "-printf", "%h\\n"], ["find", ".", "-print0", "-printf", "%p\\n"],
 ]
@@ -61,7 +63,8 @@ UNKNOWN = {("find", ".", "-delete"),
            ("find", ".", "-name", "a*", "-o", "-name", "b*"),
            ("find", ".", "(", "-name", "a.txt", ")"), ("find", ".", "-name", "a.txt", ",", "-print"),
            # records that are not one line each (find's order is not known), directives and escapes not followed
-           ("find", ".", "-printf", "%p"), ("find", ".", "-printf", "%p\\0"), ("find", ".", "-printf", "%s\\n"),
+           ("find", ".", "-printf", "%p"), ("find", ".", "-printf", "%s\\n"), ("find", ".", "-printf", "\\0%p"),
+           ("find", ".", "-printf", "%p\\012"), ("find", ".", "-printf", "%p\\0\\n"),
            ("find", ".", "-printf", "%-5p\\n"), ("find", ".", "-printf", "x\\q\\n"),
            ("find", "d/", "-printf", "%h\\n"),  # measured: d/ gives d, where tree/ gives .
            ("find", ".", "-print0", "-printf", "%p\\n")}

@@ -20,6 +20,8 @@ REPLIES = [
     ("bulk-rename/t2-dash-apostrophe", "find . -maxdepth 1 -name '*.txt' -exec bash -c 'mv \"$1\" done_\"$(basename $1)\"' "
                                        "_ {} \\;", True),
     ("sed-replace/t0-plain", "find . -name data.txt -exec bash -c 'sed -i \"s/alpha/omega/g\" \"$1\"' _ {} \\;", True),
+    # -printf's NUL-ended records, as -print0's
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -type f -name '*.txt' -printf '%f\\0' | xargs -0 -I{} mv {} done_{}", True),
     # sh -c: dash
     ("bulk-rename/t1-spaces", f"find . -maxdepth 1 -name '*.txt' -type f -exec sh -c '{RENAME}' _ {{}} \\;", True),
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -exec sh -c 'for f do mv \"$f\" \"done_${f#./}\"; done' "

@@ -71,8 +71,10 @@ _PRINTF_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\"}
 
 def _printf_format(fmt: str) -> list:
     """-printf's FORMAT: literal text and the directives followed, ``%p %P %f %h %d %y %%``,
-    with ``\\n \\t \\\\``. Each record must be one line, ended by the format's only newline:
-    find's lines may come in no known order, and only lines are judged so."""
+    with ``\\n \\t \\\\`` and ``\\0`` (NUL, where no octal digit follows: ``\\NNN`` is octal).
+    Each record must be one line, ended by the format's only newline, or one NUL-ended record
+    as -print0 makes: find's records may come in no known order, and only whole records are
+    judged so."""
     parts: list = []
     text = []
     k = 0
@@ -80,6 +82,9 @@ def _printf_format(fmt: str) -> list:
         c = fmt[k]
         if c == "\\" and fmt[k + 1:k + 2] in _PRINTF_ESCAPES:
             text.append(_PRINTF_ESCAPES[fmt[k + 1]])
+            k += 2
+        elif c == "\\" and fmt[k + 1:k + 2] == "0" and fmt[k + 2:k + 3] not in tuple("01234567"):
+            text.append("\0")
             k += 2
         elif c == "%" and fmt[k + 1:k + 2] == "%":
             text.append("%")
@@ -96,8 +101,9 @@ def _printf_format(fmt: str) -> list:
             k += 1
     parts.append("".join(text))
     literal = "".join(parts[::2])
-    if not literal.endswith("\n") or literal.count("\n") != 1:
-        raise OptionUnknown("find -printf whose records are not one line each")
+    end = literal[-1:]
+    if end not in ("\n", "\0") or literal.count("\n") + literal.count("\0") != 1 or not parts[-1].endswith(end):
+        raise OptionUnknown("find -printf whose records are not one line or one NUL-ended record each")
     return parts
 
 
@@ -391,7 +397,8 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
     if any(later != earlier and not later.startswith(earlier.rstrip("/") + "/") for printed in printed_all
            for earlier, later in zip(printed, printed[1:])):
         printing = [act for _, act in actions if type(act) in (bytes, list)]
-        if result.stdout and len(printing) > 1 and b"\0" in printing:
+        if result.stdout and len(printing) > 1 and any(act == b"\0" or type(act) is list and act[-1].endswith("\0")
+                                                       for act in printing):
             # a path's records are no whole lines, and the lines of two paths mix in other orders
             raise OptionUnknown("find: -print0 beside another printing action, in no known order")
         if result.stdout:

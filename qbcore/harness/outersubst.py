@@ -25,6 +25,7 @@ class _Model:
     def load(cls):
         from ..model.budget import BudgetExceeded, Meter
         from ..model.commands.directories import working_directory
+        from ..model.commands.external import PURE_READERS, READERS, reads_only
         from ..model.commands.output import printf_text
         from ..model.commands.registry import BUILTINS
         from ..model.evaluate import static, substitute
@@ -40,6 +41,7 @@ class _Model:
         cls.unknown_text, cls.parse_prefix = unknown_text, parse_prefix
         cls.BUILTINS, cls.RESERVED, cls.working_directory = BUILTINS, RESERVED, working_directory
         cls.echo_text, cls.printf_text = echo_text, printf_text
+        cls.READERS, cls.PURE_READERS, cls.reads_only = READERS, PURE_READERS, reads_only
         cls.failures = (BudgetExceeded, RecursionError, NestedTooDeep)
         cls.print_failures = cls.failures + (PrintUnknown,)
         cls.loaded = True
@@ -53,6 +55,7 @@ _LITERAL = r"[A-Za-z0-9_./:+%,@=-]"
 _WORD = (r"(?:" + _LITERAL + r"|'[^'|\n]*'"
          r"|\"(?:[A-Za-z0-9_./:+%,@= -]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\})*\")+")
 _COMMAND = _LITERAL + r"+(?:[ ]+" + _WORD + r")*"
+_PLAIN_WORD = re.compile(_LITERAL + r"+")
 _LITERAL_BODY = re.compile(r"[ ]*" + _COMMAND + r"(?:[ ]*\|[ ]*" + _COMMAND + r")*[ ]*")
 # what the walk of such a body charges at most: steps per command, bytes per character
 # of the body and per command, and per expansion, bytes per character of the longest
@@ -185,7 +188,8 @@ class OuterSubstitutions:
         """The closed form of ``run`` for a body of programs the model does not run, named
         literally, with words no expansion can fail (``date +%s``, ``ls | wc -l``,
         ``basename "$PWD"``): their output and status are unknown, named after the
-        substitution whatever their arguments, and they may change any file. And for
+        substitution whatever their arguments, and they may change any file (but for
+        readers of plain words, ``external.reads_only``). And for
         ``pwd`` (which ignores its words here): the starting shell's directory. None for
         another body.
 
@@ -194,6 +198,7 @@ class OuterSubstitutions:
         text = body.strip()
         commands = [command.strip() for command in text.split("|")]
         directory = None
+        readers = 0  # the commands that change no file (external.reads_only)
         if text == "pwd":
             directory = model.working_directory(_starting_shell(model, self.cwd, self.host, self.environ))
         else:
@@ -202,6 +207,13 @@ class OuterSubstitutions:
                 if not name or "=" in name or model.BUILTINS.get(name) is not None or name in model.RESERVED \
                         or name in self.noted:
                     return None  # (a builtin, a keyword, an assignment, `||`, or a shell the general path notes)
+                if name in model.PURE_READERS:
+                    readers += 1
+                elif name in model.READERS:
+                    words = command.split()
+                    if not all(_PLAIN_WORD.fullmatch(word) for word in words):
+                        return None  # (whether it reads only depends on what its words expand to)
+                    readers += model.reads_only(name, words)
         meter = self._meter(model)
         values = 0
         if directory is not None:
@@ -221,7 +233,9 @@ class OuterSubstitutions:
             self.status = 0
             return self._kept(model, directory + "\n", name)
         # (a pipeline's commands run on copies of the view, which it takes back as a whole)
-        self._view(model).lose(f"the files after `{text}`" if len(commands) == 1 else f"the files after the pipeline `{text}`")
+        if readers < len(commands):
+            self._view(model).lose(f"the files after `{text}`" if len(commands) == 1
+                                   else f"the files after the pipeline `{text}`")
         self.status = model.Opaque(f"status of {name}")
         return self._kept(model, model.Opaque(name), name)
 

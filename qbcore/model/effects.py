@@ -22,6 +22,7 @@ from . import evaluate as E, jobs
 from .budget import Budget, Meter
 from .commands import Outcome, lookup
 from .commands.calls import call_function
+from .commands.external import reads_only
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import BUILTINS, Invocation
 from .commands.search import BASH_BUILTINS, missing_command, program_missing, system_program
@@ -349,36 +350,6 @@ def _settles(command, output: "Buffer", reader) -> bool:
     if any(r.op[:1] == ">" or r.op[:2] == "&>" for r in getattr(reader, "redirects", ())):
         return False  # the reader opens its own files as it starts, while the command still runs
     return size is not None and size <= _PIPE_BUFFER and (_is_xargs(reader) or _reads_first(reader))
-
-
-#: utilities that change no file whatever their options, and end once their input does, but
-#: for the options named (long ones by their whole name): a run of one the model cannot follow
-#: (ls -l, an option it does not know) leaves the files as they were
-_READERS = {
-    "basename": "", "cat": "", "cut": "", "dirname": "", "head": "", "readlink": "", "realpath": "", "tac": "",
-    "tr": "", "wc": "", "whoami": "", "ls": "R", "grep": "rRd", "tail": "fFs", "sort": "oT",
-}
-_READER_LONGS = ("--recursive", "--dereference-recursive", "--directories", "--follow", "--retry", "--pid",
-                 "--sleep-interval", "--output", "--temporary-directory", "--compress-program", "--files0-from")
-
-
-def _reads_only(name, argv) -> bool:
-    """Whether ``argv`` runs a reader (_READERS) over names inside the task directory: no
-    refused option, no operand that starts at / or climbs with .. (a slow or endless read
-    elsewhere: ls -l /, cat /dev/zero)."""
-    refused = _READERS.get(name) if type(name) is str else None
-    if refused is None or any(type(w) is not str for w in argv):
-        return False
-    for word in argv[1:]:
-        if word.startswith("--"):
-            if word.split("=", 1)[0] in _READER_LONGS:
-                return False
-        elif word[:1] == "-" and len(word) > 1:
-            if any(letter in refused for letter in word[1:]):
-                return False
-        elif word.startswith("/") or ".." in word.split("/"):
-            return False
-    return True
 
 
 def _done_before(commands, settled: set) -> list:
@@ -1165,7 +1136,7 @@ class EffectWalker(E._Walker):
             # a utility the model could not follow may have changed any file (sed -i, mv, …),
             # but for a reader, which changes none and ends on its own: its status and output
             # are what is unknown then
-            if not _reads_only(name, argv):
+            if not reads_only(name, argv) or type(stdin) is ScriptInput:  # (it may read the script's rest)
                 self.env.files.lose(f"the files after {what} ({outcome.unknown})")
             self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
         elif name in COMMANDS:

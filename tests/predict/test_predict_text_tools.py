@@ -18,6 +18,9 @@ REPLIES = [
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; cat -A out.txt", True),
     ("write-file/t0-plain", "echo hello > out.txt; ls -l --time-style=long-iso", False),
     ("bulk-rename/t1-spaces", "for f in *.txt; do mv -- \"$f\" \"done_$f\"; done; ls -la", True),
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; stat out.txt; md5sum out.txt; file out.txt", True),
+    # (read from stdin, md5sum takes the rest of the script: under the stdin transport nothing follows)
+    ("write-file/t0-plain", "md5sum\nprintf 'hello world\\n' > out.txt", True),
     # a sort between the listing and the loop: the listing is done before the loop renames
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' | sort | while IFS= read -r f; do "
                               "mv \"$f\" \"done_${f#./}\"; done", True),

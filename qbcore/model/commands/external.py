@@ -25,6 +25,47 @@ _NO_FILE_EFFECTS = frozenset(
     "disown caller compgen complete compopt".split())
 
 
+#: utilities that change no file whatever their options, and end once their input does, but
+#: for the option letters named (long options: READER_LONGS): a run of one the model does not
+#: follow (`ls -l`, `stat -c %a f`, `md5sum f`) leaves the files as they were
+READERS = {
+    # with a model, followed in part
+    "basename": "", "cat": "", "cut": "", "dirname": "", "head": "", "readlink": "", "realpath": "", "tac": "",
+    "tr": "", "wc": "", "whoami": "", "ls": "R", "grep": "rRd", "tail": "fFs", "sort": "oT",
+    # without one
+    "stat": "", "file": "C", "md5sum": "", "sha1sum": "", "sha224sum": "", "sha256sum": "", "sha384sum": "",
+    "sha512sum": "", "b2sum": "", "cksum": "", "du": "", "diff": "", "cmp": "", "od": "", "nl": "", "rev": "",
+    "fold": "", "paste": "", "comm": "", "join": "", "expand": "", "unexpand": "", "column": "", "uname": "",
+    "id": "", "printenv": "", "nproc": "", "base64": "", "base32": "", "strings": "", "hexdump": "",
+}
+#: those of READERS that touch no file at all, whatever their words
+PURE_READERS = frozenset({"basename", "dirname", "whoami", "uname", "id", "nproc", "printenv"})
+READER_LONGS = ("--recursive", "--dereference-recursive", "--directories", "--follow", "--retry", "--pid",
+                "--sleep-interval", "--output", "--temporary-directory", "--compress-program", "--files0-from",
+                "--compile")
+
+
+def reads_only(name, argv) -> bool:
+    """Whether ``argv`` runs a reader (READERS) over names inside the task directory: no
+    refused option, no operand that starts at / or climbs with .. (a slow or endless read
+    elsewhere: ls -l /, cat /dev/zero)."""
+    refused = READERS.get(name) if type(name) is str else None
+    if name in PURE_READERS:
+        return True
+    if refused is None or any(type(w) is not str for w in argv):
+        return False
+    for word in argv[1:]:
+        if word.startswith("--"):
+            if word.split("=", 1)[0] in READER_LONGS:
+                return False
+        elif word[:1] == "-" and len(word) > 1:
+            if any(letter in refused for letter in word[1:]):
+                return False
+        elif word.startswith("/") or ".." in word.split("/"):
+            return False
+    return True
+
+
 @register(None)
 def unmodelled(ctx: Invocation) -> Outcome:
     name, args, env = ctx.name, ctx.args, ctx.env
@@ -36,7 +77,9 @@ def unmodelled(ctx: Invocation) -> Outcome:
         taint_variables(env, name, args)
     elif name in _CHANGES_ANYTHING:
         taint_everything(env, ctx.note, name)
-    changes_no_file = name in _NO_FILE_EFFECTS or name in MODELLED and name not in ("command", "builtin")
+    # (a reader whose stdin is bash's own script input may take the rest of the script)
+    changes_no_file = name in _NO_FILE_EFFECTS or name in MODELLED and name not in ("command", "builtin") or \
+        reads_only(name, ctx.argv) and getattr(ctx, "script_input", None) is None
     if not changes_no_file:
         argv = ctx.argv
         why = f"the files after `{ctx.source()}`"

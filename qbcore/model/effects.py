@@ -354,9 +354,9 @@ def _settles(command, output: "Buffer", reader) -> bool:
 
 def _done_before(commands, settled: set) -> list:
     """For each command of a pipeline, the ones certainly done before it does anything: the
-    one before it when that settles (``_settles``); and where that one is a sort, which reads
-    its input to the end before it writes, the utility before the sort as well (its stdout
-    closes when it exits), and so on back while each is a sort."""
+    one before it when that settles (``_settles``); and where that one reads its input to the
+    end before it exits (``_drains``: sort, grep…), the utility before it as well (its stdout
+    closes when it exits), and so on back while each drains its input."""
     done = [frozenset()] * len(commands)
     for n in range(1, len(commands)):
         if n - 1 not in settled:
@@ -371,15 +371,25 @@ def _done_before(commands, settled: set) -> list:
     return done
 
 
+#: filters that read their stdin to the end before they exit, given only short options without
+#: the letters named (those that stop early, or name a file to read or write instead), and
+#: for grep its one pattern
+_DRAINERS = {"sort": "cCo", "grep": "qmlLef", "cut": "", "wc": "", "uniq": "", "tail": "fFc"}
+
+
 def _drains(command) -> bool:
-    """Whether a pipeline's command reads its stdin to the end before it exits: sort of plain
-    words, checking nothing (-c, -C stop at the first disorder) and writing no file (-o)."""
-    if _plain_name(command) != "sort":
+    """Whether a pipeline's command reads its stdin to the end before it exits (_DRAINERS), its
+    words plain: sort, grep, cut, wc, uniq and tail with no operand (a file they would read
+    instead), grep with its pattern alone."""
+    name = _plain_name(command)
+    refused = _DRAINERS.get(name)
+    words = E.plain_words(command) if refused is not None else None
+    if words is None or command.redirects:
         return False
-    words = E.plain_words(command)
-    return words is not None and not command.redirects and not any(
-        w.startswith(("-c", "-C", "-o", "--c", "--o")) or w[:1] == "-" and w[1:2] != "-" and ("c" in w or "C" in w or "o" in w)
-        for w in words[1:])
+    operands = [w for w in words[1:] if w[:1] != "-" or w == "-"]
+    if any(w[:2] == "--" or w[:1] == "-" and any(letter in refused for letter in w[1:]) for w in words[1:]):
+        return False
+    return len(operands) == (1 if name == "grep" else 0)
 
 
 def _one_read(output: Optional["Buffer"]) -> bool:

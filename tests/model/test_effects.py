@@ -70,6 +70,8 @@ SCRIPTS = [
     # is done before the loop acts
     "touch b.txt c.txt; find . -name '*.txt' | sort | while read -r f; do mv \"$f\" \"$f.md\"; done",
     "touch b.txt; ls | sort -r | xargs -I{} cp {} {}.copy",
+    "touch b.txt c.txt; ls | grep '\\.txt$' | while read -r f; do mv \"$f\" \"$f.md\"; done",
+    "touch b.txt; ls | grep -v '^d$' | sort | cut -c1- | while read -r f; do cp \"$f\" \"$f.1\"; done",
     # a utility with file operands leaves stdin to the next reader; one without takes the rest
     "printf 'data.txt\\nnotes\\n' > list; while read -r f; do wc -l \"$f\"; done < list > counts",
     "printf 'a\\nb\\nc\\n' | while read -r l; do echo \"$l\" > first; cat > rest; break; done",
@@ -241,6 +243,8 @@ def test_final_files_match_bash(script, tmp_path):
     # (the loop's own redirection opens its file while find still lists)
     ("find . -type f | sort | while read -r f; do echo \"$f\"; done > list", "race on list"),
     ("find . -type f | head -n 5 | while read -r f; do touch \"$f.x\"; done", "race on"),
+    # (head stops reading early: ls may still be listing when the loop starts)
+    ("ls | head -n 3 | grep a | while read -r f; do touch \"$f.x\"; done", "race on"),
     # a reader of a path outside the task directory, or one that follows or writes, is not followed
     ("ls -l / > /dev/null; echo x > a", "ls -l"), ("tail -f notes; echo x > a", "tail -f"),
     ("sort --compress-program=gzip data.txt > /dev/null; echo x > a", "compress-program"),

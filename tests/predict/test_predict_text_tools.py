@@ -26,6 +26,7 @@ REPLIES = [
                               "mv \"$f\" \"done_${f#./}\"; done", True),
     ("bulk-rename/t1-spaces", "ls *.txt | sort -r | while read f; do mv \"$f\" \"done_$f\"; done", True),
     ("bulk-rename/t1-spaces", "ls *.txt | sort | while read f; do mv $f done_$f; done", False),
+    ("bulk-rename/t1-spaces", "ls -1 | grep '\\.txt$' | while IFS= read -r f; do mv \"$f\" \"done_$f\"; done", True),
     # grep -P: PCRE's \t, \b, lookarounds and lazy quantifiers
     ("grep-count/t0-plain", "grep -cP '\\bTODO\\b' lines.txt > count.txt", True),
     ("grep-count/t2-regex-trap", "grep -cP 'a\\.b\\*c' lines.txt > count.txt", True),

@@ -66,6 +66,8 @@ SCRIPTS = [
     # a reader the model does not follow (ls -l, cat -A) changes no file: its output alone is unknown
     "ls -la > /dev/null; cat -A data.txt > /dev/null; echo after > a; tail -n 1 -q notes >/dev/null; echo x > b",
     "stat -c %s data.txt > /dev/null; md5sum data.txt d/x > /dev/null; du -s d > /dev/null; echo x > after",
+    # umask: the mask the model's files are made under, printed or set again
+    "umask > m; umask -S >> m; umask -p >> m; umask 022 && umask 0022 && umask u=rwx,g=rx,o=rx && echo x > f",
     # a sort between a listing and a loop: it reads to the end before it writes, so the listing
     # is done before the loop acts
     "touch b.txt c.txt; find . -name '*.txt' | sort | while read -r f; do mv \"$f\" \"$f.md\"; done",
@@ -248,7 +250,7 @@ def test_final_files_match_bash(script, tmp_path):
     # a reader of a path outside the task directory, or one that follows or writes, is not followed
     ("ls -l / > /dev/null; echo x > a", "ls -l"), ("tail -f notes; echo x > a", "tail -f"),
     ("sort --compress-program=gzip data.txt > /dev/null; echo x > a", "compress-program"),
-    ("file -C; echo x > a", "file -C"), ("md5sum /dev/zero; echo x > a", "md5sum"),
+    ("file -C; echo x > a", "file -C"), ("umask 077; echo x > a", "umask 077"), ("md5sum /dev/zero; echo x > a", "md5sum"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),
     # a utility's stdout and stderr both on the shell's stdout: their order is the utility's buffering
     ("x=$(cat data.txt nope 2>&1); echo \"$x\" > o", "$x"),

@@ -21,6 +21,7 @@ REPLIES = [
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; stat out.txt; md5sum out.txt; file out.txt", True),
     # (read from stdin, md5sum takes the rest of the script: under the stdin transport nothing follows)
     ("write-file/t0-plain", "md5sum\nprintf 'hello world\\n' > out.txt", True),
+    ("write-file/t0-plain", "umask 022; printf 'hello world\\n' > out.txt", True),
     # a sort between the listing and the loop: the listing is done before the loop renames
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' | sort | while IFS= read -r f; do "
                               "mv \"$f\" \"done_${f#./}\"; done", True),

@@ -374,6 +374,29 @@ def shopt(ctx: Invocation) -> Outcome:
     return Outcome(Opaque("status of shopt"), modelled=False)
 
 
+#: the file-creation mask the model's files are made under (vfs: 0644 files, 0755 folders)
+_UMASK = ("0022", "u=rwx,g=rx,o=rx")
+_SAME_UMASK = re.compile(r"0{0,2}22|u=rwx,g=rx,o=rx")
+
+
+@register("umask")
+def umask(ctx: Invocation) -> Outcome:
+    """Printing the mask, or setting the one the model's files are made under already (what
+    agents write: ``umask 022``). Another mask changes the modes of what is made after: not
+    followed."""
+    args = ctx.args
+    if not args:
+        return Outcome(0, _UMASK[0] + "\n")
+    if args == ["-S"]:
+        return Outcome(0, _UMASK[1] + "\n")
+    if args == ["-p"]:
+        return Outcome(0, f"umask {_UMASK[0]}\n")
+    if len(args) == 1 and isinstance(args[0], str) and _SAME_UMASK.fullmatch(args[0]):
+        return Outcome(0)
+    ctx.env.files.lose(f"the files after `umask {' '.join(map(str, args))}` (another file-creation mask)")
+    return Outcome(Opaque("status of umask"), Opaque("output of umask"), modelled=False)
+
+
 @register("let")
 def let(ctx: Invocation) -> Outcome:
     value = 0

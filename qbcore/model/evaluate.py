@@ -224,7 +224,7 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
             walker.raw = script.source.encode("utf-8", "surrogateescape")
         if script.error is not None:
             result.syntax_error = script.error
-            result.status = _syntax_error_status(script)
+            result.status = _syntax_error_status(script, env.status)
             return result
         result.status = env.status
     except _Exit as done:
@@ -254,11 +254,15 @@ _INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
 _ARRAY_OPEN = re.compile(rb"=\(")
 
 
-def _syntax_error_status(script: "S.Script"):
+def _syntax_error_status(script: "S.Script", before):
     """The status bash leaves after a syntax error: 2, but 1 when the error is met
     inside a compound assignment `name=(` (bash's parse_compound_assignment
     fails with EXECUTION_FAILURE); where `=(` follows the last chunk that ran,
-    which of the two is not modelled."""
+    which of the two is not modelled. A test operator with no argument in `[[ ]]`
+    leaves ``before``, the status of the chunks that ran (measured: `false` then
+    `[[ -z ]]` on the next line exits 1)."""
+    if script.error.message.endswith("to conditional unary operator"):
+        return before
     rest = script.source.encode("utf-8", "surrogateescape")[script.parsed_until:]
     if _ARRAY_OPEN.search(rest):
         return Opaque("status after a syntax error near a compound assignment")
@@ -295,7 +299,7 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
         status = env.status
         if script.error is not None:
             # a backtick body that does not parse: bash reports it and goes on
-            status = _syntax_error_status(script)
+            status = _syntax_error_status(script, Opaque("status of a backtick body whose [[ ]] bash refuses"))
     except _Exit as done:
         status = _exit_status(done)
     except _AbortLine as abort:

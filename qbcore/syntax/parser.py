@@ -1765,6 +1765,9 @@ def _check_cond(items: list, close):
         if isinstance(item, Word) or item.op in ("<", ">"):
             run.append(item)
         else:
+            if item.op in ("&&", "||", ")") and _unary_alone(run):
+                _check_cond_terms(groups)
+                raise _Failure(f"unexpected argument `{item.op}' to conditional unary operator", item.start)
             depth += 1 if item.op == "(" else -1 if item.op == ")" else 0
             if depth < 0:
                 _check_cond_terms(groups + [run])
@@ -1777,10 +1780,23 @@ def _check_cond(items: list, close):
                     raise _Failure("unexpected token `(', conditional binary operator expected", item.start)
                 raise _Failure("syntax error in conditional expression: unexpected token `('", item.start)
             run = []
+    if _unary_alone(run):
+        _check_cond_terms(groups)
+        raise _Failure("unexpected argument `]]' to conditional unary operator", close[1], close[2])
     groups.append(run)
     _check_cond_terms(groups)
     if depth > 0:
         raise _Failure("unexpected token `]]', expected `)'", close[1], close[2])
+
+
+def _unary_alone(run: list) -> bool:
+    """Whether ``run`` is an unquoted test operator with no argument: bash reads the token after
+    it (``]]``, ``&&``, ``||``, ``)``) as its argument and refuses it (measured: a message, the
+    line does not run, and the status stays what it was: evaluate._syntax_error_status)."""
+    if len(run) != 1 or not isinstance(run[0], Word) or len(run[0].parts) != 1:
+        return False
+    part = run[0].parts[0]
+    return isinstance(part, Lit) and part.text in _COND_UNARY
 
 
 def _check_cond_terms(groups: list):

@@ -66,6 +66,8 @@ SCRIPTS = [
     # a reader the model does not follow (ls -l, cat -A) changes no file: its output alone is unknown
     "ls -la > /dev/null; cat -A data.txt > /dev/null; echo after > a; tail -n 1 -q notes >/dev/null; echo x > b",
     "stat -c %s data.txt > /dev/null; md5sum data.txt d/x > /dev/null; du -s d > /dev/null; echo x > after",
+    # a test operator with no argument in [[ ]]: bash refuses the line, and what follows it
+    "echo a > f\n[[ -f ]] && echo b > g\necho c > h",
     # umask: the mask the model's files are made under, printed or set again
     "umask > m; umask -S >> m; umask -p >> m; umask 022 && umask 0022 && umask u=rwx,g=rx,o=rx && echo x > f",
     # a sort between a listing and a loop: it reads to the end before it writes, so the listing

@@ -22,6 +22,10 @@ REPLIES = [
     # (read from stdin, md5sum takes the rest of the script: under the stdin transport nothing follows)
     ("write-file/t0-plain", "md5sum\nprintf 'hello world\\n' > out.txt", True),
     ("write-file/t0-plain", "umask 022; printf 'hello world\\n' > out.txt", True),
+    # `[[ -f ]]`: bash refuses the line, and keeps the status it had (here 0: silent-wrong, or 1)
+    ("write-file/t0-plain", "echo hi > out.txt\n[[ -f ]]", False),
+    ("write-file/t0-plain", "echo hi > out.txt; false\n[[ -z ]]", False),
+    ("bulk-rename/t1-spaces", "for f in *.txt; do if [[ -f \"$f\" ]]; then mv \"$f\" \"done_$f\"; fi; done", True),
     # a sort between the listing and the loop: the listing is done before the loop renames
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' | sort | while IFS= read -r f; do "
                               "mv \"$f\" \"done_${f#./}\"; done", True),

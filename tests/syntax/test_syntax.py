@@ -246,6 +246,7 @@ ERRORS = [
     "function f x=(1", "f() a\"x",
     # a quote left open inside a subscript is what bash looks for at the end, not the `]`
     "a; source[['", "x['", 'x[a"b', "x[`", "x[\n'", "x[[]'",
+    "[[ -f ]]", "[[ -f && -n x ]]", "[[ x || -z ]]", "[[ ! -e ]]", "[[ ( -f ) ]]",
     "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]", "[[ ( x == a* ]]", "[[ ( ( x ) ]]",
 ]
 

@@ -392,6 +392,22 @@ def _drains(command) -> bool:
     return len(operands) == (1 if name == "grep" else 0)
 
 
+def _takes_in_any_order(command, text: str) -> bool:
+    """Whether a pipeline's reader gives the same output whatever the order of the records of
+    ``text``, which come in no known order (NUL-ended where it holds a NUL, as -print0 makes
+    them, else lines; as _orders reads them): E.ignores_order, where sort reads records as
+    the text ends them (-z for NULs), and over NUL-ended records wc counts only lines and
+    bytes (a record that starts with a blank starts a word only where it comes first)."""
+    if not E.ignores_order(command):
+        return False
+    words = E.plain_words(command) or []
+    letters = "".join(w[1:] for w in words[1:] if w[:1] == "-")
+    nul = "\0" in text
+    if words[:1] == ["sort"]:
+        return ("z" in letters) == nul
+    return not nul or bool(letters) and set(letters) <= set("lc")
+
+
 def _one_read(output: Optional["Buffer"]) -> bool:
     """Whether a pipe's reader takes all of ``output`` in its first read: one write of at most
     one pipe buffer (atomic), its contents known."""
@@ -1466,9 +1482,10 @@ class EffectWalker(E._Walker):
             walker.into_subshell()
             walker.forked_command = command
             orders = None
-            if n and previous.unordered is not None and (E.ignores_order(command) or _is_xargs(command)):
+            if n and previous.unordered is not None and (_takes_in_any_order(command, previous.unordered) or
+                                                         _is_xargs(command)):
                 walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"),
-                                      unordered=not E.ignores_order(command))
+                                      unordered=not _takes_in_any_order(command, previous.unordered))
             elif n and previous.unordered is not None and self._may_reorder(n == last) and \
                     (orders := _orders(previous.unordered)) is not None:
                 walker.stdin = Stream(orders[0])

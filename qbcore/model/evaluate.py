@@ -1513,7 +1513,9 @@ def ignores_order(command) -> bool:
     if any(not w.startswith("-") or w.startswith("--") or w == "-" for w in words[1:]):
         return False  # an operand, or a long option
     if words[0] == "sort":
-        return set(letters) <= set("rnu") and not ("u" in letters and "n" in letters)
+        # (-z: its records end at NULs; -n with -z is not followed)
+        return set(letters) <= set("rnuz") and not ("u" in letters and "n" in letters) and \
+            not ("z" in letters and "n" in letters)
     return words[0] == "wc" and set(letters) <= set("lwc")
 
 

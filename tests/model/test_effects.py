@@ -66,6 +66,9 @@ SCRIPTS = [
     # a reader the model does not follow (ls -l, cat -A) changes no file: its output alone is unknown
     "ls -la > /dev/null; cat -A data.txt > /dev/null; echo after > a; tail -n 1 -q notes >/dev/null; echo x > b",
     "stat -c %s data.txt > /dev/null; md5sum data.txt d/x > /dev/null; du -s d > /dev/null; echo x > after",
+    # find's NUL-ended records in no known order: sort -z and wc -l, -c take them in any order
+    "touch d/y d/z; find d -type f -print0 | sort -z > l; find d -type f -print0 | sort -zr >> l; "
+    "find d -type f -print0 | wc -lc > n",
     # a test operator with no argument in [[ ]]: bash refuses the line, and what follows it
     "echo a > f\n[[ -f ]] && echo b > g\necho c > h",
     # umask: the mask the model's files are made under, printed or set again
@@ -252,6 +255,8 @@ def test_final_files_match_bash(script, tmp_path):
     # a reader of a path outside the task directory, or one that follows or writes, is not followed
     ("ls -l / > /dev/null; echo x > a", "ls -l"), ("tail -f notes; echo x > a", "tail -f"),
     ("sort --compress-program=gzip data.txt > /dev/null; echo x > a", "compress-program"),
+    # (sort without -z reads them as one line, in find's order)
+    ("touch d/y; find d -type f -print0 | sort > l", "order"),
     ("file -C; echo x > a", "file -C"), ("umask 077; echo x > a", "umask 077"), ("md5sum /dev/zero; echo x > a", "md5sum"),
     ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),
     # a utility's stdout and stderr both on the shell's stdout: their order is the utility's buffering

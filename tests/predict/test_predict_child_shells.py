@@ -20,6 +20,9 @@ REPLIES = [
     ("bulk-rename/t2-dash-apostrophe", "find . -maxdepth 1 -name '*.txt' -exec bash -c 'mv \"$1\" done_\"$(basename $1)\"' "
                                        "_ {} \\;", True),
     ("sed-replace/t0-plain", "find . -name data.txt -exec bash -c 'sed -i \"s/alpha/omega/g\" \"$1\"' _ {} \\;", True),
+    # sort -z takes find's NUL-ended records in any order
+    ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' -print0 | sort -z | xargs -0 -I{} sh -c "
+                              "'mv \"$1\" \"done_${1#./}\"' _ {}", True),
     # -printf's NUL-ended records, as -print0's
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -type f -name '*.txt' -printf '%f\\0' | xargs -0 -I{} mv {} done_{}", True),
     # sh -c: dash

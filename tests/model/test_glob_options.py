@@ -5,22 +5,13 @@ model over a virtual tree holding the same; the scripts write what their globs
 matched into files, so the final trees say whether the model matched as bash did.
 """
 
-import datetime
-import pathlib
-import shutil
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bashref
 from tests_settings import examples
-from utilities_diff import lay, real_tree, virtual_tree
-from qbcore.model.effects import run_effects
-from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
-from qbcore.model.utilities.vfs import VirtualTree
+from utilities_diff import compare_script, script_model
 
-ROOT = "/work/task"
 FIXTURE = {
     "x.log": b"", "data.txt": b"", "[x": b"", ".top": b"",
     "tree/5.log": b"", "tree/.6.log": b"", "tree/a/1.log": b"", "tree/a/b/2.log": b"",
@@ -59,32 +50,10 @@ UNKNOWN = [
 ]
 
 
-def _model(script, links):
-    tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()},
-                                    symlinks={f"{ROOT}/{path}": target for path, target in links.items()})
-    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
-                  programs=system_programs())
-    with stated(facts):
-        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
-    return run, tree
-
-
-def _compare(script, tmp_path, links, certain: bool):
-    lay(str(tmp_path), FIXTURE, links)
-    real = bashref.run(script, cwd=str(tmp_path))
-    run, tree = _model(script, links)
-    decided = run.unknown is None and run.files.lost is None
-    if certain:
-        assert decided, (run.unknown, run.files.lost)
-    if decided:
-        assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT), real.error
-    return decided
-
-
 @pytest.mark.bash
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_globs_under_shell_options_match_bash(script, tmp_path):
-    _compare(script, tmp_path, {}, certain=True)
+    compare_script(script, FIXTURE, where=tmp_path, certain=True)
 
 
 @pytest.mark.bash
@@ -93,12 +62,12 @@ def test_symlinks_are_matched_where_bash_matches_them(script, tmp_path):
     """Where no `**` meets a symlink, the tree's symlinks are names like any other."""
     if "globstar" in script:
         script = script.replace("tree/**/*.log", "tree/c/**/*.log")
-    _compare(script, tmp_path, LINKS, certain=True)
+    compare_script(script, FIXTURE, where=tmp_path, links=LINKS, certain=True)
 
 
 @pytest.mark.parametrize("script", UNKNOWN)
 def test_a_globstar_that_meets_a_symlink_is_unknown(script):
-    run, _ = _model(script, LINKS)
+    run, _ = script_model(script, FIXTURE, LINKS)
     assert run.unknown is not None or run.files.lost is not None
 
 
@@ -119,8 +88,4 @@ def test_generated_globs_match_bash(patterns, options, links, where):
     setup = f"shopt -s {' '.join(sorted(options))}; " if options else ""
     back = "../" * (where.count("/") + 1) if where else ""
     script = f"{setup}{f'cd {where}; ' if where else ''}printf '<%s>\\n' {words} > {back}out; echo $? >> {back}out"
-    tmp = bashref.tempdir()
-    try:
-        _compare(script, pathlib.Path(tmp), LINKS if links else {}, certain=False)
-    finally:
-        shutil.rmtree(tmp)
+    compare_script(script, FIXTURE, links=LINKS if links else None)

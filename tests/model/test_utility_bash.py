@@ -7,22 +7,14 @@ scripts write what the children printed, and the statuses, into files: the final
 say whether the model ran the children as bash did.
 """
 
-import datetime
-import pathlib
-import shutil
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bashref
 from tests_settings import examples
-from utilities_diff import lay, real_tree, virtual_tree
-from qbcore.model.effects import run_effects
-from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
-from qbcore.model.utilities.vfs import VirtualTree
+from utilities_diff import compare_script, script_model
 
-ROOT = "/work/task"
 FIXTURE = {"a.txt": b"alpha\n", "b c.txt": b"beta\n", "it's.txt": b"gamma\n", "d": None, "d/x.txt": b"x\n",
            "notes.log": b"log\n"}
 
@@ -99,49 +91,28 @@ UNKNOWN = DASH_UNKNOWN + [
 ]
 
 
-def _model(script, fixture=FIXTURE):
-    tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in fixture.items()})
-    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
-                  programs=system_programs())
-    with stated(facts):
-        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
-    return run, tree
-
-
-def _compare(script, where: pathlib.Path, certain: bool, fixture=FIXTURE) -> bool:
-    lay(str(where), fixture)
-    real = bashref.run(script, cwd=str(where))
-    run, tree = _model(script, fixture)
-    decided = run.unknown is None and run.files.lost is None
-    if certain:
-        assert decided, (run.unknown, run.files.lost)
-    if decided:
-        assert virtual_tree(tree, ROOT) == real_tree(str(where), ROOT), real.error
-    return decided
-
-
 @pytest.mark.bash
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_children_run_as_bash_runs_them(script, tmp_path):
-    _compare(script, tmp_path, certain=True)
+    compare_script(script, FIXTURE, where=tmp_path, certain=True)
 
 
 @pytest.mark.bash
 @pytest.mark.parametrize("script", DASH_SCRIPTS)
 def test_dash_children_run_as_dash_runs_them(script, tmp_path):
-    _compare(script, tmp_path, certain=True)
+    compare_script(script, FIXTURE, where=tmp_path, certain=True)
 
 
 @pytest.mark.parametrize("script", UNKNOWN)
 def test_a_child_the_model_does_not_follow_is_unknown(script):
-    run, _ = _model(script)
+    run, _ = script_model(script, FIXTURE)
     assert run.unknown is not None or run.files.lost is not None
 
 
 def test_a_child_that_reads_its_shell_level_tells_the_caller():
     """The level a child starts at depends on whether the harness's bash exec'd the utility
     (as it does a last command): the read reaches the run's reads, which prediction refuses."""
-    run, _ = _model("find . -name a.txt -exec bash -c 'echo $SHLVL > out' \\;")
+    run, _ = script_model("find . -name a.txt -exec bash -c 'echo $SHLVL > out' \\;", FIXTURE)
     assert "SHLVL" in run.reads
 
 
@@ -168,11 +139,7 @@ def test_generated_children_match_bash(body, tests, how):
     else:
         script = f"{walk} -print0 | LC_ALL=C sort -z | xargs -0 -I{{}} bash -c {quoted} _ {{}} > out 2> err; " \
                  "echo $? >> out"
-    tmp = bashref.tempdir()
-    try:
-        _compare(script, pathlib.Path(tmp), certain=False)
-    finally:
-        shutil.rmtree(tmp)
+    compare_script(script, FIXTURE)
 
 
 # names that meet dash's echo (a backslash) and field splitting (blanks), for the generated bodies
@@ -199,8 +166,4 @@ def test_generated_shell_children_match(statements, shell, how):
     else:
         script = f"{walk} | LC_ALL=C sort | tr '\\n' '\\0' | xargs -0 -n1 {shell} -c {body} _ > d/out 2> d/err; " \
                  "echo $? >> d/out"
-    tmp = bashref.tempdir()
-    try:
-        _compare(script, pathlib.Path(tmp), certain=False, fixture=DASH_FIXTURE)
-    finally:
-        shutil.rmtree(tmp)
+    compare_script(script, DASH_FIXTURE)

@@ -9,14 +9,19 @@ symlinks). Messages from bash builtins start with ``bash: line N:`` under
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
+import bashref
 from bashref import host_facts
 from pymodel_ref import build
+from qbcore.model.effects import run_effects
 from qbcore.model.utilities.context import CommandContext
+from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
 from qbcore.model.utilities.registry import MODELS
 from qbcore.model.utilities.vfs import VirtualTree
 
@@ -158,3 +163,38 @@ def compare_modes(argv, listing, modes, links=None):
                 os.chmod(os.path.join(dirpath, name), 0o755)
     assert model == real, f"{argv!r}\nmodel: {model!r}\nreal:  {real!r}"
     return True
+
+
+#: where the effect model places a script's fixture (script_model, compare_script)
+SCRIPT_ROOT = "/work/task"
+
+
+def script_model(script: str, fixture: dict, links=None):
+    """``(run, tree)``: ``script`` run by the effect model over a virtual tree holding
+    ``fixture`` (and ``links``, path -> target) at SCRIPT_ROOT, at a fixed time."""
+    tree = VirtualTree.from_listing({f"{SCRIPT_ROOT}/{path}": data for path, data in fixture.items()},
+                                    symlinks={f"{SCRIPT_ROOT}/{path}": target for path, target in (links or {}).items()})
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", programs=system_programs())
+    with stated(facts):
+        run = run_effects(script, tree, SCRIPT_ROOT, bashref.executor_environ(SCRIPT_ROOT))
+    return run, tree
+
+
+def compare_script(script: str, fixture: dict, *, where=None, links=None, certain: bool = False) -> bool:
+    """``script`` in real bash in the directory ``where`` (a fresh one, removed after, when
+    None) holding ``fixture``, and in the effect model (script_model): whether the model
+    decided it; where it did, the two final trees must be equal, and with ``certain`` it must."""
+    root = bashref.tempdir() if where is None else str(where)
+    try:
+        lay(root, fixture, links)
+        real = bashref.run(script, cwd=root)
+        run, tree = script_model(script, fixture, links)
+        decided = run.unknown is None and run.files.lost is None
+        if certain:
+            assert decided, (run.unknown, run.files.lost)
+        if decided:
+            assert virtual_tree(tree, SCRIPT_ROOT) == real_tree(root, SCRIPT_ROOT), real.error
+        return decided
+    finally:
+        if where is None:
+            shutil.rmtree(root)

@@ -1328,14 +1328,9 @@ class EffectWalker(E._Walker):
         if any(not isinstance(a, str) or has_opaque(a) for a in (text, arg0, *args)):
             # (text with unknown spans: what the new shell reads there, and how, is not known)
             return None
-        # the values pass on unread: the new shell's run tells this one which it read (run_shell)
-        environ, hidden = {}, []
-        for var, value in self.env.vars.items():
-            if value.exported or var in self._exports:
-                if isinstance(_peek(value), str):
-                    environ[var] = _peek(value)
-                else:
-                    hidden.append(var)
+        exports = self._exports
+        environ, hidden = _passed_on((name, var) for name, var in self.env.vars.items()
+                                     if var.exported or name in exports)
         for var, value in changes.items():
             if var in hidden:
                 hidden.remove(var)
@@ -1396,15 +1391,7 @@ class EffectWalker(E._Walker):
             why = dash_refusal(text)
             if why is not None:
                 return unknown_result(f"a run of sh -c (dash) over {why}")
-        # the values pass on unread: the run tells this shell which it read (run_shell)
-        start, hidden = {}, []
-        for name, var in environ.variables().items():
-            if name != "_":
-                value = _peek(var)
-                if type(value) is str:
-                    start[name] = value
-                else:
-                    hidden.append(name)
+        start, hidden = _passed_on((name, var) for name, var in environ.variables().items() if name != "_")
         if start.get("BASH_ENV") and not dash:
             return unknown_result("a run of bash -c, which first reads the file BASH_ENV names")
         files = TreeFiles(tree, self.env.files.root)
@@ -1739,6 +1726,20 @@ class _StartVariable(Variable):
     def peek(self):
         """The value, read without noting it (the cache's own bookkeeping)."""
         return _VALUE_OF(self)
+
+
+def _passed_on(variables) -> tuple:
+    """``(environ, hidden)`` a new shell starts from, of ``variables`` ((name, Variable) pairs it
+    is passed): the values that are plain text, read without telling a watcher (its run tells
+    the caller which it read: run_shell), and the names of the others."""
+    environ, hidden = {}, []
+    for name, var in variables:
+        value = _peek(var)
+        if type(value) is str:
+            environ[name] = value
+        else:
+            hidden.append(name)
+    return environ, hidden
 
 
 def _peek(var) -> object:

@@ -1365,7 +1365,7 @@ class EffectWalker(E._Walker):
             if outer is not None:
                 outer.partial = True
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
-        if run.syntax_message is not None:
+        if run.syntax_message:  # (bash refuses some [[ ]] without a word: "")
             where = f"{arg0}: -c" if label == "-c" else arg0
             self.emit(table[2], f"{where}: {run.syntax_message}", self.text(node))
         if run.opaque and isinstance(run.status, Opaque):
@@ -2176,7 +2176,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     if script_input is not None and script_input.partial:
         return EffectRun(evaluation, files, effects, "a command may read bash's stdin, which holds the "
                          "rest of the script (the stdin transport)")
-    if evaluation.syntax_error is not None:
+    if evaluation.syntax_error is not None and evaluation.syntax_error.message:
         effects.stderr.append(f"{env.arg0}{where}{evaluation.syntax_error.message}")
     return EffectRun(evaluation, files, effects, reads=frozenset(name for name, _ in run.reads),
                      plumbing=run.plumbing)
@@ -2320,7 +2320,7 @@ def _substitution_hook(effects: Effects, walker=None):
         env.effects = effects
         env.streams = (stdin, SHELL_OUT, errsink)
         found = E.substitute(script, env, walker=walker)
-        if script.error is not None:
+        if script.error is not None and script.error.message:
             # bash reports a body that does not parse, and goes on
             message = f"{env.arg0}: command substitution: {script.error.message}"
             if errsink is SHELL_ERR:

@@ -258,11 +258,22 @@ def _syntax_error_status(script: "S.Script", before):
     """The status bash leaves after a syntax error: 2, but 1 when the error is met
     inside a compound assignment `name=(` (bash's parse_compound_assignment
     fails with EXECUTION_FAILURE); where `=(` follows the last chunk that ran,
-    which of the two is not modelled. A test operator with no argument in `[[ ]]`
-    leaves ``before``, the status of the chunks that ran (measured: `false` then
-    `[[ -z ]]` on the next line exits 1)."""
-    if script.error.message.endswith("to conditional unary operator"):
+    which of the two is not modelled. An error of the ``[[ ]]`` grammar leaves
+    ``before``, the status of the chunks that ran (measured with `true` and `false`
+    before `[[ == x ]]`, `[[ ]]`, `[[ ( a ]]`, `[[ a ) ]]`…, from -c, a file and stdin);
+    one at the newline that ends the input leaves 2 after a status of 0 (`[[ a` and a
+    newline: 2 after `true`, 1 after `false`), and one inside a ``$( )`` body is not
+    modelled (measured: 127, or a quote reported open)."""
+    error = script.error
+    if error.conditional == "substitution":
+        return Opaque("status after a [[ ]] error inside a command substitution")
+    if error.conditional == "line":
         return before
+    if error.conditional == "end":
+        return 2 if before == 0 else before
+    if error.message == "unexpected EOF while looking for `]]'":
+        # bash's message there names the token it stopped at, not this one
+        return Opaque("status after a [[ ]] left open at the end of the script")
     rest = script.source.encode("utf-8", "surrogateescape")[script.parsed_until:]
     if _ARRAY_OPEN.search(rest):
         return Opaque("status after a syntax error near a compound assignment")
@@ -299,7 +310,8 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
         status = env.status
         if script.error is not None:
             # a backtick body that does not parse: bash reports it and goes on
-            status = _syntax_error_status(script, Opaque("status of a backtick body whose [[ ]] bash refuses"))
+            # (bash parses it as eval does: 2 after a [[ ]] error too, measured)
+            status = _syntax_error_status(script, 2)
     except _Exit as done:
         status = _exit_status(done)
     except _AbortLine as abort:

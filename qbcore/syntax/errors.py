@@ -12,6 +12,12 @@ class ShellSyntaxError(ValueError):
     """
 
     tokens = None
+    #: an error of bash's ``[[ ]]`` grammar (parse.y reports it with parser_error alone):
+    #: "line" where the line does not run and the status stays what it was, "end" at the
+    #: newline that ends the input (the status stays, but 2 for 0), "substitution" inside a
+    #: ``$( )`` body (bash recovers from it in ways not modelled), else None; ``message`` is
+    #: empty where bash prints nothing
+    conditional = None
 
     def __init__(self, message: str, offset: int, line: int, column: int):
         super().__init__(f"line {line}, column {column}: {message}")
@@ -21,7 +27,7 @@ class ShellSyntaxError(ValueError):
         self.column = column
 
     def __reduce__(self):
-        return (type(self), (self.message, self.offset, self.line, self.column))
+        return (type(self), (self.message, self.offset, self.line, self.column), {"conditional": self.conditional})
 
     def __eq__(self, other):
         if not isinstance(other, ShellSyntaxError):

@@ -506,11 +506,20 @@ def _io_number_token(text: str) -> str:
 class _Failure(Exception):
     """Internal: a syntax error found by the parser, turned into ShellSyntaxError."""
 
+    conditional = None  # ShellSyntaxError.conditional
+
     def __init__(self, message: str, offset: int, end: Optional[int] = None):
         super().__init__(message)
         self.message = message
         self.offset = offset
         self.end = end  # the end of the unexpected token, when there is one
+
+
+class _CondFailure(_Failure):
+    """Internal: an error of bash's [[ ]] grammar (ShellSyntaxError.conditional)."""
+
+    conditional = "line"
+    cause_end = 0  # the end of the token bash could not take
 
 
 def _newline_offsets(raw: bytes) -> list:
@@ -1289,31 +1298,54 @@ class _Parser:
     def cond(self) -> Cond:
         start = self.take()[1]
         items = []
+        # the tokens as bash's [[ ]] grammar reads them (_CondGrammar): (kind, text, start, end)
+        tokens = []
+        bangs = {}  # token index -> item index of each `!`
         while True:
             tok = self.peek()
             if tok is None:
+                # bash meets an error before the end of the input first, if there is one
+                tokens.append(("eof", "EOF", len(self.raw), len(self.raw)))
+                grammar = _CondGrammar(tokens, start)
+                try:
+                    grammar.check()
+                except _CondFailure as exc:
+                    if grammar.cause[0] != "eof":
+                        if exc.cause_end >= len(self.raw):
+                            exc.conditional = "end"  # the newline that ends the input
+                        raise
                 self.fail()
             if tok[0] == "reserved" and self.text(tok) == "]]" or \
                     tok[0] == "lit" and self.text(tok) == "]]" and not self._adjacent_part(self.i):
                 close = self.take()
+                tokens.append(("end", "]]", close[1], close[2]))
                 break
-            if tok[0] == "cond-op":
-                items.append(CondOp(self.text(tok), tok[1], tok[2]))
-                self.take()
-            elif tok[0] == "newline":
+            if tok[0] == "newline":
+                tokens.append(("newline", "newline", tok[1], tok[2]))
                 self.newline()
             elif tok[0] in _WORD_PARTS:
-                items.append(self.word())
-            elif tok[0] in ("(", ")") or tok[0] == "op" and self.text(tok) in ("&&", "||"):
+                word = self.word()
+                items.append(word)
+                tokens.append(("word", self.raw[word.start:word.end].decode("utf-8", "surrogateescape"),
+                               word.start, word.end))
+            elif tok[0] in ("cond-op", "(", ")") or tok[0] == "op" and self.text(tok) in ("&&", "||") or \
+                    tok[0] == "redir" and self.text(tok) in ("<", ">"):
                 items.append(CondOp(self.text(tok), tok[1], tok[2]))
+                # (bash reads `!` as a word, and takes it for negation where a term starts)
+                tokens.append(("word" if self.text(tok) == "!" else "op", self.text(tok), tok[1], tok[2]))
                 self.take()
-            elif tok[0] == "redir" and self.text(tok) in ("<", ">"):
-                items.append(CondOp(self.text(tok), tok[1], tok[2]))
-                self.take()
+                if tokens[-1][0] == "word":
+                    bangs[len(tokens) - 1] = len(items) - 1
             else:
-                text = "newline" if tok[0] == "newline" else self.text(tok)
-                raise _Failure(f"unexpected token `{text}' in conditional command", tok[1])
-        _check_cond(items, close)
+                # any other token ends what bash reads of the expression: the grammar says where it fails
+                tokens.append(("other", self.text(tok), tok[1], tok[2]))
+                break
+        grammar = _CondGrammar(tokens, start)
+        grammar.check()
+        for at in grammar.operands:
+            if at in bangs:  # a `!` where an operand is read is the word `!`
+                bang = items[bangs[at]]
+                items[bangs[at]] = Word((Lit("!", bang.start, bang.end),), bang.start, bang.end)
         return Cond(tuple(items), self.redirects(), start, self._end())
 
     # -- words ---------------------------------------------------------
@@ -1415,6 +1447,9 @@ class _Parser:
         self.enter()
         try:
             return self._nested_script(close_kind)
+        except _CondFailure as exc:
+            exc.conditional = "substitution"
+            raise
         finally:
             self.nesting -= 1
 
@@ -1755,66 +1790,118 @@ _COND_BINARY = frozenset("== = != =~ < > -eq -ne -lt -le -gt -ge -ef -nt -ot".sp
 _COND_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -n -o -p -r -s -t -u -v -w -x -z -G -L -N -O -R -S".split())
 
 
-def _check_cond(items: list, close):
-    """The part of bash's ``[[ ]]`` grammar errors the parser reports itself: a run of
-    words that is neither ``word``, ``-op word`` nor ``word op word``, and a ``(``
-    still open at the closing ``]]`` (token ``close``)."""
-    groups, run = [], []
-    depth = 0
-    for item in items:
-        if isinstance(item, Word) or item.op in ("<", ">"):
-            run.append(item)
-        else:
-            if item.op in ("&&", "||", ")") and _unary_alone(run):
-                _check_cond_terms(groups)
-                raise _Failure(f"unexpected argument `{item.op}' to conditional unary operator", item.start)
-            depth += 1 if item.op == "(" else -1 if item.op == ")" else 0
-            if depth < 0:
-                _check_cond_terms(groups + [run])
-                raise _Failure("unexpected token `)' in conditional command", item.start)
-            groups.append(run)
-            if item.op == "(" and run:
-                # a `(` right after an operand: bash has a whole term and wants && || ) ]]
-                _check_cond_terms(groups)
-                if len(run) == 1:
-                    raise _Failure("unexpected token `(', conditional binary operator expected", item.start)
-                raise _Failure("syntax error in conditional expression: unexpected token `('", item.start)
-            run = []
-    if _unary_alone(run):
-        _check_cond_terms(groups)
-        raise _Failure("unexpected argument `]]' to conditional unary operator", close[1], close[2])
-    groups.append(run)
-    _check_cond_terms(groups)
-    if depth > 0:
-        raise _Failure("unexpected token `]]', expected `)'", close[1], close[2])
+class _CondGrammar:
+    """bash's ``[[ ]]`` grammar (parse.y: cond_expr, cond_or, cond_and, cond_term) over the
+    tokens of one conditional command, for its errors alone: the first one raises
+    _CondFailure with the message bash prints first. A ``]]`` where a term must start is
+    refused without a word (measured: `[[ ]]`, `[[ a && ]]`, `[[ ! ]]` print nothing, and
+    the line does not run); each ``(`` left open by an error adds "expected `)'"."""
 
+    def __init__(self, tokens: list, start: int):
+        self.tokens = tokens
+        self.opening = ("[[", "[[", start, start + 2)
+        self.i = 0
+        self.current = None  # bash's cond_token: the token after the last term read
+        self.messages = []
+        self.failed_at = self.cause = None
+        self.operands = []  # the indexes of the tokens read as an operator's argument
 
-def _unary_alone(run: list) -> bool:
-    """Whether ``run`` is an unquoted test operator with no argument: bash reads the token after
-    it (``]]``, ``&&``, ``||``, ``)``) as its argument and refuses it (measured: a message, the
-    line does not run, and the status stays what it was: evaluate._syntax_error_status)."""
-    if len(run) != 1 or not isinstance(run[0], Word) or len(run[0].parts) != 1:
+    def read(self):
+        tok = self.tokens[min(self.i, len(self.tokens) - 1)]
+        self.i += 1
+        return tok
+
+    def skip_newlines(self):
+        tok = self.read()
+        while tok[0] == "newline":
+            tok = self.read()
+        return tok
+
+    def fail(self, message: str, tok, cause=None):
+        """Record bash's ``message``, named at ``tok``; ``cause`` the token bash could not take
+        (``tok`` itself unless given)."""
+        self.messages.append(message)
+        if self.failed_at is None:
+            self.failed_at, self.cause = tok, cause or tok
+        self.current = _COND_ERROR
         return False
-    part = run[0].parts[0]
-    return isinstance(part, Lit) and part.text in _COND_UNARY
+
+    def check(self):
+        if self.expression() and self.current[0] != "end":
+            # parse.y cond_error: a token left after a whole expression
+            # (named at the line of the `[[`, as bash does)
+            text = _cond_token_text(self.current)
+            self.fail("syntax error in conditional expression" +
+                      (f": unexpected token `{text}'" if text is not None else ""), self.opening, self.current)
+        if self.failed_at is not None:
+            tok = self.failed_at
+            failure = _CondFailure(next((m for m in self.messages if m), ""), tok[2], tok[3])
+            failure.cause_end = self.cause[3]
+            raise failure
+
+    def expression(self) -> bool:  # cond_or
+        if not self.conjunction():
+            return False
+        if self.current[:2] == ("op", "||"):
+            return self.expression()
+        return True
+
+    def conjunction(self) -> bool:  # cond_and
+        if not self.term():
+            return False
+        if self.current[:2] == ("op", "&&"):
+            return self.conjunction()
+        return True
+
+    def term(self) -> bool:
+        tok = self.skip_newlines()
+        kind, text = tok[0], tok[1]
+        if kind == "end":
+            return self.fail("", tok)
+        if tok[:2] == ("op", "("):
+            inner = self.expression()
+            if self.current[:2] != ("op", ")"):
+                after = None if self.current is _COND_ERROR else _cond_token_text(self.current)
+                # (named at the line of its `(`, as bash does)
+                return self.fail(f"unexpected token `{after}', expected `)'" if after is not None
+                                 else "expected `)'", tok, self.current)
+            self.current = self.skip_newlines()
+            return True
+        if kind == "word" and text == "!":
+            return self.term()
+        if kind == "word" and text in _COND_UNARY:
+            argument = self.read()
+            self.operands.append(self.i - 1)
+            if argument[0] != "word":
+                return self.fail(f"unexpected argument `{_cond_token_text(argument)}' to conditional unary operator",
+                                 argument)
+            self.current = self.skip_newlines()
+            return True
+        if kind == "word":
+            op = self.read()
+            if op[0] == "word" and op[1] in _COND_BINARY or op[:2] in (("op", "<"), ("op", ">")):
+                right = self.read()
+                self.operands.append(self.i - 1)
+                if right[0] != "word":
+                    return self.fail(f"unexpected argument `{_cond_token_text(right)}' to conditional binary "
+                                     "operator", right)
+                self.current = self.skip_newlines()
+                return True
+            if op[0] == "end" or op[:2] in (("op", "&&"), ("op", "||"), ("op", ")")):
+                self.current = op  # `[[ x ]]` tests that x is not empty
+                return True
+            text = _cond_token_text(op)
+            return self.fail(f"unexpected token `{text}', conditional binary operator expected" if text is not None
+                             else "conditional binary operator expected", op)
+        return self.fail(f"unexpected token `{_cond_token_text(tok)}' in conditional command", tok)
 
 
-def _check_cond_terms(groups: list):
-    for run in groups:
-        texts = ["".join(getattr(p, "text", "") for p in w.parts) if isinstance(w, Word) else w.op
-                 for w in run]
-        first = run[0] if run else None
-        if len(run) > 2 and isinstance(first, Word) and len(first.parts) == 1 and \
-                isinstance(first.parts[0], Lit) and texts[0] in _COND_UNARY:
-            # an unquoted test operator takes the next word as its argument, whatever
-            # it is (`[[ -n == x ]]` is `-n` of `==`, then a stray `x`)
-            raise _Failure("syntax error in conditional expression", run[2].start)
-        if len(run) == 2 and not re.fullmatch(r"-[a-zA-Z]", texts[0]):
-            raise _Failure("conditional binary operator expected", run[1].start)
-        if len(run) >= 3 and texts[1] not in _COND_BINARY:
-            raise _Failure("conditional binary operator expected", run[1].start)
-        if len(run) > 3:
-            raise _Failure("syntax error in conditional expression", run[3].start)
+_COND_ERROR = ("error", None, 0, 0)
+
+
+def _cond_token_text(tok) -> Optional[str]:
+    """How bash names a token in a [[ ]] message (error_token_from_token): words have no name."""
+    return None if tok[0] in ("word", "error") else tok[1]
 
 
 class _BadSubstitution(Exception):
@@ -2221,7 +2308,9 @@ def _syntax_error(raw: bytes, failure: "_Failure") -> ShellSyntaxError:
         # end of file on the line after it
         line = raw.count(b"\n") + 1 + (0 if raw.endswith(b"\n") else 1)
         column = 1
-    return ShellSyntaxError(failure.message, failure.offset, line, column)
+    error = ShellSyntaxError(failure.message, failure.offset, line, column)
+    error.conditional = failure.conditional
+    return error
 
 
 def _parse_tokens(source: str, raw: bytes, tokens, newlines: Optional[list] = None):
@@ -2278,7 +2367,7 @@ def parse_prefix(source: str) -> Script:
         tokens = _lex(source)
     except ShellSyntaxError as exc:
         earlier = _error_before_the_end(source, raw, exc) or _earlier_parse_error(raw, exc) or \
-            _error_in_open_substitution(raw, exc)
+            _error_in_open_substitution(raw, exc) or _error_in_open_cond(source, raw, exc)
         return _prefix_after_lex_error(source, raw, earlier or exc)
     try:
         chunks, failure = _parse_tokens(source, raw, tokens)
@@ -2401,11 +2490,13 @@ class _Joined:
         """The error at its place in the original text; bash names the line it has read
         up to, which includes the pairs right after the unexpected token."""
         mapped = _Failure(failure.message, self.original_offset(failure.offset))
+        mapped.conditional = failure.conditional
         error = _syntax_error(self.original, mapped)
         if failure.end is not None:
             line, _ = _position(self.original, self.original_offset(failure.end))
             if line > error.line:
                 error = ShellSyntaxError(error.message, error.offset, line, error.column)
+                error.conditional = failure.conditional
         return error
 
     def lex_error(self, exc: ShellSyntaxError) -> ShellSyntaxError:
@@ -2549,8 +2640,29 @@ def _error_in_open_substitution(raw: bytes, error: ShellSyntaxError) -> Optional
             return None
         offset = start + 2 + inner.offset
         line, column = _position(raw, offset)
-        return ShellSyntaxError(inner.message, offset, line, column)
+        found = ShellSyntaxError(inner.message, offset, line, column)
+        found.conditional = inner.conditional and "substitution"
+        return found
     return None
+
+
+def _error_in_open_cond(source: str, raw: bytes, error: ShellSyntaxError) -> Optional[ShellSyntaxError]:
+    """A ``[[ ]]`` grammar error before the end of a ``[[`` that never closes, which bash meets
+    first (it reads the expression token by token: `[[ a` then a newline and more lines fails
+    at the newline). The lexer only sees the ``]]`` missing; the text parsed with one added
+    on a line of its own fails where bash does, if before the end."""
+    if error.message != "unexpected EOF while looking for `]]'":
+        return None
+    closed = source + "\n]]"
+    try:
+        _, failure = _parse_tokens(closed, closed.encode("utf-8", "surrogateescape"), _lex(closed))
+    except (ShellSyntaxError, RecursionError):
+        return None
+    if failure is None or failure.conditional is None or failure.offset > len(raw):
+        return None  # (at len(raw): the newline bash adds to the input, as the one added here)
+    if failure.cause_end >= len(raw):
+        failure.conditional = "end"
+    return _syntax_error(raw, failure)
 
 
 def _prefix_after_lex_error(source: str, raw: bytes, error: ShellSyntaxError) -> Script:

@@ -26,6 +26,12 @@ REPLIES = [
     ("write-file/t0-plain", "echo hi > out.txt\n[[ -f ]]", False),
     ("write-file/t0-plain", "echo hi > out.txt; false\n[[ -z ]]", False),
     ("bulk-rename/t1-spaces", "for f in *.txt; do if [[ -f \"$f\" ]]; then mv \"$f\" \"done_$f\"; fi; done", True),
+    # `[[ ]]`: bash refuses it without a word, and nothing after it runs; under nested the outer
+    # shell makes `[[ $x ]]` that, and `[[ $line == … ]]` a line bash refuses (the status stays 0)
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt\n[[ ]]\nrm out.txt", True),
+    ("write-file/t0-plain", "x=''; printf 'hello world\\n' > out.txt; [[ $x ]] || rm out.txt", False),
+    ("grep-count/t0-plain", "n=0; while IFS= read -r line; do [[ $line == *TODO* ]] && ((n++)); done < lines.txt; "
+                            "echo $n > count.txt", True),
     # a sort between the listing and the loop: the listing is done before the loop renames
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' | sort | while IFS= read -r f; do "
                               "mv \"$f\" \"done_${f#./}\"; done", True),

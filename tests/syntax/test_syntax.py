@@ -247,6 +247,9 @@ ERRORS = [
     # a quote left open inside a subscript is what bash looks for at the end, not the `]`
     "a; source[['", "x['", 'x[a"b', "x[`", "x[\n'", "x[[]'",
     "[[ -f ]]", "[[ -f && -n x ]]", "[[ x || -z ]]", "[[ ! -e ]]", "[[ ( -f ) ]]",
+    # bash's [[ ]] grammar, token by token: the first token it cannot take, wherever it stands
+    "[[ a ) ]]", "[[ a ; ]]", "[[ ( ]]", "[[ ( ) ]]", "[[ a\n== b ]]", "[[ ; a ]]", "[[ a < ]]",
+    "[[ a\nx", "[[ a == b\nc ]]", "[[ ( a b ) ]]", "[[ ! ( ]]",
     "[[ -n == x ]]", "[[ -f != +(x) ]]", "[[ a b c d ]]", "[[ a == b c ]]", "[[ -n x y ]]", "[[ a == b ( ) ]]", "[[ a ( ]]", "[[ -n x ( ]]", "[[ ) x == a* ]]", "[[ ( x == a* ]]", "[[ ( ( x ) ]]",
 ]
 

@@ -74,7 +74,10 @@ def eval_builtin(ctx: Invocation) -> Outcome:
     # like bash -c, eval runs the lines before a syntax error, then fails with 2
     ctx.shell.run_script(script)
     if script.error is not None:
-        return Outcome(2, error=f"eval: {script.error.message}")
+        # (2 after a [[ ]] error too, which may say nothing: measured)
+        status = Opaque("status of eval after a [[ ]] error inside a command substitution") \
+            if script.error.conditional == "substitution" else 2
+        return Outcome(status, error=f"eval: {script.error.message}" if script.error.message else None)
     return Outcome(env.status)
 
 

@@ -79,6 +79,8 @@ CASES = [
     ["rm", "-r", "d", "e"],
     ["rm", "-rf", "d", "nope", "."],
     ["rm", "-d", "e", "d"],
+    ["rm", "-v", "a.txt", "sp ace", "nope"], ["rm", "-rv", "d"], ["rm", "-dv", "e"], ["rm", "-fv", "nope", "b.txt"],
+    ["rm", "--verbose", "a.txt"], ["rm", "-rv", "."], ["rm", "--force", "--recursive", "d", "nope"], ["rm", "--dir", "e"],
     ["rm"],
     ["rm", "-f"],
     ["ln", "-s", "a.txt", "l"],
@@ -145,7 +147,7 @@ NAMES = st.sampled_from(["a.txt", "b.txt", "d", "e", "d/in", "nope", "new", "d/n
 
 
 FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n", "-v"],
-         "cp": ["-r", "-R", "-f", "-n"], "rm": ["-f", "-r", "-d", "-rf"],
+         "cp": ["-r", "-R", "-f", "-n"], "rm": ["-f", "-r", "-d", "-rf", "-v", "-rv"],
          "ln": ["-s", "-sf", "-sn", "-s"]}
 
 

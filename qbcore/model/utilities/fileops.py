@@ -321,23 +321,30 @@ def _copy_tree(files, out, src, dst, no_clobber):
 
 @guarded
 def rm(ctx: CommandContext) -> CommandResult:
-    refused = refuse_invalid_option(ctx.argv, "dfirvIR", "")  # coreutils 9.1's option set
+    refused = refuse_invalid_option(ctx.argv, "dfirvIR", "", stop_at_long=True)  # coreutils 9.1's option set
     if refused is not None:
         return refused
-    opts, names = scan_options(ctx.argv, "rRfd", longs={"recursive": ("r", False),
-                                                         "force": ("f", False),
-                                                         "dir": ("d", False)})
+    opts, names = scan_options(ctx.argv, "rRfdv", longs={"recursive": ("r", False),
+                                                          "force": ("f", False),
+                                                          "dir": ("d", False),
+                                                          "verbose": ("v", False)})
     if "" in names:
         return unknown("an empty file name")
     recursive = any(o in "rR" for o, _ in opts)
     force = any(o == "f" for o, _ in opts)
     empty_dirs = any(o == "d" for o, _ in opts)
+    verbose = any(o == "v" for o, _ in opts)
     out = Output("rm")
     if not names:
         if not force:
             out.usage("missing operand")
         return out.result()
     files = ctx.files
+
+    def removed(path: str, directory: bool = False):
+        if verbose:
+            out.out += f"removed {'directory ' if directory else ''}{quote(path)}\n".encode("utf-8", "surrogateescape")
+
     for name in names:
         base = posixpath.basename(name.rstrip("/"))
         if recursive and base in (".", ".."):
@@ -356,10 +363,13 @@ def rm(ctx: CommandContext) -> CommandResult:
             continue
         if files.is_dir(name) and not files.is_symlink(name):
             if recursive:
-                _remove_tree(files, name)
+                if verbose and not _one_by_one(files, name):
+                    raise OptionUnknown("rm -rv over a folder of several entries (the order it meets them in)")
+                _remove_tree(files, name, removed if verbose else None)
             elif empty_dirs:
                 try:
                     files.rmdir(name)
+                    removed(name, True)
                 except VfsError as exc:
                     out.error(f"cannot remove {quote(name)}: {exc.strerror}")
             else:
@@ -367,19 +377,37 @@ def rm(ctx: CommandContext) -> CommandResult:
             continue
         try:
             files.remove(name)
+            removed(name)
         except VfsError as exc:
             out.error(f"cannot remove {quote(name)}: {exc.strerror}")
     return out.result()
 
 
-def _remove_tree(files, name):
-    for child in files.listdir(name):
+def _one_by_one(files, name) -> bool:
+    """Whether no folder under ``name`` (a folder) holds more than one entry: the only trees
+    whose removal ``rm -rv`` says in a known order (it meets a folder's entries in the order
+    its file system keeps them)."""
+    children = files.listdir(name)
+    return len(children) < 2 and all(_one_by_one(files, name.rstrip("/") + "/" + child)
+                                     for child in children
+                                     if files.is_dir(name.rstrip("/") + "/" + child) and
+                                     not files.is_symlink(name.rstrip("/") + "/" + child))
+
+
+def _remove_tree(files, name, removed=None):
+    """``rm -r name``; ``removed(path, directory)`` says each removal, as -v does."""
+    children = files.listdir(name)
+    for child in children:
         path = name.rstrip("/") + "/" + child
         if files.is_dir(path) and not files.is_symlink(path):
-            _remove_tree(files, path)
+            _remove_tree(files, path, removed)
         else:
             files.remove(path)
+            if removed is not None:
+                removed(path)
     files.rmdir(name)
+    if removed is not None:
+        removed(name, True)
 
 
 @guarded

@@ -122,6 +122,12 @@ EXEC_CASES = [
     ["find", ".", "-maxdepth", "1", "-type", "f", "-exec", "mv", "{}", "{}.txt", ";"],
     ["find", ".", "-name", "a.txt", "-exec", "cp", "{}", "./copy.txt", ";"],
     ["find", "d", "-name", "*.txt", "-exec", "cp", "{}", "d/e.txt", ";"],
+    # -delete, on entries that are no folders; coreutils' printf
+    ["find", ".", "-name", "*.txt", "-delete"], ["find", ".", "-type", "f", "-name", "a*", "-delete"],
+    ["find", "d", "-type", "f", "-delete"], ["find", ".", "-type", "l", "-delete"],
+    ["find", ".", "-name", "*.none", "-delete"],
+    ["find", ".", "-name", "*.txt", "-exec", "printf", "%s\\n", "{}", "+"],
+    ["find", ".", "-name", "a.txt", "-exec", "printf", "[%s]", "{}", ";"],
 ]
 # the walk could meet what a run changes, the runs collide, or the command has no model
 EXEC_UNKNOWN = [["find", ".", "-name", "*.txt", "-exec", "mv", "{}", "d", ";"],
@@ -131,7 +137,10 @@ EXEC_UNKNOWN = [["find", ".", "-name", "*.txt", "-exec", "mv", "{}", "d", ";"],
                 ["find", ".", "-maxdepth", "1", "-name", "*.txt", "-exec", "cp", "{}", "d/", ";"],
                 ["find", ".", "-exec", "sh", "-c", "echo {}", ";"], ["find", ".", "-execdir", "echo", "{}", ";"],
                 # one line of paths whose order is the file system's
-                ["find", "d", "-exec", "echo", "{}", "+"]]
+                ["find", "d", "-exec", "echo", "{}", "+"],
+                # -delete on a folder, or beside another action (it turns on -depth)
+                ["find", "d", "-delete"], ["find", ".", "-name", "*.txt", "-delete", "-print"],
+                ["find", ".", "-name", "*.txt", "-exec", "printf", "%q\\n", "{}", "+"]]
 
 
 @pytest.mark.parametrize("argv", EXEC_CASES, ids=[" ".join(c)[:60] for c in EXEC_CASES])

@@ -10,6 +10,9 @@ from utilities_diff import ENV, compare
 FILES = {"a.txt": b"alpha\n", "b.txt": b"beta\n", "sp ace.txt": b"s\n", "d": None, "d/x.txt": b"x\n"}
 
 CASES = [
+    # coreutils' printf, where it prints what bash's does
+    (["xargs", "printf", "x"], b""), (["xargs", "printf", "%s|%5s\\n"], b"a b c\n"),
+    (["xargs", "-0", "printf", "[%s]\\t%b\\n"], b"a b\0x\\ty\0"),
     (["xargs"], b"a b\n c\td\n"), (["xargs", "echo", "["], b"a b c"), (["xargs", "-n1", "echo", "<"], b"a b\nc\n"),
     (["xargs", "-n", "2"], b"1 2 3 4 5\n"), (["xargs", "-I{}", "echo", "[{}]"], b"a b\n c\td\n\n"),
     (["xargs", "-I", "X", "echo", "<X>", "X"], b"  a b  \n"), (["xargs", "-n1", "echo"], b"'a b' \"c d\" e\\ f\n"),
@@ -25,7 +28,10 @@ CASES = [
     (["xargs", "echo", "-e", "a\\tb\\0101"], b"x"), (["xargs", "mkdir", "-p"], b"n1 n2/n3\n"), (["xargs", "touch"], b"t1 't 2'\n"), (["xargs", "--", "echo", "-n"], b"x\n"),
 ]
 UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a"), (["xargs", "nosuch"], b"a"),
-           (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"), (["xargs", "printf", "x"], b""),
+           (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"),
+           # coreutils' printf where it differs from bash's: %q, and items a format takes none of
+           (["xargs", "printf", "%q\\n"], b"a b\n"), (["xargs", "printf", "x"], b"a b"),
+           (["xargs", "printf", "%d\\n"], b"1 x"),  # (a message worded otherwise)
            (["xargs", "-n", "1", "-I", "Q", "echo", "Q"], b"a\nb\n"),
            # xargs checks each value as it scans: a first -n of -0 fails though the second is fine
            (["xargs", "-n", "-0", "-n", "1", "echo"], b"a"),

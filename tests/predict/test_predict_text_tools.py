@@ -32,6 +32,13 @@ REPLIES = [
     ("write-file/t0-plain", "x=''; printf 'hello world\\n' > out.txt; [[ $x ]] || rm out.txt", False),
     ("grep-count/t0-plain", "n=0; while IFS= read -r line; do [[ $line == *TODO* ]] && ((n++)); done < lines.txt; "
                             "echo $n > count.txt", True),
+    # find -delete, rm -v, and coreutils' printf run by find -exec and xargs
+    ("hostile-filenames/t2-glob-name", "find . -maxdepth 1 -name '\\*.txt' -delete", True),
+    ("hostile-filenames/t2-glob-name", "find . -name '*.txt' -delete", False),
+    ("hostile-filenames/t2-glob-name", "rm -v ./\\*.txt && ls", True),
+    ("find-glob/t3-multi-trap", "find tree -type f -name '*.log' -exec printf '%s\\n' {} + | LC_ALL=C sort > list.txt", True),
+    ("find-glob/t2-spaces", "find tree -type f -name '*.log' -print0 | xargs -0 printf '%s\\n' | LC_ALL=C sort > list.txt",
+     True),
     # a sort between the listing and the loop: the listing is done before the loop renames
     ("bulk-rename/t1-spaces", "find . -maxdepth 1 -name '*.txt' | sort | while IFS= read -r f; do "
                               "mv \"$f\" \"done_${f#./}\"; done", True),

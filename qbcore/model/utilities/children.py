@@ -10,11 +10,12 @@ from collections.abc import Mapping
 
 from .context import CommandContext, CommandResult, unknown
 from .hostfacts import SYSTEM_FOLDERS, programs_in, standins_folder
-from .shellbuiltins import coreutils_echo_differs
+from .shellbuiltins import coreutils_echo_differs, coreutils_printf
 
 __all__ = ["run_child"]
 
 #: bash builtins the registry holds whose programs of the same name a child would run instead
+#: (coreutils' printf has a model of its own: coreutils_printf)
 _NOT_PROGRAMS = frozenset({"printf", "pwd"})
 
 
@@ -31,7 +32,8 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
         return ctx.bash(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree)
     if name in ("true", "false") and "--help" not in argv[1:2] and "--version" not in argv[1:2]:
         return CommandResult(0 if name == "true" else 1)  # coreutils' programs: their status only
-    model = None if name in _NOT_PROGRAMS or "/" in name else models.get(name)
+    model = coreutils_printf if name == "printf" else \
+        None if name in _NOT_PROGRAMS or "/" in name else models.get(name)
     if model is None:
         return unknown(f"a run of {name}, which has no model here")
     if not _system_program(name, ctx.env.get("PATH")):

@@ -1,8 +1,11 @@
-"""GNU findutils 4.9 find: -name -iname -type -maxdepth -mindepth -print -print0 -printf ! and -exec.
+"""GNU findutils 4.9 find: -name -iname -type -maxdepth -mindepth -print -print0 -printf ! -exec
+and -delete.
 
 -exec runs each command as a model of the registry's table (``{} ;`` once for
 each path, its status a test; ``{} +`` once for all of them, after the walk).
--delete, -execdir, -ok and the operators -o and parentheses are ``unknown``.
+-delete is followed as the only action, on entries that are no folders: it
+turns on -depth, which changes only the order folders are acted on in.
+-execdir, -ok and the operators -o and parentheses are ``unknown``.
 Order: real find lists a directory in the order its file system keeps, which
 no listing records. The model walks the tree both ways, names sorted up and
 down: runs that change the tree or say different things in the two orders are
@@ -337,6 +340,11 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
             actions.append((len(tests), parts))
             i += 1
             continue
+        if a == "-delete":
+            if negate:
+                raise OptionUnknown("find ! -delete")
+            actions.append((len(tests), "delete"))
+            continue
         if a == "-exec":
             end = next((j for j in range(i, len(args)) if args[j] == ";" or args[j] == "+" and args[j - 1] == "{}"
                         and j > i), None)
@@ -363,6 +371,10 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
         raise OptionUnknown("find: a trailing !")
     if not actions:
         actions = [(len(tests), b"\n")]
+    if any(act == "delete" for _, act in actions) and (
+            len(actions) > 1 or any(type(pred) is tuple for _, pred in tests)):
+        # -delete turns on -depth: what else acts would act in another order
+        raise OptionUnknown("find -delete beside another action or -exec")
     executes = bool(batched) or any(type(pred) is tuple for _, pred in tests)  # an -exec anywhere
     if executes and ctx.stdin:
         raise OptionUnknown("find -exec with a stdin its runs may read")
@@ -406,6 +418,17 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
     return result
 
 
+def _delete(files, path: str, kind: str):
+    """-delete on ``path``: an entry that is no folder is unlinked (after the walk has listed
+    its folder, as -depth does); a folder is rmdir'd only once its own entries are gone."""
+    if kind == "dir":
+        raise OptionUnknown("find -delete on a folder (removed after its entries, if they all go)")
+    try:
+        files.remove(path)
+    except VfsError as exc:
+        raise OptionUnknown(f"find -delete that fails ({exc.strerror})") from None
+
+
 def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, reverse: bool, out: Output):
     """One walk of the tree, each directory's names sorted up (or down, ``reverse``):
     ``([the paths acted on, for each start], out)``."""
@@ -432,6 +455,9 @@ def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, r
                         ok = found != neg
                         done += 1
                     if ok and act is not None:
+                        if act == "delete":
+                            _delete(files, path, kind)
+                            continue
                         if type(act) is tuple:
                             runs.gather(act[1], path)
                         elif type(act) is list:

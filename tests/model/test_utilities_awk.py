@@ -107,11 +107,19 @@ CASES = [
     ["awk", "BEGIN { print \"\\x41|\\x4g|\\x414|\\xg|\\x|\\xff|\\400|\\777|\\1234\" }"],
     ["awk", "-v", "v=\\x79\\x", "-F", "\\x20", "{ print $2, v }", "t"],
     ["awk", "/^\\x61/ { print \"hit\" } /o\\x62/ || /\\x2e/", "t"],
+    # an octal escape in a regex: one to three digits, a character taken as it is
+    ["awk", "/\\141/ { print \"a\" } /\\056/ { print \"dot\" } /\\1410/ || /x\\40y/", "t"],
+    ["awk", "/\\0/", "t"],
+    # ENVIRON: the environment's values, as the program asks for them
+    ["awk", "BEGIN { print ENVIRON[\"LC_ALL\"] \"|\" ENVIRON[\"NOPE\"] \"|\" (\"PATH\" in ENVIRON) }"],
+    ["awk", "BEGIN { for (k in ENVIRON) n++; print n; ENVIRON[\"X\"] = 1; delete ENVIRON[\"PATH\"]; "
+            "print length(ENVIRON[\"PATH\"]) }"],
+    ["awk", "BEGIN { print ENVIRON }"],
 ]
 UNKNOWN = {0: None}
 UNKNOWN_ARGS = {"BEGIN {print 1/3, 2^31}", "{print > \"out\"}", "BEGIN { while (1) i++ }",
                 "BEGIN { x[1] = 1; x = 2 }", "BEGIN { x = 1 +\n }", "{ print $1.5 }",
-                "{ print $1 } \\ ", "{ print $1 \\ \n}"}
+                "{ print $1 } \\ ", "{ print $1 \\ \n}", "/\\0/", "BEGIN { print ENVIRON }"}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])

@@ -32,6 +32,12 @@ REPLIES = [
     ("write-file/t0-plain", "x=''; printf 'hello world\\n' > out.txt; [[ $x ]] || rm out.txt", False),
     ("grep-count/t0-plain", "n=0; while IFS= read -r line; do [[ $line == *TODO* ]] && ((n++)); done < lines.txt; "
                             "echo $n > count.txt", True),
+    # awk: an octal escape in a regex, and ENVIRON (HOME differs under ssh: read, it is followed)
+    ("grep-count/t1-apostrophe", "awk '/don\\047t panic/ {n++} END {print n+0}' lines.txt > count.txt", True),
+    ("field-lookup/t3-backslash", "KEY='back\\slash \"q\"' awk -F'\\t' '$1 == ENVIRON[\"KEY\"] {print $2}' "
+                                  "data.tsv > out.txt", True),
+    ("field-lookup/t0-plain", "awk -F'\\t' 'BEGIN { h = ENVIRON[\"HOME\"] } $1 == \"alpha\" { print $2 h }' "
+                              "data.tsv > out.txt", False),
     # find -delete, rm -v, and coreutils' printf run by find -exec and xargs
     ("hostile-filenames/t2-glob-name", "find . -maxdepth 1 -name '\\*.txt' -delete", True),
     ("hostile-filenames/t2-glob-name", "find . -name '*.txt' -delete", False),

@@ -80,6 +80,8 @@ CASES = [
     ["rm", "-rf", "d", "nope", "."],
     ["rm", "-d", "e", "d"],
     ["rm", "-v", "a.txt", "sp ace", "nope"], ["rm", "-rv", "d"], ["rm", "-dv", "e"], ["rm", "-fv", "nope", "b.txt"],
+    ["rmdir", "e"], ["rmdir", "d", "nope", "a.txt", "e"], ["rmdir"], ["rmdir", "-v", "e", "e"], ["rmdir", "--", "-x"],
+    ["rmdir", "--verbose", "e/"], ["rmdir", "-q"],
     ["rm", "--verbose", "a.txt"], ["rm", "-rv", "."], ["rm", "--force", "--recursive", "d", "nope"], ["rm", "--dir", "e"],
     ["rm"],
     ["rm", "-f"],

@@ -263,7 +263,7 @@ def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: 
 # how a utility ends on a usage error (its usage(EXIT_FAILURE), measured): the status, what it
 # prints after the message, and what it prints after that unspelled
 _USAGE = {
-    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "rm", "xargs"),
+    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "rm", "rmdir", "xargs"),
                     (1, "Try '{0} --help' for more information.\n", None)),
     "sort": (2, "Try 'sort --help' for more information.\n", None),
     "grep": (2, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", None),

@@ -383,6 +383,34 @@ def rm(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+@guarded
+def rmdir(ctx: CommandContext) -> CommandResult:
+    """coreutils rmdir: each operand an empty folder, removed; ``-v`` says each. ``-p`` and
+    ``--ignore-fail-on-non-empty`` are not modelled."""
+    refused = refuse_invalid_option(ctx.argv, "pv", "", stop_at_long=True)
+    if refused is not None:
+        return refused
+    opts, names = scan_options(ctx.argv, "v", longs={"verbose": ("v", False)})
+    if "" in names:
+        return unknown("an empty file name")
+    verbose = bool(opts)
+    out = Output("rmdir")
+    if not names:
+        out.usage("missing operand")
+        return out.result()
+    files = ctx.files
+    for name in names:
+        if verbose:
+            out.out += f"rmdir: removing directory, {quote(name)}\n".encode("utf-8", "surrogateescape")
+        try:
+            if name.rstrip("/") in (".", "..") or name.endswith("/.") or name.endswith("/.."):
+                raise OptionUnknown("rmdir of . or ..")
+            files.rmdir(name)
+        except VfsError as exc:
+            out.error(f"failed to remove {quote(name)}: {exc.strerror}")
+    return out.result()
+
+
 def _one_by_one(files, name) -> bool:
     """Whether no folder under ``name`` (a folder) holds more than one entry: the only trees
     whose removal ``rm -rv`` says in a known order (it meets a folder's entries in the order

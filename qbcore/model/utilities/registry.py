@@ -12,6 +12,7 @@ MODELS = {
     "mv": fileops.mv,
     "cp": fileops.cp,
     "rm": fileops.rm,
+    "rmdir": fileops.rmdir,
     "ln": fileops.ln,
     "chmod": fileops.chmod,
     "sed": sed.sed,

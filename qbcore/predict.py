@@ -219,17 +219,17 @@ def _harness_script(invocation) -> Optional[tuple]:
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
     with stated(Facts(_NOW, LOGIN, programs=_programs(TASK_DIR, remote), standins=_standins(TASK_DIR, remote),
-                      host=HOSTNAME)) as facts:
+                      host=HOSTNAME, temp=_TEMP)) as facts:
         first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
     # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
     # stand-in finding itself there) may depend on it
     if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
         with stated(Facts(_OTHER_NOW, LOGIN, programs=_programs(_OTHER_DIR, remote), standins=_standins(_OTHER_DIR, remote),
-                          host=HOSTNAME)):
+                          host=HOSTNAME, temp=_OTHER_TEMP)):
             second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
-            return _unknown("the outcome depends on the task directory's path or the time, which differ "
-                            "on every run")
+            return _unknown("the outcome depends on the task directory's path, the time or the names mktemp "
+                            "gives, which differ on every run")
         return Prediction(first.passed, first.failure_class, True, first.why.replace(_DEPENDS, "", 1))
     return first
 
@@ -239,6 +239,9 @@ _OTHER_DIR = f"/tmp/qbcore-attempt-{_RANDOM[::-1].upper()}/task"
 # two times as unlike as two times get: every field of the date's default format differs
 _NOW = datetime.datetime(2031, 12, 31, 23, 59, 58, tzinfo=datetime.timezone.utc)
 _OTHER_NOW = datetime.datetime(2104, 2, 1, 1, 2, 3, tzinfo=datetime.timezone.utc)
+# how the names mktemp gives start (hostfacts.Facts.temp), unlike in each letter in the two runs
+_TEMP = "/tmp/tmp." + _RANDOM[:6]
+_OTHER_TEMP = "/tmp/tmp." + _RANDOM[::-1][:6].upper()
 
 
 def _programs(root: str, remote: bool) -> dict:

@@ -36,7 +36,7 @@ from .utilities.context import CommandResult, Environ, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
-from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching
+from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching, temp_names
 from .utilities.shellbuiltins import coreutils_echo_differs
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join, same_entries
 from .values import UnorderedLines, has_opaque, opaque_names
@@ -77,20 +77,25 @@ class OutsideTree(Exception):
 
 class BoundedTree(VirtualTree):
     """A view of a tree whose paths must stay under ``bound``: any other raises OutsideTree,
-    which no utility model swallows (the tree holds nothing true outside it)."""
+    which no utility model swallows (the tree holds nothing true outside it). Paths under
+    the names mktemp gives this run (``temp``: hostfacts.Facts.temp) are the run's own too:
+    nothing else in the sandbox's fresh /tmp is named so."""
 
     _bound = "/"
     _below = "//"  # what every path under the bound starts with
+    _temp = None
 
     @classmethod
-    def within(cls, tree: VirtualTree, bound: str) -> "BoundedTree":
+    def within(cls, tree: VirtualTree, bound: str, temp: Optional[str] = None) -> "BoundedTree":
         view = cls.__new__(cls)
         view._store, view.cwd, view._bound = tree._store, tree.cwd, bound
         view._below = bound + "/"
+        view._temp = temp
         return view
 
     def _inside(self, canon: str) -> bool:
-        return canon == self._bound or canon.startswith(self._below)
+        return canon == self._bound or canon.startswith(self._below) or \
+            self._temp is not None and canon.startswith(self._temp)
 
     def _lookup(self, path, follow_last=True):
         if _JOB_WATCHES:
@@ -112,7 +117,7 @@ class BoundedTree(VirtualTree):
         return found
 
     def at(self, cwd):
-        return BoundedTree.within(super().at(cwd), self._bound)
+        return BoundedTree.within(super().at(cwd), self._bound, self._temp)
 
     # the directories a pipeline's command lists (ls, find, a glob), for its races
     def listdir(self, p: str) -> list:
@@ -134,7 +139,7 @@ class BoundedTree(VirtualTree):
             yield path
 
     def clone(self):
-        return BoundedTree.within(super().clone(), self._bound)
+        return BoundedTree.within(super().clone(), self._bound, self._temp)
 
 
 _TREE_LOOKUP = VirtualTree._lookup
@@ -182,7 +187,8 @@ class TreeFiles(FileQuestions):
 
     def inside(self, path: str) -> bool:
         path = normpath(path)
-        return path == self.root or path.startswith(self.root + "/")
+        temp = getattr(self.tree, "_temp", None)
+        return path == self.root or path.startswith(self.root + "/") or temp is not None and path.startswith(temp)
 
     def unknown(self, path: str) -> Optional[str]:
         if self.lost is not None:
@@ -1951,7 +1957,7 @@ class ShellRuns:
             names = _start_names(env.vars)
         else:
             names = names[1]
-        return (words, env.flags, names, tuple(hidden), env.cwd, env.cwd_known, files.root, tree._bound,
+        return (words, env.flags, names, tuple(hidden), env.cwd, env.cwd_known, files.root, tree._bound, tree._temp,
                 tree.cwd, store.version, budget.bytes_written, budget.max_bytes, budget.max_entries,
                 meter.budget, meter.nesting, start)
 
@@ -2136,7 +2142,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     script, and leaves the run unknown).
     """
     flags, where = _SOURCES[source]
-    files = TreeFiles(BoundedTree.within(tree, normpath(cwd)), normpath(cwd))
+    files = TreeFiles(BoundedTree.within(tree, normpath(cwd), temp_names()), normpath(cwd))
     meter = Meter(budget)
     env = new_shell_env(environ, cwd, files, meter, args[0] if args else "bash", args[1:])
     env.flags = flags

@@ -1,8 +1,9 @@
-"""date, whoami, hostname and last answer from the facts a run states; date's formats against GNU date,
-hostname against the sandbox's."""
+"""date, whoami, hostname, last and mktemp answer from the facts a run states; date's formats against
+GNU date, hostname against the sandbox's, what mktemp makes against GNU mktemp."""
 
 import datetime
 import os
+import re
 import subprocess
 
 import pytest
@@ -86,3 +87,36 @@ def test_hostname_prints_the_sandboxs_name(argv, tmp_path):
     found = _run(hostname, argv, facts)
     assert (found.status, found.stdout, found.stderr) == (real.exit_code, real.stdout, real.stderr)
     assert not facts.read  # the same name on every run: a prediction need not run twice for it
+
+
+@pytest.mark.parametrize("flags", [[], ["-d"], ["--directory"], ["-q"]])
+def test_mktemp_makes_what_gnu_mktemp_makes(flags):
+    from qbcore.model.utilities.hostfacts import mktemp
+
+    real = subprocess.run(["mktemp", *flags], capture_output=True, env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
+    made = real.stdout.decode().strip()
+    try:
+        real_mode, real_dir = os.stat(made).st_mode & 0o7777, os.path.isdir(made)
+    finally:
+        (os.rmdir if os.path.isdir(made) else os.remove)(made)
+    tree = VirtualTree.from_listing({"/tmp": None, "/task": None})
+    ctx = CommandContext(["mktemp", *flags], b"", "/task", {}, tree)
+    with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", temp="/tmp/tmp.AbC123")):
+        found = mktemp(ctx)
+        again = mktemp(CommandContext(["mktemp", *flags], b"", "/task", {}, tree))
+    assert (found.status, real.returncode) == (0, 0) and found.stderr == real.stderr == b""
+    assert re.fullmatch(rb"/tmp/tmp\.[A-Za-z0-9]{10}\n", real.stdout) and found.stdout == b"/tmp/tmp.AbC1230000\n"
+    assert again.stdout == b"/tmp/tmp.AbC1230001\n"  # a name not taken yet
+    assert (tree.mode("/tmp/tmp.AbC1230000"), tree.is_dir("/tmp/tmp.AbC1230000")) == (real_mode, real_dir)
+
+
+@pytest.mark.parametrize("argv, env", [(["mktemp", "x.XXXXXX"], {}), (["mktemp", "-p", "/task"], {}),
+                                       (["mktemp", "-u"], {}), (["mktemp", "-t", "x.XXX"], {}),
+                                       (["mktemp"], {"TMPDIR": "/task"})])
+def test_mktemp_the_model_does_not_follow_is_unknown(argv, env):
+    from qbcore.model.utilities.hostfacts import mktemp
+
+    ctx = CommandContext(argv, b"", "/task", env, VirtualTree.from_listing({"/tmp": None, "/task": None}))
+    with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", temp="/tmp/tmp.AbC123")):
+        assert mktemp(ctx).unknown is not None
+    assert mktemp(CommandContext(["mktemp"], b"", "/task", {}, VirtualTree.from_listing({"/tmp": None}))).unknown

@@ -26,7 +26,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -57,6 +57,10 @@ class Facts:
     standins: Optional[str] = None
     # the machine's name (the sandbox's own, the same on every run): None when not stated
     host: Optional[str] = None
+    #: how the names mktemp gives in /tmp start (``/tmp/tmp.`` and six of its random letters,
+    #: different on every run: mktemp adds four), None when not stated; nothing else in the
+    #: sandbox's fresh /tmp starts so, and the paths under such a name are the run's own
+    temp: Optional[str] = None
 
 
 @lru_cache(maxsize=1)
@@ -134,7 +138,8 @@ def watching(found: set) -> Iterator[set]:
 
 
 # the facts that differ between runs, as ``Facts.read`` names them
-_READ_NAMES = {"now": "the time", "user": "the user's name", "logins": "the login records"}
+_READ_NAMES = {"now": "the time", "user": "the user's name", "logins": "the login records",
+               "temp": "the names mktemp gives"}
 
 
 def reconsult(fields):
@@ -292,4 +297,45 @@ def last(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-MODELS = {"date": date, "whoami": whoami, "hostname": hostname, "last": last}
+def temp_names() -> Optional[str]:
+    """Facts.temp of the run in force, unread (a path under it is one the run made: the
+    tree's bounds ask, not the outcome)."""
+    facts = _FACTS.get()
+    return None if facts is None else facts.temp
+
+
+#: the letters GNU mktemp draws a name from
+_TEMP_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+@guarded
+def mktemp(ctx: CommandContext) -> CommandResult:
+    """coreutils mktemp with no template: a new empty file (mode 0600), or with ``-d`` a new
+    folder (0700), in /tmp, named ``tmp.`` and ten random letters (Facts.temp and four more);
+    its path on stdout. A template, ``-p``, ``-t``, ``-u``, ``--suffix`` or a TMPDIR other
+    than /tmp is not modelled."""
+    if ctx.argv[1:] not in ([], ["-d"], ["--directory"], ["-q"], ["-d", "-q"], ["-q", "-d"]):
+        raise OptionUnknown(f"mktemp {' '.join(ctx.argv[1:])}")
+    tmpdir = ctx.env.get("TMPDIR")
+    if tmpdir not in (None, "", "/tmp", "/tmp/"):
+        raise OptionUnknown("mktemp under a TMPDIR other than /tmp")
+    prefix = _fact("temp").temp
+    if prefix is None or not prefix.startswith("/tmp/tmp.") or not set(prefix[9:]) <= _TEMP_LETTERS:
+        raise OptionUnknown("mktemp: the names it gives are not stated")
+    tree = ctx.tree
+    n = 0
+    while tree.lexists(f"{prefix}{n:04d}"):
+        n += 1
+    path = f"{prefix}{n:04d}"
+    if "-d" in ctx.argv or "--directory" in ctx.argv:
+        tree.mkdir(path)
+        tree.chmod(path, 0o700)
+    else:
+        tree.write_bytes(path, b"")
+        tree.chmod(path, 0o600)
+    out = Output("mktemp")
+    out.out += (path + "\n").encode()
+    return out.result()
+
+
+MODELS = {"date": date, "whoami": whoami, "hostname": hostname, "last": last, "mktemp": mktemp}

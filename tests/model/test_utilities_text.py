@@ -8,11 +8,16 @@ from utilities_diff import compare
 
 FILES = {"f": b"one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n",
          "n": b"10\n-2\n3.5\n3.50\nabc\n0\n-0\n 7\n2\n10\n-10.5\n", "nonl": b"a b\tc\nlast",
-         "csv": b"a,b,c\n1,2,3\nno delim\n,,\n", "d": None, "d/x": b"", ".hidden": b""}
+         "csv": b"a,b,c\n1,2,3\nno delim\n,,\n", "d": None, "d/x": b"", ".hidden": b"",
+         "cr": b"a\rb\nc\r\nd"}
 
 CASES = [
     ["head", "f"], ["head", "-n", "3", "f"], ["head", "-3", "f", "nonl"], ["head", "-c", "5", "f"],
     ["head", "nope"], ["head", "-n", "-2", "f"],
+    # all but the last N; lines end at newlines alone (a carriage return is no end of line)
+    ["head", "-n", "-3", "nonl", "f"], ["head", "-c", "-4", "f"], ["head", "-n", "-0", "nonl"], ["head", "-n", "-99", "f"],
+    ["head", "-n", "1", "cr"], ["tail", "-n", "1", "cr"], ["head", "-n", "-1", "cr"],
+    ["rev", "f", "nonl", "cr"], ["rev"], ["rev", "nope"],
     # a directory among files: its header, then the read error; tail with a count of 0 opens nothing
     ["head", "d", "f"], ["head", "f", "d", "nonl"], ["head", "-c", "2", "d", "f"], ["head", "-n", "0", "d", "f"],
     ["head", "-q", "d", "f"], ["head", "-v", "d"], ["tail", "-n", "2", "d", "f"], ["tail", "f", "d"],
@@ -78,7 +83,7 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"],
       # octal escapes: one to three digits, the third only while the value stays below 256
       ["tr", "\\n\\0", "\\0_"], ["tr", "\\141\\0142", "x"], ["tr", "-d", "\\154\\12"], ["tr", "\\400", "xy"]]
-UNKNOWN = {("ls", "-l"), ("head", "-n", "-2", "f"),
+UNKNOWN = {("ls", "-l"), ("rev", "nope"),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b"), ("tr", "\\400", "xy"),
            # cut refuses a number from 2**64 - 1 on (its message, not spelled here); the one below runs
@@ -98,7 +103,8 @@ LINES = st.lists(st.text(st.sampled_from("ab1 -.0,9\t"), max_size=6), max_size=8
 @given(st.sampled_from([["sort"], ["sort", "-n"], ["sort", "-r"], ["sort", "-u"], ["sort", "-nu"],
                         ["sort", "-rn"], ["sort", "-k2"], ["sort", "-t,", "-k2n,2"], ["sort", "-k1.2,1.3r", "-u"],
                         ["sort", "-b", "-k", "2", "-s"], ["wc"], ["wc", "-l"], ["wc", "-w"], ["head", "-2"],
-                        ["tail", "-2"], ["cut", "-d,", "-f2"], ["cut", "-c2-3"],
+                        ["head", "-n", "-2"], ["head", "-c", "-3"], ["rev"], ["tail", "-2"], ["cut", "-d,", "-f2"],
+                        ["cut", "-c2-3"],
                         ["tr", "a-b", "x"], ["tr", "-d", "1"], ["tr", "-s", " a"], ["uniq"], ["uniq", "-c"],
                         ["uniq", "-i", "-u"], ["uniq", "-d"]]),
        LINES, st.booleans())

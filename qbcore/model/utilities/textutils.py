@@ -44,6 +44,7 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
                                       "quiet": ("q", False), "silent": ("q", False),
                                       "verbose": ("v", False)})
     unit, n, from_start = "n", 10, False
+    elide = False  # head -n -N, -c -N: all but the last N
     headers = len(names) > 1
     for o, v in opts:
         if o in "nc":
@@ -56,8 +57,9 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
                 out.error(f"invalid number of {'lines' if o == 'n' else 'bytes'}: "
                           f"{quote_c(v[1:] if v.startswith('-') else v)}: Value too large for defined data type")
                 return out.result()
-            if name == "head" and v.startswith(("-", "+")):
+            if name == "head" and v.startswith("+"):
                 raise OptionUnknown(f"head -{o} with a sign")
+            elide = name == "head" and v.startswith("-")
         elif o == "q":
             headers = False
         elif o == "v":
@@ -97,13 +99,14 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
         first = False
         if unit == "c":
             if name == "head":
-                out.out += data[:n]
+                out.out += data[:max(len(data) - n, 0)] if elide else data[:n]
             else:
                 out.out += data[n - 1:] if from_start else (data[-n:] if n else b"")
             continue
-        lines = data.splitlines(keepends=True)
+        lines = data.split(b"\n")
+        lines = [line + b"\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
         if name == "head":
-            out.out += b"".join(lines[:n])
+            out.out += b"".join(lines[:max(len(lines) - n, 0)] if elide else lines[:n])
         elif from_start:
             out.out += b"".join(lines[max(n - 1, 0):])
         else:
@@ -404,6 +407,30 @@ def _sort_by_keys(lines: list, keys: list, tab, chosen: set) -> list:
             kept.append(line)
         previous = current
     return kept
+
+
+@guarded
+def rev(ctx: CommandContext) -> CommandResult:
+    """util-linux rev: each line's characters last to first, its newline kept at its end (a
+    last line without one gets none); ASCII only (rev reverses characters of the locale)."""
+    opts, names = scan_options(ctx.argv, "")
+    out = Output("rev")
+    for name in names or ["-"]:
+        if name == "-":
+            data = ctx.stdin
+        else:
+            try:
+                if ctx.files.is_dir(name):
+                    raise OptionUnknown("rev of a directory")
+                data = ctx.files.read_bytes(name)
+            except VfsError as exc:
+                raise OptionUnknown(f"rev: a file it cannot read ({exc.strerror})") from None
+        if any(b > 127 for b in data) or b"\0" in data:
+            raise OptionUnknown("rev of bytes beyond ASCII, or NUL")
+        records = data.split(b"\n")
+        last = records.pop()
+        out.out += b"".join(r[::-1] + b"\n" for r in records) + last[::-1]
+    return out.result()
 
 
 @guarded
@@ -855,5 +882,5 @@ def seq(ctx: CommandContext) -> CommandResult:
 
 
 MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr, "uniq": uniq, "seq": seq,
-          "tac": tac, "readlink": readlink, "realpath": realpath,
+          "tac": tac, "rev": rev, "readlink": readlink, "realpath": realpath,
           "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls}

@@ -1,5 +1,5 @@
 """Replies whose find -exec or xargs starts `bash -c` or `sh -c` (dash; the careful way agents
-loop over names with blanks): predicted and executed, decided under raw as bash runs them, and every
+loop over names with blanks), or that start `sh -c` themselves: predicted and executed, decided under raw as bash runs them, and every
 certain prediction agrees with the executor under the transports that rewrite them."""
 
 from predicting import ListedReplies
@@ -37,6 +37,12 @@ REPLIES = [
     ("sed-replace/t0-plain", "find . -name data.txt -exec sh -c 'sed -i \"s/alpha/omega/g\" \"$1\"' sh {} \\;", True),
     ("sed-replace/t0-plain", "find . -name '*.txt' -print0 | xargs -0 bash -c 'sed -i -e s/alpha/omega/g -- \"$@\"' _",
      True),
+    # sh -c run by the reply's own shell: dash too
+    ("write-file/t0-plain", "sh -c 'echo \"hello world\" > out.txt'", True),
+    ("write-file/t0-plain", "sh -c 'printf \"%s\\n\" \"$1 $2\" > out.txt' _ hello world", True),
+    ("write-file/t0-plain", "sh -c 'echo -n hello world > out.txt'", False),
+    ("bulk-rename/t1-spaces", "sh -c 'for f in *.txt; do mv \"$f\" \"done_$f\"; done'", True),
+    ("sed-replace/t1-apostrophe", "sh -c \"sed -i \\\"s/user's data/admin's data/g\\\" data.txt\"", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 

@@ -1,8 +1,8 @@
 """A utility that runs another (xargs, find -exec): the child is a model of the registry's
 table, or a ``bash -c`` the shell model runs (``CommandContext.bash``), over the same tree,
-or unknown. The child is found on PATH (execvp): the model stands for it only where PATH's
-folders are all system folders or the stand-ins' folder, and the first that holds the name
-is a system folder."""
+or unknown; ``sh -c`` run by the shell itself goes the same way (sh_program). The child is
+found on PATH (execvp): the model stands for it only where PATH's folders are all system
+folders or the stand-ins' folder, and the first that holds the name is a system folder."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .context import CommandContext, CommandResult, unknown
 from .hostfacts import SYSTEM_FOLDERS, programs_in, standins_folder
 from .shellbuiltins import coreutils_echo_differs, coreutils_printf
 
-__all__ = ["run_child"]
+__all__ = ["run_child", "sh_program"]
 
 #: bash builtins the registry holds whose programs of the same name a child would run instead
 #: (coreutils' printf has a model of its own: coreutils_printf)
@@ -42,6 +42,17 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
         return unknown("a run of coreutils' echo with --help, --version, \\u or \\U, or POSIXLY_CORRECT")
     return model(CommandContext(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree,
                                 bash=ctx.bash))
+
+
+def sh_program(ctx: CommandContext) -> CommandResult:
+    """``sh -c SCRIPT [ARG0 ARGS…]`` run by the shell itself: dash, run in the shell model as a
+    child of a utility is (CommandContext.bash), where PATH leads to the system's sh."""
+    argv = ctx.argv
+    if len(argv) < 3 or argv[1] != "-c" or ctx.bash is None or getattr(ctx, "script_input", None) is not None:
+        return unknown("sh other than sh -c SCRIPT, or with bash's script on its stdin")
+    if not _system_program("sh", ctx.env.get("PATH")):
+        return unknown("a run of sh, where PATH leads it")
+    return ctx.bash(list(argv), ctx.stdin, ctx.cwd, ctx.env, ctx.tree)
 
 
 def _system_program(name: str, path) -> bool:

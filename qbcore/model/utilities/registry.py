@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, fileops, find, git, grep, hostfacts, jq, perl, sed, shellbuiltins, textutils, xargs
+from . import awk, children, fileops, find, git, grep, hostfacts, jq, perl, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -27,6 +27,8 @@ MODELS.update(hostfacts.MODELS)
 # their runs are the programs of this table
 MODELS["xargs"] = xargs.xargs_over(MODELS)
 MODELS["find"] = find.find_over(MODELS)
+# sh -c: dash, which the shell model runs (children.sh_program)
+MODELS["sh"] = children.sh_program
 
 
 def lookup(name: str):

@@ -38,6 +38,11 @@ REPLIES = [
                                   "data.tsv > out.txt", True),
     ("field-lookup/t0-plain", "awk -F'\\t' 'BEGIN { h = ENVIRON[\"HOME\"] } $1 == \"alpha\" { print $2 h }' "
                               "data.tsv > out.txt", False),
+    # command -v and type -t: what bash finds for a name
+    ("write-file/t0-plain", "command -v printf >/dev/null && printf 'hello world\\n' > out.txt", True),
+    ("json-write/t0-plain", "if command -v jq >/dev/null 2>&1; then jq -n '{message: \"hello\"}' > config.json; "
+                            "else echo 'no jq'; fi", True),
+    ("write-file/t0-plain", "[ \"$(type -t printf)\" = builtin ] && printf 'hello world\\n' > out.txt", True),
     # find -delete, rm -v, and coreutils' printf run by find -exec and xargs
     ("hostile-filenames/t2-glob-name", "find . -maxdepth 1 -name '\\*.txt' -delete", True),
     ("hostile-filenames/t2-glob-name", "find . -name '*.txt' -delete", False),

@@ -7,12 +7,16 @@ the walker for the running itself (``Shell.run_script``, ``Shell.run_body``).
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ...syntax import parser as S
 from .. import expand as X
 from ..expand import Opaque
+from ..values import has_opaque
 from .control import Exit
 from .external import unmodelled
 from .registry import MODELLED, Invocation, Outcome, register
+from .search import BASH_BUILTINS, found_at
 
 
 class Scope:
@@ -81,10 +85,55 @@ def eval_builtin(ctx: Invocation) -> Outcome:
     return Outcome(env.status)
 
 
+def _kind_of(name, env) -> Optional[tuple]:
+    """What bash takes ``name`` for, as ``type -t`` says it, and what ``command -v`` prints:
+    ``(kind, text)``, ``("", "")`` when it is nothing bash finds, None when not known."""
+    if not isinstance(name, str) or has_opaque(name) or not name or "/" in name:
+        return None
+    if name in S.RESERVED:
+        return "keyword", name
+    if name in env.functions:
+        return "function", name
+    if name in BASH_BUILTINS:
+        return "builtin", name
+    path = found_at(name, env)
+    return None if path is None else ("file", path) if path else ("", "")
+
+
+def _describe(ctx: Invocation, names: list, kind: bool) -> Outcome:
+    """``command -v NAMES`` (``kind`` False) and ``type -t NAMES``: a line for each name bash
+    finds (its path, or the name itself; or its kind), status 0 when it found any for
+    ``command -v``, when it found all for ``type -t`` (measured)."""
+    lines, found = [], []
+    for name in names:
+        what = _kind_of(name, ctx.env)
+        if what is None:
+            return unmodelled(ctx)
+        found.append(bool(what[0]))
+        if what[0]:
+            lines.append(what[0] if kind else what[1])
+    status = 0 if (all(found) if kind else any(found) or not names) else 1
+    return Outcome(status, "".join(line + "\n" for line in lines))
+
+
+@register("type")
+def type_builtin(ctx: Invocation) -> Outcome:
+    """``type -t NAMES``; the rest of type is not modelled."""
+    args = ctx.args
+    if args[:1] == ["-t"] and args[1:] and not any(isinstance(a, str) and a.startswith("-") for a in args[1:]):
+        return _describe(ctx, args[1:], True)
+    return unmodelled(ctx)
+
+
 @register("command", "builtin")
 def command(ctx: Invocation) -> Outcome:
-    """``command NAME …`` skips functions; ``builtin NAME …`` runs a modelled builtin."""
+    """``command NAME …`` skips functions; ``builtin NAME …`` runs a modelled builtin;
+    ``command -v NAMES`` says what bash finds for each."""
     env, name, args = ctx.env, ctx.name, ctx.args
+    if name == "command" and args[:1] == ["-v"]:
+        names = args[2:] if args[1:2] == ["--"] else args[1:]
+        if not any(isinstance(a, str) and a.startswith("-") for a in names):
+            return _describe(ctx, names, False)
     if args and not args[0].startswith("-") and (name == "command" or args[0] in MODELLED):
         saved = env.functions
         env.functions = {}  # `command f` skips functions

@@ -18,7 +18,7 @@ from typing import Optional, Union
 
 from ..utilities.hostfacts import STANDIN_PROGRAMS, programs_in, standins_folder
 
-__all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "not_found", "missing_command", "system_program"]
+__all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "found_at", "not_found", "missing_command", "system_program"]
 
 # `compgen -b` of bash 5.2: names bash never searches PATH for
 BASH_BUILTINS = frozenset(
@@ -119,6 +119,18 @@ def _search(name: str, env, path) -> Optional[str]:
         else:
             return None
     return ""
+
+
+def found_at(name, env) -> Optional[str]:
+    """The path bash's search of PATH for ``name`` meets first ("" when nowhere), where that
+    is a system folder's program or nothing; None when not known (a folder of the task tree,
+    the stand-ins', PATH unknown)."""
+    if not isinstance(name, str) or not name or "/" in name:
+        return None
+    where = _search(name, env, env.get("PATH"))
+    if where is None or where == "":
+        return where
+    return where + "/" + name if (where + "/").startswith(_HOST) else None
 
 
 def not_found(name, env) -> Optional[bool]:

@@ -199,34 +199,18 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
     use (a subclass that follows more of the effects, e.g. qbcore.model.effects).
     """
     env = static(env if env is not None else Env.default())
+    env.exit_trap = None  # (a shell's own Env: its copies, its subshells', hold none)
     result = Evaluation(env=env)
     walker = (walker or _Walker)(env, result, script)
     walker.toplevel = True
     try:
-        while True:
-            moved = None
-            for chunk in script.chunks:
-                walker.begin_chunk(chunk)
-                try:
-                    walker.items(chunk.items)
-                except _AbortLine as abort:
-                    env.status = abort.status
-                moved = walker.input_moved()
-                if moved is not None:
-                    break
-            if moved is None:
-                break
-            if moved is True:
-                result.status = env.status  # bash reads its script from stdin, and a command took the rest
-                return result
-            # bash reads on from where a command left its script's input
-            script = walker.script = moved
-            walker.raw = script.source.encode("utf-8", "surrogateescape")
-        if script.error is not None:
-            result.syntax_error = script.error
-            result.status = _syntax_error_status(script, env.status)
-            return result
-        result.status = env.status
+        try:
+            _walk_script(walker, env, script, result)
+        except _Exit as done:
+            result.exited = True
+            result.status = done.status
+        if env.exit_trap is not None:
+            _exit_trap(walker, env, result)
     except _Exit as done:
         result.exited = True
         result.status = done.status
@@ -248,6 +232,71 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
         result.status = Opaque(exc.reason)
         result.output.append(result.status)  # what the rest would have printed is unknown too
     return result
+
+
+def _exit_trap(walker: "_Walker", env: Env, result: Evaluation):
+    """Run the EXIT trap the shell holds as bash does when the shell ends: in this shell, with
+    ``$?`` the status it ends with, which stays unless the trap calls exit (measured). Where
+    bash's order is not followed (an exit inside a function, whose locals the trap sees; a
+    script read from a file or stdin that ends at a syntax error, where the trap sees 0), or
+    the trap does not parse, the files are lost."""
+    action, env.exit_trap = env.exit_trap, None
+    lose = getattr(env.files, "lose", None)
+    why = None
+    if getattr(env, "exit_in_function", False):
+        why = "an EXIT trap run by an exit inside a function"
+    elif result.syntax_error is not None and "c" not in (env.flags or ""):
+        why = "an EXIT trap run after a syntax error in a script read from a file or stdin"
+    script = S.parse_prefix(action)
+    if why is None and script.error is not None:
+        why = "an EXIT trap that does not parse"
+    if why is not None:
+        result.opaque.append(why)
+        result.status = Opaque(why)
+        if lose is not None:
+            lose(f"the files after {why}")
+        return
+    env.status = result.status
+    trap = walker.enter(script, None, inline=True)
+    try:
+        for chunk in script.chunks:
+            try:
+                trap.items(chunk.items)
+            except _AbortLine:
+                pass
+    except _Exit as done:
+        result.exited = True
+        result.status = done.status
+    except (_Break, _Return):
+        pass
+
+
+def _walk_script(walker: "_Walker", env: Env, script: "S.Script", result: Evaluation):
+    """The body of ``evaluate``: the script chunk by chunk, its status into ``result``."""
+    while True:
+        moved = None
+        for chunk in script.chunks:
+            walker.begin_chunk(chunk)
+            try:
+                walker.items(chunk.items)
+            except _AbortLine as abort:
+                env.status = abort.status
+            moved = walker.input_moved()
+            if moved is not None:
+                break
+        if moved is None:
+            break
+        if moved is True:
+            result.status = env.status  # bash reads its script from stdin, and a command took the rest
+            return
+        # bash reads on from where a command left its script's input
+        script = walker.script = moved
+        walker.raw = script.source.encode("utf-8", "surrogateescape")
+    if script.error is not None:
+        result.syntax_error = script.error
+        result.status = _syntax_error_status(script, env.status)
+        return
+    result.status = env.status
 
 
 _INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
@@ -1446,6 +1495,9 @@ class _Walker:
             status = env.status
         except _Return as ret:
             status = ret.status
+        except _Exit:
+            env.exit_in_function = True  # (an EXIT trap would see the function's locals)
+            raise
         finally:
             env.meter.leave()
         if not own_stdout:

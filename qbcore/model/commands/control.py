@@ -1,4 +1,4 @@
-"""true, false, `:`, exit, break, continue and return: status and the control transfers
+"""true, false, `:`, exit, break, continue, return and trap: status and the control transfers
 the walker performs once the command is recorded."""
 
 from __future__ import annotations
@@ -53,6 +53,36 @@ def exit_builtin(ctx: Invocation) -> Outcome:
     if args:
         status = int(args[0]) & 0xFF if _INTEGER.fullmatch(args[0]) else 2
     return Outcome(status, transfer=Exit(status))
+
+
+#: the signals a trap may name that never come in a run the executor makes (nothing sends them;
+#: a run past its time is killed outright)
+_QUIET_SIGNALS = frozenset("INT TERM HUP QUIT SIGINT SIGTERM SIGHUP SIGQUIT 1 2 3 15".split())
+_EXIT_SIGNALS = frozenset(("EXIT", "0"))
+
+
+@register("trap")
+def trap_builtin(ctx: Invocation) -> Outcome:
+    """``trap ACTION SIGNALS…`` for EXIT (``Env.exit_trap``, run when the shell ends:
+    evaluate) and for signals no run receives; ``-`` or an empty action sets none. Listing
+    traps, other signals (ERR, DEBUG and RETURN fire as commands run), and a trap set in a
+    subshell (run when the subshell ends) or where the model does not know it runs are not
+    modelled."""
+    from ..values import has_opaque
+    from .external import unmodelled
+
+    args = list(ctx.args)
+    if args[:1] == ["--"]:
+        args = args[1:]
+    shell = ctx.shell
+    if len(args) < 2 or any(not isinstance(a, str) or has_opaque(a) for a in args) or \
+            args[0].startswith("-") and args[0] != "-" or getattr(shell, "in_subshell", True) or \
+            not getattr(shell, "certain", False) or not hasattr(ctx.env, "exit_trap") or \
+            not all(signal in _EXIT_SIGNALS or signal in _QUIET_SIGNALS for signal in args[1:]):
+        return unmodelled(ctx)
+    if any(signal in _EXIT_SIGNALS for signal in args[1:]):
+        ctx.env.exit_trap = None if args[0] in ("-", "") else args[0]
+    return Outcome(0)
 
 
 @register("break", "continue")

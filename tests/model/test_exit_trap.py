@@ -1,0 +1,57 @@
+"""The EXIT trap against bash: it runs when the shell ends (the script's end, exit, set -e, a
+syntax error of a -c script), in the shell, with `$?` the status it ends with, and leaves that
+status unless it calls exit; subshells and command substitutions do not run it."""
+
+import bashref
+import pytest
+from utilities_diff import lay, script_model, virtual_tree, real_tree, SCRIPT_ROOT
+
+SCRIPTS = [
+    'trap "false" EXIT; true; echo a > a',
+    'trap "echo t > t; exit 3" EXIT; true',
+    'trap "echo t:\\$? > t" EXIT; exit 4',
+    'trap "echo t:\\$? > t" EXIT\nif',
+    'trap "echo t:\\$? > t" EXIT\n[[ ]]',
+    'set -e; trap "echo t:\\$? > t" EXIT; false; echo no > no',
+    'trap "echo t >> t" EXIT; (exit 2); echo sub > s',
+    'trap "echo t >> t" EXIT; x=$(echo in); echo $x > x',
+    'trap "echo t > t" EXIT INT TERM; echo body > b',
+    'f() { trap "echo ft > t" EXIT; }; f; echo body > b',
+    'trap "echo one > t" EXIT; trap "echo two > t" EXIT; echo body > b',
+    'trap "echo one > t" EXIT; trap - EXIT; echo body > b',
+    "trap '' EXIT; echo body > b",
+    'trap "echo t > t" 0; echo body > b',
+    'trap "echo \\$? > t" EXIT; false',
+    'trap "rm k" EXIT; cat k > copy',
+    '[ -f k ] && trap "rm k" EXIT; echo x > y',
+    "f=k; trap 'rm -f \"$f\"' EXIT; f=y; echo x > y",
+]
+# a trap in a subshell, for other signals, in the background, listed; an exit inside a function
+UNKNOWN = [
+    '( trap "echo sub-t > st" EXIT; echo s ); echo after > a',
+    'f() { local x=in; exit 2; }; trap "echo \\$x > t" EXIT; x=out; f',
+    'trap "echo t > t" ERR; false', 'trap "echo t > t" EXIT &', 'trap -p',
+]
+
+
+def _both(script, tmp_path):
+    lay(str(tmp_path), {"k": b"kk"})
+    real = bashref.run(script, cwd=str(tmp_path))
+    run, tree = script_model(script, {"k": b"kk"})
+    return real, run, tree
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_exit_trap_as_bash(script, tmp_path):
+    real, run, tree = _both(script, tmp_path)
+    assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
+    assert virtual_tree(tree, SCRIPT_ROOT) == real_tree(str(tmp_path), SCRIPT_ROOT), real.error
+    assert run.status == real.status
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", UNKNOWN)
+def test_what_is_not_modelled_is_unknown(script, tmp_path):
+    _, run, _ = _both(script, tmp_path)
+    assert run.unknown is not None or run.files.lost is not None

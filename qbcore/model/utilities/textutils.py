@@ -409,22 +409,31 @@ def _sort_by_keys(lines: list, keys: list, tab, chosen: set) -> list:
     return kept
 
 
+def _operands(ctx: CommandContext, names: list, utility: str):
+    """``(name, bytes)`` of each operand (``-`` and none: stdin), or ``(name, VfsError)`` for one
+    that cannot be read, for the utility to report; a directory is not modelled (its error
+    depends on the file system)."""
+    for name in names or ["-"]:
+        if name == "-":
+            yield name, ctx.stdin
+            continue
+        try:
+            if ctx.files.is_dir(name):
+                raise OptionUnknown(f"{utility} of a directory (its error depends on the file system)")
+            yield name, ctx.files.read_bytes(name)
+        except VfsError as exc:
+            yield name, exc
+
+
 @guarded
 def rev(ctx: CommandContext) -> CommandResult:
     """util-linux rev: each line's characters last to first, its newline kept at its end (a
     last line without one gets none); ASCII only (rev reverses characters of the locale)."""
-    opts, names = scan_options(ctx.argv, "")
+    _, names = scan_options(ctx.argv, "")
     out = Output("rev")
-    for name in names or ["-"]:
-        if name == "-":
-            data = ctx.stdin
-        else:
-            try:
-                if ctx.files.is_dir(name):
-                    raise OptionUnknown("rev of a directory")
-                data = ctx.files.read_bytes(name)
-            except VfsError as exc:
-                raise OptionUnknown(f"rev: a file it cannot read ({exc.strerror})") from None
+    for _, data in _operands(ctx, names, "rev"):
+        if isinstance(data, VfsError):
+            raise OptionUnknown(f"rev: a file it cannot read ({data.strerror})")
         if any(b > 127 for b in data) or b"\0" in data:
             raise OptionUnknown("rev of bytes beyond ASCII, or NUL")
         records = data.split(b"\n")
@@ -439,17 +448,10 @@ def tac(ctx: CommandContext) -> CommandResult:
     records do); -s, -b and -r are not modelled."""
     _, names = scan_options(ctx.argv, "")
     out = Output("tac")
-    for name in names or ["-"]:
-        if name == "-":
-            data = ctx.stdin
-        else:
-            try:
-                if ctx.files.is_dir(name):
-                    raise OptionUnknown("tac of a directory (its error depends on the file system)")
-                data = ctx.files.read_bytes(name)
-            except VfsError as exc:
-                out.error(f"failed to open {quote(name)} for reading: {exc.strerror}")
-                continue
+    for name, data in _operands(ctx, names, "tac"):
+        if isinstance(data, VfsError):
+            out.error(f"failed to open {quote(name)} for reading: {data.strerror}")
+            continue
         records = data.split(b"\n")
         last = records.pop()  # after the final newline: empty, or a line without one
         out.out += last + b"".join(r + b"\n" for r in reversed(records))

@@ -1304,16 +1304,7 @@ class _Parser:
         while True:
             tok = self.peek()
             if tok is None:
-                # bash meets an error before the end of the input first, if there is one
-                tokens.append(("eof", "EOF", len(self.raw), len(self.raw)))
-                grammar = _CondGrammar(tokens, start)
-                try:
-                    grammar.check()
-                except _CondFailure as exc:
-                    if grammar.cause[0] != "eof":
-                        if exc.cause_end >= len(self.raw):
-                            exc.conditional = "end"  # the newline that ends the input
-                        raise
+                # (the lexer refuses a `[[` left open first: _error_in_open_cond finds what bash meets)
                 self.fail()
             if tok[0] == "reserved" and self.text(tok) == "]]" or \
                     tok[0] == "lit" and self.text(tok) == "]]" and not self._adjacent_part(self.i):

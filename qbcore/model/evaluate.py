@@ -247,8 +247,8 @@ def _exit_trap(walker: "_Walker", env: Env, result: Evaluation):
         why = "an EXIT trap run by an exit inside a function"
     elif result.syntax_error is not None and "c" not in (env.flags or ""):
         why = "an EXIT trap run after a syntax error in a script read from a file or stdin"
-    script = S.parse_prefix(action)
-    if why is None and script.error is not None:
+    script = S.parse_prefix(action) if why is None else None
+    if script is not None and script.error is not None:
         why = "an EXIT trap that does not parse"
     if why is not None:
         result.opaque.append(why)

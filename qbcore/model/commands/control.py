@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from ..values import has_opaque
+from .external import unmodelled
 from .registry import Invocation, Outcome, register
 
 #: a status argument bash takes as a number
@@ -68,9 +70,6 @@ def trap_builtin(ctx: Invocation) -> Outcome:
     traps, other signals (ERR, DEBUG and RETURN fire as commands run), and a trap set in a
     subshell (run when the subshell ends) or where the model does not know it runs are not
     modelled."""
-    from ..values import has_opaque
-    from .external import unmodelled
-
     args = list(ctx.args)
     if args[:1] == ["--"]:
         args = args[1:]

@@ -415,11 +415,9 @@ def _one_by_one(files, name) -> bool:
     """Whether no folder under ``name`` (a folder) holds more than one entry: the only trees
     whose removal ``rm -rv`` says in a known order (it meets a folder's entries in the order
     its file system keeps them)."""
-    children = files.listdir(name)
-    return len(children) < 2 and all(_one_by_one(files, name.rstrip("/") + "/" + child)
-                                     for child in children
-                                     if files.is_dir(name.rstrip("/") + "/" + child) and
-                                     not files.is_symlink(name.rstrip("/") + "/" + child))
+    paths = [name.rstrip("/") + "/" + child for child in files.listdir(name)]
+    return len(paths) < 2 and all(_one_by_one(files, path) for path in paths
+                                  if files.is_dir(path) and not files.is_symlink(path))
 
 
 def _remove_tree(files, name, removed=None):

@@ -938,7 +938,10 @@ cdef class _Lexer:
         after = q  # bash drops a line continuation before it reads: `fi\<newline>` then EOF ends `fi`
         while after + 1 < limit and s[after] == 92 and s[after + 1] == 10:
             after += 2
-        if q > p and (after == limit or IS_META[s[after]]) and role == ROLE_NORMAL:
+        # `<(` and `>(` go on with the word (bash's read_token_word): `{<(true)` is no `{`
+        if q > p and (after == limit or IS_META[s[after]] and not (
+                (s[after] == 60 or s[after] == 62) and after + 1 < limit and s[after + 1] == 40)) \
+                and role == ROLE_NORMAL:
             if ft == F_COND:
                 if not flags & FL_REGEX_NEXT:
                     if q - p == 2 and s[p] == 93 and s[p + 1] == 93:  # ]]

@@ -598,7 +598,10 @@ class _Lexer:
         after = q  # bash drops a line continuation before it reads: `fi\<newline>` then EOF ends `fi`
         while after + 1 < limit and s[after] == 0x5C and s[after + 1] == 0x0A:
             after += 2
-        if q > p and (after == limit or s[after] in _META) and role == D.ROLE_NORMAL:
+        # `<(` and `>(` go on with the word (bash's read_token_word): `{<(true)` is no `{`
+        if q > p and (after == limit or s[after] in _META and not (
+                (s[after] == 0x3C or s[after] == 0x3E) and after + 1 < limit and s[after + 1] == 0x28)) \
+                and role == D.ROLE_NORMAL:
             word = s[p:q]
             if ft == F.COND:
                 if not flags & D.FL_REGEX_NEXT:

@@ -37,7 +37,7 @@ from .utilities.envprog import EnvRequest, env_request, not_run
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching, temp_names
-from .utilities.shellbuiltins import coreutils_echo_differs
+from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join, same_entries
 from .values import UnorderedLines, has_opaque, opaque_names
 
@@ -1211,6 +1211,9 @@ class EffectWalker(E._Walker):
         if "/" not in program and (program in BASH_BUILTINS or program in self.env.functions):
             if program == "echo" and self._coreutils_echo(request.program):
                 return request
+            if program == "printf" and self.system_program("printf") is None and "builtin" not in self.env.functions and \
+                    coreutils_printf_differs(request.program[1:]) is None:
+                return request
             if program_missing(program, self.env):
                 return not_run(program, 127)  # (a builtin with no program of its name: shopt, cd…)
             return None  # env runs the program of that name, if any, which the model does not follow
@@ -1236,13 +1239,19 @@ class EffectWalker(E._Walker):
         for name, value in request.sets:
             vars_[name] = Variable(value, True)
         try:
-            if request.program[0] == "echo":
-                # coreutils' echo (env_missing: it prints what the builtin does); a message of
-                # its own is spelled otherwise
-                found = self.run("builtin", ["builtin", *request.program], node, stdout_away, own_stdout)
+            if request.program[0] in ("echo", "printf"):
+                # coreutils' echo or printf (env_missing: they print what the builtins do); a
+                # message of their own is worded otherwise, and printf's status after one is
+                # not followed
+                argv = list(request.program)
+                if argv[0] == "printf" and argv[1:2] == ["--"]:
+                    del argv[1]
+                found = self.run("builtin", ["builtin", *argv], node, stdout_away, own_stdout)
                 if found.error is not None or found.stderr or found.status != 0:
-                    return Outcome(found.status, found.stdout, None, found.modelled,
-                                   Opaque(f"stderr of `{self.text(node)}` (coreutils' echo)"))
+                    what = f"`{self.text(node)}` (coreutils' {argv[0]})"
+                    self.emit(self._error_sink or self.errsink, Opaque(f"stderr of {what}"), what)
+                    return Outcome(found.status if argv[0] == "echo" else Opaque(f"status of {what}"),
+                                   found.stdout, None, found.modelled)
                 return found
             return self.run(request.program[0], list(request.program), node, stdout_away, own_stdout)
         finally:

@@ -56,6 +56,10 @@ SCRIPTS = [
     # is not what env runs)
     "env echo hi > o; env echo -n -e 'a\\tb' >> o; env -- echo -E '\\n' --help >> o; echo $? > st",
     "echo() { builtin echo fn; }; env echo real > o",
+    # so is printf, where it prints what the builtin does (no %q, \\c, options, or messages)
+    "env printf x > o; env -- printf '%s|%d\\n' a 1 b 2 >> o; env printf -- '%b' 'x\\ty' >> o; echo $? > st",
+    "printf() { :; }; env printf '%5s|%x\\n' ab 255 > o", "f() { :; }; env printf x > o",
+    "env A=1 printf '%s\\n' \"$A\" > o",
     # a builtin or function with no program of its name: env finds nothing on PATH
     "env cd d 2> err; echo $? > st", "f() { :; }; env f 2> err; echo $? > st",
     "env shopt -s nullglob 2> err; echo $? > st",
@@ -93,7 +97,8 @@ def test_final_files_match_bash(script, tmp_path):
 # words of env's line, drawn in any order: options, assignments, programs, and what fails
 PIECES = ["-u", "A", "-uB", "--", "A=1", "B='x y'", "./probe", "-i", "--unset=A", "--unset", "nosuch", "''",
           "-u A=B", "C=", "=x", "d", "./d", "-", "A=\"$(printf 'a\\nb')\"", "B==", "./probe arg", "env",
-          "bash -c './probe'", "LC_ALL=C", "LANG=C.utf8", "echo -n x", "echo -e 'a\\tb'"]
+          "bash -c './probe'", "LC_ALL=C", "LANG=C.utf8", "echo -n x", "echo -e 'a\\tb'",
+          "printf '%s\\n' x", "printf '%d' 1x"]
 
 
 @pytest.mark.bash
@@ -117,7 +122,9 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
     "env SHELLOPTS=xtrace ./probe", "env 'A-B=1' ./probe", "env =x ./probe",
     "env echo --help > o", "env echo -e '\\u0041' > o", "POSIXLY_CORRECT=1; export POSIXLY_CORRECT; env echo -n x > o",
     "env echo hi >&- 2> err",
-    "env printf x > o", "f() { :; }; env printf x > o", "env -v ./probe", "env -u", "env --unse=A ./probe",
+    "env printf '%q' 'a b' > o", "env printf 'a\\cb' > o", "env printf -v x y", "env printf x y > o",
+    "env printf '%d\\n' x; echo $? > st", "env printf '%d\\n' x > o 2> err", "builtin() { :; }; env printf x > o",
+    "env -v ./probe", "env -u", "env --unse=A ./probe",
     "env > o",  # the environment, in bash's order
 ])
 def test_what_env_does_not_follow_is_unknown(script):

@@ -15,7 +15,7 @@ from typing import Optional
 from ...syntax import escapes
 from .context import CommandContext, CommandResult, unknown
 
-__all__ = ["printf", "coreutils_printf", "echo", "format_printf", "echo_text", "Printed", "PrintUnknown"]
+__all__ = ["printf", "coreutils_printf", "coreutils_printf_differs", "echo", "format_printf", "echo_text", "Printed", "PrintUnknown"]
 
 
 class PrintUnknown(Exception):
@@ -367,21 +367,32 @@ def printf(ctx: CommandContext) -> CommandResult:
     return CommandResult(printed.status, printed.text.encode("latin-1"), stderr.encode("latin-1"))
 
 
-def coreutils_printf(ctx: CommandContext) -> CommandResult:
-    """coreutils 9.1's printf (the program env, xargs and find -exec run), where it prints
-    what bash's builtin does (measured over formats and arguments side by side): no option,
-    ``%q``, ``\\c``, ``\\'``, ``\\?``, ``\\u`` or ``\\U`` in the format, no error (the two word their
-    messages otherwise), and arguments only for a format that takes them (coreutils warns
-    of the rest)."""
-    args = ctx.argv[1:]
+def coreutils_printf_differs(args: list) -> Optional[str]:
+    """Why coreutils 9.1's printf (the program env, xargs and find -exec run) may print
+    otherwise than bash's builtin for ``args`` (measured over formats and arguments side by
+    side), or None: an option or no format, ``%q``, ``\\c``, ``\\'``, ``\\?``, ``\\u`` or ``\\U``,
+    and arguments to a format that takes none (coreutils warns of them). Messages are worded
+    otherwise too, which the caller sees only after the run."""
     if args and args[0] == "--":
         args = args[1:]
     if not args or args[0].startswith("-") and args[0] != "-":
-        return unknown("coreutils printf with no format, or an option")
+        return "coreutils printf with no format, or an option"
     fmt = args[0]
     if re.search(r"\\[c'?uU]|%[-+ #0]*[0-9*]*(?:\.[0-9*]*)?q", fmt) or \
             args[1:] and not _CONVERSION.search(fmt) or any("\\u" in a or "\\U" in a for a in args[1:]):
-        return unknown("coreutils printf with %q, \\c, \\', \\?, \\u or \\U, or arguments its format takes none of")
+        return "coreutils printf with %q, \\c, \\', \\?, \\u or \\U, or arguments its format takes none of"
+    return None
+
+
+def coreutils_printf(ctx: CommandContext) -> CommandResult:
+    """coreutils 9.1's printf where it prints what bash's builtin does (coreutils_printf_differs),
+    with no error (the two word their messages otherwise)."""
+    args = ctx.argv[1:]
+    why = coreutils_printf_differs(args)
+    if why is not None:
+        return unknown(why)
+    if args[0] == "--":
+        args = args[1:]
     found = printf(CommandContext(["printf", *args], ctx.stdin, ctx.cwd, ctx.env, ctx.tree))
     if found.stderr or found.status not in (0, None):
         return unknown("coreutils printf's messages (worded otherwise than bash's)")

@@ -903,7 +903,8 @@ class EffectWalker(E._Walker):
 
     def _message_line(self, argv, node, error) -> Optional[int]:
         """The line bash names in its message ``error`` about ``node``, where the model knows
-        it: a command not found (or a path to nothing or to a folder) written on one line of
+        it: a command not found (or a path to nothing or to a folder), or test's syntax error
+        (a builtin's message names the line the command runs on), written on one line of
         the script's own code, outside a function, eval'd code or a command substitution, in a
         script without line continuations. bash takes the line it has read up to when it meets
         the token after the command's first word (measured: `foo "a<newline>b"` is line 2,
@@ -914,7 +915,8 @@ class EffectWalker(E._Walker):
             return None
         name = argv[0]
         if type(name) is not str or error not in (f"{name}: command not found", f"{name}: No such file or directory",
-                                                   f"{name}: Is a directory"):
+                                                   f"{name}: Is a directory") and \
+                not (name in ("test", "[") and error.startswith(f"{name}: ")):
             return None
         return line
 

@@ -1,4 +1,5 @@
-"""test and [ with more than four arguments (bash's expression parser), against bash."""
+"""test and [ against bash: two words without a unary operator, and more than four arguments
+(bash's expression parser)."""
 
 import shlex
 
@@ -7,8 +8,10 @@ from hypothesis import given, settings, strategies as st
 
 import bashref
 from tests_settings import examples
+from qbcore.model.effects import run_effects
 from qbcore.model.evaluate import evaluate
 from qbcore.model.expand import Env, Opaque
+from qbcore.model.utilities.vfs import VirtualTree
 from qbcore.syntax.parser import parse
 
 pytestmark = pytest.mark.bash
@@ -49,6 +52,38 @@ def test_well_formed_expressions_are_decided_as_bash_decides_them(tmp_path_facto
 @given(st.lists(WORD, min_size=4, max_size=8))
 def test_any_words_are_never_decided_wrong(tmp_path_factory, words):
     # mostly syntax errors (bash's message and status 2): unknown, but never a wrong answer
+    script, bash, model = _bash_and_model(tmp_path_factory.mktemp("test"), words)
+    if not isinstance(model, Opaque):
+        assert model == bash, script
+
+
+# two arguments where the first is no unary operator: bash's "unary operator expected", status 2
+# (what `[ $x = alpha ]` becomes when $x expands to nothing), its message naming the line
+TWO_WORDS = ["[ = alpha ]", "[ abc def ]", "test -- x", "[ -Q x ]", "test '' x", "[ '(' x ]", "test ')' x",
+             "[ ! abc def ]", "[ ! -- x ]", "x=\n[ $x = alpha ]", "true\nif [ $u = a ]; then :; fi\n:"]
+
+
+@pytest.mark.parametrize("script", TWO_WORDS)
+def test_two_words_without_a_unary_operator_are_bash_s_syntax_error(script, tmp_path):
+    full = f"{{ {script}\n}} 2> err; echo $?; cat err"
+    outcome = bashref.run(full, cwd=str(tmp_path))
+    assert "unary operator expected" in outcome.text
+    run = _effects(full, str(tmp_path))
+    assert run.files.lost is None and run.unknown is None
+    assert run.evaluation.stdout == outcome.text
+
+
+def _effects(script, cwd):
+    tree = VirtualTree()
+    tree.mkdir(cwd, parents=True, exist_ok=True)
+    with bashref.host_facts():
+        return run_effects(script, tree, cwd, bashref.executor_environ(cwd))
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(st.lists(st.sampled_from(["a", "", "=", "-n", "-z", "-e", "-Q", "--", "!", "(", ")", "-a", "-o", "-t", "x y"]),
+                min_size=2, max_size=3))
+def test_two_and_three_words_are_never_decided_wrong(tmp_path_factory, words):
     script, bash, model = _bash_and_model(tmp_path_factory.mktemp("test"), words)
     if not isinstance(model, Opaque):
         assert model == bash, script

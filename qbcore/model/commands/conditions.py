@@ -25,6 +25,10 @@ class Unknown(Exception):
     """The condition's value depends on something not modelled (named)."""
 
 
+class TestSyntaxError(Exception):
+    """test's own syntax error: bash's message (after ``test: `` or ``[: ``), status 2."""
+
+
 @register("test", "[")
 def test(ctx: Invocation) -> Outcome:
     name, args = ctx.name, ctx.args
@@ -34,6 +38,8 @@ def test(ctx: Invocation) -> Outcome:
         args = args[:-1]
     try:
         value = evaluate_test(args, ctx.env)
+    except TestSyntaxError as exc:
+        return Outcome(2, error=f"{name}: {exc}")
     except Unknown as unknown:
         return Outcome(Opaque(f"status of {name} {' '.join(args)} ({unknown})"), modelled=False)
     return Outcome(value)
@@ -62,6 +68,8 @@ def evaluate_test(args: list, env) -> int:
             return 0 if args[1] else 1
         if args[0] == "-z":
             return 0 if not args[1] else 1
+        if len(args[0]) != 2 or args[0][0] != "-" or args[0][1] not in _UNARY_LETTERS:
+            raise TestSyntaxError(f"{args[0]}: unary operator expected")
         return 0 if file_test(args[0], args[1], env) else 1
     if n == 3:
         a, op, b = args

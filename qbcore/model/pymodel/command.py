@@ -17,6 +17,7 @@ from qbcore.model.utilities.vfs import same_entries
 
 from .files import Process, open_file
 from .interp import SAFE_TYPES, Interpreter, check_order
+from .jsontool import json_tool
 from .modules import Module, PosixPath, make_modules
 from .signals import Limits, NotModelled, ProgramExit, PyRaise
 from .suggest import closest
@@ -36,7 +37,8 @@ _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
 class Usage:
     """What the command line asks for: where the program comes from and its argv."""
 
-    def __init__(self, source=None, filename=None, script=None, argv=None, unbuffered=False):
+    def __init__(self, source=None, filename=None, script=None, argv=None, unbuffered=False, module=None):
+        self.module = module  # -m MODULE: its name, ``argv[1:]`` its arguments
         self.source = source
         self.filename = filename
         self.script = script
@@ -75,6 +77,13 @@ def parse_command_line(argv):
                         return None, "Argument expected for the -c option"
                     rest = args[i + 1:] if arg[j + 1:] else args[i + 2:]
                     usage.source, usage.filename, usage.argv = code, "<string>", ["-c"] + rest
+                    return usage, None
+                if flag == "m":
+                    name = arg[j + 1:] or (args[i + 1] if i + 1 < len(args) else None)
+                    if name is None:
+                        return None, "Argument expected for the -m option"
+                    rest = args[i + 1:] if arg[j + 1:] else args[i + 2:]
+                    usage.module, usage.argv = name, [name] + rest
                     return usage, None
                 if flag in ("X", "W"):
                     if not arg[j + 1:]:
@@ -364,6 +373,13 @@ def _run(ctx, run_command, limits, order):
     unbuffered = usage.unbuffered or bool(ctx.env.get("PYTHONUNBUFFERED"))
     proc = Process(ctx.tree, ctx.cwd, ctx.env, stdin, limits, unbuffered)
     proc.listing = order
+    if usage.module is not None:
+        if usage.module != "json.tool":
+            raise NotModelled(f"python3 -m {usage.module}")
+        source, refused = json_tool(usage.argv[1:], proc, ctx.env)
+        if refused is not None:
+            return CommandResult(status=refused[0], stdout=b"", stderr=refused[1])
+        usage.source, usage.filename = source, "<json.tool>"
     if usage.script is not None:
         path = proc.abs(usage.script)
         if not ctx.tree.is_file(path):
@@ -414,6 +430,8 @@ def _run(ctx, run_command, limits, order):
     try:
         interp.run_module(module)
     except PyRaise as raised:
+        if usage.module is not None:
+            raise NotModelled(f"the traceback of python3 -m {usage.module}") from None
         frames = getattr(raised, "frames", None)
         proc.write_err(exception_text(raised.exc, frames, filename, source_lines).encode())
         status = 1

@@ -63,6 +63,10 @@ CASES = [
     # -v: each name it renamed, quoted as its messages quote
     ["mv", "-v", "a.txt", "b.txt", "nope", "d"], ["mv", "--verbose", "a.txt", "sp ace"], ["mv", "-vn", "a.txt", "b.txt"],
     ["mv", "-v", "d/", "e"], ["mv", "-fv", "a.txt", "it's"], ["mv", "-v", "a.txt", "a.txt"],
+    # -i asks only before it replaces a name (on stdin): none here
+    ["mv", "-i", "a.txt", "moved"], ["mv", "-fi", "a.txt", "b.txt", "nope", "d"], ["mv", "--interactive", "d", "e"],
+    ["mv", "-if", "a.txt", "b.txt"], ["mv", "-in", "a.txt", "b.txt"], ["mv", "-i", "a.txt", "b.txt"],
+    ["mv", "-ni", "a.txt", "b.txt"],
     ["cp", "a.txt", "c.txt"],
     ["cp", "a.txt", "b.txt", "d"],
     ["cp", "d", "x"],
@@ -112,7 +116,8 @@ def test_table(argv):
     stdin = b"in1\nin2\n"
     got = compare(argv, FILES, stdin)
     if argv in (["cat", "-n", "a.txt"], ["ln", "a.txt", "hard"], ["cp", "-R", "d", "d/in2"], ["printf", "%(%Y)T\\n"],
-                ["printf", "%5(%H)T|%s\\n", "x"], ["touch", "-"], ["touch", "new", "-"]):
+                ["printf", "%5(%H)T|%s\\n", "x"], ["touch", "-"], ["touch", "new", "-"],
+                ["mv", "-i", "a.txt", "b.txt"], ["mv", "-ni", "a.txt", "b.txt"]):
         assert got is None  # not modelled, and the model says so
     else:
         assert got is True
@@ -148,7 +153,7 @@ NAMES = st.sampled_from(["a.txt", "b.txt", "d", "e", "d/in", "nope", "new", "d/n
                          "a.txt/x", ".", "d/", "-dash", "-it's", "-q", "--", "-t", ""])
 
 
-FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n", "-v"],
+FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n", "-v", "-i"],
          "cp": ["-r", "-R", "-f", "-n"], "rm": ["-f", "-r", "-d", "-rf", "-v", "-rv"],
          "ln": ["-s", "-sf", "-sn", "-s"]}
 

@@ -142,13 +142,14 @@ def mv(ctx: CommandContext) -> CommandResult:
                 out = Output("mv")
                 out.error(f"target directory {quote(folder)}: {exc.strerror}")
                 return out.result()
-    opts, names = scan_options(ctx.argv, "fnv", longs={"force": ("f", False),
-                                                        "no-clobber": ("n", False),
-                                                        "verbose": ("v", False)})
-    no_clobber = False
+    opts, names = scan_options(ctx.argv, "finv", longs={"force": ("f", False),
+                                                         "interactive": ("i", False),
+                                                         "no-clobber": ("n", False),
+                                                         "verbose": ("v", False)})
+    no_clobber = interactive = False  # the last of -f, -i and -n rules
     for o, _ in opts:
         if o != "v":
-            no_clobber = o == "n"
+            no_clobber, interactive = o == "n", o == "i"
     verbose = any(o == "v" for o, _ in opts)
     out = Output("mv")
     plan = _target_dir(ctx, out, names, "mv")
@@ -179,6 +180,8 @@ def mv(ctx: CommandContext) -> CommandResult:
         except VfsError as exc:
             out.error(f"cannot stat {quote(src)}: {exc.strerror}")
             continue
+        if interactive and files.lexists(dst):
+            return unknown("mv -i onto an existing name (it asks on stdin whether to replace it)")
         try:
             files.kind(dst, follow_symlinks=False)
         except VfsError as exc:

@@ -442,7 +442,7 @@ def test_file_tests_match_bash(op, tmp_path):
     assert tree.read_bytes(ROOT + "/r") == (tmp_path / "r").read_bytes(), real.error
 
 
-@pytest.mark.parametrize("test", ['[ -r empty ]', '[ -w ro ]', '[[ -e out ]]', '[ -f out ]', '[ -nt full ]',
+@pytest.mark.parametrize("test", ['[ -r empty ]', '[ -w ro ]', '[[ -e out ]]', '[ -f out ]',
                                   '[ full -nt ro ]', '[[ -O full ]]', '[ -t 1 ]', '[[ -v x ]]'])
 def test_file_tests_the_tree_does_not_decide_are_unknown(test):
     run, _ = _model(FILE_TEST_SETUP + test + "; echo $? > r")

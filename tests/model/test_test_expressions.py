@@ -60,7 +60,7 @@ def test_any_words_are_never_decided_wrong(tmp_path_factory, words):
 # two arguments where the first is no unary operator: bash's "unary operator expected", status 2
 # (what `[ $x = alpha ]` becomes when $x expands to nothing), its message naming the line
 TWO_WORDS = ["[ = alpha ]", "[ abc def ]", "test -- x", "[ -Q x ]", "test '' x", "[ '(' x ]", "test ')' x",
-             "[ ! abc def ]", "[ ! -- x ]", "x=\n[ $x = alpha ]", "true\nif [ $u = a ]; then :; fi\n:"]
+             "[ ! abc def ]", "[ ! -- x ]", "[ -nt x ]", "test -eq 1", "x=\n[ $x = alpha ]", "true\nif [ $u = a ]; then :; fi\n:"]
 
 
 @pytest.mark.parametrize("script", TWO_WORDS)

@@ -676,6 +676,11 @@ class EffectWalker(E._Walker):
         self._ran = False
         self._error_sink: Optional[Target] = None
         self._exports: set = set()
+        # descriptors above 2 that `exec` opened for the rest of this shell
+        self.fds: dict = {}
+        # whether this walker walks a part of another's shell (a function, eval'd code, a
+        # subshell, a pipeline's command): `exec`'s redirections would outlive it there
+        self.inherited = False
 
     def begin_chunk(self, chunk):
         """Before a chunk of this shell's script runs: a stdin that holds the script holds
@@ -707,6 +712,7 @@ class EffectWalker(E._Walker):
 
     def _inherit(self, walker: "EffectWalker") -> "EffectWalker":
         walker.stdin, walker.sink, walker.errsink, walker.effects = self.stdin, self.sink, self.errsink, self.effects
+        walker.fds, walker.inherited = dict(self.fds), True
         return walker
 
     def child(self, env, certain=None):
@@ -795,6 +801,8 @@ class EffectWalker(E._Walker):
     def descriptors(self, records) -> dict:
         """fd -> target after ``records``, from this walker's stdin, stdout and stderr."""
         table = {0: self.stdin, 1: self.sink, 2: self.errsink}
+        if self.fds:
+            table.update(self.fds)
         for record in records:
             op = record.op
             fd = int(record.fd) if record.fd is not None and record.fd.isdigit() else None
@@ -1055,7 +1063,21 @@ class EffectWalker(E._Walker):
         redirects, self._pending = self._pending, ()
         table = self.descriptors(redirects)
         if name == "exec" and len(argv) == 1 and redirects:
-            self.env.files.lose(f"the files after `{self.text(node)}` (exec redirections)")
+            named = _named_descriptors(redirects)
+            if self.inherited or -1 in table or self.forked_command is not None or not self.certain or \
+                    0 in named and type(self.stdin) is ScriptInput or 2 in named and self.script.error is not None:
+                # (bash reads the rest of a script it reads from stdin from the new stdin, and
+                # writes its message about the script's syntax error to the new stderr)
+                self.env.files.lose(f"the files after `{self.text(node)}` (exec redirections in a function, "
+                                    "eval, a subshell or a pipeline, to a descriptor bash picks, that may not run, "
+                                    "of the stdin bash reads its script from, or of the stderr of a script "
+                                    "with a syntax error)")
+            else:
+                # they stay for the rest of this shell (a compound command's own redirections,
+                # undone after it, undo them too: stdout_compound)
+                self.stdin, self.sink, self.errsink = table[0], table[1], table[2]
+                self.fds = {fd: target for fd, target in table.items() if fd > 2}
+                return Outcome(0)
         stdin, sink, errsink = table[0], table[1], table[2]
         if isinstance(name, str) and name[:1] == "%" and self.forked_command is not node:
             # a job to resume for bash (job_spec), met here through `command`, `exec` or a
@@ -1460,13 +1482,24 @@ class EffectWalker(E._Walker):
         return result
 
     def stdout_compound(self, node, records):
+        # bash restores the descriptors the compound's own redirections name after it (an
+        # `exec` inside changed them for nothing); the others keep what an `exec` inside did
         table = self.descriptors(records)
-        saved = self.stdin, self.sink, self.errsink
+        touched = _named_descriptors(records)
+        saved = {0: self.stdin, 1: self.sink, 2: self.errsink, **self.fds}
         self.stdin, self.sink, self.errsink = table[0], table[1], table[2]
+        self.fds = {fd: target for fd, target in table.items() if fd > 2}
         try:
             super().stdout_compound(node, records)
         finally:
-            self.stdin, self.sink, self.errsink = saved
+            now = {0: self.stdin, 1: self.sink, 2: self.errsink, **self.fds}
+            for fd in touched:
+                if fd in saved:
+                    now[fd] = saved[fd]
+                else:
+                    now.pop(fd, None)
+            self.stdin, self.sink, self.errsink = now.pop(0), now.pop(1), now.pop(2)
+            self.fds = now
 
     def unknown_output(self, text: Opaque):
         self.emit(self.sink, text, text.name)
@@ -2247,6 +2280,19 @@ def _read_on(run: _ShellRun, script_input: ScriptInput, outer: ScriptInput, data
     else:
         outer.pos += len(data) - len(left)
     return True
+
+
+def _named_descriptors(records) -> set:
+    """The descriptors a list of redirections sets (``{name}>…`` counts as -1, bash's pick)."""
+    named = set()
+    for record in records:
+        if record.fd is not None:
+            named.add(int(record.fd) if record.fd.isdigit() else -1)
+        elif record.op in ("&>", "&>>"):
+            named.update((1, 2))
+        else:
+            named.add(0 if record.op[:1] == "<" else 1)
+    return named
 
 
 class _CapturingWalker(EffectWalker):

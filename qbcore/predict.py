@@ -81,6 +81,7 @@ def fixture_tree(fixture: Mapping, root: str = TASK_DIR) -> VirtualTree:
     tree = VirtualTree()
     tree.mkdir(root, parents=True, exist_ok=True)
     tree.chmod(root, 0o755)
+    _sandbox_tmp(tree, root)
     for rel in fixture.get("dirs", ()):
         tree.mkdir(f"{root}/{rel}", parents=True, exist_ok=True)
     for spec in fixture.get("programs", ()):
@@ -90,6 +91,12 @@ def fixture_tree(fixture: Mapping, root: str = TASK_DIR) -> VirtualTree:
     if fixture.get("git"):
         gitfixture.lay(tree, root, fixture["git"])
     return tree
+
+
+def _sandbox_tmp(tree: VirtualTree, root: str):
+    """The sandbox's /tmp above ``root``, a tmpfs open to all with the sticky bit (sandbox.py)."""
+    if root.startswith("/tmp/"):
+        tree.chmod("/tmp", 0o1777)
 
 
 def _write(tree: VirtualTree, path: str, data: bytes, mode: int):
@@ -345,6 +352,8 @@ _MOVED: dict = {}
 def _moved(source: VirtualTree, root: str) -> VirtualTree:
     """A copy of the fixture ``source`` (at TASK_DIR) placed at ``root`` instead."""
     tree = VirtualTree()
+    tree.mkdir(root, parents=True, exist_ok=True)
+    _sandbox_tmp(tree, root)
     links = source.symlinks()
     for path in source.walk(TASK_DIR):
         moved = root + path[len(TASK_DIR):]

@@ -77,9 +77,9 @@ class OutsideTree(Exception):
 
 class BoundedTree(VirtualTree):
     """A view of a tree whose paths must stay under ``bound``: any other raises OutsideTree,
-    which no utility model swallows (the tree holds nothing true outside it). Paths under
-    the names mktemp gives this run (``temp``: hostfacts.Facts.temp) are the run's own too:
-    nothing else in the sandbox's fresh /tmp is named so."""
+    which no utility model swallows (the tree holds nothing true outside it). Where the run's
+    mktemp names are stated (``temp``: hostfacts.Facts.temp), the run is the sandbox's, whose
+    /tmp is a fresh tmpfs: paths under its names are the run's own too (``fresh_tmp``)."""
 
     _bound = "/"
     _below = "//"  # what every path under the bound starts with
@@ -95,7 +95,17 @@ class BoundedTree(VirtualTree):
 
     def _inside(self, canon: str) -> bool:
         return canon == self._bound or canon.startswith(self._below) or \
-            self._temp is not None and canon.startswith(self._temp)
+            self._temp is not None and (fresh_tmp(canon) or canon == "/tmp")
+
+    def _tmp_itself(self, p: str, follow_last: bool = True) -> bool:
+        """Whether ``p`` is the sandbox's /tmp itself: a run may look it up and make names in
+        it, not list, move or remove it (its listing holds the sandbox's own names)."""
+        if self._temp is None:
+            return False
+        try:
+            return self._lookup(p, follow_last)[0] == "/tmp"
+        except VfsError:
+            return False
 
     def _lookup(self, path, follow_last=True):
         if _JOB_WATCHES:
@@ -121,6 +131,8 @@ class BoundedTree(VirtualTree):
 
     # the directories a pipeline's command lists (ls, find, a glob), for its races
     def listdir(self, p: str) -> list:
+        if self._tmp_itself(p):
+            raise OutsideTree("/tmp")
         found = VirtualTree.listdir(self, p)
         if _LISTINGS or _JOB_WATCHES:
             folder = self._lookup(p)[0]
@@ -130,6 +142,8 @@ class BoundedTree(VirtualTree):
         return found
 
     def walk(self, top: str = "/"):
+        if self._tmp_itself(top):
+            raise OutsideTree("/tmp")
         for path in VirtualTree.walk(self, top):
             if _LISTINGS:
                 _LISTINGS[-1].append((path, None))
@@ -141,8 +155,32 @@ class BoundedTree(VirtualTree):
     def clone(self):
         return BoundedTree.within(super().clone(), self._bound, self._temp)
 
+    def remove(self, p: str) -> None:
+        if self._tmp_itself(p.rstrip("/") or p, False):
+            raise OutsideTree("/tmp")
+        VirtualTree.remove(self, p)
+
+    def rmdir(self, p: str) -> None:
+        if self._tmp_itself(p.rstrip("/") or p, False):
+            raise OutsideTree("/tmp")
+        VirtualTree.rmdir(self, p)
+
+    def rename(self, src: str, dst: str) -> None:
+        if self._tmp_itself(src.rstrip("/") or src, False) or self._tmp_itself(dst.rstrip("/") or dst, False):
+            raise OutsideTree("/tmp")
+        VirtualTree.rename(self, src, dst)
+
 
 _TREE_LOOKUP = VirtualTree._lookup
+
+
+def fresh_tmp(path: str) -> bool:
+    """Whether ``path`` (normalized) lies under a name in the sandbox's /tmp that only the run
+    can have made: the tmpfs starts with the sandbox's own names alone (the attempt's folder,
+    the script file of the script transport, the launcher's folder: ``qbcore-…``,
+    ``.qbcore-…``), which a run that guesses them does not meet as the model does; /tmp itself,
+    whose listing holds them, is not the run's."""
+    return path.startswith("/tmp/") and not path.startswith(("/tmp/qbcore-", "/tmp/.qbcore-"))
 #: while a pipeline's command runs, the directories it listed, each with the pattern of the
 #: glob that listed it (None: every name counts), innermost pipeline last
 _LISTINGS: list = []
@@ -187,8 +225,8 @@ class TreeFiles(FileQuestions):
 
     def inside(self, path: str) -> bool:
         path = normpath(path)
-        temp = getattr(self.tree, "_temp", None)
-        return path == self.root or path.startswith(self.root + "/") or temp is not None and path.startswith(temp)
+        return path == self.root or path.startswith(self.root + "/") or \
+            getattr(self.tree, "_temp", None) is not None and (fresh_tmp(path) or path == "/tmp")
 
     def unknown(self, path: str) -> Optional[str]:
         if self.lost is not None:
@@ -247,7 +285,7 @@ class TreeFiles(FileQuestions):
         return None
 
     def names(self, path: str) -> Optional[list]:
-        if self.unknown(path):
+        if self.unknown(path) or type(self.tree) is BoundedTree and self.tree._tmp_itself(path):
             return None
         try:
             return VirtualTree.listdir(self.tree, path)  # a glob's: it says its pattern (listed)

@@ -1,9 +1,13 @@
-"""Replies that edit through a file mktemp makes in /tmp, and clean up with an EXIT trap,
-predicted and executed: decided under
+"""Replies that edit through a file mktemp makes in /tmp, or a name of their own there (the
+sandbox's /tmp starts with its own names alone), and clean up with an EXIT trap, predicted
+and executed: decided under
 raw as the tools run them, and every certain prediction agrees with the executor under every
 transport (mktemp's name differs on every run: an outcome that depends on it is unknown)."""
 
+import pytest
+
 from predicting import ListedReplies
+from qbcore.predict import predict
 
 # (task, reply, passes under raw)
 REPLIES = [
@@ -26,6 +30,16 @@ REPLIES = [
                              "\"$tmp\"; cat \"$tmp\" > data.txt", True),
     ("write-file/t0-plain", "trap 'rm -f out.txt' EXIT; printf 'hello world\\n' > out.txt", False),
     ("write-file/t0-plain", "trap 'printf \"hello world\\n\" > out.txt' EXIT; exit 3", True),
+    # a name of the reply's own in /tmp; /tmp itself may be looked up, not listed
+    ("sed-replace/t0-plain", "sed 's/alpha/omega/g' data.txt > /tmp/out && mv /tmp/out data.txt", True),
+    ("sed-replace/t0-plain", "cp data.txt /tmp/data.orig && sed -i 's/alpha/omega/g' data.txt && "
+                             "grep -c alpha /tmp/data.orig", True),
+    ("write-file/t0-plain", "mkdir -p /tmp/work && cd /tmp/work && printf 'hello world\\n' > out.txt && cd - && "
+                            "mv /tmp/work/out.txt .", True),
+    ("write-file/t0-plain", "[ -d /tmp ] && [ -w /tmp ] && [ -k /tmp ] && [ ! -e /tmp/nothing ] && "
+                            "printf 'hello world\\n' > out.txt", True),
+    ("write-file/t0-plain", "ln -s \"$PWD/out.txt\" /tmp/link; printf 'hello world\\n' > /tmp/link", True),
+    ("grep-count/t0-plain", "grep -c TODO lines.txt > /tmp/c; cp /tmp/c count.txt; rm /tmp/c", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv", "heredoc-ssh")
 
@@ -33,3 +47,15 @@ TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ss
 class TestTempFileReplies(ListedReplies):
     REPLIES = REPLIES
     TRANSPORTS = TRANSPORTS
+
+
+@pytest.mark.parametrize("reply", [
+    "ls /tmp > out.txt", "echo /tmp/* > out.txt", "find /tmp > out.txt", "cd /tmp && ls > x; printf 'hello world\\n' > out.txt",
+    "cat /tmp/qbcore-reply.sh > out.txt", "touch /tmp/.qbcore-sandbox/x; printf 'hello world\\n' > out.txt",
+    "rmdir /tmp; printf 'hello world\\n' > out.txt", "rm -rf /tmp; printf 'hello world\\n' > out.txt",
+    "mv /tmp /tmp2; printf 'hello world\\n' > out.txt", "ls /tmp/qbcore-attempt-* > out.txt",
+])
+def test_the_sandbox_s_own_names_in_tmp_are_unknown(reply):
+    # /tmp lists the attempt's folder (a random name) and the script transport's file
+    for transport in ("raw", "script"):
+        assert not predict("write-file/t0-plain", reply, transport).certain, (reply, transport)

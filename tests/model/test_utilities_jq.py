@@ -12,7 +12,7 @@ from utilities_diff import compare
 FILES = {"c.json": b'{"message": "hi", "n": 3, "list": [1, "two", null], "o": {"k": true}}\n',
          "two.json": b'1 "a"\n[]\n', "bad.json": b"{bad\n", "f.json": b'{"x": 1.5}', "d": None,
          "zeros.json": b"01", "nan.json": b"[1, nan]", "lone.json": b'{"a": "\\ud800", "b": 1}',
-         "pair.json": b'"\\ud83d\\ude00"'}
+         "pair.json": b'"\\ud83d\\ude00"', "empty.json": b""}
 
 CASES = [
     # what replies to json-write send: an object from --arg values
@@ -40,12 +40,17 @@ CASES = [
     # input jq refuses at a bare word (status 4), the files before it missing or not; no filter is .
     ["jq", "-r", ".", "pair.json"], ["jq", ".", "pair.json"],
     ["jq", ".", "bad.json"], ["jq", ".", "bad.json", "c.json"], ["jq", ".", "nope.json", "bad.json"], ["jq"], ["jq", "-c"],
+    # -e: the last input's last result decides: null or false 1, none 4, else 0; no input 0
+    ["jq", "-e", ".message", "c.json"], ["jq", "-e", ".nope", "c.json"], ["jq", "-e", ".", "two.json"],
+    ["jq", "--exit-status", "-n", "false, 1"], ["jq", "-ne", "1, null"], ["jq", "-e", ".o.k", "c.json"],
+    ["jq", "-e", ".", "empty.json"], ["jq", "-e", ".", "nope.json"], ["jq", "-e", ".", "bad.json"],
+    ["jq", "-e", "{m: .nope}", "c.json"], ["jq", "-ne", "{message: hello}"],
 ]
 # outside the subset: jq's errors and number printing are not spelled
 UNKNOWN = [
     ["jq", ".", "f.json"], ["jq", "-n", "1.5"],
     ["jq", "-n", "100000000000000000000"], ["jq", "-n", "9007199254740993"], ["jq", ".message | length", "c.json"], ["jq", "-n", "\"\\(1)\""],
-    ["jq", ".n.x", "c.json"], ["jq", ".[]", "c.json"], ["jq", "-e", ".n", "c.json"], ["jq", "--tab", ".", "c.json"],
+    ["jq", ".n.x", "c.json"], ["jq", ".[]", "c.json"], ["jq", "--tab", ".", "c.json"],
     ["jq", "-n", "--arg", "x", "1", "--arg", "x", "2", "$x"], ["jq", "-n", ".a.[0]"], ["jq", ".", "d"],
     ["jq", "-n", "{(\"a\"): 1}"], ["jq", "-n", "1 + 1"], ["jq", "-n", "$ENV.HOME"], ["jq", "-n", "length"],
     ["jq", "-n", "{message: hello(1)}"], ["jq", "-n", ". as $x | $x"], ["jq", ".", "zeros.json"], ["jq", ".", "nan.json"],

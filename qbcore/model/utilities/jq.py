@@ -26,7 +26,8 @@ from .vfs import VfsError
 
 __all__ = ["jq"]
 
-_FLAGS = {"n": "null-input", "r": "raw-output", "c": "compact-output", "S": "sort-keys", "M": "monochrome-output"}
+_FLAGS = {"n": "null-input", "r": "raw-output", "c": "compact-output", "S": "sort-keys", "M": "monochrome-output",
+          "e": "exit-status"}
 _LONG_FLAGS = {v: k for k, v in _FLAGS.items()}
 # jq holds numbers as doubles: an integer is exact up to 2**53, and printed ("%.17g") as its
 # digits; beyond, as the nearest double (9007199254740993 prints 9007199254740992, measured)
@@ -533,12 +534,16 @@ def _jq(ctx: CommandContext) -> CommandResult:
     status = out.status
     steps = [0]
     for value in inputs:
+        # -e: the status the last input leaves (jq 1.6, measured): 4 when it gave no result,
+        # 1 when its last result is null or false, else 0; no input at all leaves 0
+        last = 4
         for result in _run(tree, value, variables, steps):
+            last = 1 if result is None or result is False else 0
             if raw and isinstance(result, str):
                 out.out += result.encode("utf-8") + b"\n"
             else:
                 out.out += _dump(result, compact, sort).encode("utf-8") + b"\n"
             if len(out.out) > OUTPUT_LIMIT:
                 raise OptionUnknown(f"jq: more than {OUTPUT_LIMIT} bytes of output")
-    out.status = status
+    out.status = last if "e" in flags and status == 0 and inputs else status
     return out.result()

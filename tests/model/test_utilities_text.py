@@ -55,6 +55,9 @@ CASES = [
     ["dirname", "/a/b/c"], ["dirname", "c"], ["dirname", "/"], ["dirname", "a/b/", "//x"],
     ["ls"], ["ls", "-a"], ["ls", "-A"], ["ls", "d", "f"], ["ls", "nope", "f"],
     ["ls", "-l"],
+    # an option ls does not have: its usage error, whatever the others (a file name with a dash)
+    ["ls", "-dash.txt", "f"], ["ls", "-1", "-a.txt"], ["ls", "-e"], ["ls", "-.", "-w", "x"], ["ls", "-lQZ", "-q%"],
+    ["ls", "-w", "x", "-."], ["ls", "--all", "-."],
 ]
 SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5", "1"], ["seq", "5", "-2", "-4"],
             ["seq", "-w", "8", "11"], ["seq", "-w", "-1", "1"], ["seq", "-w", "1", "010"], ["seq", "-w", "5", "-1", "-10"],
@@ -83,7 +86,7 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"],
       # octal escapes: one to three digits, the third only while the value stays below 256
       ["tr", "\\n\\0", "\\0_"], ["tr", "\\141\\0142", "x"], ["tr", "-d", "\\154\\12"], ["tr", "\\400", "xy"]]
-UNKNOWN = {("ls", "-l"), ("rev", "nope"),
+UNKNOWN = {("ls", "-l"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b"), ("tr", "\\400", "xy"),
            # cut refuses a number from 2**64 - 1 on (its message, not spelled here); the one below runs

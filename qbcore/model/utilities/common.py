@@ -265,6 +265,7 @@ def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: 
 _USAGE = {
     **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "rm", "rmdir", "xargs"),
                     (1, "Try '{0} --help' for more information.\n", None)),
+    "ls": (2, "Try 'ls --help' for more information.\n", None),
     "sort": (2, "Try 'sort --help' for more information.\n", None),
     "grep": (2, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", None),
     "sed": (1, "Usage: sed [OPTION]... {{script-only-if-no-other-script}} [input-file]...\n", "the rest of sed's help text"),

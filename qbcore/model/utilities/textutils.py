@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .common import Output, OptionUnknown, guarded, quote, quote_c, quotef, read_input, scan_options
+from .common import Output, OptionUnknown, guarded, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -750,7 +750,14 @@ def pwd(ctx: CommandContext) -> CommandResult:
 
 @guarded
 def ls(ctx: CommandContext) -> CommandResult:
-    """Only the name listing a pipe gets (one per line, C-locale order); -a, -A, -1."""
+    """Only the name listing a pipe gets (one per line, C-locale order); -a, -A, -1. An
+    option ls does not have is its usage error, whatever the others are (a file name that
+    starts with a dash, unquoted: ``ls *.txt`` over ``-dash.txt``)."""
+    # coreutils 9.1's short options; -w and -T end ls at a value they refuse, while it scans
+    refused = refuse_invalid_option(ctx.argv, "abcdfghiklmnopqrstuvxABCDFGHLNQRSUXZ1", "wIT", acting="wT",
+                                    stop_at_long=True)
+    if refused is not None:
+        return refused
     opts, names = scan_options(ctx.argv, "aA1", longs={"all": ("a", False),
                                                        "almost-all": ("A", False)})
     chosen = {o for o, _ in opts}

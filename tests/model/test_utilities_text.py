@@ -58,6 +58,9 @@ CASES = [
     # an option ls does not have: its usage error, whatever the others (a file name with a dash)
     ["ls", "-dash.txt", "f"], ["ls", "-1", "-a.txt"], ["ls", "-e"], ["ls", "-.", "-w", "x"], ["ls", "-lQZ", "-q%"],
     ["ls", "-w", "x", "-."], ["ls", "--all", "-."],
+    # another form of listing: its status and messages (its text is not followed)
+    ["ls", "-la", "nope", "f"], ["ls", "-lh", "d"], ["ls", "-ld", "d", "nope"], ["ls", "-1F"], ["ls", "-lt", "f", "d"],
+    ["ls", "-lR"], ["ls", "-L", "f"],
 ]
 SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5", "1"], ["seq", "5", "-2", "-4"],
             ["seq", "-w", "8", "11"], ["seq", "-w", "-1", "1"], ["seq", "-w", "1", "010"], ["seq", "-w", "5", "-1", "-10"],
@@ -86,7 +89,7 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"],
       # octal escapes: one to three digits, the third only while the value stays below 256
       ["tr", "\\n\\0", "\\0_"], ["tr", "\\141\\0142", "x"], ["tr", "-d", "\\154\\12"], ["tr", "\\400", "xy"]]
-UNKNOWN = {("ls", "-l"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
+UNKNOWN = {("ls", "-lR"), ("ls", "-L", "f"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b"), ("tr", "\\400", "xy"),
            # cut refuses a number from 2**64 - 1 on (its message, not spelled here); the one below runs

@@ -98,6 +98,11 @@ REPLIES = [
     # quotes inside the program: the transports keep it, cut it short (perl's compile error) or break the line
     ("sed-replace/t1-apostrophe", "perl -pi -e 's/user'\\''s data/admin'\\''s data/g' data.txt", True),
     ("sed-replace/t3-gnarly", "perl -pi -e 's/price = \"\\$4\" & up/price = '\\''\\$5'\\'' & down/g' data.txt", True),
+    # ls in another form, to check what was written: its status decides what follows
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt && ls -la && ls -l out.txt", True),
+    ("write-file/t0-plain", "ls -l out.txt 2>/dev/null || printf 'hello world\\n' > out.txt", True),
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; ls -lh nope && rm out.txt", True),
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; ls -ld . > /dev/null && rm out.txt", False),
 ]
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 

@@ -758,8 +758,8 @@ def ls(ctx: CommandContext) -> CommandResult:
                                     stop_at_long=True)
     if refused is not None:
         return refused
-    opts, names = scan_options(ctx.argv, "aA1", longs={"all": ("a", False),
-                                                       "almost-all": ("A", False)})
+    opts, names = scan_options(ctx.argv, "aA1" + _LS_FORM, longs={"all": ("a", False),
+                                                                  "almost-all": ("A", False)})
     chosen = {o for o, _ in opts}
     out = Output("ls")
     files = ctx.files
@@ -774,6 +774,16 @@ def ls(ctx: CommandContext) -> CommandResult:
             out.error(f"cannot access {quote(name)}: {exc.strerror}", 2)
             continue
         (dirs if files.is_dir(name) else plain).append(name)
+    if any(not (c.isprintable() and c != "\\") for n in names for c in n):
+        raise OptionUnknown("ls of names needing quoting")
+    form = chosen.intersection(_LS_FORM)
+    if form:
+        # a listing in another form: its status and messages, not its text
+        if "d" not in chosen and any(files.mode(d) & 0o500 != 0o500 for d in dirs):
+            raise OptionUnknown("ls -l and the like of a folder its owner may not read or enter")
+        found = out.result()
+        found.stdout, found.stdout_unknown = b"", f"the output of ls -{''.join(sorted(form))} (its form)"
+        return found
     blocks = []
     if plain:
         blocks.append("".join(n + "\n" for n in sorted(plain, key=lambda s: s.encode())))
@@ -789,9 +799,13 @@ def ls(ctx: CommandContext) -> CommandResult:
             listing = f"{d}:\n" + listing
         blocks.append(listing)
     out.out += "\n".join(blocks).encode("utf-8", "surrogateescape")
-    if any(not (c.isprintable() and c != "\\") for n in names for c in n):
-        raise OptionUnknown("ls of names needing quoting")
     return out.result()
+
+
+#: ls's options that change only the form of its listing, not which names it reads or its
+#: status (no -R, -L, -H, and none that takes a value): long form and its columns, sizes,
+#: indicators, order, quoting, columns across, -d (folders as names)
+_LS_FORM = "lhsiFpgonGtSrUXvcuCxmNQqbkZBfdD"
 
 
 @guarded

@@ -103,6 +103,12 @@ REPLIES = [
     ("write-file/t0-plain", "ls -l out.txt 2>/dev/null || printf 'hello world\\n' > out.txt", True),
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; ls -lh nope && rm out.txt", True),
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; ls -ld . > /dev/null && rm out.txt", False),
+    # checksums and dumps to check it, cmp and diff against what was meant
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt && md5sum out.txt && od -c out.txt && stat out.txt", True),
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; printf 'hello  world\\n' > /tmp/e; "
+                            "cmp -s /tmp/e out.txt || rm out.txt", False),
+    ("sed-replace/t0-plain", "cp data.txt /tmp/orig; sed -i 's/alpha/omega/g' data.txt; diff -u /tmp/orig data.txt "
+                             "&& cp /tmp/orig data.txt", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, children, fileops, find, git, grep, hostfacts, jq, perl, sed, shellbuiltins, textutils, xargs
+from . import awk, children, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -24,6 +24,7 @@ MODELS = {
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)
+MODELS.update(readers.MODELS)
 # their runs are the programs of this table
 MODELS["xargs"] = xargs.xargs_over(MODELS)
 MODELS["find"] = find.find_over(MODELS)

@@ -1519,6 +1519,24 @@ class EffectWalker(E._Walker):
             result.stderr_unknown = err.unknown
         return result
 
+    def file_substituted(self, record) -> Optional[str]:
+        """What ``$(<file)`` substitutes, ``record`` its command: the bytes of the regular file
+        its one redirection opened, where they are known and hold no NUL (bash drops those,
+        with a warning); None where not."""
+        redirect = record.redirects[0] if len(record.redirects) == 1 else None
+        if redirect is None or redirect.path is None or not redirect.exact:
+            return None
+        path = os.path.normpath(redirect.path)
+        if path == "/dev/null":
+            return ""
+        files = self.env.files
+        if files.kind(path) != "file":
+            return None
+        data = files.read(path)
+        if data is None or b"\0" in data:
+            return None
+        return data.decode("utf-8", "surrogateescape")
+
     def stdout_compound(self, node, records):
         # bash restores the descriptors the compound's own redirections name after it (an
         # `exec` inside changed them for nothing); the others keep what an `exec` inside did

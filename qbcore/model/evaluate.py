@@ -376,9 +376,13 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
         text = script.source.strip()
         stdout = Opaque(f"`{text}` ({unmodelled})")
         status = Opaque(f"status of `{text}`")
-    elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands) or (
-            status == 0 and _reads_a_file(script)):
+    elif isinstance(stdout, Opaque) or not all(c.certain for c in result.commands):
         stdout = Opaque(f"$({text})")
+    elif status == 0 and _reads_a_file(script):
+        # bash substitutes the file's contents: a walker that knows the files reads them
+        read = getattr(walker, "file_substituted", None)
+        found = read(result.commands[-1]) if read is not None and result.commands else None
+        stdout = Opaque(f"$({text})") if found is None else found
     if isinstance(status, Opaque):
         status = Opaque(f"status of $({text})")
     opaque = (stdout.name,) if isinstance(stdout, Opaque) else ()
@@ -453,7 +457,8 @@ def _names_a_declaration(word) -> bool:
 
 
 def _reads_a_file(script: "S.Script") -> bool:
-    """``$(<file)``: bash substitutes the file's contents, which the model does not know."""
+    """``$(<file)``: bash substitutes the file's contents (``file_substituted`` of a walker
+    that knows them; the others do not)."""
     if len(script.chunks) != 1 or len(script.chunks[0].items) != 1:
         return False
     item = script.chunks[0].items[0]

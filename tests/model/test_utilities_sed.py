@@ -53,6 +53,10 @@ MODELLED = [
     ["sed", "s/x/y/", "d", "g"],
     ["sed", "s/x/y/", "g", "d"],
     ["sed", "-n", "p"], ["sed"], ["sed", "-n"], ["sed", "-i"],
+    # GNU's long names
+    ["sed", "--in-place", "--expression=s/o/0/g", "f"], ["sed", "--quiet", "--expression", "s/o/0/p", "f", "g"],
+    ["sed", "--regexp-extended", "--in-place", "-e", "s/(o)/[\\1]/g", "f"], ["sed", "--in-place=.bak", "s/o/0/", "f"],
+    ["sed", "-i.bak", "--in-place", "s/o/0/", "f"],
     ["sed", "s/in/out/"],
     ["sed", "-i", "s/a/b/"],
     ["sed", "s/*/star/", "g"],
@@ -134,6 +138,7 @@ MODELLED = [
     ["sed", "N;N;s/\\n/+/g", "f"], ["sed", "H;$!d;x;s/\\n/,/g", "f"], ["sed", ":", "g"], ["sed", "$!N;/\\n$/!P;D", "f"],
 ]
 UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
+           ("sed", "--in-place=.bak", "s/o/0/", "f"), ("sed", "-i.bak", "--in-place", "s/o/0/", "f"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
            ("sed", "-n", "/\\q\\u\\x/p", "g"), ("sed", "s/h\\e/X/I", "f")}
 

@@ -800,7 +800,9 @@ def sed(ctx: CommandContext) -> CommandResult:
     opts, operands = scan_options(
         ctx.argv, "nErs", with_arg="e", optional="i",
         longs={"quiet": ("n", False), "silent": ("n", False), "regexp-extended": ("E", False),
-               "expression": ("e", True), "separate": ("s", False)})
+               "expression": ("e", True), "separate": ("s", False), "in-place": ("i", False)})
+    if "--in-place" in ctx.argv and suffix:
+        raise OptionUnknown("sed --in-place beside -i with a backup suffix")
     quiet = any(o == "n" for o, _ in opts)
     extended = any(o in "Er" for o, _ in opts)
     in_place = any(o == "i" for o, _ in opts)

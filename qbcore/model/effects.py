@@ -690,6 +690,10 @@ class Effects:
     stderr_unknown: Optional[str] = None
 
 
+#: builtins whose messages (bash's builtin_error) name the line the command runs on
+_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd"})
+
+
 class EffectWalker(E._Walker):
     """The walker with descriptors: stdin, stdout and stderr lead to streams, pipes or files."""
 
@@ -949,8 +953,8 @@ class EffectWalker(E._Walker):
 
     def _message_line(self, argv, node, error) -> Optional[int]:
         """The line bash names in its message ``error`` about ``node``, where the model knows
-        it: a command not found (or a path to nothing or to a folder), or test's syntax error
-        (a builtin's message names the line the command runs on), written on one line of
+        it: a command not found (or a path to nothing or to a folder), or the message of a
+        builtin of _LINE_NAMING_BUILTINS (it names the line the command runs on), written on one line of
         the script's own code, outside a function, eval'd code or a command substitution, in a
         script without line continuations. bash takes the line it has read up to when it meets
         the token after the command's first word (measured: `foo "a<newline>b"` is line 2,
@@ -962,7 +966,7 @@ class EffectWalker(E._Walker):
         name = argv[0]
         if type(name) is not str or error not in (f"{name}: command not found", f"{name}: No such file or directory",
                                                    f"{name}: Is a directory") and \
-                not (name in ("test", "[") and error.startswith(f"{name}: ")):
+                not (name in _LINE_NAMING_BUILTINS and error.startswith(f"{name}: ")):
             return None
         return line
 

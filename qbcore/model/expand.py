@@ -201,6 +201,8 @@ class Env:
         self.functions: dict = {}
         # descriptors above 2 that `exec` opened (True) or closed (False) in this shell
         self.descriptors: dict = {}
+        # pushd's directory stack below the working directory, top first (None: not known)
+        self.dirstack: Optional[list] = []
         self.readonly: set = set()  # names made readonly (`readonly`, `declare -r`)
         self.meter = meter if meter is not None else Meter()
 
@@ -301,6 +303,7 @@ class Env:
         other.list_dir = self.list_dir
         other.functions = dict(self.functions)
         other.descriptors = dict(self.descriptors)
+        other.dirstack = None if self.dirstack is None else list(self.dirstack)
         other.readonly = set(self.readonly)
         other.meter = self.meter  # one budget for the shell, its subshells and substitutions
         return other

@@ -17,7 +17,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # arguments: afterwards those variables are opaque, never their old value.
 _SETS_VARIABLES = {"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE", "getopts": None}
 # Commands after which anything in the shell may have changed.
-_CHANGES_ANYTHING = frozenset("source . pushd popd enable trap".split())
+_CHANGES_ANYTHING = frozenset("source . enable trap".split())
 # Builtins the model does not run that change no file (as the ones it runs, but
 # `command` and `builtin`, which run another command); every other command may.
 _NO_FILE_EFFECTS = frozenset(

@@ -63,6 +63,11 @@ CASES = [
     # -v: each name it renamed, quoted as its messages quote
     ["mv", "-v", "a.txt", "b.txt", "nope", "d"], ["mv", "--verbose", "a.txt", "sp ace"], ["mv", "-vn", "a.txt", "b.txt"],
     ["mv", "-v", "d/", "e"], ["mv", "-fv", "a.txt", "it's"], ["mv", "-v", "a.txt", "a.txt"],
+    # truncate to a plain size: cut, padded with NULs, created (not with -c); sync alone
+    ["truncate", "-s", "0", "a.txt"], ["truncate", "-s", "3", "a.txt", "new"], ["truncate", "--size=40", "a.txt"],
+    ["truncate", "-c", "-s", "2", "new", "a.txt"], ["truncate", "-s", "0", "d", "nope/x", "b.txt"],
+    ["truncate", "-s0"], ["sync"], ["truncate", "-s", "+1", "a.txt"], ["truncate", "-s", "1K", "a.txt"],
+    ["truncate", "-r", "a.txt", "b.txt"], ["sync", "a.txt"],
     # -i asks only before it replaces a name (on stdin): none here
     ["mv", "-i", "a.txt", "moved"], ["mv", "-fi", "a.txt", "b.txt", "nope", "d"], ["mv", "--interactive", "d", "e"],
     ["mv", "-if", "a.txt", "b.txt"], ["mv", "-in", "a.txt", "b.txt"], ["mv", "-i", "a.txt", "b.txt"],
@@ -117,7 +122,8 @@ def test_table(argv):
     got = compare(argv, FILES, stdin)
     if argv in (["cat", "-n", "a.txt"], ["ln", "a.txt", "hard"], ["cp", "-R", "d", "d/in2"], ["printf", "%(%Y)T\\n"],
                 ["printf", "%5(%H)T|%s\\n", "x"], ["touch", "-"], ["touch", "new", "-"],
-                ["mv", "-i", "a.txt", "b.txt"], ["mv", "-ni", "a.txt", "b.txt"]):
+                ["mv", "-i", "a.txt", "b.txt"], ["mv", "-ni", "a.txt", "b.txt"], ["truncate", "-s", "+1", "a.txt"],
+                ["truncate", "-s", "1K", "a.txt"], ["truncate", "-r", "a.txt", "b.txt"], ["sync", "a.txt"]):
         assert got is None  # not modelled, and the model says so
     else:
         assert got is True

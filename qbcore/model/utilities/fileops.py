@@ -52,6 +52,52 @@ def tee(ctx: CommandContext) -> CommandResult:
 
 
 @guarded
+def truncate(ctx: CommandContext) -> CommandResult:
+    """``truncate -s N FILE…`` (coreutils 9.1): each file cut to N bytes or padded with NULs
+    to them, created when missing but with ``-c``; N a plain number of bytes up to 1 MiB (no
+    suffix, no ``+ - < > / %``, no ``--reference``)."""
+    opts, names = scan_options(ctx.argv, "c", with_arg="s", longs={"no-create": ("c", False),
+                                                                  "size": ("s", True)})
+    sizes = [v for o, v in opts if o == "s"]
+    out = Output("truncate")
+    if not names:
+        out.usage("missing file operand")
+        return out.result()
+    if len(sizes) != 1 or not sizes[0].isdigit() or int(sizes[0]) > _TRUNCATE_LIMIT or "" in names:
+        return unknown("truncate without one plain size of at most 1 MiB, or of an empty name")
+    size, create = int(sizes[0]), not any(o == "c" for o, _ in opts)
+    files = ctx.files
+    for name in names:
+        try:
+            if files.is_dir(name):
+                out.error(f"cannot open {quote(name)} for writing: Is a directory")
+                continue
+            if not files.exists(name):
+                if not create:
+                    continue
+                files.write_bytes(name, b"\0" * size)
+                continue
+            if not files.mode(name) & 0o200:
+                return unknown("truncate of a file its owner may not write")
+            data = files.read_bytes(name)
+            files.write_bytes(name, data[:size] + b"\0" * (size - len(data)))
+        except VfsError as exc:
+            out.error(f"cannot open {quote(name)} for writing: {exc.strerror}")
+    return out.result()
+
+
+_TRUNCATE_LIMIT = 1 << 20
+
+
+@guarded
+def sync(ctx: CommandContext) -> CommandResult:
+    """``sync`` alone: buffers reach the disk, which changes nothing the model sees."""
+    if len(ctx.argv) > 1:
+        return unknown("sync with options or files")
+    return CommandResult(0)
+
+
+@guarded
 def touch(ctx: CommandContext) -> CommandResult:
     """Create missing files; times are not modelled, so only creation is visible."""
     opts, names = scan_options(ctx.argv, "c", longs={"no-create": ("c", False)})

@@ -8,6 +8,8 @@ MODELS = {
     "cat": fileops.cat,
     "tee": fileops.tee,
     "touch": fileops.touch,
+    "truncate": fileops.truncate,
+    "sync": fileops.sync,
     "mkdir": fileops.mkdir,
     "mv": fileops.mv,
     "cp": fileops.cp,

@@ -200,6 +200,7 @@ def evaluate(script: "S.Script", env: Optional[Env] = None, *, walker: Optional[
     """
     env = static(env if env is not None else Env.default())
     env.exit_trap = None  # (a shell's own Env: its copies, its subshells', hold none)
+    env.err_trap = None
     result = Evaluation(env=env)
     walker = (walker or _Walker)(env, result, script)
     walker.toplevel = True
@@ -585,12 +586,54 @@ class _Walker:
         if node.negated:
             status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
         self.env.status = status
-        if not checked and not node.negated and not self.in_condition and "e" in self.env.flags and \
+        if not checked and not node.negated and not self.in_condition and \
                 (len(node.commands) != 1 or type(node.commands[0]) not in _ERREXIT_BY_PARTS):
-            if isinstance(status, Opaque):
+            if getattr(self.env, "err_trap", None) is not None and status != 0:
+                self.err_trap(status)
+            if "e" not in self.env.flags:
+                pass
+            elif isinstance(status, Opaque):
                 self.note([f"set -e after {status.name}"])
             elif status != 0:
                 raise _Exit(status)
+
+    def err_trap(self, status):
+        """The ERR trap, where set -e would exit (bash runs it there, set -e or not): in this
+        shell, with ``$?`` the status, which stays after it; never while it runs. A function,
+        a subshell or a command substitution holds none (without ``set -E``, which is not
+        followed): their callers run the trap on their status. Where it may or may not run,
+        the files are lost."""
+        action, env = self.env.err_trap, self.env
+        why = None
+        if not self.toplevel or self.in_subshell:
+            if "E" not in (env.flags or ""):
+                return  # not inherited there (measured)
+            why = "an ERR trap that set -E lets into a function, subshell or substitution"
+        elif isinstance(status, Opaque) or not self.certain:
+            why = f"an ERR trap that may run ({status.name if isinstance(status, Opaque) else 'a branch'})"
+        script = S.parse_prefix(action) if why is None else None
+        if script is not None and script.error is not None:
+            why = "an ERR trap that does not parse"
+        if why is not None:
+            self.note([why])
+            lose = getattr(env.files, "lose", None)
+            if lose is not None:
+                lose(f"the files after {why}")
+            return
+        env.err_trap = None
+        trap = self.enter(script, None, inline=True)
+        try:
+            for chunk in script.chunks:
+                try:
+                    trap.items(chunk.items)
+                except _AbortLine:
+                    pass
+        except (_Break, _Return):
+            pass
+        finally:
+            if getattr(env, "err_trap", None) is None:
+                env.err_trap = action
+        env.status = status
 
     def concurrent(self, node: "S.Pipeline"):
         """The commands of a pipeline of two or more, each in its subshell: the last one's status

@@ -30,7 +30,7 @@ SCRIPTS = [
 UNKNOWN = [
     '( trap "echo sub-t > st" EXIT; echo s ); echo after > a',
     'f() { local x=in; exit 2; }; trap "echo \\$x > t" EXIT; x=out; f',
-    'trap "echo t > t" ERR; false', 'trap "echo t > t" EXIT &', 'trap -p',
+    'trap "echo t > t" DEBUG; false', 'trap "echo t > t" EXIT &', 'trap -p',
 ]
 
 

@@ -61,13 +61,15 @@ def exit_builtin(ctx: Invocation) -> Outcome:
 #: a run past its time is killed outright)
 _QUIET_SIGNALS = frozenset("INT TERM HUP QUIT SIGINT SIGTERM SIGHUP SIGQUIT 1 2 3 15".split())
 _EXIT_SIGNALS = frozenset(("EXIT", "0"))
+_ERR_SIGNALS = frozenset(("ERR",))
 
 
 @register("trap")
 def trap_builtin(ctx: Invocation) -> Outcome:
     """``trap ACTION SIGNALS…`` for EXIT (``Env.exit_trap``, run when the shell ends:
-    evaluate) and for signals no run receives; ``-`` or an empty action sets none. Listing
-    traps, other signals (ERR, DEBUG and RETURN fire as commands run), and a trap set in a
+    evaluate), for ERR (``Env.err_trap``, run where set -e would exit: evaluate's
+    ``err_trap``) and for signals no run receives; ``-`` or an empty action sets none.
+    Listing traps, DEBUG and RETURN, ERR under set -E or set in a function, and a trap set in a
     subshell (run when the subshell ends) or where the model does not know it runs are not
     modelled."""
     args = list(ctx.args)
@@ -77,10 +79,15 @@ def trap_builtin(ctx: Invocation) -> Outcome:
     if len(args) < 2 or any(not isinstance(a, str) or has_opaque(a) for a in args) or \
             args[0].startswith("-") and args[0] != "-" or getattr(shell, "in_subshell", True) or \
             not getattr(shell, "certain", False) or not hasattr(ctx.env, "exit_trap") or \
-            not all(signal in _EXIT_SIGNALS or signal in _QUIET_SIGNALS for signal in args[1:]):
+            not all(signal in _EXIT_SIGNALS or signal in _QUIET_SIGNALS or signal in _ERR_SIGNALS
+                    for signal in args[1:]):
         return unmodelled(ctx)
     if any(signal in _EXIT_SIGNALS for signal in args[1:]):
         ctx.env.exit_trap = None if args[0] in ("-", "") else args[0]
+    if any(signal in _ERR_SIGNALS for signal in args[1:]):
+        if not getattr(shell, "toplevel", False) or "E" in (ctx.env.flags or ""):
+            return unmodelled(ctx)  # (set in a function, or inherited by them under set -E)
+        ctx.env.err_trap = None if args[0] in ("-", "") else args[0]
     return Outcome(0)
 
 

@@ -60,7 +60,7 @@ def test_any_words_are_never_decided_wrong(tmp_path_factory, words):
 # two arguments where the first is no unary operator: bash's "unary operator expected", status 2
 # (what `[ $x = alpha ]` becomes when $x expands to nothing), its message naming the line
 TWO_WORDS = ["[ = alpha ]", "[ abc def ]", "test -- x", "[ -Q x ]", "test '' x", "[ '(' x ]", "test ')' x",
-             "[ ! abc def ]", "[ ! -- x ]", "[ -nt x ]", "test -eq 1", "x=\n[ $x = alpha ]", "true\nif [ $u = a ]; then :; fi\n:"]
+             "[ ! abc def ]", "[ ! -- x ]", "[ -nt x ]", "test -eq 1", "[ a -a ]", "[ a -nt ]", "x=\n[ $x = alpha ]", "true\nif [ $u = a ]; then :; fi\n:"]
 
 
 @pytest.mark.parametrize("script", TWO_WORDS)
@@ -80,8 +80,25 @@ def _effects(script, cwd):
         return run_effects(script, tree, cwd, bashref.executor_environ(cwd))
 
 
+# bash's other errors of test's grammar: status 2 and its message, whatever the words around
+OTHER_ERRORS = ["[ hello world = hello world ]", "[ a b c ]", "[ a = b c d ]", "[ -n a -o ]", "[ a -o b c ]",
+                "test a b c d e", "[ -z a b c ]", "[ a -eq b ]", "[ 1 -eq b ]", "[ ' x' -eq 1 ]", "[ x -lt 2 ]",
+                "[ a =~ b ]", "[ x -lt 2 -o 1 ]", "[ 1 -eq 1 -a 2 -gt z ]", "x='hello world'; [ $x = hello ]"]
+
+
+@pytest.mark.parametrize("script", OTHER_ERRORS)
+def test_test_s_other_errors_are_bash_s(script, tmp_path):
+    full = f"{{ {script}\n}} 2> err; echo $?; cat err"
+    outcome = bashref.run(full, cwd=str(tmp_path))
+    assert outcome.text.startswith("2\n")
+    run = _effects(full, str(tmp_path))
+    assert run.files.lost is None and run.unknown is None
+    assert run.evaluation.stdout == outcome.text
+
+
 @settings(max_examples=examples(120), deadline=None)
-@given(st.lists(st.sampled_from(["a", "", "=", "-n", "-z", "-e", "-Q", "--", "!", "(", ")", "-a", "-o", "-t", "x y"]),
+@given(st.lists(st.sampled_from(["a", "", "=", "-n", "-z", "-e", "-Q", "--", "!", "(", ")", "-a", "-o", "-t", "x y",
+                                 "-eq", "1", "-lt"]),
                 min_size=2, max_size=3))
 def test_two_and_three_words_are_never_decided_wrong(tmp_path_factory, words):
     script, bash, model = _bash_and_model(tmp_path_factory.mktemp("test"), words)

@@ -14,7 +14,7 @@ from ..values import has_opaque
 from .registry import Invocation, Outcome, register
 
 #: an integer operand of `-eq` and the like, blanks around it allowed
-_INTEGER = re.compile(r"\s*[-+]?[0-9]+\s*")
+_INTEGER = re.compile(r"[ \t\n\v\f\r]*[-+]?[0-9]+[ \t\n\v\f\r]*")
 
 
 # the binary tests of [[ … ]]
@@ -86,7 +86,7 @@ def evaluate_test(args: list, env) -> int:
             return 1 - evaluate_test(args[1:], env)
         if a == "(" and b == ")":
             return evaluate_test([op], env)
-        raise Unknown(f"test {op}")
+        raise TestSyntaxError(f"{op}: binary operator expected")
     if n == 4 and args[0] == "!":
         return 1 - evaluate_test(args[1:], env)
     if n == 4 and args[0] == "(" and args[3] == ")":
@@ -105,7 +105,7 @@ class _TestExpression:
     def run(self) -> bool:
         value = self.either()
         if self.pos != len(self.args):
-            raise Unknown("test: too many arguments")
+            raise TestSyntaxError("too many arguments")
         return value
 
     def either(self) -> bool:
@@ -179,7 +179,7 @@ _FILE_TESTS = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -u -w -x -G -L -N -
 
 def _test_int(text: str) -> int:
     if not _INTEGER.fullmatch(text):
-        raise Unknown(f"integer expression expected: {text}")
+        raise TestSyntaxError(f"{text}: integer expression expected")
     return int(text)
 
 

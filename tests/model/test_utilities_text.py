@@ -49,7 +49,8 @@ CASES = [
     ["sort", "-rn", "-k", "1", "n"], ["sort", "-t", "e", "-k2", "f"], ["sort", "-u", "-k", "1.1,1.1", "f"],
     ["cut", "-d", ",", "-f", "2", "csv"], ["cut", "-d,", "-f1,3", "csv"], ["cut", "-d,", "-s",
                                                                            "-f2-", "csv"],
-    ["cut", "-c", "1-3", "f"], ["cut", "-f", "2", "nonl"], ["cut", "-c2", "nope"],
+    ["cut", "-c", "1-3", "f"], ["cut", "-d,", "-f1,3", "--output-delimiter= | ", "csv"],
+    ["cut", "-d,", "-f2-", "--output-delimiter", "", "csv"], ["cut", "-c1,3", "--output-delimiter=:", "csv"], ["cut", "-f", "2", "nonl"], ["cut", "-c2", "nope"],
     ["basename", "/a/b/c.txt"], ["basename", "/a/b/c.txt", ".txt"], ["basename", "a/"],
     ["basename", "/"], ["basename", "x.txt", "x.txt"], ["basename"],
     ["dirname", "/a/b/c"], ["dirname", "c"], ["dirname", "/"], ["dirname", "a/b/", "//x"],
@@ -89,7 +90,7 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"],
       # octal escapes: one to three digits, the third only while the value stays below 256
       ["tr", "\\n\\0", "\\0_"], ["tr", "\\141\\0142", "x"], ["tr", "-d", "\\154\\12"], ["tr", "\\400", "xy"]]
-UNKNOWN = {("ls", "-lR"), ("ls", "-L", "f"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
+UNKNOWN = {("cut", "-c1,3", "--output-delimiter=:", "csv"), ("ls", "-lR"), ("ls", "-L", "f"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b"), ("tr", "\\400", "xy"),
            # cut refuses a number from 2**64 - 1 on (its message, not spelled here); the one below runs

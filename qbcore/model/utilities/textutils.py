@@ -554,9 +554,12 @@ def cut(ctx: CommandContext) -> CommandResult:
     opts, names = scan_options(ctx.argv, "s", with_arg="dfcb",
                                longs={"delimiter": ("d", True), "fields": ("f", True),
                                       "characters": ("c", True), "bytes": ("b", True),
-                                      "only-delimited": ("s", False)})
-    delim, mode, spec, only = b"\t", None, None, False
+                                      "only-delimited": ("s", False), "output-delimiter": ("O", True)})
+    delim, mode, spec, only, joiner = b"\t", None, None, False, None
     for o, v in opts:
+        if o == "O":
+            joiner = v.encode("utf-8", "surrogateescape") or b"\0"  # an empty one is a NUL (measured)
+            continue
         if o == "d":
             d = v.encode("utf-8", "surrogateescape")
             if len(d) != 1:
@@ -570,6 +573,8 @@ def cut(ctx: CommandContext) -> CommandResult:
             only = True
     if mode is None:
         raise OptionUnknown("cut without a list (usage error)")
+    if joiner is not None and mode != "f":
+        raise OptionUnknown("cut --output-delimiter with -c or -b (it goes between ranges)")
     keep = _ranges(spec, "cut")
     out = Output("cut")
     used: list = []
@@ -589,7 +594,7 @@ def cut(ctx: CommandContext) -> CommandResult:
                     out.out += line + b"\n"
                 continue
             fields = line.split(delim)
-            out.out += delim.join(f for k, f in enumerate(fields, 1) if keep(k)) + b"\n"
+            out.out += (delim if joiner is None else joiner).join(f for k, f in enumerate(fields, 1) if keep(k)) + b"\n"
     return out.result()
 
 

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, children, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
+from . import awk, children, expr, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -23,6 +23,7 @@ MODELS = {
     "git": git.git,
     "jq": jq.jq,
     "perl": perl.perl,
+    "expr": expr.expr,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)

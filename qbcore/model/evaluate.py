@@ -258,6 +258,16 @@ def _exit_trap(walker: "_Walker", env: Env, result: Evaluation):
             lose(f"the files after {why}")
         return
     env.status = result.status
+    try:
+        _trap_action(walker, script)
+    except _Exit as done:
+        result.exited = True
+        result.status = done.status
+
+
+def _trap_action(walker: "_Walker", script: "S.Script"):
+    """A trap's action, run in the shell ``walker`` walks, line by line as bash runs it (an
+    error that aborts a line goes on with the next); break and return end it."""
     trap = walker.enter(script, None, inline=True)
     try:
         for chunk in script.chunks:
@@ -265,9 +275,6 @@ def _exit_trap(walker: "_Walker", env: Env, result: Evaluation):
                 trap.items(chunk.items)
             except _AbortLine:
                 pass
-    except _Exit as done:
-        result.exited = True
-        result.status = done.status
     except (_Break, _Return):
         pass
 
@@ -621,15 +628,8 @@ class _Walker:
                 lose(f"the files after {why}")
             return
         env.err_trap = None
-        trap = self.enter(script, None, inline=True)
         try:
-            for chunk in script.chunks:
-                try:
-                    trap.items(chunk.items)
-                except _AbortLine:
-                    pass
-        except (_Break, _Return):
-            pass
+            _trap_action(self, script)
         finally:
             if getattr(env, "err_trap", None) is None:
                 env.err_trap = action

@@ -1,18 +1,12 @@
 """pushd, popd and dirs against bash: the working directory, OLDPWD, the stack as dirs prints
 it (HOME as ``~``), the messages and statuses; options and ``+N``/``-N`` stay unknown."""
 
-import os
-
 import pytest
 
-import bashref
-from utilities_diff import real_tree, virtual_tree
-from qbcore.model.effects import run_effects
-from qbcore.model.utilities.vfs import VirtualTree
+from utilities_diff import compare_script, script_model
 
 pytestmark = pytest.mark.bash
 
-ROOT = "/work/task"
 FIXTURE = {"d/x": b"x", "a/b/y": b"y"}
 # HOME is the task directory, as the executor sets it: dirs prints paths under it from ~
 
@@ -35,27 +29,13 @@ SCRIPTS = [
 ]
 
 
-def _model(script):
-    tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()})
-    with bashref.host_facts():
-        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
-    return run, tree
-
-
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_directory_stack_as_in_bash(script, tmp_path):
-    for path, data in FIXTURE.items():
-        os.makedirs(os.path.dirname(tmp_path / path), exist_ok=True)
-        (tmp_path / path).write_bytes(data)
-    real = bashref.run(script, cwd=str(tmp_path))
-    run, tree = _model(script)
-    assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
-    assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT), real.error
-    assert run.status == real.status
+    compare_script(script, FIXTURE, where=tmp_path, certain=True, status=True)
 
 
 @pytest.mark.parametrize("script", ["pushd -n d > o; echo y > f", "pushd +1 > o", "popd -n > o", "dirs -v > o",
                                     "dirs -c; echo x > o"])
 def test_directory_stack_options_are_unknown(script):
-    run, _ = _model(script)
+    run, _ = script_model(script, FIXTURE)
     assert run.unknown is not None or run.files.lost is not None

@@ -2,18 +2,12 @@
 compound command (by the command that failed inside it), not inside a function, subshell or
 command substitution (no set -E), with ``$?`` the failure's status, never while it runs."""
 
-import os
-
 import pytest
 
-import bashref
-from utilities_diff import real_tree, virtual_tree
-from qbcore.model.effects import run_effects
-from qbcore.model.utilities.vfs import VirtualTree
+from utilities_diff import compare_script, script_model
 
 pytestmark = pytest.mark.bash
 
-ROOT = "/work/task"
 FIXTURE = {"d/x": b"x"}
 
 SCRIPTS = [
@@ -35,23 +29,9 @@ SCRIPTS = [
 ]
 
 
-def _model(script):
-    tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()})
-    with bashref.host_facts():
-        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
-    return run, tree
-
-
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_err_trap_runs_as_in_bash(script, tmp_path):
-    for path, data in FIXTURE.items():
-        os.makedirs(os.path.dirname(tmp_path / path), exist_ok=True)
-        (tmp_path / path).write_bytes(data)
-    real = bashref.run(script, cwd=str(tmp_path))
-    run, tree = _model(script)
-    assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
-    assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT), real.error
-    assert run.status == real.status
+    compare_script(script, FIXTURE, where=tmp_path, certain=True, status=True)
 
 
 @pytest.mark.parametrize("script", [
@@ -60,5 +40,5 @@ def test_err_trap_runs_as_in_bash(script, tmp_path):
     "set -E; trap 'echo E >> o' ERR; f() { false; }; f",
 ])
 def test_err_trap_not_followed_is_unknown(script):
-    run, _ = _model(script)
+    run, _ = script_model(script, FIXTURE)
     assert run.unknown is not None or run.files.lost is not None

@@ -2,18 +2,12 @@
 bash (the files left and the status). A compound command's own redirections undo those it
 names after it; in a function, eval, a subshell or a pipeline the model does not follow them."""
 
-import os
-
 import pytest
 
-import bashref
-from utilities_diff import real_tree, virtual_tree
-from qbcore.model.effects import run_effects
-from qbcore.model.utilities.vfs import VirtualTree
+from utilities_diff import compare_script, script_model
 
 pytestmark = pytest.mark.bash
 
-ROOT = "/work/task"
 FIXTURE = {"in.txt": b"l1\nl2\nl3\n", "d/x": b"x"}
 
 SCRIPTS = [
@@ -42,23 +36,9 @@ SCRIPTS = [
 ]
 
 
-def _model(script):
-    tree = VirtualTree.from_listing({f"{ROOT}/{path}": data for path, data in FIXTURE.items()})
-    with bashref.host_facts():
-        run = run_effects(script, tree, ROOT, bashref.executor_environ(ROOT))
-    return run, tree
-
-
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_exec_redirections_last_as_in_bash(script, tmp_path):
-    for path, data in FIXTURE.items():
-        os.makedirs(os.path.dirname(tmp_path / path), exist_ok=True)
-        (tmp_path / path).write_bytes(data)
-    real = bashref.run(script, cwd=str(tmp_path))
-    run, tree = _model(script)
-    assert run.unknown is None and run.files.lost is None, (run.unknown, run.files.lost)
-    assert virtual_tree(tree, ROOT) == real_tree(str(tmp_path), ROOT), real.error
-    assert run.status == real.status
+    compare_script(script, FIXTURE, where=tmp_path, certain=True, status=True)
 
 
 @pytest.mark.parametrize("script", [
@@ -67,5 +47,5 @@ def test_exec_redirections_last_as_in_bash(script, tmp_path):
     "exec 2>e\necho x\nfi",  # bash's message about the syntax error goes to e
 ])
 def test_exec_redirections_not_followed_are_unknown(script):
-    run, _ = _model(script)
+    run, _ = script_model(script, FIXTURE)
     assert run.unknown is not None or run.files.lost is not None

@@ -180,10 +180,12 @@ def script_model(script: str, fixture: dict, links=None):
     return run, tree
 
 
-def compare_script(script: str, fixture: dict, *, where=None, links=None, certain: bool = False) -> bool:
+def compare_script(script: str, fixture: dict, *, where=None, links=None, certain: bool = False,
+                   status: bool = False) -> bool:
     """``script`` in real bash in the directory ``where`` (a fresh one, removed after, when
     None) holding ``fixture``, and in the effect model (script_model): whether the model
-    decided it; where it did, the two final trees must be equal, and with ``certain`` it must."""
+    decided it; where it did, the two final trees must be equal (and with ``status`` the
+    statuses), and with ``certain`` it must."""
     root = bashref.tempdir() if where is None else str(where)
     try:
         lay(root, fixture, links)
@@ -194,6 +196,7 @@ def compare_script(script: str, fixture: dict, *, where=None, links=None, certai
             assert decided, (run.unknown, run.files.lost)
         if decided:
             assert virtual_tree(tree, SCRIPT_ROOT) == real_tree(root, SCRIPT_ROOT), real.error
+            assert not status or run.status == real.status, (run.status, real.status, real.error)
         return decided
     finally:
         if where is None:

@@ -40,6 +40,9 @@ SCRIPTS = [
     "shopt -s globstar; printf '<%s>\\n' tree/a** tree/**x > out",
     "shopt -s globstar nullglob; printf '<%s>\\n' tree/c/**/*.none > out; echo $? >> out",
     "shopt -s globstar; for f in tree/c/**/*.log; do echo \"$f\"; done > out",
+    # shopt with no option names lists them (its text not followed): status 0, nothing changes
+    "shopt > /dev/null; echo $? > out; shopt -p >/dev/null; shopt -q; shopt -s > /dev/null; echo $? >> out",
+    "shopt\n-s dotglob; echo $? > out; echo * >> out",
 ]
 
 # globs whose matches bash finds by entering (or listing) a symlink: not followed

@@ -366,6 +366,10 @@ def shopt(ctx: Invocation) -> Outcome:
             env.noglob = None
             ctx.note([f"globbing after shopt {' '.join(args)}"])
         return Outcome(0)
+    if not options and flags in ([], ["-p"], ["-q"], ["-s"], ["-u"]):
+        # every option (or every one set, or unset) listed, in a form the model does not spell,
+        # or none with -q: status 0 (measured)
+        return Outcome(0, None if flags == ["-q"] else Opaque(f"output of shopt {' '.join(flags)}".rstrip()))
     if flags in (["-q"], ["-p"], []):
         return Outcome(Opaque("status of shopt"), None if flags == ["-q"] else Opaque("output of shopt"),
                        modelled=False)

@@ -53,6 +53,10 @@ MODELLED = [
     ["sed", "s/x/y/", "d", "g"],
     ["sed", "s/x/y/", "g", "d"],
     ["sed", "-n", "p"], ["sed"], ["sed", "-n"], ["sed", "-i"],
+    # an empty regex: the last one sed used, the s command's own address where it is the only one
+    ["sed", "/o/s//0/g", "f"], ["sed", "-n", "/o/!s//0/p", "f"], ["sed", "-E", "/(i|o)n/s//<&>/", "f"],
+    ["sed", "/O/Is//0/", "f"], ["sed", "/o/s//0/I", "f"], ["sed", "-e", "/x/d", "-e", "s//Y/", "f"],
+    ["sed", "/o/p;/o/s//0/", "f"], ["sed", "s//x/", "f"],
     # GNU's long names
     ["sed", "--in-place", "--expression=s/o/0/g", "f"], ["sed", "--quiet", "--expression", "s/o/0/p", "f", "g"],
     ["sed", "--regexp-extended", "--in-place", "-e", "s/(o)/[\\1]/g", "f"], ["sed", "--in-place=.bak", "s/o/0/", "f"],
@@ -137,7 +141,8 @@ MODELLED = [
     ["sed", "s/o/0/;N;tx;s/$/-no/;b;:x;s/$/-yes/", "f"], ["sed", "s/a/A/;T;s/$/!/", "g"], ["sed", "-e", "1a X", "-e", "N", "g"],
     ["sed", "N;N;s/\\n/+/g", "f"], ["sed", "H;$!d;x;s/\\n/,/g", "f"], ["sed", ":", "g"], ["sed", "$!N;/\\n$/!P;D", "f"],
 ]
-UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
+UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"), ("sed", "/o/s//0/I", "f"),
+           ("sed", "-e", "/x/d", "-e", "s//Y/", "f"), ("sed", "/o/p;/o/s//0/", "f"), ("sed", "s//x/", "f"),
            ("sed", "--in-place=.bak", "s/o/0/", "f"), ("sed", "-i.bak", "--in-place", "s/o/0/", "f"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
            ("sed", "-n", "/\\q\\u\\x/p", "g"), ("sed", "s/h\\e/X/I", "f")}
@@ -187,7 +192,7 @@ def test_script_errors_generated(commands, joiner, in_place):
 ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
                            "/[/]/", "/[^o]$/", "\\|b|", "/zz/", "1~2", "0~3", "2 ~ 2", "3~0", "+1", "+0", "~2",
                            "~0", "+ 2"])
-COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
+COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "s//<&>/g", "!s//-/", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
                            "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,", "{p;p}", "!{s/o/0/}", "{/a/d}", "=", "N", "$!N", "P", "D", "n", "h", "H", "g", "G", "x"])
 
 

@@ -208,6 +208,7 @@ def _label(script: bytes, i: int, stops: bytes) -> tuple:
 
 def _parse(script: bytes, extended: bool) -> list:
     cmds = []
+    reused = 0  # s commands whose empty regex is their address's
     blocks = []  # the indexes of the { still open
     i = 0
     n = len(script)
@@ -293,7 +294,13 @@ def _parse(script: bytes, extended: bool) -> list:
                     raise _ScriptError("unknown option to `s'", i + 1)
                 i += 1
             confusing: list = []
-            cmd.regex = _regex(pat, extended, icase, confusing)
+            if pat == b"" and cmd.addr is not None and cmd.addr[0] == "re" and cmd.addr2 is None and not icase:
+                # `/re/s//X/`: the last regex sed used is the address it has just tested
+                # (sed's regex_last), as long as the script holds no other (checked below)
+                cmd.regex = cmd.addr[1]
+                reused += 1
+            else:
+                cmd.regex = _regex(pat, extended, icase, confusing)
             # sed has read the character that ends the command when it checks the references,
             # before dfa reads the regex
             cmd.repl = _replacement(repl, cmd.regex.groups, min(i + 1, n))
@@ -364,6 +371,9 @@ def _parse(script: bytes, extended: bool) -> list:
             if cmd.text and cmd.text not in labels:
                 raise OptionUnknown("sed: a branch to a label not defined (sed's error)")
             cmd.jump = labels[cmd.text] if cmd.text else len(cmds)  # no label: the end of the script
+    if reused and sum((c.addr is not None and c.addr[0] == "re") + (c.addr2 is not None and c.addr2[0] == "re") +
+                      (c.name == "s") for c in cmds) - reused != 1:
+        raise OptionUnknown("sed: an empty regex in a script with more than one regex (it reuses the last one used)")
     return cmds
 
 

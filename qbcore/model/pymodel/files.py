@@ -435,9 +435,11 @@ def open_file(proc, file, mode="r", buffering=-1, encoding=None, errors=None, ne
 
 
 def _parent_is_file(proc, target):
+    """Whether the path to ``target`` (missing) goes through a file: the first folder on the
+    way up that exists is one (every folder above it exists), so the walk stops there."""
     parent = posixpath.dirname(target.rstrip("/"))
     while parent and parent != "/":
-        if proc.tree.is_file(parent):
-            return True
+        if proc.tree.exists(parent):
+            return proc.tree.is_file(parent)
         parent = posixpath.dirname(parent)
     return False

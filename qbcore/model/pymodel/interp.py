@@ -17,7 +17,7 @@ import string
 import subprocess
 import types
 
-from .signals import NotModelled, ProgramExit, PyRaise
+from .signals import NotModelled, ProgramExit, PyRaise, models_own
 
 _BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -200,6 +200,8 @@ class Interpreter:
         except MemoryError:
             raise NotModelled("a value larger than the model builds") from None
         except Exception as exc:  # the program's own error, as python3 would raise it
+            if models_own(exc):
+                raise NotModelled(f"the model's own bounds ({exc})") from None
             raise PyRaise(exc) from None
 
     def raise_(self, exc):
@@ -305,6 +307,8 @@ class Interpreter:
             except (NotModelled, ProgramExit, PyRaise):
                 raise
             except Exception as exc:
+                if models_own(exc):
+                    raise NotModelled(f"the model's own bounds ({exc})") from None
                 raise PyRaise(exc) from None
             self.assign(node.target, item, scope)
             try:

@@ -383,7 +383,7 @@ def glob_paths(proc, pattern, base=None, recursive=False, hidden=False):
     def children(spelled):
         try:
             return tree.listdir(real(spelled))
-        except Exception:
+        except VfsError:
             return []
 
     def visible(name, pat="*"):
@@ -598,13 +598,25 @@ def make_modules(proc, interp, run_command):
 
     # os --------------------------------------------------------------------
     def makedirs(name, mode=0o777, exist_ok=False):
+        # CPython's os.makedirs: it looks no higher than the first folder that exists
         p = fs(name)
-        target = proc.abs(p)
-        if tree.exists(target):
-            if exist_ok and tree.is_dir(target):
+        head, tail = posixpath.split(p)
+        if not tail:
+            head, tail = posixpath.split(head)
+        if head and tail and not tree.exists(proc.abs(head)):
+            try:
+                makedirs(head, exist_ok=exist_ok)
+            except PyRaise as raised:
+                if not isinstance(raised.exc, FileExistsError):
+                    raise
+            if tail == ".":
                 return None
-            raise PyRaise(os_error("EEXIST", p))
-        proc.call(tree.mkdir, target, True, False, filename=p)
+        try:
+            proc.call(tree.mkdir, proc.abs(p), False, False, filename=p)
+        except PyRaise as raised:
+            if not exist_ok or not isinstance(raised.exc, OSError) or not tree.is_dir(proc.abs(p)):
+                raise
+        return None
 
     def mkdir(path, mode=0o777):
         p = fs(path)
@@ -635,7 +647,7 @@ def make_modules(proc, interp, run_command):
             proc_tick(proc)
             try:
                 names = proc.in_listing_order(tree.listdir(proc.abs(dirpath)))
-            except Exception:
+            except VfsError:
                 return
             dirs, files = [], []
             for n in names:

@@ -25,6 +25,13 @@ class PyRaise(ModelSignal):
         self.exc = exc
 
 
+def models_own(exc: BaseException) -> bool:
+    """Whether ``exc`` is the model's own (a path outside the bounded tree, a budget, a tree
+    error that no tree operation turned into python3's), never the program's: python3 raises
+    no such thing, so it must not become the program's exception."""
+    return type(exc).__module__.startswith("qbcore.")
+
+
 class ProgramExit(ModelSignal):
     """``sys.exit`` / ``exit()``: carries the SystemExit argument."""
 

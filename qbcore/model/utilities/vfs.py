@@ -390,10 +390,19 @@ class VirtualTree:
         if parents:
             parts = [c for c in p.split("/")]
             prefix = "/" if p.startswith("/") else ""
+            prefixes = []
             for i, comp in enumerate(parts):
-                if not comp:
-                    continue
-                prefix = prefix + comp if prefix.endswith("/") or not prefix else prefix + "/" + comp
+                if comp:
+                    prefix = prefix + comp if prefix.endswith("/") or not prefix else prefix + "/" + comp
+                    prefixes.append((i, prefix))
+            # the deepest name on the way that exists, found from the end: every folder above
+            # it exists, and is not looked at (a bounded view may not hold them)
+            start = 0
+            for k in range(len(prefixes) - 1, -1, -1):
+                if self._try(prefixes[k][1]) is not None:
+                    start = k
+                    break
+            for i, prefix in prefixes[start:]:
                 last = all(not c for c in parts[i + 1:])
                 node = self._try(prefix)
                 if node is not None and node.kind == _DIR:

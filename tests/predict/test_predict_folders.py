@@ -1,7 +1,7 @@
-"""python3 replies that make folders and meet missing files, predicted and executed: the
-model looks no higher than the task directory for them (as python3's own os.makedirs and
-open reach no higher than the first folder that exists), and a path outside it is never a
-python3 exception of the model's making."""
+"""Replies that make folders (python3's os.makedirs, mkdir -p of an absolute path) and meet
+missing files, predicted and executed: the model looks no higher than the first folder that
+exists, as python3 and mkdir do, so the task directory's parents (outside its tree) are never
+asked for; and a path outside the tree is never a python3 exception of the model's making."""
 
 import pytest
 
@@ -18,11 +18,13 @@ REPLIES = [
                             "open('out.txt','w').write('hello world\\n')\"", True),
     ("write-file/t0-plain", "python3 -c \"open('nope/x')\" 2> out.txt || printf 'hello world\\n' > out.txt", True),
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; python3 -c \"open('out.txt/x', 'w')\"", True),
+    ("write-file/t0-plain", "mkdir -p \"$PWD/sub/deeper\" && printf 'hello world\\n' > sub/deeper/../../out.txt", True),
+    ("write-file/t0-plain", "mkdir -p \"$(pwd)/a/b\" /tmp/w/x && printf 'hello world\\n' > out.txt", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv", "heredoc-ssh")
 
 
-class TestPythonFolderReplies(ListedReplies):
+class TestFolderReplies(ListedReplies):
     REPLIES = REPLIES
     TRANSPORTS = TRANSPORTS
 

@@ -131,20 +131,20 @@ class BoundedTree(VirtualTree):
 
     # the directories a pipeline's command lists (ls, find, a glob), for its races
     def listdir(self, p: str) -> list:
-        if self._tmp_itself(p):
-            raise OutsideTree("/tmp")
         found = VirtualTree.listdir(self, p)
-        if _LISTINGS or _JOB_WATCHES:
+        if self._temp is not None or _LISTINGS or _JOB_WATCHES:
             folder = self._lookup(p)[0]
+            if folder == "/tmp" and self._temp is not None:
+                raise OutsideTree("/tmp")  # (its listing holds the sandbox's own names)
             if _LISTINGS:
                 _LISTINGS[-1].append((folder, None))
             jobs.listed(folder, None)
         return found
 
     def walk(self, top: str = "/"):
-        if self._tmp_itself(top):
-            raise OutsideTree("/tmp")
         for path in VirtualTree.walk(self, top):
+            if path == "/tmp" and self._temp is not None:
+                raise OutsideTree("/tmp")  # (the walk starts there: nothing under it is inside)
             if _LISTINGS:
                 _LISTINGS[-1].append((path, None))
             if _JOB_WATCHES:
@@ -181,6 +181,8 @@ def fresh_tmp(path: str) -> bool:
     ``.qbcore-…``), which a run that guesses them does not meet as the model does; /tmp itself,
     whose listing holds them, is not the run's."""
     return path.startswith("/tmp/") and not path.startswith(("/tmp/qbcore-", "/tmp/.qbcore-"))
+
+
 #: while a pipeline's command runs, the directories it listed, each with the pattern of the
 #: glob that listed it (None: every name counts), innermost pipeline last
 _LISTINGS: list = []
@@ -1544,6 +1546,9 @@ class EffectWalker(E._Walker):
     def stdout_compound(self, node, records):
         # bash restores the descriptors the compound's own redirections name after it (an
         # `exec` inside changed them for nothing); the others keep what an `exec` inside did
+        if not records:
+            super().stdout_compound(node, records)
+            return
         table = self.descriptors(records)
         touched = _named_descriptors(records)
         saved = {0: self.stdin, 1: self.sink, 2: self.errsink, **self.fds}

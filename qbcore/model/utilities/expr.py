@@ -56,6 +56,19 @@ def _bounded(value: int) -> int:
     return value
 
 
+def _apply(op: str, a: int, b: int) -> int:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if b == 0:
+        raise _Failure("division by zero")
+    quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # C's: toward zero
+    return quotient if op == "/" else a - b * quotient
+
+
 def _null(value) -> bool:
     """expr's null: the integer 0, an empty string, or a string of zeros after one ``-``."""
     if type(value) is int:
@@ -128,36 +141,19 @@ class _Parser:
         return left
 
     def sum(self):  # eval3
-        left = self.product()
-        while self.pos < len(self.args) and self.args[self.pos] in ("+", "-"):
-            op = self.args[self.pos]
-            self.pos += 1
-            right = self.product()
-            if not self.evaluating:
-                left = 0
-                continue
-            a, b = _integer(left), _integer(right)
-            left = _bounded(a + b if op == "+" else a - b)
-        return left
+        return self.arithmetic(("+", "-"), self.product)
 
     def product(self):  # eval4
-        left = self.colon()
-        while self.pos < len(self.args) and self.args[self.pos] in ("*", "/", "%"):
+        return self.arithmetic(("*", "/", "%"), self.colon)
+
+    def arithmetic(self, ops: tuple, operand):
+        """One level of expr's integer operators, left to right, over ``operand``'s level."""
+        left = operand()
+        while self.pos < len(self.args) and self.args[self.pos] in ops:
             op = self.args[self.pos]
             self.pos += 1
-            right = self.colon()
-            if not self.evaluating:
-                left = 0
-                continue
-            a, b = _integer(left), _integer(right)
-            if op == "*":
-                left = a * b
-            else:
-                if b == 0:
-                    raise _Failure("division by zero")
-                quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # C's: toward zero
-                left = quotient if op == "/" else a - b * quotient
-            _bounded(left)
+            right = operand()
+            left = _bounded(_apply(op, _integer(left), _integer(right))) if self.evaluating else 0
         return left
 
     def colon(self):  # eval5

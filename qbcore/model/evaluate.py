@@ -595,14 +595,14 @@ class _Walker:
         self.env.status = status
         if not checked and not node.negated and not self.in_condition and \
                 (len(node.commands) != 1 or type(node.commands[0]) not in _ERREXIT_BY_PARTS):
-            if getattr(self.env, "err_trap", None) is not None and status != 0:
+            if getattr(self.env, "err_trap", None) is not None and status != 0 and \
+                    not getattr(self.env, "in_err_trap", False):
                 self.err_trap(status)
-            if "e" not in self.env.flags:
-                pass
-            elif isinstance(status, Opaque):
-                self.note([f"set -e after {status.name}"])
-            elif status != 0:
-                raise _Exit(status)
+            if "e" in self.env.flags:
+                if isinstance(status, Opaque):
+                    self.note([f"set -e after {status.name}"])
+                elif status != 0:
+                    raise _Exit(status)
 
     def err_trap(self, status):
         """The ERR trap, where set -e would exit (bash runs it there, set -e or not): in this
@@ -627,12 +627,11 @@ class _Walker:
             if lose is not None:
                 lose(f"the files after {why}")
             return
-        env.err_trap = None
+        env.in_err_trap = True
         try:
-            _trap_action(self, script)
+            _trap_action(self, script)  # (a trap it sets or clears there stays so)
         finally:
-            if getattr(env, "err_trap", None) is None:
-                env.err_trap = action
+            env.in_err_trap = False
         env.status = status
 
     def concurrent(self, node: "S.Pipeline"):

@@ -26,6 +26,9 @@ SCRIPTS = [
     "trap 'echo E >> o; exit 7' ERR; false; echo no >> o",
     "trap 'echo E >> o' ERR; eval false; echo $? >> o",
     "trap '' ERR; false; echo $? > o",
+    # a trap the action clears or sets stays so
+    "trap 'echo E >> o; trap - ERR' ERR; false; false; echo done >> o",
+    "trap 'echo E >> o; trap \"echo F >> o\" ERR' ERR; false; false",
 ]
 
 

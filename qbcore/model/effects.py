@@ -1402,10 +1402,10 @@ class EffectWalker(E._Walker):
             table = {0: stdin_script(text), 1: table[1], 2: table[2]}
         elif "/" in name and isinstance(name, str) and self.env.cwd_known:
             path = os.path.normpath(os.path.join(self.env.cwd, name))
-            data = self.env.files.read(path)
-            if data is None or not data.startswith(b"#!/bin/bash\n") or not self.env.files.tree.mode(path) & 0o100:
+            text = _bash_script(self.env.files, path)
+            if text is None:
                 return None
-            text, arg0, args, label = data.decode("utf-8", "surrogateescape"), name, argv[1:], None
+            arg0, args, label = name, argv[1:], None
         else:
             return None
         if any(not isinstance(a, str) or has_opaque(a) for a in (text, arg0, *args)):
@@ -1459,17 +1459,24 @@ class EffectWalker(E._Walker):
         return Outcome(run.status)
 
     def utility_bash(self, argv, stdin: bytes, cwd: str, environ, tree) -> CommandResult:
-        """``bash -c SCRIPT [ARG0 ARGS…]`` started by a utility this shell runs (find -exec,
-        xargs; CommandContext.bash), in ``cwd`` over ``tree`` with the utility's ``environ``:
+        """``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script of the tree run by its path (``PATH
+        ARGS…``), started by a utility this shell runs (find -exec, xargs; CommandContext.bash), in ``cwd`` over ``tree`` with the utility's ``environ``:
         its status, stdout and stderr as the utility gets them, each known or named unknown;
         unknown as a whole where its files are not known. ``sh -c`` (dash) likewise, over a
         script dashsubset finds dash reads as bash does, walked in dash mode (_DashWalker)."""
         dash = argv[0] == "sh"
         shell = "sh" if dash else "bash"
-        text, arg0, args = argv[2], argv[3] if len(argv) > 3 else shell, argv[4:]
         if not isinstance(environ, Environ) or type(tree) is not BoundedTree or type(cwd) is not str or \
-                any(type(w) is not str or has_opaque(w) for w in (text, arg0, *args)):
-            return unknown_result(f"a run of {shell} -c with words or a place the model does not know")
+                any(type(w) is not str or has_opaque(w) for w in argv):
+            return unknown_result(f"a run of {argv[0]} with words or a place the model does not know")
+        if "/" in argv[0]:
+            # a script of the tree run by its path: the kernel starts `/bin/bash PATH ARGS…`
+            found = _bash_script(TreeFiles(tree, self.env.files.root), os.path.normpath(os.path.join(cwd, argv[0])))
+            if found is None:
+                return unknown_result(f"a run of {argv[0]}, which is not a bash script of the tree")
+            text, arg0, args, label = found, argv[0], argv[1:], None
+        else:
+            text, arg0, args, label = argv[2], argv[3] if len(argv) > 3 else shell, argv[4:], "-c"
         if dash:
             why = dash_refusal(text)
             if why is not None:
@@ -1494,9 +1501,9 @@ class EffectWalker(E._Walker):
         out, err = Buffer(), Buffer()
         started = env.streams = (Stream(stdin), out, err)
         env.substitute = _substitution_hook(effects, _DashCapturingWalker if dash else _CapturingWalker)
-        doubt = _parse_doubt(text, "-c")
+        doubt = _parse_doubt(text, label)
         if doubt:
-            return unknown_result(f"a run of bash -c ({doubt})")
+            return unknown_result(f"a run of {argv[0] if label is None else 'bash -c'} ({doubt})")
         jobs_before = len(_JOBS)
         meter.enter_shell()
         try:
@@ -2003,6 +2010,15 @@ def _streams_back(saved: tuple, entry, table) -> tuple:
         else:
             out.append(what[0])
     return tuple(out)
+
+
+def _bash_script(files, path: str) -> Optional[str]:
+    """The text of the tree's file at ``path`` where running it by its path starts bash on it:
+    executable, its first line ``#!/bin/bash``; None for anything else."""
+    data = files.read(path)
+    if data is None or not data.startswith(b"#!/bin/bash\n") or not files.tree.mode(path) & 0o100:
+        return None
+    return data.decode("utf-8", "surrogateescape")
 
 
 class ShellRuns:

@@ -1,8 +1,12 @@
 """Replies whose find -exec or xargs starts `bash -c` or `sh -c` (dash; the careful way agents
-loop over names with blanks), or that start `sh -c` themselves: predicted and executed, decided under raw as bash runs them, and every
-certain prediction agrees with the executor under the transports that rewrite them."""
+loop over names with blanks) or a bash script of the task's by its path (the probes), or that
+start `sh -c` themselves: predicted and executed, decided under raw as bash runs them, and
+every certain prediction agrees with the executor under the transports that rewrite them."""
+
+import pytest
 
 from predicting import ListedReplies
+from qbcore.predict import predict
 
 RENAME = 'mv "$1" "done_${1#./}"'
 # (task, reply, passes under raw)
@@ -43,6 +47,15 @@ REPLIES = [
     ("write-file/t0-plain", "sh -c 'echo -n hello world > out.txt'", False),
     ("bulk-rename/t1-spaces", "sh -c 'for f in *.txt; do mv \"$f\" \"done_$f\"; done'", True),
     ("sed-replace/t1-apostrophe", "sh -c \"sed -i \\\"s/user's data/admin's data/g\\\" data.txt\"", True),
+    # a script of the tree by its path: the kernel starts bash on it, $0 the path
+    ("argv-passing/t0-plain", "echo alpha beta gamma | xargs ./record", True),
+    ("argv-passing/t1-spaces", "printf '%s\\0' 'two words' \"it's\" fine | xargs -0 ./record", True),
+    ("argv-passing/t0-plain", "xargs -n1 ./record <<< 'alpha beta gamma'", False),
+    ("argv-passing/t0-plain", "find . -maxdepth 1 -name 'rec*' -exec {} alpha beta gamma \\;", True),
+    ("argv-passing/t0-plain", "find . -maxdepth 1 -name record -exec {} alpha beta gamma +", False),
+    ("env-passing/t0-plain", "echo | MSG=plainvalue xargs ./check_env", True),
+    ("argv-passing/t0-plain", "printf '#!/bin/bash\\necho \"$0\" \"$@\" > got.txt\\nexit 3\\n' > s.sh; chmod +x s.sh; "
+                              "echo a b | xargs ./s.sh; echo $? > st.txt", False),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 
@@ -50,3 +63,13 @@ TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 class TestChildShellReplies(ListedReplies):
     REPLIES = REPLIES
     TRANSPORTS = TRANSPORTS
+
+
+@pytest.mark.parametrize("reply", [
+    "echo alpha | xargs ./nothere",  # no such file: xargs's message, not followed
+    "printf 'echo hi\\n' > s.sh; chmod +x s.sh; echo a | xargs ./s.sh",  # no #!/bin/bash: the kernel refuses it
+    "echo alpha | xargs record",  # no slash: PATH, which does not hold it
+])
+def test_children_that_are_not_bash_scripts_of_the_tree_are_unknown(reply):
+    found = predict("argv-passing/t0-plain", reply, "raw")
+    assert not found.certain and "xargs" in found.why, found

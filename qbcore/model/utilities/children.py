@@ -1,8 +1,9 @@
 """A utility that runs another (xargs, find -exec): the child is a model of the registry's
-table, or a ``bash -c`` the shell model runs (``CommandContext.bash``), over the same tree,
-or unknown; ``sh -c`` run by the shell itself goes the same way (sh_program). The child is
-found on PATH (execvp): the model stands for it only where PATH's folders are all system
-folders or the stand-ins' folder, and the first that holds the name is a system folder."""
+table, or a ``bash -c`` or a bash script of the tree named by its path, which the shell
+model runs (``CommandContext.bash``), over the same tree, or unknown; ``sh -c`` run by the
+shell itself goes the same way (sh_program). A child named without a slash is found on PATH
+(execvp): the model stands for it only where PATH's folders are all system folders or the
+stand-ins' folder, and the first that holds the name is a system folder."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
             return unknown(f"a run of {name} -c, which the shell model does not follow here")
         if not _system_program(name, ctx.env.get("PATH")):
             return unknown(f"a run of {name}, where PATH leads it")
+        return ctx.bash(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree)
+    if isinstance(name, str) and "/" in name:
+        # a path: no PATH search; the shell model runs a bash script of the tree it names
+        if ctx.bash is None:
+            return unknown(f"a run of {name}, which the shell model does not follow here")
         return ctx.bash(list(argv), stdin, ctx.cwd, ctx.env, ctx.tree if tree is None else tree)
     if name in ("true", "false") and "--help" not in argv[1:2] and "--version" not in argv[1:2]:
         return CommandResult(0 if name == "true" else 1)  # coreutils' programs: their status only

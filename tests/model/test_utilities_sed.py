@@ -60,7 +60,9 @@ MODELLED = [
     # GNU's long names
     ["sed", "--in-place", "--expression=s/o/0/g", "f"], ["sed", "--quiet", "--expression", "s/o/0/p", "f", "g"],
     ["sed", "--regexp-extended", "--in-place", "-e", "s/(o)/[\\1]/g", "f"], ["sed", "--in-place=.bak", "s/o/0/", "f"],
-    ["sed", "-i.bak", "--in-place", "s/o/0/", "f"],
+    ["sed", "-i.bak", "--in-place", "s/o/0/", "f"], ["sed", "--in-place=~", "-i", "s/o/0/", "f"],
+    ["sed", "-i", "--in-place=.orig", "s/o/0/", "f", "g"], ["sed", "-e", "s/o/0/", "--in-place=", "f"],
+    ["sed", "-n", "--in-place=.x", "--", "p", "f"],
     ["sed", "s/in/out/"],
     ["sed", "-i", "s/a/b/"],
     ["sed", "s/*/star/", "g"],
@@ -143,7 +145,6 @@ MODELLED = [
 ]
 UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"), ("sed", "/o/s//0/I", "f"),
            ("sed", "-e", "/x/d", "-e", "s//Y/", "f"), ("sed", "/o/p;/o/s//0/", "f"), ("sed", "s//x/", "f"),
-           ("sed", "--in-place=.bak", "s/o/0/", "f"), ("sed", "-i.bak", "--in-place", "s/o/0/", "f"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
            ("sed", "-n", "/\\q\\u\\x/p", "g"), ("sed", "s/h\\e/X/I", "f")}
 

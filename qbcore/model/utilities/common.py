@@ -116,7 +116,8 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
                  permute: bool = True, optional: str = ""):
     """GNU getopt_long over ``argv[1:]``: returns ([(opt, value)], operands).
 
-    ``longs`` maps a long name (without ``--``) to (short equivalent, takes_arg).
+    ``longs`` maps a long name (without ``--``) to (short equivalent, takes_arg); takes_arg
+    ``"optional"`` takes a value only after ``=`` (getopt_long's optional_argument).
     ``optional`` letters take a value only from the rest of their word (getopt's ``i::``).
     Anything else that looks like an option raises OptionUnknown.
     """
@@ -139,6 +140,9 @@ def scan_options(argv: list, flags: str, with_arg: str = "", longs: dict | None 
                 raise OptionUnknown(f"{argv[0]} {arg}" + (" (a long option spelled in part)"
                                                           if any(k.startswith(name) for k in longs) else ""))
             short, takes = longs[name]
+            if takes == "optional":
+                opts.append((short, value if eq else None))
+                continue
             if takes and not eq:
                 if i >= len(args):
                     raise _missing(argv[0], "--" + name, opts)

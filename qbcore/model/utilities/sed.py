@@ -8,7 +8,7 @@ Anything else in a script (w, r, e, l, F, z, W, R, the M modifier) makes the who
 
 from __future__ import annotations
 
-from .common import Output, OptionUnknown, guarded, option_letters, refuse_invalid_option, scan_options
+from .common import Output, OptionUnknown, guarded, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
 from .posixre import ConfusingBracket, Untranslatable, compile_posix
 from .vfs import VfsError
@@ -771,16 +771,6 @@ _STEP_LIMIT = 200_000  # commands run over one input: a branch may loop forever
 _SPACE_LIMIT = 16 << 20  # bytes in the pattern and hold spaces and the output: G, H and D may grow them forever
 
 
-def _backup_suffix(argv: list) -> str:
-    """The backup suffix of ``sed -i``: the rest of the word of the last -i (``-i.bak``,
-    ``-ni~``), empty when that -i has none (its value is never the next word)."""
-    suffix = ""
-    for letter, rest in option_letters(argv, "eflV", optional="i"):
-        if letter == "i":
-            suffix = rest or ""
-    return suffix
-
-
 def _write_in_place(files, name: str, data: bytes, suffix: str) -> None:
     """sed -i's result: with a suffix the original file is renamed to NAME+SUFFIX, and the
     new one takes its name and its mode."""
@@ -804,15 +794,15 @@ def sed(ctx: CommandContext) -> CommandResult:
     refused = refuse_invalid_option(ctx.argv, "bsnrzuE", "eflV", optional="i", acting="eflV", stop_at_long=True)
     if refused is not None:
         return refused
-    suffix = _backup_suffix(ctx.argv)
-    if "*" in suffix or "/" in suffix:
-        raise OptionUnknown("sed -i with a backup name made from * or a directory")
     opts, operands = scan_options(
         ctx.argv, "nErs", with_arg="e", optional="i",
         longs={"quiet": ("n", False), "silent": ("n", False), "regexp-extended": ("E", False),
-               "expression": ("e", True), "separate": ("s", False), "in-place": ("i", False)})
-    if "--in-place" in ctx.argv and suffix:
-        raise OptionUnknown("sed --in-place beside -i with a backup suffix")
+               "expression": ("e", True), "separate": ("s", False), "in-place": ("i", "optional")})
+    # the backup suffix: the value of the last -i (`-i.bak`, `-ni~`, `--in-place=.orig`), none
+    # when that one has none (its value is never the next word)
+    suffix = next((value or "" for o, value in reversed(opts) if o == "i"), "")
+    if "*" in suffix or "/" in suffix:
+        raise OptionUnknown("sed -i with a backup name made from * or a directory")
     quiet = any(o == "n" for o, _ in opts)
     extended = any(o in "Er" for o, _ in opts)
     in_place = any(o == "i" for o, _ in opts)

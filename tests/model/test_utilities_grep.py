@@ -61,6 +61,10 @@ CASES = [
     # -w: a stretch the pattern matches whole, with no word character just outside it (an empty one too)
     ["grep", "-nw", "foo", "f"], ["grep", "-w", "o*", "f"], ["grep", "-cw", "", "f"], ["grep", "-wF", "bar", "f"],
     ["grep", "-wi", "ALPHA", "f"], ["grep", "-nwx", "foo", "g"], ["grep", "-wv", "a.*", "f"], ["grep", "-wE", "fo+|be", "f"],
+    # egrep and fgrep: grep -E and grep -F; its messages name grep
+    ["fgrep", "-c", "foo.bar", "f"], ["fgrep", "o.b", "f", "nope"], ["fgrep", "-x", "-e", "foo", "-", "g"],
+    ["egrep", "-n", "fo+|al", "f"], ["egrep", "-c", "(a|b)+", "f", "g"], ["egrep", "-F", "o+", "f"], ["fgrep", "--", "-x", "f"],
+    ["egrep"], ["fgrep", "-G", "fo*", "f"],
 ]
 UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "[:o:]\\(", "f")}
 

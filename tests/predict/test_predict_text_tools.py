@@ -1,4 +1,4 @@
-"""Replies that count, pick and edit with grep -o/-w/-P, sort's keys, awk's for-in, and sed's
+"""Replies that count, pick and edit with grep -o/-w/-P, egrep and fgrep, sort's keys, awk's for-in, and sed's
 a, i, c, y, =, blocks and GNU addresses, and perl -pi -e, predicted and executed: decided under raw as the
 tools run them, and every certain prediction agrees with the executor under the other
 transports."""
@@ -11,6 +11,8 @@ REPLIES = [
     ("grep-count/t0-plain", "grep -o TODO lines.txt | wc -l > count.txt", True),
     ("grep-count/t0-plain", "grep -cw TODO lines.txt > count.txt", True),
     ("grep-count/t0-plain", "grep -cw TOD lines.txt > count.txt", False),
+    ("grep-count/t2-regex-trap", "fgrep -c 'a.b*c' lines.txt > count.txt", True),
+    ("grep-count/t2-regex-trap", "egrep -c 'a.b*c' lines.txt > count.txt", False),
     ("grep-count/t0-plain", "grep -oE 'T[A-Z]+' lines.txt | sort | uniq -c | awk '{print $1}' > count.txt", True),
     ("grep-count/t0-plain", "grep TODO lines.txt | sed -n '$=' > count.txt", True),
     # a reader the model does not follow (ls -l, cat -A) leaves the files known: its output alone is not

@@ -1,13 +1,16 @@
-"""GNU grep 3.8 without recursion: -c -F -E -G -P -x -v -i -e -q -n -l -L -H -h -s -o -w, over the tree.
+"""GNU grep 3.8 without recursion: -c -F -E -G -P -x -v -i -e -q -n -l -L -H -h -s -o -w, over the tree;
+egrep and fgrep, where they are the wrappers that run grep -E and grep -F.
 
 -P's patterns are followed where Python's ``re`` reads them as PCRE2 does (``perlre``)."""
 
 from __future__ import annotations
 
+import copy
 import re
 
 from .common import Output, OptionUnknown, guarded, refuse_invalid_option, scan_options
-from .context import CommandContext, CommandResult
+from .context import CommandContext, CommandResult, unknown
+from .hostfacts import grep_wrapper
 from .perlre import NotPerlSubset, PerlPattern
 from .posixre import ConfusingBracket, Untranslatable, compile_posix
 from .vfs import VfsError
@@ -297,3 +300,19 @@ def grep(ctx: CommandContext) -> CommandResult:
     # -L too: 0 when a line was selected in some input, listed or not (grep 3.8, measured)
     out.status = 2 if error else (0 if selected_any else 1)
     return out.result()
+
+
+def wrapper(name: str):
+    """The model of ``egrep`` or ``fgrep``: the sh script that runs ``grep -E`` or ``grep -F``
+    with its own arguments (so grep's messages name grep), where the machine's is that script
+    (hostfacts.grep_wrapper)."""
+
+    def run(ctx: CommandContext) -> CommandResult:
+        option = grep_wrapper(name)
+        if option is None:
+            return unknown(f"{name}, which is not the plain wrapper of grep here")
+        inner = copy.copy(ctx)
+        inner.argv = ["grep", option, *ctx.argv[1:]]
+        return grep(inner)
+
+    return run

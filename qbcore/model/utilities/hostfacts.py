@@ -9,8 +9,9 @@ stated, the commands are not modelled.
 The programs are the one fact read from this machine, and only when a
 caller asks for it (``system_programs``): the sandbox binds the host's
 ``/usr`` read-only, so the names in its fixed PATH folders are the names
-bash finds there. Those folders are listed once; no path a reply writes is
-ever looked up on the host.
+bash finds there. Those folders are listed once, and the two grep wrappers
+(egrep, fgrep) read once to see what they run (``grep_wrapper``); no path a
+reply writes is ever looked up on the host.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "grep_wrapper", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -80,6 +81,35 @@ def system_programs() -> Mapping[str, frozenset]:
     if os.path.isfile(os.path.join(GIT_EXEC_PATH, "git-add")):
         found[GIT_EXEC_PATH] = frozenset(os.listdir(GIT_EXEC_PATH))
     return found
+
+
+#: the text of Debian's egrep and fgrep (grep 3.8): grep with one option more, no warning
+_GREP_WRAPPER = '#!/bin/sh\ncmd=${0##*/}\nexec grep %s "$@"\n'
+_GREP_WRAPPERS = {"egrep": "-E", "fgrep": "-F"}
+
+
+@lru_cache(maxsize=None)
+def grep_wrapper(name: str) -> Optional[str]:
+    """The option the machine's ``egrep`` or ``fgrep`` (``name``) adds when it runs grep, where
+    each system PATH folder that holds it holds that plain wrapper (read once); None when one
+    holds anything else (a grep that warns, say) or for any other name."""
+    option = _GREP_WRAPPERS.get(name)
+    if option is None:
+        return None
+    expected = (_GREP_WRAPPER % option).encode()
+    found = False
+    for folder in SYSTEM_FOLDERS:
+        path = os.path.join(folder, name)
+        if not os.path.lexists(path):
+            continue
+        try:
+            with open(path, "rb") as handle:
+                if handle.read(len(expected) + 1) != expected:
+                    return None
+        except OSError:
+            return None
+        found = True
+    return option if found else None
 
 
 def standins_folder() -> Optional[str]:

@@ -19,6 +19,8 @@ MODELS = {
     "chmod": fileops.chmod,
     "sed": sed.sed,
     "grep": grep.grep,
+    "egrep": grep.wrapper("egrep"),
+    "fgrep": grep.wrapper("fgrep"),
     "awk": awk.awk,
     "git": git.git,
     "jq": jq.jq,

@@ -281,6 +281,9 @@ def _trap_action(walker: "_Walker", script: "S.Script"):
 
 def _walk_script(walker: "_Walker", env: Env, script: "S.Script", result: Evaluation):
     """The body of ``evaluate``: the script chunk by chunk, its status into ``result``."""
+    if _read_otherwise(walker, env, script, 0):
+        result.status = env.status
+        return
     while True:
         moved = None
         for chunk in script.chunks:
@@ -289,6 +292,9 @@ def _walk_script(walker: "_Walker", env: Env, script: "S.Script", result: Evalua
                 walker.items(chunk.items)
             except _AbortLine as abort:
                 env.status = abort.status
+            if _read_otherwise(walker, env, script, chunk.end):
+                result.status = env.status
+                return
             moved = walker.input_moved()
             if moved is not None:
                 break
@@ -305,6 +311,22 @@ def _walk_script(walker: "_Walker", env: Env, script: "S.Script", result: Evalua
         result.status = _syntax_error_status(script, env.status)
         return
     result.status = env.status
+
+
+#: what may open an extglob group: bash reads such a line otherwise under extglob
+_EXTGLOB_OPEN = re.compile(rb"[?*+@!]\(")
+
+
+def _read_otherwise(walker: "_Walker", env: Env, script: "S.Script", start: int) -> bool:
+    """Whether bash, which reads each line of a script just before it runs it, reads the
+    script's text from byte ``start`` on otherwise than the model parsed it (without extglob),
+    the rest then unknown: extglob is on there and that text may open a group (``!(x)`` is
+    one word under extglob, ``!`` and a subshell without; ``@(`` a syntax error without)."""
+    if "extglob" not in env.globopts or not _EXTGLOB_OPEN.search(script.source.encode("utf-8", "surrogateescape"),
+                                                                  start):
+        return False
+    walker.unknown_from_here("the lines read under extglob", Opaque("status of the lines read under extglob"))
+    return True
 
 
 _INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")

@@ -2012,9 +2012,8 @@ class Expander:
         pieces = self.parts(self.tilde(list(word.parts), tilde), quoted=False) if word is not None else []
         chars = self.pattern_chars(pieces)
         opaque = opaque_names([text for text, _, _ in pieces])
-        if self.env.noglob is None and any(active and ch in "?*+@!" and after == ("(", True)
-                                           for (ch, active), after in zip(chars, chars[1:])):
-            # after a shopt the model does not follow (extglob), `+(…)` may be a group
+        if (self.env.noglob is None or "extglob" in self.env.globopts) and _extglob_group(chars):
+            # under extglob, or after a shopt the model does not follow, `+(…)` may be a group
             opaque = (*opaque, f"the pattern {''.join(ch for ch, _ in chars)} (extglob may be on)")
         return Pattern(chars, opaque, byte_mode=self.env.locale_is_c, meter=self.env.meter)
 
@@ -2108,13 +2107,16 @@ class Expander:
             return [concat([text for text, _ in segments])]  # most words: no pattern, no list of characters
         chars = [(ch, not quoted) for text, quoted in segments for ch in text]
         text = concat(text for text, _ in segments)
-        if not _glob_pattern(chars, self.env.noglob is None):
+        extglob = "extglob" in self.env.globopts
+        if not _glob_pattern(chars, self.env.noglob is None or extglob):
             return [text]  # no pattern to bash: the word stays as it is, whatever the options
         if self.env.noglob:
             return [text]
         if self.env.noglob is None:
             # shell options changed in ways the model does not follow
             return self._unknown_glob(text, f"glob {text}")
+        if extglob and _extglob_group(chars):
+            return self._unknown_glob(text, f"glob {text} (an extglob group)")
         if has_opaque(text):
             self.note(f"glob {text}")
             return [text]
@@ -2286,6 +2288,12 @@ def _glob_pattern(chars: list, extglob: bool) -> bool:
         elif extglob and ch in "+@!" and chars[n + 1:n + 2] == [("(", True)]:
             return True
     return False
+
+
+def _extglob_group(chars: list) -> bool:
+    """Whether (char, active) pairs open an extglob group: an active ``?(``, ``*(``, ``+(``,
+    ``@(`` or ``!(``."""
+    return any(active and ch in "?*+@!" and after == ("(", True) for (ch, active), after in zip(chars, chars[1:]))
 
 
 def _folder(prefix: str) -> str:

@@ -1,4 +1,4 @@
-"""Pathname expansion under shopt's nullglob, dotglob and globstar, against bash.
+"""Pathname expansion under shopt's nullglob, dotglob, globstar and extglob, against bash.
 
 Each script runs in real bash in a directory holding the fixture and in the effect
 model over a virtual tree holding the same; the scripts write what their globs
@@ -43,6 +43,25 @@ SCRIPTS = [
     # shopt with no option names lists them (its text not followed): status 0, nothing changes
     "shopt > /dev/null; echo $? > out; shopt -p >/dev/null; shopt -q; shopt -s > /dev/null; echo $? >> out",
     "shopt\n-s dotglob; echo $? > out; echo * >> out",
+    # extglob: patterns without a group match as without it; a line that opens one, on the
+    # line that turns it on, is still read without it (a syntax error, nothing of it runs)
+    "shopt -s extglob; printf '<%s>' *.log [x ?.txt d*.txt > out; echo $? >> out",
+    "shopt -s extglob nullglob; printf '<%s>' *.none *.txt > out\necho done >> out",
+    "shopt -s extglob; echo !(x).log > out",
+    "echo before > out; shopt -s extglob; echo @(x|y).log >> out",
+    "shopt -s extglob; shopt -u extglob\n[ -n x ] && echo !(x).log > out\necho $? >> out",
+]
+# lines read after extglob turned on that may open a group, which bash reads otherwise
+# (`!(true)` is a command word under extglob, `!` and a subshell without): unknown
+EXTGLOB_UNKNOWN = [
+    "shopt -s extglob\necho !(x).log > out",
+    "shopt -s extglob\n!(true); echo $? > out",
+    "shopt -s extglob\necho ok > out\ncase x.log in @(x|y).log) echo yes >> out;; esac",
+    "f() { shopt -s extglob; }; f\necho +(x).log > out",
+    "shopt -s extglob\neval 'echo ?(x).log' > out",
+    "shopt -s extglob; [[ x.log == @(x|y).log ]] && echo yes > out",
+    "shopt -s extglob; x=x.log; echo ${x%@(.log)} > out",
+    "shopt -s extglob\necho '!(x)' \"@(y)\" > out",  # (quoted: read alike, but the model looks at the text)
 ]
 
 # globs whose matches bash finds by entering (or listing) a symlink: not followed
@@ -68,6 +87,12 @@ def test_symlinks_are_matched_where_bash_matches_them(script, tmp_path):
     compare_script(script, FIXTURE, where=tmp_path, links=LINKS, certain=True)
 
 
+@pytest.mark.bash
+@pytest.mark.parametrize("script", EXTGLOB_UNKNOWN)
+def test_lines_that_may_open_an_extglob_group_are_unknown(script, tmp_path):
+    assert not compare_script(script, FIXTURE, where=tmp_path)
+
+
 @pytest.mark.parametrize("script", UNKNOWN)
 def test_a_globstar_that_meets_a_symlink_is_unknown(script):
     run, _ = script_model(script, FIXTURE, LINKS)
@@ -78,7 +103,7 @@ _NAMES = ["**", "*", "*.log", ".*", "a*", "[ab]*", "?", "tree", "a", "c", "x", "
 # (no pattern starts with a slash: bash would walk the whole machine)
 _PATTERN = st.tuples(st.sampled_from(_NAMES), st.lists(st.sampled_from(_NAMES + [""]), max_size=3)).map(
     lambda t: "/".join([t[0], *t[1]]))
-_OPTIONS = st.sets(st.sampled_from(["nullglob", "dotglob", "globstar"]))
+_OPTIONS = st.sets(st.sampled_from(["nullglob", "dotglob", "globstar", "extglob"]))
 
 
 @pytest.mark.bash

@@ -23,8 +23,10 @@ _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # Glob-related shopt options and their values under bash -c (measured).
 GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglob": False, "globstar": False,
                  "nocaseglob": False, "nocasematch": False, "globasciiranges": True, "globskipdots": True}
-# those of them whose effect on pathname expansion the model follows (qbcore.model.expand)
-FOLLOWED_GLOB_OPTIONS = frozenset({"nullglob", "dotglob", "globstar"})
+# those of them whose effect on pathname expansion the model follows (qbcore.model.expand;
+# extglob: a pattern with a group is unknown, and so are the lines bash reads after it turned
+# on that may hold one, which it reads otherwise: evaluate._walk_script)
+FOLLOWED_GLOB_OPTIONS = frozenset({"nullglob", "dotglob", "globstar", "extglob"})
 _LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C", "nounset": "u"}
 
 

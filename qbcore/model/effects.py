@@ -372,8 +372,10 @@ def _names(arg, path: str) -> bool:
     return isinstance(arg, str) and _mentions(arg, os.path.basename(path))
 
 
-#: producers of `< <(…)` that write through stdio: into a pipe, their output comes at exit
-_BUFFERED_PRODUCERS = frozenset({"find", "ls", "sort", "grep", "seq", "cut", "head", "tail", "wc", "uniq"})
+#: producers of `< <(…)` that write through stdio: into a pipe, their output comes at exit;
+#: and the builtins echo and printf, which read nothing once their words are expanded
+_BUFFERED_PRODUCERS = frozenset({"find", "ls", "sort", "grep", "seq", "cut", "head", "tail", "wc", "uniq",
+                                 "echo", "printf"})
 _PIPE_BUFFER = 4096
 
 
@@ -910,7 +912,7 @@ class EffectWalker(E._Walker):
     def process_input(self, redirect, node, later) -> Optional[str]:
         """``< <(producer)`` run to its end before ``node`` reads, when that is what bash does:
         the producer is one utility that writes through stdio (its output, at most one pipe
-        buffer, comes when it exits) and changes no file, and ``node`` reads before anything
+        buffer, comes when it exits), or echo or printf, and changes no file, and ``node`` reads before anything
         else (``read``, ``mapfile``, a ``while read`` loop), with no later redirection that
         creates a file a listing producer could see."""
         target = redirect.target

@@ -139,6 +139,9 @@ SCRIPTS = [
     "while read -r f; do mv \"$f\" \"$f.bak\"; done < <(find . -name '*.txt')",
     "while read -r l; do echo \"[$l]\"; done < <(sort data.txt) > o",
     "IFS= read -r first < <(grep alpha data.txt); echo \"$first\" > o", "mapfile -t L < <(ls); echo \"${L[@]}\" > o",
+    # or echo or printf, which read nothing once their words are expanded
+    "read -r a b < <(printf '%s %s\\n' x y); echo \"$b $a\" > o", "mapfile -t L < <(echo \"$(ls)\"); echo \"${L[@]}\" > o",
+    "read -r l < <(echo $(cat data.txt)); rm data.txt; echo \"$l\" > o",
     # a writer that changes files only before it writes, or whose reader reads it all
     "touch before; echo 1 | head -1 > h", "for i in 1 2; do echo $i; touch f$i; done | cat > h",
     # bash drops a final backslash when the last line began inside single quotes

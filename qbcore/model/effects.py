@@ -1593,10 +1593,17 @@ class EffectWalker(E._Walker):
             walker.into_subshell()
             walker.forked_command = command
             orders = None
+            filtering = False
             if n and previous.unordered is not None and (_takes_in_any_order(command, previous.unordered) or
                                                          _is_xargs(command)):
                 walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"),
                                       unordered=not _takes_in_any_order(command, previous.unordered))
+            elif 0 < n < last and previous.unordered is not None and "\0" not in previous.unordered and \
+                    self.certain and E.filters_lines(command):
+                # a filter line by line: over the lines in another order, its output lines come in
+                # that order; which lines, and its status, are the same
+                walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"))
+                filtering = True
             elif n and previous.unordered is not None and self._may_reorder(n == last) and \
                     (orders := _orders(previous.unordered)) is not None:
                 walker.stdin = Stream(orders[0])
@@ -1621,6 +1628,13 @@ class EffectWalker(E._Walker):
                 statuses.append(walker.subshell(command))
                 if start is not None:
                     statuses[-1] = self._in_other_orders(command, orders[1:], walker, statuses[-1], marks, start)
+                output = walker.sink
+                if filtering and (output.data or output.unknown is not None or not walker.certain):
+                    # (no line at all has no order)
+                    if output.unknown is None and output.data.endswith(b"\n") and walker.certain:
+                        output.unordered = output.data.decode("utf-8", "surrogateescape")
+                    output.unknown = output.unknown or f"the order of the lines of `{texts[n]}`, which read lines " \
+                                                       "in no known order"
             finally:
                 listings.append(_LISTINGS.pop())
                 if _LISTINGS:

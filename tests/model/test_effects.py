@@ -139,6 +139,11 @@ SCRIPTS = [
     "while read -r f; do mv \"$f\" \"$f.bak\"; done < <(find . -name '*.txt')",
     "while read -r l; do echo \"[$l]\"; done < <(sort data.txt) > o",
     "IFS= read -r first < <(grep alpha data.txt); echo \"$first\" > o", "mapfile -t L < <(ls); echo \"${L[@]}\" > o",
+    # lines in no known order through a filter line by line (grep, cut), then sorted or counted
+    "touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -v 1 | sort > o",
+    "touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -e txt -e md | cut -c3- | sort -r > o",
+    "touch d/1 d/2 d/3.txt d/4.md d/5; find d | grep -o '[a-z0-9]*$' | sort | uniq -c > o",
+    "touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -x nothing | sort > o; echo $? > st",
     # or echo or printf, which read nothing once their words are expanded
     "read -r a b < <(printf '%s %s\\n' x y); echo \"$b $a\" > o", "mapfile -t L < <(echo \"$(ls)\"); echo \"${L[@]}\" > o",
     "read -r l < <(echo $(cat data.txt)); rm data.txt; echo \"$l\" > o",
@@ -243,6 +248,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("find . -name '*.txt' | { mkdir sub; touch sub/y.txt; cat > l; }", "race on"),
     # input from what the model does not follow is unknown, not empty
     ("cat < <(ls) > o", "may not run"), ('cat < "$RANDOM" > o', "may not run"),
+    # a reader whose output depends on the order of its lines: grep -n numbers them
+    ("touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -n . | sort > o", "the order find lists"),
+    ("touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep d > o", "the order find lists"),
     ("while read -r f; do echo $f; done < <(find . -type f) > o", "may not run"),
     # a file open for the shell's output, moved or removed: later output follows it (measured)
     ("{ echo a; mv o p; echo b; } > o", "where its output goes"), ("( rm -f o; echo b ) > o", "open for writing"),

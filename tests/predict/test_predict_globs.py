@@ -1,7 +1,8 @@
-"""Replies whose globs run under shell options (nullglob, dotglob, globstar, extglob), and the other
-shapes decided with them (mv -v, sort -z, tr's octal escapes, env's C locale): predicted and
-executed, decided under raw as bash runs them, and every certain prediction agrees with the
-executor under the transports that rewrite them."""
+"""Replies whose globs run under shell options (nullglob, dotglob, globstar, extglob), and the
+other shapes decided with them (mv -v, sort -z, tr's octal escapes, env's C locale, find's
+lines through grep or cut before sort): predicted and executed, decided under raw as bash runs
+them, and every certain prediction agrees with the executor under the transports that rewrite
+them."""
 
 import pytest
 
@@ -25,6 +26,10 @@ REPLIES = [
     ("find-glob/t1-cwd-trap", "find tree -type f -name '*.log' -print0 | LC_ALL=C sort -z | tr '\\0' '\\n' > list.txt",
      True),
     ("find-glob/t1-cwd-trap", "find tree -name '*.log' -type f | env LC_ALL=C sort > list.txt", True),
+    # find's lines, in no known order, through grep or cut before sort
+    ("find-glob/t3-multi-trap", "find tree -type f | grep '\\.log$' | LC_ALL=C sort > list.txt", True),
+    ("find-glob/t3-multi-trap", "find tree -type f | grep -v '\\.txt$' | LC_ALL=C sort > list.txt", False),
+    ("find-glob/t1-cwd-trap", "find tree -type f -name '*.log' | cut -d/ -f1- | LC_ALL=C sort > list.txt", True),
     # extglob: a glob without a group matches as without it
     ("bulk-rename/t1-spaces", "shopt -s extglob; " + LOOP, True),
     ("bulk-rename/t1-spaces", "shopt -s extglob\n" + LOOP, True),

@@ -63,6 +63,10 @@ MODELLED = [
     ["sed", "-i.bak", "--in-place", "s/o/0/", "f"], ["sed", "--in-place=~", "-i", "s/o/0/", "f"],
     ["sed", "-i", "--in-place=.orig", "s/o/0/", "f", "g"], ["sed", "-e", "s/o/0/", "--in-place=", "f"],
     ["sed", "-n", "--in-place=.x", "--", "p", "f"],
+    # \xHH: the character it stands for, one or two hex digits; one with a meaning is not followed
+    ["sed", "s/\\x6fne/\\x27one\\x27/", "f"], ["sed", "-n", "/\\x6c\\x69ne/p", "f"], ["sed", "s/o/\\x4a\\x4B/g", "f"],
+    ["sed", "s/\\x6f6/X/", "f"], ["sed", "s/\\\\x6f/X/", "f"], ["sed", "-E", "s/(i)\\x6e/\\1\\x2d/", "f"],
+    ["sed", "s/n\\x2ee/X/", "f"], ["sed", "s/o/\\x26/", "f"], ["sed", "s/[\\x6f]/X/", "f"], ["sed", "s/o/\\x5c/", "f"],
     ["sed", "s/in/out/"],
     ["sed", "-i", "s/a/b/"],
     ["sed", "s/*/star/", "g"],
@@ -145,6 +149,8 @@ MODELLED = [
 ]
 UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"), ("sed", "/o/s//0/I", "f"),
            ("sed", "-e", "/x/d", "-e", "s//Y/", "f"), ("sed", "/o/p;/o/s//0/", "f"), ("sed", "s//x/", "f"),
+           ("sed", "s/n\\x2ee/X/", "f"), ("sed", "s/o/\\x26/", "f"), ("sed", "s/[\\x6f]/X/", "f"),
+           ("sed", "s/o/\\x5c/", "f"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
            ("sed", "-n", "/\\q\\u\\x/p", "g"), ("sed", "s/h\\e/X/I", "f")}
 

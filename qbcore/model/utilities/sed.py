@@ -459,10 +459,52 @@ _REGEX_ESCAPES = {**_REGEX_CONTROLS, **_REGEX_LETTERS}
 _REGEX_ESCAPES_ICASE = {**_REGEX_CONTROLS, **{c: c for c in _REGEX_LETTERS if c.isupper()}}
 
 
+#: what GNU sed's ``\xHH`` may produce for the model: characters that mean nothing special in a
+#: regex or a replacement (it reads one or two hex digits; `\x2e`, `\x26`… are not followed)
+_PLAIN_BY_NUMBER = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '\"-_,:;=@%#!~/<>`")
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+
+
+def _by_number(text: bytes, i: int) -> tuple:
+    """GNU sed's ``\\xHH`` at ``text[i]`` (the backslash): (the character, the index after it);
+    OptionUnknown where it makes one that is not plain (_PLAIN_BY_NUMBER)."""
+    end = i + 2
+    while end < len(text) and end < i + 4 and text[end] in _HEX:
+        end += 1
+    value = int(text[i + 2:end], 16)
+    if value not in _PLAIN_BY_NUMBER:
+        raise OptionUnknown(f"sed: the escape {text[i:end].decode('latin-1')}, a character with a meaning there")
+    return bytes([value]), end
+
+
+def _numbered(body: bytes) -> bytes:
+    """A regex with its ``\\xHH`` escapes turned into the plain characters they stand for (sed
+    does so before the regex is compiled); one inside brackets is not followed."""
+    if b"\\x" not in body:
+        return body
+    out, i = bytearray(), 0
+    while i < len(body):
+        c = body[i]
+        if c == 92 and i + 1 < len(body):
+            if body[i + 1] == 120 and i + 2 < len(body) and body[i + 2] in _HEX:  # \x and a hex digit
+                if b"[" in body:
+                    raise OptionUnknown("sed: \\x in a regex with brackets")
+                char, i = _by_number(body, i)
+                out += char
+                continue
+            out += body[i:i + 2]
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return bytes(out)
+
+
 def _regex(body: bytes, extended: bool, icase: bool, confusing: list):
     """The compiled regex; what dfa refuses is appended to ``confusing`` (see compile_posix)."""
     if body == b"":
         raise OptionUnknown("sed: empty regex (reuses the last one)")
+    body = _numbered(body)
     try:
         return compile_posix(body, extended, icase, escapes=_REGEX_ESCAPES_ICASE if icase else _REGEX_ESCAPES,
                              confusing=confusing)
@@ -497,6 +539,9 @@ def _replacement(repl: bytes, groups: int, end: int) -> list:
                 parts.append(_CONTROL[d])
             elif d in "LUluE":
                 raise OptionUnknown(f"sed: case conversion \\{d} in a replacement")
+            elif d == "x" and i < len(repl) and repl[i] in _HEX:
+                char, i = _by_number(repl, i - 2)
+                parts.append(char)
             elif d == "c" or d in "dox" and i < len(repl) and chr(repl[i]) in "0123456789abcdefABCDEF":
                 raise OptionUnknown(f"sed: escape \\{d} in a replacement")
             else:

@@ -91,6 +91,9 @@ CASES = [
     ["rm", "-v", "a.txt", "sp ace", "nope"], ["rm", "-rv", "d"], ["rm", "-dv", "e"], ["rm", "-fv", "nope", "b.txt"],
     ["rmdir", "e"], ["rmdir", "d", "nope", "a.txt", "e"], ["rmdir"], ["rmdir", "-v", "e", "e"], ["rmdir", "--", "-x"],
     ["rmdir", "--verbose", "e/"], ["rmdir", "-q"],
+    # unlink: one operand, unlink(2): a folder refused, a symlink itself removed
+    ["unlink", "a.txt"], ["unlink"], ["unlink", "a.txt", "b.txt"], ["unlink", "d"], ["unlink", "nope"],
+    ["unlink", "--", "sp ace"], ["unlink", "d/in/x"], ["unlink", "a.txt/"], ["unlink", "e/"], ["unlink", "d/in"],
     ["rm", "--verbose", "a.txt"], ["rm", "-rv", "."], ["rm", "--force", "--recursive", "d", "nope"], ["rm", "--dir", "e"],
     ["rm"],
     ["rm", "-f"],

@@ -460,6 +460,33 @@ def rmdir(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+@guarded
+def unlink(ctx: CommandContext) -> CommandResult:
+    """coreutils unlink: its one operand removed by unlink(2), a folder refused (EISDIR)."""
+    names = ctx.argv[1:]
+    if names[:1] == ["--"]:
+        names = names[1:]
+    elif any(name[:1] == "-" and name != "-" for name in names[:1]):
+        return unknown("unlink with an option")
+    out = Output("unlink")
+    if not names:
+        out.usage("missing operand")
+    elif len(names) > 1:
+        out.usage(f"extra operand {quote(names[1])}")
+    elif names[0] == "":
+        return unknown("an empty file name")
+    else:
+        files = ctx.files
+        try:
+            if files.is_dir(names[0]) and not files.is_symlink(names[0]):
+                out.error(f"cannot unlink {quote(names[0])}: Is a directory")
+            else:
+                files.remove(names[0])
+        except VfsError as exc:
+            out.error(f"cannot unlink {quote(names[0])}: {exc.strerror}")
+    return out.result()
+
+
 def _one_by_one(files, name) -> bool:
     """Whether no folder under ``name`` (a folder) holds more than one entry: the only trees
     whose removal ``rm -rv`` says in a known order (it meets a folder's entries in the order

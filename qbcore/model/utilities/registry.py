@@ -15,6 +15,7 @@ MODELS = {
     "cp": fileops.cp,
     "rm": fileops.rm,
     "rmdir": fileops.rmdir,
+    "unlink": fileops.unlink,
     "ln": fileops.ln,
     "chmod": fileops.chmod,
     "sed": sed.sed,

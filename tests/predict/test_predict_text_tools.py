@@ -1,7 +1,7 @@
-"""Replies that count, pick and edit with grep -o/-w/-P, egrep and fgrep, sort's keys, awk's for-in, and sed's
-a, i, c, y, =, blocks and GNU addresses, and perl -pi -e, predicted and executed: decided under raw as the
-tools run them, and every certain prediction agrees with the executor under the other
-transports."""
+"""Replies that count, pick and edit with grep -o/-w/-P, egrep and fgrep, sort's keys, awk's
+for-in, sed's a, i, c, y, =, blocks and GNU addresses, perl -pi -e and python3's csv, predicted
+and executed: decided under raw as the tools run them, and every certain prediction agrees with
+the executor under the other transports."""
 
 from predicting import ListedReplies
 
@@ -111,6 +111,16 @@ REPLIES = [
                             "cmp -s /tmp/e out.txt || rm out.txt", False),
     ("sed-replace/t0-plain", "cp data.txt /tmp/orig; sed -i 's/alpha/omega/g' data.txt; diff -u /tmp/orig data.txt "
                              "&& cp /tmp/orig data.txt", True),
+    # python3's csv reader (the real _csv over the model's files)
+    ("field-lookup/t0-plain", "python3 -c \"import csv\nwith open('data.tsv', newline='') as f, open('out.txt', 'w') as o:\n"
+                              "    for row in csv.reader(f, delimiter='\\t'):\n        if row[0] == 'alpha':\n"
+                              "            o.write(row[1] + '\\n')\"", True),
+    ("field-lookup/t3-backslash", "python3 - <<'EOF'\nimport csv\nwith open('data.tsv', newline='') as f, "
+                                  "open('out.txt', 'w') as o:\n    for row in csv.reader(f, delimiter='\\t'):\n"
+                                  "        if row[0] == 'back\\\\slash \"q\"':\n            print(row[1], file=o)\nEOF", True),
+    ("field-lookup/t1-apostrophe", "python3 -c 'import csv,sys\nw = open(\"out.txt\", \"w\")\nfor k, v in "
+                                   "csv.reader(open(\"data.tsv\"), dialect=\"excel-tab\"):\n"
+                                   "    if k == sys.argv[1]: w.write(v + \"\\n\")' \"o'brien\"", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 

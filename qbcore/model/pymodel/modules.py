@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 
 from ..utilities.vfs import VfsError
 from .files import open_file, os_error
+from .csvmodule import make_csv
 from .interp import nested
 from .signals import NotModelled, ProgramExit, PyRaise
 
@@ -995,7 +996,7 @@ def make_modules(proc, interp, run_command):
     string_mod.attrs["capwords"] = pure_text(real_string.capwords)
 
     return {
-        "textwrap": textwrap_mod, "string": string_mod,
+        "textwrap": textwrap_mod, "string": string_mod, "csv": make_csv(interp, Module),
         "os": os_mod, "os.path": ospath, "shutil": shutil_mod, "glob": glob_mod, "json": json_mod,
         "re": re_mod, "subprocess": sp_mod, "sys": sys_mod, "pathlib": pathlib_mod, "shlex": shlex_mod,
     }

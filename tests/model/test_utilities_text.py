@@ -62,6 +62,11 @@ CASES = [
     # another form of listing: its status and messages (its text is not followed)
     ["ls", "-la", "nope", "f"], ["ls", "-lh", "d"], ["ls", "-ld", "d", "nope"], ["ls", "-1F"], ["ls", "-lt", "f", "d"],
     ["ls", "-lR"], ["ls", "-L", "f"],
+    # paste: side by side, -s one line per file, -d's delimiters in turn, each - stdin's next line
+    ["paste", "-sd,", "nonl"], ["paste", "csv", "nonl", "cr"], ["paste", "-d", ":+", "csv", "nonl", "-"],
+    ["paste", "-", "-"], ["paste", "-s", "-", "csv", "-"], ["paste", "-d", "\\n\\0\\\\", "csv", "f", "nonl"],
+    ["paste", "-d", "", "-", "csv"], ["paste", "nonl", "nope", "csv"], ["paste", "-s", "nope", "csv"],
+    ["paste", "--serial", "--delimiters", "\\tX", "f"], ["paste", "-z", "f"], ["paste", "d"], ["paste", "-d", "x\\", "f"],
 ]
 SEQ_UNIQ = [["seq", "3"], ["seq", "2", "4"], ["seq", "1", "2", "9"], ["seq", "5", "1"], ["seq", "5", "-2", "-4"],
             ["seq", "-w", "8", "11"], ["seq", "-w", "-1", "1"], ["seq", "-w", "1", "010"], ["seq", "-w", "5", "-1", "-10"],
@@ -90,7 +95,7 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"],
       # octal escapes: one to three digits, the third only while the value stays below 256
       ["tr", "\\n\\0", "\\0_"], ["tr", "\\141\\0142", "x"], ["tr", "-d", "\\154\\12"], ["tr", "\\400", "xy"]]
-UNKNOWN = {("cut", "-c1,3", "--output-delimiter=:", "csv"), ("ls", "-lR"), ("ls", "-L", "f"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
+UNKNOWN = {("paste", "-z", "f"), ("paste", "d"), ("paste", "-d", "x\\", "f"), ("cut", "-c1,3", "--output-delimiter=:", "csv"), ("ls", "-lR"), ("ls", "-L", "f"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b"), ("tr", "\\400", "xy"),
            # cut refuses a number from 2**64 - 1 on (its message, not spelled here); the one below runs
@@ -113,7 +118,8 @@ LINES = st.lists(st.text(st.sampled_from("ab1 -.0,9\t"), max_size=6), max_size=8
                         ["head", "-n", "-2"], ["head", "-c", "-3"], ["rev"], ["tail", "-2"], ["cut", "-d,", "-f2"],
                         ["cut", "-c2-3"],
                         ["tr", "a-b", "x"], ["tr", "-d", "1"], ["tr", "-s", " a"], ["uniq"], ["uniq", "-c"],
-                        ["uniq", "-i", "-u"], ["uniq", "-d"]]),
+                        ["uniq", "-i", "-u"], ["uniq", "-d"], ["paste", "-s"], ["paste", "-sd", ",;"],
+                        ["paste", "-", "-"], ["paste", "-d", " ", "-", "-", "-"]]),
        LINES, st.booleans())
 def test_generated(argv, lines, final_newline):
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")

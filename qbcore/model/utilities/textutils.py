@@ -3,6 +3,7 @@ basename, dirname, readlink, realpath, pwd, ls."""
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 
@@ -909,6 +910,78 @@ def seq(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+#: paste -d's escapes (coreutils' collapse_escapes): \0 is no delimiter; another letter is itself
+_PASTE_ESCAPES = {"0": b"", "b": b"\b", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\t", "v": b"\v", "\\": b"\\"}
+
+
+def _paste_delimiters(spec: str) -> list:
+    delimiters, i = [], 0
+    while i < len(spec):
+        if spec[i] == "\\":
+            if i + 1 == len(spec):
+                raise OptionUnknown("paste: a delimiter list that ends with an unescaped backslash")
+            letter = spec[i + 1]
+            delimiters.append(_PASTE_ESCAPES.get(letter, letter.encode("utf-8", "surrogateescape")))
+            i += 2
+        else:
+            delimiters.append(spec[i].encode("utf-8", "surrogateescape"))
+            i += 1
+    return delimiters or [b""]
+
+
+def _lines_of(data: bytes) -> list:
+    """A file's lines without their newlines; a last one without its newline is a line too."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+@guarded
+def paste(ctx: CommandContext) -> CommandResult:
+    """coreutils paste: the files' lines side by side, or with -s each file's on one line,
+    joined by -d's delimiters in turn (tab by default); each ``-`` takes stdin's next line
+    (``paste - -`` pairs them). A file it cannot open ends it before any output, but under -s,
+    where each file is read in turn. -z is not modelled."""
+    opts, names = scan_options(ctx.argv, "s", with_arg="d", longs={"serial": ("s", False),
+                                                                   "delimiters": ("d", True)})
+    serial = any(o == "s" for o, _ in opts)
+    delimiters = _paste_delimiters(next((v for o, v in reversed(opts) if o == "d"), "\t"))
+    out = Output("paste")
+    stdin = iter(_lines_of(ctx.stdin))
+    sources = []
+    for name, data in _operands(ctx, names, "paste"):
+        if isinstance(data, VfsError):
+            out.error(f"{quotef(name)}: {data.strerror}")
+            if not serial:
+                return out.result()
+            sources.append(None)
+        else:
+            sources.append(stdin if name == "-" else _lines_of(data))
+    if serial:
+        for source in sources:
+            if source is None:
+                continue
+            lines = list(source)
+            joined = bytearray(lines[0] if lines else b"")
+            for k, line in enumerate(lines[1:]):
+                joined += delimiters[k % len(delimiters)] + line
+            out.out += joined + b"\n"
+        return out.result()
+    for k in itertools.count():
+        row = [next(source, None) if source is stdin else source[k] if k < len(source) else None
+               for source in sources]
+        if all(field is None for field in row):
+            break
+        line = bytearray()
+        for i, field in enumerate(row):
+            if i:
+                line += delimiters[(i - 1) % len(delimiters)]
+            line += field or b""
+        out.out += line + b"\n"
+    return out.result()
+
+
 MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr, "uniq": uniq, "seq": seq,
           "tac": tac, "rev": rev, "readlink": readlink, "realpath": realpath,
-          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls}
+          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls, "paste": paste}

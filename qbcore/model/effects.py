@@ -695,7 +695,7 @@ class Effects:
 
 
 #: builtins whose messages (bash's builtin_error) name the line the command runs on
-_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd"})
+_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd", "type"})
 
 
 class EffectWalker(E._Walker):

@@ -116,13 +116,33 @@ def _describe(ctx: Invocation, names: list, kind: bool) -> Outcome:
     return Outcome(status, "".join(line + "\n" for line in lines))
 
 
+#: what ``type NAME`` says of a keyword and a builtin
+_TYPE_SAYS = {"keyword": "a shell keyword", "builtin": "a shell builtin"}
+
+
 @register("type")
 def type_builtin(ctx: Invocation) -> Outcome:
-    """``type -t NAMES``; the rest of type is not modelled."""
+    """``type -t NAMES``, and ``type NAMES`` over keywords, builtins and names bash does not
+    find ("type: x: not found", status 1); a function (its body, as bash prints it) and a file
+    (hashed or not: "ls is hashed (/usr/bin/ls)" once it ran) are not modelled."""
     args = ctx.args
     if args[:1] == ["-t"] and args[1:] and not any(isinstance(a, str) and a.startswith("-") for a in args[1:]):
         return _describe(ctx, args[1:], True)
-    return unmodelled(ctx)
+    names = args[1:] if args[:1] == ["--"] else args
+    if any(not isinstance(a, str) or a.startswith("-") for a in names):
+        return unmodelled(ctx)
+    lines, missing = [], []
+    for name in names:
+        what = _kind_of(name, ctx.env)
+        if what is None or what[0] not in ("", *_TYPE_SAYS):
+            return unmodelled(ctx)
+        if what[0]:
+            lines.append(f"{name} is {_TYPE_SAYS[what[0]]}\n")
+        else:
+            missing.append(name)
+    if len(missing) > 1 or missing and missing[0] != names[-1]:
+        return unmodelled(ctx)  # (its messages and its output, interleaved)
+    return Outcome(1 if missing else 0, "".join(lines), error=f"type: {missing[0]}: not found" if missing else None)
 
 
 @register("command", "builtin")

@@ -33,7 +33,7 @@ from .files import ALWAYS_OPENS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.context import CommandResult, Environ, unknown as unknown_result
-from .utilities.envprog import EnvRequest, env_request, not_run
+from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching, temp_names
@@ -1094,6 +1094,14 @@ class EffectWalker(E._Walker):
             return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
                            transfer=E._Exit(found.status))
         env_itself = None
+        if name == "timeout" and name not in self.env.functions and self.system_program(name) is None and \
+                all(type(a) is str and not has_opaque(a) for a in argv):
+            # a limit that cannot end the program first: the program, as env runs it (a program
+            # it cannot run gets timeout's own message: not followed)
+            request = timeout_request(argv)
+            request = request if request is None else self.env_missing(request)
+            if request is not None and request.failure is None:
+                return self.env_program(request, node, stdout_away, own_stdout)
         if name == "env" and name not in self.env.functions and self.system_program(name) is None and \
                 all(type(a) is str and not has_opaque(a) for a in argv):
             request = env_request(argv)

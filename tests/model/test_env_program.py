@@ -1,5 +1,6 @@
 """GNU env running a program, against bash and coreutils' env: the environment the program
-gets, env's own failures (their messages and statuses), and what env leaves unknown."""
+gets, env's own failures (their messages and statuses), and what env leaves unknown; and
+timeout, which runs a program as env does where its limit cannot end it first."""
 
 import os
 import tempfile
@@ -20,6 +21,10 @@ PROBE = b'#!/bin/bash\nprintf \'[%s|%s|%s|%s]\' "${A-unset}" "${B-unset}" "${A+s
 FIXTURE = {"probe": PROBE, "d/x": b"x\n"}
 
 SCRIPTS = [
+    # timeout with a limit that cannot end the program first: the program's status and effects
+    "export A=x; timeout 10 ./probe one; echo $? > st", "timeout -s KILL 1m sed -n p nope 2> err; echo $? > st",
+    "timeout 0 bash -c './probe; exit 3'; echo $? > st", "timeout --preserve-status -k 5 30s printf '%s\\n' a > o",
+    "A=1 timeout 5.5 ./probe", "timeout 10 env A=2 ./probe",
     # the assignments reach the program; the shell keeps its own values
     "env A='two words' ./probe",
     "env A=1 B='x=y' ./probe; env -- A=2 ./probe arg",
@@ -126,6 +131,9 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
     "env printf '%d\\n' x; echo $? > st", "env printf '%d\\n' x > o 2> err", "builtin() { :; }; env printf x > o",
     "env -v ./probe", "env -u", "env --unse=A ./probe",
     "env > o",  # the environment, in bash's order
+    # a limit that may end it, an interval timeout refuses, a program it cannot run (its message)
+    "timeout 1 ./probe", "timeout 0.5s ./probe", "timeout x ./probe", "timeout 10 nosuch 2> err",
+    "timeout 10 cd d", "timeout 10", "timeout --signal=KILL 10 ./probe",
 ])
 def test_what_env_does_not_follow_is_unknown(script):
     run, _ = _model(script)

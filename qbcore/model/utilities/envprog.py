@@ -16,7 +16,7 @@ from typing import Optional
 
 from .common import quote_c
 
-__all__ = ["EnvRequest", "env_request", "not_run"]
+__all__ = ["EnvRequest", "env_request", "not_run", "timeout_request"]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # names bash or the programs it runs read for themselves when they arrive in the environment
@@ -101,6 +101,42 @@ def env_request(argv: list) -> Optional[EnvRequest]:
         sets.append((name, value))
         n += 1
     return EnvRequest(tuple(unsets), tuple(sets), tuple(argv[n:]))
+
+
+#: a time interval of timeout (coreutils 9.1): a decimal number and an optional unit
+_INTERVAL = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([smhd]?)")
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+#: the shortest limit taken never to end a program the model runs (which ends within its step
+#: budget long before; the sandbox's own limit is 15 seconds of wall clock)
+SURE_TIMEOUT = 5.0
+
+
+def timeout_request(argv: list) -> Optional[EnvRequest]:
+    """``timeout [OPTION…] DURATION PROGRAM ARGS…`` as env's request to run the program unchanged,
+    where the limit cannot end it first (0, or at least SURE_TIMEOUT): timeout then exits with
+    the program's status (-k, -s, -v, --foreground, --preserve-status change nothing then).
+    None for anything else (a shorter limit, an interval it refuses, no program)."""
+    n = 1
+    while n < len(argv) and argv[n][:1] == "-" and argv[n] != "-":
+        word = argv[n]
+        if word == "--":
+            n += 1
+            break
+        if word in ("-k", "-s") and n + 1 < len(argv):
+            n += 2
+        elif word[:2] in ("-k", "-s") or word in ("-v", "--verbose", "--foreground", "--preserve-status"):
+            n += 1
+        else:
+            return None
+    if n + 1 >= len(argv):
+        return None
+    found = _INTERVAL.fullmatch(argv[n])
+    if found is None:
+        return None
+    seconds = float(found.group(1)) * _UNITS[found.group(2)]
+    if seconds != 0 and seconds < SURE_TIMEOUT:
+        return None
+    return EnvRequest(program=tuple(argv[n + 1:]))
 
 
 def not_run(program: str, status: int) -> EnvRequest:

@@ -32,6 +32,7 @@ MODELLED = [
     ["perl", "-pe", "s/a(@*)l/<$1a@.b @ c@/g", "f"],  # @ before punctuation or a blank, or last, is itself
     ["perl", "-pe", "s!a!b!g", "f"],
     ["perl", "-pe", "s:a\\:b:c:g", "f"],
+    ["perl", "-pi", "-e", "s|alpha|/x\\|y/|g", "f"], ["perl", "-pe", "s|a\\|l|<$&>|g", "f"], ["perl", "-pe", "s|(a)$|$1!|", "f"],
     ["perl", "-pe", "s/[^a-z ]/#/g", "f"],
     ["perl", "-pe", "s/\\bt\\w+/T/g", "f"],
     ["perl", "-pe", "s/(\\w)\\1/D/g", "f"],

@@ -32,6 +32,9 @@ MODELLED = [
     ["perl", "-pe", "s/a(@*)l/<$1a@.b @ c@/g", "f"],  # @ before punctuation or a blank, or last, is itself
     ["perl", "-pe", "s!a!b!g", "f"],
     ["perl", "-pe", "s:a\\:b:c:g", "f"],
+    # bracketing delimiters: nested pairs, escaped ones kept, blanks between the parts
+    ["perl", "-pe", "s{a\\{2\\}}{X}; s{l{1}}{L}g", "f"], ["perl", "-pi", "-e", "s{alpha} {\\}}", "f"],
+    ["perl", "-pe", "s{a}/[$&]/; s(e)(\\))g", "f"], ["perl", "-pe", "s[a/l][x[1]y]g", "f"], ["perl", "-pe", "s<a>\n<Z>", "f"],
     ["perl", "-pi", "-e", "s|alpha|/x\\|y/|g", "f"], ["perl", "-pe", "s|a\\|l|<$&>|g", "f"], ["perl", "-pe", "s|(a)$|$1!|", "f"],
     ["perl", "-pe", "s/[^a-z ]/#/g", "f"],
     ["perl", "-pe", "s/\\bt\\w+/T/g", "f"],
@@ -66,8 +69,9 @@ UNKNOWN = [
     ["perl", "-pe", "s/(a)\\10/x/", "f"],  # octal 010 where fewer than ten groups
     ["perl", "-pe", "s/(a)/<$1[0]>/", "f"], ["perl", "-pe", "s/(a)/<$1{x}>/", "f"],  # elements of @1, %1
     ["perl", "-pe", "s/a/b/e", "f"],
-    ["perl", "-pe", "s{a}{b}", "f"],
     ["perl", "-pe", "s/[[:alpha:]]/x/", "f"],
+    # an s with brackets the program ends inside: perl's messages come from -p's loop then
+    ["perl", "-pe", "s{alpha", "f"], ["perl", "-pe", "s{alpha}", "f"], ["perl", "-pe", "s{alpha}{x", "f"],
     ["perl", "-pe", "s/a/b/ if /x/", "f"],
     ["perl", "-pe", "tr/a/b/", "f"],
     ["perl", "-pi", "-e", "s/a/b/"],  # -i on stdin

@@ -25,6 +25,9 @@ __all__ = ["perl"]
 # brackets; an escaped one is that character, in the pattern too, where `\|` then stands for
 # alternation as `|` does (measured: s|a\|b|X|g makes a|b X|X)
 _DELIMITERS = b"/#,!:%|"
+# bracketing delimiters: s{…}{…}, s(…)(…), s[…][…], s<…><…>, blanks between the two parts; inside,
+# brackets of the same kind nest and escaped ones keep their backslash
+_BRACKETS = {123: 125, 40: 41, 91: 93, 60: 62}
 # escapes whose meaning Python's re shares with Perl's
 _CLASS_ESCAPES = b"dDwWsS"
 _PLAIN_ESCAPES = {ord("t"): b"\\t", ord("n"): b"\\n", ord("r"): b"\\r", ord("f"): b"\\f"}
@@ -102,6 +105,23 @@ def _delimited(text: bytes, i: int, delim: int, part: str = "pattern") -> tuple:
         out.append(c)
         i += 1
     raise _NotTerminated(part)
+
+
+def _bracketed(text: bytes, i: int, opener: int, part: str) -> tuple:
+    """The bytes up to the ``opener`` bracket's unescaped match from ``i`` (nested pairs and
+    escapes kept), and the index after it; unknown where the text ends first (perl's messages
+    then come from the braces of the loop -p wraps the program in)."""
+    closer, depth, start = _BRACKETS[opener], 1, i
+    while i < len(text):
+        c = text[i]
+        if c == 92:
+            i += 2
+            continue
+        depth += (c == opener) - (c == closer)
+        if depth == 0:
+            return text[start:i], i + 1
+        i += 1
+    raise OptionUnknown(f"perl: an s with brackets whose {part} the program ends inside")
 
 
 def _escape(c: int) -> bytes:
@@ -257,12 +277,27 @@ def _program(program: bytes) -> list:
             i += 1
         if i >= n:
             return found
-        if program[i] != 115 or i + 1 >= n or program[i + 1] not in _DELIMITERS:  # s
-            raise OptionUnknown("perl: a statement other than s/// with / # , ! : % |")
+        if program[i] != 115 or i + 1 >= n or program[i + 1] not in _DELIMITERS and program[i + 1] not in _BRACKETS:
+            raise OptionUnknown("perl: a statement other than s/// with / # , ! : % | or brackets")
         delim = program[i + 1]
         try:
-            pattern, j = _delimited(program, i + 2, delim)
-            replacement, j = _delimited(program, j, delim, "replacement")
+            if delim in _BRACKETS:
+                # (one the program ends inside meets the braces of -p's loop: perl's messages then
+                # are not followed)
+                pattern, j = _bracketed(program, i + 2, delim, "pattern")
+                while j < n and program[j] in b" \t\n":
+                    j += 1
+                if j < n and program[j] in _BRACKETS:
+                    replacement, j = _bracketed(program, j + 1, program[j], "replacement")
+                elif j < n and program[j] in _DELIMITERS:
+                    replacement, j = _delimited(program, j + 1, program[j], "replacement")
+                elif j < n:
+                    raise OptionUnknown("perl: a replacement delimiter other than / # , ! : % | or brackets")
+                else:
+                    raise OptionUnknown("perl: an s with brackets whose replacement the program ends before")
+            else:
+                pattern, j = _delimited(program, i + 2, delim)
+                replacement, j = _delimited(program, j, delim, "replacement")
         except _NotTerminated as exc:
             # perl names the line its s starts on (measured)
             raise _NotTerminated(f"Substitution {exc} not terminated at -e line {program.count(10, 0, i) + 1}.\n") \

@@ -1,5 +1,6 @@
-"""Replies that start the env-passing probe through GNU env, predicted and executed: decided
-under raw as env runs them, and every certain prediction agrees with the executor under the
+"""Replies that start the env-passing probe through GNU env or timeout, and python3 programs
+that read one variable of their environment (on the remote side too), predicted and executed:
+decided under raw as they run, and every certain prediction agrees with the executor under the
 transports that rewrite them."""
 
 from predicting import ListedReplies
@@ -19,6 +20,14 @@ REPLIES = [
     ("env-passing/t3-multiline", "env MSG=\"$(printf 'first line\\nsecond %sline%s \"here\"' \"'\" \"'\")\" ./check_env",
      True),
     ("env-passing/t3-multiline", "env -u MSG MSG=$'first line\\nsecond \\'line\\' \"here\"' ./check_env", True),
+    ("env-passing/t0-plain", "timeout 10 env MSG=plainvalue ./check_env", True),
+    ("env-passing/t0-plain", "MSG=plainvalue timeout 1m ./check_env", True),
+    # python3 reads only the values it asks for (not SHLVL, which bash lowers before a last exec)
+    ("ssh-nested/t0-plain", "./remote 'python3 -c \"import os; print(\\\"hello remote|\\\" + "
+                            "os.environ[\\\"REMOTE_TOKEN\\\"])\" > greeting.txt'", True),
+    ("ssh-heredoc/t0-plain", "./remote 'python3 -' <<'EOF'\nimport os\nwith open('notes.txt', 'w') as f:\n"
+                             "    f.write('hello world\\nsecond line\\n' + os.environ.get('REMOTE_TOKEN', '') + '\\n')\nEOF",
+     True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 

@@ -28,15 +28,88 @@ def os_error(name, filename, filename2=None):
     return OSError(code, os.strerror(code), filename)
 
 
+class ProgramEnviron(dict):
+    """os.environ as the program holds it: its names and values taken without reading them
+    (Environ.quiet), each value's read told to the shell's watchers only when the program
+    reads it (``os.environ["N"]`` reads N; listing the items, printing or comparing the
+    mapping reads them all). Every way to a value is overridden, so that none of CPython's
+    fast paths over a plain dict's storage (``dict(x)``, ``{**x}``, ``x | y``, ``repr``)
+    reaches one unread: an overridden ``__iter__`` sends them through ``keys`` and
+    ``__getitem__``."""
+
+    __slots__ = ("_source", "_told")
+    model_name = "_Environ"  # as python3 names os.environ's class in its messages
+
+    def __init__(self, source):
+        quiet = getattr(source, "quiet", None)
+        super().__init__(quiet() if quiet is not None else source)
+        self._source = source
+        self._told = quiet is None
+
+    def _tell(self, name):
+        if not self._told and name in self._source:
+            self._source[name]  # noqa: B018 - reading it tells the shell's watchers
+
+    def _tell_all(self):
+        if not self._told:
+            self._told = True
+            for name in self._source:
+                self._source[name]  # noqa: B018
+
+    def __getitem__(self, name):
+        self._tell(name)
+        return dict.__getitem__(self, name)
+
+    def get(self, name, default=None):
+        self._tell(name)
+        return dict.get(self, name, default)
+
+    def pop(self, name, *default):
+        self._tell(name)
+        return dict.pop(self, name, *default)
+
+    def setdefault(self, name, default=None):
+        self._tell(name)
+        return dict.setdefault(self, name, default)
+
+    def __iter__(self):
+        return iter(list(dict.keys(self)))
+
+    def _all(name):
+        method = getattr(dict, name)
+
+        def read_all(self, *args, **kwargs):
+            self._tell_all()
+            return method(self, *args, **kwargs)
+        read_all.__name__ = name
+        return read_all
+
+    items = _all("items")
+    values = _all("values")
+    popitem = _all("popitem")
+    copy = _all("copy")
+    __repr__ = _all("__repr__")
+    __str__ = _all("__repr__")
+    __eq__ = _all("__eq__")
+    __ne__ = _all("__ne__")
+    __or__ = _all("__or__")
+    __ror__ = _all("__ror__")
+    __ior__ = _all("__ior__")
+    __reduce_ex__ = _all("__reduce_ex__")
+    del _all
+
+    __hash__ = None
+
+
 class Process:
     """Cwd, environment, streams and the tree of one python3 run."""
 
     @property
     def env(self) -> dict:
-        """The program's own copy of its environment (os.environ), read from the shell's
-        variables when first asked for (see ``quiet_environ``)."""
+        """The program's own copy of its environment (os.environ), each value read from the
+        shell's variables when the program reads it (ProgramEnviron; see ``quiet_environ``)."""
         if self._env is None:
-            self._env = dict(self._environ)
+            self._env = ProgramEnviron(self._environ)
         return self._env
 
     def quiet_environ(self):

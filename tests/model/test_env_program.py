@@ -25,6 +25,8 @@ SCRIPTS = [
     "export A=x; timeout 10 ./probe one; echo $? > st", "timeout -s KILL 1m sed -n p nope 2> err; echo $? > st",
     "timeout 0 bash -c './probe; exit 3'; echo $? > st", "timeout --preserve-status -k 5 30s printf '%s\\n' a > o",
     "A=1 timeout 5.5 ./probe", "timeout 10 env A=2 ./probe",
+    # printenv NAME: each value bash passed on, status 1 when one is not there
+    "export A='x y'; printenv A nope B > o; echo $? > st", "B=1 printenv -- B > o; printenv 'B=1' >> o; echo $? > st",
     # the assignments reach the program; the shell keeps its own values
     "env A='two words' ./probe",
     "env A=1 B='x=y' ./probe; env -- A=2 ./probe arg",
@@ -134,6 +136,7 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
     # a limit that may end it, an interval timeout refuses, a program it cannot run (its message)
     "timeout 1 ./probe", "timeout 0.5s ./probe", "timeout x ./probe", "timeout 10 nosuch 2> err",
     "timeout 10 cd d", "timeout 10", "timeout --signal=KILL 10 ./probe",
+    "printenv > o", "printenv -0 A > o", "printenv _ > o",
 ])
 def test_what_env_does_not_follow_is_unknown(script):
     run, _ = _model(script)

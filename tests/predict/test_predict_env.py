@@ -1,7 +1,7 @@
-"""Replies that start the env-passing probe through GNU env or timeout, and python3 programs
-that read one variable of their environment (on the remote side too), predicted and executed:
-decided under raw as they run, and every certain prediction agrees with the executor under the
-transports that rewrite them."""
+"""Replies that start the env-passing probe through GNU env or timeout, and that read one
+variable of their environment with printenv or python3 (on the remote side too), predicted and
+executed: decided under raw as they run, and every certain prediction agrees with the executor
+under the transports that rewrite them."""
 
 from predicting import ListedReplies
 
@@ -28,6 +28,10 @@ REPLIES = [
     ("ssh-heredoc/t0-plain", "./remote 'python3 -' <<'EOF'\nimport os\nwith open('notes.txt', 'w') as f:\n"
                              "    f.write('hello world\\nsecond line\\n' + os.environ.get('REMOTE_TOKEN', '') + '\\n')\nEOF",
      True),
+    # printenv NAME: the value bash passed on
+    ("ssh-nested/t0-plain", "./remote 'printf \"hello remote|%s\\n\" \"$(printenv REMOTE_TOKEN)\" > greeting.txt'", True),
+    ("env-passing/t0-plain", "export MSG=plainvalue; printenv MSG > /dev/null && ./check_env", True),
+    ("env-passing/t0-plain", "MSG=plainvalue; printenv MSG > /dev/null && ./check_env", False),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 

@@ -1,5 +1,6 @@
 """GNU env (coreutils 9.1) starting a program: what it changes in the environment it passes
-on, which program it runs, and how it fails on its own.
+on, which program it runs, and how it fails on its own; and printenv NAME, which prints values
+of the environment it gets.
 
 env never runs a builtin or a function: it execs the program found on PATH, so the walker
 runs the program (qbcore.model.effects) with these changes in force. Only ``-u NAME``,
@@ -14,9 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .common import quote_c
+from .common import OptionUnknown, Output, guarded, quote_c
+from .context import CommandContext, CommandResult
 
-__all__ = ["EnvRequest", "env_request", "not_run", "timeout_request"]
+__all__ = ["EnvRequest", "env_request", "not_run", "printenv", "timeout_request"]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # names bash or the programs it runs read for themselves when they arrive in the environment
@@ -147,3 +149,28 @@ def not_run(program: str, status: int) -> EnvRequest:
     if status == 127 and _SPACES.intersection(program):
         message += "env: use -[v]S to pass options in shebang lines\n"
     return EnvRequest(failure=(status, message))
+
+
+@guarded
+def printenv(ctx: CommandContext) -> CommandResult:
+    """coreutils printenv NAME…: the value of each name the environment holds, a line each;
+    status 0 when it holds all of them, else 1 (a name with ``=`` in it is never held). With
+    no name it prints the environment, in the order bash passed it on: not modelled; nor are
+    its options, nor ``_`` (the path bash found printenv at)."""
+    names = ctx.argv[1:]
+    if names[:1] == ["--"]:
+        names = names[1:]
+    if not names or any(name[:1] == "-" for name in names) or "_" in names:
+        raise OptionUnknown("printenv without names, with an option, or of _")
+    out = Output("printenv")
+    missing = False
+    for name in names:
+        value = ctx.env.get(name) if "=" not in name else None
+        if value is None:
+            missing = True
+        elif not isinstance(value, str):
+            raise OptionUnknown(f"printenv of {name}, whose value is not known")
+        else:
+            out.out += (value + "\n").encode("utf-8", "surrogateescape")
+    out.status = 1 if missing else 0
+    return out.result()

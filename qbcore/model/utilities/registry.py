@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, children, expr, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
+from . import awk, children, envprog, expr, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -27,6 +27,7 @@ MODELS = {
     "jq": jq.jq,
     "perl": perl.perl,
     "expr": expr.expr,
+    "printenv": envprog.printenv,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)

@@ -1,5 +1,6 @@
-"""date, whoami, hostname, last and mktemp answer from the facts a run states; date's formats against
-GNU date, hostname against the sandbox's, what mktemp makes against GNU mktemp."""
+"""date, whoami, hostname, last, mktemp and which answer from the facts a run states; date's
+formats against GNU date, hostname against the sandbox's, what mktemp makes against GNU mktemp,
+what which finds against the machine's which."""
 
 import datetime
 import os
@@ -120,3 +121,37 @@ def test_mktemp_the_model_does_not_follow_is_unknown(argv, env):
     with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", temp="/tmp/tmp.AbC123")):
         assert mktemp(ctx).unknown is not None
     assert mktemp(CommandContext(["mktemp"], b"", "/task", {}, VirtualTree.from_listing({"/tmp": None}))).unknown
+
+
+_SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+@pytest.mark.parametrize("argv, path", [
+    (["which", "ls", "sed"], _SYSTEM_PATH), (["which", "-a", "printf", "nosuch"], _SYSTEM_PATH),
+    (["which"], _SYSTEM_PATH), (["which", "--", "bash"], "/usr/bin:/bin:"), (["which", "-aa", "cat"], "/bin:/usr/bin"),
+    (["which", "nosuch"], "/usr/bin"),
+])
+def test_which_finds_what_the_machines_which_finds(argv, path):
+    """debianutils which, run with the same PATH: its output and status."""
+    from qbcore.model.utilities.hostfacts import which
+
+    ctx = CommandContext(argv, b"", "/task", {"PATH": path}, VirtualTree.from_listing({"/task": None}))
+    with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                      programs=system_programs())):
+        found = which(ctx)
+    real = subprocess.run(argv, capture_output=True, env={"PATH": path}, cwd="/", timeout=20)
+    assert found.unknown is None
+    assert (found.status, found.stdout, found.stderr) == (real.returncode, real.stdout, real.stderr)
+
+
+@pytest.mark.parametrize("argv, path", [
+    (["which", "./x"], _SYSTEM_PATH), (["which", "-s", "ls"], _SYSTEM_PATH), (["which", "ls"], "bin:/usr/bin"),
+    (["which", "ls"], "/opt/elsewhere:/usr/bin"), (["which", "-a", "cat"], "/bin::/usr/bin"),
+])
+def test_which_the_model_does_not_follow_is_unknown(argv, path):
+    from qbcore.model.utilities.hostfacts import which
+
+    ctx = CommandContext(argv, b"", "/task", {"PATH": path}, VirtualTree.from_listing({"/task": None}))
+    with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                      programs=system_programs())):
+        assert which(ctx).unknown is not None

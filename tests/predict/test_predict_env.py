@@ -1,7 +1,7 @@
-"""Replies that start the env-passing probe through GNU env or timeout, and that read one
-variable of their environment with printenv or python3 (on the remote side too), predicted and
-executed: decided under raw as they run, and every certain prediction agrees with the executor
-under the transports that rewrite them."""
+"""Replies that start the env-passing probe through GNU env or timeout, that read one variable
+of their environment with printenv or python3 (on the remote side too), and that ask which for
+a program, predicted and executed: decided under raw as they run, and every certain prediction
+agrees with the executor under the transports that rewrite them."""
 
 from predicting import ListedReplies
 
@@ -32,6 +32,10 @@ REPLIES = [
     ("ssh-nested/t0-plain", "./remote 'printf \"hello remote|%s\\n\" \"$(printenv REMOTE_TOKEN)\" > greeting.txt'", True),
     ("env-passing/t0-plain", "export MSG=plainvalue; printenv MSG > /dev/null && ./check_env", True),
     ("env-passing/t0-plain", "MSG=plainvalue; printenv MSG > /dev/null && ./check_env", False),
+    # which: where PATH leads
+    ("write-file/t0-plain", "which sed > /dev/null && printf 'hello world\\n' > out.txt", True),
+    ("write-file/t0-plain", "which nosuch || printf 'hello world\\n' > out.txt", True),
+    ("write-file/t0-plain", "which -a printf bash > out.txt", False),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 

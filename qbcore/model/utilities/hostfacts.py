@@ -1,5 +1,6 @@
 """What a run's machine answers that no file holds: the time (date), the user's name (whoami),
-the machine's name (hostname), the login records (last), the programs in the system's PATH folders.
+the machine's name (hostname), the login records (last), the programs in the system's PATH
+folders (and where which finds them).
 
 A caller states the facts of one run (``stated``); the models answer from
 them and note which they read, so that a caller can run again with other
@@ -27,7 +28,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "grep_wrapper", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "grep_wrapper", "which", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -368,4 +369,54 @@ def mktemp(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-MODELS = {"date": date, "whoami": whoami, "hostname": hostname, "last": last, "mktemp": mktemp}
+@guarded
+def which(ctx: CommandContext) -> CommandResult:
+    """debianutils which (a sh script): for each name, the first folder of PATH that holds it
+    (all of them with ``-a``), as ``FOLDER/NAME``; status 1 when one is found nowhere, or with
+    no name. The model takes a name the distribution's system folders list for an executable
+    file (which tests ``-f`` and ``-x``); one met in /usr/local, which may hold other files,
+    is not modelled, nor a name with a slash, a folder of PATH that is relative or not stated,
+    or any other option."""
+    args = ctx.argv[1:]
+    every = False
+    while args and args[0][:1] == "-" and args[0] != "-":
+        if args[0] == "--":
+            args = args[1:]
+            break
+        if set(args[0][1:]) != {"a"}:
+            raise OptionUnknown(f"which {args[0]}")
+        every = True
+        args = args[1:]
+    path = ctx.env.get("PATH")
+    if not isinstance(path, str):
+        raise OptionUnknown("which with PATH unset or not known")
+    if path[-1:] == ":" and path[-2:-1] not in ("", ":"):
+        path += ":"  # (the script's own adjustment, before it splits PATH on colons)
+    folders = [folder or "." for folder in path.split(":")]
+    if path.endswith(":"):
+        folders.pop()  # (word splitting drops the last empty field)
+    out = Output("which")
+    status = 0 if args else 1
+    for name in args:
+        if "/" in name or not name:
+            raise OptionUnknown("which of a path")
+        found = False
+        for folder in folders:
+            names = programs_in(folder) if folder.startswith("/") else None
+            if names is None:
+                raise OptionUnknown(f"which over a folder of PATH not stated ({folder})")
+            if name in names:
+                if folder.startswith("/usr/local"):
+                    # (not the distribution's: it may hold files that are not programs)
+                    raise OptionUnknown(f"which of a name in {folder}")
+                out.out += f"{folder}/{name}\n".encode("utf-8", "surrogateescape")
+                found = True
+                if not every:
+                    break
+        if not found:
+            status = 1
+    out.status = status
+    return out.result()
+
+
+MODELS = {"date": date, "whoami": whoami, "hostname": hostname, "last": last, "mktemp": mktemp, "which": which}

@@ -226,17 +226,17 @@ def _harness_script(invocation) -> Optional[tuple]:
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
     with stated(Facts(_NOW, LOGIN, programs=_programs(TASK_DIR, remote), standins=_standins(TASK_DIR, remote),
-                      host=HOSTNAME, temp=_TEMP)) as facts:
+                      host=HOSTNAME, temp=_TEMP, pid=_PID)) as facts:
         first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
     # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
     # stand-in finding itself there) may depend on it
     if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
         with stated(Facts(_OTHER_NOW, LOGIN, programs=_programs(_OTHER_DIR, remote), standins=_standins(_OTHER_DIR, remote),
-                          host=HOSTNAME, temp=_OTHER_TEMP)):
+                          host=HOSTNAME, temp=_OTHER_TEMP, pid=_OTHER_PID)):
             second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
-            return _unknown("the outcome depends on the task directory's path, the time or the names mktemp "
-                            "gives, which differ on every run")
+            return _unknown("the outcome depends on the task directory's path, the time, the names mktemp "
+                            "gives or the shell's process id, which differ on every run")
         return Prediction(first.passed, first.failure_class, True, first.why.replace(_DEPENDS, "", 1))
     return first
 
@@ -249,6 +249,9 @@ _OTHER_NOW = datetime.datetime(2104, 2, 1, 1, 2, 3, tzinfo=datetime.timezone.utc
 # how the names mktemp gives start (hostfacts.Facts.temp), unlike in each letter in the two runs
 _TEMP = "/tmp/tmp." + _RANDOM[:6]
 _OTHER_TEMP = "/tmp/tmp." + _RANDOM[::-1][:6].upper()
+# the harness bash's process id ($$), as unlike in the two runs as process ids get: the
+# smallest a process other than the namespace's first has, and the largest pid_max allows
+_PID, _OTHER_PID = 2, 4194303
 
 
 def _programs(root: str, remote: bool) -> dict:

@@ -36,7 +36,7 @@ from .utilities.context import CommandResult, Environ, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
-from .utilities.hostfacts import consulted_values, reconsult, standins_folder, start_watching, stop_watching, temp_names
+from .utilities.hostfacts import consulted_values, reconsult, shell_pid, standins_folder, start_watching, stop_watching, temp_names
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join, same_entries
 from .values import UnorderedLines, has_opaque, opaque_names
@@ -2108,7 +2108,7 @@ class ShellRuns:
             names = names[1]
         return (words, env.flags, names, tuple(hidden), env.cwd, env.cwd_known, files.root, tree._bound, tree._temp,
                 tree.cwd, store.version, budget.bytes_written, budget.max_bytes, budget.max_entries,
-                meter.budget, meter.nesting, start)
+                meter.budget, meter.nesting, start, env.pid is not None)
 
     def replay(self, key, env, effects, table) -> Optional[_ShellRun]:
         """The run kept under ``key`` whose reads ``env``'s start gives alike, its changes made
@@ -2277,6 +2277,12 @@ class EffectRun:
         return self.evaluation.status if self.evaluation else Opaque(self.unknown or "status")
 
 
+def _harness_pid():
+    """$$ of the harness's bash: the run's stated process id, a fact read (hostfacts)."""
+    text = shell_pid()
+    return Opaque("$$") if text is None else text
+
+
 # how bash gets its script: its flags ($-) and the start of its syntax messages after $0
 _SOURCES = {"-c": ("hBc", ": -c: "), "file": ("hB", ": "), "stdin": ("hBs", ": ")}
 
@@ -2295,6 +2301,7 @@ def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args
     meter = Meter(budget)
     env = new_shell_env(environ, cwd, files, meter, args[0] if args else "bash", args[1:])
     env.flags = flags
+    env.pid = _harness_pid  # (a bash started inside has a $$ of its own: not known)
     effects = env.effects = Effects()
     doubt = _parse_doubt(script, source)
     if doubt:

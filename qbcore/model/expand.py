@@ -193,6 +193,9 @@ class Env:
         self.pipefail = False  # set -o pipefail: a pipeline's status is its last failure's
         self.lineno = 1
         self.last_bg: Optional[Value] = None
+        # what $$ is: a hook giving the shell's process id as text (read as a fact of the run,
+        # effects.run_effects), or None where it is not known
+        self.pid: Optional[Callable[[], Value]] = None
         if files is None:
             files = FileView(self.cwd, listing, host=cwd is not None if host is None else host)
         self.files = files
@@ -298,6 +301,7 @@ class Env:
         other.pipefail = self.pipefail
         other.lineno = self.lineno
         other.last_bg = self.last_bg
+        other.pid = self.pid  # a subshell's $$ is its shell's
         other.files = self.files  # one file system for the shell and its subshells
         other.substitute = self.substitute
         other.list_dir = self.list_dir
@@ -1670,7 +1674,7 @@ class Expander:
         if name == "-":
             return env.flags
         if name == "$":
-            return Opaque("$$")
+            return Opaque("$$") if env.pid is None else env.pid()
         if name == "!":
             return env.last_bg
         value = env.get(name)

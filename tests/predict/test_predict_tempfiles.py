@@ -1,8 +1,8 @@
-"""Replies that edit through a file mktemp makes in /tmp, or a name of their own there (the
-sandbox's /tmp starts with its own names alone), and clean up with an EXIT trap, predicted
-and executed: decided under
-raw as the tools run them, and every certain prediction agrees with the executor under every
-transport (mktemp's name differs on every run: an outcome that depends on it is unknown)."""
+"""Replies that edit through a file mktemp makes in /tmp, a name of their own there (the
+sandbox's /tmp starts with its own names alone) or one made from $$, and clean up with an EXIT
+trap, predicted and executed: decided under raw as the tools run them, and every certain
+prediction agrees with the executor under every transport (mktemp's name and the shell's
+process id differ on every run: an outcome that depends on them is unknown)."""
 
 import pytest
 
@@ -40,6 +40,13 @@ REPLIES = [
                             "printf 'hello world\\n' > out.txt", True),
     ("write-file/t0-plain", "ln -s \"$PWD/out.txt\" /tmp/link; printf 'hello world\\n' > /tmp/link", True),
     ("grep-count/t0-plain", "grep -c TODO lines.txt > /tmp/c; cp /tmp/c count.txt; rm /tmp/c", True),
+    # a name made from $$, the harness bash's process id (another on every run): decided where
+    # no outcome hangs on it (a bash started inside has an id of its own, not known)
+    ("write-file/t0-plain", "trap 'rm -f tmp.$$' EXIT; echo 'hello world' > tmp.$$; mv tmp.$$ out.txt", True),
+    ("write-file/t0-plain", "echo 'hello world' > /tmp/o.$$ && cp /tmp/o.$$ out.txt", True),
+    ("sed-replace/t0-plain", "sed 's/alpha/omega/g' data.txt > data.txt.$$ && mv data.txt.$$ data.txt", True),
+    ("write-file/t0-plain", "echo 'hello world' > tmp.$$", False),
+    ("write-file/t0-plain", "(echo $$ > a); echo $$ > b; cmp -s a b && echo 'hello world' > out.txt; rm a b", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "script", "stdin", "ssh", "ssh-argv", "heredoc-ssh")
 
@@ -59,3 +66,10 @@ def test_the_sandbox_s_own_names_in_tmp_are_unknown(reply):
     # /tmp lists the attempt's folder (a random name) and the script transport's file
     for transport in ("raw", "script"):
         assert not predict("write-file/t0-plain", reply, transport).certain, (reply, transport)
+
+
+@pytest.mark.parametrize("reply", ["[ $(($$ % 2)) = 0 ] && printf 'hello world\\n' > out.txt",
+                                   "[ $$ -lt 100 ] && printf 'hello world\\n' > out.txt"])
+def test_an_outcome_that_hangs_on_the_process_id_is_unknown(reply):
+    found = predict("write-file/t0-plain", reply, "raw")
+    assert not found.certain and "process id" in found.why, found

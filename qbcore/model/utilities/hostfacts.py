@@ -28,7 +28,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "grep_wrapper", "which", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -63,6 +63,9 @@ class Facts:
     #: different on every run: mktemp adds four), None when not stated; nothing else in the
     #: sandbox's fresh /tmp starts so, and the paths under such a name are the run's own
     temp: Optional[str] = None
+    #: the process id of the harness's own bash ($$ there and in its subshells), different on
+    #: every run; None when not stated
+    pid: Optional[int] = None
 
 
 @lru_cache(maxsize=1)
@@ -170,7 +173,7 @@ def watching(found: set) -> Iterator[set]:
 
 # the facts that differ between runs, as ``Facts.read`` names them
 _READ_NAMES = {"now": "the time", "user": "the user's name", "logins": "the login records",
-               "temp": "the names mktemp gives"}
+               "temp": "the names mktemp gives", "pid": "the shell's process id"}
 
 
 def reconsult(fields):
@@ -326,6 +329,13 @@ def last(ctx: CommandContext) -> CommandResult:
     out = Output("last")
     out.error("cannot open /var/log/wtmp: No such file or directory")
     return out.result()
+
+
+def shell_pid() -> Optional[str]:
+    """$$ of the harness's own bash: its process id as the run states it (a fact that differs
+    between runs), None when not stated."""
+    facts = _fact("pid") if _FACTS.get() is not None else None
+    return None if facts is None or facts.pid is None else str(facts.pid)
 
 
 def temp_names() -> Optional[str]:

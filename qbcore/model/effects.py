@@ -29,7 +29,7 @@ from .commands.search import BASH_BUILTINS, missing_command, program_missing, sy
 from .dashsubset import REFUSED_NAMES as _DASH_REFUSED, refusal as dash_refusal
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
-from .files import ALWAYS_OPENS, FileQuestions, normpath
+from .files import ALWAYS_OPENS, STREAM_PATHS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.context import CommandResult, Environ, unknown as unknown_result
@@ -876,7 +876,10 @@ class EffectWalker(E._Walker):
                 table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}")
             elif op in (">", ">|", ">>", "&>", "&>>"):
                 path = os.path.normpath(record.path)
-                target = NULL if path == "/dev/null" else FileSink(path, OpenFile(op in (">>", "&>>")))
+                if path in STREAM_PATHS:
+                    target = self._reopened(table.get(STREAM_PATHS[path]), record)
+                else:
+                    target = NULL if path == "/dev/null" else FileSink(path, OpenFile(op in (">>", "&>>")))
                 if op in ("&>", "&>>"):
                     table[1] = table[2] = target
                 else:
@@ -884,6 +887,16 @@ class EffectWalker(E._Walker):
             else:
                 table[0 if fd is None else fd] = UNKNOWN  # <> and anything else
         return table
+
+    def _reopened(self, current, record):
+        """What ``> /dev/stdout`` (or /dev/stderr) opens: the pipe, the harness's stream or
+        /dev/null its descriptor holds; a file it holds is opened anew (truncated, from its
+        start), and a closed descriptor fails to open: not followed."""
+        if current is SHELL_OUT or current is SHELL_ERR or current is NULL or type(current) is Buffer:
+            return current
+        self.env.files.lose(f"the files after `> {record.target}` (a descriptor holding a file, closed or "
+                            "not known, opened again by its path)")
+        return UNKNOWN
 
     def redirections(self, redirects, node, names=None, substitutions=None):
         saved = self.effects.streams

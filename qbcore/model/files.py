@@ -19,6 +19,10 @@ from typing import Iterable, Optional
 
 # Opened by any process on any Linux machine, for reading and writing.
 ALWAYS_OPENS = frozenset({"/dev/null"})
+# the paths of the process's own output descriptors (symlinks to /proc/self/fd/N): opening one
+# opens what that descriptor holds, which a walker with descriptors follows (effects); a
+# view alone takes it to open, as it does while the descriptor is
+STREAM_PATHS = {"/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/1": 1, "/dev/fd/2": 2}
 
 NO_SUCH_FILE = "No such file or directory"
 IS_A_DIRECTORY = "Is a directory"
@@ -109,7 +113,7 @@ class FileQuestions:
         opens, None when unknown. Writing creates a missing file; whether an existing
         one may be written is the view's own question (``_write_failure``)."""
         path = normpath(path)
-        if path in ALWAYS_OPENS and not trailing_slash:
+        if (path in ALWAYS_OPENS or writes and path in STREAM_PATHS) and not trailing_slash:
             return ""
         failure = self._ancestor_failure(path)
         if failure != "":

@@ -144,6 +144,9 @@ SCRIPTS = [
     "touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -e txt -e md | cut -c3- | sort -r > o",
     "touch d/1 d/2 d/3.txt d/4.md d/5; find d | grep -o '[a-z0-9]*$' | sort | uniq -c > o",
     "touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -x nothing | sort > o; echo $? > st",
+    # /dev/stdout and /dev/stderr: what the descriptor holds, a pipe or the harness's stream
+    "echo a > /dev/stderr 2> /dev/null; echo b > /dev/stdout > o; echo $? > st",
+    "x=$(echo y > /dev/stdout); echo \"$x\" > o", "echo hi > /dev/fd/1 | cat > o", "{ echo e > /dev/stderr; } 2>&1 | cat > o",
     # or echo or printf, which read nothing once their words are expanded
     "read -r a b < <(printf '%s %s\\n' x y); echo \"$b $a\" > o", "mapfile -t L < <(echo \"$(ls)\"); echo \"${L[@]}\" > o",
     "read -r l < <(echo $(cat data.txt)); rm data.txt; echo \"$l\" > o",
@@ -248,6 +251,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("find . -name '*.txt' | { mkdir sub; touch sub/y.txt; cat > l; }", "race on"),
     # input from what the model does not follow is unknown, not empty
     ("cat < <(ls) > o", "may not run"), ('cat < "$RANDOM" > o', "may not run"),
+    # a descriptor holding a file, opened again by its path: truncated, written from its start
+    ("{ echo a; echo b > /dev/stdout; } > o", "opened again by its path"),
+    ("exec 2>&-; echo e > /dev/stderr; echo x > o", "opened again by its path"),
     # a reader whose output depends on the order of its lines: grep -n numbers them
     ("touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -n . | sort > o", "the order find lists"),
     ("touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep d > o", "the order find lists"),

@@ -2077,8 +2077,9 @@ class ShellRuns:
     them before any command replaced them. A run is reused when those are equal.
 
     A run is kept only when it ended normally, within its budget, with nothing on stderr
-    unknown before it, and without meeting the interpreter's recursion limit (which depends
-    on the caller's stack). A replay puts back the entries, the loss, the meter's charges
+    unknown before it, without reading ``$$`` (the harness bash's own, which the same script
+    one layer deeper does not share), and without meeting the interpreter's recursion limit
+    (which depends on the caller's stack). A replay puts back the entries, the loss, the meter's charges
     (only where they fit the budget still left), stderr and the descriptors, and tells the
     caller's watchers what the run read; ``tests/predict/test_shell_runs.py`` checks replays
     against fresh runs.
@@ -2121,7 +2122,7 @@ class ShellRuns:
             names = names[1]
         return (words, env.flags, names, tuple(hidden), env.cwd, env.cwd_known, files.root, tree._bound, tree._temp,
                 tree.cwd, store.version, budget.bytes_written, budget.max_bytes, budget.max_entries,
-                meter.budget, meter.nesting, start, env.pid is not None)
+                meter.budget, meter.nesting, start)
 
     def replay(self, key, env, effects, table) -> Optional[_ShellRun]:
         """The run kept under ``key`` whose reads ``env``'s start gives alike, its changes made
@@ -2192,8 +2193,11 @@ class ShellRuns:
         run.plumbing = frozenset(recording.plumbing)
         run.facts = consulted_values(recording.facts)
         run.entry = None
-        if key is None or meter.exceeded is not None or unknown_before is not None or len(_JOBS) != started:
-            return run  # (a job it started is checked against what runs after the run)
+        if key is None or meter.exceeded is not None or unknown_before is not None or len(_JOBS) != started or \
+                "pid" in recording.facts:
+            # (a job it started is checked against what runs after the run; $$ is the harness
+            # bash's own, which the same script run one layer deeper does not share)
+            return run
         if recording.entry_read:
             run.entry = _stream_key(entry)
             if run.entry is None:

@@ -1,5 +1,5 @@
 """A kept shell run is reused only where it read the same: replies that read what differs
-between one layer and the next (SHLVL, the environment, a bash started inside, $-, $0, the
+between one layer and the next (SHLVL, the environment, a bash started inside, $-, $0, $$, the
 directory, the time) are predicted alike with runs reused across transports and with nothing
 reused, bash gives them different outcomes under raw and one layer deeper, and the executor
 agrees with every certain prediction."""
@@ -60,6 +60,8 @@ READERS = {
     "arg0": f"test $0 = {SCRIPT_PATH} && {SED}",
     "pwd": f"pwd | grep -q /task && {SED}",
     "date": f"date +%Y | grep -qx 2031 && {SED}",
+    # $$: the harness bash's own id, which the same script one layer deeper does not share
+    "pid": f"test $$ -gt 1 && {SED}",
 }
 
 # where bash's outcomes differ between raw and a layer whose shell starts otherwise
@@ -108,6 +110,8 @@ def test_the_readers_tell_raw_from_one_layer_deeper():
     assert found[("arg0", "script")].passed and not found[("arg0", "raw")].passed
     assert found[("flags", "raw")].passed and not found[("flags", "script")].passed
     assert all(found[("python-unread", transport)].passed for transport in TRANSPORTS if transport != "stdin")
+    # the harness bash's $$ is known (another in each of the two runs), a bash inside has its own
+    assert found[("pid", "raw")].passed and not found[("pid", "single")].certain
     # PATH starts in a system folder but where the stand-in's folder comes first
     assert found[("python-path", "raw")].passed and not found[("python-path", "ssh")].passed
     # the time differs on every run, and bash's SHLVL is not followed: reused or not, the

@@ -32,6 +32,7 @@ from .jobs import WATCHES as _JOB_WATCHES
 from .files import ALWAYS_OPENS, STREAM_PATHS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
+from .utilities.common import OptionUnknown, scan_options
 from .utilities.context import CommandResult, Environ, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
@@ -454,6 +455,31 @@ def _takes_in_any_order(command, text: str) -> bool:
     if words[:1] == ["sort"]:
         return ("z" in letters) == nul
     return not nul or bool(letters) and set(letters) <= set("lc")
+
+
+def _filters_lines(command) -> bool:
+    """Whether a pipeline's reader writes for each line of its input what that line alone
+    decides, and its status whatever their order: ``grep`` of the pipe (no file operand) with
+    options that match line by line (not -n, -c, -m, -A…), ``cut`` of the pipe."""
+    if type(command) is not S.SimpleCommand or not command.words or any(
+            r.fd in (None, "0") and r.op[:1] == "<" or r.fd == "0" for r in command.redirects):
+        return False  # not a plain command, or its stdin is not the pipe
+    words = E.plain_words(command)
+    if words is None or words[0] not in _LINE_FILTERS:
+        return False
+    flags, valued = _LINE_FILTERS[words[0]]
+    try:
+        opts, operands = scan_options(words, flags, with_arg=valued)
+    except OptionUnknown:
+        return False  # another option, a long one, or a value missing (the usage error)
+    if words[0] == "cut":
+        return not operands
+    return bool(operands) != any(letter == "e" for letter, _ in opts) and len(operands) <= 1
+
+
+#: the line filters _filters_lines takes: (their options that match line by line, those of them
+#: that take a value)
+_LINE_FILTERS = {"grep": ("vixFEGPwoy", "e"), "cut": ("s", "dfcb")}
 
 
 def _one_read(output: Optional["Buffer"]) -> bool:
@@ -1620,7 +1646,7 @@ class EffectWalker(E._Walker):
                 walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"),
                                       unordered=not _takes_in_any_order(command, previous.unordered))
             elif 0 < n < last and previous.unordered is not None and "\0" not in previous.unordered and \
-                    self.certain and E.filters_lines(command):
+                    self.certain and _filters_lines(command):
                 # a filter line by line: over the lines in another order, its output lines come in
                 # that order; which lines, and its status, are the same
                 walker.stdin = Stream(previous.unordered.encode("utf-8", "surrogateescape"))

@@ -1652,46 +1652,6 @@ def ignores_order(command) -> bool:
     return words[0] == "wc" and set(letters) <= set("lwc")
 
 
-def filters_lines(command) -> bool:
-    """Whether a pipeline's reader writes for each line of its input what that line alone
-    decides, and its status whatever their order: ``grep`` of the pipe (no file operand) with
-    options that match line by line (not -n, -c, -m, -A…), ``cut`` of the pipe."""
-    if type(command) is not S.SimpleCommand or not command.words or any(
-            r.fd in (None, "0") and r.op[:1] == "<" or r.fd == "0" for r in command.redirects):
-        return False  # not a plain command, or its stdin is not the pipe
-    words = plain_words(command)
-    if words is None or words[0] not in ("grep", "cut"):
-        return False
-    flags, valued = ("vixFEGPwoy", "e") if words[0] == "grep" else ("s", "dfcb")
-    operands, k = [], 1
-    while k < len(words):
-        word = words[k]
-        k += 1
-        if word == "--":
-            operands.extend(words[k:])
-            break
-        if word[:1] != "-" or word == "-":
-            operands.append(word)
-            continue
-        if word[:2] == "--":
-            return False
-        for j, letter in enumerate(word[1:], 1):
-            if letter in valued:
-                if j == len(word) - 1:
-                    k += 1  # its value is the next word
-                if letter == "e":
-                    operands.append("-e")
-                break
-            if letter not in flags:
-                return False
-    if k > len(words):
-        return False  # a value missing: the utility's usage error
-    if words[0] == "cut":
-        return not operands
-    patterns = operands.count("-e")
-    return operands == ["-e"] * patterns if patterns else len(operands) == 1
-
-
 def plain_words(command) -> Optional[list]:
     """The words of a simple command when each is one literal or single-quoted part (what
     they say needs no expansion), else None."""

@@ -56,26 +56,21 @@ class ProgramEnviron(dict):
             for name in self._source:
                 self._source[name]  # noqa: B018
 
-    def __getitem__(self, name):
-        self._tell(name)
-        return dict.__getitem__(self, name)
-
-    def get(self, name, default=None):
-        self._tell(name)
-        return dict.get(self, name, default)
-
-    def pop(self, name, *default):
-        self._tell(name)
-        return dict.pop(self, name, *default)
-
-    def setdefault(self, name, default=None):
-        self._tell(name)
-        return dict.setdefault(self, name, default)
-
     def __iter__(self):
         return iter(list(dict.keys(self)))
 
+    def _one(name):
+        """dict's method ``name`` whose first argument names the one value it reads."""
+        method = getattr(dict, name)
+
+        def read_one(self, key, *args):
+            self._tell(key)
+            return method(self, key, *args)
+        read_one.__name__ = name
+        return read_one
+
     def _all(name):
+        """dict's method ``name``, which reads every value."""
         method = getattr(dict, name)
 
         def read_all(self, *args, **kwargs):
@@ -84,6 +79,10 @@ class ProgramEnviron(dict):
         read_all.__name__ = name
         return read_all
 
+    __getitem__ = _one("__getitem__")
+    get = _one("get")
+    pop = _one("pop")
+    setdefault = _one("setdefault")
     items = _all("items")
     values = _all("values")
     popitem = _all("popitem")
@@ -96,7 +95,7 @@ class ProgramEnviron(dict):
     __ror__ = _all("__ror__")
     __ior__ = _all("__ior__")
     __reduce_ex__ = _all("__reduce_ex__")
-    del _all
+    del _one, _all
 
     __hash__ = None
 

@@ -37,7 +37,8 @@ from .utilities.context import CommandResult, Environ, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
-from .utilities.hostfacts import consulted_values, reconsult, shell_pid, standins_folder, start_watching, stop_watching, temp_names
+from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standins_folder, start_watching,
+                                   stop_watching, temp_names)
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
 from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join, same_entries
 from .values import UnorderedLines, has_opaque, opaque_names
@@ -951,9 +952,9 @@ class EffectWalker(E._Walker):
     def process_input(self, redirect, node, later) -> Optional[str]:
         """``< <(producer)`` run to its end before ``node`` reads, when that is what bash does:
         the producer is one utility that writes through stdio (its output, at most one pipe
-        buffer, comes when it exits), or echo or printf, and changes no file, and ``node`` reads before anything
-        else (``read``, ``mapfile``, a ``while read`` loop), with no later redirection that
-        creates a file a listing producer could see."""
+        buffer, comes when it exits), or echo or printf, and changes no file, and ``node``
+        reads before anything else (``read``, ``mapfile``, a ``while read`` loop), with no later
+        redirection that creates a file a listing producer could see."""
         target = redirect.target
         if redirect.op != "<" or redirect.heredoc is not None or target is None or len(target.parts) != 1 or \
                 type(target.parts[0]) is not S.ProcSub or target.parts[0].direction != "<" or \
@@ -1133,16 +1134,17 @@ class EffectWalker(E._Walker):
             return Outcome(found.status, found.stdout, found.error, found.modelled, found.stderr,
                            transfer=E._Exit(found.status))
         env_itself = None
-        if name == "timeout" and name not in self.env.functions and self.system_program(name) is None and \
-                all(type(a) is str and not has_opaque(a) for a in argv):
+        # env and timeout, the system's programs of plain words, run a program of their own
+        starter = name in ("env", "timeout") and name not in self.env.functions and \
+            self.system_program(name) is None and all(type(a) is str and not has_opaque(a) for a in argv)
+        if starter and name == "timeout":
             # a limit that cannot end the program first: the program, as env runs it (a program
             # it cannot run gets timeout's own message: not followed)
             request = timeout_request(argv)
             request = request if request is None else self.env_missing(request)
             if request is not None and request.failure is None:
                 return self.env_program(request, node, stdout_away, own_stdout)
-        if name == "env" and name not in self.env.functions and self.system_program(name) is None and \
-                all(type(a) is str and not has_opaque(a) for a in argv):
+        if starter and name == "env":
             request = env_request(argv)
             if request is not None and request.failure is None:
                 request = self.env_missing(request)
@@ -1509,7 +1511,8 @@ class EffectWalker(E._Walker):
 
     def utility_bash(self, argv, stdin: bytes, cwd: str, environ, tree) -> CommandResult:
         """``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script of the tree run by its path (``PATH
-        ARGS…``), started by a utility this shell runs (find -exec, xargs; CommandContext.bash), in ``cwd`` over ``tree`` with the utility's ``environ``:
+        ARGS…``), started by a utility this shell runs (find -exec, xargs; CommandContext.bash),
+        in ``cwd`` over ``tree`` with the utility's ``environ``:
         its status, stdout and stderr as the utility gets them, each known or named unknown;
         unknown as a whole where its files are not known. ``sh -c`` (dash) likewise, over a
         script dashsubset finds dash reads as bash does, walked in dash mode (_DashWalker)."""
@@ -2105,8 +2108,9 @@ class ShellRuns:
     A run is kept only when it ended normally, within its budget, with nothing on stderr
     unknown before it, without reading ``$$`` (the harness bash's own, which the same script
     one layer deeper does not share), and without meeting the interpreter's recursion limit
-    (which depends on the caller's stack). A replay puts back the entries, the loss, the meter's charges
-    (only where they fit the budget still left), stderr and the descriptors, and tells the
+    (which depends on the caller's stack). A replay puts back the entries, the loss, the
+    meter's charges (only where they fit the budget still left), stderr and the descriptors,
+    and tells the
     caller's watchers what the run read; ``tests/predict/test_shell_runs.py`` checks replays
     against fresh runs.
     """

@@ -44,7 +44,11 @@ SCRIPTS = [
             '    w.writerow(["a", 1])'),
     program('import csv\nwith open("w.csv", "w", newline="") as f:\n    w = csv.DictWriter(f, fieldnames=["n", "s"])\n'
             '    w.writeheader()\n    w.writerow({"n": "x", "s": 1})\n    w.writerows([{"n": "y"}])'),
-    # errors the C code raises: python3's message and status 1
+    # errors the C code raises: python3's message and status 1; a closed file fails when the
+    # reader is made, not when it is read
+    program('import csv\nf = open("data.tsv")\nf.close()\ntry:\n    r = csv.reader(f)\nexcept ValueError:\n'
+            '    print("closed")') + " > o 2> e; echo $? > st",
+    program('import csv\nf = open("data.tsv")\nf.close()\nr = csv.reader(f)\nprint(1)') + " > o 2> e; echo $? > st",
     program('import csv\nprint(list(csv.reader(open("open.csv"), strict=True)))') + " > o 2> e; echo $? > st",
     program('import csv\ncsv.writer(open("w.csv", "w")).writerow(["a"], 2)') + " 2> e; echo $? > st",
     program('import csv\nprint(list(csv.reader(open("nope.csv"))))') + " 2> e; echo $? > st",
@@ -54,8 +58,11 @@ SCRIPTS = [
 UNKNOWN = [
     # an error inside csv.py (DictWriter, DictReader): python3's traceback shows its frames
     program('import csv\ncsv.DictWriter(open("w.csv", "w"), fieldnames=["a"]).writerow({"b": 1})') + " 2> e",
+    # the program's own error met inside csv.py (a closed file DictReader reads)
+    program('import csv\nf = open("data.csv")\nf.close()\nprint(list(csv.DictReader(f)))') + " 2> e",
     # a dialect object, a field that is a stand-in of the model
     program('import csv\ncsv.reader(open("data.csv"), dialect=csv.excel)') + " > o",
+    program('import csv\ncsv.reader(open("data.csv"), dialect=["excel"])') + " > o",
     program('import csv, pathlib\ncsv.writer(open("w.csv", "w")).writerow([pathlib.Path("x")])'),
 ]
 

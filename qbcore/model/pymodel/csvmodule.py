@@ -26,22 +26,28 @@ _END = object()
 def make_csv(interp, module_class):
     """The csv module bound to ``interp`` (``module_class``: modules.Module)."""
 
-    def checked(args, kwargs, extra=()):
-        if len(args) > 1 or args and not isinstance(args[0], str) or args and args[0] not in _DIALECTS:
-            raise NotModelled("a csv dialect other than excel, excel-tab or unix by name")
-        if "dialect" in kwargs and kwargs["dialect"] not in _DIALECTS:
+    def checked(args, kwargs):
+        """A dialect (the one positional argument after the file, or ``dialect=``) by a name
+        csv registers, and format keywords of plain values; anything else is not modelled."""
+        dialects = [*args, *([kwargs["dialect"]] if "dialect" in kwargs else [])]
+        if len(args) > 1 or any(not isinstance(d, str) or d not in _DIALECTS for d in dialects):
             raise NotModelled("a csv dialect other than excel, excel-tab or unix by name")
         for name, value in kwargs.items():
-            if name not in _FORMAT and name != "dialect" and name not in extra:
+            if name not in _FORMAT and name != "dialect":
                 raise NotModelled(f"csv's keyword {name}")
             if name in _FORMAT and not isinstance(value, _PLAIN):
                 raise NotModelled(f"csv's {name} given a {type(value).__name__}")
 
     def lines(source):
-        """The lines of ``source`` (a model file, sys.stdin, a list…) as the real reader takes them."""
-        for line in interp.iterate(source):
-            interp.tick()
-            yield line
+        """The lines of ``source`` (a model file, sys.stdin, a list…) as the real reader takes
+        them; like the reader, which asks for its iterator first, a closed file fails here."""
+        found = interp.iterate(source)
+
+        def each():
+            for line in found:
+                interp.tick()
+                yield line
+        return each()
 
     def reader(source, *args, **kwargs):
         checked(args, kwargs)
@@ -58,7 +64,7 @@ def make_csv(interp, module_class):
                 raise NotModelled("csv.DictReader's restkey or restval given a value not plain")
         if fieldnames is not None:
             fieldnames = plain_row(fieldnames)
-        real = interp.real(csv.DictReader, lines(source), fieldnames, restkey, restval, *args, **kwargs)
+        real = inside(lambda: csv.DictReader(lines(source), fieldnames, restkey, restval, *args, **kwargs))
         return Rows(real, "DictReader", own=False)
 
     def dict_writer(target, fieldnames, restval="", extrasaction="raise", *args, **kwargs):
@@ -80,7 +86,7 @@ def make_csv(interp, module_class):
             return func(*args, **kwargs)
         except NotModelled:
             raise
-        except (PyRaise, Exception) as exc:
+        except (PyRaise, Exception) as exc:  # (PyRaise, the program's own error, is no Exception)
             raise NotModelled(f"an error inside csv.py ({type(exc).__name__}), whose frames python3 shows") from None
 
     class Rows:

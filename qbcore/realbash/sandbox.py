@@ -25,6 +25,7 @@ to the caller's workspace as a private host copy.
 
 from __future__ import annotations
 
+import array
 import atexit
 import contextlib
 import ctypes
@@ -749,7 +750,7 @@ class _Zygote:
         if remaining <= 0 or not select.select([self.sock], [], [], remaining)[0]:
             raise _ZygoteDied("the zygote did not start the attempt")
         try:
-            head, fds, _, _ = socket.recv_fds(self.sock, zygote.FRAME.size, 5)
+            head, fds = _receive_fds(self.sock, zygote.FRAME.size, 5)
         except OSError as exc:
             raise _ZygoteDied(f"the zygote's channel broke ({exc})") from exc
         try:
@@ -1409,6 +1410,19 @@ def _spawn(command, child: Mapping[int, int], env: Mapping[str, str]) -> int:
     finally:
         for fd in sources.values():
             os.close(fd)
+
+
+def _receive_fds(sock, size: int, most: int) -> tuple[bytes, list[int]]:
+    """Up to ``size`` bytes and ``most`` descriptors from ``sock``, the descriptors close-on-exec
+    from the moment they arrive: one received inheritable could reach a sandbox another thread
+    starts between _spawn's listing of this process's descriptors and its spawn. (Python
+    3.11's socket.recv_fds drops the flags it is given, MSG_CMSG_CLOEXEC among them.)"""
+    fds = array.array("i")
+    head, ancillary, _, _ = sock.recvmsg(size, socket.CMSG_LEN(most * fds.itemsize), socket.MSG_CMSG_CLOEXEC)
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
+    return head, list(fds)
 
 
 def _inheritable_fds() -> list[int]:

@@ -1,6 +1,7 @@
 """The sandbox's contract: what goes in, what comes back, limits, and refusing to run unsafely."""
 
 import os
+import socket
 import stat
 
 import pytest
@@ -202,6 +203,23 @@ def test_only_the_three_standard_descriptors_reach_the_command(unsafe):
     finally:
         os.close(leaked)
     assert done.stdout.split()[:3] == [b"0", b"1", b"2"] and len(done.stdout.split()) <= 4
+
+
+def test_descriptors_from_a_zygote_arrive_close_on_exec():
+    """The host takes the attempt's pipes from a zygote close-on-exec: an inheritable one could
+    reach a sandbox another thread starts between _spawn's listing and its spawn."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    sent = os.open(os.devnull, os.O_RDONLY)
+    try:
+        socket.send_fds(theirs, [b"x"], [sent])
+        head, fds = sandbox._receive_fds(ours, 1, 5)
+        assert head == b"x" and len(fds) == 1
+        assert not os.get_inheritable(fds[0])
+        os.close(fds[0])
+    finally:
+        os.close(sent)
+        ours.close()
+        theirs.close()
 
 
 def test_the_limits_reach_the_command_exactly():

@@ -26,7 +26,7 @@ from .model.expand import Opaque
 from .model.files import dirname
 from .model.utilities import gitfixture
 from .model.utilities.gitstore import Unreadable
-from .model.utilities.hostfacts import Facts, stated, system_programs
+from .model.utilities.hostfacts import Facts, stated, system_programs, system_unrunnable
 from .model.utilities.vfs import VirtualTree
 from .realbash import validators
 from .realbash.executor import CLASSES
@@ -225,13 +225,14 @@ def _harness_script(invocation) -> Optional[tuple]:
 
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
-    with stated(Facts(_NOW, LOGIN, programs=_programs(TASK_DIR, remote), standins=_standins(TASK_DIR, remote),
-                      host=HOSTNAME, temp=_TEMP, pid=_PID)) as facts:
+    with stated(Facts(_NOW, LOGIN, programs=_programs(TASK_DIR, remote), unrunnable=_unrunnable(TASK_DIR, remote),
+                      standins=_standins(TASK_DIR, remote), host=HOSTNAME, temp=_TEMP, pid=_PID)) as facts:
         first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
     # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
     # stand-in finding itself there) may depend on it
     if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
-        with stated(Facts(_OTHER_NOW, LOGIN, programs=_programs(_OTHER_DIR, remote), standins=_standins(_OTHER_DIR, remote),
+        with stated(Facts(_OTHER_NOW, LOGIN, programs=_programs(_OTHER_DIR, remote),
+                          unrunnable=_unrunnable(_OTHER_DIR, remote), standins=_standins(_OTHER_DIR, remote),
                           host=HOSTNAME, temp=_OTHER_TEMP, pid=_OTHER_PID)):
             second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
@@ -267,6 +268,19 @@ def _programs(root: str, remote: bool) -> dict:
 
 
 _PROGRAMS: dict = {}
+
+
+def _unrunnable(root: str, remote: bool) -> dict:
+    """The names of ``_programs(root, remote)`` that are no program: the system's that are not
+    (hostfacts.system_unrunnable), and the attempt's folder's, which holds only folders."""
+    key = (root, remote)
+    known = _UNRUNNABLE.get(key)
+    if known is None:
+        known = _UNRUNNABLE[key] = {**system_unrunnable(), dirname(root): _programs(root, remote)[dirname(root)]}
+    return known
+
+
+_UNRUNNABLE: dict = {}
 
 
 def _standins(root: str, remote: bool) -> Optional[str]:

@@ -2,8 +2,15 @@
 builtin, a program of a system folder, or nothing), printed, and the status (command -v: found
 any; type -t and type: found all)."""
 
+import datetime
+
+import bashref
 import pytest
 from utilities_diff import compare_script
+
+from qbcore.model.effects import run_effects
+from qbcore.model.utilities.hostfacts import SYSTEM_FOLDERS, Facts, stated, system_programs, system_unrunnable
+from qbcore.model.utilities.vfs import VirtualTree
 
 SCRIPTS = [
     "command -v ls nosuch echo if; echo \"st=$?\"",
@@ -31,3 +38,43 @@ def test_command_lookup_as_bash(script):
                                     "f() { :; }; type f", "type nosuch printf", "type -a cd"])
 def test_what_is_not_modelled_is_unknown(script):
     assert not compare_script("{ " + script + "; } > o 2>&1", {"k": b""})
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("folder", SYSTEM_FOLDERS)
+def test_the_names_taken_for_programs_are_those_bash_runs(folder):
+    # each name a system folder lists and system_unrunnable leaves out is a program bash's
+    # search finds there; each it lists is one bash does not run (126 or 127)
+    names = sorted(system_programs()[folder])
+    unrunnable = system_unrunnable()[folder]
+    script = 'for n; do type -P -- "$n" || echo -; done'
+    found = bashref.run(script, cwd="/", environ={"PATH": folder}, args=["bash", *names]).stdout.decode().splitlines()
+    assert len(found) == len(names)
+    for name, path in zip(names, found):
+        if name not in unrunnable:
+            assert path == f"{folder}/{name}", name
+    for name in unrunnable:
+        real = bashref.run('"$1" < /dev/null > /dev/null 2>&1', cwd="/", environ={"PATH": folder}, args=["bash", name])
+        assert real.status in (126, 127), name
+
+
+def _decided(script, unrunnable) -> bool:
+    """Whether the model decides ``script`` where /usr/bin lists ``prog`` too, and the run
+    states ``unrunnable`` for /usr/bin."""
+    programs = {**system_programs(), "/usr/bin": system_programs()["/usr/bin"] | {"prog"}}
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", programs=programs,
+                  unrunnable={**system_unrunnable(), "/usr/bin": unrunnable})
+    with stated(facts):
+        run = run_effects(script + " > o", VirtualTree.from_listing({"/work/task/k": b""}), "/work/task",
+                          bashref.executor_environ("/work/task"))
+    return run.unknown is None and run.files.lost is None
+
+
+@pytest.mark.parametrize("script", ["command -v prog", "type -P prog", "which prog", "prog", "echo a | xargs prog",
+                                    "find . -maxdepth 0 -exec prog {} +"])
+def test_a_name_that_is_no_program_is_not_followed(script):
+    # a folder, or a file without the x bit, that a system folder lists: bash goes on past it,
+    # or runs it and fails with Permission denied; the model follows neither
+    assert not _decided(script, frozenset({"prog"}))
+    if script in ("command -v prog", "which prog"):
+        assert _decided(script, frozenset())  # where it is a program, the search is followed

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
 from qbcore.model.commandenv import command_environ
-from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
+from qbcore.model.utilities.hostfacts import Facts, stated, system_programs, system_unrunnable
 
 BASH = shutil.which("bash") or "/bin/bash"
 # the executor's command environment but HOME (qbcore.model.commandenv: defined once)
@@ -63,7 +63,7 @@ def host_facts():
     import datetime
 
     return stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
-                        programs=system_programs()))
+                        programs=system_programs(), unrunnable=system_unrunnable()))
 
 
 def make_tree(root: str, paths: Iterable[str]):

@@ -21,7 +21,7 @@ from bashref import host_facts
 from pymodel_ref import build
 from qbcore.model.effects import run_effects
 from qbcore.model.utilities.context import CommandContext
-from qbcore.model.utilities.hostfacts import Facts, stated, system_programs
+from qbcore.model.utilities.hostfacts import Facts, stated, system_programs, system_unrunnable
 from qbcore.model.utilities.registry import MODELS
 from qbcore.model.utilities.vfs import VirtualTree
 
@@ -174,7 +174,8 @@ def script_model(script: str, fixture: dict, links=None):
     ``fixture`` (and ``links``, path -> target) at SCRIPT_ROOT, at a fixed time."""
     tree = VirtualTree.from_listing({f"{SCRIPT_ROOT}/{path}": data for path, data in fixture.items()},
                                     symlinks={f"{SCRIPT_ROOT}/{path}": target for path, target in (links or {}).items()})
-    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", programs=system_programs())
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", programs=system_programs(),
+                  unrunnable=system_unrunnable())
     with stated(facts):
         run = run_effects(script, tree, SCRIPT_ROOT, bashref.executor_environ(SCRIPT_ROOT))
     return run, tree

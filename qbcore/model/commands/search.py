@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import Optional, Union
 
-from ..utilities.hostfacts import STANDIN_PROGRAMS, programs_in, standins_folder
+from ..utilities.hostfacts import STANDIN_PROGRAMS, programs_in, runnable, standins_folder
 
 __all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "found_at", "not_found", "missing_command", "system_program"]
 
@@ -108,7 +108,8 @@ def _search(name: str, env, path) -> Optional[str]:
             if names is None:
                 return None
             if name in names:
-                return where
+                # (a folder or a file bash does not run: it goes on, or fails; not followed)
+                return where if runnable(where, name) else None
         elif getattr(files, "inside", None) is not None and files.inside(full):
             kind = files.kind(full)
             if kind != "missing":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .context import CommandContext, CommandResult, unknown
-from .hostfacts import SYSTEM_FOLDERS, programs_in, standins_folder
+from .hostfacts import SYSTEM_FOLDERS, programs_in, runnable, standins_folder
 from .shellbuiltins import coreutils_echo_differs, coreutils_printf
 
 __all__ = ["run_child", "sh_program"]
@@ -73,5 +73,5 @@ def _system_program(name: str, path) -> bool:
         if names is None:
             return False
         if name in names:
-            return folder in SYSTEM_FOLDERS
+            return folder in SYSTEM_FOLDERS and runnable(folder, name)
     return False

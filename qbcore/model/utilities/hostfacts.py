@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
+import stat
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,7 +29,7 @@ from typing import Iterator, Mapping, Optional
 from .common import Output, OptionUnknown, guarded
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -66,6 +67,10 @@ class Facts:
     #: the process id of the harness's own bash ($$ there and in its subshells), different on
     #: every run; None when not stated
     pid: Optional[int] = None
+    #: the names in a stated folder that bash's PATH search does not take for a program (a
+    #: folder, a file without every execute bit: bash goes on, or says Permission denied), by
+    #: folder; a name a folder lists and this leaves out is taken for a program
+    unrunnable: Mapping[str, frozenset] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -85,6 +90,25 @@ def system_programs() -> Mapping[str, frozenset]:
     if os.path.isfile(os.path.join(GIT_EXEC_PATH, "git-add")):
         found[GIT_EXEC_PATH] = frozenset(os.listdir(GIT_EXEC_PATH))
     return found
+
+
+@lru_cache(maxsize=1)
+def system_unrunnable() -> Mapping[str, frozenset]:
+    """For each folder of ``system_programs()``, the names that are not a regular file executable
+    by anyone once symlinks are followed (/usr/bin/X11 is a folder; /usr/local/bin may hold a
+    text file), read once."""
+    found = {}
+    for folder, names in system_programs().items():
+        found[folder] = frozenset(name for name in names if not _runnable(os.path.join(folder, name)))
+    return found
+
+
+def _runnable(path: str) -> bool:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_mode & 0o111 == 0o111
 
 
 #: the text of Debian's egrep and fgrep (grep 3.8): grep with one option more, no warning
@@ -137,6 +161,14 @@ def programs_in(folder: str) -> Optional[frozenset]:
         if folder == facts.standins:
             return STANDIN_PROGRAMS
     return found
+
+
+def runnable(folder: str, name: str) -> bool:
+    """Whether ``name``, which ``programs_in(folder)`` lists, is a program bash's PATH search
+    runs (not one of the run's ``unrunnable`` names)."""
+    _consult("unrunnable")
+    facts = _FACTS.get()
+    return facts is None or name not in facts.unrunnable.get(folder, ())
 
 
 _FACTS: ContextVar[Optional[Facts]] = ContextVar("qbcore_host_facts", default=None)
@@ -384,8 +416,8 @@ def which(ctx: CommandContext) -> CommandResult:
     """debianutils which (a sh script): for each name, the first folder of PATH that holds it
     (all of them with ``-a``), as ``FOLDER/NAME``; status 1 when one is found nowhere, or with
     no name. The model takes a name the distribution's system folders list for an executable
-    file (which tests ``-f`` and ``-x``); one met in /usr/local, which may hold other files,
-    is not modelled, nor a name with a slash, a folder of PATH that is relative or not stated,
+    file (which tests ``-f`` and ``-x``); one the run states ``unrunnable`` is not modelled,
+    nor a name with a slash, a folder of PATH that is relative or not stated,
     or any other option."""
     args = ctx.argv[1:]
     every = False
@@ -416,9 +448,9 @@ def which(ctx: CommandContext) -> CommandResult:
             if names is None:
                 raise OptionUnknown(f"which over a folder of PATH not stated ({folder})")
             if name in names:
-                if folder.startswith("/usr/local"):
-                    # (not the distribution's: it may hold files that are not programs)
-                    raise OptionUnknown(f"which of a name in {folder}")
+                if not runnable(folder, name):
+                    # (which goes on past a folder or a file without the x bit: not followed)
+                    raise OptionUnknown(f"which of {folder}/{name}, which is not a program")
                 out.out += f"{folder}/{name}\n".encode("utf-8", "surrogateescape")
                 found = True
                 if not every:

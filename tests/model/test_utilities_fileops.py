@@ -163,7 +163,7 @@ NAMES = st.sampled_from(["a.txt", "b.txt", "d", "e", "d/in", "nope", "new", "d/n
 
 
 FLAGS = {"cat": ["-u"], "tee": ["-a"], "touch": ["-c"], "mkdir": ["-p"], "mv": ["-f", "-n", "-v", "-i"],
-         "cp": ["-r", "-R", "-f", "-n"], "rm": ["-f", "-r", "-d", "-rf", "-v", "-rv"],
+         "cp": ["-r", "-R", "-f", "-n", "-p", "-a", "--preserve"], "rm": ["-f", "-r", "-d", "-rf", "-v", "-rv"],
          "ln": ["-s", "-sf", "-sn", "-s"]}
 
 
@@ -204,6 +204,30 @@ def test_chmod_options_not_modelled_say_so():
     for argv in (["chmod", "-w", "f"], ["chmod", "-v", "755", "f"], ["chmod", "--reference=g", "f"],
                  ["chmod", "+755", "f"], ["chmod", "-R", "000", "d"]):
         assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is None, argv
+
+
+# cp: what it makes takes the source's permission bits under the umask (no set-id bit), or the
+# source's whole mode with -p (-a, --preserve); a file that was there keeps its own without -p
+CP_MODE_STARTS = {**START_MODES, "f": 0o777, "g": 0o4755, "d": 0o2775, "d/in": 0o666}
+CP_MODE_CASES = [
+    ["cp", "f", "new"], ["cp", "g", "new"], ["cp", "d/in", "new"], ["cp", "f", "g", "d/sub"], ["cp", "f", "d/in"],
+    ["cp", "-p", "f", "new"], ["cp", "-p", "g", "new"], ["cp", "-p", "f", "d/in"], ["cp", "-p", "g", "f", "d/sub"],
+    ["cp", "--preserve", "g", "new"], ["cp", "--preserve=mode", "g", "new"],
+    ["cp", "--preserve=timestamps,mode", "d/in", "f"], ["cp", "--preserve=timestamps", "g", "new"],
+    ["cp", "-r", "d", "new"], ["cp", "--recursive", "d/sub", "new"], ["cp", "-rp", "d", "new"],
+    ["cp", "-a", "d/sub", "new"], ["cp", "--archive", "d/sub", "new"],
+]
+
+
+@pytest.mark.parametrize("argv", CP_MODE_CASES, ids=[" ".join(c)[:60] for c in CP_MODE_CASES])
+def test_cp_modes_table(argv):
+    assert compare_modes(argv, MODE_FILES, CP_MODE_STARTS) is True
+
+
+def test_cp_what_it_does_not_model_says_so():
+    for argv in (["cp", "-a", "lf", "new"], ["cp", "-a", "d", "new"], ["cp", "--preserve=xattr", "f", "new"],
+                 ["cp", "--preserve=links", "f", "new"], ["cp", "--pres", "f", "new"], ["cp", "--sparse=never", "f", "new"]):
+        assert compare_modes(argv, MODE_FILES, CP_MODE_STARTS, MODE_LINKS) is None, argv
 
 
 CLAUSE = st.builds(lambda who, ops: who + "".join(ops), st.text(st.sampled_from("ugoa"), max_size=2),

@@ -267,16 +267,26 @@ def mv(ctx: CommandContext) -> CommandResult:
 
 @guarded
 def cp(ctx: CommandContext) -> CommandResult:
-    refused = refuse_invalid_option(ctx.argv, "abdfHilLnprsuvxPRTZ", "tS", once="tS")  # coreutils 9.1's option set
+    refused = refuse_invalid_option(ctx.argv, "abdfHilLnprsuvxPRTZ", "tS", once="tS",  # coreutils 9.1's option set
+                                    stop_at_long=True)
     if refused is not None:
         return refused
-    opts, names = scan_options(ctx.argv, "rRfn", longs={"recursive": ("r", False),
-                                                         "force": ("f", False),
-                                                         "no-clobber": ("n", False)})
+    opts, names = scan_options(ctx.argv, "rRfnpa", longs={"recursive": ("r", False),
+                                                           "force": ("f", False),
+                                                           "no-clobber": ("n", False),
+                                                           "preserve": ("P", "optional"),
+                                                           "archive": ("a", False)})
     if "" in names:
         return unknown("an empty file name")
-    recursive = any(o in "rR" for o, _ in opts)
+    for o, value in opts:
+        if o == "P" and value is not None and set(value.split(",")) - _PRESERVED:
+            return unknown(f"cp --preserve={value}")
+    recursive = any(o in "rRa" for o, _ in opts)
     no_clobber = any(o == "n" for o, _ in opts)
+    # (the times and the owner it keeps too are nothing the tree holds; -a copies symlinks as
+    # symlinks, which a recursive copy here leaves unknown)
+    preserve = any(o in "pa" or o == "P" and (v is None or "mode" in v.split(",") or "all" in v.split(","))
+                   for o, v in opts)
     out = Output("cp")
     plan = _target_dir(ctx, out, names, "cp")
     if plan is None:
@@ -311,16 +321,26 @@ def cp(ctx: CommandContext) -> CommandResult:
             if files.is_symlink(src):
                 return unknown("cp -r of a symlink to a directory")
             seen.add(src)
-            _copy_tree(files, out, src, dst, no_clobber)
+            _copy_tree(files, out, src, dst, no_clobber, preserve)
             continue
         if recursive and files.is_symlink(src):
             return unknown("cp -r copies symlinks as symlinks")
         seen.add(src)
-        _copy_file(files, out, src, dst, no_clobber)
+        _copy_file(files, out, src, dst, no_clobber, preserve)
     return out.result()
 
 
-def _copy_file(files, out, src, dst, no_clobber):
+#: the attributes ``cp --preserve=`` names that the model keeps or that the tree does not hold
+_PRESERVED = {"mode", "ownership", "timestamps", "all"}
+
+
+def _copied_mode(mode: int, preserve: bool) -> int:
+    """The mode cp gives what it makes from a source of ``mode``: the source's own with ``-p``,
+    else its permission bits under the umask (no set-id or sticky bit)."""
+    return mode if preserve else mode & 0o777 & ~UMASK
+
+
+def _copy_file(files, out, src, dst, no_clobber, preserve=False):
     if no_clobber and files.lexists(dst) and not files.is_dir(dst):
         return
     if files.exists(dst) and files.realpath(src) == files.realpath(dst):
@@ -331,13 +351,17 @@ def _copy_file(files, out, src, dst, no_clobber):
         return
     if no_clobber and files.lexists(dst):
         return
+    existed = files.exists(dst)
     try:
         files.copy(src, dst)
     except VfsError as exc:
         out.error(f"cannot create regular file {quote(dst)}: {exc.strerror}")
+        return
+    if preserve or not existed:  # (a file that was there keeps its mode without -p)
+        files.chmod(dst, _copied_mode(files.mode(src), preserve))
 
 
-def _copy_tree(files, out, src, dst, no_clobber):
+def _copy_tree(files, out, src, dst, no_clobber, preserve=False):
     src_real = files.realpath(src)
     try:
         dst_real = files.realpath(dst)
@@ -349,10 +373,10 @@ def _copy_tree(files, out, src, dst, no_clobber):
     if files.lexists(dst) and not files.is_dir(dst):
         out.error(f"cannot overwrite non-directory {quote(dst)} with directory {quote(src)}")
         return
-    if not files.exists(dst):
+    made = not files.exists(dst)
+    if made:
         try:
             files.mkdir(dst)
-            files.chmod(dst, files.mode(src))
         except VfsError as exc:
             out.error(f"cannot create directory {quote(dst)}: {exc.strerror}")
             return
@@ -363,9 +387,11 @@ def _copy_tree(files, out, src, dst, no_clobber):
             from .common import OptionUnknown
             raise OptionUnknown(raise_unknown)
         if files.is_dir(s):
-            _copy_tree(files, out, s, d, no_clobber)
+            _copy_tree(files, out, s, d, no_clobber, preserve)
         else:
-            _copy_file(files, out, s, d, no_clobber)
+            _copy_file(files, out, s, d, no_clobber, preserve)
+    if made or preserve:  # (set once its entries are in, as cp does)
+        files.chmod(dst, _copied_mode(files.mode(src), preserve))
 
 
 @guarded

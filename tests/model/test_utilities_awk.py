@@ -93,6 +93,11 @@ CASES = [
     ["awk", "BEGIN { key = ARGV[1]", "t"], ["awk", "{ x = 1\n", "t"], ["awk", "BEGIN { if (1) { print", "t"],
     ["awk", "BEGIN { key = ARGV[1]; ARGV[1] = \"\" }  == key { print  }", "t"],
     ["awk", "{ print $1 } && 1", "t"], ["awk", "NR == 1 { print }\n== 2", "t"],
+    # print, printf or a list's comma right before what cannot start an expression
+    ["awk", "{ print , }", "t"], ["awk", "{ printf %sn, bash }", "t"], ["awk", "{ print $1, , $2 }", "t"],
+    ["awk", "{ printf(\"%s\", ) }", "t"], ["awk", "{ print a, ; }", "t"], ["awk", "{ print * 2 }", "t"],
+    ["awk", "{ print )}", "t"], ["awk", "{ print == 1 }", "t"], ["awk", "BEGIN { print substr(\"ab\", , 1) }"],
+    ["awk", "{ print ,\n$1 }", "t"], ["awk", "{ print -1, !x }", "t"],
     # mawk's escapes: unknown ones keep their backslash in strings; in a regex they name the character
     ["awk", "BEGIN { print \"a\\sb\\/c\\.d\\\"e\" }"], ["awk", "-v", "x=a\\sb\\.c", "BEGIN { print x }"],
     ["awk", "/o\\w|a\\<l/", "t"], ["awk", "$1 == \\key", "t"], ["awk", "BEGIN { x = '' }"],
@@ -166,7 +171,7 @@ PROGRAMS = ["BEGIN { key = ARGV[1]; ARGV[1] = \"\" } $1 == key { print $2 }", "$
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.integers(0, 80), st.sampled_from("\\'`@.\"$ {}();=\n")),
+@given(st.sampled_from(PROGRAMS), st.lists(st.tuples(st.integers(0, 80), st.sampled_from("\\'`@.\"$ {}();=\n,")),
                                            min_size=1, max_size=3))
 @example(program='$1 == "a b" { print $2 }', damage=[(24, "\\"), (25, "\n"), (26, ";")])  # `}\<newline>;`
 def test_damaged_programs(program, damage):

@@ -193,6 +193,9 @@ class SyntaxFound(OptionUnknown):
 _NEEDS_OPERAND = {"=", "+=", "-=", "*=", "/=", "%=", "==", "!=", "<=", ">=", "<", "&&", "||", "+", "-",
                   "*", "%", "~", "!~", "!"}
 _NO_OPERAND = {"}", ")", ";", "]", "==", "!=", "<=", ">=", "&&", "||", "*", "%", ","}
+# what an expression must follow at once: a list's comma, and print or printf with arguments
+# (`print , x`, `printf %s` where the shell took `$1` and the quotes away)
+_LISTS_AN_OPERAND = {("op", ","), ("name", "print"), ("name", "printf")}
 
 
 # statements that end with a newline, a semicolon or the closing brace
@@ -556,8 +559,9 @@ class _Parser:
             if self.peek()[1] == "[":
                 return ("elem", text, self.subscripts())
             return ("var", text)
-        before = self.toks[self.i - 2][1] if self.i >= 2 else ""
-        if kind == "op" and text in _NO_OPERAND and before in _NEEDS_OPERAND and self.toks[self.i - 2][0] == "op":
+        before = self.toks[self.i - 2] if self.i >= 2 else ("nl", "")
+        if kind == "op" and text in _NO_OPERAND and (before[0] == "op" and before[1] in _NEEDS_OPERAND or
+                                                     before in _LISTS_AN_OPERAND):
             raise SyntaxFound(text)
         raise OptionUnknown(f"awk: syntax at {text!r}")
 

@@ -1418,7 +1418,7 @@ class EffectWalker(E._Walker):
         file of the tree run by its path, or the remote shell of the stand-in ssh. None for any
         other command."""
         name = argv[0]
-        cwd, changes, outer = self.env.cwd, {}, None
+        cwd, changes, outer, script_path = self.env.cwd, {}, None, None
         if name == "ssh":
             found = self.remote_shell(argv, node, table)
             if found is None or isinstance(found, Outcome):
@@ -1456,7 +1456,16 @@ class EffectWalker(E._Walker):
             text = _bash_script(self.env.files, path)
             if text is None:
                 return None
-            arg0, args, label = name, argv[1:], None
+            arg0, args, label, script_path = name, argv[1:], None, path
+        elif name == "bash" and len(argv) >= 2 and isinstance(argv[1], str) and argv[1][:1] not in ("", "-", "+") \
+                and self.env.cwd_known:
+            # `bash FILE ARGS…`: bash opens FILE from the working directory (searching PATH only
+            # when nothing is there), whatever its mode and first line
+            script_path = os.path.normpath(os.path.join(self.env.cwd, argv[1]))
+            text = _script_file(self.env.files, script_path)
+            if text is None:
+                return None
+            arg0, args, label = argv[1], argv[2:], None
         else:
             return None
         if any(not isinstance(a, str) or has_opaque(a) for a in (text, arg0, *args)):
@@ -1499,9 +1508,18 @@ class EffectWalker(E._Walker):
             if outer is not None:
                 outer.partial = True
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
+        if script_path is not None and self.env.files.tree.lexists(script_path) and \
+                self.env.files.read(script_path) != text.encode("utf-8", "surrogateescape"):
+            # bash reads its script file as it goes: what the run wrote into it (`>> "$0"`) may
+            # be read and run too (measured), or cut what is left of it
+            self.env.files.lose(f"the files after `{self.text(node)}` (its script file {arg0} changed while it ran)")
+            return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         if run.syntax_message:  # (bash refuses some [[ ]] without a word: "")
             where = f"{arg0}: -c" if label == "-c" else arg0
-            self.emit(table[2], f"{where}: {run.syntax_message}", self.text(node))
+            # bash's words are `WHERE: line N: message`, and for a token a second line quoting
+            # the line: spelled only where they reach the harness, which reads their marks
+            self.emit(table[2], f"{where}: {run.syntax_message}" if table[2] is SHELL_ERR else
+                      Opaque(f"bash's message for a syntax error in {where}"), self.text(node))
         if run.opaque and isinstance(run.status, Opaque):
             self.note([run.status.name])
         if self.captured and table[1] is SHELL_OUT:
@@ -1566,6 +1584,10 @@ class EffectWalker(E._Walker):
             meter.leave_shell()
         if files.lost is not None:
             return unknown_result(files.lost)
+        if label is None:
+            path = os.path.normpath(os.path.join(cwd, argv[0]))
+            if files.tree.lexists(path) and files.read(path) != text.encode("utf-8", "surrogateescape"):
+                return unknown_result(f"a run of {argv[0]}, whose script file changed while it ran")
         if len(_JOBS) != jobs_before:
             return unknown_result(f"a background job of a {shell} -c that a utility started")
         if effects.stderr or effects.stderr_unknown:
@@ -2083,6 +2105,15 @@ def _bash_script(files, path: str) -> Optional[str]:
     executable, its first line ``#!/bin/bash``; None for anything else."""
     data = files.read(path)
     if data is None or not data.startswith(b"#!/bin/bash\n") or not files.tree.mode(path) & 0o100:
+        return None
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _script_file(files, path: str) -> Optional[str]:
+    """The text of the tree's file at ``path`` that ``bash PATH`` reads as its script; None when
+    it is not a readable file of the tree, or holds a NUL byte (bash may refuse it as binary)."""
+    data = files.read(path)
+    if data is None or b"\0" in data:
         return None
     return data.decode("utf-8", "surrogateescape")
 

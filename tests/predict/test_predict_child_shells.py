@@ -56,6 +56,16 @@ REPLIES = [
     ("env-passing/t0-plain", "echo | MSG=plainvalue xargs ./check_env", True),
     ("argv-passing/t0-plain", "printf '#!/bin/bash\\necho \"$0\" \"$@\" > got.txt\\nexit 3\\n' > s.sh; chmod +x s.sh; "
                               "echo a b | xargs ./s.sh; echo $? > st.txt", False),
+    # bash FILE ARGS: a file of the tree, whatever its mode and first line; $0 is FILE as given
+    ("write-file/t0-plain", "printf 'echo \"$1 $2\" > out.txt\\n' > s.sh; bash s.sh hello world; rm s.sh", True),
+    ("write-file/t0-plain", "printf '[ \"$0\" = ./s.sh ] && echo \"hello world\" > out.txt\\n' > s.sh; bash ./s.sh; rm s.sh",
+     True),
+    ("write-file/t0-plain", "cat > s.sh <<'EOF'\necho 'hello world' > out.txt\nexit 4\nEOF\nbash s.sh || rm s.sh", True),
+    ("write-file/t0-plain", "printf 'nosuchcmd\\n' > s.sh; bash s.sh 2>&1 | grep -q '^s.sh: line 1: nosuchcmd: command not found$' "
+                            "&& echo 'hello world' > out.txt; rm s.sh", True),
+    ("write-file/t0-plain", "printf 'if\\n' > s.sh; bash s.sh; echo 'hello world' > out.txt; rm s.sh", True),
+    ("write-file/t0-plain", "printf 'echo hello world > out.txt\\nrm s.sh\\n' > s.sh; bash s.sh", True),
+    ("argv-passing/t0-plain", "bash record alpha beta gamma", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 
@@ -73,3 +83,31 @@ class TestChildShellReplies(ListedReplies):
 def test_children_that_are_not_bash_scripts_of_the_tree_are_unknown(reply):
     found = predict("argv-passing/t0-plain", reply, "raw")
     assert not found.certain and "xargs" in found.why, found
+
+
+@pytest.mark.parametrize("reply", [
+    # bash reads its script file as it goes: a line the run adds to it runs too
+    "printf 'echo hello world > out.txt\\necho \"echo gone > out.txt\" >> s.sh\\n' > s.sh; bash s.sh; rm s.sh",
+    "printf '#!/bin/bash\\necho hello world > out.txt\\necho \"echo gone > out.txt\" >> \"$0\"\\n' > s.sh; "
+    "chmod +x s.sh; ./s.sh; rm s.sh",
+    "printf '#!/bin/bash\\necho \"$1 world\" > out.txt\\necho \"echo gone > out.txt\" >> \"$0\"\\n' > s.sh; "
+    "chmod +x s.sh; echo hello | xargs ./s.sh; rm s.sh",
+])
+def test_a_script_file_the_run_changes_is_unknown(reply):
+    found = predict("write-file/t0-plain", reply, "raw")
+    assert not found.certain and "changed while it ran" in found.why, found
+
+
+def test_a_script_file_bash_reads_as_it_goes(tmp_path):
+    # the measurement behind it: the line the script appends to itself runs
+    import subprocess
+    (tmp_path / "s.sh").write_text('echo one\necho "echo two" >> s.sh\n')
+    assert subprocess.run(["bash", "s.sh"], cwd=tmp_path, capture_output=True).stdout == b"one\ntwo\n"
+
+
+@pytest.mark.parametrize("reply", ["bash nothere.sh", "bash -x record a b c", "bash -- record a b c",
+                                   # bash's words for a syntax error, where they are read: not spelled
+                                   "printf 'if\\n' > s.sh; bash s.sh 2>&1 | grep -q 'line 2: syntax' && ./record a b c",
+                                   "bash -c 'echo )' 2> err.txt; grep -q 'line 1' err.txt && ./record a b c"])
+def test_bash_of_a_file_not_followed_is_unknown(reply):
+    assert not predict("argv-passing/t0-plain", reply, "raw").certain

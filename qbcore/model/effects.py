@@ -722,7 +722,7 @@ class Effects:
 
 
 #: builtins whose messages (bash's builtin_error) name the line the command runs on
-_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd", "type"})
+_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd", "type", "exit", "return", "shift", "unset", "printf"})
 
 
 class EffectWalker(E._Walker):
@@ -1275,6 +1275,10 @@ class EffectWalker(E._Walker):
                     vars_[k] = var
             self.stdin, self.sink, self.errsink = saved
         what = f"`{self.text(node)}`"
+        if outcome.error_first and outcome.error is not None and outcome.stdout and sink is errsink:
+            # (its message first, then its output, both in one place: not followed)
+            outcome = Outcome(outcome.status, Opaque(f"output of {what} after its message"), outcome.error,
+                              outcome.modelled, outcome.stderr, outcome.transfer)
         if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
                 outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:
             # a builtin that failed without its message in the model (printf's invalid formats)
@@ -1289,7 +1293,8 @@ class EffectWalker(E._Walker):
             # are what is unknown then
             if not reads_only(name, argv) or type(stdin) is ScriptInput:  # (it may read the script's rest)
                 self.env.files.lose(f"the files after {what} ({outcome.unknown})")
-            self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
+            # what it said is not known either, wherever its stderr goes (a file, a pipe)
+            self.emit(errsink, Opaque(f"stderr of {what}"), what)
         elif name in COMMANDS:
             for target in (self.sink, self.errsink):
                 if isinstance(target, FileSink) and not self.env.files.tree.lexists(target.path):

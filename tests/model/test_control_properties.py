@@ -127,7 +127,10 @@ def test_conditions_and_control_flow_agree_with_bash(tmp_path_factory, batch):
 TRANSFER = st.sampled_from([
     'echo A', 'echo "[$?]"', 'echo "<${v-unset}>"', ':', 'false', 'true', 'v=$((n+1))', 'v=${a#a}', 'v=${s// /_}',
     'local v=L', 'v+=z', 'return 4', 'break', 'continue', 'n=$((n-1))', 'set -e', 'set +e', 'echo "$@"', 'shift',
-    'echo "$#"', 'v=$(echo sub; exit 3)', 'exit 5', '! true', '! false', 'false | true', 'true | false'])
+    'echo "$#"', 'v=$(echo sub; exit 3)', 'exit 5', '! true', '! false', 'false | true', 'true | false',
+    # operands as bash's legal_number reads them (blanks, a sign, `--` first), and words that are none
+    'return x', 'return " 6 "', 'return -- -1', 'exit x', 'exit +300', 'break 1 2', 'break x', 'continue 0',
+    'break " 2"', 'shift x', 'shift -- 1', 'shift 1 2', 'return 1 2'])
 
 
 def _transfers():
@@ -169,7 +172,12 @@ TRANSFER_SCRIPT = _transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[
     'set -k || echo A; echo "[$?]"', 'i=0; while [ $i -lt 2 ]; do i=0; done',
     # `local` in a subshell of a function shadows nothing the function's return puts back
     'v=V; g() { ( v=13; local v=L ); }; g; echo "$v"', 'v=V; g() { x=$(v=13; local v=L); }; g; echo "$v"',
-]] + ['echo'] * (BATCH - 23))
+    # a number's operand: bash's legal_number, or its message; more than one ends a bash -c
+    'g() { return x; echo no; }; g 2>/dev/null; echo "[$?]"', 'g() { return " 5 "; }; g; echo "[$?]"',
+    'g() { return -- -1; }; g; echo "[$?]"', 'g() { return 0x10; }; g 2>/dev/null; echo "[$?]"',
+    '( exit x ) 2>/dev/null; echo "[$?]"', '( exit " +7 " ); echo "[$?]"', 'set -- a b; shift x; echo "[$?] $#"',
+    'set -- a b c; shift -- " 2"; echo "[$?] $1"', 'for i in 1 2 3; do for j in 1 2; do break " 2"; done; done; echo "$i"',
+]] + ['echo'] * (BATCH - 32))
 def test_transfers_of_control_agree_with_bash(tmp_path_factory, batch):
     agree_with_bash(tmp_path_factory, batch, "transfer")
 

@@ -4,13 +4,41 @@ the walker performs once the command is recorded."""
 from __future__ import annotations
 
 import re
+from typing import Optional, Union
 
 from ..values import has_opaque
 from .external import unmodelled
 from .registry import Invocation, Outcome, register
 
-#: a status argument bash takes as a number
-_INTEGER = re.compile(r"-?[0-9]+")
+#: a number as bash's legal_number takes it: strtoimax in base 10, blanks around it
+_LEGAL_NUMBER = re.compile(r"[ \t\n\v\f\r]*([-+]?[0-9]+)[ \t\n\v\f\r]*")
+
+
+def legal_number(word) -> Optional[int]:
+    """The value of ``word`` where bash takes it for a number (one in intmax_t), else None."""
+    found = _LEGAL_NUMBER.fullmatch(word) if type(word) is str else None
+    if found is None:
+        return None
+    value = int(found.group(1))
+    return value if -(1 << 63) <= value < 1 << 63 else None
+
+
+def numeric_operand(ctx: Invocation) -> Union[None, str, tuple]:
+    """The one operand of exit, return, shift, break or continue after a leading ``--``: None
+    for none, else ``(word, its value or None)``; a string saying why it is not followed (more
+    than one operand: bash's "too many arguments" discards the rest of the command, which
+    ends a ``bash -c``; a word not known; ``--help``)."""
+    args = list(ctx.args)
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        return None
+    if len(args) > 1:
+        return f"{ctx.name} with more than one operand"
+    word = args[0]
+    if type(word) is not str or has_opaque(word) or word == "--help":
+        return f"{ctx.name} of a word not followed"
+    return word, legal_number(word)
 
 
 class Exit(Exception):
@@ -50,10 +78,15 @@ def false(ctx: Invocation) -> Outcome:
 
 @register("exit")
 def exit_builtin(ctx: Invocation) -> Outcome:
-    args = ctx.args
-    status = ctx.env.status
-    if args:
-        status = int(args[0]) & 0xFF if _INTEGER.fullmatch(args[0]) else 2
+    found = numeric_operand(ctx)
+    if type(found) is str:
+        return unmodelled(ctx)
+    if found is None:
+        status = ctx.env.status
+    elif found[1] is None:  # (bash says so, and exits with 2)
+        return Outcome(2, error=f"exit: {found[0]}: numeric argument required", transfer=Exit(2))
+    else:
+        status = found[1] & 0xFF
     return Outcome(status, transfer=Exit(status))
 
 
@@ -93,21 +126,32 @@ def trap_builtin(ctx: Invocation) -> Outcome:
 
 @register("break", "continue")
 def break_builtin(ctx: Invocation) -> Outcome:
-    args = ctx.args
-    levels = int(args[0]) if args and args[0].isdigit() else 1
     loops = ctx.shell.loops
     if not loops:
         if ctx.shell.outer_loops:
             return Outcome(0)  # in a subshell inside a loop: nothing happens, the subshell goes on
         # outside a loop of this function or script (a function's caller's loops do not count)
         return Outcome(0, error=f"{ctx.name}: only meaningful in a `for', `while', or `until' loop")
-    return Outcome(0, transfer=Break(min(max(levels, 1), loops), ctx.name))
+    found = numeric_operand(ctx)
+    if type(found) is str or found is not None and (found[1] is None or found[1] <= 0):
+        # a word that is no number ends the shell (status 128 and more); a count below 1 leaves
+        # every loop, with a message of its own form: neither is followed
+        return unmodelled(ctx)
+    levels = 1 if found is None else found[1]
+    return Outcome(0, transfer=Break(min(levels, loops), ctx.name))
 
 
 @register("return")
 def return_builtin(ctx: Invocation) -> Outcome:
-    args = ctx.args
+    found = numeric_operand(ctx)
+    if type(found) is str or ctx.shell.toplevel and found is not None and found[1] is None:
+        return unmodelled(ctx)  # (at the top level that is two messages)
     if ctx.shell.toplevel:
         return Outcome(2, error="return: can only `return' from a function or sourced script")
-    status = int(args[0]) & 0xFF if args and _INTEGER.fullmatch(args[0]) else ctx.env.status
+    if found is None:
+        status = ctx.env.status
+    elif found[1] is None:  # (bash says so, and returns 2)
+        return Outcome(2, error=f"return: {found[0]}: numeric argument required", transfer=Return(2))
+    else:
+        status = found[1] & 0xFF
     return Outcome(status, transfer=Return(status))

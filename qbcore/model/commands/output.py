@@ -38,6 +38,11 @@ def printf(ctx: Invocation) -> Outcome:
     except PrintUnknown as unknown:
         return Outcome(Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"),
                        modelled=False)
+    errors = printed.errors
+    if len(errors) > 1:
+        return Outcome(Opaque("status of printf (several messages)"), Opaque("output of printf (several messages)"),
+                       modelled=False)
+    error = errors[0] if errors else None
     if target is not None:
         if not _NAME.fullmatch(target):
             # an array element (`-v 'a[1]'`), or a name bash refuses: not followed
@@ -47,8 +52,8 @@ def printf(ctx: Invocation) -> Outcome:
             ctx.note([f"printf -v {target}"])
             return Outcome(Opaque(f"status of printf -v {target}"), modelled=False)
         env.set(target, text)
-        return Outcome(printed.status)
-    return Outcome(printed.status, text)
+        return Outcome(printed.status, error=error)
+    return Outcome(printed.status, text, error=error, error_first=True)
 
 
 def printf_text(args: list, locale_is_c: bool, meter):

@@ -8,3 +8,4 @@ cdef class Outcome:
     cdef readonly object modelled
     cdef readonly object stderr
     cdef readonly object transfer
+    cdef readonly object error_first

@@ -34,6 +34,9 @@ class Outcome:
     modelled: bool = True
     stderr: Optional[str] = None
     transfer: Optional[BaseException] = field(default=None, compare=False)
+    #: bash wrote ``error`` before ``stdout`` (printf: its messages as it meets them, its output
+    #: when it ends): where both reach one place, the walker does not follow their order
+    error_first: bool = field(default=False, compare=False)
 
     @property
     def unknown(self) -> Optional[str]:

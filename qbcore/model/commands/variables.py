@@ -8,6 +8,8 @@ import re
 from .. import expand as X
 from ..expand import ExpansionError, Opaque
 from ..values import has_opaque
+from .control import numeric_operand
+from .external import unmodelled
 from .registry import Invocation, Outcome, register
 
 #: a shell variable's name, and `name=value` / `name+=value` as one argument
@@ -231,21 +233,47 @@ def _local_outside_a_function(ctx: Invocation) -> Outcome:
 
 @register("unset")
 def unset(ctx: Invocation) -> Outcome:
-    env, args = ctx.env, ctx.args
-    names = [a for a in args if not a.startswith("-")]
-    if any(_ELEMENT.sub(r"\1", var) in env.readonly for var in names) and "-f" not in args:
+    """``unset [-f|-v] NAME…``: with neither, a name that holds no variable unsets the function
+    of that name; with -v, a name that is not an identifier is refused (status 1). An option
+    other than -f -v -n is bash's usage error; -n (a nameref itself) is not modelled."""
+    env, names = ctx.env, list(ctx.args)
+    options = ""
+    while names and type(names[0]) is str and names[0][:1] == "-" and names[0] != "-":
+        word = names.pop(0)
+        if word == "--":
+            break
+        for letter in word[1:]:
+            if letter not in "fnv":
+                # (the usage line follows bash's message, as it is written)
+                return Outcome(2, error=f"unset: -{letter}: invalid option\n"
+                                        "unset: usage: unset [-f] [-v] [-n] [name ...]")
+        options += word[1:]
+    if "n" in options or any(type(var) is not str or has_opaque(var) for var in names):
+        return unmodelled(ctx)
+    functions, variables = "f" in options, "v" in options
+    if functions and variables:
+        return Outcome(1, error="unset: cannot simultaneously unset a function and a variable")
+    if any(_ELEMENT.sub(r"\1", var) in env.readonly for var in names) and not functions:
         ctx.note([f"unset of a readonly variable ({' '.join(names)})"])
         return Outcome(Opaque("status of unset (readonly)"), modelled=False)
-    functions = "-f" in args
+    refused = [var for var in names if variables and not _NAME.fullmatch(var) and not _ELEMENT.fullmatch(var)]
+    if len(refused) > 1:
+        return unmodelled(ctx)  # (a message for each)
     for var in names:
         if functions:
             env.functions.pop(var, None)
+        elif var in refused:
+            continue
         elif _ELEMENT.fullmatch(var):
             if not _unset_element(env, var):
                 ctx.note([f"unset {var}"])
                 return Outcome(Opaque(f"status of unset {var}"), modelled=False)
-        else:
+        elif not variables and var not in env.vars and var in env.functions:
+            env.functions.pop(var)
+        elif _NAME.fullmatch(var):
             env.unset(var)
+    if refused:
+        return Outcome(1, error=f"unset: `{refused[0]}': not a valid identifier")
     return Outcome(0)
 
 
@@ -344,8 +372,13 @@ def _order_flags(flags: str) -> str:
 
 @register("shift")
 def shift(ctx: Invocation) -> Outcome:
-    env, args = ctx.env, ctx.args
-    count = int(args[0]) if args and args[0].isdigit() else 1
+    env = ctx.env
+    found = numeric_operand(ctx)
+    if type(found) is str or found is not None and found[1] is not None and found[1] < 0:
+        return unmodelled(ctx)  # (bash's message for a count below 0 has a form of its own)
+    if found is not None and found[1] is None:
+        return Outcome(1, error=f"shift: {found[0]}: numeric argument required")
+    count = 1 if found is None else found[1]
     if count > len(env.positional):
         return Outcome(1)
     env.positional = env.positional[count:]

@@ -38,11 +38,8 @@ def printf(ctx: Invocation) -> Outcome:
     except PrintUnknown as unknown:
         return Outcome(Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"),
                        modelled=False)
-    errors = printed.errors
-    if len(errors) > 1:
-        return Outcome(Opaque("status of printf (several messages)"), Opaque("output of printf (several messages)"),
-                       modelled=False)
-    error = errors[0] if errors else None
+    # one message is spelled; several leave what it said unknown (each has bash's prefix)
+    error = printed.errors[0] if len(printed.errors) == 1 else None
     if target is not None:
         if not _NAME.fullmatch(target):
             # an array element (`-v 'a[1]'`), or a name bash refuses: not followed

@@ -1303,6 +1303,11 @@ class EffectWalker(E._Walker):
                     # written next goes to it, wherever it is now, not to a new file of that name
                     self.env.files.lose(f"the files after {what}, which moved or removed {target.path}, "
                                         "open for writing")
+        if outcome.stdout and outcome.stderr and sink == errsink and isinstance(sink, (FileSink, Buffer)):
+            # both into one file or pipe: a program writes its messages at once and its output as
+            # its buffer fills or it ends (measured: `ls d nowhere > f 2>&1` has the message first)
+            outcome = Outcome(outcome.status, Opaque(f"output of {what} (its stdout and stderr, in one place)"),
+                              outcome.error, outcome.modelled, None, outcome.transfer)
         if errsink is SHELL_OUT and outcome.stderr:
             if sink is SHELL_OUT and outcome.stdout:
                 # both reach the shell's stdout (2>&1): their order depends on how the utility buffers
@@ -1725,6 +1730,15 @@ class EffectWalker(E._Walker):
                 # syntax error on its next line)
                 self.effects.stderr_unknown = self.effects.stderr_unknown or \
                     f"stderr of `{texts[n]}` after it first wrote to its reader, which may stop reading"
+            if n < last and previous.writes and _runs_writers(command, texts[n]) and E.may_stop_reading(node.commands[n + 1]):
+                # its children write into the pipe, each on its own: where its reader is gone, SIGPIPE
+                # ends the one writing then, and xargs and find say so on stderr (xargs then ends
+                # with 125; measured: `xargs -n1 | head -3`)
+                said = Opaque(f"stderr of `{texts[n]}`, whose reader may stop reading")
+                if any(r.fd == "2" or r.op in ("&>", "&>>", ">&") and r.fd is None for r in command.redirects):
+                    self.env.files.lose(f"the files after `{texts[n]}` ({said.name}; where its stderr goes)")
+                walker.emit(walker.errsink, said, texts[n])
+                statuses[-1] = Opaque(f"status of `{texts[n]}`, whose reader may stop reading")
             if n < last and not changes[-1] and _settles(command, previous, node.commands[n + 1]):
                 settled.add(n)
             if n < last and previous.first_version is not None and \
@@ -2113,6 +2127,19 @@ def _bash_script(files, path: str) -> Optional[str]:
     if data is None or not data.startswith(b"#!/bin/bash\n") or not files.tree.mode(path) & 0o100:
         return None
     return data.decode("utf-8", "surrogateescape")
+
+
+def _runs_writers(command, text: str) -> bool:
+    """Whether a pipeline's command (source ``text``) may start programs that write its output
+    (xargs, find -exec…), whose deaths by SIGPIPE it reports; a name that is not one literal
+    word counts too."""
+    if type(command) is not S.SimpleCommand or not command.words:
+        return False
+    parts = command.words[0].parts
+    if len(parts) != 1 or type(parts[0]) not in (S.Lit, S.SingleQuoted):
+        return True
+    name = parts[0].text
+    return name == "xargs" or name == "find" and ("-exec" in text or "-ok" in text)
 
 
 def _script_file(files, path: str) -> Optional[str]:

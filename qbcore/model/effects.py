@@ -53,7 +53,7 @@ COMMANDS.pop("pwd", None)
 
 
 # messages the walker records in its own words, not bash's (qbcore.model.expand.UnexpandableDocument)
-_UNSPELLED = ("here-document: cannot expand",)
+_UNSPELLED = ("here-document: cannot expand", "printf: several messages")
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find", "chmod", "seq",
                        "readlink", "realpath"})
@@ -1281,9 +1281,8 @@ class EffectWalker(E._Walker):
                               outcome.modelled, outcome.stderr, outcome.transfer)
         if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
                 outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:
-            # a builtin that failed without its message in the model (printf's invalid formats),
-            # wherever its stderr goes
-            self.emit(errsink, Opaque(f"stderr of {what}"), what)
+            # a builtin that failed without its message in the model (printf's invalid formats)
+            self.effects.stderr_unknown = self.effects.stderr_unknown or f"stderr of {what}"
         if isinstance(outcome.stdout, str) and outcome.stdout and any(has_opaque(a) for a in argv):
             unknown = ", ".join(n for a in argv for n in opaque_names(a))
             outcome = Outcome(outcome.status, Opaque(f"output of {name} ({unknown})"),

@@ -25,6 +25,8 @@ BODIES = [
     "a == b ( )", "x || -z", "-f", "( a b )", "a |", "; a", "a\n== b", "-f\na", "a == b\n&& c",
     # accepted: `!` where an operand is read is the word `!`
     "! a", "! a == b", "! ! a", "a == !", "-n !", "( a ) && ! ( b )",
+    # a unary operator before a word is a unary test, whatever the word: a file named != here
+    "-f != || b", "-n == && a", "-z < || -f", '"-n" == -n', "-q == x",
 ]
 FIXTURE = {"k": b""}
 

@@ -303,10 +303,12 @@ class CondEval:
         if i >= len(items) or not isinstance(items[i], S.Word):
             raise Unknown("unsupported expression")
         op = self.raw(i + 1)
-        binary = op in _BINARY_TESTS and i + 2 < len(items)
+        # bash's cond_term: a unary operator before a word is a unary test, whatever that word is
+        # (`[[ -f != || b ]]` tests a file named !=); else a binary operator between two words
         unary = self.raw(i)
-        unary = unary if unary and len(unary) == 2 and unary[0] == "-" and i + 1 < len(items) and \
-            isinstance(items[i + 1], S.Word) else None
+        unary = unary if unary and len(unary) == 2 and unary[0] == "-" and unary[1] in _UNARY_LETTERS and \
+            i + 1 < len(items) and isinstance(items[i + 1], S.Word) else None
+        binary = unary is None and op in _BINARY_TESTS and i + 2 < len(items) and isinstance(items[i + 2], S.Word)
         if self.skipping:
             self.i = i + (3 if binary else 2 if unary else 1)
             return False

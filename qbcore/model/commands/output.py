@@ -38,8 +38,9 @@ def printf(ctx: Invocation) -> Outcome:
     except PrintUnknown as unknown:
         return Outcome(Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"),
                        modelled=False)
-    # one message is spelled; several leave what it said unknown (each has bash's prefix)
-    error = printed.errors[0] if len(printed.errors) == 1 else None
+    # one message is spelled; several are not (each has bash's prefix): effects._UNSPELLED
+    error = printed.errors[0] if len(printed.errors) == 1 else \
+        f"printf: several messages ({printed.errors[0]}, …)" if printed.errors else None
     if target is not None:
         if not _NAME.fullmatch(target):
             # an array element (`-v 'a[1]'`), or a name bash refuses: not followed

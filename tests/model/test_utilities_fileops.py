@@ -208,8 +208,8 @@ def test_chmod_options_not_modelled_say_so():
 
 # cp: what it makes takes the source's permission bits under the umask (no set-id bit), or the
 # source's whole mode with -p (-a, --preserve); a file that was there keeps its own without -p
-CP_MODE_STARTS = {**START_MODES, "f": 0o777, "g": 0o4755, "d": 0o2775, "d/in": 0o666}
-CP_MODE_CASES = [
+MADE_MODE_STARTS = {**START_MODES, "f": 0o777, "g": 0o4755, "d": 0o2775, "d/in": 0o666}
+MADE_MODE_CASES = [
     ["cp", "f", "new"], ["cp", "g", "new"], ["cp", "d/in", "new"], ["cp", "f", "g", "d/sub"], ["cp", "f", "d/in"],
     ["cp", "-p", "f", "new"], ["cp", "-p", "g", "new"], ["cp", "-p", "f", "d/in"], ["cp", "-p", "g", "f", "d/sub"],
     ["cp", "--preserve", "g", "new"], ["cp", "--preserve=mode", "g", "new"],
@@ -219,15 +219,22 @@ CP_MODE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("argv", CP_MODE_CASES, ids=[" ".join(c)[:60] for c in CP_MODE_CASES])
-def test_cp_modes_table(argv):
-    assert compare_modes(argv, MODE_FILES, CP_MODE_STARTS) is True
+# mkdir -m: the mode as chmod reads it from a=rwx, whole (the umask aside) on the directory
+# made last; parents made on the way get the default; one that was there is left as it is
+MADE_MODE_CASES += [
+    ["mkdir", "-m", "1777", "new"], ["mkdir", "-m", "u=rwx,g=rx", "new"], ["mkdir", "-m", "+w", "new"],
+    ["mkdir", "-m", "644", "new"], ["mkdir", "-p", "-m", "700", "new/a/b"], ["mkdir", "-pm", "700", "d", "new"],
+    ["mkdir", "-m", "700", "d"], ["mkdir", "--mode=0750", "new"], ["mkdir", "-m", "x", "new"], ["mkdir", "-m", "go-rx", "new"],
+]
+@pytest.mark.parametrize("argv", MADE_MODE_CASES, ids=[" ".join(c)[:60] for c in MADE_MODE_CASES])
+def test_modes_of_what_cp_and_mkdir_make(argv):
+    assert compare_modes(argv, MODE_FILES, MADE_MODE_STARTS) is True
 
 
 def test_cp_what_it_does_not_model_says_so():
     for argv in (["cp", "-a", "lf", "new"], ["cp", "-a", "d", "new"], ["cp", "--preserve=xattr", "f", "new"],
                  ["cp", "--preserve=links", "f", "new"], ["cp", "--pres", "f", "new"], ["cp", "--sparse=never", "f", "new"]):
-        assert compare_modes(argv, MODE_FILES, CP_MODE_STARTS, MODE_LINKS) is None, argv
+        assert compare_modes(argv, MODE_FILES, MADE_MODE_STARTS, MODE_LINKS) is None, argv
 
 
 CLAUSE = st.builds(lambda who, ops: who + "".join(ops), st.text(st.sampled_from("ugoa"), max_size=2),

@@ -128,18 +128,32 @@ def touch(ctx: CommandContext) -> CommandResult:
 
 @guarded
 def mkdir(ctx: CommandContext) -> CommandResult:
-    opts, names = scan_options(ctx.argv, "p", longs={"parents": ("p", False)})
+    """Directories, ``-p`` and ``-m MODE``: MODE as chmod reads it from ``a=rwx`` under the umask,
+    given whole to the directory made last (its parents get the default, as GNU mkdir does)."""
+    opts, names = scan_options(ctx.argv, "p", "m", longs={"parents": ("p", False), "mode": ("m", True)})
     parents = any(o == "p" for o, _ in opts)
     out = Output("mkdir")
+    mode = None
+    for o, value in opts:
+        if o == "m":
+            changes = compile_mode(value)
+            if changes is None:
+                out.error(f"invalid mode {quote(value)}")
+                return out.result()
+            mode = adjust_mode(0o777, True, changes)
     if not names:
         out.usage("missing operand")
         return out.result()
     for name in names:
+        existed = parents and ctx.files.lexists(name)
         try:
             ctx.files.mkdir(name, parents=parents, exist_ok=parents)
         except VfsError as exc:
             out.error(f"cannot create directory {quote_c(exc.path if parents else name)}: "
                       f"{exc.strerror}")
+            continue
+        if mode is not None and not existed:
+            ctx.files.chmod(name, mode)
     return out.result()
 
 

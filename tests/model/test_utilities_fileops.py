@@ -123,7 +123,7 @@ CASES = [
 def test_table(argv):
     stdin = b"in1\nin2\n"
     got = compare(argv, FILES, stdin)
-    if argv in (["cat", "-n", "a.txt"], ["ln", "a.txt", "hard"], ["cp", "-R", "d", "d/in2"], ["printf", "%(%Y)T\\n"],
+    if argv in (["ln", "a.txt", "hard"], ["cp", "-R", "d", "d/in2"], ["printf", "%(%Y)T\\n"],
                 ["printf", "%5(%H)T|%s\\n", "x"], ["touch", "-"], ["touch", "new", "-"],
                 ["mv", "-i", "a.txt", "b.txt"], ["mv", "-ni", "a.txt", "b.txt"], ["truncate", "-s", "+1", "a.txt"],
                 ["truncate", "-s", "1K", "a.txt"], ["truncate", "-r", "a.txt", "b.txt"], ["sync", "a.txt"]):
@@ -174,6 +174,18 @@ def test_fileops_generated(data):
     flags = data.draw(st.lists(st.sampled_from(FLAGS[cmd]), max_size=2))
     names = data.draw(st.lists(NAMES, max_size=3))
     compare([cmd] + flags + names, FILES, b"stdin\n")
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.sampled_from(["-n", "-b", "-s", "-E", "-T", "-v", "-A", "-e", "-t", "-u", "--number",
+                                 "--squeeze-blank", "--show-all"]), min_size=1, max_size=3),
+       st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\x00", b"\n")) | st.sampled_from(
+           [b"\n\n\n", b"a\tb", b"\x7f\xe9\x89\x01", b"x\n\n"]), min_size=1, max_size=3))
+def test_cat_formatting_generated(options, contents):
+    """cat's formatting runs over all its input as one stream: numbers and squeezing go on
+    from one file into the next."""
+    names = [f"f{n}" for n in range(len(contents))]
+    assert compare(["cat", *options, *names], dict(zip(names, contents)), b"") is True
 
 
 MODE_FILES = {"f": b"x", "g": b"", "d": None, "d/in": b"i", "d/sub": None, "d/sub/deep": b"z"}

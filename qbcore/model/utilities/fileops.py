@@ -13,8 +13,13 @@ __all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln", "chmod"]
 
 @guarded
 def cat(ctx: CommandContext) -> CommandResult:
-    """Concatenate; no formatting options are modelled."""
-    _, names = scan_options(ctx.argv, "u")
+    """Concatenate, with GNU cat's formatting (-n -b -s -E -T -v and -A -e -t), which runs over
+    all its input as one stream: numbers go on from file to file, as do squeezed blank lines."""
+    opts, names = scan_options(ctx.argv, "ubnsETvAet", longs={
+        "number": ("n", False), "number-nonblank": ("b", False), "squeeze-blank": ("s", False),
+        "show-ends": ("E", False), "show-tabs": ("T", False), "show-nonprinting": ("v", False),
+        "show-all": ("A", False)})
+    shown = "".join({"A": "vET", "e": "vE", "t": "vT"}.get(o, o) for o, _ in opts if o != "u")
     out = Output("cat")
     used: list = []
     unknown_bytes = None  # cat copies what it reads: stdin's unknown bytes leave only its output unknown
@@ -29,10 +34,51 @@ def cat(ctx: CommandContext) -> CommandResult:
             continue
         if data is not None:
             out.out += data
+    if shown and unknown_bytes is None:
+        out.out = bytearray(_cat_format(bytes(out.out), shown))
     result = out.result()
     if unknown_bytes is not None:
         result.stdout_unknown = f"the output of cat ({unknown_bytes})"
     return result
+
+
+def _cat_format(data: bytes, shown: str) -> bytes:
+    """GNU cat's formatting of ``data`` for the option letters ``shown`` (of ``bnsETv``)."""
+    lines = data.split(b"\n")
+    last = lines.pop()  # b"" when data ends with a newline
+    out, number, blank_before = bytearray(), 0, False
+    for n, line in enumerate(lines + ([last] if last else [])):
+        ended = n < len(lines)
+        blank = not line and ended
+        if "s" in shown and blank and blank_before:
+            continue
+        blank_before = blank
+        if "b" in shown and not blank or "b" not in shown and "n" in shown:
+            number += 1
+            out += b"%6d\t" % number
+        if "v" in shown:
+            line = b"".join(_NONPRINTING[c] for c in line)
+        if "T" in shown:
+            line = line.replace(b"\t", b"^I")
+        out += line
+        if ended:
+            out += b"$\n" if "E" in shown else b"\n"
+    return bytes(out)
+
+
+def _shown(c: int) -> bytes:
+    """cat -v's spelling of byte ``c`` (a tab and a newline stay themselves)."""
+    prefix = b""
+    if c >= 128:
+        prefix, c = b"M-", c - 128
+    if c == 127:
+        return prefix + b"^?"
+    if c < 32 and c not in (9, 10) or prefix and c in (9, 10):
+        return prefix + b"^" + bytes([c + 64])
+    return prefix + bytes([c])
+
+
+_NONPRINTING = [_shown(c) for c in range(256)]
 
 
 @guarded

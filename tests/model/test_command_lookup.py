@@ -44,7 +44,7 @@ def test_what_is_not_modelled_is_unknown(script):
 @pytest.mark.parametrize("folder", SYSTEM_FOLDERS)
 def test_the_names_taken_for_programs_are_those_bash_runs(folder):
     # each name a system folder lists and system_unrunnable leaves out is a program bash's
-    # search finds there; each it lists is one bash does not run (126 or 127)
+    # search finds there (nothing is run: the ones it leaves out are only not followed)
     names = sorted(system_programs()[folder])
     unrunnable = system_unrunnable()[folder]
     script = 'for n; do type -P -- "$n" || echo -; done'
@@ -53,9 +53,6 @@ def test_the_names_taken_for_programs_are_those_bash_runs(folder):
     for name, path in zip(names, found):
         if name not in unrunnable:
             assert path == f"{folder}/{name}", name
-    for name in unrunnable:
-        real = bashref.run('"$1" < /dev/null > /dev/null 2>&1', cwd="/", environ={"PATH": folder}, args=["bash", name])
-        assert real.status in (126, 127), name
 
 
 def _decided(script, unrunnable) -> bool:

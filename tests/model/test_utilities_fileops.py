@@ -91,6 +91,9 @@ CASES = [
     ["rm", "-v", "a.txt", "sp ace", "nope"], ["rm", "-rv", "d"], ["rm", "-dv", "e"], ["rm", "-fv", "nope", "b.txt"],
     ["rmdir", "e"], ["rmdir", "d", "nope", "a.txt", "e"], ["rmdir"], ["rmdir", "-v", "e", "e"], ["rmdir", "--", "-x"],
     ["rmdir", "--verbose", "e/"], ["rmdir", "-q"],
+    # -p: each folder the path names above it, innermost first, until one fails
+    ["rmdir", "-p", "e"], ["rmdir", "-pv", "d/sub/deep", "e"], ["rmdir", "-p", "d/empty//"], ["rmdir", "--parents", "e/"],
+    ["rmdir", "-p", "d/in/x"],
     # unlink: one operand, unlink(2): a folder refused, a symlink itself removed
     ["unlink", "a.txt"], ["unlink"], ["unlink", "a.txt", "b.txt"], ["unlink", "d"], ["unlink", "nope"],
     ["unlink", "--", "sp ace"], ["unlink", "d/in/x"], ["unlink", "a.txt/"], ["unlink", "e/"], ["unlink", "d/in"],
@@ -186,6 +189,15 @@ def test_cat_formatting_generated(options, contents):
     from one file into the next."""
     names = [f"f{n}" for n in range(len(contents))]
     assert compare(["cat", *options, *names], dict(zip(names, contents)), b"") is True
+
+
+NESTED = {"a": None, "a/b": None, "a/b/c": None, "x": None, "x/y": None, "x/f": b"", "k": b""}
+
+
+@pytest.mark.parametrize("argv", [["rmdir", "-pv", "a/b/c", "x/y"], ["rmdir", "-p", "a/b/c/"], ["rmdir", "-p", "a//b"],
+                                  ["rmdir", "-p", "x/y", "a/b/c"], ["rmdir", "-pv", "k/z"], ["rmdir", "-p", "./a/b/c"]])
+def test_rmdir_parents(argv):
+    assert compare(argv, NESTED, b"") is (None if argv[-1] == "./a/b/c" else True)
 
 
 MODE_FILES = {"f": b"x", "g": b"", "d": None, "d/in": b"i", "d/sub": None, "d/sub/deep": b"z"}

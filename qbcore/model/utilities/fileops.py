@@ -520,15 +520,17 @@ def rm(ctx: CommandContext) -> CommandResult:
 
 @guarded
 def rmdir(ctx: CommandContext) -> CommandResult:
-    """coreutils rmdir: each operand an empty folder, removed; ``-v`` says each. ``-p`` and
-    ``--ignore-fail-on-non-empty`` are not modelled."""
+    """coreutils rmdir: each operand an empty folder, removed; ``-v`` says each; ``-p`` then
+    removes each folder its path names above it, innermost first, until one fails (named in
+    a message: status 1). ``--ignore-fail-on-non-empty`` is not modelled."""
     refused = refuse_invalid_option(ctx.argv, "pv", "", stop_at_long=True)
     if refused is not None:
         return refused
-    opts, names = scan_options(ctx.argv, "v", longs={"verbose": ("v", False)})
+    opts, names = scan_options(ctx.argv, "vp", longs={"verbose": ("v", False), "parents": ("p", False)})
     if "" in names:
         return unknown("an empty file name")
-    verbose = bool(opts)
+    verbose = any(o == "v" for o, _ in opts)
+    parents = any(o == "p" for o, _ in opts)
     out = Output("rmdir")
     if not names:
         out.usage("missing operand")
@@ -543,6 +545,21 @@ def rmdir(ctx: CommandContext) -> CommandResult:
             files.rmdir(name)
         except VfsError as exc:
             out.error(f"failed to remove {quote(name)}: {exc.strerror}")
+            continue
+        path = name.rstrip("/") or name
+        while parents and "/" in path:
+            # (remove_parents: cut the last name and the slashes before it)
+            path = path[:path.rindex("/")].rstrip("/") or "/"
+            if path == "/" or path.endswith("/.") or path.endswith("/..") or path in (".", ".."):
+                raise OptionUnknown(f"rmdir -p up to {path}")
+            if verbose:
+                out.out += f"rmdir: removing directory, {quote(path)}\n".encode("utf-8", "surrogateescape")
+            try:
+                files.rmdir(path)
+            except VfsError as exc:
+                what = "" if exc.errno_name == "ENOTDIR" else "directory "
+                out.error(f"failed to remove {what}{quote(path)}: {exc.strerror}")
+                break
     return out.result()
 
 

@@ -411,14 +411,13 @@ def _copy_file(files, out, src, dst, no_clobber, preserve=False):
         return
     if no_clobber and files.lexists(dst):
         return
-    existed = files.exists(dst)
     try:
-        files.copy(src, dst)
+        files.copy(src, dst, _copied_mode(files.mode(src), preserve))
     except VfsError as exc:
         out.error(f"cannot create regular file {quote(dst)}: {exc.strerror}")
         return
-    if preserve or not existed:  # (a file that was there keeps its mode without -p)
-        files.chmod(dst, _copied_mode(files.mode(src), preserve))
+    if preserve:  # (-p gives a file that was there the source's mode too)
+        files.chmod(dst, files.mode(src))
 
 
 def _copy_tree(files, out, src, dst, no_clobber, preserve=False):

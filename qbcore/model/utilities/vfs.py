@@ -494,13 +494,14 @@ class VirtualTree:
             if old in store.children:
                 store.children[new] = store.children.pop(old)
 
-    def copy(self, src: str, dst: str) -> None:
-        """The content of file ``src`` (symlinks followed) written to ``dst``; a new file keeps src's mode."""
+    def copy(self, src: str, dst: str, new_mode=None) -> None:
+        """The content of file ``src`` (symlinks followed) written to ``dst``; a new file gets
+        ``new_mode`` (src's mode when None), one that was there keeps its own."""
         data = self.read_bytes(src)
         existed = self.exists(dst)
         self.write_bytes(dst, data)
         if not existed:
-            self.chmod(dst, self.mode(src))
+            self.chmod(dst, self.mode(src) if new_mode is None else new_mode)
 
     def symlink(self, target: str, p: str) -> None:
         canon, node = self._resolve(p.rstrip("/") or p, follow_last=False)

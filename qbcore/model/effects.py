@@ -1275,10 +1275,6 @@ class EffectWalker(E._Walker):
                     vars_[k] = var
             self.stdin, self.sink, self.errsink = saved
         what = f"`{self.text(node)}`"
-        if outcome.error_first and outcome.error is not None and outcome.stdout and sink is errsink:
-            # (its message first, then its output, both in one place: not followed)
-            outcome = Outcome(outcome.status, Opaque(f"output of {what} after its message"), outcome.error,
-                              outcome.modelled, outcome.stderr, outcome.transfer)
         if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
                 outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:
             # a builtin that failed without its message in the model (printf's invalid formats)
@@ -1302,18 +1298,15 @@ class EffectWalker(E._Walker):
                     # written next goes to it, wherever it is now, not to a new file of that name
                     self.env.files.lose(f"the files after {what}, which moved or removed {target.path}, "
                                         "open for writing")
-        if outcome.stdout and outcome.stderr and sink == errsink and isinstance(sink, (FileSink, Buffer)):
-            # both into one file or pipe: a program writes its messages at once and its output as
-            # its buffer fills or it ends (measured: `ls d nowhere > f 2>&1` has the message first)
+        if outcome.stdout and (outcome.stderr or outcome.error_first and outcome.error) and sink == errsink and \
+                (sink is SHELL_OUT or isinstance(sink, (FileSink, Buffer))):
+            # both in one place (a file, a pipe, the shell's stdout): a program writes its messages
+            # at once and its output as its buffer fills or it ends (measured: `ls d nowhere > f
+            # 2>&1` has the message first), and printf too (Outcome.error_first): not followed
             outcome = Outcome(outcome.status, Opaque(f"output of {what} (its stdout and stderr, in one place)"),
                               outcome.error, outcome.modelled, None, outcome.transfer)
         if errsink is SHELL_OUT and outcome.stderr:
-            if sink is SHELL_OUT and outcome.stdout:
-                # both reach the shell's stdout (2>&1): their order depends on how the utility buffers
-                outcome = Outcome(outcome.status, Opaque(f"output of {what} (its stdout and stderr, merged)"),
-                                  outcome.error, outcome.modelled, None, outcome.transfer)
-            else:
-                self.emit(SHELL_OUT, outcome.stderr, what)
+            self.emit(SHELL_OUT, outcome.stderr, what)
         if sink is not SHELL_OUT or stdout_away:
             # (its own redirection may lead back to the shell's stdout: `{ echo b >&2; } 2>&1`)
             self.emit(sink, outcome.stdout, what)
@@ -1518,10 +1511,7 @@ class EffectWalker(E._Walker):
             if outer is not None:
                 outer.partial = True
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
-        if script_path is not None and self.env.files.tree.lexists(script_path) and \
-                self.env.files.read(script_path) != text.encode("utf-8", "surrogateescape"):
-            # bash reads its script file as it goes: what the run wrote into it (`>> "$0"`) may
-            # be read and run too (measured), or cut what is left of it
+        if script_path is not None and _script_changed(self.env.files, script_path, text):
             self.env.files.lose(f"the files after `{self.text(node)}` (its script file {arg0} changed while it ran)")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         if run.syntax_message:  # (bash refuses some [[ ]] without a word: "")
@@ -1594,10 +1584,8 @@ class EffectWalker(E._Walker):
             meter.leave_shell()
         if files.lost is not None:
             return unknown_result(files.lost)
-        if label is None:
-            path = os.path.normpath(os.path.join(cwd, argv[0]))
-            if files.tree.lexists(path) and files.read(path) != text.encode("utf-8", "surrogateescape"):
-                return unknown_result(f"a run of {argv[0]}, whose script file changed while it ran")
+        if label is None and _script_changed(files, os.path.normpath(os.path.join(cwd, argv[0])), text):
+            return unknown_result(f"a run of {argv[0]}, whose script file changed while it ran")
         if len(_JOBS) != jobs_before:
             return unknown_result(f"a background job of a {shell} -c that a utility started")
         if effects.stderr or effects.stderr_unknown:
@@ -2120,12 +2108,13 @@ def _streams_back(saved: tuple, entry, table) -> tuple:
 
 
 def _bash_script(files, path: str) -> Optional[str]:
-    """The text of the tree's file at ``path`` where running it by its path starts bash on it:
-    executable, its first line ``#!/bin/bash``; None for anything else."""
-    data = files.read(path)
-    if data is None or not data.startswith(b"#!/bin/bash\n") or not files.tree.mode(path) & 0o100:
+    """The text of the tree's file at ``path`` where running it by its path starts bash on it
+    (``/bin/bash PATH``, read as _script_file reads it): executable, its first line
+    ``#!/bin/bash``; None for anything else."""
+    text = _script_file(files, path)
+    if text is None or not text.startswith("#!/bin/bash\n") or not files.tree.mode(path) & 0o100:
         return None
-    return data.decode("utf-8", "surrogateescape")
+    return text
 
 
 def _runs_writers(command, text: str) -> bool:
@@ -2148,6 +2137,14 @@ def _script_file(files, path: str) -> Optional[str]:
     if data is None or b"\0" in data:
         return None
     return data.decode("utf-8", "surrogateescape")
+
+
+def _script_changed(files, path: str, text: str) -> bool:
+    """Whether the script file at ``path``, read as ``text`` when its bash started, holds other
+    bytes now: bash reads a script file as it goes, so what the run wrote into it (`>> "$0"`)
+    may be read and run too (measured), or cut what is left of it. One removed is read on
+    from what bash holds open."""
+    return files.tree.lexists(path) and files.read(path) != text.encode("utf-8", "surrogateescape")
 
 
 class ShellRuns:

@@ -224,8 +224,26 @@ def test_chmod_table(argv):
     assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
 
 
+# a mode given as an option (`chmod -w f`): the whole word is the mode, several join with commas,
+# and a result the umask kept from the mode asked for is an error (status 1)
+MODE_OPTION_STARTS = {**START_MODES, "f": 0o666, "g": 0o4777}
+MODE_OPTION_CASES = [
+    ["chmod", "-w", "f"], ["chmod", "-w", "g"], ["chmod", "-x", "g", "d"], ["chmod", "-rx,u+r", "f"],
+    ["chmod", "f", "-w"], ["chmod", "-x", "-w", "f", "g"], ["chmod", "-x"], ["chmod", "-Rx", "f"],
+    ["chmod", "-fw", "nope"], ["chmod", "-w", "nope"], ["chmod", "-s", "d", "d/sub/deep"], ["chmod", "-w,+t", "f"],
+    ["chmod", "-r", "d/in"], ["chmod", "-f", "-w", "nope", "f"], ["chmod", "-w", "--", "-x"], ["chmod", "-0", "f"],
+    ["chmod", "-R", "-w", "f"], ["chmod", "-rwx", "lf", "d/in"], ["chmod", "-x", "755", "f"], ["chmod", "-q", "f"],
+]
+
+
+@pytest.mark.parametrize("argv", MODE_OPTION_CASES, ids=[" ".join(c)[:60] for c in MODE_OPTION_CASES])
+def test_chmod_mode_as_option(argv):
+    found = compare_modes(argv, MODE_FILES, MODE_OPTION_STARTS, MODE_LINKS)
+    assert found is (None if argv in (["chmod", "-0", "f"], ["chmod", "-q", "f"]) else True)
+
+
 def test_chmod_options_not_modelled_say_so():
-    for argv in (["chmod", "-w", "f"], ["chmod", "-v", "755", "f"], ["chmod", "--reference=g", "f"],
+    for argv in (["chmod", "-R", "-w", "d"], ["chmod", "-v", "755", "f"], ["chmod", "--reference=g", "f"],
                  ["chmod", "+755", "f"], ["chmod", "-R", "000", "d"]):
         assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is None, argv
 

@@ -267,7 +267,7 @@ def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: 
 # how a utility ends on a usage error (its usage(EXIT_FAILURE), measured): the status, what it
 # prints after the message, and what it prints after that unspelled
 _USAGE = {
-    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "rm", "rmdir", "xargs"),
+    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "rm", "rmdir", "xargs", "stat"),
                     (1, "Try '{0} --help' for more information.\n", None)),
     "ls": (2, "Try 'ls --help' for more information.\n", None),
     "sort": (2, "Try 'sort --help' for more information.\n", None),
@@ -286,6 +286,20 @@ def usage_error(program: str, message: str) -> CommandResult:
     found = CommandResult(status, b"", f"{program}: {message}\n{tail.format(program)}".encode())
     found.stderr_unknown = rest
     return found
+
+
+def mode_letters(mode: int) -> str:
+    """The nine permission letters of ``ls -l`` for ``mode`` (gnulib strmode without the type)."""
+    out = []
+    for shift, special, letter in ((6, 0o4000, "s"), (3, 0o2000, "s"), (0, 0o1000, "t")):
+        bits = mode >> shift
+        out.append("r" if bits & 4 else "-")
+        out.append("w" if bits & 2 else "-")
+        if mode & special:
+            out.append(letter if bits & 1 else letter.upper())
+        else:
+            out.append("x" if bits & 1 else "-")
+    return "".join(out)
 
 
 class Output:

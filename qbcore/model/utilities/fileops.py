@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from .common import OptionUnknown, Output, UnknownBytes, guarded, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
+from .common import OptionUnknown, Output, UnknownBytes, guarded, mode_letters, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -685,22 +685,44 @@ _COPY = {"u": 0o700, "g": 0o070, "o": 0o007}
 
 @guarded
 def chmod(ctx: CommandContext) -> CommandResult:
-    """Octal and symbolic modes (``u+x``, ``go-w``, ``a=rX``, ``+x``), -R and -f; a mode
-    given as an option (``-w``), -v, -c, --reference and the long options are not
+    """Octal and symbolic modes (``u+x``, ``go-w``, ``a=rX``, ``+x``), also given as options
+    (``-w``, ``-rx``), -R and -f; -v, -c, --reference and the other long options are not
     modelled."""
-    opts, operands = scan_options(ctx.argv, "Rf", longs={"recursive": ("R", False), "silent": ("f", False),
-                                                         "quiet": ("f", False)})
+    mode_words, argv = _modes_as_options(ctx.argv)
+    opts, operands = scan_options(argv, "Rf", longs={"recursive": ("R", False), "silent": ("f", False),
+                                                     "quiet": ("f", False)})
     flags = {letter for letter, _ in opts}
     out = Output("chmod")
-    if len(operands) < 2:
-        out.usage(f"missing operand after {quote_c(operands[0])}" if operands else "missing operand")
+    if mode_words is None and not operands:
+        out.usage("missing operand")
         return out.result()
-    mode, names = operands[0], operands[1:]
+    if mode_words is None:
+        mode, names = operands[0], operands[1:]
+        if not names:
+            out.usage(f"missing operand after {quote_c(mode)}")
+            return out.result()
+    else:
+        # chmod joins every option that is a mode, with commas, into one mode (chmod.c)
+        mode, names = ",".join(mode_words), operands
+        if not names:
+            out.usage("missing operand")
+            return out.result()
     changes = compile_mode(mode)
     if changes is None:
-        out.usage(f"invalid mode: {quote(mode)}")
+        out.usage(f"invalid mode: {quote_c(mode)}")
         return out.result()
     files, silent = ctx.files, "f" in flags
+
+    def change(path: str, is_dir: bool, shown: str):
+        old = files.mode(path)
+        new = adjust_mode(old, is_dir, changes)
+        files.chmod(path, new)
+        if mode_words is not None:
+            # a mode given as an option is checked against the same mode under no umask
+            naive = adjust_mode(old, is_dir, changes, umask=0)
+            if new & ~naive:
+                out.error(f"{quotef(shown)}: new permissions are {mode_letters(new)}, not {mode_letters(naive)}")
+
     for name in names:
         try:
             kind = files.kind(name)
@@ -713,18 +735,44 @@ def chmod(ctx: CommandContext) -> CommandResult:
                           f"cannot access {quote(name)}: {exc.strerror}")
             out.status = 1
             continue
-        files.chmod(name, adjust_mode(files.mode(name), kind == "dir", changes))
+        change(name, kind == "dir", name)
         if "R" in flags and kind == "dir":
+            if mode_words is not None:
+                return unknown("chmod -R with a mode given as an option (the names its messages give)")
             top = files.realpath(name)
             for path in files.walk(top):
                 if path == top or files.is_symlink(path):
                     continue  # a symlink met on the way is neither changed nor followed
-                files.chmod(path, adjust_mode(files.mode(path), files.is_dir(path), changes))
+                change(path, files.is_dir(path), path)
         if "R" in flags and any(files.is_dir(path) and files.mode(path) & 0o500 != 0o500
                                 for path in files.walk(files.realpath(name))):
             # whether it may go on into a directory it can no longer read depends on who runs it
             return unknown("chmod -R that takes away its own way into a directory")
     return out.result()
+
+
+#: the letters chmod's getopt takes as the start of a mode (``-w``, ``-rx``, ``-644``)
+_MODE_LETTERS = frozenset("rwxXstugoa,+=01234567")
+
+
+def _modes_as_options(argv: list) -> tuple:
+    """``(the words that are modes, or None; argv without them)``: a word of options that holds
+    a mode letter is, whole, one part of the mode (chmod.c: ``argv[optind - 1]``), the options
+    before that letter still counted (``-Rw`` is the mode ``-Rw``, which is invalid)."""
+    words, rest = [], [argv[0]]
+    for n, word in enumerate(argv[1:], 1):
+        if word == "--":
+            rest.extend(argv[n:])
+            break
+        if word.startswith("-") and not word.startswith("--") and len(word) > 1:
+            at = next((i for i, c in enumerate(word) if i and c in _MODE_LETTERS), None)
+            if at is not None:
+                words.append(word)
+                if at > 1:
+                    rest.append(word[:at])
+                continue
+        rest.append(word)
+    return (words or None), rest
 
 
 def compile_mode(text: str):
@@ -767,8 +815,8 @@ def compile_mode(text: str):
     return changes
 
 
-def adjust_mode(mode: int, is_dir: bool, changes) -> int:
-    """The permission bits ``changes`` (compile_mode) make of ``mode``, under UMASK."""
+def adjust_mode(mode: int, is_dir: bool, changes, umask: int = UMASK) -> int:
+    """The permission bits ``changes`` (compile_mode) make of ``mode``, under ``umask``."""
     new = mode & 0o7777
     for op, who, value, copied, x_if_any, keep in changes:
         keep = keep if is_dir else 0
@@ -778,7 +826,7 @@ def adjust_mode(mode: int, is_dir: bool, changes) -> int:
                 (0o111 if bits & 0o111 else 0)
         elif x_if_any and (new & 0o111 or is_dir):
             value |= 0o111
-        value &= (who if who else ~UMASK) & ~keep
+        value &= (who if who else ~umask) & ~keep
         if op == "=":
             preserved = (~who if who else 0) | keep
             new = (new & preserved) | value

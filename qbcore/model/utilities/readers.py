@@ -21,7 +21,7 @@ __all__ = ["MODELS"]
 _TEXT_ONLY = {
     **dict.fromkeys(("md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum"), "bt"),
     "cksum": "", "od": "bcdosx", "nl": "", "base64": "", "base32": "", "hexdump": "bcCdox", "xxd": "pu",
-    "strings": "", "stat": "",
+    "strings": "",
 }
 #: those that take one input (xxd writes its second operand; base64 and base32 refuse one)
 _ONE_INPUT = frozenset({"xxd", "base64", "base32"})

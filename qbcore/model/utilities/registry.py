@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, children, envprog, expr, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
+from . import awk, children, envprog, expr, fileinfo, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -18,6 +18,7 @@ MODELS = {
     "unlink": fileops.unlink,
     "ln": fileops.ln,
     "chmod": fileops.chmod,
+    "stat": fileinfo.stat,
     "sed": sed.sed,
     "grep": grep.grep,
     "egrep": grep.wrapper("egrep"),

@@ -12,11 +12,14 @@ FILES = {"a.txt": b"", "b.log": b"", "e.txt\\": b"", "d": None, "d/c.txt": b"", 
 LINKS = {"l": "d", "dangling": "nowhere"}
 
 
-def check(argv):
-    model = run_model(argv, FILES, b"", LINKS)
+MODES = {"a.txt": 0o755, "b.log": 0o600, "d/c.txt": 0o4711, "d/e": 0o700, "d/e/f.txt": 0o640, "D": 0o1777}
+
+
+def check(argv, modes=None):
+    model = run_model(argv, FILES, b"", LINKS, modes)
     if model is None:
         return None
-    real = run_real(argv, FILES, b"", LINKS)
+    real = run_real(argv, FILES, b"", LINKS, modes)
     sep = b"\0" if "-print0" in argv or any(a.endswith("\\0") for a in argv) else b"\n"
     norm = lambda r: (r[0], sorted(r[1].split(sep)), r[2], r[3])
     assert norm(model) == norm(real), f"{argv}\nmodel {model}\nreal {real}"
@@ -73,6 +76,38 @@ UNKNOWN = {("find", ".", "-delete"),
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
 def test_table(argv):
     assert check(argv) is (None if tuple(argv) in UNKNOWN else True)
+
+
+PERM_CASES = [
+    ["find", ".", "-perm", "644"], ["find", ".", "-perm", "-u+x"], ["find", ".", "-perm", "-u+x", "-type", "f"],
+    ["find", ".", "-perm", "/g+w,o+w"], ["find", ".", "-perm", "/111"], ["find", ".", "-perm", "-4000"],
+    ["find", ".", "-perm", "u=rwx,g=rx,o=rx"], ["find", ".", "!", "-perm", "-u=r"], ["find", ".", "-perm", "-1000"],
+    ["find", ".", "-perm", "0777"], ["find", ".", "-perm", "-a+X"], ["find", ".", "-perm", "/u+s,o+t"],
+    ["find", "d", "-perm", "700"], ["find", ".", "-perm"], ["find", ".", "-perm", "-g=u"],
+]
+PERM_UNKNOWN = [["find", ".", "-perm", "xyz"], ["find", ".", "-perm", "/000"], ["find", ".", "-perm", "+x"],
+                ["find", ".", "-perm", "-u+7"]]
+
+
+@pytest.mark.parametrize("argv", PERM_CASES, ids=[" ".join(c)[:60] for c in PERM_CASES])
+def test_perm(argv):
+    assert check(argv, MODES) is True
+
+
+@pytest.mark.parametrize("argv", PERM_UNKNOWN, ids=[" ".join(c)[:60] for c in PERM_UNKNOWN])
+def test_perm_not_followed_says_so(argv):
+    assert check(argv, MODES) is None
+
+
+PERM_MODE = st.one_of(st.integers(0, 0o7777).map(lambda n: format(n, "o")),
+                      st.builds(lambda who, op, perms: who + op + perms, st.sampled_from(["", "u", "go", "a"]),
+                                st.sampled_from("+="), st.text(st.sampled_from("rwxXst"), min_size=1, max_size=3)))
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.sampled_from(["", "-", "/"]), PERM_MODE, st.booleans())
+def test_perm_generated(prefix, mode, negated):
+    check(["find", "."] + (["!"] if negated else []) + ["-perm", prefix + mode], MODES)
 
 
 PIECE = st.sampled_from([["-name", "*.txt"], ["-name", "?"], ["-type", "f"], ["-type", "d"],

@@ -66,9 +66,13 @@ def lay(root: str, listing: dict, links=None):
         os.symlink(target, os.path.join(root, path))
 
 
-def run_real(argv, listing, stdin=b"", links=None):
+def run_real(argv, listing, stdin=b"", links=None, modes=None):
     with tempfile.TemporaryDirectory() as root:
         lay(root, listing, links)
+        if modes is not None:
+            os.chmod(root, 0o755)  # (a temporary directory starts 0700; the model's 0755)
+        for path, mode in (modes or {}).items():
+            os.chmod(os.path.join(root, path), mode)
         cmd = (["bash", "-c", '"$@"', "bash"] + argv) if argv[0] in BUILTINS else argv
         proc = subprocess.run(cmd, cwd=root, env=ENV, input=stdin, capture_output=True,
                               timeout=20)
@@ -76,9 +80,11 @@ def run_real(argv, listing, stdin=b"", links=None):
         return proc.returncode, proc.stdout, stderr, real_tree(root)
 
 
-def run_model(argv, listing, stdin=b"", links=None):
+def run_model(argv, listing, stdin=b"", links=None, modes=None):
     tree = VirtualTree.from_listing({"/task": None, **{"/task/" + p: c for p, c in listing.items()}},
                                     symlinks={"/task/" + p: t for p, t in (links or {}).items()})
+    for path, mode in (modes or {}).items():
+        tree.chmod("/task/" + path, mode)
     ctx = CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree)
     with host_facts():  # the real tool runs here, with this machine's programs on PATH
         res = MODELS[argv[0]](ctx)

@@ -1,5 +1,5 @@
-"""GNU findutils 4.9 find: -name -iname -type -maxdepth -mindepth -print -print0 -printf ! -exec
-and -delete.
+"""GNU findutils 4.9 find: -name -iname -type -perm -maxdepth -mindepth -print -print0 -printf !
+-exec and -delete.
 
 -exec runs each command as a model of the registry's table (``{} ;`` once for
 each path, its status a test; ``{} +`` once for all of them, after the walk).
@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from .children import run_child
 from .common import Output, OptionUnknown, guarded, quote_c
 from .context import CommandContext, CommandResult
+from .fileops import adjust_mode, compile_mode
 from .vfs import VfsError, changed_paths, same_entries
 
 __all__ = ["find_over"]
@@ -159,6 +160,30 @@ def _escaped_glob(pattern: str) -> str:
     return "(?:" + "".join(out) + r")\Z"
 
 
+def _perm_test(value: str):
+    """``-perm MODE`` (every permission bit as MODE), ``-MODE`` (all of MODE's bits set) or
+    ``/MODE`` (any of them), MODE octal or symbolic as chmod reads it, from no bits and under no
+    umask (findutils parse_perm, pred_perm); the entry's own mode, a symlink's not followed."""
+    kind, text = {"-": ("all", value[1:]), "/": ("any", value[1:])}.get(value[:1], ("exact", value))
+    if value[:1] == "+":
+        raise OptionUnknown("find -perm +MODE")  # a mode, or the old spelling of /MODE
+    changes = compile_mode(text)
+    if changes is None:
+        raise OptionUnknown(f"find -perm {value!r} (an invalid mode)")
+    wanted = (adjust_mode(0, False, changes, umask=0), adjust_mode(0, True, changes, umask=0))
+    if kind == "any" and wanted == (0, 0):
+        raise OptionUnknown("find -perm /000 (a warning, then every entry)")
+
+    def test(files, path, entry_kind, base, depth):
+        mode = files.lmode(path) & 0o7777
+        bits = wanted[entry_kind == "dir"]
+        if kind == "exact":
+            return mode == bits
+        # /MODE whose bits for this kind of entry are none matches it (pred_perm)
+        return mode & bits == bits if kind == "all" else mode & bits != 0 or not bits
+    return test
+
+
 def acts_only_on_names(argv: list):
     """A test every entry ``find ARGV`` acts on passes (prints it, runs -exec on it): its -name
     and -iname tests before its first action, in a conjunction; None when not known. A file
@@ -275,7 +300,7 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
     starts = []
     while args and not (args[0].startswith("-") and len(args[0]) > 1) and args[0] not in ("!", "("):
         starts.append(args.pop(0))
-    tests = []          # (negated, predicate(path, kind, base, depth), or ("exec", command))
+    tests = []          # (negated, predicate(files, path, kind, base, depth), or ("exec", command))
     actions = []        # (how many tests before it, b"\n" or b"\0" to print, -printf's parts, ("+", n) or None)
     batched: dict = {}  # the action's index -> the command of an -exec … {} +
     maxdepth, mindepth = None, 0
@@ -296,7 +321,7 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
             continue
         if a in ("-a", "-and"):
             continue
-        if a in ("-name", "-iname", "-type", "-maxdepth", "-mindepth"):
+        if a in ("-name", "-iname", "-type", "-maxdepth", "-mindepth", "-perm"):
             if i >= len(args):
                 out.error(f"missing argument to `{a}'")
                 return out.result()
@@ -304,13 +329,15 @@ def _find(ctx: CommandContext, models: Mapping) -> CommandResult:
             i += 1
             if a in ("-name", "-iname"):
                 test = _name_test(value, a == "-iname")
-                tests.append((negate, lambda p, k, b, d, t=test: t(b)))
+                tests.append((negate, lambda f, p, k, b, d, t=test: t(b)))
             elif a == "-type":
                 kinds, refused = _type_list(value)
                 if refused:
                     out.error(refused)
                     return out.result()
-                tests.append((negate, lambda p, k, b, d, want=kinds: k in want))
+                tests.append((negate, lambda f, p, k, b, d, want=kinds: k in want))
+            elif a == "-perm":
+                tests.append((negate, _perm_test(value)))
             else:
                 if not re.fullmatch(r"[0-9]+", value):
                     raise OptionUnknown(f"find {a} {value!r}")
@@ -451,7 +478,8 @@ def _walk(ctx, files, starts, tests, actions, maxdepth, mindepth, runs: _Runs, r
                 for upto, act in actions:
                     while ok and done < upto:
                         neg, pred = tests[done]
-                        found = runs.each(pred[1], path, kind) if type(pred) is tuple else pred(path, kind, base, depth)
+                        found = runs.each(pred[1], path, kind) if type(pred) is tuple else \
+                            pred(files, path, kind, base, depth)
                         ok = found != neg
                         done += 1
                     if ok and act is not None:

@@ -26,7 +26,7 @@ from .model.expand import Opaque
 from .model.files import dirname
 from .model.utilities import gitfixture
 from .model.utilities.gitstore import Unreadable
-from .model.utilities.hostfacts import Facts, stated, system_programs, system_unrunnable
+from .model.utilities.hostfacts import SLEPT, Facts, stated, system_programs, system_unrunnable
 from .model.utilities.vfs import VirtualTree
 from .realbash import validators
 from .realbash.executor import CLASSES
@@ -228,9 +228,13 @@ def _predict_run(task, start, before, script, args, source, remote) -> Predictio
     with stated(Facts(_NOW, LOGIN, programs=_programs(TASK_DIR, remote), unrunnable=_unrunnable(TASK_DIR, remote),
                       standins=_standins(TASK_DIR, remote), host=HOSTNAME, temp=_TEMP, pid=_PID)) as facts:
         first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
+    differ = facts.read - {SLEPT}
+    if first.certain and SLEPT in facts.read and "the time" in facts.read:
+        # the model's clock stands still: a time read after a sleep is later than one before
+        return _unknown("the time, read by a run that sleeps")
     # the stand-in's folder on PATH holds the random part too: a reply that read PATH (not the
     # stand-in finding itself there) may depend on it
-    if first.certain and (first.why.startswith(_DEPENDS) or facts.read or remote and read_path):
+    if first.certain and (first.why.startswith(_DEPENDS) or differ or remote and read_path):
         with stated(Facts(_OTHER_NOW, LOGIN, programs=_programs(_OTHER_DIR, remote),
                           unrunnable=_unrunnable(_OTHER_DIR, remote), standins=_standins(_OTHER_DIR, remote),
                           host=HOSTNAME, temp=_OTHER_TEMP, pid=_OTHER_PID)):

@@ -33,6 +33,10 @@ COMMANDS = [
     "tr -s 'a' < a.txt", "grep -c a a.txt n.txt", "sed -n '$=' a.txt", "awk '{s+=$2} END {print s}' n.txt",
     "cat -A t.tsv", "cat -ns a.txt nl.txt", "paste -sd, a.txt", "seq -w 8 10", "basename dir/sub/f.log .log",
     "find dir -type d", "rmdir -pv dir/sub", "cp -p a.txt c.txt; ls", "echo a b c | xargs -n2",
+    # modes given as chmod's options, stat's formats, find -perm, sleep
+    "chmod -w a.txt; stat -c '%a %A %F %h %N' a.txt dir", "stat -c '%s' dir", "chmod 666 a.txt; chmod -w a.txt; stat -c %a a.txt",
+    "chmod -x nowhere", "stat -c %a nowhere a.txt", "stat --printf '%n:%a\\n' a.txt dir/sub", "stat -c '%5a|%-4s|' n.txt",
+    "chmod 700 n.txt; find . -perm -u+x -type f", "find . -perm /o+w", "sleep 0.01; echo slept", "sleep x y", "sleep",
     "python3 -c 'raise SystemExit(3)'", "python3 -c 'print(1' 2>&1 | tail -1", "jq -n --arg x 'a\"b' '{x: $x}'",
 ]
 

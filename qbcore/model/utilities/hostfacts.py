@@ -20,16 +20,17 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
+import re
 import stat
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator, Mapping, Optional
 
-from .common import Output, OptionUnknown, guarded
+from .common import Output, OptionUnknown, guarded, quote
 from .context import CommandContext, CommandResult
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SLEPT", "sleep", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -71,6 +72,9 @@ class Facts:
     #: folder, a file without every execute bit: bash goes on, or says Permission denied), by
     #: folder; a name a folder lists and this leaves out is taken for a program
     unrunnable: Mapping[str, frozenset] = field(default_factory=dict)
+    #: asked by a run that sleeps, its value unused: the run's ``read`` then names the sleep (a
+    #: cache of runs replays it), and a time read in such a run is not the time it started at
+    sleeps: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -203,9 +207,11 @@ def watching(found: set) -> Iterator[set]:
         stop_watching(found)
 
 
+#: what ``Facts.read`` holds after a run slept (not a fact that differs between runs)
+SLEPT = "a sleep"
 # the facts that differ between runs, as ``Facts.read`` names them
 _READ_NAMES = {"now": "the time", "user": "the user's name", "logins": "the login records",
-               "temp": "the names mktemp gives", "pid": "the shell's process id"}
+               "temp": "the names mktemp gives", "pid": "the shell's process id", "sleeps": SLEPT}
 
 
 def reconsult(fields):
@@ -295,6 +301,46 @@ def _render(fmt: str, t: _dt.datetime) -> str:
 
 # what `date` prints with no format, under TZ unset and no /etc/localtime (the sandbox's UTC)
 DEFAULT_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
+
+
+#: the longest sleep followed, in seconds: far inside the executor's wall clock (sandbox.Limits)
+_LONGEST_SLEEP = 2.0
+_INTERVAL = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)([smhd]?)")
+# what strtod reads beyond plain decimals (infinities, NaN, hexadecimal, an exponent)
+_STRTOD_MORE = re.compile(r"(?i)inf|nan|0x|[0-9.]e|^[\s+]")
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+@guarded
+def sleep(ctx: CommandContext) -> CommandResult:
+    """coreutils sleep: the sum of its intervals (a number and s, m, h or d), changing nothing.
+    A sleep longer than _LONGEST_SLEEP, or a number written otherwise (inf, hex, an exponent),
+    is unknown; a run that sleeps and reads the time is left unknown by predict."""
+    args = ctx.argv[1:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    elif any(arg.startswith("-") and arg != "-" for arg in args):
+        raise OptionUnknown("sleep with an option or a negative interval")
+    out = Output("sleep")
+    if not args:
+        out.usage("missing operand")
+        return out.result()
+    total = 0.0
+    for arg in args:
+        found = _INTERVAL.fullmatch(arg)
+        if found is None:
+            if _STRTOD_MORE.search(arg):
+                raise OptionUnknown(f"sleep {arg!r} (a number strtod may read)")
+            out.error(f"invalid time interval {quote(arg)}")
+            continue
+        total += float(found.group(1)) * _UNITS[found.group(2)]
+    if out.status:
+        out.err += b"Try 'sleep --help' for more information.\n"
+        return out.result()
+    if total > _LONGEST_SLEEP:
+        raise OptionUnknown(f"sleep for {total:g} seconds (the executor's wall clock may end the run)")
+    _fact("sleeps")
+    return out.result()
 
 
 @guarded
@@ -461,4 +507,4 @@ def which(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-MODELS = {"date": date, "whoami": whoami, "hostname": hostname, "last": last, "mktemp": mktemp, "which": which}
+MODELS = {"date": date, "sleep": sleep, "whoami": whoami, "hostname": hostname, "last": last, "mktemp": mktemp, "which": which}

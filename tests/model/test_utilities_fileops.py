@@ -248,6 +248,33 @@ def test_chmod_options_not_modelled_say_so():
         assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is None, argv
 
 
+# install: a new file each time, mode 0755 or -m's from no bits (no umask); -d, -D, -t, -T
+INSTALL_CASES = [
+    ["install", "f", "new"], ["install", "-m", "644", "f", "new"], ["install", "-m", "u=rw,go=r", "f", "new"],
+    ["install", "-m", "4755", "f", "new"], ["install", "-m", "a+X", "g", "new"], ["install", "nope", "new"],
+    ["install"], ["install", "f"], ["install", "d", "new"], ["install", "f", "g", "nodir"], ["install", "f", "g", "d"],
+    ["install", "f", "g", "d/in"], ["install", "-d", "p/q", "r"], ["install", "-d", "-m", "700", "m/n"],
+    ["install", "-d", "d"], ["install", "-d", "-m", "750", "d/sub"], ["install", "-d", "f"], ["install", "-d"],
+    ["install", "-D", "f", "deep/er/x"], ["install", "-D", "-t", "td/q", "f", "g"], ["install", "-t", "nod", "f"],
+    ["install", "-t", "f", "g"], ["install", "-t", "d", "f", "nope", "g"], ["install", "-T", "f", "d"],
+    ["install", "-m", "600", "g", "lf"], ["install", "f", "f"], ["install", "lf", "new"], ["install", "f", "d/in"],
+    ["install", "-m", "xyz", "f", "new"], ["install", "-m", "644", "/dev/null", "z"], ["install", "-p", "f", "new"],
+    ["install", "dangling", "new"], ["install", "--mode=640", "f", "--target-directory=d/sub"],
+    ["install", "-m", "600", "/dev/stdin", "w"], ["install", "/dev/stdin", "/dev/stdin", "d"], ["install", "f", "d/sub/deep", "d/in", "ld"],
+]
+
+
+@pytest.mark.parametrize("argv", INSTALL_CASES, ids=[" ".join(c)[:60] for c in INSTALL_CASES])
+def test_install(argv):
+    assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS, stdin=b"from stdin\n") is True
+
+
+def test_install_not_modelled_says_so():
+    for argv in (["install", "-o", "root", "f", "new"], ["install", "-v", "f", "new"], ["install", "-s", "f", "n"],
+                 ["install", "-C", "f", "new"], ["install", "/dev/zero", "new"], ["install", "-D", "f", "f/x"]):
+        assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is None, argv
+
+
 # cp: what it makes takes the source's permission bits under the umask (no set-id bit), or the
 # source's whole mode with -p (-a, --preserve); a file that was there keeps its own without -p
 MADE_MODE_STARTS = {**START_MODES, "f": 0o777, "g": 0o4755, "d": 0o2775, "d/in": 0o666}
@@ -296,3 +323,12 @@ def test_chmod_generated(mode, names, recursive):
         mode = "u" + mode  # (a mode given as an option is not modelled)
     assert compare_modes(["chmod"] + (["-R"] if recursive else []) + ["--", mode] + names, MODE_FILES,
                          START_MODES, MODE_LINKS) is not False
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.sampled_from([[], ["-d"], ["-D"], ["-T"], ["-p"]]), st.one_of(st.just(None), MODE),
+       st.lists(st.sampled_from(["f", "g", "d", "d/in", "lf", "ld", "nope", "new", "p/q", "d/sub", "/dev/null"]),
+                min_size=0, max_size=3))
+def test_install_generated(flags, mode, names):
+    argv = ["install"] + flags + ([] if mode is None else ["-m", mode]) + ["--"] + names
+    assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS, stdin=b"in\n") is not False

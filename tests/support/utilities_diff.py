@@ -137,7 +137,7 @@ def compare(argv, listing=None, stdin=b"", links=None):
     return True
 
 
-def compare_modes(argv, listing, modes, links=None):
+def compare_modes(argv, listing, modes, links=None, stdin=b""):
     """compare(), the permission bits of every entry too; ``modes`` {path: bits} are set
     on both trees first. None when the model says unknown."""
     tree = VirtualTree.from_listing({"/task": None, **{"/task/" + p: c for p, c in listing.items()}},
@@ -145,7 +145,7 @@ def compare_modes(argv, listing, modes, links=None):
     for path, mode in modes.items():
         tree.chmod("/task/" + path, mode)
     with host_facts():
-        res = MODELS[argv[0]](CommandContext(argv=list(argv), stdin=b"", cwd="/task", env=dict(ENV), tree=tree))
+        res = MODELS[argv[0]](CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree))
     if res.unknown is not None:
         return None
     model = (res.status, res.stdout, res.stderr, virtual_tree(tree),
@@ -155,7 +155,7 @@ def compare_modes(argv, listing, modes, links=None):
         os.chmod(root, 0o755)
         for path, mode in modes.items():
             os.chmod(os.path.join(root, path), mode)
-        proc = subprocess.run(argv, cwd=root, env=ENV, capture_output=True, timeout=20)
+        proc = subprocess.run(argv, cwd=root, env=ENV, input=stdin, capture_output=True, timeout=20)
         found = {}
         for dirpath, dirnames, filenames in os.walk(root):
             for name in dirnames + filenames:

@@ -1,4 +1,5 @@
-"""GNU coreutils 9.1 commands that change the tree: cat, tee, touch, mkdir, mv, cp, rm, ln, chmod."""
+"""GNU coreutils 9.1 commands that change the tree: cat, tee, touch, mkdir, mv, cp, rm, ln, chmod,
+install."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from .common import OptionUnknown, Output, UnknownBytes, guarded, mode_letters, 
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
-__all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln", "chmod"]
+__all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln", "chmod", "install"]
 
 
 @guarded
@@ -673,6 +674,169 @@ def ln(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+# -- install --------------------------------------------------------------------
+
+#: the sources install reads that are no file of the tree: what each gives
+_DEVICES = {"/dev/null": "empty", "/dev/stdin": "stdin", "-": None}
+
+
+@guarded
+def install(ctx: CommandContext) -> CommandResult:
+    """coreutils install: files copied to a name or into a folder, each a new file (a name that
+    was there is removed first, a symlink too) with -m MODE (chmod's syntax, from no bits and
+    under no umask) or 0755; -d makes folders (missing parents 0755, the named ones MODE, an
+    existing one given MODE); -D makes a file's missing parents; -t, -T, and -p (the tree holds
+    no times). /dev/null and /dev/stdin may be sources. Owners, stripping, backups, -C and -v
+    are not modelled."""
+    opts, names = scan_options(ctx.argv, "dDpT", "mt", longs={
+        "directory": ("d", False), "mode": ("m", True), "preserve-timestamps": ("p", False),
+        "target-directory": ("t", True), "no-target-directory": ("T", False)})
+    flags = {letter for letter, _ in opts}
+    values = {letter: value for letter, value in opts if value is not None}
+    out = Output("install")
+    if "" in names:
+        return unknown("an empty file name")
+    files = ctx.files
+    if any(name.startswith("/dev/") for name in (names if "d" in flags else names[-1:]) + [values.get("t", "")]):
+        return unknown("install to a device")
+    # the order of install's checks (install.c main): operands, the target, the mode
+    if len(names) <= (0 if "d" in flags or "t" in values else 1):
+        return _install_usage(out, f"missing destination file operand after {quote(names[0])}" if names
+                              else "missing file operand")
+    folder = None
+    if "T" in flags:
+        if "t" in values or len(names) > 2:
+            return unknown("install -T with -t or more than two operands")
+    elif "t" in values:
+        folder = values["t"]
+        try:
+            if not files.is_dir(folder):
+                files.kind(folder)
+                raise VfsError("ENOTDIR", folder)
+        except VfsError as exc:
+            if not ("D" in flags and exc.errno_name == "ENOENT"):
+                out.error(f"failed to access {quote(folder)}: {exc.strerror}")
+                return out.result()
+    elif "d" not in flags:
+        plan = _target_dir(ctx, out, names, "install")
+        if plan is None:
+            return out.result()
+        if plan[1] is not None:
+            folder, names = plan[1], plan[0]
+    changes = compile_mode(values.get("m", "755"))
+    if changes is None:
+        out.error(f"invalid mode {quote_c(values['m'])}")
+        return out.result()
+    if "d" in flags:
+        if "t" in values:
+            return unknown("install -d with -t")
+        for name in names:
+            # without -m: 0755, every bit of a folder that was there set so (install.c)
+            _install_dir(files, out, name, adjust_mode(0, True, changes, umask=0),
+                         changed_bits(changes, True) if "m" in values else 0o7777)
+        return out.result()
+    mode = adjust_mode(0, False, changes, umask=0)
+    if folder is not None:
+        if "D" in flags:
+            _made_parents(files, folder + "/x")
+        pairs = [(src, _into(folder, src)) for src in names]
+    else:
+        if "D" in flags:
+            _made_parents(files, names[1])
+        pairs = [(names[0], names[1])]
+    stdin, made = [ctx.stdin], set()
+    for src, dst in pairs:
+        try:
+            where = files.realpath(dst)
+        except VfsError:
+            where = None
+        if where in made:
+            out.error(f"will not overwrite just-created {quote(dst)} with {quote(src)}")
+            continue
+        data = _install_source(files, out, src, dst, stdin)
+        if data is None:
+            continue
+        try:
+            if files.is_dir(dst) and not files.is_symlink(dst):
+                out.error(f"cannot overwrite directory {quote(dst)} with non-directory")
+                continue
+            if files.lexists(dst):
+                files.remove(dst)
+                if src not in _DEVICES:
+                    # install opens its source only once the name it replaces is gone
+                    try:
+                        data = files.read_bytes(src)
+                    except VfsError as exc:
+                        out.error(f"cannot open {quote(src)} for reading: {exc.strerror}")
+                        continue
+            files.write_bytes(dst, data)
+        except VfsError as exc:
+            out.error(f"cannot create regular file {quote(dst)}: {exc.strerror}")
+            continue
+        files.chmod(dst, mode)
+        made.add(where)
+    return out.result()
+
+
+def _install_usage(out: Output, message: str) -> CommandResult:
+    out.usage(message)
+    return out.result()
+
+
+def _install_source(files, out: Output, src: str, dst: str, stdin: list):
+    """The bytes install copies from ``src``, or None after its message."""
+    if src.startswith("/dev/") or src in _DEVICES:
+        if _DEVICES.get(src) is None:
+            raise OptionUnknown(f"install from {src}")
+        data, stdin[0] = (b"", stdin[0]) if _DEVICES[src] == "empty" else (stdin[0], b"")
+        return data
+    try:
+        if files.is_dir(src):
+            out.error(f"omitting directory {quote(src)}")
+            return None
+        data = files.read_bytes(src)
+    except VfsError as exc:
+        out.error(f"cannot stat {quote(src)}: {exc.strerror}")
+        return None
+    if not files.mode(src) & 0o400:
+        raise OptionUnknown("install from a file its owner may not read (root may)")
+    try:
+        # (a symlink at dst is removed, not followed: no sameness there)
+        same = files.lexists(dst) and not files.is_symlink(dst) and files.realpath(src) == files.realpath(dst)
+    except VfsError:
+        same = False
+    if same:
+        out.error(f"{quote(src)} and {quote(dst)} are the same file")
+        return None
+    return data
+
+
+def _made_parents(files, path: str):
+    """install -D: the folders above ``path`` made, 0755; any on the way that is no folder
+    is not followed."""
+    parent = posixpath.dirname(path.rstrip("/"))
+    if not parent:
+        return
+    try:
+        files.mkdir(parent, parents=True, exist_ok=True)
+    except VfsError:
+        raise OptionUnknown("install -D through a name that is no folder") from None
+
+
+def _install_dir(files, out: Output, name: str, mode: int, bits: int):
+    if files.lexists(name) and not files.is_dir(name):
+        out.error(f"cannot create directory {quote(name)}: File exists")
+        return
+
+    old = files.mode(name) if files.is_dir(name) else 0
+    try:
+        files.mkdir(name, parents=True, exist_ok=True)
+    except VfsError:
+        raise OptionUnknown("install -d through a name that is no folder") from None
+    # a folder that was there keeps the bits the mode does not set (mkdir-p's mode_bits)
+    files.chmod(name, old & ~bits | mode)
+
+
 # -- chmod ----------------------------------------------------------------------
 
 #: the umask the tree makes new files under (0644, directories 0755): a symbolic mode that
@@ -813,6 +977,19 @@ def compile_mode(text: str):
         if i != len(clause):
             return None
     return changes
+
+
+def changed_bits(changes, is_dir: bool) -> int:
+    """The permission bits ``changes`` set or clear under no umask, whatever they start from
+    (gnulib mode_adjust's ``pmode_bits``)."""
+    bits = 0
+    for op, who, value, copied, x_if_any, keep in changes:
+        keep = keep if is_dir else 0
+        if copied or x_if_any:
+            raise OptionUnknown("a mode that copies bits or gives X, where only the bits it sets count")
+        value &= (who if who else 0o7777) & ~keep
+        bits |= ~((~who if who else 0) | keep) & 0o7777 if op == "=" else value
+    return bits
 
 
 def adjust_mode(mode: int, is_dir: bool, changes, umask: int = UMASK) -> int:

@@ -18,6 +18,7 @@ MODELS = {
     "unlink": fileops.unlink,
     "ln": fileops.ln,
     "chmod": fileops.chmod,
+    "install": fileops.install,
     "stat": fileinfo.stat,
     "sed": sed.sed,
     "grep": grep.grep,

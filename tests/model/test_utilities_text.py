@@ -1,4 +1,4 @@
-"""head, tail, wc, sort, cut, tr, uniq, seq, basename, dirname, pwd, ls against GNU coreutils 9.1."""
+"""head, tail, wc, sort, cut, tr, uniq, seq, basename, dirname, pwd, ls, expand, fold against GNU coreutils 9.1."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -165,3 +165,29 @@ def test_paths(argv):
     real = run_real(argv, FILES, b"", LINKS)
     real = (real[0], re.sub(rb"/tmp/[^/\n]+", b"/task", real[1]), real[2], real[3])
     assert model == real, f"{argv}\nmodel {model}\nreal {real}"
+
+
+# expand and fold: columns as coreutils counts them (tabs, backspaces, carriage returns)
+LAYOUT_FILES = {"t": b"a\tbc\tdef\n\tx\n  \ty\tz\nno newline\t", "long": b"The quick brown fox jumps over the lazy dog\n"
+                b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+                "ctl": b"ab\bc\td\re\tf\n\b\tq\n"}
+LAYOUT_CASES = [
+    ["expand", "t"], ["expand", "-t", "4", "t"], ["expand", "-i", "t"], ["expand", "--tabs=2", "-i", "t", "ctl"],
+    ["expand", "-t1", "ctl"], ["expand", "nope", "t"], ["expand"], ["fold", "long"], ["fold", "-w", "10", "long"],
+    ["fold", "-sw", "10", "long", "t"], ["fold", "-w", "3", "t", "ctl"], ["fold", "-b", "-w", "4", "ctl"],
+    ["fold", "-s", "-w", "1", "long"], ["fold", "--width=7", "--spaces", "long"], ["fold", "nope"], ["fold", "-w5"],
+]
+
+
+@pytest.mark.parametrize("argv", LAYOUT_CASES, ids=[" ".join(c)[:60] for c in LAYOUT_CASES])
+def test_expand_fold(argv):
+    assert compare(argv, LAYOUT_FILES, b"from\tstdin and more words\n") is True
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(st.binary(max_size=60).map(lambda b: bytes(c for c in b if c in b"ab \t\b\r\n")),
+       st.sampled_from([["expand"], ["expand", "-i"], ["expand", "-t", "3"], ["fold", "-w", "5"],
+                        ["fold", "-s", "-w", "4"], ["fold", "-b", "-w", "3"], ["fold", "-bs", "-w", "6"],
+                        ["fold", "-w", "1"]]))
+def test_expand_fold_generated(text, argv):
+    assert compare(argv, {}, text) is True

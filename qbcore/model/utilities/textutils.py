@@ -982,6 +982,116 @@ def paste(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+def _width(value: str, utility: str, what: str) -> int:
+    """A width or tab size given as plain decimal digits (any other spelling is not followed)."""
+    if not value.isdigit() or not value.isascii():
+        raise OptionUnknown(f"{utility}: {what} {value!r}")
+    return int(value)
+
+
+@guarded
+def expand(ctx: CommandContext) -> CommandResult:
+    """coreutils expand: each tab to spaces up to the next stop (every 8 columns, or -t N),
+    -i only those before a line's first other character; a backspace steps a column back.
+    Lists of stops (-t 4,8) and the -N spelling are not modelled."""
+    opts, names = scan_options(ctx.argv, "i", "t", longs={"initial": ("i", False), "tabs": ("t", True)})
+    size = 8
+    for letter, value in opts:
+        if letter == "t":
+            size = _width(value, "expand", "tab stops")
+            if size == 0:
+                raise OptionUnknown("expand -t 0")
+    initial = any(letter == "i" for letter, _ in opts)
+    out = Output("expand")
+    for name, data in _operands(ctx, names, "expand"):
+        if isinstance(data, VfsError):
+            out.error(f"{quotef(name)}: {data.strerror}")
+            continue
+        column, leading = 0, True
+        for byte in data:
+            if byte == 9 and (leading or not initial):
+                stop = (column // size + 1) * size
+                out.out += b" " * (stop - column)
+                column = stop
+                continue
+            if byte == 10:
+                column, leading = 0, True
+            elif byte == 8:
+                column = max(0, column - 1)
+                leading = leading and byte in (9, 32)
+            else:
+                column += 1
+                leading = leading and byte in (9, 32)
+            out.out.append(byte)
+    return out.result()
+
+
+def _fold_column(column: int, byte: int, count_bytes: bool) -> int:
+    """The column after ``byte`` (fold.c adjust_column)."""
+    if count_bytes:
+        return column + 1
+    if byte == 8:
+        return max(0, column - 1)
+    if byte == 13:
+        return 0
+    if byte == 9:
+        return column + 8 - column % 8
+    return column + 1
+
+
+@guarded
+def fold(ctx: CommandContext) -> CommandResult:
+    """coreutils fold: lines broken before the column that would pass WIDTH (-w, 80), at the
+    last blank before it with -s, counting bytes with -b (else a tab to the next multiple of 8,
+    a backspace back, a carriage return to 0). The -N spelling is not modelled."""
+    opts, names = scan_options(ctx.argv, "bs", "w", longs={"bytes": ("b", False), "spaces": ("s", False),
+                                                          "width": ("w", True)})
+    width = 80
+    for letter, value in opts:
+        if letter == "w":
+            width = _width(value, "fold", "width")
+            if width == 0:
+                raise OptionUnknown("fold -w 0")
+    flags = {letter for letter, _ in opts}
+    count_bytes, spaces = "b" in flags, "s" in flags
+    out = Output("fold")
+    for name, data in _operands(ctx, names, "fold"):
+        if isinstance(data, VfsError):
+            out.error(f"{quotef(name)}: {data.strerror}")
+            continue
+        out.out += _folded(data, width, count_bytes, spaces)
+    return out.result()
+
+
+def _folded(data: bytes, width: int, count_bytes: bool, spaces: bool) -> bytes:
+    out, line, column = bytearray(), bytearray(), 0
+    for byte in data:
+        if byte == 10:
+            out += line + b"\n"
+            line, column = bytearray(), 0
+            continue
+        while True:
+            column = _fold_column(column, byte, count_bytes)
+            if column <= width:
+                line.append(byte)
+                break
+            blank = max(line.rfind(b" "), line.rfind(b"\t")) if spaces else -1
+            if blank >= 0:
+                out += line[:blank + 1] + b"\n"
+                line = line[blank + 1:]
+                column = 0
+                for kept in line:
+                    column = _fold_column(column, kept, count_bytes)
+                continue
+            if not line:
+                line.append(byte)
+                break
+            out += line + b"\n"
+            line, column = bytearray(), 0
+    return bytes(out + line)
+
+
 MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr, "uniq": uniq, "seq": seq,
           "tac": tac, "rev": rev, "readlink": readlink, "realpath": realpath,
-          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls, "paste": paste}
+          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls, "paste": paste, "expand": expand,
+          "fold": fold}

@@ -1456,7 +1456,7 @@ class EffectWalker(E._Walker):
             table = {0: stdin_script(text), 1: table[1], 2: table[2]}
         elif "/" in name and isinstance(name, str) and self.env.cwd_known:
             path = os.path.normpath(os.path.join(self.env.cwd, name))
-            text = _bash_script(self.env.files, path)
+            text = _bash_script(self.env.files, path, by_bash=True)
             if text is None:
                 return None
             arg0, args, label, script_path = name, argv[1:], None, path
@@ -1485,8 +1485,7 @@ class EffectWalker(E._Walker):
             else:
                 environ[var] = value
         env = new_shell_env(environ, cwd, self.env.files, self.env.meter, arg0, args)
-        if label == "stdin":
-            env.flags = "hBs"
+        env.flags = _SOURCES[_SOURCE_OF[label]][0]  # ($- of a script file: hB, no c)
         for var in hidden:
             env.set(var, Opaque(f"${var}"), exported=True)
         env.effects = self.effects
@@ -1557,6 +1556,8 @@ class EffectWalker(E._Walker):
         files = TreeFiles(tree, self.env.files.root)
         meter = self.env.meter
         env = new_shell_env(start, cwd, files, meter, arg0, args)
+        if not dash:
+            env.flags = _SOURCES[_SOURCE_OF[label]][0]
         for name in hidden:
             env.set(name, Opaque(f"${name}"), exported=True)
         # $_ starts as the path the utility was found at, which bash passes on to what it runs
@@ -2107,14 +2108,19 @@ def _streams_back(saved: tuple, entry, table) -> tuple:
     return tuple(out)
 
 
-def _bash_script(files, path: str) -> Optional[str]:
+def _bash_script(files, path: str, by_bash: bool = False) -> Optional[str]:
     """The text of the tree's file at ``path`` where running it by its path starts bash on it
     (``/bin/bash PATH``, read as _script_file reads it): executable, its first line
-    ``#!/bin/bash``; None for anything else."""
+    ``#!/bin/bash``; or, where bash itself runs it (``by_bash``), no ``#!`` line at all: the
+    kernel refuses such a file and bash runs it in a child it resets to a new shell (exported
+    variables only, options and functions gone: measured), as ``bash PATH`` would (execvp in
+    a program runs it with /bin/sh instead). None for anything else."""
     text = _script_file(files, path)
-    if text is None or not text.startswith("#!/bin/bash\n") or not files.tree.mode(path) & 0o100:
+    if text is None or not files.tree.mode(path) & 0o100:
         return None
-    return text
+    if text.startswith("#!/bin/bash\n") or by_bash and not text.startswith("#!"):
+        return text
+    return None
 
 
 def _runs_writers(command, text: str) -> bool:
@@ -2392,6 +2398,8 @@ def _harness_pid():
 
 # how bash gets its script: its flags ($-) and the start of its syntax messages after $0
 _SOURCES = {"-c": ("hBc", ": -c: "), "file": ("hB", ": "), "stdin": ("hBs", ": ")}
+# the source of a child shell by its label in shell_program and utility_bash (None: a file)
+_SOURCE_OF = {"-c": "-c", "stdin": "stdin", None: "file"}
 
 
 def run_effects(script: str, tree: VirtualTree, cwd: str, environ: dict, *, args=(),

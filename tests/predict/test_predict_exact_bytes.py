@@ -37,6 +37,11 @@ COMMANDS = [
     "chmod -w a.txt; stat -c '%a %A %F %h %N' a.txt dir", "stat -c '%s' dir", "chmod 666 a.txt; chmod -w a.txt; stat -c %a a.txt",
     "chmod -x nowhere", "stat -c %a nowhere a.txt", "stat --printf '%n:%a\\n' a.txt dir/sub", "stat -c '%5a|%-4s|' n.txt",
     "chmod 700 n.txt; find . -perm -u+x -type f", "find . -perm /o+w", "sleep 0.01; echo slept", "sleep x y", "sleep",
+    # a script without a #! line run by its path: bash runs it in a child reset to a new shell
+    "printf 'echo \"[$x][$y][$0][$1]\"; f; echo $-\\n' > s.sh; chmod +x s.sh; x=1; export y=2; "
+    "f() { echo fn; }; set -u; ./s.sh a; echo $?; rm s.sh", "printf 'exit 3\\n' > t.sh; chmod +x t.sh; ./t.sh; echo $?; rm t.sh",
+    # $- of a script file (once wrong: hBc, as under -c)
+    "printf '#!/bin/bash\\necho $-\\n' > s.sh; bash s.sh; chmod +x s.sh; ./s.sh; bash < s.sh; echo $- | tr -d c; rm s.sh",
     "python3 -c 'raise SystemExit(3)'", "python3 -c 'print(1' 2>&1 | tail -1", "jq -n --arg x 'a\"b' '{x: $x}'",
 ]
 

@@ -1,4 +1,4 @@
-"""The operands and options of bash's own exit, return, shift, break, continue, unset and
+"""The operands and options of bash's own exit, return, shift, break, continue, unset, cd and
 printf, against bash: the numbers bash's legal_number takes (blanks, a sign, `--` first),
 the words it refuses with a message, and where each message lands."""
 
@@ -18,6 +18,9 @@ DECIDED = [
     'unset 1a b; echo "$?" > s', 'unset -f 2x; echo "$?" > s', 'unset -- -x; echo "$?" > s',
     'f() { echo hi; }; unset f; f 2> /dev/null; echo "$?" > s', 'g() { echo G; }; g=1; unset g; g > s',
     'x=1; unset -v x; echo "${x-unset}" > s',
+    # cd: two operands are refused (bash 5.2), the rest goes on; -L and -P; `--` before `-`
+    'mkdir d g; { cd d g\n} 2> e; echo "$?" > s', 'mkdir d; cd -L -P d; echo in > f',
+    'mkdir d; cd d; cd ..; cd -- - > /dev/null; echo in > f',
     # printf's message for an argument that is no number, its output apart from it
     "{ printf '%d|%s\\n' x y\n} 2> e > o; echo \"$?\" > s", "printf '%d\\n' 3x 2> /dev/null > o",
 ]
@@ -28,6 +31,8 @@ NOT_DECIDED = [
     "for i in 1; do break x; done; echo after > s", "for i in 1 2; do echo $i >> s; continue 0; done",
     # printf's message and its output in one place: the message comes first
     "printf '%d\\n' x > o 2>&1", "printf '%d %d\\n' x y 2> e",
+    # cd's options it does not follow (-e, -@) and those it refuses
+    "mkdir d; cd -P -e d 2> e; echo $? > s", "mkdir d; cd -x d 2> e; echo $? > s",
 ]
 
 

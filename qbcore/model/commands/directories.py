@@ -25,7 +25,17 @@ def working_directory(env) -> str:
 @register("cd")
 def cd(ctx: Invocation) -> Outcome:
     env = ctx.env
-    args = [a for a in ctx.args if a not in ("-L", "-P", "--")]
+    args = list(ctx.args)
+    while args and isinstance(args[0], str) and args[0].startswith("-") and args[0] != "-":
+        word = args.pop(0)
+        if word == "--":
+            break
+        if any(letter not in "LP" for letter in word[1:]):
+            # -e, -@, or a word bash refuses as an option: not followed
+            env.cwd_known = False
+            return Outcome(Opaque(f"status of cd {word}"), modelled=False)
+    if len(args) > 1:
+        return Outcome(1, error="cd: too many arguments")  # (bash 5.2; older ones took the first)
     output = None
     if not args:
         target = env.get("HOME")

@@ -15,6 +15,7 @@ from ..values import UnorderedLines, has_opaque
 from ..utilities.common import OptionUnknown, UnknownBytes
 from ..utilities.context import CommandContext, Environ
 from ..utilities.registry import MODELS
+from ..utilities import vfs
 from ..utilities.vfs import VirtualTree
 from .external import unmodelled
 from .registry import Invocation, Model, Outcome
@@ -111,6 +112,8 @@ def entry(model) -> Model:
         elif hidden:
             # the model would read such a variable as unset, or as its printed form
             unknown = f"an exported value the shell model does not know (${hidden[0]})"
+        elif tree.owner_withheld() is not None:
+            unknown = f"{tree.owner_withheld()}, a folder whose mode withholds from its owner what a program may need"
         else:
             if script_input is not None:
                 command = _ScriptStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)
@@ -122,10 +125,16 @@ def entry(model) -> Model:
                 command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree, ctx.stdin_unordered)
             # a child `bash -c` it starts (find -exec, xargs) runs in the shell model
             command.bash = getattr(ctx.shell, "utility_bash", None)
+            withheld: set = set()
+            vfs.WITHHELD_ACCESS.append(withheld)
             try:
                 unknown = model(command)
             except OptionUnknown as exc:  # (a model that is not guarded read unknown stdin)
                 unknown = str(exc)
+            finally:
+                del vfs.WITHHELD_ACCESS[next(n for n, log in enumerate(vfs.WITHHELD_ACCESS) if log is withheld)]
+            if withheld and not isinstance(unknown, str):
+                unknown = f"{min(withheld)}, read or written though its mode withholds that from its owner"
         result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)
         if unknown is not None:
             why = f"{ctx.name} ({unknown})"

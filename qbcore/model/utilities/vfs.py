@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from typing import Optional
 
 __all__ = ["VirtualTree", "VfsError", "VfsBudgetExceeded", "Budget", "STRERROR", "join"]
 
@@ -35,6 +36,17 @@ _MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS
 #: a move its source and target (the entries below them moved with them); a reader of the
 #: log learns what changed, even a change undone later, which a diff of two states misses
 CHANGE_LOGS: list = []
+
+
+#: while a program's model runs (commands.programs), a set for it that learns each file read
+#: whose mode withholds reading from its owner, and each written in place whose mode withholds
+#: writing: root may, its owner may not, and the models do not follow who runs them
+WITHHELD_ACCESS: list = []
+
+
+def _withheld(canon: str) -> None:
+    for log in WITHHELD_ACCESS:
+        log.add(canon)
 
 
 def _logged(*paths: str) -> None:
@@ -338,6 +350,8 @@ class VirtualTree:
         node = self._existing(p)
         if node.kind == _DIR:
             raise VfsError("EISDIR", p)
+        if WITHHELD_ACCESS and not node.mode & 0o400:
+            _withheld(self._resolve(p)[0])
         return node.data
 
     def listdir(self, p: str) -> list[str]:
@@ -353,6 +367,17 @@ class VirtualTree:
         if node.kind != _LINK:
             raise VfsError("EINVAL", p)
         return node.target
+
+    def owner_withheld(self) -> Optional[str]:
+        """The first folder whose mode withholds from its owner what a program may need of it
+        (to list it, change it or enter it), or None. What a program may do there depends on
+        who runs it (root may do anything), which the models do not follow. (A file its owner
+        may not read or write matters only to a program that reads it, or writes into it in
+        place: WITHHELD_ACCESS learns of those.)"""
+        for path, node in self._store.nodes.items():
+            if node.kind == _DIR and node.mode & 0o700 != 0o700:
+                return path
+        return None
 
     def mode(self, p: str) -> int:
         return self._existing(p).mode
@@ -378,6 +403,8 @@ class VirtualTree:
             self._add(canon, _Node(_FILE, bytes(data), 0o644))
         else:
             new = node.data + data if append else bytes(data)
+            if WITHHELD_ACCESS and not node.mode & 0o200:
+                _withheld(canon)
             if CHANGE_LOGS:
                 _logged(canon)
             self._store.nodes[canon] = _Node(_FILE, new, node.mode)

@@ -1,0 +1,41 @@
+"""Replies that take permissions away from their own files, then run programs over them:
+what a program may do then depends on who runs it, which the model does not follow. Programs
+over a file its owner may not read, or in a folder it may not list, change or enter, are
+unknown, and so is a program that writes in place into a file its owner may not write; what
+touches no such entry is still decided. Predicted and executed: every certain prediction
+agrees with the executor (these replies were once predicted to pass, and failed)."""
+
+from predicting import certain_disagreements, execute
+from qbcore.predict import predict
+
+UNKNOWN = [
+    ("sed-replace/t0-plain", "chmod 000 data.txt; sed -i 's/alpha/omega/g' data.txt; chmod 644 data.txt"),
+    ("hostile-filenames/t0-plain", "chmod 555 .; mv notes.txt archive.txt; chmod 755 ."),
+    ("write-file/t0-plain", "printf 'x\\n' > out.txt; chmod 444 out.txt; printf 'hello world\\n' | tee out.txt; "
+                            "chmod 644 out.txt"),
+    ("write-file/t0-plain", "mkdir d; chmod 300 d; printf 'hello world\\n' > out.txt; ls d > /dev/null && rm out.txt; "
+                            "chmod 755 d; rmdir d"),
+    ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; cat t > out.txt; rm -f t"),
+]
+DECIDED = [
+    # read-only files that programs read, remove or replace: no write into them in place
+    ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 444 t; cp t out.txt; chmod 644 out.txt; rm -f t", True),
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; chmod 444 out.txt; grep -q hello out.txt && "
+                            "chmod 644 out.txt", True),
+    ("write-file/t0-plain", "printf 'x\\n' > t; chmod 400 t; rm -f t; printf 'hello world\\n' > out.txt; [ -e t ] && rm out.txt",
+     True),
+]
+
+
+def test_programs_over_withheld_entries_are_unknown():
+    for task, reply in UNKNOWN:
+        assert not predict(task, reply, "raw").certain, reply
+
+
+def test_others_decided_and_every_certain_one_agrees():
+    for task, reply, passes in DECIDED:
+        found = predict(task, reply, "raw")
+        assert found.certain and found.passed is passes, (reply, found)
+    cases = [(task, reply, transport) for task, reply, *_ in UNKNOWN + DECIDED
+             for transport in ("raw", "nested", "single", "double-nested")]
+    assert not certain_disagreements(cases, execute(cases))

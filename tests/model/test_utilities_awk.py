@@ -93,6 +93,9 @@ CASES = [
     ["awk", "BEGIN { key = ARGV[1]", "t"], ["awk", "{ x = 1\n", "t"], ["awk", "BEGIN { if (1) { print", "t"],
     ["awk", "BEGIN { key = ARGV[1]; ARGV[1] = \"\" }  == key { print  }", "t"],
     ["awk", "{ print $1 } && 1", "t"], ["awk", "NR == 1 { print }\n== 2", "t"],
+    # BEGIN or END whose action does not start on its line (the shell split the program at blanks)
+    ["awk", "-F", "\t", "BEGIN", "{", "key", "t"], ["awk", "END"], ["awk", "BEGIN\n{ print 1 }"], ["awk", "END;", "t"],
+    ["awk", "BEGIN x", "t"],
     # print, printf or a list's comma right before what cannot start an expression
     ["awk", "{ print , }", "t"], ["awk", "{ printf %sn, bash }", "t"], ["awk", "{ print $1, , $2 }", "t"],
     ["awk", "{ printf(\"%s\", ) }", "t"], ["awk", "{ print a, ; }", "t"], ["awk", "{ print * 2 }", "t"],

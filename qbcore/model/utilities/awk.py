@@ -230,6 +230,10 @@ class _Parser:
             tok = self.peek()
             if tok[1] in ("BEGIN", "END"):
                 self.take()
+                if self.peek()[1] != "{":
+                    # its action must start on its line (`awk BEGIN`, where the shell split the
+                    # program at its blanks; `BEGIN` then a newline): mawk's syntax error
+                    raise SyntaxFound(self.peek()[1])
                 items.append((tok[1], None, self.block()))
             elif tok[1] == "{":
                 items.append(("main", None, self.block()))

@@ -1,4 +1,4 @@
-"""Replies that take permissions away from their own files, then run programs over them:
+"""Replies that take permissions away from their own files, then run programs or the shell over them:
 what a program may do then depends on who runs it, which the model does not follow. Programs
 over a file its owner may not read, or in a folder it may not list, change or enter, are
 unknown, and so is a program that writes in place into a file its owner may not write; what
@@ -16,6 +16,14 @@ UNKNOWN = [
     ("write-file/t0-plain", "mkdir d; chmod 300 d; printf 'hello world\\n' > out.txt; ls d > /dev/null && rm out.txt; "
                             "chmod 755 d; rmdir d"),
     ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; cat t > out.txt; rm -f t"),
+    # the shell's own: a new name in a folder its owner may not change, a path or a cd through
+    # a folder it may not enter, a test of a path there
+    ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' > out.txt"),
+    ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' >> out.txt"),
+    ("write-file/t0-plain", "mkdir d; chmod 000 d; printf 'hello world\\n' > out.txt; cd d && rm ../out.txt"),
+    ("write-file/t0-plain", "mkdir d; printf 'x' > d/f; chmod 600 d; printf 'hello world\\n' > out.txt; "
+                            "[ -f d/f ] || rm out.txt; chmod 755 d; rm -r d"),
+    ("write-file/t0-plain", "mkdir d; printf 'hello world\\n' > d/f; chmod 600 d; cat < d/f > out.txt"),
 ]
 DECIDED = [
     # read-only files that programs read, remove or replace: no write into them in place

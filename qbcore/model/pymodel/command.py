@@ -13,6 +13,7 @@ import sys
 import traceback
 
 from qbcore.model.utilities.context import OTHER_ORDERS, CommandContext, CommandResult, in_order, mark_other_order
+from qbcore.model.utilities.common import OptionUnknown
 from qbcore.model.utilities.vfs import same_entries
 
 from .files import Process, open_file
@@ -342,7 +343,9 @@ def python3_model(ctx, run_command=None, limits=None):
             for turn in OTHER_ORDERS:
                 tree = spare.clone()
                 # the stdin the first run took (a stream's or the script's is taken once)
-                again = _run(CommandContext(list(ctx.argv), ctx.stdin, ctx.cwd, ctx.env, tree, ctx.stdin_unordered,
+                # (what the first run left of a stdin it never read is not taken now either)
+                stdin = ctx.stdin if getattr(ctx, "_data", b"") is not None else b""
+                again = _run(CommandContext(list(ctx.argv), stdin, ctx.cwd, ctx.env, tree, ctx.stdin_unordered,
                                             bash=ctx.bash),
                              None, limits, ListingOrder(turn))
                 _judge_order(result, again, ctx.tree, tree)
@@ -363,15 +366,25 @@ def _judge_order(result, again, tree, again_tree):
     mark_other_order(result, again, why)
 
 
+def _taken_stdin(ctx) -> bytes:
+    """The program's stdin, taken as it first reads it; one the shell model does not know makes
+    the run unknown there, never an exception the program could catch."""
+    try:
+        return ctx.stdin
+    except OptionUnknown as exc:
+        raise NotModelled(str(exc)) from None
+
+
 def _run(ctx, run_command, limits, order):
     usage, problem = parse_command_line(ctx.argv)
     if usage is None:
         return CommandResult(status=2, stdout=b"", stderr=(
             f"{problem}\nusage: {ctx.argv[0]} [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
             f"Try `python -h' for more information.\n").encode())
-    stdin = ctx.stdin
     unbuffered = usage.unbuffered or bool(ctx.env.get("PYTHONUNBUFFERED"))
-    proc = Process(ctx.tree, ctx.cwd, ctx.env, stdin, limits, unbuffered)
+    # its stdin is taken when the program first reads it: `python3 -c` that never does leaves a
+    # stream, or the rest of bash's own script (the stdin transport), where it was
+    proc = Process(ctx.tree, ctx.cwd, ctx.env, lambda: _taken_stdin(ctx), limits, unbuffered)
     proc.listing = order
     if usage.module is not None:
         if usage.module != "json.tool":
@@ -397,7 +410,7 @@ def _run(ctx, run_command, limits, order):
         raw = usage.source.encode("utf-8", "surrogateescape")
         filename = usage.filename
     else:
-        raw, proc.stdin = stdin, b""
+        raw, proc.stdin = proc.stdin, b""
         filename = usage.filename
     proc.argv = list(usage.argv)
 

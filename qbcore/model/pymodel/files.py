@@ -123,7 +123,9 @@ class Process:
         self.cwd = cwd
         self._environ = env
         self._env = None
-        self.stdin = stdin
+        # bytes, or a function that takes them once the program first reads its stdin (a
+        # program that never does leaves a stream, or the rest of bash's script, to the next reader)
+        self._stdin = stdin
         self.stdin_pos = 0
         self.limits = limits
         self.unbuffered = unbuffered
@@ -218,6 +220,16 @@ class Process:
     def check_output(self):
         if len(self.out) + len(self.pending) + len(self.err) > self.limits.output:
             raise NotModelled(f"more than {self.limits.output} bytes of output")
+
+    @property
+    def stdin(self) -> bytes:
+        if callable(self._stdin):
+            self._stdin = self._stdin()
+        return self._stdin
+
+    @stdin.setter
+    def stdin(self, value):
+        self._stdin = value
 
     def read_stdin(self, n=-1):
         data = self.stdin[self.stdin_pos:] if n < 0 else self.stdin[self.stdin_pos:self.stdin_pos + n]

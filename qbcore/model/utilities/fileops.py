@@ -744,7 +744,7 @@ def install(ctx: CommandContext) -> CommandResult:
         if "D" in flags:
             _made_parents(files, names[1])
         pairs = [(names[0], names[1])]
-    stdin, made = [ctx.stdin], set()
+    stdin, made = [None], set()  # stdin taken only where /dev/stdin is a source
     for src, dst in pairs:
         try:
             where = files.realpath(dst)
@@ -753,7 +753,7 @@ def install(ctx: CommandContext) -> CommandResult:
         if where in made:
             out.error(f"will not overwrite just-created {quote(dst)} with {quote(src)}")
             continue
-        data = _install_source(files, out, src, dst, stdin)
+        data = _install_source(ctx, out, src, dst, stdin)
         if data is None:
             continue
         try:
@@ -783,12 +783,17 @@ def _install_usage(out: Output, message: str) -> CommandResult:
     return out.result()
 
 
-def _install_source(files, out: Output, src: str, dst: str, stdin: list):
-    """The bytes install copies from ``src``, or None after its message."""
+def _install_source(ctx, out: Output, src: str, dst: str, stdin: list):
+    """The bytes install copies from ``src``, or None after its message (``stdin[0]``: whether
+    /dev/stdin was read before, which leaves nothing for another)."""
+    files = ctx.files
     if src.startswith("/dev/") or src in _DEVICES:
         if _DEVICES.get(src) is None:
             raise OptionUnknown(f"install from {src}")
-        data, stdin[0] = (b"", stdin[0]) if _DEVICES[src] == "empty" else (stdin[0], b"")
+        if _DEVICES[src] == "empty":
+            return b""
+        data = b"" if stdin[0] else ctx.stdin
+        stdin[0] = True
         return data
     try:
         if files.is_dir(src):

@@ -948,7 +948,9 @@ def paste(ctx: CommandContext) -> CommandResult:
     serial = any(o == "s" for o, _ in opts)
     delimiters = _paste_delimiters(next((v for o, v in reversed(opts) if o == "d"), "\t"))
     out = Output("paste")
-    stdin = iter(_lines_of(ctx.stdin))
+    # stdin is taken only where `-` names it (a paste of files leaves it, and the rest of a
+    # script bash reads from it, alone)
+    stdin = iter(_lines_of(ctx.stdin)) if not names or "-" in names else iter(())
     sources = []
     for name, data in _operands(ctx, names, "paste"):
         if isinstance(data, VfsError):

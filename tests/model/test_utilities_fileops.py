@@ -293,7 +293,7 @@ MADE_MODE_CASES = [
 MADE_MODE_CASES += [
     ["mkdir", "-m", "1777", "new"], ["mkdir", "-m", "u=rwx,g=rx", "new"], ["mkdir", "-m", "+w", "new"],
     ["mkdir", "-m", "644", "new"], ["mkdir", "-p", "-m", "700", "new/a/b"], ["mkdir", "-pm", "700", "d", "new"],
-    ["mkdir", "-m", "700", "d"], ["mkdir", "--mode=0750", "new"], ["mkdir", "-m", "x", "new"], ["mkdir", "-m", "go-rx", "new"],
+    ["mkdir", "-m", "700", "d"], ["mkdir", "--mode=0750", "new"], ["mkdir", "-m", "x", "new"], ["mkdir", "-m", "a'b", "new"], ["mkdir", "-m", "x\\\\y", "new"], ["mkdir", "-m", "go-rx", "new"],
 ]
 @pytest.mark.parametrize("argv", MADE_MODE_CASES, ids=[" ".join(c)[:60] for c in MADE_MODE_CASES])
 def test_modes_of_what_cp_and_mkdir_make(argv):

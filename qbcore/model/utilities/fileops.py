@@ -185,7 +185,7 @@ def mkdir(ctx: CommandContext) -> CommandResult:
         if o == "m":
             changes = compile_mode(value)
             if changes is None:
-                out.error(f"invalid mode {quote(value)}")
+                out.error(f"invalid mode {quote_c(value)}")
                 return out.result()
             mode = adjust_mode(0o777, True, changes)
     if not names:

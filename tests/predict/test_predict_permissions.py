@@ -16,6 +16,7 @@ UNKNOWN = [
     ("write-file/t0-plain", "mkdir d; chmod 300 d; printf 'hello world\\n' > out.txt; ls d > /dev/null && rm out.txt; "
                             "chmod 755 d; rmdir d"),
     ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; cat t > out.txt; rm -f t"),
+    ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; install -m 644 t out.txt; rm -f t"),
     # the shell's own: a new name in a folder its owner may not change, a path or a cd through
     # a folder it may not enter, a test of a path there
     ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' > out.txt"),

@@ -105,6 +105,7 @@ def entry(model) -> Model:
         # values are read when the model asks for them (a run cache learns which were)
         environ = Environ({name: var for name, var in ctx.env.vars.items() if var.exported})
         hidden = environ.hidden(lambda value: has_opaque(value) or not isinstance(value, str))
+        withheld_folder = tree.owner_withheld()
         if has_opaque(ctx.argv):
             # a word with an unknown part ($RANDOM, an unmodelled substitution) would reach the
             # model as its printed form and name a file that is not the one bash names
@@ -112,8 +113,8 @@ def entry(model) -> Model:
         elif hidden:
             # the model would read such a variable as unset, or as its printed form
             unknown = f"an exported value the shell model does not know (${hidden[0]})"
-        elif tree.owner_withheld() is not None:
-            unknown = f"{tree.owner_withheld()}, a folder whose mode withholds from its owner what a program may need"
+        elif withheld_folder is not None:
+            unknown = f"{withheld_folder}, a folder whose mode withholds from its owner what a program may need"
         else:
             if script_input is not None:
                 command = _ScriptStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)

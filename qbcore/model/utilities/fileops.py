@@ -7,7 +7,7 @@ import posixpath
 
 from .common import OptionUnknown, Output, UnknownBytes, guarded, mode_letters, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
-from .vfs import VfsError
+from .vfs import STRERROR, VfsError
 
 __all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln", "chmod", "install"]
 
@@ -710,13 +710,12 @@ def install(ctx: CommandContext) -> CommandResult:
     elif "t" in values:
         folder = values["t"]
         try:
-            if not files.is_dir(folder):
-                files.kind(folder)
-                raise VfsError("ENOTDIR", folder)
+            failure = None if files.kind(folder) == "dir" else STRERROR["ENOTDIR"]
         except VfsError as exc:
-            if not ("D" in flags and exc.errno_name == "ENOENT"):
-                out.error(f"failed to access {quote(folder)}: {exc.strerror}")
-                return out.result()
+            failure = None if "D" in flags and exc.errno_name == "ENOENT" else exc.strerror  # (-D makes it)
+        if failure is not None:
+            out.error(f"failed to access {quote(folder)}: {failure}")
+            return out.result()
     elif "d" not in flags:
         plan = _target_dir(ctx, out, names, "install")
         if plan is None:
@@ -753,8 +752,10 @@ def install(ctx: CommandContext) -> CommandResult:
         if where in made:
             out.error(f"will not overwrite just-created {quote(dst)} with {quote(src)}")
             continue
-        data = _install_source(ctx, out, src, dst, stdin)
-        if data is None:
+        device = src in _DEVICES or src.startswith("/dev/")
+        if device:
+            data = _device_bytes(ctx, src, stdin)
+        elif not _source_found(files, out, src, dst):
             continue
         try:
             if files.is_dir(dst) and not files.is_symlink(dst):
@@ -762,13 +763,13 @@ def install(ctx: CommandContext) -> CommandResult:
                 continue
             if files.lexists(dst):
                 files.remove(dst)
-                if src not in _DEVICES:
-                    # install opens its source only once the name it replaces is gone
-                    try:
-                        data = files.read_bytes(src)
-                    except VfsError as exc:
-                        out.error(f"cannot open {quote(src)} for reading: {exc.strerror}")
-                        continue
+            if not device:
+                # install opens its source only once the name it replaces is gone
+                try:
+                    data = files.read_bytes(src)
+                except VfsError as exc:
+                    out.error(f"cannot open {quote(src)} for reading: {exc.strerror}")
+                    continue
             files.write_bytes(dst, data)
         except VfsError as exc:
             out.error(f"cannot create regular file {quote(dst)}: {exc.strerror}")
@@ -783,28 +784,28 @@ def _install_usage(out: Output, message: str) -> CommandResult:
     return out.result()
 
 
-def _install_source(ctx, out: Output, src: str, dst: str, stdin: list):
-    """The bytes install copies from ``src``, or None after its message (``stdin[0]``: whether
-    /dev/stdin was read before, which leaves nothing for another)."""
-    files = ctx.files
-    if src.startswith("/dev/") or src in _DEVICES:
-        if _DEVICES.get(src) is None:
-            raise OptionUnknown(f"install from {src}")
-        if _DEVICES[src] == "empty":
-            return b""
-        data = b"" if stdin[0] else ctx.stdin
-        stdin[0] = True
-        return data
+def _device_bytes(ctx, src: str, stdin: list) -> bytes:
+    """What install reads from the device ``src`` (``stdin[0]``: whether /dev/stdin was read
+    before, which leaves nothing for another)."""
+    if _DEVICES.get(src) is None:
+        raise OptionUnknown(f"install from {src}")
+    if _DEVICES[src] == "empty":
+        return b""
+    data = b"" if stdin[0] else ctx.stdin
+    stdin[0] = True
+    return data
+
+
+def _source_found(files, out: Output, src: str, dst: str) -> bool:
+    """Whether install may copy the tree's ``src`` to ``dst``; its message when not."""
     try:
         if files.is_dir(src):
             out.error(f"omitting directory {quote(src)}")
-            return None
-        data = files.read_bytes(src)
+            return False
+        files.kind(src)
     except VfsError as exc:
         out.error(f"cannot stat {quote(src)}: {exc.strerror}")
-        return None
-    if not files.mode(src) & 0o400:
-        raise OptionUnknown("install from a file its owner may not read (root may)")
+        return False
     try:
         # (a symlink at dst is removed, not followed: no sameness there)
         same = files.lexists(dst) and not files.is_symlink(dst) and files.realpath(src) == files.realpath(dst)
@@ -812,8 +813,7 @@ def _install_source(ctx, out: Output, src: str, dst: str, stdin: list):
         same = False
     if same:
         out.error(f"{quote(src)} and {quote(dst)} are the same file")
-        return None
-    return data
+    return not same
 
 
 def _made_parents(files, path: str):

@@ -17,6 +17,8 @@ UNKNOWN = [
                             "chmod 755 d; rmdir d"),
     ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; cat t > out.txt; rm -f t"),
     ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; install -m 644 t out.txt; rm -f t"),
+    ("write-file/t0-plain", "mkdir d; : > d/f; chmod 600 d; [ \"$(stat -c %a d/f)\" = 644 ] && "
+                            "printf 'hello world\\n' > out.txt; chmod 755 d; rm -r d"),
     # the shell's own: a new name in a folder its owner may not change, a path or a cd through
     # a folder it may not enter, a test of a path there
     ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' > out.txt"),

@@ -93,10 +93,6 @@ def _describe(ctx: CommandContext, name: str, follow: bool) -> dict:
     if name == "-":
         raise _NotFollowed("stat of standard input")
     kind = files.kind(name, follow_symlinks=follow)
-    canon = files.realpath(name) if follow or kind != "symlink" else _link_path(files, name)
-    for folder in _folders_searched(files, name, canon):
-        if not files.mode(folder) & 0o100:
-            raise _NotFollowed(f"stat under {folder}, which its owner may not search")
     mode = files.mode(name) if follow else files.lmode(name)
     found = {"name": name, "kind": kind, "mode": mode}
     if kind == "file":
@@ -106,30 +102,9 @@ def _describe(ctx: CommandContext, name: str, follow: bool) -> dict:
         found["size"], found["links"] = len(found["target"].encode("utf-8", "surrogateescape")), 1
     else:
         # a directory: its own entry, its ".", and each subdirectory's ".."
+        canon = files.realpath(name)
         found["links"] = 2 + sum(1 for entry in files.listdir(name) if files.kind(f"{canon}/{entry}", False) == "dir")
     return found
-
-
-def _link_path(files, name: str) -> str:
-    """The canonical path of the symlink ``name`` itself."""
-    head, _, last = name.rstrip("/").rpartition("/")
-    return (files.realpath(head or "/") if name.startswith("/") or head else files.realpath(".")).rstrip("/") + "/" + last
-
-
-def _folders_searched(files, name: str, canon: str) -> list:
-    """The folders a lookup of ``name`` searches (the working one, those on the way as spelled,
-    those above where it leads): a folder its owner may not search fails the lookup unless the
-    run is root. A name that leads out of the working folder is not followed."""
-    here = files.realpath(".")
-    if not (canon + "/").startswith(here.rstrip("/") + "/") or name.startswith("/"):
-        raise _NotFollowed("stat of a name outside the working directory")
-    folders = {here}
-    parts = [part for part in name.split("/") if part]
-    for n in range(1, len(parts)):
-        folders.add("/".join(parts[:n]))
-    tail = canon[len(here.rstrip("/")):].strip("/").split("/")[:-1]
-    folders.update(here.rstrip("/") + "/" + "/".join(tail[:n]) for n in range(1, len(tail) + 1))
-    return sorted(folder for folder in folders if files.is_dir(folder))
 
 
 def _compile(text: str, escapes: bool) -> list:

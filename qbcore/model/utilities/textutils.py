@@ -984,10 +984,14 @@ def paste(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-def _width(value: str, utility: str, what: str) -> int:
-    """A width or tab size given as plain decimal digits (any other spelling is not followed)."""
-    if not value.isdigit() or not value.isascii():
-        raise OptionUnknown(f"{utility}: {what} {value!r}")
+def _width(opts: list, letter: str, default: int, utility: str) -> int:
+    """The last value of option ``letter`` (a width, a tab size), ``default`` without one; only
+    plain decimal digits above 0 are followed."""
+    value = next((v for o, v in reversed(opts) if o == letter), None)
+    if value is None:
+        return default
+    if not value.isdigit() or not value.isascii() or int(value) == 0:
+        raise OptionUnknown(f"{utility} -{letter} {value!r}")
     return int(value)
 
 
@@ -997,12 +1001,7 @@ def expand(ctx: CommandContext) -> CommandResult:
     -i only those before a line's first other character; a backspace steps a column back.
     Lists of stops (-t 4,8) and the -N spelling are not modelled."""
     opts, names = scan_options(ctx.argv, "i", "t", longs={"initial": ("i", False), "tabs": ("t", True)})
-    size = 8
-    for letter, value in opts:
-        if letter == "t":
-            size = _width(value, "expand", "tab stops")
-            if size == 0:
-                raise OptionUnknown("expand -t 0")
+    size = _width(opts, "t", 8, "expand")
     initial = any(letter == "i" for letter, _ in opts)
     out = Output("expand")
     for name, data in _operands(ctx, names, "expand"):
@@ -1018,12 +1017,10 @@ def expand(ctx: CommandContext) -> CommandResult:
                 continue
             if byte == 10:
                 column, leading = 0, True
-            elif byte == 8:
-                column = max(0, column - 1)
-                leading = leading and byte in (9, 32)
             else:
-                column += 1
-                leading = leading and byte in (9, 32)
+                # (a tab here follows a line's first other character: no column counts after it)
+                column = max(0, column - 1) if byte == 8 else column + 1
+                leading = leading and byte == 32
             out.out.append(byte)
     return out.result()
 
@@ -1048,12 +1045,7 @@ def fold(ctx: CommandContext) -> CommandResult:
     a backspace back, a carriage return to 0). The -N spelling is not modelled."""
     opts, names = scan_options(ctx.argv, "bs", "w", longs={"bytes": ("b", False), "spaces": ("s", False),
                                                           "width": ("w", True)})
-    width = 80
-    for letter, value in opts:
-        if letter == "w":
-            width = _width(value, "fold", "width")
-            if width == 0:
-                raise OptionUnknown("fold -w 0")
+    width = _width(opts, "w", 80, "fold")
     flags = {letter for letter, _ in opts}
     count_bytes, spaces = "b" in flags, "s" in flags
     out = Output("fold")

@@ -29,7 +29,7 @@ from .commands.search import BASH_BUILTINS, missing_command, program_missing, sy
 from .dashsubset import REFUSED_NAMES as _DASH_REFUSED, refusal as dash_refusal
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
-from .files import ALWAYS_OPENS, STREAM_PATHS, FileQuestions, dirname, normpath
+from .files import ALWAYS_OPENS, STREAM_PATHS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.common import OptionUnknown, scan_options
@@ -253,7 +253,7 @@ class TreeFiles(FileQuestions):
         lacks leaves ``-r``, ``-w`` and ``-x`` unknown), and no times."""
         if op not in FILE_TESTS or self.unknown(path):
             return None
-        if self._search_withheld(normpath(path), False):
+        if self.tree.entry_withheld(normpath(path)):
             return None  # through a folder its owner may not enter (root may)
         follow = op not in ("-L", "-h")
         try:
@@ -339,35 +339,19 @@ class TreeFiles(FileQuestions):
     def _write_failure(self, path: str, kind: str) -> Optional[str]:
         if kind == "file" and not self.tree.mode(path) & 0o200:
             return None  # a read-only file: whether it opens depends on who runs the reply
-        if kind == "missing":
-            folder = self.tree._store.nodes.get(dirname(path))
-            if folder is not None and folder.kind == "d" and folder.mode & 0o300 != 0o300:
-                return None  # a new name in a folder its owner may not change: the same
+        if kind == "missing" and self.tree.new_name_withheld(path):
+            return None  # a new name in a folder its owner may not change: the same
         return ""
 
     def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
-        if self._search_withheld(normpath(path), False):
+        if self.tree.entry_withheld(normpath(path)):
             return None  # through a folder its owner may not enter: whether it opens depends on who runs it
         return FileQuestions.open_failure(self, path, writes=writes, trailing_slash=trailing_slash)
 
     def directory_failure(self, path: str) -> Optional[str]:
-        if self._search_withheld(normpath(path), True):
+        if self.tree.entry_withheld(normpath(path), itself=True):
             return None
         return FileQuestions.directory_failure(self, path)
-
-    def _search_withheld(self, path: str, itself: bool) -> bool:
-        """Whether a folder on the way to ``path`` (and ``path`` itself when ``itself``) is one
-        its owner may not enter."""
-        nodes = self.tree._store.nodes
-        head = path if itself else dirname(path)
-        while head:
-            node = nodes.get(head)
-            if node is not None and node.kind == "d" and not node.mode & 0o100:
-                return True
-            if head == "/":
-                return False
-            head = dirname(head)
-        return False
 
     def _walks_up_to(self, head: str) -> bool:
         return self.inside(head)

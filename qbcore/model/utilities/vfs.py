@@ -379,6 +379,25 @@ class VirtualTree:
                 return path
         return None
 
+    def entry_withheld(self, path: str, itself: bool = False) -> bool:
+        """Whether a folder on the way to the canonical ``path`` (and ``path`` itself when
+        ``itself``) is one its owner may not enter."""
+        nodes = self._store.nodes
+        head = path if itself else _parent(path)
+        while True:
+            node = nodes.get(head)
+            if node is not None and node.kind == _DIR and not node.mode & 0o100:
+                return True
+            if head == "/":
+                return False
+            head = _parent(head)
+
+    def new_name_withheld(self, path: str) -> bool:
+        """Whether the folder that would hold a new name ``path`` (canonical) is one its owner
+        may not change."""
+        folder = self._store.nodes.get(_parent(path))
+        return folder is not None and folder.kind == _DIR and folder.mode & 0o300 != 0o300
+
     def mode(self, p: str) -> int:
         return self._existing(p).mode
 

@@ -2,9 +2,10 @@
 usage errors are spelled. The model's clock stands still, so a reply that reads the time and
 sleeps is unknown: executed, the time read after the sleep is a later one."""
 
-from predicting import certain_disagreements, execute
+from predicting import ListedReplies, execute
 from qbcore.predict import predict
 
+# (task, reply, passes under raw)
 DECIDED = [
     ("write-file/t0-plain", "sleep 0.2; printf 'hello world\\n' > out.txt", True),
     ("write-file/t0-plain", "sleep .1s 0.05 && printf 'hello world\\n' > out.txt", True),
@@ -18,13 +19,9 @@ CLOCK = ("write-file/t0-plain", "a=$(date +%s); sleep 1.1; b=$(date +%s); [ \"$a
                                 "printf 'hello world\\n' > out.txt")
 
 
-def test_sleep_decided_and_agreeing():
-    cases = [(task, reply, transport) for task, reply, _ in DECIDED for transport in ("raw", "nested", "script")]
-    attempts = execute(cases)
-    assert not certain_disagreements(cases, attempts)
-    for task, reply, passes in DECIDED:
-        found = predict(task, reply, "raw")
-        assert found.certain and found.passed is passes, (reply, found)
+class TestSleepReplies(ListedReplies):
+    REPLIES = DECIDED
+    TRANSPORTS = ("raw", "nested", "script")
 
 
 def test_time_read_by_a_run_that_sleeps_is_unknown():

@@ -61,11 +61,15 @@ class Attempt:
     duration_s: float
     stdout: bytes = field(default=b"", repr=False)
     stderr: bytes = field(default=b"", repr=False)
+    # how the final state differs from the one the task asks for (validators.differences);
+    # None when it could not be read back
+    differences: tuple | None = field(default=None, repr=False)
 
     def as_dict(self, *, output: bool = False) -> dict:
         data = {"task_id": self.task_id, "transport": self.transport, "passed": self.passed,
                 "class": self.class_, "reason": self.reason, "exit_code": self.exit_code,
-                "new_files": list(self.new_files), "duration_s": round(self.duration_s, 4)}
+                "new_files": list(self.new_files), "duration_s": round(self.duration_s, 4),
+                "diff": None if self.differences is None else [d.as_dict() for d in self.differences]}
         if output:
             data["stdout"] = self.stdout.decode("utf-8", "replace")
             data["stderr"] = self.stderr.decode("utf-8", "replace")
@@ -137,21 +141,26 @@ class _TaskDirectory:
             with tempfile.TemporaryDirectory(prefix="qbcore-judged-") as copy:
                 dirtree.write(nodes, copy, [])
                 return self.inspect(copy)
-        after = _snapshot_of(nodes)
-        stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
-        return after, stray, validators.check(self.task.checks, "", self.before, after, self.info)
+        return self._judged("", _snapshot_of(nodes))
 
     def inspect(self, path: str):
-        """The final snapshot, the new files the task does not allow, and the checks' verdict."""
+        """The final snapshot, the new files the task does not allow, the checks' verdict and the
+        differences from the state the task asks for."""
         after = validators.snapshot(path)
-        stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
         if os.path.realpath(path) != path and any(c["kind"] == "git" for c in self.task.checks):
             # git resolves the path it is given, and a directory seen through
             # the sandbox's /proc/PID/root is not where its path says: judge a copy
             with tempfile.TemporaryDirectory(prefix="qbcore-judged-") as copy:
                 dirtree.write(dirtree.read(path), copy, [])
-                return after, stray, validators.check(self.task.checks, copy, self.before, after, self.info)
-        return after, stray, validators.check(self.task.checks, path, self.before, after, self.info)
+                return self._judged(copy, after)
+        return self._judged(path, after)
+
+    def _judged(self, root: str, after: dict) -> tuple:
+        stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
+        verdict = validators.check(self.task.checks, root, self.before, after, self.info)
+        differences = validators.differences(self.task.checks, root, self.before, after, self.task.allowed_new,
+                                             self.info)
+        return after, stray, verdict, differences
 
 
 def _failure(task_id, transport, class_, reason, started) -> Attempt:
@@ -238,11 +247,11 @@ def _standin_ssh() -> bytes:
 
 
 def _attempt(task, transport, workspace, done: sandbox.Completed, started) -> Attempt:
-    after, stray, verdict = done.inspected or ({}, [], None)
+    after, stray, verdict, differences = done.inspected or ({}, [], None, None)
     new = tuple(validators.new_paths(workspace.before, after)) if done.inspected else ()
     class_, reason = _classify(done, stray, verdict)
     return Attempt(task.id, transport, class_ == "pass", class_, reason, done.exit_code, new,
-                   time.monotonic() - started, done.stdout[:_KEEP], done.stderr[:_KEEP])
+                   time.monotonic() - started, done.stdout[:_KEEP], done.stderr[:_KEEP], differences)
 
 
 def _through_real_ssh(server, argv, binds, files, task_dir, base):

@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 from .fixture import FixtureInfo, git_env
 
 __all__ = ["Entry", "snapshot", "resolve", "regular_files", "new_paths", "disallowed_new", "check", "Verdict",
-           "GitRepository"]
+           "GitRepository", "Difference", "differences"]
 
 
 @dataclass(frozen=True)
@@ -122,9 +122,38 @@ class Verdict:
     reason: str
 
 
+@dataclass(frozen=True)
+class Difference:
+    """One way a final state differs from the state its task asks for: what the task expects at
+    ``path`` and what the state holds there, each short. ``checked`` is False for a change that
+    no check judges (a fixture entry the task does not name, changed or gone, a new folder)."""
+
+    path: str
+    expected: str
+    found: str
+    checked: bool = True
+
+    def as_dict(self) -> dict:
+        return {"path": self.path, "expected": self.expected, "found": self.found, "checked": self.checked}
+
+
+#: at most this many differences are listed; one more entry then counts the rest
+DIFFERENCES = 20
+
+
 def _show(data: bytes, limit: int = 60) -> str:
     text = data.decode("utf-8", "backslashreplace")
     return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _contrast(want: bytes, got: bytes) -> tuple[str, str]:
+    """``want`` and ``got`` shown from the first line where they part (``line N: …`` past the first)."""
+    wanted, held = want.splitlines(keepends=True), got.splitlines(keepends=True)
+    line = next((n for n, (a, b) in enumerate(zip(wanted, held)) if a != b), min(len(wanted), len(held)))
+    if line == 0:
+        return _show(want), _show(got)
+    lead = f"line {line + 1}: "
+    return lead + _show(b"".join(wanted[line:])), lead + _show(b"".join(held[line:]))
 
 
 def _expected_bytes(spec: Mapping) -> bytes:
@@ -135,36 +164,44 @@ def _expected_bytes(spec: Mapping) -> bytes:
 
 
 def _file(after, path):
+    """(the bytes of the regular file ``path`` leads to, or None; the check's words when None;
+    what is there instead, for a Difference)."""
     entry = resolve(after, path)
     if entry is None:
-        return None, f"{path} is missing"
+        return None, f"{path} is missing", "missing"
     if entry.kind != "file":
-        return None, f"{path} is a {entry.kind}, not a regular file"
-    return entry.data, ""
+        return None, f"{path} is a {entry.kind}, not a regular file", f"a {entry.kind}"
+    return entry.data, "", ""
 
+
+# Each check returns (its problem, "" when it holds; the differences it found, [] when it holds).
 
 def _check_file_bytes(spec, after, **_):
-    data, problem = _file(after, spec["path"])
+    path, want = spec["path"], _expected_bytes(spec)
+    data, problem, there = _file(after, path)
     if data is None:
-        return problem
-    want = _expected_bytes(spec)
+        return problem, [Difference(path, _show(want), there)]
     if data != want:
-        return f"{spec['path']} holds {_show(data)} instead of {_show(want)}"
-    return ""
+        return f"{path} holds {_show(data)} instead of {_show(want)}", [Difference(path, *_contrast(want, data))]
+    return "", []
 
 
 def _check_json(spec, after, **_):
-    data, problem = _file(after, spec["path"])
+    path = spec["path"]
+    wanted = "the JSON value " + json.dumps(spec["value"], ensure_ascii=False)[:80]
+    data, problem, there = _file(after, path)
     if data is None:
-        return problem
+        return problem, [Difference(path, wanted, there)]
     try:
         value = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return f"{spec['path']} is not valid JSON ({exc}): {_show(data)}"
+        return f"{path} is not valid JSON ({exc}): {_show(data)}", \
+            [Difference(path, wanted, f"not JSON ({exc}): {_show(data)}")]
     if value != spec["value"]:
-        return f"{spec['path']} holds the JSON value {json.dumps(value, ensure_ascii=False)[:80]} instead of " \
-               f"{json.dumps(spec['value'], ensure_ascii=False)[:80]}"
-    return ""
+        held = json.dumps(value, ensure_ascii=False)[:80]
+        return f"{path} holds the JSON value {held} instead of {json.dumps(spec['value'], ensure_ascii=False)[:80]}", \
+            [Difference(path, wanted, "the JSON value " + held)]
+    return "", []
 
 
 def _git_read(root: str, home: str, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
@@ -228,27 +265,35 @@ class GitRepository:
 
 
 def _check_git(spec, root, after, repository=None, **_):
+    problem, path, expected, found = _git_problem(spec, root, after, repository)
+    return problem, [Difference(path, expected, found)] if problem else []
+
+
+def _git_problem(spec, root, after, repository) -> tuple:
+    """(the git check's problem, "" when it holds; the path, expectation and finding it concerns)."""
     # the benchmark reads the last commit's message, the index and the commit count
     if after.get(".git", Entry("missing")).kind != "dir":
-        return ".git is not a directory any more"
+        return ".git is not a directory any more", ".git", "a repository", "no folder"
     with (repository or GitRepository(root)) as repo:
         history, problem = repo.history()
         if history is None:
-            return "no commit was made: " + problem
+            return "no commit was made: " + problem, ".git", "a commit", "no commit: " + problem[:120]
         raw = (repo.head_commit() or b"").decode("utf-8", "surrogateescape")
         message = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""
         want = spec["message"]
         if message.rstrip("\n") != want.rstrip("\n"):
-            return f"the commit message is {_show(message.encode(errors='surrogateescape'))} instead of " \
-                   f"{_show(want.encode())}"
+            held = _show(message.encode(errors="surrogateescape"))
+            return f"the commit message is {held} instead of {_show(want.encode())}", ".git", \
+                "the commit message " + _show(want.encode()), "the commit message " + held
         indexed = repo.tracked()
         for path in spec.get("tracked", ()):
             if path not in indexed:
-                return f"{path} was not committed"
+                return f"{path} was not committed", path, "committed", "not committed"
         commits = len(history)
         if commits != spec.get("commits", 1):
-            return f"the branch holds {commits} commits instead of {spec.get('commits', 1)}"
-    return ""
+            return f"the branch holds {commits} commits instead of {spec.get('commits', 1)}", ".git", \
+                f"{spec.get('commits', 1)} commits", f"{commits} commits"
+    return "", "", "", ""
 
 
 def _check_file_set(spec, after, **_):
@@ -256,31 +301,37 @@ def _check_file_set(spec, after, **_):
     want = spec["files"]
     got = regular_files(after)
     missing, extra = sorted(set(want) - got), sorted(got - set(want))
-    if missing or extra:
-        return f"the files differ from the expected set: missing {missing}, unexpected {extra}"
+    problem = f"the files differ from the expected set: missing {missing}, unexpected {extra}" \
+        if missing or extra else ""
+    found = [Difference(path, "a file" if want[path] is None else _show(want[path].encode()), "missing")
+             for path in missing]
+    found += [Difference(path, "absent", "a file " + _show(_file(after, path)[0] or b"")) for path in extra]
     for path, text in want.items():
-        if text is not None:
-            data, _ = _file(after, path)
+        if text is not None and path in got:
+            data = _file(after, path)[0] or b""
             if data != text.encode("utf-8"):
-                return f"{path} holds {_show(data or b'')} instead of {_show(text.encode())}"
-    return ""
+                problem = problem or f"{path} holds {_show(data)} instead of {_show(text.encode())}"
+                found.append(Difference(path, *_contrast(text.encode("utf-8"), data)))
+    return problem, found
 
 
 def _check_path_list(spec, after, **_):
     # lines as Python's text reading splits them; a leading prefix (./) is dropped from each
-    data, problem = _file(after, spec["path"])
+    path, want = spec["path"], spec["text"].encode("utf-8")
+    data, problem, there = _file(after, path)
     if data is None:
-        return problem
+        return problem, [Difference(path, _show(want), there)]
     try:
         text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError:
-        return f"{spec['path']} is not UTF-8 text: {_show(data)}"
+        return f"{path} is not UTF-8 text: {_show(data)}", [Difference(path, _show(want), "not UTF-8: " + _show(data))]
     prefix = spec.get("strip_prefix", "")
     got = "".join((line[len(prefix):] if prefix and line.startswith(prefix) else line) + "\n"
                   for line in text.splitlines())
     if got != spec["text"]:
-        return f"{spec['path']} lists {_show(got.encode())} instead of {_show(spec['text'].encode())}"
-    return ""
+        return f"{path} lists {_show(got.encode())} instead of {_show(want)}", \
+            [Difference(path, *_contrast(want, got.encode("utf-8")))]
+    return "", []
 
 
 _CHECKS = {"file-bytes": _check_file_bytes, "file-set": _check_file_set, "path-list": _check_path_list,
@@ -296,7 +347,55 @@ def check(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], aft
             run = _CHECKS[spec["kind"]]
         except KeyError:
             raise ValueError(f"unknown check kind {spec.get('kind')!r}") from None
-        problem = run(spec, root=root, before=before, after=after, info=info, repository=repository)
+        problem, _ = run(spec, root=root, before=before, after=after, info=info, repository=repository)
         if problem:
             return Verdict(False, problem)
     return Verdict(True, "the final state is the one the task asks for")
+
+
+def differences(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], after: Mapping[str, Entry],
+                allowed_new: Sequence[str] = (), info: FixtureInfo = FixtureInfo(), repository=None,
+                limit: int = DIFFERENCES) -> tuple[Difference, ...]:
+    """Every way ``after`` differs from the state the task asks for, as ``check`` judges it: what
+    each check finds (every check, not only the first that fails), then the new files the task
+    does not allow, then the changes from ``before`` that no check judges (``checked`` False).
+    Past ``limit`` entries one more says how many were left out."""
+    found = []
+    judged = {".git"}
+    for spec in checks:
+        found += _CHECKS[spec["kind"]](spec, root=root, before=before, after=after, info=info,
+                                       repository=repository)[1]
+        if "path" in spec:
+            judged.add(spec["path"])
+        if spec["kind"] == "file-set":
+            judged |= regular_files(before) | regular_files(after)
+    stray = disallowed_new(before, after, allowed_new)
+    found += [Difference(path, "absent (not a new file the task allows)", _describe(after[path])) for path in stray]
+    judged.update(stray)
+    for path in sorted(set(before) | set(after)):
+        if path not in judged and path.split("/", 1)[0] != ".git" and before.get(path) != after.get(path):
+            found.append(Difference(path, *_change(before.get(path), after.get(path)), checked=False))
+    if len(found) > limit:
+        found[limit:] = [Difference("", "", f"{len(found) - limit} more differences", checked=False)]
+    return tuple(found)
+
+
+def _describe(entry: Entry | None) -> str:
+    if entry is None:
+        return "missing"
+    if entry.kind == "file":
+        return "a file " + _show(entry.data)
+    if entry.kind == "symlink":
+        return f"a symlink to {entry.target!r}"
+    return "a folder" if entry.kind == "dir" else "a special file"
+
+
+def _change(old: Entry | None, new: Entry | None) -> tuple[str, str]:
+    """(expected, found) for an entry that changed: its mode alone, its bytes from the first line
+    that differs, or what it was and is."""
+    if old is not None and new is not None and old.kind == new.kind:
+        if old.kind in ("file", "dir") and old.data == new.data and old.mode != new.mode:
+            return f"mode {old.mode:04o}", f"mode {new.mode:04o}"
+        if old.kind == "file" and old.mode == new.mode:
+            return _contrast(old.data, new.data)
+    return _describe(old), _describe(new)

@@ -68,7 +68,9 @@ def test_contract_error_when_shlex_cannot_split():
 
 def test_attempt_json_fields():
     data = attempt(suite.get(WRITE).oracle).as_dict()
-    assert set(data) == {"task_id", "transport", "passed", "class", "reason", "exit_code", "new_files", "duration_s"}
+    assert set(data) == {"task_id", "transport", "passed", "class", "reason", "exit_code", "new_files", "duration_s",
+                         "diff"}
+    assert data["diff"] == []
     assert data["new_files"] == ["out.txt"] and data["class"] == "pass"
 
 
@@ -243,3 +245,11 @@ def test_an_ssh_transport_adds_only_the_stand_in_first_on_path():
     assert seen["PATH"].endswith(":" + wanted["PATH"]) and seen["PATH"].split(":")[0].endswith("/bin")
     assert {k: v for k, v in seen.items() if k not in ("PWD", "SHLVL", "_", "OLDPWD", "PATH")} == \
         {k: v for k, v in wanted.items() if k != "PATH"}
+
+
+def test_attempt_lists_how_the_state_differs_from_the_one_asked_for():
+    result = attempt("printf 'hello\\n' > out.txt; mkdir d; chmod 700 d")
+    assert [d.as_dict() for d in result.differences] == [
+        {"path": "out.txt", "expected": "'hello world\\n'", "found": "'hello\\n'", "checked": True},
+        {"path": "d", "expected": "missing", "found": "a folder", "checked": False}]
+    assert result.as_dict()["diff"] == [d.as_dict() for d in result.differences]

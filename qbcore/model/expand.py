@@ -527,6 +527,9 @@ def joined_before_failure(heredoc: "S.Heredoc") -> bool:
 # last `)` off a substitution in the word of `?`, `$` or `-` and fails with "bad
 # substitution: no closing `)'" (not in a word or in double quotes; `${x#…}`,
 # `${@#…}` and `${?:-…}` expand); where such a word holds `$(`, not modelled.
+# bash 5.2 reads the end of the script after a body's last backslash as the byte 0xff
+# (`bash -c $'cat <<EOF\nabc\\'` prints `abc\`, 0xff and a newline, measured)
+BACKSLASH_AT_END_DOCUMENT = Opaque("here-document body whose script ends in a backslash")
 SPECIAL_WORD_DOCUMENT = Opaque("here-document body with `$(` in the word of ${?…}, ${$…} or ${-…}")
 
 
@@ -556,6 +559,20 @@ def expanded_before_failure(heredoc: "S.Heredoc") -> tuple:
         if isinstance(part, S.Lit) and re.search(r"\$[({[]|`", part.text):
             return heredoc.parts[:n]
     return heredoc.parts
+
+
+_LAST_NEWLINE = "\n"
+
+
+def _unended_line(heredoc: "S.Heredoc") -> bool:
+    """Whether the script ends inside the body's last line: bash reads that line as a whole one,
+    its newline added (``bash -c $'cat <<EOF\\nabc'`` prints ``abc`` and a newline, measured)."""
+    if heredoc.terminated:
+        return False
+    if heredoc.quoted:
+        return heredoc.raw != "" and not heredoc.raw.endswith("\n")
+    last = heredoc.parts[-1] if heredoc.parts else None
+    return last is not None and not (isinstance(last, S.Lit) and last.text.endswith("\n"))
 
 
 def document(heredoc: "S.Heredoc", env: Env) -> Text:
@@ -1412,7 +1429,9 @@ class Expander:
         """The body a here-document delivers: raw when its delimiter is quoted, else
         expanded as inside double quotes (nothing split, globbed or tilde-expanded)."""
         if heredoc.quoted:
-            return heredoc.raw
+            return heredoc.raw + _LAST_NEWLINE if _unended_line(heredoc) else heredoc.raw
+        if _unended_line(heredoc) and isinstance(heredoc.parts[-1], S.Lit) and heredoc.parts[-1].text.endswith("\\"):
+            return self.opaque_text(BACKSLASH_AT_END_DOCUMENT)
         broken = unexpandable_in_document(heredoc)
         if broken and joined_before_failure(heredoc):
             return self.opaque_text(UNJOINED_DOCUMENT)
@@ -1423,9 +1442,10 @@ class Expander:
             raise UnexpandableDocument(unexpandable_document_error(broken))
         self.in_document = True
         try:
-            return self.join_pieces(self.parts(heredoc.parts, quoted=True))
+            body = self.join_pieces(self.parts(heredoc.parts, quoted=True))
         finally:
             self.in_document = False
+        return concat((body, _LAST_NEWLINE)) if _unended_line(heredoc) else body
 
     def suppresses_splitting(self, parts) -> bool:
         """bash 5.2 does not split a word whose last unquoted expansion is followed by a

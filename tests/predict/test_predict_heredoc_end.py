@@ -1,0 +1,31 @@
+"""A script that ends inside a here-document's body: bash warns, and reads the last line as a
+whole one, its newline added (`bash -c $'cat <<EOF\\nabc'` prints `abc` and a newline), for
+every kind of delimiter. After a lone backslash there bash 5.2 adds the byte 0xff: unknown."""
+
+from predicting import ListedReplies
+from qbcore.predict import predict
+
+WRITE = "write-file/t0-plain"
+
+REPLIES = [
+    (WRITE, "cat > out.txt <<EOF\nhello world", True),
+    (WRITE, "cat > out.txt <<'EOF'\nhello world", True),
+    (WRITE, "cat > out.txt <<-EOF\n\thello world", True),
+    (WRITE, "cat > out.txt <<-\"EOF\"\nhello world", True),
+    (WRITE, "w=world; cat > out.txt <<EOF\nhello $w", True),
+    (WRITE, "cat > out.txt <<EOF\nhello $(echo world)", True),
+    (WRITE, "cat > out.txt <<EOF\nhello world\n", True),
+    (WRITE, "cat > out.txt <<EOF\nhello\nworld", False),
+    (WRITE, "cat > out.txt <<EOF\n", False),
+    (WRITE, "cat > out.txt <<'EOF'\nhello world\\", False),
+]
+
+
+class TestScriptsEndingInsideABody(ListedReplies):
+    REPLIES = REPLIES
+    TRANSPORTS = ("raw", "nested", "script", "stdin")
+
+
+def test_a_lone_backslash_at_the_end_is_unknown():
+    found = predict(WRITE, "cat > out.txt <<EOF\nhello world\\", "raw")
+    assert not found.certain and "here-document" in found.why

@@ -15,7 +15,7 @@ import datetime
 import os
 import shlex
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Optional
 
 from . import suite
@@ -55,15 +55,19 @@ _TOOL_MARKS = ("sed:", "awk:", "grep:", "find:", "mv:", "rm:", "printf:", "usage
 class Prediction:
     """``passed`` True/False, or None when unknown; ``failure_class`` one of the executor's
     classes (``pass`` when passed), None when not known; ``certain`` when ``passed`` is known;
-    ``why`` a short reason."""
+    ``why`` a short reason; ``diff`` how the final state differs from the one the task asks for
+    (``validators.differences``, as the executor reads it from the real state), None when not
+    known."""
 
     passed: Optional[bool]
     failure_class: Optional[str]
     certain: bool
     why: str
+    diff: Optional[tuple] = None
 
     def as_dict(self) -> dict:
-        return {"passed": self.passed, "class": self.failure_class, "certain": self.certain, "why": self.why}
+        return {"passed": self.passed, "class": self.failure_class, "certain": self.certain, "why": self.why,
+                "diff": None if self.diff is None else [d.as_dict() for d in self.diff]}
 
 
 def _unknown(why: str) -> Prediction:
@@ -242,7 +246,10 @@ def _predict_run(task, start, before, script, args, source, remote) -> Predictio
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path, the time, the names mktemp "
                             "gives or the shell's process id, which differ on every run")
-        return Prediction(first.passed, first.failure_class, True, first.why.replace(_DEPENDS, "", 1))
+        # the state may hold what differs between the runs (the time, a name mktemp gave): a
+        # difference listed is one both runs made
+        return replace(first, why=first.why.replace(_DEPENDS, "", 1), diff=first.diff if first.diff == second.diff
+                       else None)
     return first
 
 
@@ -315,16 +322,26 @@ def _run(task, start, before, script, args, source, remote, root) -> tuple:
     found = _judge(task, final, run.status,
                    None if run.effects.stderr_unknown else run.effects.stderr, run.effects.stderr_unknown, "")
     if final.marked:
+        # the task directory's path reached the final state: it differs on every run, and so would a diff
         return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why), read_path
+    if found.certain:
+        found = replace(found, diff=final.differences(task, before))
     return found, read_path
 
 
 class _Final:
     """What the validator makes of a final tree: ``stray`` the new files it does not allow,
     ``verdict`` its check (or ``unreadable``, why the final repository cannot be read),
-    ``marked`` whether the task directory's path reached a name or the bytes of an entry."""
+    ``marked`` whether the task directory's path reached a name or the bytes of an entry;
+    ``differences`` from the state the task asks for, listed when first asked."""
 
-    __slots__ = ("stray", "verdict", "unreadable", "marked")
+    __slots__ = ("stray", "verdict", "unreadable", "marked", "after", "repository", "_differences")
+
+    def differences(self, task, before) -> tuple:
+        if self._differences is None:
+            self._differences = validators.differences(task.checks, TASK_DIR, before, self.after, task.allowed_new,
+                                                       repository=self.repository)
+        return self._differences
 
 
 # (task id, its fixture, where it lies, the tree's version) -> _Final: a final tree the same as
@@ -342,11 +359,12 @@ def _final_state(task, before, tree, root) -> _Final:
     after = entries(tree, root)
     final = _Final()
     final.stray = validators.disallowed_new(before, after, task.allowed_new)
-    final.unreadable = final.verdict = None
+    final.unreadable = final.verdict = final.repository = final._differences = None
+    final.after = after
     try:
         # the git check asks the virtual .git; the host never runs git on what the model built
-        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
-            else gitfixture.NO_REPOSITORY
+        repository = final.repository = gitfixture.stored_repository(after) \
+            if any(c["kind"] == "git" for c in task.checks) else gitfixture.NO_REPOSITORY
         final.verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
     except Unreadable as exc:
         final.unreadable = str(exc)

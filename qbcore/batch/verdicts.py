@@ -54,13 +54,31 @@ def _fields(found, names) -> dict:
 
 
 def _unknown(why: str) -> dict:
-    return {"passed": None, "class": None, "certain": False, "why": why}
+    return {"passed": None, "class": None, "certain": False, "why": why, "diff": None}
 
 
 def _short(text, limit: int):
     if isinstance(text, str) and len(text) > limit:
         return text[:limit], True
     return text, False
+
+
+def _kept(outcome: dict, words: str, limit: int) -> tuple:
+    """``outcome`` (predicted or executed) with its ``words`` (why, reason) cut to ``limit``
+    characters, and its ``diff`` to the entries whose strings fit in ``limit`` together (whole
+    entries, as the screen cuts a list); whether either was cut."""
+    text, cut = _short(outcome[words], limit)
+    diff = outcome.get("diff")
+    if diff:
+        kept, used = [], 0
+        for entry in diff:
+            used += sum(len(value) for value in entry.values() if isinstance(value, str))
+            if used > limit:
+                break
+            kept.append(entry)
+        if len(kept) < len(diff):
+            diff, cut = kept, True
+    return dict(outcome, **{words: text, "diff": diff}), cut
 
 
 class Judge:
@@ -108,16 +126,14 @@ class Judge:
                 row["executed"] = row["agree"] = None
             return
         predicted = self._predicted(row["task_id"], row.get("reply_sha256"), reply, row["transport"])
-        why, cut = _short(predicted["why"], max_text)
-        row["predicted"] = dict(predicted, why=why)
+        row["predicted"], cut = _kept(predicted, "why", max_text)
         if cut:
             row.setdefault("cut", []).append("predicted")
         if not self.verify:
             return
         executed = None
         if self.verify == "all" or not predicted["certain"]:
-            executed = self._executed(row["task_id"], reply, row["transport"])
-            executed["reason"], cut = _short(executed["reason"], max_text)
+            executed, cut = _kept(self._executed(row["task_id"], reply, row["transport"]), "reason", max_text)
             if cut:
                 row.setdefault("cut", []).append("executed")
         row["executed"] = executed
@@ -136,10 +152,10 @@ class Judge:
                 self._cache.move_to_end(key)
                 return entry
         try:
-            found = _fields(self.predict(task_id, reply, transport), ("passed", "class", "certain", "why"))
+            found = _fields(self.predict(task_id, reply, transport), ("passed", "class", "certain", "why", "diff"))
             found["certain"] = bool(found["certain"])
             if not found["certain"]:
-                found["passed"] = found["class"] = None
+                found["passed"] = found["class"] = found["diff"] = None
         except MemoryError:
             found = _unknown("memory: the prediction needed more than the worker may have")
         except RecursionError:
@@ -164,11 +180,10 @@ class Judge:
         entry = self._entry(task_id, reply_hash, reply, transport)
         made = entry[1]
         if made is None or made[0] != max_text:
-            predicted = entry[0]
-            why, cut = _short(predicted["why"], max_text)
+            predicted, cut = _kept(entry[0], "why", max_text)
             verdict = _VERDICT_CODE[_state(predicted["passed"]) or "unknown", None, None]
             made = entry[1] = (max_text, (("predicted",) if cut else (),
-                                          ', "predicted": ' + json.dumps(dict(predicted, why=why)) + "}", verdict))
+                                          ', "predicted": ' + json.dumps(predicted) + "}", verdict))
         return made[1]
 
     @staticmethod
@@ -178,9 +193,10 @@ class Judge:
 
     def _executed(self, task_id, reply, transport) -> dict:
         try:
-            return _fields(self.execute(task_id, reply, transport), ("passed", "class", "reason"))
+            return _fields(self.execute(task_id, reply, transport), ("passed", "class", "reason", "diff"))
         except Exception as exc:  # noqa: BLE001 - the pair is reported as not executed, the batch goes on
-            return {"passed": None, "class": None, "reason": f"not executed: {type(exc).__name__}: {exc}"[:500]}
+            return {"passed": None, "class": None, "reason": f"not executed: {type(exc).__name__}: {exc}"[:500],
+                    "diff": None}
 
     def error_row(self, text: str) -> str:
         """An error row (the worker hung, died or raised) with the verdict fields the other rows have."""

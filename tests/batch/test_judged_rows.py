@@ -25,7 +25,10 @@ TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=30) | 
     ["", '"', "\\", "\ud800", "é", "x" * 90])
 ANSWER = st.fixed_dictionaries({"passed": st.sampled_from([True, False, None, 0, 1]),
                                 "class": st.sampled_from([None, "pass", "tool-error", 'a "class"']),
-                                "certain": st.sampled_from([True, False, 0, 1, None]), "why": TEXT})
+                                "certain": st.sampled_from([True, False, 0, 1, None]), "why": TEXT,
+                                "diff": st.none() | st.lists(st.fixed_dictionaries(
+                                    {"path": TEXT, "expected": TEXT, "found": TEXT, "checked": st.booleans()}),
+                                    max_size=4)})
 
 
 def judged_line(meta, reply, transport, judge, max_text):
@@ -65,8 +68,15 @@ def test_any_prediction_judged_as_text_is_the_row_the_judge_makes(answer, transp
     _, text, verdict = screen_pair(meta, reply, transport, simulate, {}, max_text, judge=fast)
     assert text == judged_line(meta, reply, transport, Judge(lambda *pair: dict(answer)), max_text)
     assert verdict == Judge.verdict(json.loads(text))
+    row = json.loads(text)
     if len(answer["why"]) > max_text and task_id.startswith("sed"):
-        assert json.loads(text)["cut"][-1] == "predicted"
+        assert row["cut"][-1] == "predicted"
+    if answer["certain"] and answer["diff"] and task_id.startswith("sed"):
+        # whole entries, as many as fit in max_text characters together
+        sizes = [sum(len(v) for v in entry.values() if isinstance(v, str)) for entry in answer["diff"]]
+        kept = next((n for n in range(len(sizes)) if sum(sizes[:n + 1]) > max_text), len(sizes))
+        assert row["predicted"]["diff"] == answer["diff"][:kept]
+        assert ("predicted" in row["cut"]) == (kept < len(sizes) or len(answer["why"]) > max_text)
 
 
 def test_a_verified_pair_is_judged_on_its_row():

@@ -19,7 +19,7 @@ from qbcore.realbash import executor
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "qbcore" / "batch" / "data" / "sample_replies.jsonl"
-FIELDS = {"passed", "class", "certain", "why"}
+FIELDS = {"passed", "class", "certain", "why", "diff"}
 
 
 def samples():
@@ -71,7 +71,8 @@ def test_every_row_of_the_bundled_samples_carries_the_prediction(tmp_path):
             assert set(row["predicted"]) == FIELDS and "executed" not in row
             assert row["predicted"] == predict(record["task_id"], record["reply"], transport).as_dict()
     assert by_pair["sample-01", "raw"]["predicted"] == {
-        "passed": True, "class": "pass", "certain": True, "why": "the final state is the one the task asks for"}
+        "passed": True, "class": "pass", "certain": True, "why": "the final state is the one the task asks for",
+        "diff": []}
     ssh = by_pair["sample-01", "heredoc-ssh"]["predicted"]
     assert ssh["passed"] is True and ssh["certain"]
     # a damaged sed script: GNU sed's "unknown command", nothing changed
@@ -160,7 +161,7 @@ def test_a_predictor_that_raises_leaves_the_pair_unknown_and_the_row_intact(tmp_
     row = rows(out)[0]
     assert row["delivered"] == "intact"
     assert row["predicted"] == {"passed": None, "class": None, "certain": False,
-                                "why": "exception: RuntimeError: a bug in the predictor"}
+                                "why": "exception: RuntimeError: a bug in the predictor", "diff": None}
 
 
 # -- agreement ------------------------------------------------------------------------
@@ -192,7 +193,8 @@ def test_verification_and_agreement_with_a_substitute_executor(tmp_path, verify)
     summary = screen(_fake_lines(), ["raw"], out, judge=Judge(fake_predict, fake_execute, verify), jobs=1)
     found = {r["id"]: r for r in rows(out)}
     if verify == "all":
-        assert found["agrees"]["executed"] == {"passed": True, "class": "pass", "reason": "fake run"}
+        # a fake run lists no differences: null, as for a pair not executed
+        assert found["agrees"]["executed"] == {"passed": True, "class": "pass", "reason": "fake run", "diff": None}
         assert found["agrees"]["agree"] is True
         assert found["disagrees"]["executed"]["passed"] is False and found["disagrees"]["agree"] is False
     else:  # certain predictions are not executed

@@ -62,8 +62,15 @@ def test_an_unknown_transport_is_a_clear_error():
 
 def test_prediction_shape():
     found = predict("sed-replace/t0-plain", suite.get("sed-replace/t0-plain").oracle, "raw")
-    assert found == Prediction(True, "pass", True, found.why)
-    assert found.as_dict()["passed"] is True
+    assert found == Prediction(True, "pass", True, found.why, ())
+    assert found.as_dict()["passed"] is True and found.as_dict()["diff"] == []
+    failed = predict("sed-replace/t0-plain", "sed -i '2s/alpha/omega/' data.txt; mkdir out", "raw")
+    assert failed.certain and not failed.passed
+    # the file from its first line that differs; the new folder, which no check judges
+    assert failed.as_dict()["diff"] == [
+        {"path": "data.txt", "expected": "line 4: 'value: omega (secondary)\\nfooter line\\n'",
+         "found": "line 4: 'value: alpha (secondary)\\nfooter line\\n'", "checked": True},
+        {"path": "out", "expected": "missing", "found": "a folder", "checked": False}]
 
 
 @pytest.mark.parametrize("reply, why", [

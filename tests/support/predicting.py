@@ -11,11 +11,15 @@ UNDECIDED = {"id": "sample-90", "task_id": "write-file/t0-plain", "model": "mode
 
 def disagreement(found, attempt, what: str):
     """A line naming the disagreement of a certain prediction ``found`` with the executor's
-    ``attempt``, or None when they agree: the same pass or fail, and the same failure class
-    when the prediction names one."""
-    if found.passed == attempt.passed and found.failure_class in (None, attempt.class_):
-        return None
-    return f"{what}: predicted {found.as_dict()}, executed {attempt.class_}: {attempt.reason}"
+    ``attempt``, or None when they agree: the same pass or fail, the same failure class when
+    the prediction names one, and the same differences from the state the task asks for when
+    the prediction lists them."""
+    if found.passed != attempt.passed or found.failure_class not in (None, attempt.class_):
+        return f"{what}: predicted {found.as_dict()}, executed {attempt.class_}: {attempt.reason}"
+    if found.diff is not None and found.diff != attempt.differences:
+        return f"{what}: predicted the differences {found.as_dict()['diff']}, executed " \
+               f"{attempt.as_dict()['diff']}"
+    return None
 
 
 def judged(pairs):

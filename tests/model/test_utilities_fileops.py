@@ -34,6 +34,8 @@ CASES = [
     ["echo", "-e", "\\101\\'\\\"\\e."],
     ["echo"],
     ["cat", "a.txt", "b.txt"],
+    # getopt's messages print an option as it is, a quote too (`invalid option -- '''`)
+    ["mv", "-'", "a.txt", "x"], ["rm", "-f'", "a.txt"], ["rmdir", "-p'", "d"],
     ["cat", "nope", "a.txt", "d", "sp ace", "it's"],
     ["cat", "-", "a.txt", "-"],
     ["cat", "-n", "a.txt"],

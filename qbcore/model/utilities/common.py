@@ -259,7 +259,7 @@ def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: 
     c = invalid_option(argv, flags, with_arg, optional, acting, once, stop_at_long)
     if c is None:
         return None
-    if not _PLAIN.match(c) or c == "'":
+    if not _PLAIN.match(c):
         raise OptionUnknown(f"{argv[0]}: option {c!r} in a message")
     return usage_error(argv[0], f"unrecognized option '{c}'" if c.startswith("--") else f"invalid option -- '{c}'")
 

@@ -29,7 +29,7 @@ from .commands.search import BASH_BUILTINS, missing_command, program_missing, sy
 from .dashsubset import REFUSED_NAMES as _DASH_REFUSED, refusal as dash_refusal
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
-from .files import ALWAYS_OPENS, STREAM_PATHS, FileQuestions, normpath
+from .files import ALWAYS_OPENS, PERMISSION_DENIED, STREAM_PATHS, FileQuestions, normpath
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.common import OptionUnknown, scan_options
@@ -210,6 +210,7 @@ class TreeFiles(FileQuestions):
 
     def __init__(self, tree: VirtualTree, root: str):
         self.tree = tree
+        self.cwds = {normpath(root)}  # every working directory the shell has been in (_withheld)
         self.root = root
         self.lost: Optional[str] = None
 
@@ -249,12 +250,14 @@ class TreeFiles(FileQuestions):
 
     def file_test(self, op: str, path: str) -> Optional[bool]:
         """From the tree, for what it holds: regular files, directories and symlinks, each
-        owned by the user who runs the reply, who may be root (so a permission bit the owner
-        lacks leaves ``-r``, ``-w`` and ``-x`` unknown), and no times."""
+        owned by the user who runs the reply, who is not root (the sandbox runs it as nobody
+        or as its caller, never as root: the owner's bits decide ``-r``, ``-w`` and ``-x``,
+        and a folder its owner may not search hides what it holds), and no times."""
         if op not in FILE_TESTS or self.unknown(path):
             return None
-        if self.tree.entry_withheld(normpath(path)):
-            return None  # through a folder its owner may not enter (root may)
+        withheld = self._withheld(path)
+        if withheld is not False:
+            return None if withheld is None else False  # through a folder its owner may not search: stat fails
         follow = op not in ("-L", "-h")
         try:
             canon, node, _ = self.tree._lookup(path, follow)
@@ -283,12 +286,7 @@ class TreeFiles(FileQuestions):
             return bool(node.mode & _SPECIAL_BITS[op])
         if op in ("-p", "-S", "-b", "-c"):
             return False  # the tree holds no pipe, socket or device
-        bit = {"-r": 0o400, "-w": 0o200, "-x": 0o100}[op]
-        if node.mode & bit:
-            return True
-        if op == "-x" and kind == "f" and not node.mode & 0o111:
-            return False  # no one may run it, root neither
-        return None
+        return bool(node.mode & {"-r": 0o400, "-w": 0o200, "-x": 0o100}[op])
 
     def names(self, path: str) -> Optional[list]:
         if self.unknown(path) or type(self.tree) is BoundedTree and self.tree._tmp_itself(path):
@@ -336,22 +334,44 @@ class TreeFiles(FileQuestions):
             return None
         return self.tree.read_bytes(path)
 
+    # The shell's own opens, cd and tests, as the user who runs the reply (not root: file_test)
+    # meets them: the owner's bits decide, and bash says "Permission denied" (measured as nobody)
+
     def _write_failure(self, path: str, kind: str) -> Optional[str]:
         if kind == "file" and not self.tree.mode(path) & 0o200:
-            return None  # a read-only file: whether it opens depends on who runs the reply
+            return PERMISSION_DENIED  # a file its owner may not write
         if kind == "missing" and self.tree.new_name_withheld(path):
-            return None  # a new name in a folder its owner may not change: the same
+            return PERMISSION_DENIED  # a new name in a folder its owner may not change
         return ""
 
     def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
-        if self.tree.entry_withheld(normpath(path)):
-            return None  # through a folder its owner may not enter: whether it opens depends on who runs it
-        return FileQuestions.open_failure(self, path, writes=writes, trailing_slash=trailing_slash)
+        inside = self.unknown(path) is None
+        withheld = self._withheld(path) if inside else False
+        if withheld is not False:
+            return None if withheld is None else PERMISSION_DENIED  # through a folder its owner may not search
+        failure = FileQuestions.open_failure(self, path, writes=writes, trailing_slash=trailing_slash)
+        if failure == "" and inside and not writes and not self.tree.mode(path) & 0o400:
+            return PERMISSION_DENIED  # a file or folder its owner may not read
+        return failure
 
     def directory_failure(self, path: str) -> Optional[str]:
-        if self.tree.entry_withheld(normpath(path), itself=True):
-            return None
+        withheld = self._withheld(path, itself=True) if self.unknown(path) is None else False
+        if withheld is not False:
+            return None if withheld is None else PERMISSION_DENIED  # a folder its owner may not search
         return FileQuestions.directory_failure(self, path)
+
+    def entered(self, path: str):
+        self.cwds.add(normpath(path))
+
+    def _withheld(self, path: str, itself: bool = False) -> Optional[bool]:
+        """Whether a lookup of ``path`` meets a folder its owner may not search (``itself``: or
+        is one); None when the shell has been below that folder, where a relative lookup
+        starts without searching it."""
+        folder = self.tree.search_withheld(normpath(path), itself)
+        if folder is None:
+            return False
+        inside = folder.rstrip("/") + "/"
+        return None if any(cwd.startswith(inside) for cwd in self.cwds) else True
 
     def _walks_up_to(self, head: str) -> bool:
         return self.inside(head)

@@ -27,6 +27,7 @@ STREAM_PATHS = {"/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/1": 1, "/dev/fd/2":
 NO_SUCH_FILE = "No such file or directory"
 IS_A_DIRECTORY = "Is a directory"
 NOT_A_DIRECTORY = "Not a directory"
+PERMISSION_DENIED = "Permission denied"
 
 
 def checked_listing(paths: Iterable[str]) -> tuple:
@@ -75,6 +76,10 @@ class FileQuestions:
     every file view. A view tunes three hooks: whether an existing file may be
     written, how far above a path its directories are looked at, and what is
     known of the directories above the root."""
+
+    def entered(self, path: str):
+        """The shell's working directory is now ``path`` (cd): a view that answers from
+        permissions notes it."""
 
     def lose_unless(self, why: str, harmless):
         """``lose(why)`` unless ``harmless()`` (a question that may cost a parse) says the

@@ -1,9 +1,12 @@
-"""Replies that take permissions away from their own files, then run programs or the shell over them:
-what a program may do then depends on who runs it, which the model does not follow. Programs
-over a file its owner may not read, or in a folder it may not list, change or enter, are
-unknown, and so is a program that writes in place into a file its owner may not write; what
-touches no such entry is still decided. Predicted and executed: every certain prediction
-agrees with the executor (these replies were once predicted to pass, and failed)."""
+"""Replies that take permissions away from their own files, then run programs or the shell over them.
+The executor never runs a reply as root (the sandbox runs it as nobody, or as its caller), so the
+owner's bits decide. The shell's own opens, cd and file tests are decided as such a user meets
+them: bash's `Permission denied`, status 1. A program over a file its owner may not read, or in a
+folder it may not list, change or enter, is unknown (each utility words and orders its own
+failures), and so is a program that writes in place into a file its owner may not write; chmod,
+which needs only to search the folders on its way, is followed. Predicted and executed: every
+certain prediction agrees with the executor (the first of these replies were once predicted to
+pass, and failed)."""
 
 from predicting import ListedReplies, certain_disagreements, execute
 from qbcore.predict import predict
@@ -19,14 +22,38 @@ UNKNOWN = [
     ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; install -m 644 t out.txt; rm -f t"),
     ("write-file/t0-plain", "mkdir d; : > d/f; chmod 600 d; [ \"$(stat -c %a d/f)\" = 644 ] && "
                             "printf 'hello world\\n' > out.txt; chmod 755 d; rm -r d"),
-    # the shell's own: a new name in a folder its owner may not change, a path or a cd through
-    # a folder it may not enter, a test of a path there
-    ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' > out.txt"),
-    ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' >> out.txt"),
-    ("write-file/t0-plain", "mkdir d; chmod 000 d; printf 'hello world\\n' > out.txt; cd d && rm ../out.txt"),
+    # a program in a folder its owner may not enter
     ("write-file/t0-plain", "mkdir d; printf 'x' > d/f; chmod 600 d; printf 'hello world\\n' > out.txt; "
                             "[ -f d/f ] || rm out.txt; chmod 755 d; rm -r d"),
-    ("write-file/t0-plain", "mkdir d; printf 'hello world\\n' > d/f; chmod 600 d; cat < d/f > out.txt"),
+    # the shell below a folder it has since made unsearchable: its relative opens search from
+    # where it is, not through that folder
+    ("write-file/t0-plain", "mkdir -p d/e; cd d/e; chmod 600 ..; echo a > f; cd ../..; chmod 700 d; rm -r d; "
+                            "printf 'hello world\\n' > out.txt"),
+]
+W = "write-file/t0-plain"
+OK = "printf 'hello world\\n' > out.txt"
+# (task, reply, passes under raw): the shell's own opens, cd and file tests
+SHELLS_OWN = [
+    (W, "chmod 555 .; printf 'hello world\\n' > out.txt", False),
+    (W, "chmod 555 .; printf 'hello world\\n' >> out.txt", False),
+    (W, "chmod 555 .; printf 'hello world\\n' > out.txt 2>/dev/null; chmod 755 .; " + OK, True),
+    (W, "mkdir d; chmod 000 d; printf 'hello world\\n' > out.txt; cd d && rm ../out.txt", True),
+    (W, "mkdir d; printf 'hello world\\n' > d/f; chmod 600 d; cat < d/f > out.txt", False),
+    (W, "mkdir ro; chmod 555 ro; echo a > ro/new || " + OK, True),
+    (W, "mkdir ro; chmod 555 ro; echo a > ro/new; " + OK + "; chmod 755 ro; rmdir ro", True),
+    (W, "printf 'x\\n' > w0; chmod 444 w0; echo b >> w0; st=$?; rm -f w0; [ $st = 1 ] && " + OK, True),
+    (W, "touch out.txt; chmod 444 out.txt; printf 'hello world\\n' > out.txt", False),
+    (W, "printf 'x\\n' > r0; chmod 000 r0; cat < r0 > out.txt; rm -f r0", False),
+    (W, "printf 'x\\n' > r0; chmod 200 r0; exec 3< r0 || { rm r0; " + OK + "; }", True),
+    (W, "mkdir nox; touch nox/f; chmod 600 nox; echo a > nox/f || { chmod 700 nox; rm -r nox; " + OK + "; }", True),
+    (W, "mkdir nox; chmod 600 nox; cd nox || { chmod 700 nox; rmdir nox; " + OK + "; }", True),
+    (W, "mkdir -p d/e; chmod 600 d; cd d/e 2> e.txt || { read -r m < e.txt; echo \"$m\" > out.txt; }", False),
+    (W, "mkdir d; ln -s d l; chmod 600 d; echo x > l/f || { chmod 700 d; rm -r d l; " + OK + "; }", True),
+    (W, "mkdir nox; touch nox/f; chmod 600 nox; [ -e nox/f ] || { chmod 700 nox; rm -r nox; " + OK + "; }", True),
+    (W, "printf 'x\\n' > r0; chmod 000 r0; [ -r r0 ] || [ -w r0 ] || rm -f r0; " + OK, True),
+    (W, "touch w0; chmod 444 w0; [ -w w0 ] && echo yes > out.txt; rm -f w0; [ -e out.txt ] || " + OK, True),
+    (W, "mkdir ro; chmod 555 ro; for f in ro/a ro/b; do echo 1 > $f; done 2>/dev/null; chmod 755 ro; rmdir ro && "
+        + OK, True),
 ]
 FOUR_TRANSPORTS = ("raw", "nested", "single", "double-nested")
 # (task, reply, passes under raw)
@@ -54,3 +81,8 @@ def test_every_certain_prediction_of_those_agrees_with_the_executor():
 class TestReadOnlyFiles(ListedReplies):
     REPLIES = DECIDED
     TRANSPORTS = FOUR_TRANSPORTS
+
+
+class TestTheShellsOwnOpensCdAndTests(ListedReplies):
+    REPLIES = SHELLS_OWN
+    TRANSPORTS = ("raw", "nested", "script", "stdin")

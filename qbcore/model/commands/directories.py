@@ -70,6 +70,7 @@ def change_directory(env, target, name: str) -> Outcome:
         return Outcome(1, error=f"{name}: {target}: {failure}")
     env.set("OLDPWD", working_directory(env))
     env.cwd = new
+    env.files.entered(new)
     env.set("PWD", new)
     return Outcome(0)
 

@@ -90,6 +90,20 @@ class _StreamStdinContext(CommandContext):
         pass
 
 
+def _only_searches(argv, cwd: str, tree: VirtualTree) -> bool:
+    """Whether ``argv`` is a chmod that needs nothing of a folder but to search it on the way to
+    each word it names, and no folder on those ways withholds that from its owner: chmod sets
+    a mode by its owner's right, whatever the mode holds (so a reply's chmod that restores a
+    folder is followed). chmod -R, which lists the folders it walks, is not such a one."""
+    if argv[0] != "chmod" or any(not isinstance(word, str) for word in argv):
+        return False
+    words = argv[1:]
+    if any(word == "--recursive" or word[:1] == "-" and word[:2] != "--" and "R" in word for word in words):
+        return False
+    return all(tree.search_withheld(word if word.startswith("/") else f"{cwd}/{word}") is None
+               for word in words if not word.startswith("-"))
+
+
 def entry(model) -> Model:
     """The registry entry for a utility model ``model(CommandContext) -> CommandResult``."""
 
@@ -106,6 +120,8 @@ def entry(model) -> Model:
         environ = Environ({name: var for name, var in ctx.env.vars.items() if var.exported})
         hidden = environ.hidden(lambda value: has_opaque(value) or not isinstance(value, str))
         withheld_folder = tree.owner_withheld()
+        if withheld_folder is not None and _only_searches(ctx.argv, ctx.env.cwd, tree):
+            withheld_folder = None
         if has_opaque(ctx.argv):
             # a word with an unknown part ($RANDOM, an unmodelled substitution) would reach the
             # model as its printed form and name a file that is not the one bash names

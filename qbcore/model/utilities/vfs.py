@@ -379,18 +379,40 @@ class VirtualTree:
                 return path
         return None
 
-    def entry_withheld(self, path: str, itself: bool = False) -> bool:
-        """Whether a folder on the way to the canonical ``path`` (and ``path`` itself when
-        ``itself``) is one its owner may not enter."""
+    def search_withheld(self, path: str, itself: bool = False) -> Optional[str]:
+        """The first folder that a lookup of ``path`` from ``/`` searches and whose owner may
+        not (its x bit off), following symlinks as open does; ``path`` itself is searched too
+        when ``itself`` (cd). None when there is none before the lookup ends, found or not."""
         nodes = self._store.nodes
-        head = path if itself else _parent(path)
-        while True:
-            node = nodes.get(head)
-            if node is not None and node.kind == _DIR and not node.mode & 0o100:
-                return True
-            if head == "/":
-                return False
-            head = _parent(head)
+        pending = [c for c in join(self.cwd, path).split("/") if c][::-1]
+        cur, hops = "/", 0
+        while pending:
+            node = nodes.get(cur)
+            if node is None or node.kind != _DIR:
+                return None  # the lookup fails another way first
+            if not node.mode & 0o100:
+                return cur  # each name, `.` and `..` too, is looked up by searching its folder
+            comp = pending.pop()
+            if comp == ".":
+                continue
+            if comp == "..":
+                cur = _parent(cur)
+                continue
+            cand = cur.rstrip("/") + "/" + comp
+            node = nodes.get(cand)
+            if node is None:
+                return None
+            if node.kind == _LINK:
+                hops += 1
+                if hops > _MAX_SYMLINK_HOPS:
+                    return None
+                if node.target.startswith("/"):
+                    cur = "/"
+                pending.extend([c for c in node.target.split("/") if c][::-1])
+                continue
+            cur = cand
+        node = nodes.get(cur)
+        return cur if itself and node is not None and node.kind == _DIR and not node.mode & 0o100 else None
 
     def new_name_withheld(self, path: str) -> bool:
         """Whether the folder that would hold a new name ``path`` (canonical) is one its owner

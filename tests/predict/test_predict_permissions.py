@@ -4,7 +4,8 @@ owner's bits decide. The shell's own opens, cd and file tests are decided as suc
 them: bash's `Permission denied`, status 1. A program over a file its owner may not read, or in a
 folder it may not list, change or enter, is unknown (each utility words and orders its own
 failures), and so is a program that writes in place into a file its owner may not write; chmod,
-which needs only to search the folders on its way, is followed. Predicted and executed: every
+which needs only to search the folders on its way, is followed, and sed reads a file its owner
+may not read as GNU sed meets it (`sed: can't read F: Permission denied`, status 2). Predicted and executed: every
 certain prediction agrees with the executor (the first of these replies were once predicted to
 pass, and failed)."""
 
@@ -12,7 +13,6 @@ from predicting import ListedReplies, certain_disagreements, execute
 from qbcore.predict import predict
 
 UNKNOWN = [
-    ("sed-replace/t0-plain", "chmod 000 data.txt; sed -i 's/alpha/omega/g' data.txt; chmod 644 data.txt"),
     ("hostile-filenames/t0-plain", "chmod 555 .; mv notes.txt archive.txt; chmod 755 ."),
     ("write-file/t0-plain", "printf 'x\\n' > out.txt; chmod 444 out.txt; printf 'hello world\\n' | tee out.txt; "
                             "chmod 644 out.txt"),
@@ -86,3 +86,20 @@ class TestReadOnlyFiles(ListedReplies):
 class TestTheShellsOwnOpensCdAndTests(ListedReplies):
     REPLIES = SHELLS_OWN
     TRANSPORTS = ("raw", "nested", "script", "stdin")
+
+
+S = "sed-replace/t0-plain"
+SED = [
+    (S, "chmod 000 data.txt; sed -i 's/alpha/omega/g' data.txt; chmod 644 data.txt", False),
+    (S, "chmod 000 data.txt; sed -n p data.txt 2> err.txt; chmod 644 data.txt; grep -q 'Permission denied' err.txt "
+        "&& rm err.txt && sed -i 's/alpha/omega/g' data.txt", True),
+    (S, "cp data.txt t; chmod 000 t; sed -i 's/alpha/omega/g' t data.txt; st=$?; chmod 644 t; rm t; [ $st = 2 ] || "
+        "rm data.txt", True),
+    (S, "chmod 200 data.txt; sed 's/alpha/omega/g' data.txt > new.txt 2>&1; chmod 644 data.txt; mv new.txt data.txt",
+     False),
+]
+
+
+class TestSedOverAFileItsOwnerMayNotRead(ListedReplies):
+    REPLIES = SED
+    TRANSPORTS = ("raw", "nested", "script")

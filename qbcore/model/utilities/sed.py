@@ -904,6 +904,9 @@ def sed(ctx: CommandContext) -> CommandResult:
                     raise OptionUnknown("sed: a directory after other inputs (partial output)")
                 out.error(f"read error on {name}: Is a directory", 4)
                 return out.result()
+            if not files.mode(name) & 0o400:
+                # the reply never runs as root: sed cannot open a file its owner may not read
+                raise VfsError("EACCES", name)
             readable.append((name, files.read_bytes(name)))
         except VfsError as exc:
             out.error(f"can't read {name}: {exc.strerror}", 2)

@@ -215,13 +215,14 @@ class VirtualTree:
         """(canonical path, node or None when absent); parent components must exist."""
         return self._lookup(path, follow_last)[:2]
 
-    def _lookup(self, path: str, follow_last: bool = True) -> tuple[str, _Node | None, bool]:
-        """Like _resolve, plus whether the name ends in a slash (its own or a link target's)."""
+    def _lookup(self, path: str, follow_last: bool = True, searching: bool = False) -> tuple[str, _Node | None, bool]:
+        """Like _resolve, plus whether the name ends in a slash (its own or a link target's).
+        ``searching``: a folder the walk must search and its owner may not is EACCES there."""
         if path == "":
             raise VfsError("ENOENT", path)
         nodes = self._store.nodes
         full = join(self.cwd, path)
-        if "//" not in full and "/./" not in full and "/../" not in full and \
+        if not searching and "//" not in full and "/./" not in full and "/../" not in full and \
                 not full.endswith(("/", "/.", "/..")):
             # a name spelled canonically that is an entry: every key is a canonical path, so
             # each directory above it is a real one (no symlink on the way)
@@ -238,6 +239,8 @@ class VirtualTree:
         cur = "/"
         hops = 0
         while pending:
+            if searching and not nodes[cur].mode & 0o100:
+                raise VfsError("EACCES", path, cur)  # each name, `.` and `..` too, is looked up in its folder
             comp = pending.pop()
             if comp == ".":
                 continue
@@ -380,39 +383,14 @@ class VirtualTree:
         return None
 
     def search_withheld(self, path: str, itself: bool = False) -> Optional[str]:
-        """The first folder that a lookup of ``path`` from ``/`` searches and whose owner may
-        not (its x bit off), following symlinks as open does; ``path`` itself is searched too
-        when ``itself`` (cd). None when there is none before the lookup ends, found or not."""
-        nodes = self._store.nodes
-        pending = [c for c in join(self.cwd, path).split("/") if c][::-1]
-        cur, hops = "/", 0
-        while pending:
-            node = nodes.get(cur)
-            if node is None or node.kind != _DIR:
-                return None  # the lookup fails another way first
-            if not node.mode & 0o100:
-                return cur  # each name, `.` and `..` too, is looked up by searching its folder
-            comp = pending.pop()
-            if comp == ".":
-                continue
-            if comp == "..":
-                cur = _parent(cur)
-                continue
-            cand = cur.rstrip("/") + "/" + comp
-            node = nodes.get(cand)
-            if node is None:
-                return None
-            if node.kind == _LINK:
-                hops += 1
-                if hops > _MAX_SYMLINK_HOPS:
-                    return None
-                if node.target.startswith("/"):
-                    cur = "/"
-                pending.extend([c for c in node.target.split("/") if c][::-1])
-                continue
-            cur = cand
-        node = nodes.get(cur)
-        return cur if itself and node is not None and node.kind == _DIR and not node.mode & 0o100 else None
+        """The first folder that a lookup of ``path`` searches and whose owner may not (its x bit
+        off), following symlinks as open does; ``path`` itself is searched too when ``itself``
+        (cd). None when there is none before the lookup ends, found or not."""
+        try:
+            canon, node, _ = VirtualTree._lookup(self, path, True, True)
+        except VfsError as exc:
+            return exc.at if exc.errno_name == "EACCES" else None
+        return canon if itself and node is not None and node.kind == _DIR and not node.mode & 0o100 else None
 
     def new_name_withheld(self, path: str) -> bool:
         """Whether the folder that would hold a new name ``path`` (canonical) is one its owner

@@ -325,7 +325,7 @@ def _run(task, start, before, script, args, source, remote, root) -> tuple:
         # the task directory's path reached the final state: it differs on every run, and so would a diff
         return Prediction(found.passed, found.failure_class, found.certain, _DEPENDS + found.why), read_path
     if found.certain:
-        found = replace(found, diff=final.differences(task, before))
+        found = replace(found, diff=final.differences)
     return found, read_path
 
 
@@ -333,15 +333,9 @@ class _Final:
     """What the validator makes of a final tree: ``stray`` the new files it does not allow,
     ``verdict`` its check (or ``unreadable``, why the final repository cannot be read),
     ``marked`` whether the task directory's path reached a name or the bytes of an entry;
-    ``differences`` from the state the task asks for, listed when first asked."""
+    ``differences`` from the state the task asks for (``validators.judge`` gives all three)."""
 
-    __slots__ = ("stray", "verdict", "unreadable", "marked", "after", "repository", "_differences")
-
-    def differences(self, task, before) -> tuple:
-        if self._differences is None:
-            self._differences = validators.differences(task.checks, TASK_DIR, before, self.after, task.allowed_new,
-                                                       repository=self.repository)
-        return self._differences
+    __slots__ = ("stray", "verdict", "unreadable", "marked", "differences")
 
 
 # (task id, its fixture, where it lies, the tree's version) -> _Final: a final tree the same as
@@ -358,14 +352,13 @@ def _final_state(task, before, tree, root) -> _Final:
         return known[1]
     after = entries(tree, root)
     final = _Final()
-    final.stray = validators.disallowed_new(before, after, task.allowed_new)
-    final.unreadable = final.verdict = final.repository = final._differences = None
-    final.after = after
+    final.unreadable = final.verdict = final.stray = final.differences = None
     try:
         # the git check asks the virtual .git; the host never runs git on what the model built
-        repository = final.repository = gitfixture.stored_repository(after) \
-            if any(c["kind"] == "git" for c in task.checks) else gitfixture.NO_REPOSITORY
-        final.verdict = validators.check(task.checks, TASK_DIR, before, after, repository=repository)
+        repository = gitfixture.stored_repository(after) if any(c["kind"] == "git" for c in task.checks) \
+            else gitfixture.NO_REPOSITORY
+        final.verdict, final.stray, final.differences = validators.judge(
+            task.checks, TASK_DIR, before, after, task.allowed_new, repository=repository)
     except Unreadable as exc:
         final.unreadable = str(exc)
     marks = (root, root.encode())

@@ -156,10 +156,8 @@ class _TaskDirectory:
         return self._judged(path, after)
 
     def _judged(self, root: str, after: dict) -> tuple:
-        stray = validators.disallowed_new(self.before, after, self.task.allowed_new)
-        verdict = validators.check(self.task.checks, root, self.before, after, self.info)
-        differences = validators.differences(self.task.checks, root, self.before, after, self.task.allowed_new,
-                                             self.info)
+        verdict, stray, differences = validators.judge(self.task.checks, root, self.before, after,
+                                                       self.task.allowed_new, self.info)
         return after, stray, verdict, differences
 
 

@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 from .fixture import FixtureInfo, git_env
 
 __all__ = ["Entry", "snapshot", "resolve", "regular_files", "new_paths", "disallowed_new", "check", "Verdict",
-           "GitRepository", "Difference", "differences"]
+           "GitRepository", "Difference", "differences", "judge"]
 
 
 @dataclass(frozen=True)
@@ -338,33 +338,38 @@ _CHECKS = {"file-bytes": _check_file_bytes, "file-set": _check_file_set, "path-l
            "json-value": _check_json, "git": _check_git}
 
 
+def _run(spec: Mapping, **given) -> tuple:
+    try:
+        run = _CHECKS[spec["kind"]]
+    except KeyError:
+        raise ValueError(f"unknown check kind {spec.get('kind')!r}") from None
+    return run(spec, **given)
+
+
+_HOLDS = "the final state is the one the task asks for"
+
+
 def check(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], after: Mapping[str, Entry],
           info: FixtureInfo = FixtureInfo(), repository=None) -> Verdict:
     """Run every check; the verdict fails at the first that does not hold and says why.
     ``repository`` answers the git check's questions (default: git on ``root``)."""
     for spec in checks:
-        try:
-            run = _CHECKS[spec["kind"]]
-        except KeyError:
-            raise ValueError(f"unknown check kind {spec.get('kind')!r}") from None
-        problem, _ = run(spec, root=root, before=before, after=after, info=info, repository=repository)
+        problem, _ = _run(spec, root=root, before=before, after=after, info=info, repository=repository)
         if problem:
             return Verdict(False, problem)
-    return Verdict(True, "the final state is the one the task asks for")
+    return Verdict(True, _HOLDS)
 
 
-def differences(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], after: Mapping[str, Entry],
-                allowed_new: Sequence[str] = (), info: FixtureInfo = FixtureInfo(), repository=None,
-                limit: int = DIFFERENCES) -> tuple[Difference, ...]:
-    """Every way ``after`` differs from the state the task asks for, as ``check`` judges it: what
-    each check finds (every check, not only the first that fails), then the new files the task
-    does not allow, then the changes from ``before`` that no check judges (``checked`` False).
-    Past ``limit`` entries one more says how many were left out."""
-    found = []
-    judged = {".git"}
+def judge(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], after: Mapping[str, Entry],
+          allowed_new: Sequence[str] = (), info: FixtureInfo = FixtureInfo(), repository=None,
+          limit: int = DIFFERENCES) -> tuple:
+    """``(verdict, stray, differences)``: ``check``'s verdict, the new files the task does not
+    allow (``disallowed_new``) and ``differences``, with each check run once (a git check asks
+    its repository once)."""
+    found, judged, problem = [], {".git"}, ""
     for spec in checks:
-        found += _CHECKS[spec["kind"]](spec, root=root, before=before, after=after, info=info,
-                                       repository=repository)[1]
+        failed, listed = _run(spec, root=root, before=before, after=after, info=info, repository=repository)
+        problem, found = problem or failed, found + listed
         if "path" in spec:
             judged.add(spec["path"])
         if spec["kind"] == "file-set":
@@ -377,7 +382,17 @@ def differences(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry
             found.append(Difference(path, *_change(before.get(path), after.get(path)), checked=False))
     if len(found) > limit:
         found[limit:] = [Difference("", "", f"{len(found) - limit} more differences", checked=False)]
-    return tuple(found)
+    return Verdict(not problem, problem or _HOLDS), stray, tuple(found)
+
+
+def differences(checks: Sequence[Mapping], root: str, before: Mapping[str, Entry], after: Mapping[str, Entry],
+                allowed_new: Sequence[str] = (), info: FixtureInfo = FixtureInfo(), repository=None,
+                limit: int = DIFFERENCES) -> tuple[Difference, ...]:
+    """Every way ``after`` differs from the state the task asks for, as ``check`` judges it: what
+    each check finds (every check, not only the first that fails), then the new files the task
+    does not allow, then the changes from ``before`` that no check judges (``checked`` False).
+    Past ``limit`` entries one more says how many were left out."""
+    return judge(checks, root, before, after, allowed_new, info, repository, limit)[2]
 
 
 def _describe(entry: Entry | None) -> str:

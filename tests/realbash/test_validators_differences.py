@@ -3,7 +3,7 @@ for every check (not only the first that fails), the new files the task does not
 the changes no check judges. The executor lists them from the real state and the prediction
 from the virtual one; the prediction tests require the two lists to be equal."""
 
-from qbcore.realbash.validators import Difference, Entry, check, differences
+from qbcore.realbash.validators import Difference, Entry, check, differences, disallowed_new, judge
 
 
 def file(text: str, mode: int = 0o644) -> Entry:
@@ -20,7 +20,7 @@ def listed(checks, after, allowed=(), before=BEFORE, **options):
 def test_a_state_that_passes_lists_only_what_no_check_judges():
     checks = [{"kind": "file-bytes", "path": "data.txt", "text": "alpha\nBETA\ngamma\n"}]
     after = dict(BEFORE, **{"data.txt": file("alpha\nBETA\ngamma\n"), "tmp": Entry("dir", 0o755)})
-    assert check(checks, "", BEFORE, after).ok
+    assert check(checks, "", BEFORE, after).ok and judge(checks, "", BEFORE, after)[0] == check(checks, "", BEFORE, after)
     assert listed(checks, after) == [{"path": "tmp", "expected": "missing", "found": "a folder", "checked": False}]
 
 
@@ -41,6 +41,10 @@ def test_every_check_is_listed_not_only_the_first_that_fails():
     after = dict(BEFORE, **{"c.json": file('{"a": 2}'), "list.txt": file("./a\r\n./c\n"), "out.txt": Entry("dir")})
     verdict = check(checks, "", BEFORE, after)
     assert verdict.reason == "out.txt is a dir, not a regular file"  # the check stops at the first
+    # judge runs each check once and gives check's verdict, the stray files and the differences
+    assert judge(checks, "", BEFORE, after, ("c.json",)) == (
+        verdict, disallowed_new(BEFORE, after, ("c.json",)), differences(checks, "", BEFORE, after, ("c.json",)))
+    assert judge(checks, "", BEFORE, after, ("c.json",))[1] == ["list.txt"]
     assert listed(checks, after, ("c.json", "list.txt")) == [
         {"path": "out.txt", "expected": "'x\\n'", "found": "a dir", "checked": True},
         {"path": "c.json", "expected": 'the JSON value {"a": 1}', "found": 'the JSON value {"a": 2}', "checked": True},

@@ -1,19 +1,19 @@
 """Replies that take permissions away from their own files, then run programs or the shell over them.
 The executor never runs a reply as root (the sandbox runs it as nobody, or as its caller), so the
 owner's bits decide. The shell's own opens, cd and file tests are decided as such a user meets
-them: bash's `Permission denied`, status 1. A program over a file its owner may not read, or in a
-folder it may not list, change or enter, is unknown (each utility words and orders its own
-failures), and so is a program that writes in place into a file its owner may not write; chmod,
-which needs only to search the folders on its way, is followed, and sed reads a file its owner
-may not read as GNU sed meets it (`sed: can't read F: Permission denied`, status 2). Predicted and executed: every
-certain prediction agrees with the executor (the first of these replies were once predicted to
-pass, and failed)."""
+them: bash's `Permission denied`, status 1. A program that reads a file its owner may not read or
+writes into one in place, or lists a folder, searches it on the way to a name, or makes or takes
+away a name in it, where the folder's mode withholds that from its owner, is unknown (each
+utility words and orders its own failures); a program beside such a folder that does none of
+that is followed (chmod restoring a folder's mode needs only to search its way), and sed reads a
+file its owner may not read as GNU sed meets it (`sed: can't read F: Permission denied`, status
+2). Predicted and executed: every certain prediction agrees with the executor (the first of
+these replies were once predicted to pass, and failed)."""
 
 from predicting import ListedReplies, certain_disagreements, execute
 from qbcore.predict import predict
 
 UNKNOWN = [
-    ("hostile-filenames/t0-plain", "chmod 555 .; mv notes.txt archive.txt; chmod 755 ."),
     ("write-file/t0-plain", "printf 'x\\n' > out.txt; chmod 444 out.txt; printf 'hello world\\n' | tee out.txt; "
                             "chmod 644 out.txt"),
     ("write-file/t0-plain", "mkdir d; chmod 300 d; printf 'hello world\\n' > out.txt; ls d > /dev/null && rm out.txt; "
@@ -22,9 +22,13 @@ UNKNOWN = [
     ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; install -m 644 t out.txt; rm -f t"),
     ("write-file/t0-plain", "mkdir d; : > d/f; chmod 600 d; [ \"$(stat -c %a d/f)\" = 644 ] && "
                             "printf 'hello world\\n' > out.txt; chmod 755 d; rm -r d"),
-    # a program in a folder its owner may not enter
-    ("write-file/t0-plain", "mkdir d; printf 'x' > d/f; chmod 600 d; printf 'hello world\\n' > out.txt; "
-                            "[ -f d/f ] || rm out.txt; chmod 755 d; rm -r d"),
+    # programs that use a folder as its mode withholds from its owner: search, list, change it
+    ("write-file/t0-plain", "mkdir d; chmod 000 d; printf 'hello world\\n' > out.txt; find . -name x; chmod 755 d; "
+                            "rmdir d"),
+    ("write-file/t0-plain", "mkdir d; chmod 555 d; printf 'hello world\\n' > out.txt; touch d/x; chmod 755 d; rm -rf d"),
+    ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' | tee out.txt; chmod 755 ."),
+    ("write-file/t0-plain", "mkdir d; touch d/f; chmod 300 d; printf 'hello world\\n' > out.txt; cp -r d e; chmod 755 d; "
+                            "rm -r d e"),
     # the shell below a folder it has since made unsearchable: its relative opens search from
     # where it is, not through that folder
     ("write-file/t0-plain", "mkdir -p d/e; cd d/e; chmod 600 ..; echo a > f; cd ../..; chmod 700 d; rm -r d; "
@@ -76,6 +80,55 @@ def test_every_certain_prediction_of_those_agrees_with_the_executor():
     # (under other transports a reply may break before it reaches what is withheld: decided there)
     cases = [(task, reply, transport) for task, reply in UNKNOWN for transport in FOUR_TRANSPORTS]
     assert not certain_disagreements(cases, execute(cases))
+
+
+# (task, reply, passes under raw): programs beside a folder whose mode withholds from its owner
+# what they do not need of it
+BESIDE = [
+    (W, "mkdir d; printf 'x' > d/f; chmod 600 d; " + OK + "; [ -f d/f ] || rm out.txt; chmod 755 d; rm -r d", False),
+    (W, "mkdir d; chmod 000 d; " + OK + "; cat out.txt; chmod 755 d; rmdir d", True),
+    (W, "mkdir d; chmod 000 d; " + OK + "; ls d; chmod 755 d; rmdir d", True),
+    (W, "mkdir d; chmod 000 d; printf 'hello world\\n' | tee out.txt > /dev/null; rmdir d", True),
+    (W, "chmod 555 .; chmod 755 .; printf 'hello world\\n' | tee out.txt", True),
+    (W, "mkdir d; chmod 555 d; " + OK + "; ls; chmod 755 d; rmdir d", True),
+    ("hostile-filenames/t0-plain", "chmod 555 .; ls; cat notes.txt; chmod 755 .; mv notes.txt archive.txt", True),
+    ("sed-replace/t0-plain", "mkdir keep; chmod 500 keep; sed -i 's/alpha/omega/g' data.txt; chmod 700 keep; rmdir keep",
+     True),
+]
+
+
+class TestProgramsBesideAWithheldFolder(ListedReplies):
+    REPLIES = BESIDE
+    TRANSPORTS = FOUR_TRANSPORTS
+
+
+# (task, reply, passes under raw): mv, whose failures there the model words as mv does
+# (`cannot stat 'd/a': Permission denied`, `cannot move 'a' to 'b': Permission denied`)
+MV = [
+    ("hostile-filenames/t0-plain", "chmod 555 .; mv notes.txt archive.txt; chmod 755 .", False),
+    ("hostile-filenames/t0-plain", "chmod 555 .; mv notes.txt archive.txt 2>&1 | "
+                                   "grep -q \"cannot move 'notes.txt' to 'archive.txt': Permission denied\"; st=$?; "
+                                   "chmod 755 .; [ $st = 0 ] && mv notes.txt archive.txt", True),
+    ("hostile-filenames/t0-plain", "chmod 555 .; mv notes.txt archive.txt 2> err.txt; chmod 755 .; "
+                                   "mv notes.txt archive.txt", True),  # (the redirection fails: no mv)
+    (W, "mkdir -p a/b c; chmod 500 a/b; " + OK + "; mv a/b c/; chmod -R 755 a c; rm -r a c", True),
+    (W, "mkdir d; touch d/a; chmod 600 d; mv d/a b 2> out.txt; st=$?; chmod 700 d; rm -r d; [ $st = 1 ] && "
+        "grep -q \"cannot stat 'd/a': Permission denied\" out.txt && " + OK, True),
+    (W, "mkdir d; touch a; chmod 600 d; mv a d/x 2>&1 | grep -q \"cannot stat 'd/x'\" && rm a && " + OK + "; chmod 700 d; "
+        "rmdir d", True),
+    (W, "mkdir d; touch a; chmod 100 d; mv a d/ 2>&1 | grep -q \"cannot move 'a' to 'd/a'\" && rm a && " + OK + "; "
+        "chmod 700 d; rmdir d", True),
+    (W, "mkdir d; touch d/a; chmod 500 d; mv d/a d/b; chmod 700 d; [ -e d/a ] && rm -r d && " + OK, True),
+    (W, "mkdir s t; chmod 500 s; mv s t/ || { chmod 700 s; rmdir s t; " + OK + "; }", True),
+    (W, "mkdir s; chmod 500 s; mv s s2 && chmod 700 s2 && rmdir s2 && " + OK, True),
+    (W, "mkdir d; touch a d/a; chmod 500 d; mv -n a d/ && rm a; chmod 700 d; rm -r d; " + OK, True),
+    (W, "touch a b; chmod 555 .; mv a b; chmod 755 .; rm b; [ -e a ] && mv a out.txt", False),
+]
+
+
+class TestMvWhereItsOwnerMayNot(ListedReplies):
+    REPLIES = MV
+    TRANSPORTS = FOUR_TRANSPORTS
 
 
 class TestReadOnlyFiles(ListedReplies):

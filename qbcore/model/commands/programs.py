@@ -90,18 +90,9 @@ class _StreamStdinContext(CommandContext):
         pass
 
 
-def _only_searches(argv, cwd: str, tree: VirtualTree) -> bool:
-    """Whether ``argv`` is a chmod that needs nothing of a folder but to search it on the way to
-    each word it names, and no folder on those ways withholds that from its owner: chmod sets
-    a mode by its owner's right, whatever the mode holds (so a reply's chmod that restores a
-    folder is followed). chmod -R, which lists the folders it walks, is not such a one."""
-    if argv[0] != "chmod" or any(not isinstance(word, str) for word in argv):
-        return False
-    words = argv[1:]
-    if any(word == "--recursive" or word[:1] == "-" and word[:2] != "--" and "R" in word for word in words):
-        return False
-    return all(tree.search_withheld(word if word.startswith("/") else f"{cwd}/{word}") is None
-               for word in words if not word.startswith("-"))
+#: the programs whose models word a use of a file or folder its owner may not make as the program
+#: does (vfs.Refusing): each such failure measured against the program run as a user, not root
+_REFUSING = frozenset({"mv"})
 
 
 def entry(model) -> Model:
@@ -119,9 +110,6 @@ def entry(model) -> Model:
         # values are read when the model asks for them (a run cache learns which were)
         environ = Environ({name: var for name, var in ctx.env.vars.items() if var.exported})
         hidden = environ.hidden(lambda value: has_opaque(value) or not isinstance(value, str))
-        withheld_folder = tree.owner_withheld()
-        if withheld_folder is not None and _only_searches(ctx.argv, ctx.env.cwd, tree):
-            withheld_folder = None
         if has_opaque(ctx.argv):
             # a word with an unknown part ($RANDOM, an unmodelled substitution) would reach the
             # model as its printed form and name a file that is not the one bash names
@@ -129,8 +117,6 @@ def entry(model) -> Model:
         elif hidden:
             # the model would read such a variable as unset, or as its printed form
             unknown = f"an exported value the shell model does not know (${hidden[0]})"
-        elif withheld_folder is not None:
-            unknown = f"{withheld_folder}, a folder whose mode withholds from its owner what a program may need"
         else:
             if script_input is not None:
                 command = _ScriptStdinContext(list(ctx.argv), b"", ctx.env.cwd, environ, tree)
@@ -142,7 +128,7 @@ def entry(model) -> Model:
                 command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree, ctx.stdin_unordered)
             # a child `bash -c` it starts (find -exec, xargs) runs in the shell model
             command.bash = getattr(ctx.shell, "utility_bash", None)
-            withheld: set = set()
+            withheld: set = vfs.Refusing() if ctx.name in _REFUSING else set()
             vfs.WITHHELD_ACCESS.append(withheld)
             try:
                 unknown = model(command)
@@ -151,7 +137,7 @@ def entry(model) -> Model:
             finally:
                 del vfs.WITHHELD_ACCESS[next(n for n, log in enumerate(vfs.WITHHELD_ACCESS) if log is withheld)]
             if withheld and not isinstance(unknown, str):
-                unknown = f"{min(withheld)}, read or written though its mode withholds that from its owner"
+                unknown = f"{min(withheld)}, used in a way its mode withholds from its owner"
         result, unknown = (None, unknown) if isinstance(unknown, str) else (unknown, unknown.unknown)
         if unknown is not None:
             why = f"{ctx.name} ({unknown})"

@@ -24,9 +24,6 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
     """What a utility that runs ``argv`` gets back: the model of that program in ``models``
     run over ``tree`` (the caller's by default) with ``stdin``; unknown without a model."""
     name = argv[0]
-    withheld = (ctx.tree if tree is None else tree).owner_withheld()
-    if withheld is not None:
-        return unknown(f"a run of {name} with {withheld}, a folder whose mode withholds from its owner what it may need")
     if name in ("bash", "sh") and len(argv) >= 3 and argv[1] == "-c":
         # (sh is dash: the shell model stands for it over the scripts both read alike)
         if ctx.bash is None:

@@ -38,13 +38,22 @@ _MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS
 CHANGE_LOGS: list = []
 
 
-#: while a program's model runs (commands.programs), a set for it that learns each file read
-#: whose mode withholds reading from its owner, and each written in place whose mode withholds
-#: writing: root may, its owner may not, and the models do not follow who runs them
+#: while a program's model runs (commands.programs), a set for it that learns each entry the
+#: program used in a way its mode withholds from its owner: a file read or written in place, a
+#: folder listed, searched on a lookup's way, or given or robbed of a name. Root may, its owner
+#: may not, and the models do not follow who runs them (nor how each program words the failure)
 WITHHELD_ACCESS: list = []
 
 
+class Refusing(set):
+    """A WITHHELD_ACCESS log for a program whose own words for such a failure the model has
+    (measured): while it is the innermost log, a use its owner may not make fails with EACCES
+    where the kernel would fail it, and nothing is learnt."""
+
+
 def _withheld(canon: str) -> None:
+    if WITHHELD_ACCESS[-1].__class__ is Refusing:
+        raise VfsError("EACCES", canon, canon)
     for log in WITHHELD_ACCESS:
         log.add(canon)
 
@@ -120,14 +129,17 @@ class _Store:
     same token hold the same entries (a clone keeps its origin's token until it changes),
     which tells a cache that a tree is as it started without comparing entries."""
 
-    __slots__ = ("nodes", "children", "budget", "version")
+    __slots__ = ("nodes", "children", "budget", "version", "withholding")
 
-    def __init__(self, nodes, children, budget, version=None):
+    def __init__(self, nodes, children, budget, version=None, withholding=False):
         self.nodes: dict[str, _Node] = nodes
         # each directory's names as a frozenset, replaced on change, so a clone shares them
         self.children: dict[str, frozenset[str]] = children
         self.budget: Budget = budget
         self.version = object() if version is None else version
+        # once a folder's mode has withheld from its owner what lookups and listings need, the
+        # walks while a program runs check each folder (WITHHELD_ACCESS); until then they need not
+        self.withholding = withholding
 
 
 def changed_paths(before: dict, tree: "VirtualTree") -> set:
@@ -202,7 +214,8 @@ class VirtualTree:
         store = self._store
         b = store.budget
         copy._store = _Store(dict(store.nodes), dict(store.children),
-                             Budget(b.max_bytes, b.max_entries, b.bytes_written), store.version)
+                             Budget(b.max_bytes, b.max_entries, b.bytes_written), store.version,
+                             store.withholding)
         copy.cwd = self.cwd
         return copy
 
@@ -222,7 +235,8 @@ class VirtualTree:
             raise VfsError("ENOENT", path)
         nodes = self._store.nodes
         full = join(self.cwd, path)
-        if not searching and "//" not in full and "/./" not in full and "/../" not in full and \
+        recording = WITHHELD_ACCESS and self._store.withholding
+        if not searching and not recording and "//" not in full and "/./" not in full and "/../" not in full and \
                 not full.endswith(("/", "/.", "/..")):
             # a name spelled canonically that is an entry: every key is a canonical path, so
             # each directory above it is a real one (no symlink on the way)
@@ -239,8 +253,10 @@ class VirtualTree:
         cur = "/"
         hops = 0
         while pending:
-            if searching and not nodes[cur].mode & 0o100:
-                raise VfsError("EACCES", path, cur)  # each name, `.` and `..` too, is looked up in its folder
+            if (searching or recording) and not nodes[cur].mode & 0o100:
+                if searching:
+                    raise VfsError("EACCES", path, cur)  # each name, `.` and `..` too, is looked up in its folder
+                _withheld(cur)
             comp = pending.pop()
             if comp == ".":
                 continue
@@ -293,11 +309,16 @@ class VirtualTree:
         return _parent(canon)
 
     def _add(self, canon: str, node: _Node) -> None:
+        store = self._store
+        new = canon not in store.nodes
+        if new and WITHHELD_ACCESS:
+            self._changing(_parent(canon))
         if CHANGE_LOGS:
             _logged(canon)
-        store = self._store
         store.version = object()
-        if canon not in store.nodes:
+        if node.kind == _DIR and node.mode & 0o700 != 0o700:
+            store.withholding = True
+        if new:
             store.budget.check_entries(len(store.nodes) + 1)
             parent = _parent(canon)
             store.children[parent] = store.children[parent] | {posixpath.basename(canon)}
@@ -306,14 +327,21 @@ class VirtualTree:
             store.children.setdefault(canon, frozenset())
 
     def _drop(self, canon: str) -> None:
+        parent = _parent(canon)
+        if WITHHELD_ACCESS:
+            self._changing(parent)
         if CHANGE_LOGS:
             _logged(canon)
         store = self._store
         store.version = object()
         del store.nodes[canon]
         store.children.pop(canon, None)
-        parent = _parent(canon)
         store.children[parent] = store.children[parent] - {posixpath.basename(canon)}
+
+    def _changing(self, folder: str) -> None:
+        """A name made or taken away in ``folder``: its owner needs to write it and search it."""
+        if self._store.nodes[folder].mode & 0o300 != 0o300:
+            _withheld(folder)
 
     # -- queries ------------------------------------------------------------
     def exists(self, p: str) -> bool:
@@ -363,6 +391,8 @@ class VirtualTree:
             raise VfsError("ENOENT", p)
         if node.kind != _DIR:
             raise VfsError("ENOTDIR", p)
+        if WITHHELD_ACCESS and not node.mode & 0o400:
+            _withheld(canon)
         return sorted(self._store.children[canon])
 
     def readlink(self, p: str) -> str:
@@ -370,17 +400,6 @@ class VirtualTree:
         if node.kind != _LINK:
             raise VfsError("EINVAL", p)
         return node.target
-
-    def owner_withheld(self) -> Optional[str]:
-        """The first folder whose mode withholds from its owner what a program may need of it
-        (to list it, change it or enter it), or None. What a program may do there depends on
-        who runs it (root may do anything), which the models do not follow. (A file its owner
-        may not read or write matters only to a program that reads it, or writes into it in
-        place: WITHHELD_ACCESS learns of those.)"""
-        for path, node in self._store.nodes.items():
-            if node.kind == _DIR and node.mode & 0o700 != 0o700:
-                return path
-        return None
 
     def search_withheld(self, path: str, itself: bool = False) -> Optional[str]:
         """The first folder that a lookup of ``path`` searches and whose owner may not (its x bit
@@ -513,6 +532,12 @@ class VirtualTree:
             raise VfsError("ENOTEMPTY", dst)
         if s_canon == "/":
             raise VfsError("EBUSY", src)
+        if WITHHELD_ACCESS:
+            source, target = _parent(s_canon), _parent(d_canon)
+            self._changing(source)
+            self._changing(target)
+            if source != target and s_node.kind == _DIR and not s_node.mode & 0o200:
+                _withheld(s_canon)  # (a folder moved to another one has its `..` rewritten)
         if d_node is not None:
             if d_node.kind == _DIR:
                 if s_node.kind != _DIR:
@@ -566,6 +591,8 @@ class VirtualTree:
             raise VfsError("ENOENT", p)
         if CHANGE_LOGS:
             _logged(canon)
+        if node.kind == _DIR and mode & 0o700 != 0o700:
+            self._store.withholding = True
         self._store.nodes[canon] = _Node(node.kind, node.data, mode & 0o7777, node.target)
         self._store.version = object()
 
@@ -577,10 +604,13 @@ class VirtualTree:
             raise VfsError("ENOENT", top)
         stack = [canon]
         nodes, children = self._store.nodes, self._store.children
+        recording = WITHHELD_ACCESS and self._store.withholding
         while stack:
             path = stack.pop()
             yield path
             if nodes[path].kind == _DIR:
+                if recording and nodes[path].mode & 0o500 != 0o500:
+                    _withheld(path)  # (a walk lists each folder and looks its names up in it)
                 base = path.rstrip("/")
                 stack.extend(base + "/" + name for name in sorted(children[path], reverse=True))
 

@@ -289,12 +289,26 @@ class TreeFiles(FileQuestions):
         return bool(node.mode & {"-r": 0o400, "-w": 0o200, "-x": 0o100}[op])
 
     def names(self, path: str) -> Optional[list]:
+        """A glob's listing of folder ``path``: none where bash's opendir fails, on a folder
+        its owner may not read or on the way through one it may not search."""
         if self.unknown(path) or type(self.tree) is BoundedTree and self.tree._tmp_itself(path):
             return None
+        withheld = self._withheld(path)
+        if withheld is not False:
+            return None if withheld is None else []
         try:
-            return VirtualTree.listdir(self.tree, path)  # a glob's: it says its pattern (listed)
+            names = VirtualTree.listdir(self.tree, path)  # a glob's: it says its pattern (listed)
+            return names if self.tree.mode(path) & 0o400 else []
         except VfsError:
             return []
+
+    def is_dir(self, path: str) -> Optional[bool]:
+        """A glob's question of a name it matched (bash stats it): no folder through a folder
+        its owner may not search."""
+        withheld = self._withheld(path) if self.unknown(path) is None else False
+        if withheld is not False:
+            return None if withheld is None else False
+        return FileQuestions.is_dir(self, path)
 
     def listed(self, path: str, pattern):
         if _LISTINGS or _JOB_WATCHES:

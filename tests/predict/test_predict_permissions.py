@@ -1,7 +1,8 @@
 """Replies that take permissions away from their own files, then run programs or the shell over them.
 The executor never runs a reply as root (the sandbox runs it as nobody, or as its caller), so the
 owner's bits decide. The shell's own opens, cd and file tests are decided as such a user meets
-them: bash's `Permission denied`, status 1. A program that reads a file its owner may not read or
+them: bash's `Permission denied`, status 1, and a glob lists no folder its owner may not read
+or reach. A program that reads a file its owner may not read or
 writes into one in place, or lists a folder, searches it on the way to a name, or makes or takes
 away a name in it, where the folder's mode withholds that from its owner, is unknown (each
 utility words and orders its own failures); a program beside such a folder that does none of
@@ -58,6 +59,23 @@ SHELLS_OWN = [
     (W, "touch w0; chmod 444 w0; [ -w w0 ] && echo yes > out.txt; rm -f w0; [ -e out.txt ] || " + OK, True),
     (W, "mkdir ro; chmod 555 ro; for f in ro/a ro/b; do echo 1 > $f; done 2>/dev/null; chmod 755 ro; rmdir ro && "
         + OK, True),
+]
+# (task, reply, passes under raw): globs, which list a folder (its owner must read it, and search
+# the folders on the way) and stat a name they match before a slash (searching its folder)
+GLOBS = [
+    (W, "mkdir d; touch d/a; chmod 300 d; set -- d/*; chmod 700 d; rm -r d; [ \"$1\" = 'd/*' ] && " + OK, True),
+    (W, "mkdir d; touch d/a; chmod 100 d; set -- d/*; chmod 700 d; rm -r d; [ \"$1\" = 'd/*' ] && " + OK, True),
+    (W, "mkdir d; touch d/a; chmod 600 d; set -- d/* d/a*; chmod 700 d; rm -r d; [ \"$1 $2\" = 'd/a d/a' ] && " + OK,
+     True),
+    (W, "mkdir -p d/e; touch d/e/a; chmod 600 d; set -- d/*/a d/[e]/a d/?; chmod 700 d; rm -r d; "
+        "[ \"$*\" = 'd/*/a d/[e]/a d/e' ] && " + OK, True),
+    (W, "mkdir -p d/e; touch d/e/a; chmod 300 d; set -- d/e/* d/*/a; chmod 700 d; rm -r d; "
+        "[ \"$*\" = 'd/e/a d/*/a' ] && " + OK, True),
+    (W, "mkdir d; touch d/a; chmod 300 d; shopt -s nullglob; set -- d/*; chmod 700 d; rm -r d; [ $# = 0 ] && " + OK,
+     True),
+    (W, "touch x; chmod 333 .; set -- *; chmod 755 .; rm x; [ \"$1\" = '*' ] && " + OK, True),
+    (W, "mkdir d; touch d/a; chmod 300 d; for f in d/*; do echo \"$f\" > out.txt; done; chmod 700 d; rm -r d; "
+        "[ \"$(cat out.txt)\" = d/a ] && " + OK, False),
 ]
 FOUR_TRANSPORTS = ("raw", "nested", "single", "double-nested")
 # (task, reply, passes under raw)
@@ -129,6 +147,11 @@ MV = [
 class TestMvWhereItsOwnerMayNot(ListedReplies):
     REPLIES = MV
     TRANSPORTS = FOUR_TRANSPORTS
+
+
+class TestGlobsOverFoldersItsOwnerMayNotReadOrSearch(ListedReplies):
+    REPLIES = GLOBS
+    TRANSPORTS = ("raw", "nested", "script")
 
 
 class TestReadOnlyFiles(ListedReplies):

@@ -30,6 +30,9 @@ UNKNOWN = [
     ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' | tee out.txt; chmod 755 ."),
     ("write-file/t0-plain", "mkdir d; touch d/f; chmod 300 d; printf 'hello world\\n' > out.txt; cp -r d e; chmod 755 d; "
                             "rm -r d e"),
+    # sed -i and perl -i make a new file in the folder (perl lists it too) and rename it over
+    ("sed-replace/t0-plain", "chmod 500 .; sed -i 's/alpha/omega/g' data.txt; chmod 755 ."),
+    ("sed-replace/t0-plain", "chmod 300 .; perl -pi -e 's/alpha/omega/g' data.txt; chmod 755 ."),
     # the shell below a folder it has since made unsearchable: its relative opens search from
     # where it is, not through that folder
     ("write-file/t0-plain", "mkdir -p d/e; cd d/e; chmod 600 ..; echo a > f; cd ../..; chmod 700 d; rm -r d; "
@@ -178,4 +181,20 @@ SED = [
 
 class TestSedOverAFileItsOwnerMayNotRead(ListedReplies):
     REPLIES = SED
+    TRANSPORTS = ("raw", "nested", "script")
+
+
+# (task, reply, passes under raw): sed -i and perl -i replace a file with a new one: the file's own
+# write bit is not asked, its folder's are
+IN_PLACE = [
+    (S, "chmod 444 data.txt; sed -i 's/alpha/omega/g' data.txt; chmod 644 data.txt", True),
+    (S, "chmod 444 data.txt; perl -pi -e 's/alpha/omega/g' data.txt; chmod 644 data.txt", True),
+    (S, "chmod 444 data.txt; sed -i 's/alpha/omega/g' data.txt; [ \"$(stat -c %a data.txt)\" = 644 ] || "
+        "chmod 644 data.txt", True),
+    (S, "mkdir k; chmod 500 k; perl -pi -e 's/alpha/omega/g' data.txt; chmod 700 k; rmdir k", True),
+]
+
+
+class TestInPlaceEditors(ListedReplies):
+    REPLIES = IN_PLACE
     TRANSPORTS = ("raw", "nested", "script")

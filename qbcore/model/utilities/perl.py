@@ -383,6 +383,10 @@ def perl(ctx: CommandContext) -> CommandResult:
             out.err += f"Can't open {name}: {exc.strerror}.\n".encode("utf-8", "surrogateescape")
             continue
         edited = _edit(statements, data)
+        if suffix is not None:
+            # perl -i opens the file's folder and makes and renames its files through that
+            # handle (5.28 and later): a folder its owner may not read fails it (measured)
+            files.listdir(name[:name.rfind("/")] or "/" if "/" in name else ".")
         if suffix is None:
             out.out += edited
         elif suffix:
@@ -393,5 +397,5 @@ def perl(ctx: CommandContext) -> CommandResult:
             files.write_bytes(name, edited)
             files.chmod(name, mode)
         else:
-            files.write_bytes(name, edited)
+            files.replace_bytes(name, edited)
     return out.result()

@@ -820,7 +820,7 @@ def _write_in_place(files, name: str, data: bytes, suffix: str) -> None:
     """sed -i's result: with a suffix the original file is renamed to NAME+SUFFIX, and the
     new one takes its name and its mode."""
     if not suffix:
-        files.write_bytes(name, data)
+        files.replace_bytes(name, data)
         return
     backup = name + suffix
     if files.is_dir(backup):

@@ -2,32 +2,28 @@
 The executor never runs a reply as root (the sandbox runs it as nobody, or as its caller), so the
 owner's bits decide. The shell's own opens, cd and file tests are decided as such a user meets
 them: bash's `Permission denied`, status 1, and a glob lists no folder its owner may not read
-or reach. A program that reads a file its owner may not read or
-writes into one in place, or lists a folder, searches it on the way to a name, or makes or takes
-away a name in it, where the folder's mode withholds that from its owner, is unknown (each
-utility words and orders its own failures); a program beside such a folder that does none of
-that is followed (chmod restoring a folder's mode needs only to search its way), and sed reads a
-file its owner may not read as GNU sed meets it (`sed: can't read F: Permission denied`, status
-2). Predicted and executed: every certain prediction agrees with the executor (the first of
-these replies were once predicted to pass, and failed)."""
+or reach. A program that reads a file its owner may not read or writes into one in place, or
+lists a folder, searches it on the way to a name, or makes or takes away a name in it, where the
+mode withholds that from its owner, is unknown unless its model words that failure as the
+program does (mv, rm, touch, mkdir, rmdir, ln, cat, ls, tee, head, wc, grep, chmod: vfs.Refusing,
+checked here word for word); a program beside such an entry that uses none of it is followed,
+sed -i and perl -i ask the folder and not the file, and sed reads a file its owner may not read
+as GNU sed meets it (`sed: can't read F: Permission denied`, status 2). Predicted and executed:
+every certain prediction agrees with the executor (the first of these replies were once
+predicted to pass, and failed)."""
 
 from predicting import ListedReplies, certain_disagreements, execute
 from qbcore.predict import predict
 
 UNKNOWN = [
-    ("write-file/t0-plain", "printf 'x\\n' > out.txt; chmod 444 out.txt; printf 'hello world\\n' | tee out.txt; "
-                            "chmod 644 out.txt"),
     ("write-file/t0-plain", "mkdir d; chmod 300 d; printf 'hello world\\n' > out.txt; ls d > /dev/null && rm out.txt; "
                             "chmod 755 d; rmdir d"),
-    ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; cat t > out.txt; rm -f t"),
     ("write-file/t0-plain", "printf 'hello world\\n' > t; chmod 200 t; install -m 644 t out.txt; rm -f t"),
     ("write-file/t0-plain", "mkdir d; : > d/f; chmod 600 d; [ \"$(stat -c %a d/f)\" = 644 ] && "
                             "printf 'hello world\\n' > out.txt; chmod 755 d; rm -r d"),
     # programs that use a folder as its mode withholds from its owner: search, list, change it
     ("write-file/t0-plain", "mkdir d; chmod 000 d; printf 'hello world\\n' > out.txt; find . -name x; chmod 755 d; "
                             "rmdir d"),
-    ("write-file/t0-plain", "mkdir d; chmod 555 d; printf 'hello world\\n' > out.txt; touch d/x; chmod 755 d; rm -rf d"),
-    ("write-file/t0-plain", "chmod 555 .; printf 'hello world\\n' | tee out.txt; chmod 755 ."),
     ("write-file/t0-plain", "mkdir d; touch d/f; chmod 300 d; printf 'hello world\\n' > out.txt; cp -r d e; chmod 755 d; "
                             "rm -r d e"),
     # sed -i and perl -i make a new file in the folder (perl lists it too) and rename it over
@@ -147,6 +143,23 @@ MV = [
 ]
 
 
+# (task, reply, passes under raw): other programs refused as they are (vfs.Refusing)
+REFUSED = [
+    (W, "printf 'x\\n' > out.txt; chmod 444 out.txt; printf 'hello world\\n' | tee out.txt; chmod 644 out.txt", False),
+    (W, "printf 'hello world\\n' > t; chmod 200 t; cat t > out.txt; rm -f t", False),
+    (W, "mkdir d; chmod 555 d; " + OK + "; touch d/x; chmod 755 d; rm -rf d", True),
+    (W, "chmod 555 .; printf 'hello world\\n' | tee out.txt; chmod 755 .", False),
+    (W, "mkdir d; touch d/f; chmod 500 d; rm -f d/f || { chmod 700 d; rm -r d; " + OK + "; }", True),
+    (W, "mkdir d; chmod 500 d; mkdir d/e 2> out.txt; chmod 700 d; rmdir d; grep -q \"cannot create directory "
+        "'d/e': Permission denied\" out.txt && " + OK, True),
+]
+
+
+class TestOtherProgramsRefused(ListedReplies):
+    REPLIES = REFUSED
+    TRANSPORTS = FOUR_TRANSPORTS
+
+
 class TestMvWhereItsOwnerMayNot(ListedReplies):
     REPLIES = MV
     TRANSPORTS = FOUR_TRANSPORTS
@@ -198,3 +211,29 @@ IN_PLACE = [
 class TestInPlaceEditors(ListedReplies):
     REPLIES = IN_PLACE
     TRANSPORTS = ("raw", "nested", "script")
+
+
+# programs whose models meet a use their owner may not make as the program does (vfs.Refusing), in a
+# folder d holding a file and a folder, under every owner mode of d that withholds a bit: what
+# each prints and its status go into out.txt, so a certain prediction's differences hold its words
+REFUSED_COMMANDS = [
+    "rm d/a b", "rm -f d/n", "rm -r d", "rm -rf d/e", "rm d", "touch d/a d/n b", "touch -c d/n d/a", "mkdir d/n b2",
+    "mkdir -p d/e/f", "rmdir d/e d", "rmdir -p d/e", "ln -s x d/l", "ln -sf x d/a", "ln -s b d/", "cat d/a b",
+    "cat d", "cat d/n", "ls d/a d/n", "ls d/e", "tee d/a < b", "tee -a d/a < b", "tee b d/t < /dev/null",
+    "head d/a b", "head d", "wc -c d/a d/n", "grep -c x d/a b", "grep x d", "chmod 600 d/a d/n", "chmod -R 700 d",
+    "mv d/a b", "mv b d/", "mv d/a d/e/",
+]
+REFUSED_MODES = ("000", "100", "300", "500", "600")
+
+
+def _refused_cases():
+    return [(W, f"mkdir -p d/e; printf 'x\\n' > d/a; printf 'y\\n' > b; chmod {mode} d; {command} > out.txt 2>&1; "
+                f"echo \"st=$?\" >> out.txt; chmod -R 700 d 2>/dev/null; rm -rf d b b2", "raw")
+            for mode in REFUSED_MODES for command in REFUSED_COMMANDS]
+
+
+def test_programs_refused_as_they_are_refused_agree_with_the_executor_word_for_word():
+    cases = _refused_cases()
+    assert not certain_disagreements(cases, execute(cases))
+    decided = sum(predict(task, reply, transport).certain for task, reply, transport in cases)
+    assert decided >= 0.7 * len(cases), f"decided {decided} of {len(cases)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .context import CommandContext, CommandResult, unknown
+from . import vfs
 from .vfs import VfsError
 
 __all__ = ["scan_options", "quote", "quotef", "Output", "read_input", "OptionUnknown"]
@@ -322,6 +323,21 @@ class Output:
 
     def result(self) -> CommandResult:
         return CommandResult(self.status, bytes(self.out), bytes(self.err), stderr_unknown=self.more_errors)
+
+
+def reads_folder(files, name: str) -> bool:
+    """Whether operand ``name`` is a folder, asked as a reader asks: by opening it, which needs
+    the folder's read bit before a read of it fails (a folder its owner may not read is noted
+    as such a read: vfs.WITHHELD_ACCESS)."""
+    if not files.is_dir(name):
+        return False
+    if vfs.WITHHELD_ACCESS:
+        try:
+            files.read_bytes(name)
+        except VfsError as exc:
+            if exc.errno_name != "EISDIR":
+                raise
+    return True
 
 
 def read_input(ctx: CommandContext, name: str, out: Output, stdin_used: list) -> bytes | None:

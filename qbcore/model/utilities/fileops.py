@@ -25,11 +25,8 @@ def cat(ctx: CommandContext) -> CommandResult:
     used: list = []
     unknown_bytes = None  # cat copies what it reads: stdin's unknown bytes leave only its output unknown
     for name in names or ["-"]:
-        if name != "-" and ctx.files.is_dir(name):
-            out.error(f"{quotef(name)}: Is a directory")
-            continue
         try:
-            data = read_input(ctx, name, out, used)
+            data = read_input(ctx, name, out, used)  # (a folder: "Is a directory", once open may read it)
         except UnknownBytes as exc:
             unknown_bytes = unknown_bytes or str(exc)
             continue
@@ -485,8 +482,7 @@ def rm(ctx: CommandContext) -> CommandResult:
         if recursive and base in (".", ".."):
             out.error(f"refusing to remove '.' or '..' directory: skipping {quote(name)}")
             continue
-        if recursive and files.lexists(name) and files.realpath(name) == "/" and \
-                not files.is_symlink(name):
+        if recursive and files.lexists(name) and not files.is_symlink(name) and files.realpath(name) == "/":
             out.error(f"it is dangerous to operate recursively on {quote(name)}")
             out.err += b"rm: use --no-preserve-root to override this failsafe\n"
             continue

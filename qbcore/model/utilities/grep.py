@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import re
 
-from .common import Output, OptionUnknown, guarded, refuse_invalid_option, scan_options
+from .common import Output, OptionUnknown, guarded, reads_folder, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
 from .hostfacts import grep_wrapper
 from .perlre import NotPerlSubset, PerlPattern
@@ -257,7 +257,7 @@ def grep(ctx: CommandContext) -> CommandResult:
             stdin_read = True
         else:
             try:
-                if ctx.files.is_dir(name):
+                if reads_folder(ctx.files, name):
                     if not flags.get("s"):
                         out.error(f"{name}: Is a directory", 2)
                     error = True

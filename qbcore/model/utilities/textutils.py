@@ -7,7 +7,8 @@ import itertools
 import posixpath
 import re
 
-from .common import Output, OptionUnknown, guarded, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
+from .common import (Output, OptionUnknown, guarded, quote, quote_c, quotef, read_input, reads_folder,
+                     refuse_invalid_option, scan_options)
 from .context import CommandContext, CommandResult, unknown
 from .vfs import VfsError
 
@@ -71,7 +72,7 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
     used: list = []
     first = True
     for fname in names or ["-"]:
-        if fname != "-" and ctx.files.is_dir(fname):
+        if fname != "-" and reads_folder(ctx.files, fname):
             if name == "tail" and (unit == "c" or from_start):
                 # after the read error GNU tail goes on to the next file on tmpfs, and stops on
                 # ext4 (measured): the file system decides
@@ -146,7 +147,7 @@ def wc(ctx: CommandContext) -> CommandResult:
         if name == "":  # checked before any open; it still counts toward the total line
             out.error("invalid zero-length file name")
             continue
-        if name != "-" and ctx.files.is_dir(name):
+        if name != "-" and reads_folder(ctx.files, name):
             out.error(f"{quotef(name)}: Is a directory")
             rows.append(([0, 0, 0], name))
             continue
@@ -334,7 +335,7 @@ def sort(ctx: CommandContext) -> CommandResult:
     data = bytearray()
     used: list = []
     for name in names or ["-"]:
-        if name != "-" and ctx.files.is_dir(name):
+        if name != "-" and reads_folder(ctx.files, name):
             out.error(f"read failed: {quotef(name)}: Is a directory", 2)
             return out.result()
         if name == "-":
@@ -419,7 +420,7 @@ def _operands(ctx: CommandContext, names: list, utility: str):
             yield name, ctx.stdin
             continue
         try:
-            if ctx.files.is_dir(name):
+            if reads_folder(ctx.files, name):
                 raise OptionUnknown(f"{utility} of a directory (its error depends on the file system)")
             yield name, ctx.files.read_bytes(name)
         except VfsError as exc:
@@ -824,7 +825,7 @@ def uniq(ctx: CommandContext) -> CommandResult:
     if len(names) > 1:
         raise OptionUnknown("uniq with an OUTPUT operand")
     out = Output("uniq")
-    if names and names[0] != "-" and ctx.files.is_dir(names[0]):
+    if names and names[0] != "-" and reads_folder(ctx.files, names[0]):
         out.error(f"error reading {quote(names[0])}")  # uniq reads by lines: no errno in its message
         return out.result()
     data = read_input(ctx, names[0] if names else "-", out, [])

@@ -379,10 +379,10 @@ class VirtualTree:
 
     def read_bytes(self, p: str) -> bytes:
         node = self._existing(p)
+        if WITHHELD_ACCESS and not node.mode & 0o400:
+            _withheld(self._resolve(p)[0])  # (open asks before a folder's read fails)
         if node.kind == _DIR:
             raise VfsError("EISDIR", p)
-        if WITHHELD_ACCESS and not node.mode & 0o400:
-            _withheld(self._resolve(p)[0])
         return node.data
 
     def listdir(self, p: str) -> list[str]:

@@ -8,7 +8,7 @@ from tests_settings import examples
 from utilities_diff import compare
 
 FILES = {"f": b"alpha one\nbeta two\nalpha three\n", "g": b"no newline alpha", "d": None, "sub/h": b"x.y\n",
-         "e": b""}
+         "e": b"", "p": b"src/main.c src/mainXc\nsrc\\/main.c\n"}
 
 MODELLED = [
     ["perl", "-pi", "-e", "s/alpha/omega/g", "f"],
@@ -51,6 +51,13 @@ MODELLED = [
     ["perl", "-pi", "-e", "s/alpha", "f"], ["perl", "-pi", "-e", "s/alpha/omega", "f", "nofile"],
     ["perl", "-pe", "s/x/y/;\n\ns/a/b", "f"], ["perl", "-pe", "s/a\nb/c", "f"], ["perl", "-pe", "s#a\\#", "f"],
     ["perl", "-pe", "s/[a\\/b/", "f"],  # (perl finds the delimiter inside brackets too)
+    # \Q to \E: the text stands for itself; an escaped delimiter in it is the delimiter itself
+    ["perl", "-pi", "-e", "s/\\Qsrc\\/main.c\\E/build\\/out\\\\main.o/g", "p"],
+    ["perl", "-pe", "s/\\Q.\\E|x/_/g", "sub/h"], ["perl", "-pe", "s/\\Qmain.c/M/g", "p"],
+    ["perl", "-pe", "s#\\Qsrc/main.c\\E#X#", "p"], ["perl", "-pe", "s/(\\Q.\\E)(y)/$2$1/", "sub/h"],
+    # a letter after s/// that is no modifier: a compile error (255) before any file is read or edited
+    ["perl", "-pi", "-e", "s/Qsrc/main.cE/build/out\\main.o/g", "p"], ["perl", "-pi", "-e", "s/a/b/gz", "f", "nofile"],
+    ["perl", "-pe", "s/a/b/; s/a/c/q; s/x", "f"], ["perl", "-pi.bak", "-e", "s/a/b/ib", "f"],
 ]
 
 UNKNOWN = [
@@ -79,6 +86,7 @@ UNKNOWN = [
     ["perl", "-pe", "s/a/b/\ns/c/d/", "f"],
     ["perl", "-pe", "s/[a/b/", "f"],  # a bracket expression not ended: perl's regex error
     ["perl", "-pi", "-e", "s/a/b/; s/c"],  # -i's warning about stdin comes first
+    ["perl", "-pe", "s/\\Q\\t\\E/x/", "f"], ["perl", "-pe", "s/\\Q$x\\E/y/", "f"],  # read, then quoted
 ]
 
 
@@ -93,7 +101,8 @@ def test_what_is_not_modelled_is_unknown(argv):
 
 
 ATOM = st.sampled_from(["a", "b", "o", " ", ".", "\\.", "\\s", "\\S", "\\w", "\\W", "\\d", "[ab]", "[^a ]", "[a-c]",
-                        "(a|b)", "(o+)", "^", "$", "\\b", "x", "-", "#", "\\/", "[.]", "(?:ab|a)", "A"])
+                        "(a|b)", "(o+)", "^", "$", "\\b", "x", "-", "#", "\\/", "[.]", "(?:ab|a)", "A",
+                        "\\Qa.\\E", "\\Q.x\\/\\E", "\\Q(o+\\E", "\\Q[a]"])
 QUANTIFIER = st.sampled_from(["", "", "*", "+", "?", "*?", "+?", "{2}", "{1,2}"])
 REPLACEMENT = st.sampled_from(["X", "", "$1", "<$&>", "\\n", "${1}-", "[\\$]", "\\\\", "$1$1", "y\\/z", "a@b", "@-", "@.",
                                "\\m"])

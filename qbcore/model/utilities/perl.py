@@ -2,13 +2,14 @@
 
 Only a program of substitutions is followed, each a regex Python's ``re`` matches as Perl
 does: literal text, ``. ^ $``, the quantifiers (greedy and lazy), groups, alternation,
-bracket expressions, ``\\d \\w \\s \\b`` and their negations, over bytes (Perl's rules for
-a string that is not UTF-8 are ASCII's, as Python's for bytes). Under g a match of the
-empty string, after which the two engines' rules for the next match differ, is unknown.
-Anything Perl would interpolate (``$x``, ``@x``), other escapes, flags other than g and i,
-and every other switch and statement are unknown: a partial perl would give plausible,
-wrong files. Of perl's own syntax errors, an s/// the program ends inside is followed (status
-255, nothing read or edited); the others are unknown.
+bracket expressions, ``\\d \\w \\s \\b`` and their negations, ``\\Q…\\E`` over printable
+text, over bytes (Perl's rules for a string that is not UTF-8 are ASCII's, as Python's for
+bytes). Under g a match of the empty string, after which the two engines' rules for the next
+match differ, is unknown. Anything Perl would interpolate (``$x``, ``@x``), other escapes,
+modifiers other than g and i, and every other switch and statement are unknown: a partial
+perl would give plausible, wrong files. Of perl's own syntax errors, an s/// the program ends
+inside is followed (status 255, nothing read or edited), and so is a letter after s/// that
+is no modifier (status 255, its messages not followed); the others are unknown.
 """
 
 from __future__ import annotations
@@ -81,6 +82,15 @@ def _switches(argv: list):
     return "\n".join(pieces).encode("utf-8", "surrogateescape"), suffix, argv[n:]
 
 
+class _UnknownModifier(Exception):
+    """A letter after s/// that is no modifier of perl's: a compile error, before perl reads or
+    edits anything (status 255); its messages, and those of the text after it, not followed."""
+
+
+#: the modifiers perl 5.36 takes after s///
+_MODIFIERS = frozenset(b"msixpodualngcer")
+
+
 class _NotTerminated(Exception):
     """An s/// the program ends inside: perl's compile error, before it reads or edits
     anything (status 255)."""
@@ -138,6 +148,15 @@ def _pattern(source: bytes) -> bytes:
             if i + 1 >= n:
                 raise OptionUnknown("perl: a pattern ending in a backslash")
             e = source[i + 1]
+            if e == 81:  # \Q: the text up to \E (or the end) stands for itself (quotemeta)
+                end = source.find(b"\\E", i + 2)
+                quoted = source[i + 2:end if end >= 0 else n]
+                if any(b in quoted for b in b"\\$@") or any(b >= 128 or b < 32 for b in quoted):
+                    # an escape, a variable or an array in it is read first, then quoted
+                    raise OptionUnknown("perl: \\Q over an escape, a variable or a byte outside printable ASCII")
+                out += re.escape(quoted)
+                i = end + 2 if end >= 0 else n
+                continue
             if e in _CLASS_ESCAPES or e in b"bB":
                 out += source[i:i + 2]
             elif e in _PLAIN_ESCAPES:
@@ -307,6 +326,8 @@ def _program(program: bytes) -> list:
         while i < n and program[i:i + 1].isalpha():
             flags.append(program[i])
             i += 1
+        if set(flags) - _MODIFIERS:
+            raise _UnknownModifier()
         if set(flags) - set(b"gi") or len(set(flags)) != len(flags):
             raise OptionUnknown("perl: a flag of s/// other than g and i")
         if not pattern:
@@ -360,6 +381,8 @@ def perl(ctx: CommandContext) -> CommandResult:
         statements = _program(program)
     except _NotTerminated as exc:
         return CommandResult(255, b"", str(exc).encode())
+    except _UnknownModifier:
+        return CommandResult(255, stderr_unknown="perl's compile errors (Unknown regexp modifier)")
     out = Output("perl")
     files = ctx.files
     stdin_used = False

@@ -218,7 +218,7 @@ class TestInPlaceEditors(ListedReplies):
 # each prints and its status go into out.txt, so a certain prediction's differences hold its words
 REFUSED_COMMANDS = [
     "rm d/a b", "rm -f d/n", "rm -r d", "rm -rf d/e", "rm d", "touch d/a d/n b", "touch -c d/n d/a", "mkdir d/n b2",
-    "mkdir -p d/e/f", "rmdir d/e d", "rmdir -p d/e", "ln -s x d/l", "ln -sf x d/a", "ln -s b d/", "cat d/a b",
+    "mkdir -p d/e/f", "mkdir -p d/n/m", "rmdir d/e d", "rmdir -p d/e", "ln -s x d/l", "ln -sf x d/a", "ln -s b d/", "cat d/a b",
     "cat d", "cat d/n", "ls d/a d/n", "ls d/e", "tee d/a < b", "tee -a d/a < b", "tee b d/t < /dev/null",
     "head d/a b", "head d", "wc -c d/a d/n", "grep -c x d/a b", "grep x d", "chmod 600 d/a d/n", "chmod -R 700 d",
     "mv d/a b", "mv b d/", "mv d/a d/e/",
@@ -235,5 +235,9 @@ def _refused_cases():
 def test_programs_refused_as_they_are_refused_agree_with_the_executor_word_for_word():
     cases = _refused_cases()
     assert not certain_disagreements(cases, execute(cases))
-    decided = sum(predict(task, reply, transport).certain for task, reply, transport in cases)
-    assert decided >= 0.7 * len(cases), f"decided {decided} of {len(cases)}"
+    found = [(reply, predict(task, reply, transport)) for task, reply, transport in cases]
+    decided = [(reply, p) for reply, p in found if p.certain]
+    assert len(decided) >= 0.7 * len(cases), f"decided {len(decided)} of {len(cases)}"
+    # no words hold the task directory's path (a prediction that holds it lists no differences,
+    # and its words would go unchecked): each certain one's differences were compared above
+    assert [reply for reply, p in decided if p.diff is None] == []

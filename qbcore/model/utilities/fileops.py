@@ -193,6 +193,9 @@ def mkdir(ctx: CommandContext) -> CommandResult:
         try:
             ctx.files.mkdir(name, parents=parents, exist_ok=parents)
         except VfsError as exc:
+            if parents and exc.errno_name == "EACCES":
+                # mkdir -p enters each folder on the way and names the one it could not: not followed
+                return unknown("mkdir -p through a folder its owner may not change or search")
             out.error(f"cannot create directory {quote_c(exc.path if parents else name)}: "
                       f"{exc.strerror}")
             continue

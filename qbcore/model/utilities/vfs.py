@@ -51,9 +51,10 @@ class Refusing(set):
     where the kernel would fail it, and nothing is learnt."""
 
 
-def _withheld(canon: str) -> None:
+def _withheld(canon: str, given: str = "") -> None:
+    """``canon`` used as its mode withholds from its owner, by a call on path ``given``."""
     if WITHHELD_ACCESS[-1].__class__ is Refusing:
-        raise VfsError("EACCES", canon, canon)
+        raise VfsError("EACCES", given or canon, canon)
     for log in WITHHELD_ACCESS:
         log.add(canon)
 
@@ -256,7 +257,7 @@ class VirtualTree:
             if (searching or recording) and not nodes[cur].mode & 0o100:
                 if searching:
                     raise VfsError("EACCES", path, cur)  # each name, `.` and `..` too, is looked up in its folder
-                _withheld(cur)
+                _withheld(cur, path)
             comp = pending.pop()
             if comp == ".":
                 continue
@@ -380,7 +381,7 @@ class VirtualTree:
     def read_bytes(self, p: str) -> bytes:
         node = self._existing(p)
         if WITHHELD_ACCESS and not node.mode & 0o400:
-            _withheld(self._resolve(p)[0])  # (open asks before a folder's read fails)
+            _withheld(self._resolve(p)[0], p)  # (open asks before a folder's read fails)
         if node.kind == _DIR:
             raise VfsError("EISDIR", p)
         return node.data
@@ -392,7 +393,7 @@ class VirtualTree:
         if node.kind != _DIR:
             raise VfsError("ENOTDIR", p)
         if WITHHELD_ACCESS and not node.mode & 0o400:
-            _withheld(canon)
+            _withheld(canon, p)
         return sorted(self._store.children[canon])
 
     def readlink(self, p: str) -> str:
@@ -442,7 +443,7 @@ class VirtualTree:
         else:
             new = node.data + data if append else bytes(data)
             if WITHHELD_ACCESS and not node.mode & 0o200:
-                _withheld(canon)
+                _withheld(canon, p)
             if CHANGE_LOGS:
                 _logged(canon)
             self._store.nodes[canon] = _Node(_FILE, new, node.mode)

@@ -334,3 +334,10 @@ def test_chmod_generated(mode, names, recursive):
 def test_install_generated(flags, mode, names):
     argv = ["install"] + flags + ([] if mode is None else ["-m", mode]) + ["--"] + names
     assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS, stdin=b"in\n") is not False
+
+
+@pytest.mark.parametrize("argv", [["rm", "-rf", "l", "f"], ["rm", "-r", "l"], ["rm", "l"], ["rm", "-f", "l/"]])
+def test_rm_of_a_symlink_through_a_missing_folder(argv):
+    # the link leads through a folder that is not there: rm removes the link itself (its model
+    # once asked where the link leads, and failed)
+    assert compare(argv, {"f": b"x"}, links={"l": "gone/a"})

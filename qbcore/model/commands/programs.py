@@ -92,9 +92,10 @@ class _StreamStdinContext(CommandContext):
 
 #: the programs whose models word a use of a file or folder its owner may not make as the program
 #: does (vfs.Refusing), measured against each run as a user, not root, for every owner mode of a
-#: folder (tests/predict/test_predict_permissions.py). stat is not one: its model reads more than
-#: stat(2) does; cp -r, find and du word such failures their own way
-_REFUSING = frozenset({"mv", "rm", "touch", "mkdir", "rmdir", "ln", "cat", "ls", "tee", "head", "wc", "grep", "chmod"})
+#: folder (tests/predict/test_predict_permissions.py); cp -r, find and du word such failures
+#: their own way
+_REFUSING = frozenset({"mv", "rm", "touch", "mkdir", "rmdir", "ln", "cat", "ls", "tee", "head", "wc", "grep", "chmod",
+                       "stat"})
 
 
 def entry(model) -> Model:

@@ -95,15 +95,13 @@ def _describe(ctx: CommandContext, name: str, follow: bool) -> dict:
     kind = files.kind(name, follow_symlinks=follow)
     mode = files.mode(name) if follow else files.lmode(name)
     found = {"name": name, "kind": kind, "mode": mode}
+    # (as stat(2): neither a file's bytes nor a folder's names are read)
+    found["links"] = files.links(name, follow)
     if kind == "file":
-        found["size"], found["links"] = len(files.read_bytes(name)), 1
+        found["size"] = files.size(name)
     elif kind == "symlink":
         found["target"] = files.readlink(name)
-        found["size"], found["links"] = len(found["target"].encode("utf-8", "surrogateescape")), 1
-    else:
-        # a directory: its own entry, its ".", and each subdirectory's ".."
-        canon = files.realpath(name)
-        found["links"] = 2 + sum(1 for entry in files.listdir(name) if files.kind(f"{canon}/{entry}", False) == "dir")
+        found["size"] = len(found["target"].encode("utf-8", "surrogateescape"))
     return found
 
 

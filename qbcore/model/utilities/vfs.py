@@ -372,6 +372,18 @@ class VirtualTree:
         node = self._existing(p)
         return len(node.data) if node.kind == _FILE else 4096
 
+    def links(self, p: str, follow_last: bool = True) -> int:
+        """stat(2)'s link count of ``p``, which asks no read bit: 1 for a file or symlink (the
+        tree holds no hard links), and for a folder 2 and one for each folder in it (its own
+        entry, its ``.``, and each one's ``..``)."""
+        canon, node = self._resolve(p, follow_last)
+        if node is None:
+            raise VfsError("ENOENT", p)
+        if node.kind != _DIR:
+            return 1
+        nodes, base = self._store.nodes, canon.rstrip("/")
+        return 2 + sum(1 for name in self._store.children[canon] if nodes[base + "/" + name].kind == _DIR)
+
     def _existing(self, p: str, follow_last: bool = True) -> _Node:
         node = self._resolve(p, follow_last)[1]
         if node is None:

@@ -311,21 +311,25 @@ class VirtualTree:
 
     def _add(self, canon: str, node: _Node) -> None:
         store = self._store
-        new = canon not in store.nodes
-        if new and WITHHELD_ACCESS:
-            self._changing(_parent(canon))
-        if CHANGE_LOGS:
-            _logged(canon)
-        store.version = object()
-        if node.kind == _DIR and node.mode & 0o700 != 0o700:
-            store.withholding = True
-        if new:
-            store.budget.check_entries(len(store.nodes) + 1)
+        if canon not in store.nodes:
             parent = _parent(canon)
+            if WITHHELD_ACCESS:
+                self._changing(parent)
+            store.budget.check_entries(len(store.nodes) + 1)
             store.children[parent] = store.children[parent] | {posixpath.basename(canon)}
-        store.nodes[canon] = node
+        self._put(canon, node)
         if node.kind == _DIR:
             store.children.setdefault(canon, frozenset())
+
+    def _put(self, canon: str, node: _Node) -> None:
+        """``node`` at ``canon``, in place of what was there (nodes are replaced, never changed)."""
+        store = self._store
+        if CHANGE_LOGS:
+            _logged(canon)
+        if node.kind == _DIR and node.mode & 0o700 != 0o700:
+            store.withholding = True
+        store.nodes[canon] = node
+        store.version = object()
 
     def _drop(self, canon: str) -> None:
         parent = _parent(canon)
@@ -391,9 +395,11 @@ class VirtualTree:
         return node
 
     def read_bytes(self, p: str) -> bytes:
-        node = self._existing(p)
+        canon, node = self._resolve(p)
+        if node is None:
+            raise VfsError("ENOENT", p)
         if WITHHELD_ACCESS and not node.mode & 0o400:
-            _withheld(self._resolve(p)[0], p)  # (open asks before a folder's read fails)
+            _withheld(canon, p)  # (open asks before a folder's read fails)
         if node.kind == _DIR:
             raise VfsError("EISDIR", p)
         return node.data
@@ -456,10 +462,7 @@ class VirtualTree:
             new = node.data + data if append else bytes(data)
             if WITHHELD_ACCESS and not node.mode & 0o200:
                 _withheld(canon, p)
-            if CHANGE_LOGS:
-                _logged(canon)
-            self._store.nodes[canon] = _Node(_FILE, new, node.mode)
-            self._store.version = object()
+            self._put(canon, _Node(_FILE, new, node.mode))
 
     def replace_bytes(self, p: str, data: bytes) -> None:
         """File ``p``'s bytes replaced as ``sed -i`` and ``perl -i`` replace them: a new file made
@@ -471,10 +474,7 @@ class VirtualTree:
         if WITHHELD_ACCESS:
             self._changing(_parent(canon))
         self._store.budget.charge_bytes(len(data))
-        if CHANGE_LOGS:
-            _logged(canon)
-        self._store.nodes[canon] = _Node(_FILE, bytes(data), node.mode)
-        self._store.version = object()
+        self._put(canon, _Node(_FILE, bytes(data), node.mode))
 
     def mkdir(self, p: str, parents: bool = False, exist_ok: bool = False) -> None:
         """mkdir(2), or ``mkdir -p`` with ``parents``; an existing directory is fine with exist_ok."""
@@ -617,12 +617,7 @@ class VirtualTree:
         canon, node = self._resolve(p)
         if node is None:
             raise VfsError("ENOENT", p)
-        if CHANGE_LOGS:
-            _logged(canon)
-        if node.kind == _DIR and mode & 0o700 != 0o700:
-            self._store.withholding = True
-        self._store.nodes[canon] = _Node(node.kind, node.data, mode & 0o7777, node.target)
-        self._store.version = object()
+        self._put(canon, _Node(node.kind, node.data, mode & 0o7777, node.target))
 
     # -- whole-tree views ---------------------------------------------------
     def walk(self, top: str = "/"):

@@ -305,7 +305,7 @@ class TreeFiles(FileQuestions):
     def is_dir(self, path: str) -> Optional[bool]:
         """A glob's question of a name it matched (bash stats it): no folder through a folder
         its owner may not search."""
-        withheld = self._withheld(path) if self.unknown(path) is None else False
+        withheld = self._withheld(path)
         if withheld is not False:
             return None if withheld is None else False
         return FileQuestions.is_dir(self, path)
@@ -360,7 +360,7 @@ class TreeFiles(FileQuestions):
 
     def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:
         inside = self.unknown(path) is None
-        withheld = self._withheld(path) if inside else False
+        withheld = self._withheld(path)
         if withheld is not False:
             return None if withheld is None else PERMISSION_DENIED  # through a folder its owner may not search
         failure = FileQuestions.open_failure(self, path, writes=writes, trailing_slash=trailing_slash)
@@ -369,7 +369,7 @@ class TreeFiles(FileQuestions):
         return failure
 
     def directory_failure(self, path: str) -> Optional[str]:
-        withheld = self._withheld(path, itself=True) if self.unknown(path) is None else False
+        withheld = self._withheld(path, itself=True)
         if withheld is not False:
             return None if withheld is None else PERMISSION_DENIED  # a folder its owner may not search
         return FileQuestions.directory_failure(self, path)
@@ -380,7 +380,9 @@ class TreeFiles(FileQuestions):
     def _withheld(self, path: str, itself: bool = False) -> Optional[bool]:
         """Whether a lookup of ``path`` meets a folder its owner may not search (``itself``: or
         is one); None when the shell has been below that folder, where a relative lookup
-        starts without searching it."""
+        starts without searching it. False outside the tree (what it holds there is unknown)."""
+        if self.unknown(path) is not None:
+            return False
         folder = self.tree.search_withheld(normpath(path), itself)
         if folder is None:
             return False

@@ -27,7 +27,7 @@ from .model.files import dirname
 from .model.utilities import gitfixture
 from .model.utilities.gitstore import Unreadable
 from .model.utilities.hostfacts import SLEPT, Facts, stated, system_programs, system_unrunnable
-from .model.utilities.vfs import VirtualTree
+from .model.utilities.vfs import UnknownContent, UnknownData, VirtualTree
 from .realbash import validators
 from .realbash.executor import CLASSES
 from .realbash.fixture import FixtureError, program_text
@@ -57,7 +57,8 @@ class Prediction:
     classes (``pass`` when passed), None when not known; ``certain`` when ``passed`` is known;
     ``why`` a short reason; ``diff`` how the final state differs from the one the task asks for
     (``validators.differences``, as the executor reads it from the real state), None when not
-    known."""
+    known. A file there whose bytes the model does not know is shown as such (UNKNOWN_FILE);
+    ``agrees_with`` compares a diff with the executor's."""
 
     passed: Optional[bool]
     failure_class: Optional[str]
@@ -68,6 +69,14 @@ class Prediction:
     def as_dict(self) -> dict:
         return {"passed": self.passed, "class": self.failure_class, "certain": self.certain, "why": self.why,
                 "diff": None if self.diff is None else [d.as_dict() for d in self.diff]}
+
+    def diff_holds(self, executed: tuple) -> bool:
+        """Whether ``diff`` (not None) says what the executor's differences say: the same, where
+        a file whose bytes the model does not know stands for a file with any bytes."""
+        return len(self.diff) == len(executed) and all(
+            mine == theirs or mine.found.startswith(UNKNOWN_FILE) and theirs.found.startswith("a file ")
+            and (mine.path, mine.expected, mine.checked) == (theirs.path, theirs.expected, theirs.checked)
+            for mine, theirs in zip(self.diff, executed))
 
 
 def _unknown(why: str) -> Prediction:
@@ -127,6 +136,8 @@ def entries(tree: VirtualTree, root: str = TASK_DIR) -> dict:
             entry = validators.Entry("symlink", target=node.target)
         elif node.kind == "d":
             entry = validators.Entry("dir", node.mode)
+        elif type(node.data) is UnknownData:
+            entry = validators.Entry("file", node.mode, _UnknownFileBytes(node.data.why))
         else:
             entry = validators.Entry("file", node.mode, node.data)
         if len(known) >= _ENTRIES_SIZE:
@@ -134,6 +145,36 @@ def entries(tree: VirtualTree, root: str = TASK_DIR) -> dict:
         known[id(node)] = (node, entry)
         out[path[len(prefix):]] = entry
     return out
+
+
+#: how a difference shows a file whose bytes the model does not know (validators._describe)
+UNKNOWN_FILE = "a file whose bytes are not known ("
+
+
+def _unknown_use(self, *_args, **_kwargs):
+    raise UnknownContent(self.why)
+
+
+class _UnknownFileBytes:
+    """The bytes of a final file the model does not know (vfs.UnknownData), as the validators
+    meet them: a check that reads, compares or measures them raises UnknownContent, and the
+    prediction is unknown; one that asks only for the file's name or kind (a stray file) is not
+    stopped. Shown (validators._show), it says what wrote them."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def __str__(self) -> str:
+        return UNKNOWN_FILE[len("a file "):] + f"{self.why})"
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __len__ = __bool__ = __iter__ = __contains__ = \
+        __getitem__ = __add__ = __radd__ = __mul__ = __bytes__ = _unknown_use
+    __hash__ = object.__hash__
+
+    def __getattr__(self, name):  # decode, splitlines, startswith…
+        raise UnknownContent(self.why)
 
 
 # id(node) -> (the node, its Entry): nodes are replaced, never changed, and the trees of one
@@ -331,7 +372,8 @@ def _run(task, start, before, script, args, source, remote, root) -> tuple:
 
 class _Final:
     """What the validator makes of a final tree: ``stray`` the new files it does not allow,
-    ``verdict`` its check (or ``unreadable``, why the final repository cannot be read),
+    ``verdict`` its check (or ``unreadable``, why the checks cannot read the final state: its
+    repository, or the bytes of a file the model does not know),
     ``marked`` whether the task directory's path reached a name or the bytes of an entry;
     ``differences`` from the state the task asks for (``validators.judge`` gives all three)."""
 
@@ -360,9 +402,12 @@ def _final_state(task, before, tree, root) -> _Final:
         final.verdict, final.stray, final.differences = validators.judge(
             task.checks, TASK_DIR, before, after, task.allowed_new, repository=repository)
     except Unreadable as exc:
-        final.unreadable = str(exc)
+        final.unreadable = f"the final repository: {exc}"
+    except UnknownContent as exc:
+        final.unreadable = exc.why
     marks = (root, root.encode())
-    final.marked = any(marks[0] in rel or marks[1] in e.data or marks[0] in e.target for rel, e in after.items())
+    final.marked = any(marks[0] in rel or type(e.data) is bytes and marks[1] in e.data or marks[0] in e.target
+                       for rel, e in after.items())
     _FINALS[key] = (task.fixture, final)
     if len(_FINALS) > _FINALS_SIZE:
         _FINALS.popitem(last=False)
@@ -403,7 +448,7 @@ def _moved(source: VirtualTree, root: str) -> VirtualTree:
 def _judge(task, final: _Final, status, stderr, stderr_unknown, note) -> Prediction:
     """The executor's verdict and failure class (realbash.executor._classify) on a virtual state."""
     if final.unreadable is not None:
-        return _unknown(f"the final repository: {final.unreadable}")
+        return _unknown(final.unreadable)
     stray, verdict = final.stray, final.verdict
     lead = f"{note}; " if note else ""
     if verdict.ok and not stray:

@@ -40,7 +40,8 @@ from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standins_folder, start_watching,
                                    stop_watching, temp_names)
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
-from .utilities.vfs import VfsBudgetExceeded, VfsError, VirtualTree, changed_paths, join, same_entries
+from .utilities.vfs import (UnknownData, UnknownContent, VfsBudgetExceeded, VfsError, VirtualTree, changed_paths,
+                             join, same_entries)
 from .values import UnorderedLines, has_opaque, opaque_names
 
 __all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS", "ShellRuns", "SHELL_RUNS"]
@@ -281,6 +282,8 @@ class TreeFiles(FileQuestions):
         if op in ("-L", "-h"):
             return kind == "l"
         if op == "-s":
+            if kind == "f" and type(node.data) is UnknownData:
+                return None
             return kind == "d" or len(node.data) > 0
         if op in _SPECIAL_BITS:
             return bool(node.mode & _SPECIAL_BITS[op])
@@ -343,10 +346,24 @@ class TreeFiles(FileQuestions):
         except VfsError as exc:
             self.lose(f"the files after writing {path} ({exc.strerror})")
 
+    def write_unknown(self, path: str, why: str):
+        """Bytes the model does not know written through a descriptor opened on ``path``: the
+        file is there, its bytes unknown (vfs.UnknownData)."""
+        if self.unknown(path):
+            return
+        try:
+            self.tree.write_unknown(path, why)
+        except VfsError as exc:
+            self.lose(f"the files after writing {path} ({exc.strerror})")
+
     def read(self, path: str) -> Optional[bytes]:
+        """The bytes of file ``path``; None when not known (nor when it is no file it may read)."""
         if self.unknown(path) or not self.tree.is_file(path) or not self.tree.mode(path) & 0o400:
             return None
-        return self.tree.read_bytes(path)
+        try:
+            return self.tree.read_bytes(path)
+        except UnknownContent:
+            return None
 
     # The shell's own opens, cd and tests, as the user who runs the reply (not root: file_test)
     # meets them: the owner's bits decide, and bash says "Permission denied" (measured as nobody)
@@ -726,9 +743,10 @@ class Buffer:
 
 class OpenFile:
     """One open file description for writing (a redirection opens one; ``2>&1`` and a child
-    share it): ``append`` for ``>>``, else ``written`` the bytes written through it, its offset.
-    While that is the file's size, a write lands at its end; another writer on the same file
-    (a second redirection, a utility) moves the end away from the offset."""
+    share it): ``append`` for ``>>``, else ``written`` the bytes written through it, its offset
+    (-1 once it wrote bytes the model does not know). While that is the file's size, a write
+    lands at its end; another writer on the same file (a second redirection, a utility) moves
+    the end away from the offset."""
 
     __slots__ = ("append", "written")
 
@@ -868,12 +886,16 @@ class EffectWalker(E._Walker):
                 target.data += text.encode("utf-8", "surrogateescape")
         elif isinstance(target, FileSink):
             if isinstance(text, Opaque):
-                self.env.files.lose(f"the bytes written to {target.path} ({text.name})")
+                self._write_unknown(target, f"the bytes written to {target.path} ({text.name})")
                 return
             data = text.encode("utf-8", "surrogateescape")
             opened = target.opened
             files = self.env.files
             if opened is not None and not opened.append and files.unknown(target.path) is None:
+                if opened.written < 0:
+                    # at an offset not known, after bytes not known: what the file holds is not known
+                    files.write_unknown(target.path, f"the bytes written to {target.path} after bytes not known")
+                    return
                 # the write lands at this descriptor's offset: the file's end only while no
                 # other writer moved it
                 now = files.read(target.path)
@@ -898,6 +920,13 @@ class EffectWalker(E._Walker):
         elif target in (CLOSED, UNKNOWN):
             self.env.files.lose(f"the files after {what} wrote to {target}")
 
+    def _write_unknown(self, target: "FileSink", why: str):
+        """Bytes the model does not know written to a file: it holds UnknownData, and its
+        descriptor's offset is not known (a later write through it loses the files)."""
+        if target.opened is not None:
+            target.opened.written = -1
+        self.env.files.write_unknown(target.path, why)
+
     def emit_error(self, target: Target, text, what: str, line: Optional[int] = None):
         """Write bash's own message to stderr. Into a file or a pipe it is ``$0: line N: text``
         where ``line`` is known (``_message_line``); elsewhere its prefix is not spelled."""
@@ -905,7 +934,7 @@ class EffectWalker(E._Walker):
             self.emit(target, f"{self.env.arg0}: line {line}: {text}\n", what)
             return
         if isinstance(target, FileSink) and text:
-            self.env.files.lose(f"the bytes of an error message written to {target.path}")
+            self._write_unknown(target, f"the bytes of an error message written to {target.path}")
             return
         if (target is SHELL_OUT or isinstance(target, Buffer)) and text:
             text = Opaque(f"an error message of {what} on stdout")

@@ -142,6 +142,8 @@ DIFFERENCES = 20
 
 
 def _show(data: bytes, limit: int = 60) -> str:
+    if not isinstance(data, bytes):
+        return str(data)  # bytes a model does not know, in its own words (qbcore.predict)
     text = data.decode("utf-8", "backslashreplace")
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
@@ -305,7 +307,7 @@ def _check_file_set(spec, after, **_):
         if missing or extra else ""
     found = [Difference(path, "a file" if want[path] is None else _show(want[path].encode()), "missing")
              for path in missing]
-    found += [Difference(path, "absent", "a file " + _show(_file(after, path)[0] or b"")) for path in extra]
+    found += [Difference(path, "absent", _describe(resolve(after, path))) for path in extra]
     for path, text in want.items():
         if text is not None and path in got:
             data = _file(after, path)[0] or b""

@@ -1,8 +1,9 @@
 """predict over the QuoteBench artifact's own recorded runs (tests/parity/quotebench_verdicts.jsonl:
 oracle, naive, mutated and hand-written commands under raw, nested, single and double-nested,
 whose verdicts qbcore's executor gives on every row, tests/realbash/test_parity.py): every
-certain prediction gives the recorded pass or fail, and nearly all rows are decided. Nothing
-is executed here."""
+certain prediction gives the recorded pass or fail, and every row is decided. Nothing is
+executed here. The failure class may differ where the artifact's machine lacked a program this
+one has (``last``: a reply's stray line ``last part`` runs it here)."""
 
 import sys
 from pathlib import Path
@@ -26,5 +27,5 @@ def test_every_certain_prediction_gives_the_recorded_verdict():
         elif found.failure_class is not None and found.failure_class != row["class"]:
             classes += 1
     assert not wrong, f"{len(wrong)} certain predictions differ from the recorded verdict:\n" + "\n".join(wrong[:20])
-    assert decided >= 0.95 * len(rows), f"decided {decided} of {len(rows)}"
+    assert decided == len(rows), f"decided {decided} of {len(rows)}"
     assert classes <= decided // 100, f"{classes} of {decided} decided rows in another failure class"

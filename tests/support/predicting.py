@@ -13,10 +13,10 @@ def disagreement(found, attempt, what: str):
     """A line naming the disagreement of a certain prediction ``found`` with the executor's
     ``attempt``, or None when they agree: the same pass or fail, the same failure class when
     the prediction names one, and the same differences from the state the task asks for when
-    the prediction lists them."""
+    the prediction lists them (Prediction.diff_holds)."""
     if found.passed != attempt.passed or found.failure_class not in (None, attempt.class_):
         return f"{what}: predicted {found.as_dict()}, executed {attempt.class_}: {attempt.reason}"
-    if found.diff is not None and found.diff != attempt.differences:
+    if found.diff is not None and not found.diff_holds(attempt.differences):
         return f"{what}: predicted the differences {found.as_dict()['diff']}, executed " \
                f"{attempt.as_dict()['diff']}"
     return None

@@ -137,6 +137,8 @@ def entry(model) -> Model:
                 unknown = model(command)
             except OptionUnknown as exc:  # (a model that is not guarded read unknown stdin)
                 unknown = str(exc)
+            except vfs.UnknownContent as exc:  # it read a file whose bytes are not known
+                unknown = exc.why
             except VfsError as exc:
                 # a call its model did not expect to fail (a refusal it does not word, a path
                 # that a symlink leads through and is gone): what the program does then is unknown

@@ -9,7 +9,7 @@ import errno as errno_codes
 import os
 import posixpath
 
-from qbcore.model.utilities.vfs import VfsBudgetExceeded, VfsError
+from qbcore.model.utilities.vfs import UnknownContent, VfsBudgetExceeded, VfsError
 
 from .signals import NotModelled, PyRaise
 
@@ -200,6 +200,8 @@ class Process:
                                    filename2)) from None
         except VfsBudgetExceeded as err:
             raise NotModelled(f"the file tree's budget ({err.what} over {err.limit})") from None
+        except UnknownContent as err:
+            raise NotModelled(err.why) from None
 
     # -- standard streams ------------------------------------------------------
 

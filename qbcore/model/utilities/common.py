@@ -32,8 +32,9 @@ class MissingArgument(OptionUnknown):
 
 
 class UnknownBytes(OptionUnknown):
-    """A stdin that reads without error but whose bytes are not known (a pipe after a writer
-    whose output is not known, a here-document with unknown parts)."""
+    """An input that reads without error but whose bytes are not known (a pipe after a writer
+    whose output is not known, a here-document with unknown parts, a file that such output
+    was written to: vfs.UnknownData)."""
 
 
 def _shell_quote(name: str, always: bool) -> str:
@@ -352,6 +353,8 @@ def read_input(ctx: CommandContext, name: str, out: Output, stdin_used: list) ->
     except VfsError as exc:
         out.error(f"{quotef(name)}: {exc.strerror}")
         return None
+    except vfs.UnknownContent as exc:
+        raise UnknownBytes(exc.why) from None
 
 
 def guarded(model):

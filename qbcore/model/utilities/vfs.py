@@ -13,7 +13,8 @@ import posixpath
 from dataclasses import dataclass
 from typing import Optional
 
-__all__ = ["VirtualTree", "VfsError", "VfsBudgetExceeded", "Budget", "STRERROR", "join"]
+__all__ = ["VirtualTree", "VfsError", "VfsBudgetExceeded", "Budget", "STRERROR", "UnknownData",
+           "UnknownContent", "join"]
 
 #: strerror(3) wording of glibc, as bash and coreutils print it.
 STRERROR = {
@@ -82,6 +83,30 @@ class VfsError(Exception):
 
     def __str__(self) -> str:
         return f"{self.path}: {self.strerror}"
+
+
+class UnknownContent(Exception):
+    """The bytes of a file were asked for, and the model does not know them (``why`` says what
+    wrote them): what asked is not followed. Not a VfsError, so no model words it as a failed call."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+class UnknownData:
+    """The bytes of a file that the model does not know, as its node holds them: ``why`` says what
+    wrote them (the output of git log, a message of bash's own). The file is there, with its
+    mode: it can be listed, renamed, removed or judged by its name, but whoever asks for its
+    bytes or its size gets UnknownContent; bytes appended to it leave it unknown."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"UnknownData({self.why!r})"
 
 
 class VfsBudgetExceeded(Exception):
@@ -374,7 +399,11 @@ class VirtualTree:
 
     def size(self, p: str) -> int:
         node = self._existing(p)
-        return len(node.data) if node.kind == _FILE else 4096
+        if node.kind != _FILE:
+            return 4096
+        if type(node.data) is UnknownData:
+            raise UnknownContent(node.data.why)
+        return len(node.data)
 
     def links(self, p: str, follow_last: bool = True) -> int:
         """stat(2)'s link count of ``p``, which asks no read bit: 1 for a file or symlink (the
@@ -402,6 +431,8 @@ class VirtualTree:
             _withheld(canon, p)  # (open asks before a folder's read fails)
         if node.kind == _DIR:
             raise VfsError("EISDIR", p)
+        if type(node.data) is UnknownData:
+            raise UnknownContent(node.data.why)
         return node.data
 
     def listdir(self, p: str) -> list[str]:
@@ -459,10 +490,18 @@ class VirtualTree:
         if node is None:
             self._add(canon, _Node(_FILE, bytes(data), 0o644))
         else:
-            new = node.data + data if append else bytes(data)
+            new = bytes(data) if not append else node.data if type(node.data) is UnknownData else node.data + data
             if WITHHELD_ACCESS and not node.mode & 0o200:
                 _withheld(canon, p)
             self._put(canon, _Node(_FILE, new, node.mode))
+
+    def write_unknown(self, p: str, why: str) -> None:
+        """Bytes the model does not know written through a descriptor opened on ``p`` (as
+        write_bytes appends): the file then holds UnknownData, whatever it held before."""
+        self.write_bytes(p, b"", append=True)
+        canon, node = self._resolve(p)
+        if type(node.data) is not UnknownData:
+            self._put(canon, _Node(_FILE, UnknownData(why), node.mode))
 
     def replace_bytes(self, p: str, data: bytes) -> None:
         """File ``p``'s bytes replaced as ``sed -i`` and ``perl -i`` replace them: a new file made
@@ -595,10 +634,17 @@ class VirtualTree:
 
     def copy(self, src: str, dst: str, new_mode=None) -> None:
         """The content of file ``src`` (symlinks followed) written to ``dst``; a new file gets
-        ``new_mode`` (src's mode when None), one that was there keeps its own."""
-        data = self.read_bytes(src)
+        ``new_mode`` (src's mode when None), one that was there keeps its own. Bytes not known
+        are copied as such (UnknownData)."""
+        try:
+            data, unknown = self.read_bytes(src), None
+        except UnknownContent as exc:
+            data, unknown = b"", exc.why
         existed = self.exists(dst)
-        self.write_bytes(dst, data)
+        if unknown is None:
+            self.write_bytes(dst, data)
+        else:
+            self.write_unknown(dst, unknown)
         if not existed:
             self.chmod(dst, self.mode(src) if new_mode is None else new_mode)
 

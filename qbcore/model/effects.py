@@ -1925,7 +1925,9 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
     if files.host or any(type(v) is not str for v in environ.values()) or \
             any(type(w) is not str for w in words):
         # a view of this machine's files answers from the disk as it is now
-        return Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=list(positional))
+        env = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=list(positional))
+        env.pipestatus_empty()
+        return env
     key = (tuple(environ.items()), words, type(files))
     template = _SHELL_ENVS.get(key)
     if template is None:
@@ -1941,6 +1943,7 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
             _TEMPLATE_NAMES.pop(id(gone), None)
     env = template.copy()
     env.files, env.meter = files, meter
+    env.pipestatus_empty()
     env.start_watch = template.start_watch
     names = _TEMPLATE_NAMES.get(id(template))
     if names is not None:

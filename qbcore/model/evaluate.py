@@ -607,8 +607,13 @@ class _Walker:
             elif len(node.commands) == 1:
                 self.command(node.commands[0])
                 status = self.env.status
+                if type(node.commands[0]) in _SETS_PIPESTATUS:
+                    self.env.pipeline_ran((status,))
             else:
                 status = self.concurrent(node)
+        except BaseException:
+            self.env.pipestatus_unknown()
+            raise
         finally:
             if exempt:
                 self.in_condition = False
@@ -679,13 +684,15 @@ class _Walker:
 
     def pipeline_status(self, node: "S.Pipeline", statuses: list):
         """A pipeline's status from its commands': the last one's, or with pipefail the last
-        failure's (0 when none failed)."""
+        failure's (0 when none failed). The statuses are PIPESTATUS after it."""
         if not self.env.pipefail:
+            self.env.pipeline_ran(statuses)
             return statuses[-1]
         for n in range(len(statuses) - 1):
             if statuses[n] == 0 and may_stop_reading(node.commands[n + 1]):
                 # its reader may exit before it is done writing: SIGPIPE ends it with 141
                 statuses[n] = Opaque(f"status of `{self.text(node.commands[n])}` (its reader may stop early)")
+        self.env.pipeline_ran(statuses)
         for status in reversed(statuses):
             if isinstance(status, Opaque) or status != 0:
                 return status  # an unknown one may or may not be the last failure
@@ -1615,6 +1622,8 @@ class _Walker:
 # compound commands whose own status never makes set -e exit: the commands inside
 # them that fail do (measured: `{ ! true; }` goes on, `{ false; }` does not)
 _ERREXIT_BY_PARTS = frozenset((S.Group, S.If, S.While, S.For, S.ArithFor, S.Case, S.FunctionDef))
+# the commands that, alone in a pipeline, set PIPESTATUS to their status (Env.pipeline_ran)
+_SETS_PIPESTATUS = frozenset((S.SimpleCommand, S.Subshell, S.ArithCommand, S.Cond))
 
 
 class _Ambiguous(Exception):

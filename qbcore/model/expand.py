@@ -107,13 +107,19 @@ class Variable:
 
 # Values bash itself gives to these under `bash -c`, measured with 5.2.15
 # under `env -i`; dynamic ones are opaque by nature, and so are the ones bash keeps
-# about its own state (the call stack, the command running, the last pipeline's
-# statuses, the directory stack, its version as an array), which the model does not.
+# about its own state (the call stack, the command running, the directory stack, its
+# version as an array), which the model does not. The last pipeline's statuses
+# (PIPESTATUS) are known where Env.pipestatus says.
 DYNAMIC = ("RANDOM", "SRANDOM", "BASHPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "PPID",
            "BASH_ARGC", "BASH_ARGV", "BASH_ARGV0", "BASH_COMMAND", "BASH_EXECUTION_STRING", "BASH_LINENO",
            "BASH_LOADABLES_PATH", "BASH_SOURCE", "BASH_SUBSHELL", "BASH_VERSINFO", "COMP_WORDBREAKS",
            "DIRSTACK", "FUNCNAME", "HISTCMD", "PIPESTATUS")
 _DYNAMIC_NAMES = frozenset(DYNAMIC)
+
+# how many times a pipeline of any shell set its statuses (Env.pipeline_ran): a shell's
+# record of the last one holds only while no other was set since, in it or in a copy that
+# may or may not stand for it (a branch run on a copy, a background job)
+_PIPESTATUS_SETS = [0]
 _MACHINE = ("HOSTNAME", "UID", "EUID", "GROUPS")
 _BASH_SETS = {
     "IFS": " \t\n", "OPTIND": "1", "OPTERR": "1", "PS4": "+ ",
@@ -208,6 +214,9 @@ class Env:
         self.dirstack: Optional[list] = []
         self.readonly: set = set()  # names made readonly (`readonly`, `declare -r`)
         self.meter = meter if meter is not None else Meter()
+        # (the count of _PIPESTATUS_SETS, the statuses) of the pipeline that last set
+        # PIPESTATUS in this shell; None where not known (a new shell's is empty)
+        self.pipestatus: Optional[tuple] = None
 
     # -- construction ---------------------------------------------------
 
@@ -301,6 +310,7 @@ class Env:
         other.pipefail = self.pipefail
         other.lineno = self.lineno
         other.last_bg = self.last_bg
+        other.pipestatus = self.pipestatus
         other.pid = self.pid  # a subshell's $$ is its shell's
         other.files = self.files  # one file system for the shell and its subshells
         other.substitute = self.substitute
@@ -317,11 +327,33 @@ class Env:
     def get(self, name: str) -> Optional[object]:
         """The value of a variable (str, dict for arrays, Opaque) or None when unset."""
         if name in _DYNAMIC_NAMES:
-            return Opaque("$" + name)
+            return self._pipestatus() if name == "PIPESTATUS" else Opaque("$" + name)
         if name == "LINENO":
             return Opaque("$LINENO") if self.lineno is None else str(self.lineno)
         var = self.vars.get(name)
         return None if var is None else var.value
+
+    def pipeline_ran(self, statuses):
+        """A pipeline of this shell ended, its commands' statuses ``statuses`` (before ``!``):
+        bash sets PIPESTATUS to them (measured: after a simple command, ``( )``, ``(( ))`` or
+        ``[[ ]]`` alone, or a pipeline of several; a compound command alone leaves what the
+        last pipeline inside it set, and one that ran none what was there)."""
+        _PIPESTATUS_SETS[0] += 1
+        self.pipestatus = (_PIPESTATUS_SETS[0], tuple(statuses))
+
+    def pipestatus_empty(self):
+        """This is a new shell: PIPESTATUS is empty until its first pipeline (measured)."""
+        self.pipestatus = (_PIPESTATUS_SETS[0], ())
+
+    def pipestatus_unknown(self):
+        """Something ran that may have set PIPESTATUS in ways not followed (a line cut short)."""
+        _PIPESTATUS_SETS[0] += 1
+
+    def _pipestatus(self):
+        known = self.pipestatus
+        if known is None or known[0] != _PIPESTATUS_SETS[0] or any(type(s) is not int for s in known[1]):
+            return Opaque("$PIPESTATUS")
+        return {n: str(status) for n, status in enumerate(known[1])}
 
     def set(self, name: str, value: object, *, exported: Optional[bool] = None):
         """Assign a variable, keeping its export flag unless ``exported`` is given."""

@@ -63,7 +63,9 @@ def _single_bracket():
 
 
 CONDITION = st.one_of(_double_bracket(), _single_bracket(), st.sampled_from(["true", "false", "f", "! f"]))
-SAY = st.sampled_from(["echo A", "echo B", "printf '%s,' \"$a\"", "echo \"[$?]\"", ":"])
+SAY = st.sampled_from(["echo A", "echo B", "printf '%s,' \"$a\"", "echo \"[$?]\"", ":",
+                      # the last pipeline's statuses, as each construct around leaves them
+                      "echo \"<${PIPESTATUS[*]}>\"", "true | f | false"])
 
 
 def _statements():
@@ -128,12 +130,14 @@ TRANSFER = st.sampled_from([
     'echo A', 'echo "[$?]"', 'echo "<${v-unset}>"', ':', 'false', 'true', 'v=$((n+1))', 'v=${a#a}', 'v=${s// /_}',
     'local v=L', 'v+=z', 'return 4', 'break', 'continue', 'n=$((n-1))', 'set -e', 'set +e', 'echo "$@"', 'shift',
     'echo "$#"', 'v=$(echo sub; exit 3)', 'exit 5', '! true', '! false', 'false | true', 'true | false',
+    'echo "<${PIPESTATUS[*]}>"',
     # operands as bash's legal_number reads them (blanks, a sign, `--` first), and words that are none
     'return x', 'return " 6 "', 'return -- -1', 'exit x', 'exit +300', 'break 1 2', 'break x', 'continue 0',
     'break " 2"', 'shift x', 'shift -- 1', 'shift 1 2', 'return 1 2'])
 
 
-def _transfers():
+def transfers(leaves=TRANSFER):
+    """Scripts of ``leaves`` nested in functions, subshells, groups, lists, loops and ifs."""
     def extend(inner):
         body = st.lists(inner, min_size=1, max_size=3).map("; ".join)
         return st.one_of(
@@ -147,10 +151,10 @@ def _transfers():
             st.tuples(inner, body).map(lambda t: f"if {t[0]}; then {t[1]}; fi; echo \"if[$?]\""),
         )
 
-    return st.recursive(TRANSFER, extend, max_leaves=4)
+    return st.recursive(leaves, extend, max_leaves=4)
 
 
-TRANSFER_SCRIPT = _transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[$?] $v"')
+TRANSFER_SCRIPT = transfers().map(lambda s: SETUP + "v=V; " + s + '; echo "end[$?] $v"')
 
 
 @PROPERTY

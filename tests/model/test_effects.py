@@ -275,7 +275,7 @@ def test_final_files_match_bash(script, tmp_path):
     # (sort without -z reads them as one line, in find's order)
     ("touch d/y; find d -type f -print0 | sort > l", "order"),
     ("file -C; echo x > a", "file -C"), ("umask 077; echo x > a", "umask 077"), ("md5sum /dev/zero; echo x > a", "md5sum"),
-    ("false | true; echo ${PIPESTATUS[0]} > p", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),
+    ("false | true; true & echo ${PIPESTATUS[0]} > p; wait", "PIPESTATUS"), ("f() { echo $FUNCNAME > n; }; f", "FUNCNAME"),
     # a utility's stdout and stderr both on the shell's stdout: their order is the utility's buffering
     ("x=$(cat data.txt nope 2>&1); echo \"$x\" > o", "$x"),
     ("shopt -s extglob; x=aaa; echo ${x//+(a)/b} > o", "${x//"),
@@ -404,6 +404,7 @@ def test_a_new_shells_environment_built_once_is_the_one_built_each_time(environ,
 
     files, meter = TreeFiles(_seeded(), ROOT), Meter()
     fresh = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=list(args))
+    fresh.pipestatus_empty()  # (new_shell_env starts a shell: its PIPESTATUS is empty)
     for _ in range(3):  # the first builds it, the others copy it
         env = new_shell_env(environ, cwd, files, meter, arg0, args)
         # the same names, values and exports; the text ones watched, shared by every copy

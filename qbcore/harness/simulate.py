@@ -955,7 +955,11 @@ def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=
     # two): most replies have neither
     starters = [record for record in evaluation.commands if _starts(record)]
     starting = {id(record) for record in starters}
-    background = _background_spans(tree.chunks) if starters and _LONE_AMPERSAND.search(tree.source) else ()
+    if harness is not None:
+        # the harness's own command in the background: whether it runs, or says why it
+        # cannot (ssh's usage), before the shell exits is a race as well
+        starting.add(id(harness))
+    background = _background_spans(tree.chunks) if starting and _LONE_AMPERSAND.search(tree.source) else ()
     if harness is not None and started and "|" in tree.source and id(harness) in starting:
         # the commands of a pipeline start together: which shell the recorder (or the
         # remote side) sees first is a race when another one in it starts a shell too

@@ -2,9 +2,7 @@
 shell's statuses where the script arrives intact, and the outer shell's (a new shell's, empty)
 where an outer layer expands them first."""
 
-from predicting import certain_disagreements, execute, listed_cases, raw_surprises
-from qbcore import suite
-from qbcore.predict import predict
+from predicting import ListedReplies, decided_share
 
 WRITE = "write-file/t0-plain"
 ORACLE = "printf '%s\\n' 'hello world'"
@@ -21,11 +19,8 @@ REPLIES = [
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "stdin", "ssh", "heredoc-ssh")
 
 
-def test_pipestatus_predictions_agree_with_the_executor():
-    cases = listed_cases(REPLIES, TRANSPORTS)
-    attempts = execute(cases)
-    assert not certain_disagreements(cases, attempts)
-    assert not raw_surprises(REPLIES, cases, attempts)
-    decided = sum(predict(suite.get(task), reply, transport).certain for task, reply, transport in cases)
-    print(f"decided {decided}/{len(cases)}")
-    assert decided >= len(cases) * 3 // 4
+class TestPipestatusReplies(ListedReplies):
+    REPLIES, TRANSPORTS = REPLIES, TRANSPORTS
+
+    def test_most_pairs_are_decided(self):
+        assert decided_share(REPLIES, TRANSPORTS) >= 0.75

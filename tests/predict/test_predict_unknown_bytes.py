@@ -5,7 +5,7 @@ a check that reads them leaves the prediction unknown, and one that needs only t
 
 import pytest
 
-from predicting import certain_disagreements, execute, listed_cases, raw_surprises
+from predicting import ListedReplies, decided_share
 from qbcore import suite
 from qbcore.predict import UNKNOWN_FILE, predict
 
@@ -48,11 +48,8 @@ def test_a_check_that_reads_unknown_bytes_leaves_the_prediction_unknown():
         assert not found.certain and "out.txt" in found.why, (reply, found)
 
 
-def test_unknown_bytes_predictions_agree_with_the_executor():
-    cases = listed_cases(REPLIES, TRANSPORTS)
-    attempts = execute(cases)
-    assert not certain_disagreements(cases, attempts)
-    assert not raw_surprises(REPLIES, cases, attempts)
-    decided = sum(predict(suite.get(task), reply, transport).certain for task, reply, transport in cases)
-    print(f"decided {decided}/{len(cases)}")
-    assert decided >= len(cases) * 3 // 4
+class TestUnknownBytesReplies(ListedReplies):
+    REPLIES, TRANSPORTS = REPLIES, TRANSPORTS
+
+    def test_most_pairs_are_decided(self):
+        assert decided_share(REPLIES, TRANSPORTS) >= 0.75

@@ -107,3 +107,12 @@ class ListedReplies:
         cases, executed = outcomes
         wrong = certain_disagreements(cases, executed)
         assert not wrong, "\n".join(wrong)
+
+
+def decided_share(replies, transports) -> float:
+    """The share of ``replies`` (task, reply, passes under raw) × ``transports`` predicted for certain."""
+    from qbcore import suite
+    from qbcore.predict import predict
+
+    cases = listed_cases(replies, transports)
+    return sum(predict(suite.get(task), reply, transport).certain for task, reply, transport in cases) / len(cases)

@@ -955,11 +955,10 @@ def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=
     # two): most replies have neither
     starters = [record for record in evaluation.commands if _starts(record)]
     starting = {id(record) for record in starters}
-    if harness is not None:
-        # the harness's own command in the background: whether it runs, or says why it
-        # cannot (ssh's usage), before the shell exits is a race as well
-        starting.add(id(harness))
-    background = _background_spans(tree.chunks) if starting and _LONE_AMPERSAND.search(tree.source) else ()
+    # the harness's own command in the background too: whether it runs, or says why it
+    # cannot (ssh's usage), before the shell exits is the same race
+    racing = starting | {id(harness)} if harness is not None else starting
+    background = _background_spans(tree.chunks) if racing and _LONE_AMPERSAND.search(tree.source) else ()
     if harness is not None and started and "|" in tree.source and id(harness) in starting:
         # the commands of a pipeline start together: which shell the recorder (or the
         # remote side) sees first is a race when another one in it starts a shell too
@@ -969,7 +968,7 @@ def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=
         if any(start <= record.start < end for record in others for start, end in shared):
             outcome.note([f"which shell the pipeline with `{harness.text}` starts first"])
     for record in evaluation.commands:
-        if background and id(record) in starting and any(start <= record.start < end for start, end in background):
+        if background and id(record) in racing and any(start <= record.start < end for start, end in background):
             # the shell may exit, and the sandbox end it, before the job starts anything
             outcome.note([f"whether the background job `{record.text}` starts before the shell exits"])
         for sub in record.substitutions:

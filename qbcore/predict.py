@@ -58,7 +58,7 @@ class Prediction:
     ``why`` a short reason; ``diff`` how the final state differs from the one the task asks for
     (``validators.differences``, as the executor reads it from the real state), None when not
     known. A file there whose bytes the model does not know is shown as such (UNKNOWN_FILE);
-    ``agrees_with`` compares a diff with the executor's."""
+    ``diff_holds`` compares a diff with the executor's."""
 
     passed: Optional[bool]
     failure_class: Optional[str]
@@ -147,8 +147,9 @@ def entries(tree: VirtualTree, root: str = TASK_DIR) -> dict:
     return out
 
 
+_NOT_KNOWN = "whose bytes are not known"
 #: how a difference shows a file whose bytes the model does not know (validators._describe)
-UNKNOWN_FILE = "a file whose bytes are not known ("
+UNKNOWN_FILE = f"a file {_NOT_KNOWN} ("
 
 
 def _unknown_use(self, *_args, **_kwargs):
@@ -167,7 +168,7 @@ class _UnknownFileBytes:
         self.why = why
 
     def __str__(self) -> str:
-        return UNKNOWN_FILE[len("a file "):] + f"{self.why})"
+        return f"{_NOT_KNOWN} ({self.why})"
 
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __len__ = __bool__ = __iter__ = __contains__ = \
         __getitem__ = __add__ = __radd__ = __mul__ = __bytes__ = _unknown_use

@@ -894,7 +894,7 @@ class EffectWalker(E._Walker):
             if opened is not None and not opened.append and files.unknown(target.path) is None:
                 if opened.written < 0:
                     # at an offset not known, after bytes not known: what the file holds is not known
-                    files.write_unknown(target.path, f"the bytes written to {target.path} after bytes not known")
+                    self._write_unknown(target, f"the bytes written to {target.path} after bytes not known")
                     return
                 # the write lands at this descriptor's offset: the file's end only while no
                 # other writer moved it

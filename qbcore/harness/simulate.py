@@ -579,7 +579,7 @@ def _later(commands, typed, text, words, shell):
         if argv is None:  # the harness command
             if operator == "&":
                 notes.append(f"whether the background job `{typed}{source}` starts before the shell exits")
-                lost = "the files after a command that may not run, or runs in the background"
+                lost = f"the files after `{typed}{source}`"
             else:
                 piped = end
             continue

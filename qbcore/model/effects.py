@@ -69,6 +69,8 @@ _RUNS_IN_SHELL = frozenset({"eval"})
 _SSH_USAGE_FLAGS = "46AaCfGgKkMNnqsTtVvXxYy"
 # builtins whose failure writes nothing to stderr
 _SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait"})
+# builtins that change no file whatever their words: not followed, only their status and stderr are unknown
+_CHANGE_NO_FILE = frozenset({"test", "["})
 
 
 class OutsideTree(Exception):
@@ -220,9 +222,12 @@ class TreeFiles(FileQuestions):
         other.lost = self.lost
         return other
 
-    def absorb(self, fork: "TreeFiles", what: str):
-        """After ``what`` ran on ``fork`` without certainty: any change it made is unknown here."""
-        if fork.lost != self.lost or not _same_tree(fork.tree, self.tree):
+    def absorb(self, fork: "TreeFiles", what: str, first_loss: bool = True):
+        """After ``what`` ran on ``fork`` without certainty: any change it made is unknown here,
+        named after what the fork lost first (unless not ``first_loss``), or else after ``what``."""
+        if first_loss and fork.lost != self.lost and fork.lost is not None:
+            self.lose(fork.lost)
+        elif fork.lost != self.lost or not _same_tree(fork.tree, self.tree):
             self.lose(f"the files after {what}")
 
     def lose(self, why: str):
@@ -1366,7 +1371,8 @@ class EffectWalker(E._Walker):
             # a utility the model could not follow may have changed any file (sed -i, mv, …),
             # but for a reader, which changes none and ends on its own: its status and output
             # are what is unknown then
-            if not reads_only(name, argv) or type(stdin) is ScriptInput:  # (it may read the script's rest)
+            if not (reads_only(name, argv) or name in _CHANGE_NO_FILE) or type(stdin) is ScriptInput:
+                # (a reader may read the script's rest)
                 self.env.files.lose(f"the files after {what} ({outcome.unknown})")
             # what it said is not known either, wherever its stderr goes (a file, a pipe)
             self.emit(errsink, Opaque(f"stderr of {what}"), what)

@@ -577,7 +577,8 @@ class _Walker:
 
     def background(self, item: "S.ListItem"):
         """``item &``: a subshell whose effects never come back, on a copy."""
-        self.uncertain_copy(lambda walker: walker.and_or(item.command), certain=self.certain)
+        self.uncertain_copy(lambda walker: walker.and_or(item.command), f"`{self.text(item.command)}` in the background",
+                            certain=self.certain)
         self.env.status = 0
         self.env.last_bg = Opaque("$!")
 
@@ -589,7 +590,8 @@ class _Walker:
             if isinstance(status, Opaque):
                 # whether the rest runs depends on a status the model cannot know
                 rest = node.pipelines[n + 1:]
-                self.uncertain_copy(lambda walker: [walker.pipeline(p, checked=True) for p in rest])
+                self.uncertain_copy(lambda walker: [walker.pipeline(p, checked=True) for p in rest],
+                                    self.may_not_run(rest[0], rest[-1], status.name))
                 self.env.status = Opaque(status.name)
                 return
             if (op == "&&") == (status == 0):
@@ -677,9 +679,9 @@ class _Walker:
                 walker.stdout_redirected += 1  # its stdout feeds the pipe
                 walker.stdout_closed = False
             statuses.append(walker.subshell(command))
-        what = f"the pipeline `{self.text(node)}`"
+        what = f"the pipeline `{self.text(node)}`"  # its commands run at once: the pipeline is named
         for view in views:
-            self.env.files.absorb(view, what)
+            self.env.files.absorb(view, what, first_loss=False)
         return self.pipeline_status(node, statuses)
 
     def pipeline_status(self, node: "S.Pipeline", statuses: list):
@@ -737,8 +739,14 @@ class _Walker:
         if self.scope is not None:
             self.scope = self.scope.fork()  # its `local` shadows nothing the function restores
 
-    def uncertain_copy(self, run, certain: bool = False):
-        """Run something that may or may not happen on a copy; what it could change becomes opaque."""
+    def may_not_run(self, first, last, why: str) -> str:
+        """How a loss names the commands from ``first`` to ``last`` that run or not by ``why``."""
+        shown = self.raw[first.start:last.end].decode("utf-8", "surrogateescape")
+        return f"`{shown}`, which may not run ({why})" if why else f"`{shown}`, which may not run"
+
+    def uncertain_copy(self, run, what: str, certain: bool = False):
+        """Run something that may or may not happen on a copy; what it could change becomes
+        opaque, named after the first thing the copy lost, or else after ``what`` it ran."""
         sub = self.env.copy()
         sub.files = self.env.files.fork()
         walker = self.child(sub, certain=certain)
@@ -747,7 +755,7 @@ class _Walker:
         except (_Exit, _Break, _Return, _AbortLine):
             pass
         # files it may have made, or a background job may make at any time
-        self.env.files.absorb(sub.files, "a command that may not run, or runs in the background")
+        self.env.files.absorb(sub.files, what)
         if certain:
             return
         # the copy shares the Variables it did not replace (they are never changed in place),
@@ -788,7 +796,8 @@ class _Walker:
             return
         if doubts:
             self.note(doubts)
-            self.uncertain_copy(lambda walker: walker.redirected_compound(node, records))
+            self.uncertain_copy(lambda walker: walker.redirected_compound(node, records),
+                                self.may_not_run(node, node, doubts[0]))
             self.env.status = Opaque(doubts[0])
             return
         self.redirected_compound(node, records)
@@ -939,11 +948,12 @@ class _Walker:
             if isinstance(status, Opaque):
                 rest_clauses = node.clauses[n:]
                 # both ways are possible: everything after the condition is uncertain
-                self.uncertain_copy(lambda w: w.items(body))
+                what = self.may_not_run(node, node, status.name)
+                self.uncertain_copy(lambda w: w.items(body), what)
                 for _, other in rest_clauses[1:]:
-                    self.uncertain_copy(lambda w, other=other: w.items(other))
+                    self.uncertain_copy(lambda w, other=other: w.items(other), what)
                 if node.else_body:
-                    self.uncertain_copy(lambda w: w.items(node.else_body))
+                    self.uncertain_copy(lambda w: w.items(node.else_body), what)
                 self.env.status = Opaque(f"status after if ({status.name})")
                 return
             if status == 0:
@@ -973,7 +983,7 @@ class _Walker:
         for _ in range(LOOP_LIMIT):
             status = self.condition(node.condition)
             if isinstance(status, Opaque):
-                self.uncertain_copy(lambda w: w.loop_body(node.body))
+                self.uncertain_copy(lambda w: w.loop_body(node.body), self.may_not_run(node, node, status.name))
                 self.env.status = Opaque(f"status after loop ({status.name})")
                 return
             if (status == 0) == node.until:
@@ -1006,7 +1016,8 @@ class _Walker:
         if opaque:
             # the number of iterations is unknown: the body may run, with an unknown value
             self.env.set(node.name, Opaque(f"${node.name} (loop over {', '.join(opaque)})"))
-            self.uncertain_copy(lambda w: w.loop_body(node.body))
+            self.uncertain_copy(lambda w: w.loop_body(node.body),
+                                self.may_not_run(node, node, f"loop over {', '.join(opaque)}"))
             self.env.status = Opaque("status after loop")
             return
         if not values:
@@ -1044,7 +1055,7 @@ class _Walker:
                 self.env.status = 1
                 return
             if isinstance(value, Opaque):
-                self.uncertain_copy(lambda w: w.loop_body(node.body))
+                self.uncertain_copy(lambda w: w.loop_body(node.body), self.may_not_run(node, node, value.name))
                 self.env.status = Opaque("status after loop")
                 return
             if value == 0:
@@ -1064,8 +1075,9 @@ class _Walker:
             self.fatal(exc, node)
         if not word.exact:
             self.note(word.opaque)
+            what = self.may_not_run(node, node, ", ".join(word.opaque))
             for arm in node.arms:
-                self.uncertain_copy(lambda w, arm=arm: w.items(arm.body))
+                self.uncertain_copy(lambda w, arm=arm: w.items(arm.body), what)
             self.env.status = Opaque("status after case")
             return
         falling = ran = False
@@ -1076,8 +1088,9 @@ class _Walker:
                     pattern = X.pattern(pattern_word, self.env)
                     if pattern.opaque:
                         self.note(pattern.opaque)
+                        what = self.may_not_run(node, node, ", ".join(pattern.opaque))
                         for later in node.arms[n:]:
-                            self.uncertain_copy(lambda w, later=later: w.items(later.body))
+                            self.uncertain_copy(lambda w, later=later: w.items(later.body), what)
                         self.env.status = Opaque("status after case")
                         return
                     if pattern.matches(word.values[0]):
@@ -1160,7 +1173,7 @@ class _Walker:
             # whether the command runs depends on a redirection the model cannot decide
             exp_names.extend(d for d in doubts if d not in exp_names)
             self.uncertain_copy(lambda walker: walker.execute(node, argv, assignments, redirects, exp_names,
-                                                              substitutions))
+                                                              substitutions), self.may_not_run(node, node, doubts[0]))
             if name == "exec" and len(argv) == 1:
                 for record in redirects:  # they may or may not have become the shell's own
                     if record.fd is not None and record.fd.isdigit():
@@ -1201,7 +1214,7 @@ class _Walker:
         own_stdout = _any_redirects_stdout(redirects)
         stdout_away = self.stdout_redirected or own_stdout
         unknown = has_opaque(name)
-        if exp_names and not unknown and name not in ("echo", "printf", ":", "true", "false") \
+        if exp_names and not unknown and name not in _UNKNOWN_ARGUMENTS_FOLLOWED \
                 and name not in env.functions and name in MODELLED:
             # a modelled builtin with unknown arguments: what it changes becomes unknown
             self.taint(name, argv)
@@ -1623,6 +1636,9 @@ class _Walker:
 # them that fail do (measured: `{ ! true; }` goes on, `{ false; }` does not)
 _ERREXIT_BY_PARTS = frozenset((S.Group, S.If, S.While, S.For, S.ArithFor, S.Case, S.FunctionDef))
 # the commands that, alone in a pipeline, set PIPESTATUS to their status (Env.pipeline_ran)
+# builtins that change nothing but their output and status: with unknown arguments they still
+# run as modelled (their output and status become unknown; test's are its status and stderr)
+_UNKNOWN_ARGUMENTS_FOLLOWED = frozenset({"echo", "printf", ":", "true", "false", "test", "["})
 _SETS_PIPESTATUS = frozenset((S.SimpleCommand, S.Subshell, S.ArithCommand, S.Cond))
 
 

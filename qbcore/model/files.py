@@ -263,9 +263,12 @@ class FileView(FileQuestions):
         other.lost = self.lost
         return other
 
-    def absorb(self, fork: "FileView", what: str):
-        """After ``what`` ran on ``fork`` without certainty: anything it changed is unknown here."""
-        if fork.created != self.created or fork.lost != self.lost:
+    def absorb(self, fork: "FileView", what: str, first_loss: bool = True):
+        """After ``what`` ran on ``fork`` without certainty: anything it changed is unknown here,
+        named after what the fork lost first (unless not ``first_loss``), or else after ``what``."""
+        if first_loss and fork.lost != self.lost and fork.lost is not None:
+            self.lose(fork.lost)
+        elif fork.created != self.created or fork.lost != self.lost:
             self.lose(f"the files after {what}")
 
     # -- what the script does ---------------------------------------------

@@ -250,14 +250,14 @@ def test_final_files_match_bash(script, tmp_path):
     ("find . ! -name '*.md' | sort > l", "race on l"),
     ("find . -name '*.txt' | { mkdir sub; touch sub/y.txt; cat > l; }", "race on"),
     # input from what the model does not follow is unknown, not empty
-    ("cat < <(ls) > o", "may not run"), ('cat < "$RANDOM" > o', "may not run"),
+    ("cat < <(ls) > o", "its stdin not known"), ('cat < "$RANDOM" > o', "its stdin not known"),
     # a descriptor holding a file, opened again by its path: truncated, written from its start
     ("{ echo a; echo b > /dev/stdout; } > o", "opened again by its path"),
     ("exec 2>&-; echo e > /dev/stderr; echo x > o", "opened again by its path"),
     # a reader whose output depends on the order of its lines: grep -n numbers them
     ("touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep -n . | sort > o", "the order find lists"),
     ("touch d/1 d/2 d/3.txt d/4.md d/5; find d -type f | grep d > o", "the order find lists"),
-    ("while read -r f; do echo $f; done < <(find . -type f) > o", "may not run"),
+    ("while read -r f; do echo $f; done < <(find . -type f) > o", "status of read (its stdin)"),
     # a file open for the shell's output, moved or removed: later output follows it (measured)
     ("{ echo a; mv o p; echo b; } > o", "where its output goes"), ("( rm -f o; echo b ) > o", "open for writing"),
     ("cp data.txt d/y.txt; x=$(find . -name '*.txt' | xargs echo); echo \"$x\" > o", "depend on the order"),

@@ -100,8 +100,10 @@ LOST = [
     ("x=$(mkdir q); echo *", "glob * (the files after `mkdir q`)"),
     ("mytool | : >p; echo *", "glob * (the files after the pipeline `mytool | : >p`)"),
     ("if [ -f a.txt ]; then : >c; fi; echo *",
-     "glob * (the files after a command that may not run, or runs in the background)"),
-    (": >bg & echo *", "glob * (the files after a command that may not run, or runs in the background)"),
+     "glob * (the files after `if [ -f a.txt ]; then : >c; fi`, which may not run (status of [ -f a.txt (test -f)))"),
+    ("[ -f a.txt ] && : >c; echo *",
+     "glob * (the files after `: >c`, which may not run (status of [ -f a.txt (test -f)))"),
+    (": >bg & echo *", "glob * (the files after `: >bg` in the background)"),
     ("echo hi >\"$RANDOM\"; echo *", "glob * (the files after `>\"$RANDOM\"`)"),
     ("source ./x.sh; cat <a.txt", "whether a.txt can be opened"),  # the directory is unknown too
     ("echo hi >&3", "whether descriptor 3 is open"),  # (after `exec 3>&-` it is known closed)

@@ -17,13 +17,18 @@ CASES = [
     ["cmp", "a", "a2"], ["cmp", "a", "b"], ["cmp", "-s", "a", "b"], ["cmp", "bin1", "bin2"],
     ["diff", "a", "a2"], ["diff", "a", "b"], ["diff", "-u", "a", "b"], ["diff", "-q", "a", "b"], ["diff", "bin1", "bin2"],
     ["diff", "a", "a"], ["diff", "-c", "empty", "a"],
-    # not followed: a missing name, a folder, stdin, another option, a second input where it writes or refuses
-    ["md5sum", "nope"], ["md5sum", "d"], ["od", "-An", "a"], ["md5sum", "-c", "a"], ["cmp", "a", "nope"],
-    ["diff", "a", "d"], ["diff", "-b", "a", "b"], ["xxd", "a", "out"], ["base64", "a", "b"], ["md5sum"],
+    # a checksum goes on past a name it cannot read, with the message, and fails
+    ["md5sum", "nope"], ["md5sum", "d"], ["sha256sum", "a", "nope", "d"], ["cksum", "nope", "a"],
+    ["b2sum", "x y", "it's"], ["sha1sum", "-b", "d/in", "d/nope", "a/x"],
+    # not followed: a missing name or a folder for the others, stdin, another option, a second input
+    # where it writes or refuses
+    ["od", "-c", "nope"], ["nl", "d"], ["md5sum", "a", "-"], ["od", "-An", "a"], ["md5sum", "-c", "a"],
+    ["cmp", "a", "nope"], ["diff", "a", "d"], ["diff", "-b", "a", "b"], ["xxd", "a", "out"], ["base64", "a", "b"],
+    ["md5sum"],
 ]
-UNKNOWN = {("md5sum", "nope"), ("md5sum", "d"), ("od", "-An", "a"), ("md5sum", "-c", "a"), ("cmp", "a", "nope"),
-           ("diff", "a", "d"), ("diff", "-b", "a", "b"), ("xxd", "a", "out"), ("base64", "a", "b"),
-           ("md5sum",)}
+UNKNOWN = {("od", "-c", "nope"), ("nl", "d"), ("md5sum", "a", "-"), ("od", "-An", "a"), ("md5sum", "-c", "a"),
+           ("cmp", "a", "nope"), ("diff", "a", "d"), ("diff", "-b", "a", "b"), ("xxd", "a", "out"),
+           ("base64", "a", "b"), ("md5sum",)}
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])

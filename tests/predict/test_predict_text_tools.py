@@ -107,6 +107,9 @@ REPLIES = [
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; ls -ld . > /dev/null && rm out.txt", False),
     # checksums and dumps to check it, cmp and diff against what was meant
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt && md5sum out.txt && od -c out.txt && stat out.txt", True),
+    # a checksum of a missing name fails, after the line for the one it read
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt && sha256sum out.txt nope || rm out.txt", False),
+    ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; md5sum out.txt nope > /tmp/sums 2>&1 || echo failed", True),
     ("write-file/t0-plain", "printf 'hello world\\n' > out.txt; printf 'hello  world\\n' > /tmp/e; "
                             "cmp -s /tmp/e out.txt || rm out.txt", False),
     ("sed-replace/t0-plain", "cp data.txt /tmp/orig; sed -i 's/alpha/omega/g' data.txt; diff -u /tmp/orig data.txt "

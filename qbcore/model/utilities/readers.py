@@ -3,16 +3,17 @@ dump or a file's details over regular files the run may read succeed (their outp
 unknown), and cmp and diff of two such files say whether their bytes are the same.
 
 Replies run them to check what they wrote (``md5sum out.txt``, ``od -c out.txt``,
-``diff -u old new``); what follows often hangs on their status. Anything else (another
-option, stdin, a folder, a missing or unreadable name) is unknown: their messages and the
-statuses of their failures are not followed.
+``diff -u old new``); what follows often hangs on their status. A checksum goes on past
+a name it cannot open or read (missing, a folder, not readable) with coreutils' message, and
+fails. Anything else (another option, stdin, such a name for the other readers) is unknown:
+their messages and the statuses of their failures are not followed.
 """
 
 from __future__ import annotations
 
-from .common import guarded, scan_options
+from .common import Output, guarded, quotef, scan_options
 from .context import CommandContext, CommandResult, unknown
-from .vfs import VfsError
+from .vfs import UnknownContent, VfsError
 
 __all__ = ["MODELS"]
 
@@ -39,11 +40,37 @@ def _readable_file(ctx: CommandContext, name: str) -> bool:
 def _reader(ctx: CommandContext) -> CommandResult:
     name = ctx.argv[0]
     _, operands = scan_options(ctx.argv, _TEXT_ONLY[name])
+    if name in _CHECKSUMS and operands and "-" not in operands:
+        return _checksums(ctx, name, operands)
     if not operands or len(operands) > 1 and name in _ONE_INPUT or \
             any(op == "-" or not _readable_file(ctx, op) for op in operands):
         return unknown(f"{name} of stdin, or of a name that is no regular file it may read")
     found = CommandResult(0)
     found.stdout_unknown = f"the output of {name} (not spelled)"
+    return found
+
+
+#: the checksums, which go on past a name they cannot read with coreutils' message for it
+_CHECKSUMS = frozenset({"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum"})
+
+
+def _checksums(ctx: CommandContext, name: str, operands: list) -> CommandResult:
+    """A checksum of each operand in turn: a line for each it reads (not spelled), the message
+    of the open or read that failed for each it cannot (a missing name, a folder, a file its
+    owner may not read), then status 1."""
+    out = Output(name)
+    failed = 0
+    for operand in operands:
+        try:
+            ctx.files.read_bytes(operand)
+        except VfsError as exc:
+            out.error(f"{quotef(operand)}: {exc.strerror}")
+            failed += 1
+        except UnknownContent:
+            pass  # its checksum is not known; neither is any other's
+    found = out.result()
+    if failed < len(operands):
+        found.stdout_unknown = f"the output of {name} (not spelled)"
     return found
 
 

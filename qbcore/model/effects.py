@@ -1309,8 +1309,9 @@ class EffectWalker(E._Walker):
                 # cat and grep refuse an input that is their output; others read what they wrote
                 self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
                                     "where its output goes)")
+        # (bash puts the utility's own path in its environment as $_, whatever $_ holds)
         if name in COMMANDS and any((v.exported or k in self._exports) and type(v) is not _StartVariable and
-                                    not isinstance(v.value, str) for k, v in self.env.vars.items()):
+                                    not isinstance(v.value, str) and k != "_" for k, v in self.env.vars.items()):
             self.env.files.lose(f"the files after `{self.text(node)}` (its environment holds unknown values)")
         model = COMMANDS.get(name) or lookup(name) if env_itself is None else (lambda ctx: env_itself)
         lazy = False

@@ -36,6 +36,9 @@ REPLIES = [
     ("write-file/t0-plain", "which sed > /dev/null && printf 'hello world\\n' > out.txt", True),
     ("write-file/t0-plain", "which nosuch || printf 'hello world\\n' > out.txt", True),
     ("write-file/t0-plain", "which -a printf bash > out.txt", False),
+    # a utility gets its own path as $_, not the shell's last argument, known or not
+    ("write-file/t0-plain", "echo $RANDOM > /dev/null; chmod 755 .; printf 'hello world\\n' > out.txt", True),
+    ("write-file/t0-plain", "echo \"$SECONDS\" > /dev/null; wc -c < /dev/null && printf 'hello world\\n' > out.txt", True),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 
@@ -43,3 +46,13 @@ TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 class TestEnvReplies(ListedReplies):
     REPLIES = REPLIES
     TRANSPORTS = TRANSPORTS
+
+
+def test_a_utility_that_reads_its_own_path_from_the_environment_is_unknown():
+    from qbcore.predict import predict
+
+    # bash puts the utility's path there (/usr/bin/python3, /usr/bin/awk), not the shell's $_
+    for reply in ("echo hi; python3 -c 'import os; print(os.environ[\"_\"])' > out.txt",
+                  "echo $RANDOM; awk 'BEGIN { print ENVIRON[\"_\"] }' > out.txt"):
+        found = predict("write-file/t0-plain", reply, "raw")
+        assert not found.certain and "a value the model does not know" in found.why, found

@@ -10,7 +10,7 @@ until a caller (outcome prediction) adds these entries to its table.
 
 from __future__ import annotations
 
-from ..expand import Opaque
+from ..expand import Opaque, Variable
 from ..values import UnorderedLines, has_opaque
 from ..utilities.common import OptionUnknown, UnknownBytes
 from ..utilities.context import CommandContext, Environ
@@ -98,6 +98,9 @@ _REFUSING = frozenset({"mv", "rm", "touch", "mkdir", "rmdir", "ln", "cat", "ls",
                        "stat"})
 
 
+_UTILITY_PATH = Variable(Opaque("$_ (the utility's own path)"), True)
+
+
 def entry(model) -> Model:
     """The registry entry for a utility model ``model(CommandContext) -> CommandResult``."""
 
@@ -111,8 +114,14 @@ def entry(model) -> Model:
                 ctx.stdin_unordered and ctx.name not in _TAKE_UNORDERED:
             return unmodelled(ctx)
         # values are read when the model asks for them (a run cache learns which were)
-        environ = Environ({name: var for name, var in ctx.env.vars.items() if var.exported})
-        hidden = environ.hidden(lambda value: has_opaque(value) or not isinstance(value, str))
+        exported = {name: var for name, var in ctx.env.vars.items() if var.exported}
+        if "_" in exported:
+            # bash gives a utility its own path as $_, whatever the shell's $_ holds: a model
+            # that reads it is unknown (printenv and env refuse it, python3 and awk stop at it)
+            exported["_"] = _UTILITY_PATH
+        environ = Environ(exported)
+        hidden = [name for name in environ.hidden(lambda value: has_opaque(value) or not isinstance(value, str))
+                  if name != "_"]
         if has_opaque(ctx.argv):
             # a word with an unknown part ($RANDOM, an unmodelled substitution) would reach the
             # model as its printed form and name a file that is not the one bash names

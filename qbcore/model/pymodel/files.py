@@ -49,12 +49,20 @@ class ProgramEnviron(dict):
     def _tell(self, name):
         if not self._told and name in self._source:
             self._source[name]  # noqa: B018 - reading it tells the shell's watchers
+        self._known(name)
 
     def _tell_all(self):
         if not self._told:
             self._told = True
             for name in self._source:
                 self._source[name]  # noqa: B018
+        for name in dict.keys(self):
+            self._known(name)
+
+    def _known(self, name):
+        """A value the model does not know ($_, the program's own path to bash) is not read as text."""
+        if name in self and type(dict.__getitem__(self, name)) is not str:
+            raise NotModelled(f"os.environ[{name!r}], a value the model does not know")
 
     def __iter__(self):
         return iter(list(dict.keys(self)))

@@ -446,6 +446,57 @@ def _names(arg, path: str) -> bool:
     return isinstance(arg, str) and _mentions(arg, os.path.basename(path))
 
 
+def _searches_under(argv, path: str, cwd) -> bool:
+    """Whether grep ``argv`` may be recursive (-r, in any cluster of letters, or --recursive)
+    and ``path`` lie under a name it was given (the working directory when none): grep -r
+    finds the file its output goes to (and skips it, saying so). True when not sure."""
+    words = [a for a in argv[1:] if isinstance(a, str)]
+    if len(words) != len(argv) - 1 or not isinstance(cwd, str):
+        return True
+    if not any(w == "--recursive" or w[:1] == "-" and w[1:2] != "-" and "r" in w for w in words):
+        return False
+    operands = _grep_operands(words)
+    if operands is None:
+        return True
+    return any(path == root or path.startswith(root.rstrip("/") + "/")
+               for root in (normpath(os.path.join(cwd, w)) for w in operands or ["."]))
+
+
+# grep's options: the letters that take a value, and the long ones that take none
+_GREP_VALUE_LETTERS = "ABCDXdefm"
+_GREP_FLAG_LONGS = frozenset({"count", "fixed-strings", "extended-regexp", "basic-regexp", "perl-regexp",
+                              "line-regexp", "invert-match", "ignore-case", "quiet", "silent", "line-number",
+                              "files-with-matches", "files-without-match", "with-filename", "no-filename",
+                              "no-messages", "only-matching", "word-regexp", "recursive"})
+
+
+def _grep_operands(words: list) -> Optional[list]:
+    """The names grep ``words`` reads (after its pattern, unless -e or -f gave it), its options
+    taken wherever they stand as GNU's getopt takes them; None when not sure."""
+    operands, pattern_given, only, n = [], False, False, 0
+    while n < len(words):
+        word = words[n]
+        n += 1
+        if only or word == "-" or word[:1] != "-":
+            operands.append(word)
+        elif word == "--":
+            only = True
+        elif word[:2] == "--":
+            name = word[2:].split("=", 1)[0]
+            if name in ("regexp", "file"):
+                pattern_given = True
+                n += "=" not in word
+            elif name not in _GREP_FLAG_LONGS:
+                return None
+        else:
+            for k, letter in enumerate(word[1:], 2):
+                if letter in _GREP_VALUE_LETTERS:
+                    pattern_given = pattern_given or letter in "ef"
+                    n += k == len(word)  # its value is the next word
+                    break
+    return operands if pattern_given else operands[1:]
+
+
 #: producers of `< <(…)` that write through stdio: into a pipe, their output comes at exit;
 #: and the builtins echo and printf, which read nothing once their words are expanded
 _BUFFERED_PRODUCERS = frozenset({"find", "ls", "sort", "grep", "seq", "cut", "head", "tail", "wc", "uniq",
@@ -1304,9 +1355,12 @@ class EffectWalker(E._Walker):
             self._error_sink = errsink  # bash's message goes where the command's stderr does
             return Outcome(missing[0], None, error=missing[1])
         for target in (sink, errsink) if name in COMMANDS else ():
-            if isinstance(target, FileSink) and self.env.files.read(target.path) and \
-                    any(_names(a, target.path) for a in argv[1:]):
-                # cat and grep refuse an input that is their output; others read what they wrote
+            if isinstance(target, FileSink) and (
+                    self.env.files.read(target.path) and any(_names(a, target.path) for a in argv[1:]) or
+                    name == "grep" and (any(_names(a, target.path) for a in argv[1:]) or
+                                        _searches_under(argv, target.path, self.env.cwd))):
+                # cat and grep refuse an input that is their output (grep an empty one too, and
+                # one that -r finds); others read what they wrote
                 self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
                                     "where its output goes)")
         # (bash puts the utility's own path in its environment as $_, whatever $_ holds)

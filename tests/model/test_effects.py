@@ -251,6 +251,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("find . -name '*.txt' | { mkdir sub; touch sub/y.txt; cat > l; }", "race on"),
     # input from what the model does not follow is unknown, not empty
     ("cat < <(ls) > o", "its stdin not known"), ('cat < "$RANDOM" > o', "its stdin not known"),
+    # grep skips an input that is its output, empty or not, saying so; -r finds it in a folder given
+    ("grep x o > o", "where its output goes"), ("grep -r x > o", "where its output goes"),
+    ("mkdir -p d; grep -rn -e x d . >> d/o", "where its output goes"),
     # a descriptor holding a file, opened again by its path: truncated, written from its start
     ("{ echo a; echo b > /dev/stdout; } > o", "opened again by its path"),
     ("exec 2>&-; echo e > /dev/stderr; echo x > o", "opened again by its path"),

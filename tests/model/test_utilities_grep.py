@@ -69,6 +69,33 @@ CASES = [
 UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "[:o:]\\(", "f")}
 
 
+# -r: the folders given (or .), down their folders, past the symlinks met there; a folder's
+# files come in the order its file system keeps (StdoutLines where two or more print)
+RFILES = {"d": None, "d/a": b"foo\nbar foo\n", "d/s": None, "d/s/b": b"foo\n", "d/.h": b"foo hidden\n",
+          "c": b"x\n", "e": None, "n": None, "n/only": b"foo once\n"}
+RLINKS = {"e/link": "../d", "L": "d/a"}
+R_CASES = [
+    ["grep", "-r", "foo"], ["grep", "-r", "foo", "d"], ["grep", "-r", "foo", "d/"], ["grep", "-r", "foo", "./d//"],
+    ["grep", "-r", "foo", "d", "e"], ["grep", "-rc", "foo", "d"], ["grep", "-rl", "foo"], ["grep", "-rL", "bar"],
+    ["grep", "-rh", "foo", "d"], ["grep", "-rH", "foo", "d/a"], ["grep", "-r", "foo", "d/a"], ["grep", "-r", "foo", "L"],
+    ["grep", "-rn", "foo", "."], ["grep", "-rq", "foo"], ["grep", "-r", "nope"], ["grep", "-r", "foo", "nope"],
+    ["grep", "-rc", "foo", "e"], ["grep", "--recursive", "-i", "FOO", "d/s"], ["grep", "-r", "foo", "c", "d/s"],
+    ["grep", "-r", "once", "."], ["grep", "-r", "foo", "n", "d/s"], ["grep", "-r", "stdin", "-"],
+    ["grep", "-rv", "foo", "n"], ["grep", "-ro", "o", "d/s"],
+]
+R_UNKNOWN = [["grep", "-R", "foo"], ["grep", "--dereference-recursive", "foo", "d"]]
+
+
+@pytest.mark.parametrize("argv", R_CASES, ids=[" ".join(c)[:60] for c in R_CASES])
+def test_recursive(argv):
+    assert compare(argv, RFILES, b"from stdin\n", links=RLINKS) is True
+
+
+@pytest.mark.parametrize("argv", R_UNKNOWN, ids=[" ".join(c)[:60] for c in R_UNKNOWN])
+def test_recursive_through_symlinks_is_unknown(argv):
+    assert compare(argv, RFILES, b"", links=RLINKS) is None
+
+
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c)[:60] for c in CASES])
 def test_table(argv):
     got = compare(argv, FILES, b"std in\nfoo\n")

@@ -1,5 +1,10 @@
-"""GNU grep 3.8 without recursion: -c -F -E -G -P -x -v -i -e -q -n -l -L -H -h -s -o -w, over the tree;
-egrep and fgrep, where they are the wrappers that run grep -E and grep -F.
+"""GNU grep 3.8: -c -F -E -G -P -x -v -i -e -q -n -l -L -H -h -s -o -w -r, over the tree; egrep and
+fgrep, where they are the wrappers that run grep -E and grep -F.
+
+-r goes through each folder it is given (``.`` when none, its names then without ``./``), and
+skips the symlinks it meets there. A folder lists its entries in the order its file system
+keeps: where the files of one folder given print more than one group of lines, their order is
+not known (the output's lines are). A name it cannot read on the way is not followed.
 
 -P's patterns are followed where Python's ``re`` reads them as PCRE2 does (``perlre``)."""
 
@@ -181,7 +186,7 @@ def grep(ctx: CommandContext) -> CommandResult:
     if refused is not None:
         return refused
     opts, operands = scan_options(
-        ctx.argv, "cFEGPxviqnlLHhsyow", with_arg="ef",
+        ctx.argv, "cFEGPxviqnlLHhsyowr", with_arg="ef",
         longs={"count": ("c", False), "fixed-strings": ("F", False),
                "extended-regexp": ("E", False), "basic-regexp": ("G", False), "perl-regexp": ("P", False),
                "line-regexp": ("x", False), "invert-match": ("v", False),
@@ -190,7 +195,7 @@ def grep(ctx: CommandContext) -> CommandResult:
                "files-without-match": ("L", False), "with-filename": ("H", False),
                "no-filename": ("h", False), "no-messages": ("s", False),
                "regexp": ("e", True), "file": ("f", True), "only-matching": ("o", False),
-               "word-regexp": ("w", False)})
+               "word-regexp": ("w", False), "recursive": ("r", False)})
     flags = {}
     patterns: list = []
     mode = "G"
@@ -238,18 +243,19 @@ def grep(ctx: CommandContext) -> CommandResult:
             out.error(ConfusingBracket.MESSAGE, 2)
             return out.result()
         find = _finder(patterns, mode == "F", mode == "E", flags.get("i", False)) if only and not invert else None
-    names = operands or ["-"]
-    with_name = (len(names) > 1 or flags.get("H", False)) and not flags.get("h", False)
-    if flags.get("H") and flags.get("h"):
-        # the last of -H/-h wins
-        last = [o for o, _ in opts if o in "Hh"][-1]
-        with_name = last == "H"
+    recursive = flags.get("r", False)
+    names = operands or ([_HERE] if recursive else ["-"])
+    named = [o for o, _ in opts if o in "Hh"]  # the last of -H/-h wins
+    inputs = _inputs(ctx, names) if recursive else [(name, name, False, None) for name in names]
     selected_any = False
     error = False
     stdin_read = False
-    for name in names:
-        label = "(standard input)" if name == "-" else name
+    printed: dict = {}  # for each folder given, how many of the files found in it printed
+    for name, label, found, given in inputs:
+        with_name = named[-1] == "H" if named else len(names) > 1 or found
+        before = len(out.out)
         if name == "-":
+            label = "(standard input)"
             if stdin_read and (flags.get("l") or flags.get("L")):
                 raise OptionUnknown("grep -l or -L reading its stdin twice (where the first read stopped)")
             # the first `-` reads stdin to its end: another finds nothing left (measured)
@@ -265,6 +271,8 @@ def grep(ctx: CommandContext) -> CommandResult:
                 else:
                     data = ctx.files.read_bytes(name)
             except VfsError as exc:
+                if found:  # (its message's place among the others follows the order of the walk)
+                    raise OptionUnknown(f"grep -r meeting {label}: {exc.strerror}") from None
                 if not flags.get("s"):
                     out.error(f"{name}: {exc.strerror}", 2)
                 error = True
@@ -297,9 +305,51 @@ def grep(ctx: CommandContext) -> CommandResult:
             out.out += label.encode("utf-8", "surrogateescape") + b"\n"
         elif flags.get("c") and not (flags.get("l") or flags.get("L")):
             out.out += prefix + b"%d\n" % count
+        if found and len(out.out) > before:
+            printed[given] = printed.get(given, 0) + 1
     # -L too: 0 when a line was selected in some input, listed or not (grep 3.8, measured)
     out.status = 2 if error else (0 if selected_any else 1)
-    return out.result()
+    found = out.result()
+    if any(n > 1 for n in printed.values()):
+        found.stdout_unordered = "the order grep -r finds the files of a folder in"
+    return found
+
+
+#: the folder -r searches when given none: its files are named without ``./``
+_HERE = ""
+
+
+def _inputs(ctx: CommandContext, names: list) -> list:
+    """What grep -r reads for ``names``: ``(path, label, found in a folder, that folder)`` for
+    each. A name given is read as without -r unless it leads to a folder (through a symlink
+    too); the files under a folder are found going down its folders, skipping the symlinks
+    there, in one order (by name: the real one is not known)."""
+    files = ctx.files
+    inputs = []
+    for name in names:
+        path = name or "."
+        if name == "-" or not files.is_dir(path):
+            inputs.append((path, name, False, None))
+            continue
+        base = name.rstrip("/")
+        if name and not base:
+            raise OptionUnknown("grep -r of /")
+        try:
+            stack = [(path, "")]
+            while stack:
+                folder, rel = stack.pop()
+                for entry in reversed(files.listdir(folder)):
+                    inner = f"{rel}/{entry}" if rel else entry
+                    full = f"{folder.rstrip('/')}/{entry}"
+                    if files.is_symlink(full):
+                        continue
+                    if files.is_dir(full):
+                        stack.append((full, inner))
+                    else:
+                        inputs.append((full, f"{base}/{inner}" if name else inner, True, name))
+        except VfsError as exc:
+            raise OptionUnknown(f"grep -r meeting {exc.path}: {exc.strerror}") from None
+    return inputs
 
 
 def wrapper(name: str):

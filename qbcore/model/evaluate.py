@@ -577,8 +577,8 @@ class _Walker:
 
     def background(self, item: "S.ListItem"):
         """``item &``: a subshell whose effects never come back, on a copy."""
-        self.uncertain_copy(lambda walker: walker.and_or(item.command), f"`{self.text(item.command)}` in the background",
-                            certain=self.certain)
+        self.uncertain_copy(lambda walker: walker.and_or(item.command),
+                            _Shown(self.raw, item.command, item.command, " in the background"), certain=self.certain)
         self.env.status = 0
         self.env.last_bg = Opaque("$!")
 
@@ -739,14 +739,14 @@ class _Walker:
         if self.scope is not None:
             self.scope = self.scope.fork()  # its `local` shadows nothing the function restores
 
-    def may_not_run(self, first, last, why: str) -> str:
+    def may_not_run(self, first, last, why: str) -> "_Shown":
         """How a loss names the commands from ``first`` to ``last`` that run or not by ``why``."""
-        shown = self.raw[first.start:last.end].decode("utf-8", "surrogateescape")
-        return f"`{shown}`, which may not run ({why})" if why else f"`{shown}`, which may not run"
+        return _Shown(self.raw, first, last, f", which may not run ({why})" if why else ", which may not run")
 
-    def uncertain_copy(self, run, what: str, certain: bool = False):
+    def uncertain_copy(self, run, what, certain: bool = False):
         """Run something that may or may not happen on a copy; what it could change becomes
-        opaque, named after the first thing the copy lost, or else after ``what`` it ran."""
+        opaque, named after the first thing the copy lost, or else after ``what`` it ran (a
+        str, or a _Shown, spelled only if it names the loss)."""
         sub = self.env.copy()
         sub.files = self.env.files.fork()
         walker = self.child(sub, certain=certain)
@@ -1639,6 +1639,19 @@ _ERREXIT_BY_PARTS = frozenset((S.Group, S.If, S.While, S.For, S.ArithFor, S.Case
 # builtins that change nothing but their output and status: with unknown arguments they still
 # run as modelled (their output and status become unknown; test's are its status and stderr)
 _UNKNOWN_ARGUMENTS_FOLLOWED = frozenset({"echo", "printf", ":", "true", "false", "test", "["})
+class _Shown:
+    """The source from ``first`` to ``last`` in backquotes, then ``tail``: a loss's name, spelled
+    only when a loss takes it (a branch walked again and again does not copy its text each time)."""
+
+    __slots__ = ("raw", "first", "last", "tail")
+
+    def __init__(self, raw: bytes, first, last, tail: str):
+        self.raw, self.first, self.last, self.tail = raw, first, last, tail
+
+    def __str__(self) -> str:
+        return f"`{self.raw[self.first.start:self.last.end].decode('utf-8', 'surrogateescape')}`{self.tail}"
+
+
 _SETS_PIPESTATUS = frozenset((S.SimpleCommand, S.Subshell, S.ArithCommand, S.Cond))
 
 

@@ -37,6 +37,7 @@ CASES = [
     # glibc's word anchors
     ["grep", "\\<foo", "f"], ["grep", "-c", "foo\\>", "f"], ["grep", "-E", "\\<(bar|one)\\>", "f", "g"], ["grep", "a\\>", "f"],
     ["grep", "-Lv", "alpha", "f"], ["grep", "-L", "alpha", "f", "nope"],
+    ["grep", "-L", "-l", "alpha", "f", "g"], ["grep", "-lL", "alpha", "f", "g"],  # the last of -l and -L wins
     ["grep", "-h", "o", "f", "g"],
     ["grep", "-H", "o", "g"],
     ["grep", "-c", "", "f"],
@@ -114,6 +115,38 @@ TEXT = st.text(st.sampled_from("afo. x\nA|()bt\t"), max_size=30).map(lambda s: s
 @given(OPTS, st.lists(ATOM, max_size=4), TEXT)
 def test_generated(opts, atoms, text):
     compare(["grep"] + opts + ["-e", "".join(atoms), "t", "-"], {"t": text}, b"fa\nxo\n")
+
+
+# -r over generated trees: folders, files of a few lines, symlinks to both; each folder's
+# files in whatever order its file system keeps (the model claims an order only where one prints)
+NAMES = st.sampled_from(["a", "b", "c.txt", ".h", "s"])
+R_OPTS = st.lists(st.sampled_from(["-c", "-l", "-L", "-n", "-h", "-H", "-v", "-i", "-o", "-q", "-s", "-x"]),
+                  max_size=3)
+LINES = st.lists(st.sampled_from([b"foo", b"bar foo", b"x", b"", b"FOO"]), max_size=3).map(
+    lambda lines: b"".join(line + b"\n" for line in lines))
+
+
+@st.composite
+def trees(draw):
+    listing, links = {}, {}
+    for depth1 in draw(st.lists(NAMES, max_size=3, unique=True)):
+        if draw(st.booleans()):
+            listing[depth1] = None
+            for depth2 in draw(st.lists(NAMES, max_size=3, unique=True)):
+                listing[f"{depth1}/{depth2}"] = draw(LINES)
+        else:
+            listing[depth1] = draw(LINES)
+    if listing and draw(st.booleans()):
+        links["ln"] = draw(st.sampled_from(sorted(listing)))
+    return listing, links
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(trees(), R_OPTS, st.sampled_from(["foo", "o", "^$", "x"]),
+       st.lists(st.sampled_from([".", "a", "s", "ln", "b/", "nope"]), max_size=2))
+def test_recursive_generated(tree, opts, pattern, operands):
+    listing, links = tree
+    compare(["grep", "-r"] + opts + ["-e", pattern] + operands, listing, b"", links=links)
 
 
 # -P: PCRE2 patterns where Python's re reads them alike (perlre), else unknown

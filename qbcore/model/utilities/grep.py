@@ -211,6 +211,9 @@ def grep(ctx: CommandContext) -> CommandResult:
             mode = o
         elif o == "y":
             flags["i"] = True
+        elif o in "lL":
+            flags.pop("L" if o == "l" else "l", None)  # the last of -l and -L wins
+            flags[o] = True
         else:
             flags[o] = True
     out = Output("grep")

@@ -47,11 +47,12 @@ class _Model:
 
     @classmethod
     def load(cls):
-        from ..model.evaluate import evaluate
+        from ..model.evaluate import GOES_ON_AFTER_ERROR, evaluate
         from ..model.expand import EXECUTOR_ENVIRON, Env, unexpandable_document_error
         from ..syntax.parser import ListItem, Pipeline, SimpleCommand, parse_prefix
 
         cls.evaluate, cls.Env, cls.parse_prefix, cls.EXECUTOR_ENVIRON = evaluate, Env, parse_prefix, EXECUTOR_ENVIRON
+        cls.GOES_ON_AFTER_ERROR = GOES_ON_AFTER_ERROR
         cls.unexpandable_document_error = unexpandable_document_error
         cls.ListItem, cls.Pipeline, cls.SimpleCommand = ListItem, Pipeline, SimpleCommand
         cls.loaded = True
@@ -867,6 +868,7 @@ def _through_bash(script_tree, invocation, spec, cwd, environ, outcome, files, m
     start_env = {name: var.value for name, var in env.vars.items()
                  if var.exported and isinstance(var.value, str)}
     evaluation = evaluate(script_tree, env)
+    _note_goes_on(evaluation, outcome)
     program = "ssh" if spec.remote else "bash"
     harness, error = _harness_command(evaluation, program)
     _collect_effects(evaluation, harness or _failed_first(evaluation, program), outcome, layer=1, cwd=cwd,
@@ -906,6 +908,14 @@ def _note_unsure_syntax_error(tree, outcome):
     error = tree.error
     if error is not None and b"$[" in tree.source.encode("utf-8", "surrogateescape")[:error.offset]:
         outcome.note(["a syntax error after `$[` (bash parses `$[…]` when it expands it)"])
+
+
+def _note_goes_on(evaluation, outcome):
+    """A shell that goes on reading after a syntax error in a compound assignment may run
+    anything after it (a second harness command, another bash): not followed."""
+    goes_on = _model().GOES_ON_AFTER_ERROR
+    if evaluation.syntax_error is not None and any(name.endswith(goes_on) for name in evaluation.opaque):
+        outcome.note([goes_on])
 
 
 def _syntax_error_message(error) -> str:
@@ -1046,6 +1056,7 @@ def _middle_layer(script, args, start_env, lone, cwd, outcome, error, files, met
     env = Env.from_environ(exported, cwd, invoked_as="bash", arg0=arg0, positional=args[1:], files=files,
                            meter=meter)
     middle = evaluate(middle_tree, env)
+    _note_goes_on(middle, outcome)
     inner, middle_error = _harness_command(middle, "bash")
     skip = inner or _failed_first(middle, "bash")
     if middle_error and middle_error.startswith("bash: -c:"):

@@ -309,8 +309,21 @@ def _walk_script(walker: "_Walker", env: Env, script: "S.Script", result: Evalua
     if script.error is not None:
         result.syntax_error = script.error
         result.status = _syntax_error_status(script, env.status)
+        _after_compound_error(walker, script, result.status)
         return
     result.status = env.status
+
+
+def _after_compound_error(walker: "_Walker", script: "S.Script", status):
+    """After a syntax error that may lie inside a compound assignment ``name=(``, bash 5.2
+    drops the rest of the line the error is on and goes on reading with the next one
+    (measured: `i=(<` then `echo after` on the next line prints after; a later error of
+    another kind ends the script with 2): what the shell does from there, when anything
+    follows that line, is not followed."""
+    raw = script.source.encode("utf-8", "surrogateescape")
+    end = raw.find(b"\n", script.error.offset)
+    if isinstance(status, Opaque) and status.name == _COMPOUND_ERROR and end >= 0 and raw[end:].strip():
+        walker.unknown_from_here(GOES_ON_AFTER_ERROR, status)
 
 
 #: what may open an extglob group: bash reads such a line otherwise under extglob
@@ -355,8 +368,13 @@ def _syntax_error_status(script: "S.Script", before):
         return Opaque("status after a [[ ]] left open at the end of the script")
     rest = script.source.encode("utf-8", "surrogateescape")[script.parsed_until:]
     if _ARRAY_OPEN.search(rest):
-        return Opaque("status after a syntax error near a compound assignment")
+        return Opaque(_COMPOUND_ERROR)
     return 2
+
+
+_COMPOUND_ERROR = "status after a syntax error near a compound assignment"
+#: why what a shell does after such an error is not followed (_after_compound_error)
+GOES_ON_AFTER_ERROR = "the lines after a syntax error near a compound assignment, which bash goes on reading"
 
 
 def _unmodelled_backtick_error(script: "S.Script") -> Optional[str]:
@@ -391,6 +409,7 @@ def substitute(script: "S.Script", env: Env, *, walker: Optional[type] = None) -
             # a backtick body that does not parse: bash reports it and goes on
             # (bash parses it as eval does: 2 after a [[ ]] error too, measured)
             status = _syntax_error_status(script, 2)
+            _after_compound_error(walker, script, status)
     except _Exit as done:
         status = _exit_status(done)
     except _AbortLine as abort:
@@ -1636,9 +1655,12 @@ class _Walker:
 # them that fail do (measured: `{ ! true; }` goes on, `{ false; }` does not)
 _ERREXIT_BY_PARTS = frozenset((S.Group, S.If, S.While, S.For, S.ArithFor, S.Case, S.FunctionDef))
 # the commands that, alone in a pipeline, set PIPESTATUS to their status (Env.pipeline_ran)
+_SETS_PIPESTATUS = frozenset((S.SimpleCommand, S.Subshell, S.ArithCommand, S.Cond))
 # builtins that change nothing but their output and status: with unknown arguments they still
 # run as modelled (their output and status become unknown; test's are its status and stderr)
 _UNKNOWN_ARGUMENTS_FOLLOWED = frozenset({"echo", "printf", ":", "true", "false", "test", "["})
+
+
 class _Shown:
     """The source from ``first`` to ``last`` in backquotes, then ``tail``: a loss's name, spelled
     only when a loss takes it (a branch walked again and again does not copy its text each time)."""
@@ -1650,9 +1672,6 @@ class _Shown:
 
     def __str__(self) -> str:
         return f"`{self.raw[self.first.start:self.last.end].decode('utf-8', 'surrogateescape')}`{self.tail}"
-
-
-_SETS_PIPESTATUS = frozenset((S.SimpleCommand, S.Subshell, S.ArithCommand, S.Cond))
 
 
 class _Ambiguous(Exception):

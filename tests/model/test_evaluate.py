@@ -159,6 +159,28 @@ def test_syntax_error_stops_after_earlier_lines(tmp_path):
     assert result.syntax_error.message == "syntax error near unexpected token `fi'"
 
 
+# a syntax error inside a compound assignment `name=(`: bash drops the rest of that line and
+# reads on from the next one (a later error of another kind ends the script with 2)
+GOES_ON = ["i=(<\necho after", "echo same; i=(< x y); echo same\necho next", "if true; then i=(<\necho a\nfi\necho b",
+           "i=(\n<\n)\necho after", "f() { i=(<; }\necho defined", "x=$(i=(<\necho inner); echo \"[$x]\""]
+ENDS = ["i=(<", "echo before; i=(<", "false\ni=(<\n\n"]
+
+
+@pytest.mark.parametrize("source", GOES_ON + ENDS)
+def test_a_syntax_error_in_a_compound_assignment_is_followed_only_where_nothing_comes_after(source, tmp_path):
+    real = bashref.run(source, cwd=str(tmp_path))
+    result = evaluate(parse_prefix(source), Env.default(str(tmp_path)))
+    assert result.syntax_error is not None or source.startswith("x=$("), result
+    if source in GOES_ON:
+        # bash went on (its later lines printed, or failed to parse): the model does not know the rest
+        assert real.stdout or real.stderr.count(b"syntax error") > 1, real
+        assert isinstance(result.stdout, Opaque), (real, result.stdout)
+        assert any("goes on reading" in name for name in result.opaque), result.opaque
+    else:
+        assert real.stdout.decode() == result.stdout and real.status == 1, (real, result.stdout)
+        assert not any("goes on reading" in name for name in result.opaque), result.opaque
+
+
 def test_command_substitution_output_is_named_when_unknown(tmp_path):
     script = parse('x=$(git rev-parse HEAD); echo "$x"')
     result = evaluate(script, Env.default(str(tmp_path)))

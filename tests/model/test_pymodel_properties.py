@@ -102,6 +102,8 @@ def program(draw):
          "except OSError as e:\n    print('error', e.errno, e)\n")  # onto its own parent: not empty
 @example(HEADER + "try:\n    print(shutil.move('d', 'd'))\n"
          "except OSError as e:\n    print('error', e.errno, e)\n")  # onto itself: returns nothing
+@example(HEADER + "os.makedirs('d/e', exist_ok=True)\ntry:\n    print(shutil.move('d', 'd/e'))\n"
+         "except OSError as e:\n    print('error', e.errno, e)\n")  # into itself: the destination as given
 @example(HEADER + "try:\n    print(shutil.copyfile('new.txt', 'd'))\n"
          "except OSError as e:\n    print('error', e.errno, e)\n")  # the source is opened first
 @example(HEADER + "open('f', 'w').close()\ntry:\n    shutil.rmtree('f/x')\n"

@@ -786,10 +786,11 @@ def make_modules(proc, interp, run_command):
             if not isinstance(failed.exc, OSError) or tree.is_symlink(proc.abs(s)):
                 raise
             if tree.is_dir(proc.abs(s)):
-                inner = posixpath.normpath(proc.abs(real_dst)) + "/"
+                # (shutil asks of the destination given, and names it, not the path it made)
+                inner = posixpath.normpath(proc.abs(d)) + "/"
                 if inner.startswith(posixpath.normpath(proc.abs(s)) + "/"):
                     import shutil
-                    raise PyRaise(shutil.Error(f"Cannot move a directory '{s}' into itself '{real_dst}'."))
+                    raise PyRaise(shutil.Error(f"Cannot move a directory '{s}' into itself '{d}'."))
                 copytree(s, real_dst)
                 rmtree(s)
             else:

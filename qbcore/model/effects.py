@@ -222,13 +222,8 @@ class TreeFiles(FileQuestions):
         other.lost = self.lost
         return other
 
-    def absorb(self, fork: "TreeFiles", what: str, first_loss: bool = True):
-        """After ``what`` ran on ``fork`` without certainty: any change it made is unknown here,
-        named after what the fork lost first (unless not ``first_loss``), or else after ``what``."""
-        if first_loss and fork.lost != self.lost and fork.lost is not None:
-            self.lose(fork.lost)
-        elif fork.lost != self.lost or not _same_tree(fork.tree, self.tree):
-            self.lose(f"the files after {what}")
+    def changed_in(self, fork: "TreeFiles") -> bool:
+        return not _same_tree(fork.tree, self.tree)
 
     def lose(self, why: str):
         if self.lost is None:

@@ -81,6 +81,19 @@ class FileQuestions:
         """The shell's working directory is now ``path`` (cd): a view that answers from
         permissions notes it."""
 
+    def absorb(self, fork, what, first_loss: bool = True):
+        """After ``what`` (a str, or what spells one) ran on ``fork`` (``fork()``) without
+        certainty: anything it changed is unknown here, named after what the fork lost first
+        (unless not ``first_loss``: a pipeline's commands run at once), or else after ``what``."""
+        if first_loss and fork.lost != self.lost and fork.lost is not None:
+            self.lose(fork.lost)
+        elif fork.lost != self.lost or self.changed_in(fork):
+            self.lose(f"the files after {what}")
+
+    def changed_in(self, fork) -> bool:
+        """Whether ``fork`` (``fork()``) holds a change this view does not."""
+        raise NotImplementedError
+
     def lose_unless(self, why: str, harmless):
         """``lose(why)`` unless ``harmless()`` (a question that may cost a parse) says the
         command changed nothing; a view may put the question off until it is asked."""
@@ -263,13 +276,8 @@ class FileView(FileQuestions):
         other.lost = self.lost
         return other
 
-    def absorb(self, fork: "FileView", what: str, first_loss: bool = True):
-        """After ``what`` ran on ``fork`` without certainty: anything it changed is unknown here,
-        named after what the fork lost first (unless not ``first_loss``), or else after ``what``."""
-        if first_loss and fork.lost != self.lost and fork.lost is not None:
-            self.lose(fork.lost)
-        elif fork.created != self.created or fork.lost != self.lost:
-            self.lose(f"the files after {what}")
+    def changed_in(self, fork: "FileView") -> bool:
+        return fork.created != self.created
 
     # -- what the script does ---------------------------------------------
 

@@ -914,7 +914,7 @@ def _note_goes_on(evaluation, outcome):
     """A shell that goes on reading after a syntax error in a compound assignment may run
     anything after it (a second harness command, another bash): not followed."""
     goes_on = _model().GOES_ON_AFTER_ERROR
-    if evaluation.syntax_error is not None and any(name.endswith(goes_on) for name in evaluation.opaque):
+    if evaluation.syntax_error is not None and goes_on in evaluation.opaque:
         outcome.note([goes_on])
 
 

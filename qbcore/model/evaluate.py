@@ -319,10 +319,13 @@ def _after_compound_error(walker: "_Walker", script: "S.Script", status):
     drops the rest of the line the error is on and goes on reading with the next one
     (measured: `i=(<` then `echo after` on the next line prints after; a later error of
     another kind ends the script with 2): what the shell does from there, when anything
-    follows that line, is not followed."""
-    raw = script.source.encode("utf-8", "surrogateescape")
+    follows that line, is not followed (GOES_ON_AFTER_ERROR among the names not known)."""
+    if not (isinstance(status, Opaque) and status.name == _COMPOUND_ERROR):
+        return
+    raw = walker.raw  # (the script's own bytes: the walker reads ``script``)
     end = raw.find(b"\n", script.error.offset)
-    if isinstance(status, Opaque) and status.name == _COMPOUND_ERROR and end >= 0 and raw[end:].strip():
+    if end >= 0 and raw[end:].strip():
+        walker.note([GOES_ON_AFTER_ERROR])
         walker.unknown_from_here(GOES_ON_AFTER_ERROR, status)
 
 

@@ -37,6 +37,7 @@ from .utilities.context import CommandResult, Environ, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
+from .utilities.grep import recursive_roots as grep_recursive_roots
 from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standins_folder, start_watching,
                                    stop_watching, temp_names)
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
@@ -442,54 +443,16 @@ def _names(arg, path: str) -> bool:
 
 
 def _searches_under(argv, path: str, cwd) -> bool:
-    """Whether grep ``argv`` may be recursive (-r, in any cluster of letters, or --recursive)
-    and ``path`` lie under a name it was given (the working directory when none): grep -r
-    finds the file its output goes to (and skips it, saying so). True when not sure."""
-    words = [a for a in argv[1:] if isinstance(a, str)]
-    if len(words) != len(argv) - 1 or not isinstance(cwd, str):
+    """Whether grep ``argv`` may be recursive and ``path`` lie under a name it goes down (the
+    working directory when none): grep -r finds the file its output goes to (and skips it,
+    saying so). True when not sure."""
+    if any(type(word) is not str for word in argv) or not isinstance(cwd, str):
         return True
-    if not any(w == "--recursive" or w[:1] == "-" and w[1:2] != "-" and "r" in w for w in words):
-        return False
-    operands = _grep_operands(words)
-    if operands is None:
+    roots = grep_recursive_roots(list(argv))
+    if roots is None:
         return True
     return any(path == root or path.startswith(root.rstrip("/") + "/")
-               for root in (normpath(os.path.join(cwd, w)) for w in operands or ["."]))
-
-
-# grep's options: the letters that take a value, and the long ones that take none
-_GREP_VALUE_LETTERS = "ABCDXdefm"
-_GREP_FLAG_LONGS = frozenset({"count", "fixed-strings", "extended-regexp", "basic-regexp", "perl-regexp",
-                              "line-regexp", "invert-match", "ignore-case", "quiet", "silent", "line-number",
-                              "files-with-matches", "files-without-match", "with-filename", "no-filename",
-                              "no-messages", "only-matching", "word-regexp", "recursive"})
-
-
-def _grep_operands(words: list) -> Optional[list]:
-    """The names grep ``words`` reads (after its pattern, unless -e or -f gave it), its options
-    taken wherever they stand as GNU's getopt takes them; None when not sure."""
-    operands, pattern_given, only, n = [], False, False, 0
-    while n < len(words):
-        word = words[n]
-        n += 1
-        if only or word == "-" or word[:1] != "-":
-            operands.append(word)
-        elif word == "--":
-            only = True
-        elif word[:2] == "--":
-            name = word[2:].split("=", 1)[0]
-            if name in ("regexp", "file"):
-                pattern_given = True
-                n += "=" not in word
-            elif name not in _GREP_FLAG_LONGS:
-                return None
-        else:
-            for k, letter in enumerate(word[1:], 2):
-                if letter in _GREP_VALUE_LETTERS:
-                    pattern_given = pattern_given or letter in "ef"
-                    n += k == len(word)  # its value is the next word
-                    break
-    return operands if pattern_given else operands[1:]
+               for root in (normpath(os.path.join(cwd, name)) for name in roots))
 
 
 #: producers of `< <(…)` that write through stdio: into a pipe, their output comes at exit;

@@ -20,7 +20,7 @@ from .perlre import NotPerlSubset, PerlPattern
 from .posixre import ConfusingBracket, Untranslatable, compile_posix
 from .vfs import VfsError
 
-__all__ = ["grep"]
+__all__ = ["grep", "recursive_roots"]
 
 
 # a backslash before a letter glibc's regex gives no meaning: the grep installed (GNU grep
@@ -179,23 +179,40 @@ def _only_matching(line: bytes, find, whole_line: bool) -> list:
 _FLAGS, _WITH_VALUE, _ACTING = "0123456789EFGHIPTUVabchiLlnoqRrsuvwxyZz", "ABCDXdefm", "ABCDXdfmEFGP"
 
 
+# the options the model follows, short and long
+_FOLLOWED = "cFEGPxviqnlLHhsyowr"
+_LONGS = {"count": ("c", False), "fixed-strings": ("F", False),
+          "extended-regexp": ("E", False), "basic-regexp": ("G", False), "perl-regexp": ("P", False),
+          "line-regexp": ("x", False), "invert-match": ("v", False),
+          "ignore-case": ("i", False), "quiet": ("q", False), "silent": ("q", False),
+          "line-number": ("n", False), "files-with-matches": ("l", False),
+          "files-without-match": ("L", False), "with-filename": ("H", False),
+          "no-filename": ("h", False), "no-messages": ("s", False),
+          "regexp": ("e", True), "file": ("f", True), "only-matching": ("o", False),
+          "word-regexp": ("w", False), "recursive": ("r", False)}
+
+
+def recursive_roots(argv: list) -> list | None:
+    """The names grep ``argv`` goes down with -r (``.`` when none), read as the model reads
+    its words; [] when it is not recursive, None when the model does not follow its words."""
+    try:
+        opts, operands = scan_options(argv, _FOLLOWED, with_arg="ef", longs=_LONGS)
+    except OptionUnknown:
+        return None
+    if not any(o == "r" for o, _ in opts):
+        return []
+    if not any(o in "ef" for o, _ in opts):
+        operands = operands[1:]  # the first is the pattern
+    return operands or ["."]
+
+
 @guarded
 def grep(ctx: CommandContext) -> CommandResult:
     # an option grep does not have ends it on its usage error, whatever else the line holds
     refused = refuse_invalid_option(ctx.argv, _FLAGS, _WITH_VALUE, acting=_ACTING, stop_at_long=True)
     if refused is not None:
         return refused
-    opts, operands = scan_options(
-        ctx.argv, "cFEGPxviqnlLHhsyowr", with_arg="ef",
-        longs={"count": ("c", False), "fixed-strings": ("F", False),
-               "extended-regexp": ("E", False), "basic-regexp": ("G", False), "perl-regexp": ("P", False),
-               "line-regexp": ("x", False), "invert-match": ("v", False),
-               "ignore-case": ("i", False), "quiet": ("q", False), "silent": ("q", False),
-               "line-number": ("n", False), "files-with-matches": ("l", False),
-               "files-without-match": ("L", False), "with-filename": ("H", False),
-               "no-filename": ("h", False), "no-messages": ("s", False),
-               "regexp": ("e", True), "file": ("f", True), "only-matching": ("o", False),
-               "word-regexp": ("w", False), "recursive": ("r", False)})
+    opts, operands = scan_options(ctx.argv, _FOLLOWED, with_arg="ef", longs=_LONGS)
     flags = {}
     patterns: list = []
     mode = "G"

@@ -38,6 +38,7 @@ CASES = [
     ["grep", "\\<foo", "f"], ["grep", "-c", "foo\\>", "f"], ["grep", "-E", "\\<(bar|one)\\>", "f", "g"], ["grep", "a\\>", "f"],
     ["grep", "-Lv", "alpha", "f"], ["grep", "-L", "alpha", "f", "nope"],
     ["grep", "-L", "-l", "alpha", "f", "g"], ["grep", "-lL", "alpha", "f", "g"],  # the last of -l and -L wins
+    ["grep", "-cq", "zzz", "f", "g"], ["grep", "-Lq", "zzz", "f"], ["grep", "-qL", "foo", "g"],  # -q prints nothing
     ["grep", "-h", "o", "f", "g"],
     ["grep", "-H", "o", "g"],
     ["grep", "-c", "", "f"],

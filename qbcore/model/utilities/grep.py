@@ -319,7 +319,9 @@ def grep(ctx: CommandContext) -> CommandResult:
                     out.out += head + part + b"\n"
             elif not flags.get("c"):
                 out.out += prefix + (b"%d:" % number if flags.get("n") else b"") + line + b"\n"
-        if flags.get("l") and count:
+        if flags.get("q"):
+            pass  # -q prints nothing, -c, -l and -L included (it ended at the first selected line)
+        elif flags.get("l") and count:
             out.out += label.encode("utf-8", "surrogateescape") + b"\n"
         elif flags.get("L") and not count:
             out.out += label.encode("utf-8", "surrogateescape") + b"\n"

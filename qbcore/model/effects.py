@@ -1400,9 +1400,11 @@ class EffectWalker(E._Walker):
                 (sink is SHELL_OUT or isinstance(sink, (FileSink, Buffer))):
             # both in one place (a file, a pipe, the shell's stdout): a program writes its messages
             # at once and its output as its buffer fills or it ends (measured: `ls d nowhere > f
-            # 2>&1` has the message first), and printf too (Outcome.error_first): not followed
-            outcome = Outcome(outcome.status, Opaque(f"output of {what} (its stdout and stderr, in one place)"),
-                              outcome.error, outcome.modelled, None, outcome.transfer)
+            # 2>&1` has the message first), and printf too (Outcome.error_first): not followed,
+            # but where the model kept the order they were written in (Outcome.merged)
+            merged = outcome.merged if outcome.merged is not None and not outcome.error else \
+                Opaque(f"output of {what} (its stdout and stderr, in one place)")
+            outcome = Outcome(outcome.status, merged, outcome.error, outcome.modelled, None, outcome.transfer)
         if errsink is SHELL_OUT and outcome.stderr:
             self.emit(SHELL_OUT, outcome.stderr, what)
         if sink is not SHELL_OUT or stdout_away:

@@ -20,7 +20,7 @@ def test_a_program_s_message_comes_before_its_output(tmp_path):
 
 @pytest.mark.bash
 @pytest.mark.parametrize("script", [
-    "ls d nowhere > o 2>&1", "ls d nowhere 2>&1 | cat > o", "{ cat d/f nowhere; } > o 2>&1",
+    "ls d nowhere > o 2>&1", "ls d nowhere 2>&1 | cat > o", "{ cat -n d/f nowhere; } > o 2>&1",
     # the reader stops: a child still writing dies of SIGPIPE, which xargs and find report
     "xargs -n1 < n 2> e | head -2 > o", "{ xargs -n1 < n | head -2; } > o 2>&1",
     "set -o pipefail; xargs -n1 < n | head -2 > o; echo $? > s", "find . -name n -exec cat {} + 2> e | head -1 > o",
@@ -36,4 +36,14 @@ def test_what_is_not_followed_is_unknown(script):
     "xargs -n1 < n | head -2 > o 2> e",
 ])
 def test_apart_they_are_followed(script):
+    assert compare_script(script, FIXTURE, certain=True, status=True)
+
+
+@pytest.mark.bash
+@pytest.mark.parametrize("script", [
+    # models that keep the order their utility writes in (CommandResult.merged)
+    "{ cat d/f nowhere n; } > o 2>&1", "cat nowhere d/f 2>&1 | tail -1 > o", "grep -H 1 n nowhere d/f > o 2>&1",
+    "head -n1 n nowhere d/f 2>&1 | cat > o", "o=$(tee d/g no/x < n 2>&1); echo \"$o\" > o",
+])
+def test_in_one_place_where_the_model_keeps_the_order(script):
     assert compare_script(script, FIXTURE, certain=True, status=True)

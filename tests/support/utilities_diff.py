@@ -85,7 +85,9 @@ def lay(root: str, listing: dict, links=None):
         os.symlink(target, os.path.join(root, path))
 
 
-def run_real(argv, listing, stdin=b"", links=None, modes=None):
+def run_real(argv, listing, stdin=b"", links=None, modes=None, merged=False):
+    """(status, stdout, stderr, tree) of the real tool; with ``merged``, stdout holds its
+    stdout and stderr written to one pipe, and stderr is None."""
     with tempfile.TemporaryDirectory() as root:
         lay(root, listing, links)
         if modes is not None:
@@ -93,13 +95,26 @@ def run_real(argv, listing, stdin=b"", links=None, modes=None):
         for path, mode in (modes or {}).items():
             os.chmod(os.path.join(root, path), mode)
         cmd = (["bash", "-c", '"$@"', "bash"] + argv) if argv[0] in BUILTINS else argv
-        proc = subprocess.run(cmd, cwd=root, env=ENV, input=stdin, capture_output=True,
-                              timeout=20)
-        stderr = re.sub(rb"^bash: line \d+: ", b"bash: ", proc.stderr, flags=re.M)
+        proc = subprocess.run(cmd, cwd=root, env=ENV, input=stdin, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT if merged else subprocess.PIPE, timeout=20)
+        stderr = None if merged else re.sub(rb"^bash: line \d+: ", b"bash: ", proc.stderr, flags=re.M)
         return proc.returncode, proc.stdout, stderr, real_tree(root)
 
 
 def run_model(argv, listing, stdin=b"", links=None, modes=None):
+    """(status, stdout, stderr, tree) of the model, in run_real's form; None when unknown."""
+    found = _model_result(argv, listing, stdin, links, modes)
+    if found is None:
+        return None
+    res, tree = found
+    stderr = res.stderr if res.stderr_unknown is None else StderrStart(res.stderr)
+    stdout = ANY if res.stdout_unknown is not None else \
+        StdoutLines(res.stdout) if res.stdout_unordered is not None else res.stdout
+    return ANY if res.status_unknown is not None else res.status, stdout, stderr, virtual_tree(tree)
+
+
+def _model_result(argv, listing, stdin=b"", links=None, modes=None):
+    """(CommandResult, the virtual tree after it) of the model; None when it says unknown."""
     tree = VirtualTree.from_listing({"/task": None, **{"/task/" + p: c for p, c in listing.items()}},
                                     symlinks={"/task/" + p: t for p, t in (links or {}).items()})
     for path, mode in (modes or {}).items():
@@ -107,12 +122,7 @@ def run_model(argv, listing, stdin=b"", links=None, modes=None):
     ctx = CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree)
     with host_facts():  # the real tool runs here, with this machine's programs on PATH
         res = MODELS[argv[0]](ctx)
-    if res.unknown is not None:
-        return None
-    stderr = res.stderr if res.stderr_unknown is None else StderrStart(res.stderr)
-    stdout = ANY if res.stdout_unknown is not None else \
-        StdoutLines(res.stdout) if res.stdout_unordered is not None else res.stdout
-    return ANY if res.status_unknown is not None else res.status, stdout, stderr, virtual_tree(tree)
+    return None if res.unknown is not None else (res, tree)
 
 
 class StderrStart(bytes):
@@ -153,6 +163,11 @@ def compare(argv, listing=None, stdin=b"", links=None):
             f"{argv!r}\nmodel: {model!r} (stderr: its start)\nreal:  {real!r}"
         return True
     assert model == real, f"{argv!r}\nmodel: {model!r}\nreal:  {real!r}"
+    res, _ = _model_result(argv, listing, stdin, links)
+    merged = None if res.stdout_unknown or res.stdout_unordered or res.stderr_unknown else res.merged
+    if merged is not None:  # the model says how its stdout and stderr read in one place
+        _, together, _, _ = run_real(argv, listing, stdin, links, merged=True)
+        assert merged == together, f"{argv!r} (stdout and stderr in one place)\nmodel: {merged!r}\nreal:  {together!r}"
     return True
 
 

@@ -168,8 +168,11 @@ def entry(model) -> Model:
             stdout = Opaque(result.stdout_unknown)
         elif result.stdout_unordered and stdout:
             stdout = UnorderedLines.of(f"output of {ctx.name} ({result.stdout_unordered})", stdout)
+        merged = None
+        if result.merged is not None and type(stdout) is str and type(stderr) is str:
+            merged = result.merged.decode("utf-8", "surrogateescape")
         return Outcome(Opaque(result.status_unknown) if result.status_unknown else result.status, stdout,
-                       stderr=stderr)
+                       stderr=stderr, merged=merged)
 
     run.__name__ = getattr(model, "__name__", "utility")
     run.__doc__ = getattr(model, "__doc__", None)

@@ -9,3 +9,4 @@ cdef class Outcome:
     cdef readonly object stderr
     cdef readonly object transfer
     cdef readonly object error_first
+    cdef readonly object merged

@@ -37,6 +37,9 @@ class Outcome:
     #: bash wrote ``error`` before ``stdout`` (printf: its messages as it meets them, its output
     #: when it ends): where both reach one place, the walker does not follow their order
     error_first: bool = field(default=False, compare=False)
+    #: a utility's ``stdout`` and ``stderr`` as they read where both reach one place, when its
+    #: model follows their order (CommandResult.merged); None when it does not
+    merged: Optional[str] = field(default=None, compare=False)
 
     @property
     def unknown(self) -> Optional[str]:

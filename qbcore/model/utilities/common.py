@@ -305,16 +305,24 @@ def mode_letters(mode: int) -> str:
 
 
 class Output:
-    """Collects stdout, stderr and the exit status of one model run."""
+    """Collects stdout, stderr and the exit status of one model run.
 
-    def __init__(self, name: str):
+    ``in_order``: the model appends to ``out`` as the utility writes, so each message falls
+    where the utility wrote it (gnulib's ``error`` flushes stdout before it writes), and the
+    result says how both read in one place (CommandResult.merged)."""
+
+    def __init__(self, name: str, in_order: bool = False):
         self.name = name
         self.out = bytearray()
         self.err = bytearray()
         self.status = 0
         self.more_errors = None  # what else the utility may write to stderr, when not modelled
+        # (len(out), len(err)) as each message began; None when the order is not followed
+        self._messages: list | None = [] if in_order else None
 
     def error(self, message: str, status: int = 1) -> None:
+        if self._messages is not None:
+            self._messages.append((len(self.out), len(self.err)))
         self.err += f"{self.name}: {message}\n".encode("utf-8", "surrogateescape")
         self.status = status
 
@@ -323,7 +331,21 @@ class Output:
         self.err += f"Try '{self.name} --help' for more information.\n".encode()
 
     def result(self) -> CommandResult:
-        return CommandResult(self.status, bytes(self.out), bytes(self.err), stderr_unknown=self.more_errors)
+        return CommandResult(self.status, bytes(self.out), bytes(self.err), stderr_unknown=self.more_errors,
+                             merged=self._merged())
+
+    def _merged(self) -> bytes | None:
+        """stdout and stderr as they read in one place: the output before each message, the
+        message (with what the model added to it, a usage line), the output after."""
+        marks = self._messages
+        if marks is None or marks and marks[0][1] != 0 or not marks and self.err:
+            return None  # (stderr that no message began: its place is not known)
+        merged, out_at = bytearray(), 0
+        for n, (out_mark, err_mark) in enumerate(marks):
+            merged += self.out[out_at:out_mark]
+            merged += self.err[err_mark:marks[n + 1][1] if n + 1 < len(marks) else len(self.err)]
+            out_at = out_mark
+        return bytes(merged + self.out[out_at:])
 
 
 def reads_folder(files, name: str) -> bool:

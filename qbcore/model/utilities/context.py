@@ -82,7 +82,9 @@ class CommandResult:
     and the other fields mean nothing. ``status_unknown`` and ``stdout_unknown`` name one
     part that is not known while the files are; ``stderr_unknown``: stderr holds more than
     ``stderr`` (which starts it, or is empty), named there. ``stdout_unordered``: stdout's
-    lines are known, not their order (named there); ``stdout`` holds one order."""
+    lines are known, not their order (named there); ``stdout`` holds one order. ``merged``:
+    stdout and stderr as they read where both go to one place (a file, a pipe), None when the
+    model does not follow their order; it means nothing where either is not wholly known."""
 
     status: int
     stdout: bytes = b""
@@ -92,6 +94,7 @@ class CommandResult:
     stdout_unknown: str | None = None
     stderr_unknown: str | None = None
     stdout_unordered: str | None = None
+    merged: bytes | None = None
 
 
 def unknown(what: str) -> CommandResult:

@@ -21,7 +21,7 @@ def cat(ctx: CommandContext) -> CommandResult:
         "show-ends": ("E", False), "show-tabs": ("T", False), "show-nonprinting": ("v", False),
         "show-all": ("A", False)})
     shown = "".join({"A": "vET", "e": "vE", "t": "vT"}.get(o, o) for o, _ in opts if o != "u")
-    out = Output("cat")
+    out = Output("cat", in_order=not shown)  # (formatting runs over all of its input at the end)
     used: list = []
     unknown_bytes = None  # cat copies what it reads: stdin's unknown bytes leave only its output unknown
     for name in names or ["-"]:
@@ -85,7 +85,7 @@ def tee(ctx: CommandContext) -> CommandResult:
     if "" in names:
         return unknown("an empty file name")
     append = any(o == "a" for o, _ in opts)
-    out = Output("tee")
+    out = Output("tee", in_order=True)  # (it opens every file before it copies)
     for name in names:  # "-" is a file's name to coreutils 9.1's tee (measured)
         try:
             ctx.files.write_bytes(name, ctx.stdin, append=append)
@@ -258,7 +258,7 @@ def mv(ctx: CommandContext) -> CommandResult:
         if o != "v":
             no_clobber, interactive = o == "n", o == "i"
     verbose = any(o == "v" for o, _ in opts)
-    out = Output("mv")
+    out = Output("mv", in_order=True)
     plan = _target_dir(ctx, out, names, "mv")
     if plan is None:
         return out.result()
@@ -469,7 +469,7 @@ def rm(ctx: CommandContext) -> CommandResult:
     force = any(o == "f" for o, _ in opts)
     empty_dirs = any(o == "d" for o, _ in opts)
     verbose = any(o == "v" for o, _ in opts)
-    out = Output("rm")
+    out = Output("rm", in_order=True)
     if not names:
         if not force:
             out.usage("missing operand")
@@ -530,7 +530,7 @@ def rmdir(ctx: CommandContext) -> CommandResult:
         return unknown("an empty file name")
     verbose = any(o == "v" for o, _ in opts)
     parents = any(o == "p" for o, _ in opts)
-    out = Output("rmdir")
+    out = Output("rmdir", in_order=True)
     if not names:
         out.usage("missing operand")
         return out.result()

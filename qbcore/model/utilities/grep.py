@@ -233,7 +233,7 @@ def grep(ctx: CommandContext) -> CommandResult:
             flags[o] = True
         else:
             flags[o] = True
-    out = Output("grep")
+    out = Output("grep", in_order=True)
     if not patterns:
         if not operands:
             out.err += (b"Usage: grep [OPTION]... PATTERNS [FILE]...\n"

@@ -66,7 +66,7 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
             headers = False
         elif o == "v":
             headers = True
-    out = Output(name)
+    out = Output(name, in_order=True)
     if name == "tail" and n == 0 and not from_start:
         return out.result()  # GNU tail opens nothing then: no headers, no errors (measured)
     used: list = []

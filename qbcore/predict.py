@@ -272,7 +272,8 @@ def _harness_script(invocation) -> Optional[tuple]:
 def _predict_run(task, start, before, script, args, source, remote) -> Prediction:
     # the task directory's path and the time differ on every run: two runs that differ in both must agree
     with stated(Facts(_NOW, LOGIN, programs=_programs(TASK_DIR, remote), unrunnable=_unrunnable(TASK_DIR, remote),
-                      standins=_standins(TASK_DIR, remote), host=HOSTNAME, temp=_TEMP, pid=_PID)) as facts:
+                      standins=_standins(TASK_DIR, remote), host=HOSTNAME, temp=_TEMP, pid=_PID,
+                      mounts=frozenset({TASK_DIR}))) as facts:
         first, read_path = _run(task, start, before, script, args, source, remote, TASK_DIR)
     differ = facts.read - {SLEPT}
     if first.certain and SLEPT in facts.read and "the time" in facts.read:
@@ -283,7 +284,7 @@ def _predict_run(task, start, before, script, args, source, remote) -> Predictio
     if first.certain and (first.why.startswith(_DEPENDS) or differ or remote and read_path):
         with stated(Facts(_OTHER_NOW, LOGIN, programs=_programs(_OTHER_DIR, remote),
                           unrunnable=_unrunnable(_OTHER_DIR, remote), standins=_standins(_OTHER_DIR, remote),
-                          host=HOSTNAME, temp=_OTHER_TEMP, pid=_OTHER_PID)):
+                          host=HOSTNAME, temp=_OTHER_TEMP, pid=_OTHER_PID, mounts=frozenset({_OTHER_DIR}))):
             second, _ = _run(task, start, before, script, args, source, remote, _OTHER_DIR)
         if not second.certain or (second.passed, second.failure_class) != (first.passed, first.failure_class):
             return _unknown("the outcome depends on the task directory's path, the time, the names mktemp "

@@ -18,7 +18,7 @@ from . import gitstore
 from .common import OptionUnknown
 from .context import CommandContext, CommandResult, unknown
 from .gitstore import Unreadable
-from .hostfacts import GIT_EXEC_PATH, programs_in
+from .hostfacts import GIT_EXEC_PATH, programs_in, starts_filesystem
 from .vfs import VfsError, VirtualTree, join
 
 __all__ = ["git", "reads_stdin", "lay_repository", "cleanup_message", "DATE"]
@@ -50,6 +50,13 @@ _PLAIN_READS = {
 }
 
 _NOT_A_REPO = "fatal: not a git repository (or any of the parent directories): .git\n"
+# where discovery meets a file system's start (the sandbox's task directory), naming the folder above it
+_NOT_A_REPO_BELOW = ("fatal: not a git repository (or any parent up to mount point {})\n"
+                     "Stopping at filesystem boundary (GIT_DISCOVERY_ACROSS_FILESYSTEM not set).\n")
+# outside a repository, the arguments of rev-parse that still need one (it fails with 128)
+_REV_PARSE_IN_REPO = frozenset({"HEAD", "--git-dir", "--abbrev-ref", "--short", "--verify", "-q", "--quiet",
+                                "--is-inside-work-tree", "--is-inside-git-dir", "--show-toplevel",
+                                "--show-prefix"})
 _EMPTY_ADD = ("Nothing specified, nothing added.\nhint: Maybe you wanted to say 'git add .'?\n"
               "hint: Turn this message off by running\nhint: \"git config advice.addEmptyPathspec false\"\n")
 _EMPTY_AMEND = ("You asked to amend the most recent commit, but doing so would make\n"
@@ -175,8 +182,16 @@ def _makedirs(tree: VirtualTree, base: str, rel: str):
 
 
 def _find_repo(tree: VirtualTree, cwd: str) -> _Repo | None:
-    """The repository ``cwd`` is in, as git's discovery finds it (a walk past the task
-    directory asks the tree about paths it does not hold: OutsideTree, unknown)."""
+    """The repository ``cwd`` is in, None when there is none (``_discover``)."""
+    found = _discover(tree, cwd)
+    return found if type(found) is _Repo else None
+
+
+def _discover(tree: VirtualTree, cwd: str) -> _Repo | str:
+    """The repository ``cwd`` is in, as git's discovery finds it, or git's message where it
+    finds none: at ``/``, or at a folder a file system starts at (hostfacts.starts_filesystem),
+    which it does not leave. A walk past the task directory asks the tree about paths it does
+    not hold (OutsideTree, unknown)."""
     path = os.path.normpath(cwd)
     while True:
         dotgit = path.rstrip("/") + "/.git"
@@ -190,7 +205,9 @@ def _find_repo(tree: VirtualTree, cwd: str) -> _Repo | None:
         if path.endswith("/.git") or "/.git/" in path + "/":
             raise Unreadable("git run inside .git")
         if path == "/":
-            return None
+            return _NOT_A_REPO
+        if starts_filesystem(path):
+            return _NOT_A_REPO_BELOW.format(posixpath.dirname(path))
         path = posixpath.dirname(path)
 
 
@@ -356,6 +373,11 @@ class _Git:
         arguments (``_PLAIN_READS``)."""
         if any(a.startswith(("--output", "-o")) for a in args):
             raise OptionUnknown(f"git {command} writing a file")
+        if command not in _PLAIN_READS and _find_repo(self.tree, self.cwd) is None and \
+                not (command == "rev-parse" and set(args) <= _REV_PARSE_IN_REPO):
+            # outside a repository git diff compares paths (--no-index), shortlog reads its
+            # stdin, rev-parse --sq-quote quotes: not followed
+            raise OptionUnknown(f"git {command} outside a repository")
         repo = self.repo()
         self.config(repo)
         self.out_known = False
@@ -368,9 +390,9 @@ class _Git:
             raise _Exit(128, None)
 
     def repo(self) -> _Repo:
-        found = _find_repo(self.tree, self.cwd)
-        if found is None:
-            raise _Exit(128, _NOT_A_REPO)
+        found = _discover(self.tree, self.cwd)
+        if type(found) is str:
+            raise _Exit(128, found)
         found.check_safe()
         return found
 

@@ -75,6 +75,9 @@ class Facts:
     #: asked by a run that sleeps, its value unused: the run's ``read`` then names the sleep (a
     #: cache of runs replays it), and a time read in such a run is not the time it started at
     sleeps: bool = False
+    #: the folders that start a file system of their own below the task directory's parent (the
+    #: sandbox mounts the task directory so): git's discovery stops at one; None when not stated
+    mounts: Optional[frozenset] = None
 
 
 @lru_cache(maxsize=1)
@@ -414,6 +417,19 @@ def shell_pid() -> Optional[str]:
     between runs), None when not stated."""
     facts = _fact("pid") if _FACTS.get() is not None else None
     return None if facts is None or facts.pid is None else str(facts.pid)
+
+
+def starts_filesystem(path: str) -> Optional[bool]:
+    """Whether ``path`` is a folder the run states a file system of its own starts at (None
+    when the run states none). A yes names the task directory, which differs between runs."""
+    _consult("mounts")
+    facts = _FACTS.get()
+    if facts is None or facts.mounts is None:
+        return None
+    if path in facts.mounts:
+        facts.read.add("the task directory's path")
+        return True
+    return False
 
 
 def temp_names() -> Optional[str]:

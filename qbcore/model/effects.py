@@ -33,7 +33,7 @@ from .files import ALWAYS_OPENS, PERMISSION_DENIED, STREAM_PATHS, FileQuestions,
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.common import OptionUnknown, scan_options
-from .utilities.context import CommandResult, Environ, unknown as unknown_result
+from .utilities.context import CommandResult, Environ, OwnOutput, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
 from .utilities.git import reads_stdin as git_reads_stdin
@@ -62,6 +62,11 @@ _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "
 _READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "command", "builtin", "exec"})
 # builtins that take their stdin a line at a time from the stream itself (Invocation.input)
 _LINE_READERS = frozenset({"read", "mapfile", "readarray"})
+# utilities that write what they read as they read it (no stdio buffer between): one that reads
+# the file its output goes to may read its own output (cat then refuses it)
+_WRITE_AS_THEY_READ = frozenset({"cat"})
+# the bytes stdio holds back before it writes to a file (glibc: the file's block size on tmpfs)
+_STDIO_BUFFER = 4096
 # utilities that read stdin only with some arguments (git: commit -F -)
 _STDIN_WHEN = {"git": git_reads_stdin}
 # builtins that run a script in the same shell (their commands write where the builtin does)
@@ -631,6 +636,7 @@ class Stream:
     # with data None: it reads without error all the same (a pipe, a here-document), only its
     # bytes are not known (a reader that copies them, cat, knows its status)
     readable: bool = False
+    source: Optional[str] = None  # the file it was opened on (`<`)
 
     def peek(self) -> Optional[bytes]:
         """The bytes for a command that does not read them."""
@@ -993,7 +999,7 @@ class EffectWalker(E._Walker):
             elif op == "<":
                 path = os.path.normpath(record.path)
                 data = b"" if path == "/dev/null" else self.env.files.read(path)
-                table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}")
+                table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}", source=path)
             elif op in (">", ">|", ">>", "&>", "&>>"):
                 path = os.path.normpath(record.path)
                 if path in STREAM_PATHS:
@@ -1312,15 +1318,22 @@ class EffectWalker(E._Walker):
         if missing:
             self._error_sink = errsink  # bash's message goes where the command's stderr does
             return Outcome(missing[0], None, error=missing[1])
+        reads_output = False  # it may read the file its stdout goes to, empty when it starts
         for target in (sink, errsink) if name in COMMANDS else ():
-            if isinstance(target, FileSink) and (
-                    self.env.files.read(target.path) and any(_names(a, target.path) for a in argv[1:]) or
-                    name == "grep" and (any(_names(a, target.path) for a in argv[1:]) or
-                                        _searches_under(argv, target.path, self.env.cwd))):
+            if not isinstance(target, FileSink):
+                continue
+            named = any(_names(a, target.path) for a in argv[1:]) or \
+                type(stdin) is Stream and stdin.source == target.path
+            if name == "cat" and target is sink:
+                pass  # its model refuses its output file as GNU cat does (OwnOutput)
+            elif named and (self.env.files.read(target.path) or name in _WRITE_AS_THEY_READ) or \
+                    name == "grep" and (named or _searches_under(argv, target.path, self.env.cwd)):
                 # cat and grep refuse an input that is their output (grep an empty one too, and
-                # one that -r finds); others read what they wrote
+                # one that -r finds); others read what they wrote (cat its messages there)
                 self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
                                     "where its output goes)")
+            else:
+                reads_output = reads_output or named and target is sink and name not in _WRITE_AS_THEY_READ
         # (bash puts the utility's own path in its environment as $_, whatever $_ holds)
         if name in COMMANDS and any((v.exported or k in self._exports) and type(v) is not _StartVariable and
                                     not isinstance(v.value, str) and k != "_" for k, v in self.env.vars.items()):
@@ -1346,6 +1359,8 @@ class EffectWalker(E._Walker):
             ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
         if (name in _LINE_READERS or lazy) and isinstance(stdin, Stream):
             ctx.input = stdin
+        if isinstance(sink, FileSink) and name in COMMANDS:
+            ctx.output = OwnOutput(sink.path, errsink == sink, type(stdin) is Stream and stdin.source == sink.path)
         if isinstance(stdin, Stream) and stdin.unordered:
             ctx.stdin_unordered = True  # (only a model that takes such lines is given them: programs.entry)
         if name in COMMANDS and data is None and type(ctx) is Invocation and not lazy:
@@ -1371,6 +1386,12 @@ class EffectWalker(E._Walker):
                 if k in vars_ and vars_[k].exported and vars_[k].value is var.value:
                     vars_[k] = var
             self.stdin, self.sink, self.errsink = saved
+        if reads_output and outcome.stdout is not None and (
+                not isinstance(outcome.stdout, str) or
+                len(outcome.stdout.encode("utf-8", "surrogateescape")) >= _STDIO_BUFFER):
+            # output that fills stdio's buffer is written before the file may be read
+            self.env.files.lose(f"the files after `{self.text(node)}` (it may read {sink.path}, "
+                                "where its output goes, after writing to it)")
         what = f"`{self.text(node)}`"
         if outcome.error is None and not outcome.stderr and isinstance(outcome.status, int) and \
                 outcome.status != 0 and name not in COMMANDS and name not in _SILENT_FAILURES:

@@ -284,7 +284,7 @@ def test_final_files_match_bash(script, tmp_path):
     ("shopt -s extglob; x=aaa; echo ${x//+(a)/b} > o", "${x//"),
     ("x[1]=a; declare -p x > o", "declare -p"), ("declare x[1]=a; echo ${x[1]} > o", "declare x[1]=a"),
     ("cat data.txt | sort > data.txt", "race"),
-    ("cat data.txt >> data.txt", "where its output goes"),
+    ("head -n1 data.txt >> data.txt", "where its output goes"),
     ("{ cat; cat; } <<EOF > twice\nabc\nEOF", "stdin"),
     ("ls /etc > listing", "outside the task directory"),
     # a folder whose names the run does not state (the host's /etc, /opt): bash may find the path

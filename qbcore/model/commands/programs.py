@@ -140,6 +140,7 @@ def entry(model) -> Model:
                 command = CommandContext(list(ctx.argv), ctx.stdin, ctx.env.cwd, environ, tree, ctx.stdin_unordered)
             # a child `bash -c` it starts (find -exec, xargs) runs in the shell model
             command.bash = getattr(ctx.shell, "utility_bash", None)
+            command.output = ctx.output
             withheld: set = vfs.Refusing() if ctx.name in _REFUSING else set()
             vfs.WITHHELD_ACCESS.append(withheld)
             try:

@@ -86,7 +86,8 @@ class Invocation:
     shell's; ``own_stdout`` when the command itself redirects stdout;
     ``input`` the stream on its stdin that a builtin reading a line at a time
     takes from (``read``), when the walker follows one, else None;
-    ``stdin_unordered`` when stdin's lines are known but not their order.
+    ``stdin_unordered`` when stdin's lines are known but not their order;
+    ``output`` the regular file its stdout goes to (utilities.context.OwnOutput), else None.
     """
 
     argv: list
@@ -98,6 +99,7 @@ class Invocation:
     stdin: Optional[bytes] = None
     input: Optional["LineInput"] = None
     stdin_unordered: bool = False
+    output: object = None
 
     def __init__(self, argv: list, env: Env, shell: Shell, node: object, stdout_away: bool = False,
                  own_stdout: bool = False, stdin: Optional[bytes] = None):
@@ -112,6 +114,7 @@ class Invocation:
         self.stdin = stdin
         self.input = None
         self.stdin_unordered = False
+        self.output = None
 
     @property
     def name(self) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .vfs import VirtualTree
 
-__all__ = ["CommandContext", "CommandResult", "Environ", "unknown"]
+__all__ = ["CommandContext", "CommandResult", "Environ", "OwnOutput", "unknown"]
 
 
 class Environ(Mapping):
@@ -54,13 +54,25 @@ class Environ(Mapping):
                 for name, var in self._variables.items()}
 
 
+@dataclass(frozen=True)
+class OwnOutput:
+    """The regular file a utility's stdout goes to: its ``path``, whether its stderr goes there
+    too (``with_stderr``), and whether its stdin was opened on it (``on_stdin``). A reader that
+    writes as it reads may meet its own output there (GNU cat refuses it)."""
+
+    path: str
+    with_stderr: bool
+    on_stdin: bool
+
+
 @dataclass
 class CommandContext:
     """One invocation: ``argv[0]`` is the command name; ``tree`` is changed in place.
     ``stdin_unordered``: stdin's lines are known, not their order (find's output); only a
     model that says it takes such input (xargs) is given it. ``bash``: where the shell model
     runs this one, how a child ``bash -c`` it starts runs (``bash(argv, stdin, cwd, env,
-    tree) -> CommandResult``; effects.EffectWalker.utility_bash), else None."""
+    tree) -> CommandResult``; effects.EffectWalker.utility_bash), else None. ``output``: the
+    regular file its stdout goes to (OwnOutput), None when that is not one or not known."""
 
     argv: list
     stdin: bytes
@@ -69,6 +81,7 @@ class CommandContext:
     tree: VirtualTree = field(repr=False)
     stdin_unordered: bool = False
     bash: object = field(default=None, repr=False, compare=False)
+    output: OwnOutput | None = field(default=None, repr=False, compare=False)
 
     @property
     def files(self) -> VirtualTree:

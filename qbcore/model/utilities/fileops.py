@@ -7,7 +7,7 @@ import posixpath
 
 from .common import OptionUnknown, Output, UnknownBytes, guarded, mode_letters, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
-from .vfs import STRERROR, VfsError
+from .vfs import STRERROR, UnknownContent, VfsError
 
 __all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln", "chmod", "install"]
 
@@ -25,6 +25,9 @@ def cat(ctx: CommandContext) -> CommandResult:
     used: list = []
     unknown_bytes = None  # cat copies what it reads: stdin's unknown bytes leave only its output unknown
     for name in names or ["-"]:
+        if ctx.output is not None and _is_own_output(ctx, name, out, shown):
+            out.error(f"{quotef(name)}: input file is output file")
+            continue
         try:
             data = read_input(ctx, name, out, used)  # (a folder: "Is a directory", once open may read it)
         except UnknownBytes as exc:
@@ -38,6 +41,29 @@ def cat(ctx: CommandContext) -> CommandResult:
     if unknown_bytes is not None:
         result.stdout_unknown = f"the output of cat ({unknown_bytes})"
     return result
+
+
+def _is_own_output(ctx: CommandContext, name: str, out: Output, shown: str) -> bool:
+    """Whether GNU cat refuses operand ``name`` as the file its stdout goes to (ctx.output):
+    the same file, holding bytes past where cat would start reading. It holds what it held
+    when cat started, and what cat has written to it since: cat writes as it reads, and its
+    messages too where its stderr goes there."""
+    own = ctx.output
+    if name == "-":
+        if own.on_stdin:  # (where its stdin's offset stands is not followed)
+            raise OptionUnknown("cat reading the file its output goes to on its stdin")
+        return False
+    try:
+        if ctx.files.realpath(name) != ctx.tree.realpath(own.path):
+            return False
+        held = len(ctx.tree.read_bytes(own.path))
+    except VfsError:
+        return False  # (its own message follows when cat opens it)
+    except UnknownContent as exc:
+        raise UnknownBytes(exc.why) from None
+    if shown:  # (what of its formatted output it has written by then is not followed)
+        raise OptionUnknown("formatting cat reading the file its output goes to")
+    return held + len(out.out) + (len(out.err) if own.with_stderr else 0) > 0
 
 
 def _cat_format(data: bytes, shown: str) -> bytes:

@@ -970,6 +970,14 @@ class EffectWalker(E._Walker):
             self.env.files.truncate(record.path)
         return record, doubt
 
+    def _node_of(self, path: str):
+        """The entry ``path`` leads to now (a write makes a new one), None when there is none."""
+        tree = self.env.files.tree
+        try:
+            return tree.nodes().get(tree.realpath(path))
+        except VfsError:
+            return None
+
     def descriptors(self, records) -> dict:
         """fd -> target after ``records``, from this walker's stdin, stdout and stderr."""
         table = {0: self.stdin, 1: self.sink, 2: self.errsink}
@@ -999,7 +1007,8 @@ class EffectWalker(E._Walker):
             elif op == "<":
                 path = os.path.normpath(record.path)
                 data = b"" if path == "/dev/null" else self.env.files.read(path)
-                table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}", source=path)
+                table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}",
+                                                        source=None if path == "/dev/null" else path)
             elif op in (">", ">|", ">>", "&>", "&>>"):
                 path = os.path.normpath(record.path)
                 if path in STREAM_PATHS:
@@ -1012,6 +1021,13 @@ class EffectWalker(E._Walker):
                     table[1 if fd is None else fd] = target
             else:
                 table[0 if fd is None else fd] = UNKNOWN  # <> and anything else
+        stdin = table[0]
+        if type(stdin) is Stream and stdin.source is not None and stdin.data is not None and not stdin.taken and \
+                self.env.files.read(stdin.source) != stdin.data:
+            # a descriptor reads what its file holds when it reads: a file changed in place
+            # since it was opened (`{ : > f; cat; } < f`) holds other bytes, one replaced (rm, mv,
+            # sed -i) its old ones: not followed
+            stdin.data, stdin.why, stdin.readable = None, f"{stdin.source}, changed since it was opened", True
         return table
 
     def _reopened(self, current, record):
@@ -1376,6 +1392,9 @@ class EffectWalker(E._Walker):
         saved = self.stdin, self.sink, self.errsink
         if name in _RUNS_IN_SHELL:
             self.stdin, self.sink, self.errsink = stdin, sink, errsink
+        # the file its stdin was opened on, as it is before the command runs (None: no such file)
+        opened_on = self._node_of(stdin.source) if \
+            name in COMMANDS and type(stdin) is Stream and stdin.source is not None and not stdin.taken else None
         try:
             outcome = model(ctx)
         except OutsideTree as exc:
@@ -1386,6 +1405,11 @@ class EffectWalker(E._Walker):
                 if k in vars_ and vars_[k].exported and vars_[k].value is var.value:
                     vars_[k] = var
             self.stdin, self.sink, self.errsink = saved
+        if opened_on is not None and stdin.taken and self._node_of(stdin.source) is not opened_on:
+            # it wrote the file its stdin was opened on, and read its stdin: a read after the
+            # write meets the new bytes (tee empties its files before it reads): not followed
+            self.env.files.lose(f"the files after `{self.text(node)}` (it changed {stdin.source}, "
+                                "its stdin's file, and read its stdin)")
         if reads_output and outcome.stdout is not None and (
                 not isinstance(outcome.stdout, str) or
                 len(outcome.stdout.encode("utf-8", "surrogateescape")) >= _STDIO_BUFFER):

@@ -67,8 +67,11 @@ CASES = [
     ["fgrep", "-c", "foo.bar", "f"], ["fgrep", "o.b", "f", "nope"], ["fgrep", "-x", "-e", "foo", "-", "g"],
     ["egrep", "-n", "fo+|al", "f"], ["egrep", "-c", "(a|b)+", "f", "g"], ["egrep", "-F", "o+", "f"], ["fgrep", "--", "-x", "f"],
     ["egrep"], ["fgrep", "-G", "fo*", "f"],
+    # grep 3.8 under -i -o: a backslash before a lower-case letter that means nothing selects the
+    # line and prints no match (not followed); one that means something, or under -F, prints it
+    ["grep", "-io", "-e", "\\o", "f"], ["grep", "-io", "\\w", "g"], ["grep", "-ioF", "\\o", "f"], ["grep", "-o", "\\o", "f"],
 ]
-UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "[:o:]\\(", "f")}
+UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "[:o:]\\(", "f"), ("grep", "-io", "-e", "\\o", "f")}
 
 
 # -r: the folders given (or .), down their folders, past the symlinks met there; a folder's

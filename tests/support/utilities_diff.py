@@ -104,9 +104,11 @@ def run_real(argv, listing, stdin=b"", links=None, modes=None, merged=False):
 def run_model(argv, listing, stdin=b"", links=None, modes=None):
     """(status, stdout, stderr, tree) of the model, in run_real's form; None when unknown."""
     found = _model_result(argv, listing, stdin, links, modes)
-    if found is None:
-        return None
-    res, tree = found
+    return None if found is None else _in_real_form(*found)
+
+
+def _in_real_form(res, tree) -> tuple:
+    """A model's CommandResult and tree after it, in run_real's form."""
     stderr = res.stderr if res.stderr_unknown is None else StderrStart(res.stderr)
     stdout = ANY if res.stdout_unknown is not None else \
         StdoutLines(res.stdout) if res.stdout_unordered is not None else res.stdout
@@ -154,16 +156,17 @@ ANY = _Any()
 def compare(argv, listing=None, stdin=b"", links=None):
     """None when the model says unknown; else asserts agreement and returns True."""
     listing = listing or {}
-    model = run_model(argv, listing, stdin, links)
-    if model is None:
+    found = _model_result(argv, listing, stdin, links)
+    if found is None:
         return None
+    res, tree = found
+    model = _in_real_form(res, tree)
     real = run_real(argv, listing, stdin, links)
     if isinstance(model[2], StderrStart):  # stderr known only up to a point: the rest is the utility's
         assert real[2].startswith(model[2]) and (model[0], model[1], model[3]) == (real[0], real[1], real[3]), \
             f"{argv!r}\nmodel: {model!r} (stderr: its start)\nreal:  {real!r}"
         return True
     assert model == real, f"{argv!r}\nmodel: {model!r}\nreal:  {real!r}"
-    res, _ = _model_result(argv, listing, stdin, links)
     merged = None if res.stdout_unknown or res.stdout_unordered or res.stderr_unknown else res.merged
     if merged is not None:  # the model says how its stdout and stderr read in one place
         _, together, _, _ = run_real(argv, listing, stdin, links, merged=True)

@@ -75,7 +75,8 @@ class FileQuestions:
     (``dir``, ``file``, ``missing`` or None) and ``root``: one set of answers for
     every file view. A view tunes three hooks: whether an existing file may be
     written, how far above a path its directories are looked at, and what is
-    known of the directories above the root."""
+    known of the directories above the root; and it says what a fork of it
+    changed (``changed_in``), which it alone can tell."""
 
     def entered(self, path: str):
         """The shell's working directory is now ``path`` (cd): a view that answers from
@@ -91,8 +92,9 @@ class FileQuestions:
             self.lose(f"the files after {what}")
 
     def changed_in(self, fork) -> bool:
-        """Whether ``fork`` (``fork()``) holds a change this view does not."""
-        raise NotImplementedError
+        """Whether ``fork`` (``fork()``) holds a change this view does not: each view answers
+        from what it keeps (FileView its created names, TreeFiles its tree)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say what a fork of it changed")
 
     def lose_unless(self, why: str, harmless):
         """``lose(why)`` unless ``harmless()`` (a question that may cost a parse) says the

@@ -63,7 +63,8 @@ _READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "comman
 # builtins that take their stdin a line at a time from the stream itself (Invocation.input)
 _LINE_READERS = frozenset({"read", "mapfile", "readarray"})
 # utilities that write what they read as they read it (no stdio buffer between): one that reads
-# the file its output goes to may read its own output (cat then refuses it)
+# the file its output goes to may read its own output; their models are given that file
+# (OwnOutput) and meet it as the utility does (cat refuses it)
 _WRITE_AS_THEY_READ = frozenset({"cat"})
 # the bytes stdio holds back before it writes to a file (glibc: the file's block size on tmpfs)
 _STDIO_BUFFER = 4096
@@ -1340,16 +1341,16 @@ class EffectWalker(E._Walker):
                 continue
             named = any(_names(a, target.path) for a in argv[1:]) or \
                 type(stdin) is Stream and stdin.source == target.path
-            if name == "cat" and target is sink:
-                pass  # its model refuses its output file as GNU cat does (OwnOutput)
+            if name in _WRITE_AS_THEY_READ and target is sink:
+                pass  # its model meets its output file as the utility does (OwnOutput)
             elif named and (self.env.files.read(target.path) or name in _WRITE_AS_THEY_READ) or \
                     name == "grep" and (named or _searches_under(argv, target.path, self.env.cwd)):
-                # cat and grep refuse an input that is their output (grep an empty one too, and
-                # one that -r finds); others read what they wrote (cat its messages there)
+                # grep refuses an input that is its output (an empty one too, and one that -r
+                # finds); others read what they wrote (cat its messages there)
                 self.env.files.lose(f"the files after `{self.text(node)}` (it may read {target.path}, "
                                     "where its output goes)")
             else:
-                reads_output = reads_output or named and target is sink and name not in _WRITE_AS_THEY_READ
+                reads_output = reads_output or named and target is sink
         # (bash puts the utility's own path in its environment as $_, whatever $_ holds)
         if name in COMMANDS and any((v.exported or k in self._exports) and type(v) is not _StartVariable and
                                     not isinstance(v.value, str) and k != "_" for k, v in self.env.vars.items()):
@@ -1375,7 +1376,7 @@ class EffectWalker(E._Walker):
             ctx = Invocation(argv, self.env, self, node, stdout_away, own_stdout, data)
         if (name in _LINE_READERS or lazy) and isinstance(stdin, Stream):
             ctx.input = stdin
-        if isinstance(sink, FileSink) and name in COMMANDS:
+        if name in _WRITE_AS_THEY_READ and isinstance(sink, FileSink):
             ctx.output = OwnOutput(sink.path, errsink == sink, type(stdin) is Stream and stdin.source == sink.path)
         if isinstance(stdin, Stream) and stdin.unordered:
             ctx.stdin_unordered = True  # (only a model that takes such lines is given them: programs.entry)

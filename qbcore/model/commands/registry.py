@@ -87,7 +87,8 @@ class Invocation:
     ``input`` the stream on its stdin that a builtin reading a line at a time
     takes from (``read``), when the walker follows one, else None;
     ``stdin_unordered`` when stdin's lines are known but not their order;
-    ``output`` the regular file its stdout goes to (utilities.context.OwnOutput), else None.
+    ``output`` the regular file its stdout goes to (utilities.context.OwnOutput), for a
+    utility that writes as it reads (cat), else None.
     """
 
     argv: list

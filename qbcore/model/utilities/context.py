@@ -72,7 +72,8 @@ class CommandContext:
     model that says it takes such input (xargs) is given it. ``bash``: where the shell model
     runs this one, how a child ``bash -c`` it starts runs (``bash(argv, stdin, cwd, env,
     tree) -> CommandResult``; effects.EffectWalker.utility_bash), else None. ``output``: the
-    regular file its stdout goes to (OwnOutput), None when that is not one or not known."""
+    regular file its stdout goes to (OwnOutput), for a utility that writes as it reads (cat);
+    None otherwise."""
 
     argv: list
     stdin: bytes

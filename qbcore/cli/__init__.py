@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"qbcore {__version__} (engine: {engine})")
     sub = parser.add_subparsers(dest="verb", metavar="<verb>")
     for module in _verbs():
-        verb = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        # argparse %-formats a help string (for %(default)s): a verb's own % is text
+        verb = sub.add_parser(module.NAME, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.configure(verb)
         verb.set_defaults(run=module.run)
     return parser

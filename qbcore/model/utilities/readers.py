@@ -21,11 +21,11 @@ __all__ = ["MODELS"]
 #: a value): checksums in binary or text mode, dumps in their formats
 _TEXT_ONLY = {
     **dict.fromkeys(("md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum"), "bt"),
-    "cksum": "", "od": "bcdosx", "nl": "", "base64": "", "base32": "", "hexdump": "bcCdox", "xxd": "pu",
+    "cksum": "", "od": "bcdosx", "nl": "", "base32": "", "hexdump": "bcCdox", "xxd": "pu",
     "strings": "",
 }
-#: those that take one input (xxd writes its second operand; base64 and base32 refuse one)
-_ONE_INPUT = frozenset({"xxd", "base64", "base32"})
+#: those that take one input (xxd writes its second operand; base32 refuses one)
+_ONE_INPUT = frozenset({"xxd", "base32"})
 
 
 def _readable_file(ctx: CommandContext, name: str) -> bool:

@@ -1,6 +1,6 @@
 """The command models by name: ``MODELS[name](ctx) -> CommandResult``."""
 
-from . import awk, children, envprog, expr, fileinfo, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
+from . import awk, children, encoding, envprog, expr, fileinfo, fileops, find, git, grep, hostfacts, jq, perl, readers, sed, shellbuiltins, textutils, xargs
 
 MODELS = {
     "printf": shellbuiltins.printf,
@@ -30,6 +30,7 @@ MODELS = {
     "perl": perl.perl,
     "expr": expr.expr,
     "printenv": envprog.printenv,
+    "base64": encoding.base64,
 }
 MODELS.update(textutils.MODELS)
 MODELS.update(hostfacts.MODELS)

@@ -5,6 +5,7 @@ patterns that cannot backtrack without bound) reuse the standard library;
 everything that touches files or processes goes through ``Process``.
 """
 
+import base64 as real_base64
 import fnmatch
 import json
 import posixpath
@@ -996,11 +997,38 @@ def make_modules(proc, interp, run_command):
         "punctuation", "whitespace", "printable")}, real_string)
     string_mod.attrs["capwords"] = pure_text(real_string.capwords)
 
+    base64_mod = make_base64(interp)
+
     return {
-        "textwrap": textwrap_mod, "string": string_mod, "csv": make_csv(interp, Module),
+        "base64": base64_mod, "textwrap": textwrap_mod, "string": string_mod, "csv": make_csv(interp, Module),
         "os": os_mod, "os.path": ospath, "shutil": shutil_mod, "glob": glob_mod, "json": json_mod,
         "re": re_mod, "subprocess": sp_mod, "sys": sys_mod, "pathlib": pathlib_mod, "shlex": shlex_mod,
     }
+
+
+#: base64's functions a program may call: pure, over the bytes or ASCII text it gives them
+_BASE64_FUNCTIONS = ("b64encode", "b64decode", "standard_b64encode", "standard_b64decode", "urlsafe_b64encode",
+                     "urlsafe_b64decode", "encodebytes", "decodebytes", "b32encode", "b32decode", "b16encode",
+                     "b16decode")
+
+
+def make_base64(interp):
+    """The base64 module, as replies use it to carry bytes past quoting
+    (``open(f, "wb").write(base64.b64decode("…"))``). An error it raises is unknown: it
+    rises inside base64.py, whose frames python3's traceback shows."""
+
+    def wrapped(fn):
+        def call(*args, **kwargs):
+            try:
+                found = fn(*args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - any error comes from base64.py's own frames
+                raise NotModelled(f"base64.{fn.__name__} raising {type(exc).__name__} (its traceback shows "
+                                  "base64.py's frames)") from None
+            interp.check_text(len(found))
+            return found
+        return call
+
+    return Module("base64", {name: wrapped(getattr(real_base64, name)) for name in _BASE64_FUNCTIONS}, real_base64)
 
 
 class _LiveTree:

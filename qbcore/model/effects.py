@@ -59,7 +59,7 @@ _UNSPELLED = ("here-document: cannot expand", "printf: several messages")
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find", "chmod", "seq",
                        "readlink", "realpath"})
-_READS_STDIN = frozenset({"read", "mapfile", "readarray", "source", ".", "command", "builtin", "exec"})
+_READS_STDIN = frozenset({"read", "mapfile", "readarray", "command", "builtin", "exec"})
 # builtins that take their stdin a line at a time from the stream itself (Invocation.input)
 _LINE_READERS = frozenset({"read", "mapfile", "readarray"})
 # utilities that write what they read as they read it (no stdio buffer between): one that reads
@@ -70,12 +70,13 @@ _WRITE_AS_THEY_READ = frozenset({"cat"})
 _STDIO_BUFFER = 4096
 # utilities that read stdin only with some arguments (git: commit -F -)
 _STDIN_WHEN = {"git": git_reads_stdin}
-# builtins that run a script in the same shell (their commands write where the builtin does)
-_RUNS_IN_SHELL = frozenset({"eval"})
+# builtins that run a script in the same shell (their commands read and write where the builtin does)
+_RUNS_IN_SHELL = frozenset({"eval", "source", "."})
 # the flags the stand-in ssh's usage line lists
 _SSH_USAGE_FLAGS = "46AaCfGgKkMNnqsTtVvXxYy"
-# builtins whose failure writes nothing to stderr
-_SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait"})
+# builtins whose failure writes nothing to stderr (source's status without a message of its
+# own is the sourced file's, whose commands wrote theirs)
+_SILENT_FAILURES = frozenset({"false", "test", "[", "let", "return", "exit", "shift", "wait", "source", "."})
 # builtins that change no file whatever their words: not followed, only their status and stderr are unknown
 _CHANGE_NO_FILE = frozenset({"test", "["})
 
@@ -951,8 +952,9 @@ class EffectWalker(E._Walker):
     def emit_error(self, target: Target, text, what: str, line: Optional[int] = None):
         """Write bash's own message to stderr. Into a file or a pipe it is ``$0: line N: text``
         where ``line`` is known (``_message_line``); elsewhere its prefix is not spelled."""
+        name = self.env.sourcing or self.env.arg0  # (a sourced file's name: measured)
         if line is not None and text and isinstance(target, (FileSink, Buffer)):
-            self.emit(target, f"{self.env.arg0}: line {line}: {text}\n", what)
+            self.emit(target, f"{name}: line {line}: {text}\n", what)
             return
         if isinstance(target, FileSink) and text:
             self._write_unknown(target, f"the bytes of an error message written to {target.path}")
@@ -960,7 +962,7 @@ class EffectWalker(E._Walker):
         if (target is SHELL_OUT or isinstance(target, Buffer)) and text:
             text = Opaque(f"an error message of {what} on stdout")
         if target is SHELL_ERR and isinstance(text, str) and text:
-            text = f"{self.env.arg0}: {text}"  # bash starts its messages with $0
+            text = f"{name}: {text}"  # bash starts its messages with $0
         self.emit(target, text, what)
 
     # -- redirections ------------------------------------------------------------
@@ -2761,7 +2763,7 @@ def _substitution_hook(effects: Effects, walker=None):
         found = E.substitute(script, env, walker=walker)
         if script.error is not None and script.error.message:
             # bash reports a body that does not parse, and goes on
-            message = f"{env.arg0}: command substitution: {script.error.message}"
+            message = f"{env.sourcing or env.arg0}: command substitution: {script.error.message}"
             if errsink is SHELL_ERR:
                 effects.stderr.append(message)
             elif errsink is not NULL:

@@ -1634,6 +1634,35 @@ class _Walker:
             self.env.meter.leave()
         self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
 
+    def run_sourced(self, script: "S.Script", name: str):
+        """Run a sourced file's script here, as ``run_script`` runs eval'd code, and return its
+        status: ``return`` ends it, and bash's messages name ``name`` while it runs
+        (Env.sourcing). A line bash abandons there (an expansion error) leaves the rest
+        unknown: whether bash then goes on, abandons the file or exits is not followed."""
+        walker = self.enter(script, self.scope, inline=True)
+        walker.toplevel = False  # `return` ends the file
+        env = self.env
+        outer, env.sourcing = env.sourcing, name
+        env.meter.enter("source")
+        try:
+            for chunk in script.chunks:
+                walker.items(chunk.items)
+            status = env.status
+        except _Return as ret:
+            status = ret.status
+        except _AbortLine:
+            why = f"the rest of {name}, sourced, after a line bash abandons"
+            self.note([why])
+            lose = getattr(env.files, "lose", None)
+            if lose is not None:
+                lose(f"the files after {why}")
+            status = Opaque(f"status of source {name}")
+        finally:
+            env.meter.leave()
+            env.sourcing = outer
+        self.stdout_redirected, self.stdout_closed = walker.stdout_redirected, walker.stdout_closed
+        return status
+
     def enter(self, script: "S.Script", scope: Optional[Scope], inline: bool = False) -> "_Walker":
         """The walker for code this shell runs one level deeper (a function body, an eval'd
         script): the one place its scope comes from. ``inline`` (eval'd code) runs where

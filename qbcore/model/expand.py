@@ -217,6 +217,8 @@ class Env:
         # (the count of _PIPESTATUS_SETS, the statuses) of the pipeline that last set
         # PIPESTATUS in this shell; None where not known (a new shell's is empty)
         self.pipestatus: Optional[tuple] = None
+        # the file `source` runs now, as it was named: bash's messages name it, not $0
+        self.sourcing: Optional[str] = None
 
     # -- construction ---------------------------------------------------
 
@@ -312,6 +314,7 @@ class Env:
         other.last_bg = self.last_bg
         other.pipestatus = self.pipestatus
         other.pid = self.pid  # a subshell's $$ is its shell's
+        other.sourcing = self.sourcing
         other.files = self.files  # one file system for the shell and its subshells
         other.substitute = self.substitute
         other.list_dir = self.list_dir

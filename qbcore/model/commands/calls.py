@@ -7,6 +7,7 @@ the walker for the running itself (``Shell.run_script``, ``Shell.run_body``).
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 from ...syntax import parser as S
@@ -16,7 +17,7 @@ from ..values import has_opaque
 from .control import Exit
 from .external import unmodelled
 from .registry import MODELLED, Invocation, Outcome, register
-from .search import BASH_BUILTINS, found_at
+from .search import BASH_BUILTINS, found_at, program_missing
 
 
 class Scope:
@@ -83,6 +84,57 @@ def eval_builtin(ctx: Invocation) -> Outcome:
             if script.error.conditional == "substitution" else 2
         return Outcome(status, error=f"eval: {script.error.message}" if script.error.message else None)
     return Outcome(env.status)
+
+
+@register("source", ".")
+def source_builtin(ctx: Invocation) -> Outcome:
+    """``source FILE`` and ``. FILE``: FILE's commands run in this shell, line by line as eval
+    runs its text, its status the last one's (or ``return``'s); a syntax error ends it with 2
+    after the lines before it ran, as bash -c does. A name without a slash is looked for on
+    PATH first (sourcepath), in the working directory when no folder there holds it.
+    Followed where FILE is a file of the task tree the run may read (a missing one, or a
+    folder: bash's message, status 1). Arguments after FILE (they replace ``$@``, and stay
+    replaced when the file sets them), an ERR trap (which bash runs inside), and a file
+    elsewhere, with a NUL, or found on PATH are not."""
+    name, env = ctx.name, ctx.env
+    args = list(ctx.args)
+    if args[:1] == ["--"]:
+        args = args[1:]
+    elif args and isinstance(args[0], str) and args[0][:1] == "-" and args[0] != "-":
+        return unmodelled(ctx)  # an option: bash 5.2 takes none
+    if not args:
+        # nothing to read: bash refuses before anything changes
+        return Outcome(2, None, error=f"{name}: filename argument required",
+                       stderr=f"{name}: usage: {name} filename [arguments]\n")
+    file = args[0]
+    files = env.files
+    if len(args) > 1 or not isinstance(file, str) or has_opaque(file) or not file or not env.cwd_known or \
+            getattr(env, "err_trap", None) is not None or getattr(files, "read", None) is None or \
+            "/" not in file and program_missing(file, env) is not True or ".." in file.split("/"):
+        return unmodelled(ctx)  # (normpath would hide what the kernel meets on the way of `..`)
+    path = os.path.normpath(os.path.join(env.cwd, file))
+    kind = files.kind(path)
+    if kind == "missing" and files.kind(os.path.dirname(path)) == "dir":
+        return Outcome(1, error=f"{file}: No such file or directory")
+    if kind == "dir":
+        return Outcome(1, error=f"{name}: {file}: is a directory")
+    data = files.read(path) if kind == "file" else None
+    if data is None or b"\0" in data:
+        return unmodelled(ctx)  # (bash refuses a binary file with a message of its own)
+    text = data.decode("utf-8", "surrogateescape")
+    env.meter.step(1, "source")
+    env.meter.build(len(text), "source")
+    try:
+        script = S.parse_prefix(text)
+    except ValueError as exc:
+        return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name} ({exc})"), modelled=False)
+    status = ctx.shell.run_sourced(script, file)
+    if script.error is not None:
+        status = Opaque(f"status of {name} after a [[ ]] error inside a command substitution") \
+            if script.error.conditional == "substitution" else 2
+        # (bash names the file and the line; the harness's stderr is read for its marks)
+        return Outcome(status, stderr=f"{file}: {script.error.message}\n" if script.error.message else None)
+    return Outcome(status)
 
 
 def _kind_of(name, env) -> Optional[tuple]:

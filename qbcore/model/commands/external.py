@@ -18,6 +18,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SETS_VARIABLES = {"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE", "getopts": None}
 # Commands after which anything in the shell may have changed.
 _CHANGES_ANYTHING = frozenset("source . enable trap".split())
+# Builtins with a model that run other code, which a run the model does not follow may change
+_RUN_OTHER_CODE = frozenset("command builtin source .".split())
 # Builtins the model does not run that change no file (as the ones it runs, but
 # `command` and `builtin`, which run another command); every other command may.
 _NO_FILE_EFFECTS = frozenset(
@@ -70,16 +72,12 @@ def reads_only(name, argv) -> bool:
 @register(None)
 def unmodelled(ctx: Invocation) -> Outcome:
     name, args, env = ctx.name, ctx.args, ctx.env
-    if name in (".", "source") and args in ([], ["--"]):
-        # nothing to read: bash refuses before anything changes
-        return Outcome(2, None, error=f"{name}: filename argument required",
-                       stderr=f"{name}: usage: {name} filename [arguments]\n")
     if name in _SETS_VARIABLES:
         taint_variables(env, name, args)
     elif name in _CHANGES_ANYTHING:
         taint_everything(env, ctx.note, name)
     # (a reader whose stdin is bash's own script input may take the rest of the script)
-    changes_no_file = name in _NO_FILE_EFFECTS or name in MODELLED and name not in ("command", "builtin") or \
+    changes_no_file = name in _NO_FILE_EFFECTS or name in MODELLED and name not in _RUN_OTHER_CODE or \
         reads_only(name, ctx.argv) and getattr(ctx, "script_input", None) is None
     if not changes_no_file:
         argv = ctx.argv

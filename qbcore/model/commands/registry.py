@@ -74,6 +74,9 @@ class Shell(Protocol):
     def run_body(self, body, scope, stdout_away: bool, own_stdout: bool) -> Union[int, Opaque]:
         """Run a function body in a new scope; its status."""
 
+    def run_sourced(self, script, name: str) -> Union[int, Opaque]:
+        """Run a sourced file's parsed script here, in the current scope (``source``); its status."""
+
 
 @dataclass
 class Invocation:

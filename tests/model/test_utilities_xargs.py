@@ -26,6 +26,9 @@ CASES = [
     (["xargs", "echo", "<"], b"'' x\n"), (["xargs", "echo", "<"], b"x ''\n''\n"), (["xargs", "echo", "<"], b"x ''"),
     (["xargs", "-I{}", "echo", "[{}]"], b" ''  \n''\n"), (["xargs", "-n1", "echo", "<"], b"a\\\nb c\\"),
     (["xargs", "echo", "-e", "a\\tb\\0101"], b"x"), (["xargs", "mkdir", "-p"], b"n1 n2/n3\n"), (["xargs", "touch"], b"t1 't 2'\n"), (["xargs", "--", "echo", "-n"], b"x\n"),
+    # a run whose output is not known (ls -l's form): xargs's output is not, its status and files are
+    (["xargs", "ls", "-l"], b"a.txt d\n"), (["xargs", "-n1", "ls", "-l"], b"a.txt nope\n"),
+    (["xargs", "-0", "ls", "-l"], b"sp ace.txt\0"),
 ]
 UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a"), (["xargs", "nosuch"], b"a"),
            (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"),

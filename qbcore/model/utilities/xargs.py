@@ -127,6 +127,7 @@ def xargs_over(models: Mapping):
             if (first.status, sorted(first.stderr.split(b"\n")), sorted(first.stdout.split(b"\n"))) != \
                     (other.status, sorted(other.stderr.split(b"\n")), sorted(other.stdout.split(b"\n"))):
                 return unknown("xargs runs that depend on the order of lines find gave in no known order")
+            first.stdout_unknown = first.stdout_unknown or other.stdout_unknown
             if first.stdout != other.stdout:
                 first.stdout_unordered = "the order of the lines xargs read"
             if first.stderr != other.stderr:
@@ -165,16 +166,19 @@ def _xargs(ctx: CommandContext, models: Mapping, tree, order: Optional[tuple],
         if not runs and "r" not in given and not failed:
             runs = [command]
     status = 0
+    unsaid = None  # why the output is not known: a run's (ls -l's form), which is xargs's
     for argv in runs:
         if sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in argv) > _ARGS_LIMIT:
             raise OptionUnknown("xargs arguments past the size of one run")
         child = run_child(ctx, argv, models, tree=tree)
         if child.unknown is not None:
             return child
-        if child.status_unknown or child.stdout_unknown:
-            return unknown(f"xargs running {argv[0]} ({child.status_unknown or child.stdout_unknown})")
+        if child.status_unknown:
+            return unknown(f"xargs running {argv[0]} ({child.status_unknown})")
         if child.stderr_unknown:
             out.more_errors = out.more_errors or f"stderr of {argv[0]} ({child.stderr_unknown})"
+        if child.stdout_unknown:
+            unsaid = unsaid or f"the output of xargs running {argv[0]} ({child.stdout_unknown})"
         out.out += child.stdout
         out.err += child.stderr
         if child.status == 255:
@@ -189,4 +193,7 @@ def _xargs(ctx: CommandContext, models: Mapping, tree, order: Optional[tuple],
     out.status = failed or status
     if compare is not None and not same_entries(tree, compare):
         return unknown("xargs runs that depend on the order of lines find gave in no known order")
-    return out.result()
+    found = out.result()
+    if unsaid is not None:
+        found.stdout, found.stdout_unknown = b"", unsaid
+    return found

@@ -956,7 +956,8 @@ def _failed_first(evaluation, program):
 
 
 # an `&` that may end a background job: not one of `&&`, `|&` or the redirections `&>`, `>&`, `<&`
-_LONE_AMPERSAND = re.compile(r"(?<![&<>|])&(?![&>])")
+# (but after an escaped `&`, `<`, `>` or `|`, which is a word's: `\&&` is `\&` then `&`)
+_LONE_AMPERSAND = re.compile(r"(?:(?<![&<>|])|(?<=\\[&<>|]))&(?![&>])")
 
 
 def _collect_effects(evaluation, harness, outcome, *, layer, cwd, tree, started=True):

@@ -470,6 +470,13 @@ def test_leaked_lists_and_redirections_give_the_general_paths_result(files_here,
     assert _outcome(simulate, reply, transport, cwd) == _outcome(simulate_general, reply, transport, cwd)
 
 
+@pytest.mark.parametrize("reply", ['ssh h "x;x\' \\&&#', "ssh h 'x' \\>&", "a \\|& b"])
+@pytest.mark.parametrize("transport", ["single", "nested"])
+def test_an_ampersand_after_an_escaped_operator_character_runs_a_job(reply, transport):
+    """`\\&&` is a word's `&`, then `&`: the harness command may run in the background."""
+    assert _outcome(simulate, reply, transport, None) == _outcome(simulate_general, reply, transport, None)
+
+
 @pytest.mark.parametrize("transport,reply", [
     ("nested", 'pip install "requests>=2.28" \'urllib3<2\''),  # `>=2.28 …` names a file
     ("ssh", 'pip install "requests>=2.28" \'urllib3<2\''),

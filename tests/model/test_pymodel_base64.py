@@ -4,18 +4,13 @@ base64 raises, whose traceback shows base64.py's own frames)."""
 
 import pytest
 
+from pymodel_ref import python3_c as program
 from utilities_diff import compare_script, script_model
 
 pytestmark = pytest.mark.bash
 
 FIXTURE = {"enc.txt": b"c2hlIHNhaWQgIml0J3MgZG9uZSwgJEhPTUUgc3RheXMiCg==\n", "bin": bytes(range(256))}
 MIXED = "c2hlIHNhaWQgIml0J3MgZG9uZSwgJEhPTUUgc3RheXMiCg=="
-
-
-def program(body: str) -> str:
-    """A bash line that runs ``body`` with python3 -c, single-quoted (the body holds no ')."""
-    assert "'" not in body
-    return f"python3 -c '{body}'"
 
 
 SCRIPTS = [

@@ -4,6 +4,7 @@ task's files, and what stays unknown."""
 
 import pytest
 
+from pymodel_ref import python3_c as program
 from utilities_diff import compare_script, script_model
 
 pytestmark = pytest.mark.bash
@@ -11,12 +12,6 @@ pytestmark = pytest.mark.bash
 FIXTURE = {"data.tsv": b"alpha\t1\no'brien\t2\n\"q\"\tx\"y\nback\\slash \"q\"\t3\n",
            "data.csv": b'name,score\n"Smith, J",10\nDoe,"a ""b"""\n\nlast,\n',
            "multi.csv": b'a,"two\nlines"\nb,c\n', "open.csv": b'a,"never closed\n', "d/x": b"x"}
-
-
-def program(body: str) -> str:
-    """A bash line that runs ``body`` with python3 -c, single-quoted (the body holds no ')."""
-    assert "'" not in body
-    return f"python3 -c '{body}'"
 
 
 SCRIPTS = [

@@ -43,6 +43,12 @@ def environ(home: str) -> dict:
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "HOME": home}
 
 
+def python3_c(body: str) -> str:
+    """A bash line that runs ``body`` with python3 -c, single-quoted (the body holds no ')."""
+    assert "'" not in body
+    return f"python3 -c '{body}'"
+
+
 def argv_for(program: str, how: str, args=()) -> tuple[list, bytes | None]:
     """(argv, stdin program) for the three ways replies start python3."""
     if how == "c":

@@ -18,10 +18,11 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SETS_VARIABLES = {"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE", "getopts": None}
 # Commands after which anything in the shell may have changed.
 _CHANGES_ANYTHING = frozenset("source . enable trap".split())
-# Builtins with a model that run other code, which a run the model does not follow may change
+# Builtins with a model that run other code (a command, a file's commands): a run of one the
+# model does not follow may change any file
 _RUN_OTHER_CODE = frozenset("command builtin source .".split())
-# Builtins the model does not run that change no file (as the ones it runs, but
-# `command` and `builtin`, which run another command); every other command may.
+# Builtins the model does not run that change no file (as the ones it runs, but those of
+# _RUN_OTHER_CODE); every other command may.
 _NO_FILE_EFFECTS = frozenset(
     "read mapfile readarray getopts type hash alias unalias wait jobs kill umask ulimit times help dirs "
     "disown caller compgen complete compopt".split())

@@ -111,9 +111,63 @@ def test_mktemp_makes_what_gnu_mktemp_makes(flags):
     assert (tree.mode("/tmp/tmp.AbC1230000"), tree.is_dir("/tmp/tmp.AbC1230000")) == (real_mode, real_dir)
 
 
-@pytest.mark.parametrize("argv, env", [(["mktemp", "x.XXXXXX"], {}), (["mktemp", "-p", "/task"], {}),
-                                       (["mktemp", "-u"], {}), (["mktemp", "-t", "x.XXX"], {}),
-                                       (["mktemp"], {"TMPDIR": "/task"})])
+TEMPLATES = [["out.XXXXXX"], ["-p", "."], ["-p", ".", "x.XXX"], ["--tmpdir=."], ["./a.XXXXXXXX"], ["-d", "d.XXX"],
+             ["x.XXX.txt"], ["sub/y.XXXX"], ["-p", "sub", "z.XXX"], ["-d", "-p", "sub"], ["XXX"], ["a b.XXX"],
+             ["XXXXXXXXXX"], ["-p", "/tmp", "t.XXXXX"], ["--tmpdir", "w.XXX"], ["-p", "", "e.XXX"],
+             # its messages, and -q's silence
+             ["out.XX"], ["out"], ["nope/x.XXX"], ["-q", "nope/x.XXX"], ["-p", "nope"], ["-d", "nope/d.XXX"],
+             ["-p", ".", "/abs.XXX"], ["f/x.XXX"]]
+
+
+def _random_part(args) -> re.Pattern:
+    """The name GNU mktemp gives for ``args``: the template's run of X's (before what follows
+    its last X) any ten characters of the alphabet, after DIR/ under -p."""
+    names = [a for a in args if not a.startswith("-") and a not in ("nope", ".", "sub", "/tmp", "")]
+    template = names[0] if names else "tmp.XXXXXXXXXX"
+    where = next((a[len("--tmpdir="):] for a in args if a.startswith("--tmpdir=")), None)
+    if "-p" in args:
+        where = args[args.index("-p") + 1] or "/tmp"
+    if where is None and (not names or "--tmpdir" in args):
+        where = "/tmp"
+    end = template.rfind("X") + 1
+    count = end - len(template[:end].rstrip("X"))
+    lead = f"{where}/" if where else ""
+    return re.compile(re.escape(lead + template[:end - count]) + f"[A-Za-z0-9]{{{count}}}" + re.escape(template[end:]))
+
+
+@pytest.mark.parametrize("args", TEMPLATES, ids=" ".join)
+def test_mktemp_with_a_template_or_folder_makes_what_gnu_mktemp_makes(args, tmp_path):
+    from qbcore.model.utilities.hostfacts import mktemp
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "f").write_text("x")
+    real = subprocess.run(["mktemp", *args], cwd=tmp_path, capture_output=True,
+                          env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
+    tree = VirtualTree.from_listing({"/tmp": None, "/task": None, "/task/sub": None, "/task/f": b"x"})
+    with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", temp="/tmp/tmp.AbC123")):
+        found = mktemp(CommandContext(["mktemp", *args], b"", "/task", {}, tree))
+    assert found.unknown is None
+    assert (found.status, found.stderr) == (real.returncode, real.stderr)
+    made = real.stdout.decode().strip()
+    if not made:
+        assert found.stdout == b""
+        return
+    try:
+        shape = _random_part(args)
+        assert shape.fullmatch(made) and shape.fullmatch(found.stdout.decode().strip()), (made, found.stdout)
+        where = made if made.startswith("/") else str(tmp_path / made)
+        virtual = found.stdout.decode().strip()
+        virtual = virtual if virtual.startswith("/") else f"/task/{virtual}"
+        assert (tree.mode(virtual), tree.is_dir(virtual)) == (os.stat(where).st_mode & 0o7777, os.path.isdir(where))
+    finally:
+        if made.startswith("/"):
+            (os.rmdir if os.path.isdir(made) else os.remove)(made)
+
+
+@pytest.mark.parametrize("argv, env", [(["mktemp", "-u"], {}), (["mktemp", "-t", "x.XXX"], {}),
+                                       (["mktemp"], {"TMPDIR": "/task"}),
+                                       (["mktemp", "-p", "./"], {}), (["mktemp", "x" + "X" * 11], {}),
+                                       (["mktemp", "a", "b"], {}), (["mktemp", "--suffix=.t", "x.XXX"], {})])
 def test_mktemp_the_model_does_not_follow_is_unknown(argv, env):
     from qbcore.model.utilities.hostfacts import mktemp
 

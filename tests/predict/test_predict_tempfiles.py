@@ -23,6 +23,18 @@ REPLIES = [
     ("write-file/t0-plain", "f=$(mktemp); printf 'hello world\\n' > \"$f\"; mv \"$f\" out.txt; chmod 644 out.txt", True),
     ("write-file/t0-plain", "f=$(mktemp); [ -f \"$f\" ] && printf 'hello world\\n' > out.txt; [ -s \"$f\" ] && "
                             "rm out.txt; rm -f \"$f\"", True),
+    # a template, or -p: the name is made in the task directory (mode 0600 too)
+    ("write-file/t0-plain", "tmp=$(mktemp out.txt.XXXXXX) && printf '%s\\n' 'hello world' > \"$tmp\" && "
+                            "chmod 644 \"$tmp\" && mv \"$tmp\" out.txt", True),
+    ("write-file/t0-plain", "tmp=$(mktemp -p .); echo 'hello world' > \"$tmp\"; mv -f \"$tmp\" out.txt", True),
+    ("write-file/t0-plain", "t=$(mktemp ./x.XXX); echo 'hello world' > \"$t\"; cat \"$t\" > out.txt; rm \"$t\"", True),
+    ("write-file/t0-plain", "t=$(mktemp -p .); echo 'hello world' > out.txt", False),  # a stray file
+    ("write-file/t0-plain", "t=$(mktemp x.XXX.txt); echo 'hello world' > \"$t\"; mv \"$t\" out.txt; chmod 644 out.txt",
+     True),
+    ("write-file/t0-plain", "t=$(mktemp XX) || echo 'hello world' > out.txt", True),  # too few X's
+    ("write-file/t0-plain", "mktemp nope/x.XXX 2>/dev/null || echo 'hello world' > out.txt", True),
+    ("write-file/t0-plain", "t=$(mktemp --tmpdir w.XXXXXX); echo 'hello world' > \"$t\"; cp \"$t\" out.txt; "
+                            "chmod 644 out.txt", True),
     # the EXIT trap that removes it, run when the shell ends
     ("sed-replace/t0-plain", "tmp=$(mktemp) || exit 1\ntrap 'rm -f \"$tmp\"' EXIT\n"
                              "sed 's/alpha/omega/g' data.txt > \"$tmp\" && mv \"$tmp\" data.txt", True),

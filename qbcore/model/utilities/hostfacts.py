@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator, Mapping, Optional
 
-from .common import Output, OptionUnknown, guarded, quote
+from .common import Output, OptionUnknown, guarded, quote, quote_c, scan_options
 from .context import CommandContext, CommandResult
+from .vfs import VfsError
 
 __all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SLEPT", "sleep", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
 
@@ -445,31 +446,71 @@ _TEMP_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 
 @guarded
 def mktemp(ctx: CommandContext) -> CommandResult:
-    """coreutils mktemp with no template: a new empty file (mode 0600), or with ``-d`` a new
-    folder (0700), in /tmp, named ``tmp.`` and ten random letters (Facts.temp and four more);
-    its path on stdout. A template, ``-p``, ``-t``, ``-u``, ``--suffix`` or a TMPDIR other
-    than /tmp is not modelled."""
-    if ctx.argv[1:] not in ([], ["-d"], ["--directory"], ["-q"], ["-d", "-q"], ["-q", "-d"]):
-        raise OptionUnknown(f"mktemp {' '.join(ctx.argv[1:])}")
-    tmpdir = ctx.env.get("TMPDIR")
-    if tmpdir not in (None, "", "/tmp", "/tmp/"):
+    """coreutils mktemp: a new empty file (mode 0600), or with ``-d`` a new folder (0700), its
+    path on stdout. With no template it is ``tmp.`` and ten random characters in /tmp, or in
+    DIR with ``-p DIR``/``--tmpdir=DIR``; a TEMPLATE names it from the working directory (from
+    DIR under -p), its run of X's before the last X's end replaced and what follows kept
+    (``out.XXX.txt``). The random characters are Facts.temp's letters, then a number counting
+    names already taken. Its messages: too few X's, an absolute template under -p, a folder
+    that is not there (quiet under ``-q``). ``-u``, ``-t``, ``--suffix``, a TMPDIR other than
+    /tmp, an empty DIR or one ending in a slash, more than ten X's, an X's end with a slash
+    after it, and a second template are not modelled."""
+    opts, names = scan_options(ctx.argv, "dq", with_arg="p", longs={
+        "directory": ("d", False), "quiet": ("q", False), "tmpdir": ("p", "optional")})
+    chosen = dict(opts)
+    if len(names) > 1:
+        raise OptionUnknown("mktemp with several templates")
+    # the folder: -p's (an empty one, and a bare --tmpdir: TMPDIR's, else /tmp); with a template
+    # and neither, none: the template names the path
+    where = (chosen["p"] or "/tmp") if "p" in chosen else "" if names else "/tmp"
+    if where.endswith("/"):
+        raise OptionUnknown("mktemp -p with a folder ending in a slash")
+    if where == "/tmp" and ctx.env.get("TMPDIR") not in (None, "", "/tmp", "/tmp/"):
         raise OptionUnknown("mktemp under a TMPDIR other than /tmp")
-    prefix = _fact("temp").temp
-    if prefix is None or not prefix.startswith("/tmp/tmp.") or not set(prefix[9:]) <= _TEMP_LETTERS:
-        raise OptionUnknown("mktemp: the names it gives are not stated")
-    tree = ctx.tree
-    n = 0
-    while tree.lexists(f"{prefix}{n:04d}"):
-        n += 1
-    path = f"{prefix}{n:04d}"
-    if "-d" in ctx.argv or "--directory" in ctx.argv:
-        tree.mkdir(path)
-        tree.chmod(path, 0o700)
-    else:
-        tree.write_bytes(path, b"")
-        tree.chmod(path, 0o600)
+    template = names[0] if names else "tmp.XXXXXXXXXX"
     out = Output("mktemp")
-    out.out += (path + "\n").encode()
+    if where and template.startswith("/"):
+        out.error(f"invalid template, {quote_c(template)}; with --tmpdir, it may not be absolute")
+        return out.result()
+    end = template.rfind("X") + 1
+    count = end - len(template[:end].rstrip("X"))
+    if "/" in template[end:] or count > 10:
+        raise OptionUnknown("mktemp with more than ten X's, or a slash after them")
+    if count < 3:
+        if where:
+            raise OptionUnknown("mktemp -p with too few X's (the template named in the message)")
+        out.error(f"too few X's in template {quote_c(template)}")
+        return out.result()
+    letters = _fact("temp").temp
+    if letters is None or not letters.startswith("/tmp/tmp.") or not set(letters[9:]) <= _TEMP_LETTERS:
+        raise OptionUnknown("mktemp: the names it gives are not stated")
+    digits = min(4, count - 2)
+    full = f"{where}/{template}" if where else template
+    stem = full[:len(full) - len(template) + end - count]  # DIR/ and the template before its X's
+    tree = ctx.files
+    n = 0
+    while True:
+        if n >= 10 ** digits:
+            raise OptionUnknown("mktemp: more names from one template than the model gives")
+        path = f"{stem}{letters[9:9 + count - digits]}{n:0{digits}d}{template[end:]}"
+        if not tree.lexists(path):
+            break
+        n += 1
+    try:
+        if "d" in chosen:
+            tree.mkdir(path)
+            tree.chmod(path, 0o700)
+        else:
+            tree.write_bytes(path, b"")
+            tree.chmod(path, 0o600)
+    except VfsError as exc:
+        if "q" not in chosen:
+            what = "directory" if "d" in chosen else "file"
+            out.error(f"failed to create {what} via template {quote_c(full)}: {exc.strerror}")
+        else:
+            out.status = 1
+        return out.result()
+    out.out += (path + "\n").encode("utf-8", "surrogateescape")
     return out.result()
 
 

@@ -19,6 +19,9 @@ CASES = [
     ["jq", "-n", "--arg", "m", "it's a \"test\"", "{message: $m}"],
     ["jq", "-n", "--arg", "m", "x", "{\"message\": $m}"], ["jq", "-nc", "--arg", "m", "x", "{message: $m}"],
     ["jq", "-n", "--arg", "message", "C:\\temp\\new folder", "{$message}"],
+    # $ARGS, which jq 1.6 defines: the values of --arg and --argjson by name
+    ["jq", "-n", "--arg", "message", "it's \"x\" $HOME", "$ARGS.named"], ["jq", "-n", "$ARGS"],
+    ["jq", "-nc", "--arg", "b", "1", "--argjson", "a", "[2]", "$ARGS"], ["jq", "-n", "$ARGS.positional"],
     ["jq", "-n", "--arg", "m", "tab\there\x01\x7f é \\ / \"", "{m: $m, n: 1, t: true, f: false, z: null}"],
     ["jq", "--null-input", "--compact-output", "--arg", "a", "1", "--argjson", "b", "{\"x\": [1, 2]}", "{a: $a, b: $b}"],
     ["jq", "-n", "{a: {b: [1, {c: 2}]}, e: {}, f: []}"], ["jq", "-n", "-S", "{b: 1, a: {d: 1, c: 2}}"],

@@ -79,7 +79,7 @@ def _compile_error(program: str, variables: dict) -> bool:
     for n, (kind, value) in enumerate(toks):
         after = toks[n + 1][1] if n + 1 < len(toks) else None
         before = toks[n - 1][1] if n else None
-        if kind == "var" and value[1:] not in variables and value not in ("$ENV", "$__loc__"):
+        if kind == "var" and value[1:] not in variables and value not in _PREDEFINED:
             return True
         if kind != "ident" or value in ("true", "false", "null") or after == "(":
             continue
@@ -88,6 +88,10 @@ def _compile_error(program: str, variables: dict) -> bool:
         if value not in _BUILTINS_0:
             return True
     return False
+
+
+#: the variables jq 1.6 defines itself (measured: any other a program does not bind is a compile error)
+_PREDEFINED = ("$ENV", "$__loc__", "$ARGS")
 
 
 # neighbouring tokens no jq 1.6 program has (measured; `{a: 1,}` is one, `[1,]` is not)
@@ -309,6 +313,9 @@ def _run(node, value, variables, steps: list) -> list:
     if kind == "lit":
         return [node[1]]
     if kind == "var":
+        if node[1] == "ARGS" and "ARGS" not in variables:
+            # the values of --arg and --argjson by name, in the order given; no --args here
+            return [{"positional": [], "named": dict(variables)}]
         if node[1] not in variables:  # $ENV, $__loc__ (any other is a compile error, found first)
             raise OptionUnknown(f"jq's predefined ${node[1]}")
         return [variables[node[1]]]

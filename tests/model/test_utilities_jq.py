@@ -22,6 +22,17 @@ CASES = [
     # $ARGS, which jq 1.6 defines: the values of --arg and --argjson by name
     ["jq", "-n", "--arg", "message", "it's \"x\" $HOME", "$ARGS.named"], ["jq", "-n", "$ARGS"],
     ["jq", "-nc", "--arg", "b", "1", "--argjson", "a", "[2]", "$ARGS"], ["jq", "-n", "$ARGS.positional"],
+    # assignment to a path from ., which binds tighter than , and looser than the terms
+    ["jq", "-n", "--arg", "m", "it's", ".message = $m"], ["jq", "-n", "null | .a = \"x\""], ["jq", "-nc", ".a.b = 1"],
+    ["jq", "-nc", ".[1] = 1"], ["jq", "-nc", ".a = (1, 2)"], ["jq", "-nc", "{} | .a = .b"], ["jq", "-nc", "1, .a = 2"],
+    ["jq", "-nc", ".a = 1 | .b = 2"], ["jq", "-nc", ".a = 1, 2"], ["jq", "-nc", "(.a) = 1"], ["jq", "-nc", ".[\"k\"] = 1"],
+    ["jq", "-nc", ".\"k\" = 1"], ["jq", "-nc", ".a[0] = 1"], ["jq", "-nc", ".[0] = 1 | .[2] = 3"],
+    ["jq", ".message = \"y\"", "c.json"], ["jq", "-c", ".o.k = [.n]", "c.json"], ["jq", ".list[1] = {}", "c.json"],
+    # the layout: -c, --tab, --indent N, -j; the last of -c, --tab and --indent deciding
+    ["jq", "--tab", ".", "c.json"], ["jq", "--indent", "0", ".", "c.json"], ["jq", "--indent", "1", ".", "c.json"],
+    ["jq", "--indent", "4", ".", "c.json"], ["jq", "--indent", "7", ".", "c.json"], ["jq", "--tab", "--indent", "3", ".", "c.json"],
+    ["jq", "--indent", "3", "--tab", ".", "c.json"], ["jq", "-c", "--tab", ".", "c.json"], ["jq", "--tab", "-c", ".", "c.json"],
+    ["jq", "--tab", "-nc", "{a: [1]}"], ["jq", "-j", ".message, .n, .o", "c.json"], ["jq", "-nj", "\"a\", \"b\""],
     ["jq", "-n", "--arg", "m", "tab\there\x01\x7f é \\ / \"", "{m: $m, n: 1, t: true, f: false, z: null}"],
     ["jq", "--null-input", "--compact-output", "--arg", "a", "1", "--argjson", "b", "{\"x\": [1, 2]}", "{a: $a, b: $b}"],
     ["jq", "-n", "{a: {b: [1, {c: 2}]}, e: {}, f: []}"], ["jq", "-n", "-S", "{b: 1, a: {d: 1, c: 2}}"],
@@ -51,9 +62,11 @@ CASES = [
 ]
 # outside the subset: jq's errors and number printing are not spelled
 UNKNOWN = [
+    ["jq", "-n", "--indent", "8", "."], ["jq", "-nc", "3 | .a = 1"], ["jq", "-nc", ".[-1] = 1"], ["jq", "-nc", ".a |= 1"],
+    ["jq", "-nc", "(.a, .b) = 1"], ["jq", "-nc", ".a == 1"], ["jq", "-nc", ".a // 1"],
     ["jq", ".", "f.json"], ["jq", "-n", "1.5"],
     ["jq", "-n", "100000000000000000000"], ["jq", "-n", "9007199254740993"], ["jq", ".message | length", "c.json"], ["jq", "-n", "\"\\(1)\""],
-    ["jq", ".n.x", "c.json"], ["jq", ".[]", "c.json"], ["jq", "--tab", ".", "c.json"],
+    ["jq", ".n.x", "c.json"], ["jq", ".[]", "c.json"], ["jq", "--tab", "--indent", "-1", ".", "c.json"],
     ["jq", "-n", "--arg", "x", "1", "--arg", "x", "2", "$x"], ["jq", "-n", ".a.[0]"], ["jq", ".", "d"],
     ["jq", "-n", "{(\"a\"): 1}"], ["jq", "-n", "1 + 1"], ["jq", "-n", "$ENV.HOME"], ["jq", "-n", "length"],
     ["jq", "-n", "{message: hello(1)}"], ["jq", "-n", ". as $x | $x"], ["jq", ".", "zeros.json"], ["jq", ".", "nan.json"],

@@ -27,14 +27,14 @@ from .vfs import VfsError
 __all__ = ["jq"]
 
 _FLAGS = {"n": "null-input", "r": "raw-output", "c": "compact-output", "S": "sort-keys", "M": "monochrome-output",
-          "e": "exit-status"}
+          "e": "exit-status", "j": "join-output"}
 _LONG_FLAGS = {v: k for k, v in _FLAGS.items()}
 # jq holds numbers as doubles: an integer is exact up to 2**53, and printed ("%.17g") as its
 # digits; beyond, as the nearest double (9007199254740993 prints 9007199254740992, measured)
 _EXACT = 2 ** 53 + 1
 _TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)'
                     r'|(?P<field>\.[A-Za-z_][A-Za-z_0-9]*)|(?P<var>\$[A-Za-z_][A-Za-z_0-9]*)'
-                    r'|(?P<ident>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\.\.|[.|,:(){}\[\]]))')
+                    r'|(?P<ident>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\.\.|\|=|//=?|[-+*/%=!<>]=|=|[.|,:(){}\[\]]))')
 _KEYWORDS = frozenset("def if then elif else end as reduce foreach try catch label import include and or "
                       "__loc__".split())
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -90,6 +90,8 @@ def _compile_error(program: str, variables: dict) -> bool:
     return False
 
 
+#: --indent's values (jq 1.6 refuses one past 7; 0 prints on one line, as -c does)
+_INDENTS = {"0": None, **{str(n): " " * n for n in range(1, 8)}}
 #: the variables jq 1.6 defines itself (measured: any other a program does not bind is a compile error)
 _PREDEFINED = ("$ENV", "$__loc__", "$ARGS")
 
@@ -191,7 +193,19 @@ class _Parser:
         return self.joined("|", "pipe", self.comma)
 
     def comma(self):
-        return self.joined(",", "comma", self.postfix)
+        return self.joined(",", "comma", self.assignment)
+
+    def assignment(self):
+        """``PATH = VALUE`` (jq's `=`, which binds tighter than `,` and looser than the terms);
+        the path is a chain of keys and indexes from ``.``."""
+        node = self.postfix()
+        if not self.peek("="):
+            return node
+        self.i += 1
+        keys = _path_keys(node)
+        if keys is None:
+            raise OptionUnknown("jq: an assignment to other than a path of keys and indexes from .")
+        return ("set", keys, self.postfix())
 
     def object_value(self):
         # jq's object values: a term, or terms joined by | (a , would end the entry)
@@ -298,6 +312,34 @@ class _Parser:
         return ("obj", entries)
 
 
+def _path_keys(node):
+    """The keys of a path from ``.`` (``.a.b[0]``), in order; None for any other filter."""
+    keys = []
+    while node[0] == "path":
+        keys.append(node[2])
+        node = node[1]
+    return keys[::-1] if node == ("dot",) else None
+
+
+def _set_path(value, keys: list, new):
+    """jq's setpath: ``value`` with ``new`` at ``keys``; null becomes the object or array a key
+    or index needs, an array grows with nulls up to an index past its end. Any other case
+    (a key of a number, a negative index) is jq's error, not followed."""
+    if not keys:
+        return new
+    key, rest = keys[0], keys[1:]
+    if isinstance(key, str) and (value is None or isinstance(value, dict)):
+        found = dict(value or {})
+        found[key] = _set_path(found.get(key), rest, new)
+        return found
+    if isinstance(key, int) and key >= 0 and (value is None or isinstance(value, list)):
+        found = list(value or [])
+        found.extend([None] * (key + 1 - len(found)))
+        found[key] = _set_path(found[key], rest, new)
+        return found
+    raise OptionUnknown("jq: a path set where jq fails (a key of a number, a negative index)")
+
+
 STEP_LIMIT = 200_000  # filter steps, as awk's model bounds its own: `(1,2) | (1,2) | …` doubles
 OUTPUT_LIMIT = 1 << 24
 
@@ -321,6 +363,8 @@ def _run(node, value, variables, steps: list) -> list:
         return [variables[node[1]]]
     if kind == "pipe":
         return [out for mid in _run(node[1], value, variables, steps) for out in _run(node[2], mid, variables, steps)]
+    if kind == "set":
+        return [_set_path(value, node[1], new) for new in _run(node[2], value, variables, steps)]
     if kind == "comma":
         return _run(node[1], value, variables, steps) + _run(node[2], value, variables, steps)
     if kind == "path":
@@ -363,7 +407,9 @@ def _dump_string(text: str) -> str:
     return "".join(out)
 
 
-def _dump(value, compact: bool, sort: bool, depth: int = 0) -> str:
+def _dump(value, unit, sort: bool, depth: int = 0) -> str:
+    """``value`` as jq prints it: on one line when ``unit`` is None, else an item a line,
+    indented by ``unit`` (spaces, or a tab) at each depth."""
     if value is None:
         return "null"
     if value is True:
@@ -379,18 +425,18 @@ def _dump(value, compact: bool, sort: bool, depth: int = 0) -> str:
     if isinstance(value, str):
         return _dump_string(value)
     if isinstance(value, list):
-        items = [_dump(v, compact, sort, depth + 1) for v in value]
+        items = [_dump(v, unit, sort, depth + 1) for v in value]
     else:
         keys = sorted(value) if sort else list(value)
-        items = [_dump_string(k) + (":" if compact else ": ") + _dump(value[k], compact, sort, depth + 1)
+        items = [_dump_string(k) + (":" if unit is None else ": ") + _dump(value[k], unit, sort, depth + 1)
                  for k in keys]
     open_, close = ("[", "]") if isinstance(value, list) else ("{", "}")
     if not items:
         return open_ + close
-    if compact:
+    if unit is None:
         return open_ + ",".join(items) + close
-    pad = "  " * (depth + 1)
-    return open_ + "\n" + ",\n".join(pad + item for item in items) + "\n" + "  " * depth + close
+    pad = unit * (depth + 1)
+    return open_ + "\n" + ",\n".join(pad + item for item in items) + "\n" + unit * depth + close
 
 
 def _no_duplicates(pairs):
@@ -456,8 +502,11 @@ def _refuse_constant(name):
 
 
 def _arguments(argv: list):
-    """(flags, {name: value}, the filter, the files) as jq 1.6 reads its command line."""
+    """(flags, {name: value}, the filter, the files, the indent unit) as jq 1.6 reads its
+    command line: the unit is two spaces, a tab (``--tab``), N spaces (``--indent N``) or
+    None for one line (``-c``, ``--indent 0``), the last of these options deciding."""
     flags, variables, words = set(), {}, []
+    unit = "  "
     args = argv[1:]
     i = 0
     while i < len(args):
@@ -480,14 +529,25 @@ def _arguments(argv: list):
                         raise OptionUnknown("jq --argjson with other than one JSON text")
                     variables[key] = values[0]
                 continue
+            if name == "tab":
+                unit = "\t"
+                continue
+            if name == "indent":
+                if i >= len(args) or args[i] not in _INDENTS:
+                    raise OptionUnknown("jq --indent with other than 0 to 7")
+                unit = _INDENTS[args[i]]
+                i += 1
+                continue
             if name not in _LONG_FLAGS:
                 raise OptionUnknown(f"jq {arg}")
             flags.add(_LONG_FLAGS[name])
+            unit = None if name == "compact-output" else unit
             continue
         if arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
             if not all(c in _FLAGS for c in arg[1:]):
                 raise OptionUnknown(f"jq {arg}")
             flags.update(arg[1:])
+            unit = None if "c" in arg else unit
             continue
         words.append(arg)
     if not words:  # jq 1.6 runs `.` when stdin or stdout is no terminal, as always here
@@ -495,7 +555,7 @@ def _arguments(argv: list):
     for value in variables.values():
         if isinstance(value, str) and any("\udc80" <= c <= "\udcff" for c in value):
             raise OptionUnknown("jq --arg with bytes that are not UTF-8")
-    return flags, variables, words[0], words[1:]
+    return flags, variables, words[0], words[1:], unit
 
 
 @guarded
@@ -507,7 +567,7 @@ def jq(ctx: CommandContext) -> CommandResult:
 
 
 def _jq(ctx: CommandContext) -> CommandResult:
-    flags, variables, program, names = _arguments(ctx.argv)
+    flags, variables, program, names, unit = _arguments(ctx.argv)
     out = Output("jq")
     if _compile_error(program, variables):
         out.status = 3
@@ -537,7 +597,8 @@ def _jq(ctx: CommandContext) -> CommandResult:
             found = out.result()
             found.stderr_unknown = "jq's parse error (its message names a line and column)"
             return found
-    compact, raw, sort = "c" in flags, "r" in flags, "S" in flags
+    raw, sort = "r" in flags or "j" in flags, "S" in flags
+    end = b"" if "j" in flags else b"\n"  # -j: raw output, nothing after each result
     status = out.status
     steps = [0]
     for value in inputs:
@@ -547,9 +608,9 @@ def _jq(ctx: CommandContext) -> CommandResult:
         for result in _run(tree, value, variables, steps):
             last = 1 if result is None or result is False else 0
             if raw and isinstance(result, str):
-                out.out += result.encode("utf-8") + b"\n"
+                out.out += result.encode("utf-8") + end
             else:
-                out.out += _dump(result, compact, sort).encode("utf-8") + b"\n"
+                out.out += _dump(result, unit, sort).encode("utf-8") + end
             if len(out.out) > OUTPUT_LIMIT:
                 raise OptionUnknown(f"jq: more than {OUTPUT_LIMIT} bytes of output")
     out.status = last if "e" in flags and status == 0 and inputs else status

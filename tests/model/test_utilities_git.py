@@ -173,6 +173,7 @@ FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt"
 @pytest.mark.parametrize("steps", [
     [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "add feature"]],
     [*START, ["git", "add", "."], ["git", "commit", "-m", "all of it"]],
+    [*START, ["git", "stage", "newfile.txt"], ["git", "commit", "-q", "-m", "staged"]], [*START, ["git", "stage", "nope"]],
     [*START, ["git", "add", "-A"], ["git", "commit", "-qm", "dash qm"]],
     [*START, ["git", "add", "--all"], ["git", "commit", "--quiet", "--message=long form"]],
     [*START, ["git", "add", "--", "sub"], ["git", "commit", "-q", "-m", "a", "-m", "b", "-m", "", "-m", "c"]],

@@ -318,7 +318,7 @@ class _Git:
         try:
             if command == "init":
                 self.init(rest)
-            elif command == "add":
+            elif command in ("add", "stage"):  # (git's stage is its add by another name)
                 self.add(rest)
             elif command == "commit":
                 self.commit(rest)

@@ -47,7 +47,13 @@ _PLAIN_READS = {
     "show": ({"--stat", "-p", "--name-only", "--name-status", "HEAD", "--no-patch", "-s", "--oneline"},
              ("--format=", "--pretty=")),
     "ls-files": ({"-s", "--stage", "-z", "--cached", "-c"}, ()),
+    # (in a repository: outside one, git diff compares paths; --exit-code and --quiet say whether
+    # they differ)
+    "diff": ({"--cached", "--staged", "--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "-p",
+              "--patch", "--no-color"}, ()),
 }
+# the readers that outside a repository fail as not being in one (measured)
+_IN_REPOSITORY_ONLY = frozenset({"status", "log", "show", "ls-files"})
 
 _NOT_A_REPO = "fatal: not a git repository (or any of the parent directories): .git\n"
 # where discovery meets a file system's start (the sandbox's task directory), naming the folder above it
@@ -373,7 +379,7 @@ class _Git:
         arguments (``_PLAIN_READS``)."""
         if any(a.startswith(("--output", "-o")) for a in args):
             raise OptionUnknown(f"git {command} writing a file")
-        if command not in _PLAIN_READS and _find_repo(self.tree, self.cwd) is None and \
+        if command not in _IN_REPOSITORY_ONLY and _find_repo(self.tree, self.cwd) is None and \
                 not (command == "rev-parse" and set(args) <= _REV_PARSE_IN_REPO):
             # outside a repository git diff compares paths (--no-index), shortlog reads its
             # stdin, rev-parse --sq-quote quotes: not followed

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import base64 as _codec
 
-from .common import OptionUnknown, Output, guarded, quote_c, quotef, reads_folder, scan_options
+from .common import OptionUnknown, Output, guarded, quote_c, quotef, read_input, reads_folder, scan_options
 from .context import CommandContext, CommandResult
-from .vfs import UnknownContent, VfsError
+from .vfs import VfsError
 
 __all__ = ["MODELS"]
 
@@ -113,19 +113,17 @@ def base64(ctx: CommandContext) -> CommandResult:
         out.usage(f"extra operand {quote_c(names[1])}")
         return out.result()
     name = names[0] if names else "-"
-    if name == "-":
-        data = ctx.stdin
-    else:
-        try:
-            if reads_folder(ctx.files, name):
-                out.error("read error: Is a directory")
-                return out.result()
-            data = ctx.files.read_bytes(name)
-        except VfsError as exc:
-            out.error(f"{quotef(name)}: {exc.strerror}")
-            return out.result()
-        except UnknownContent as exc:
-            raise OptionUnknown(f"base64 of bytes not known ({exc.why})") from None
+    try:
+        folder = name != "-" and reads_folder(ctx.files, name)
+    except VfsError as exc:  # (a folder its owner may not read: fopen's message)
+        out.error(f"{quotef(name)}: {exc.strerror}")
+        return out.result()
+    if folder:  # fopen takes a folder; its read fails
+        out.error("read error: Is a directory")
+        return out.result()
+    data = read_input(ctx, name, out, [])
+    if data is None:
+        return out.result()
     if not decode:
         out.out += encoded(data, wrap)
         return out.result()

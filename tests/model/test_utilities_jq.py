@@ -10,6 +10,7 @@ from tests_settings import examples
 from utilities_diff import compare
 
 FILES = {"c.json": b'{"message": "hi", "n": 3, "list": [1, "two", null], "o": {"k": true}}\n',
+         "raw.txt": b'it\'s a "test"\nC:\\temp\n\nlast', "lines.txt": b"a\nb\n", "latin.txt": b"caf\xe9\n",
          "two.json": b'1 "a"\n[]\n', "bad.json": b"{bad\n", "f.json": b'{"x": 1.5}', "d": None,
          "zeros.json": b"01", "nan.json": b"[1, nan]", "lone.json": b'{"a": "\\ud800", "b": 1}',
          "pair.json": b'"\\ud83d\\ude00"', "empty.json": b""}
@@ -59,18 +60,48 @@ CASES = [
     ["jq", "--exit-status", "-n", "false, 1"], ["jq", "-ne", "1, null"], ["jq", "-e", ".o.k", "c.json"],
     ["jq", "-e", ".", "empty.json"], ["jq", "-e", ".", "nope.json"], ["jq", "-e", ".", "bad.json"],
     ["jq", "-e", "{m: .nope}", "c.json"], ["jq", "-ne", "{message: hello}"],
+    # + and - (null added to anything, integers, strings, arrays, objects merged), the right
+    # side's outputs outside the left's; jq's lexer reads no sign in a number
+    ["jq", "-n", "1 + 1"], ["jq", "-n", "1 -1"], ["jq", "-nc", "(1, 2) + (10, 20)"], ["jq", "-nc", "[1] + [2, [3]]"],
+    ["jq", "-nc", "{a: 1, c: 0} + {b: 2, a: 3}"], ["jq", "-n", "null + \"x\", 1 + null, null + null"],
+    ["jq", "-n", "--arg", "m", "it's", "$m + \"!\""], ["jq", "-nc", ".a = 1 + 2"], ["jq", "-nc", "1 - 2 + 3, -1"],
+    ["jq", "-c", ".n + 1, .message + \" there\", .list + [4]", "c.json"], ["jq", "-nc", "[1, 2] | .[-1]"],
+    # interpolation: each part as tostring prints it; strings inside interpolations
+    ["jq", "-n", "\"\\(1)\""], ["jq", "-n", "\"\\(\"x\") y\""], ["jq", "-nc", "\"x\\(1, 2)y\\(3, 4)\""],
+    ["jq", "-rn", "--arg", "m", "a\"b", "\"msg: \\($m) \\(.) \\([1, {a: \"q\"}]) \\(\"in\\(\"ner\")\")\""],
+    ["jq", "-n", "--arg", "m", "x", "{message: \"<\\($m)>\"}"], ["jq", "-r", "\"\\(.message): \\(.n)\"", "c.json"],
+    # the builtins of the subset
+    ["jq", ".message | length", "c.json"], ["jq", "-c", "keys, length, type, (.o | tojson), tostring", "c.json"],
+    ["jq", "-c", ".list | keys, length, (.[] | type)", "c.json"], ["jq", "-n", "null | length, not, type"],
+    ["jq", "-n", "\"h\\u00e9\" | length, tojson, tostring"], ["jq", "-n", "-5 | length"], ["jq", "-nc", "-1 + 3"], ["jq", "-n", "- 1"], ["jq", "-nc", "empty, 1, empty"],
+    ["jq", "-n", "{b: 1, \"A\": 2, a: 3, \"\\u00e9\": 4} | keys"], ["jq", "-nS", "{b: 1, a: 2} | tojson"],
+    ["jq", "-n", "--arg", "m", "it's", "{message: $m} | tojson"], ["jq", "-e", ".o.k | not", "c.json"],
+    # .[]: an array's items, an object's values
+    ["jq", ".[]", "c.json"], ["jq", "-c", ".list[]", "c.json"], ["jq", "-c", "[.[]]", "c.json"], ["jq", "-nc", "[] | .[]"],
+    # -R: lines as strings (a last line without its newline too); -s: one array, or with -R one string
+    ["jq", "-R", ".", "raw.txt"], ["jq", "-Rs", ".", "raw.txt"], ["jq", "-Rc", "{message: .}", "lines.txt"],
+    ["jq", "-R"], ["jq", "-Rn", ".", "raw.txt"], ["jq", "-s", ".", "two.json"], ["jq", "-sc", ".", "c.json", "two.json"],
+    ["jq", "-s", ".", "empty.json"], ["jq", "-Rs", ".", "empty.json"], ["jq", "-R", ".", "empty.json"],
+    ["jq", "-Rs", "{message: .}", "nope.json"], ["jq", "--raw-input", "--slurp", "length", "raw.txt"],
+    # --rawfile: a file's text, bound to a name (and in $ARGS.named)
+    ["jq", "-n", "--rawfile", "m", "raw.txt", "{message: $m}"], ["jq", "-nc", "--rawfile", "m", "lines.txt", "--arg", "a", "b", "$ARGS"],
 ]
 # outside the subset: jq's errors and number printing are not spelled
 UNKNOWN = [
     ["jq", "-n", "--indent", "8", "."], ["jq", "-nc", "3 | .a = 1"], ["jq", "-nc", ".[-1] = 1"], ["jq", "-nc", ".a |= 1"],
     ["jq", "-nc", "(.a, .b) = 1"], ["jq", "-nc", ".a == 1"], ["jq", "-nc", ".a // 1"],
     ["jq", ".", "f.json"], ["jq", "-n", "1.5"],
-    ["jq", "-n", "100000000000000000000"], ["jq", "-n", "9007199254740993"], ["jq", ".message | length", "c.json"], ["jq", "-n", "\"\\(1)\""],
-    ["jq", ".n.x", "c.json"], ["jq", ".[]", "c.json"], ["jq", "--tab", "--indent", "-1", ".", "c.json"],
+    ["jq", "-n", "100000000000000000000"], ["jq", "-n", "9007199254740993"],
+    ["jq", ".n.x", "c.json"], ["jq", "--tab", "--indent", "-1", ".", "c.json"],
     ["jq", "-n", "--arg", "x", "1", "--arg", "x", "2", "$x"], ["jq", "-n", ".a.[0]"], ["jq", ".", "d"],
-    ["jq", "-n", "{(\"a\"): 1}"], ["jq", "-n", "1 + 1"], ["jq", "-n", "$ENV.HOME"], ["jq", "-n", "length"],
+    ["jq", "-n", "{(\"a\"): 1}"], ["jq", "-n", "$ENV.HOME"],
     ["jq", "-n", "{message: hello(1)}"], ["jq", "-n", ". as $x | $x"], ["jq", ".", "zeros.json"], ["jq", ".", "nan.json"],
     ["jq", ".b", "lone.json"],  # a lone surrogate: jq refuses the text
+    # jq's errors while running, numbers past 2^53, -R's U+FFFD, -R across files
+    ["jq", "-n", "\"a\" + 1"], ["jq", "-n", "[1] - [1]"], ["jq", "-n", "{} - {}"], ["jq", "-n", "true | length"],
+    ["jq", "-n", "1 | keys"], ["jq", "-n", "1 | .[]"], ["jq", "-n", "9007199254740992 + 1"], ["jq", "-n", "{\"a\\(1)\": 2}"],
+    ["jq", "-R", ".", "latin.txt"], ["jq", "-R", ".", "raw.txt", "lines.txt"], ["jq", "-n", "--rawfile", "m", "nope.json", "$m"],
+    ["jq", "-s", ".", "bad.json"], ["jq", "-n", "\"\\(1\""], ["jq", "-n", "length(1)"], ["jq", "-n", "-n1"],
 ]
 
 
@@ -115,7 +146,8 @@ def test_input_values_generated(values, program, flags):
 
 
 PROGRAMS = ['{message: $v}', '{"message": $v, n: 1}', '{$v, a: [$w, {b: "x y"}]}', '.a | {b: .c}', '[.[0], "s"]',
-            '{a: 1, b: [1, 2], c: {d: $v}} | .c']
+            '{a: 1, b: [1, 2], c: {d: $v}} | .c', '{m: "a\\($v)b\\("c\\($w)")"} | .m + "!"',
+            '{k: ([$w] + [1 -1])} | .k[], (.k | length, keys, tojson)']
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -145,6 +177,9 @@ def test_damaged_input_generated(text, cuts, quotes_lost):
 @pytest.mark.parametrize("argv, files, why", [
     (["jq", "-n", " | ".join(["(1,2)"] * 40)], {}, "filter steps"),  # 2**40 outputs
     (["jq", "-n", "(" * 5000 + "1" + ")" * 5000], {}, "nesting"),
+    (["jq", "-n", " | ".join(["[., .]"] * 40)], {}, "bytes of output"),  # shared in memory, 2**40 in print
+    (["jq", "-n", "\"x\" | " + " | ".join([". + ."] * 40)], {}, "items"),
+    (["jq", "-n", "\"" + "\\(1, 2)" * 40 + "\""], {}, "filter steps"),
     (["jq", ".", "deep.json"], {"deep.json": b"[" * 100000 + b"]" * 100000}, "nesting"),
 ])
 def test_runaway_filters_and_inputs_end_as_unknown(argv, files, why):

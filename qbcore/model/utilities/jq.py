@@ -1,19 +1,21 @@
 """jq 1.6, the subset replies use to write JSON: ``jq -n --arg k v '{key: $k}'`` and paths.
 
-Filters: ``.``, paths (``.a.b``, ``."a b"``, ``.[0]``, ``.["a"]``), ``$name``, string
-(without interpolation), integer, ``true``/``false``/``null`` literals, object construction
-(``{a: …}``, ``{"a b": …}``, ``{$name}``, ``{a}``), arrays, parentheses, ``,`` and ``|``.
-Options: ``-n -r -c -S -M`` (also combined, ``-rn``) and their long names, ``--arg``,
-``--argjson``. Output as jq prints it to a pipe or file (no colour): two-space indents or
-compact, strings escaped as jq escapes them.
+Filters: ``.``, paths (``.a.b``, ``."a b"``, ``.[0]``, ``.[-1]``, ``.["a"]``), ``.[]``,
+``$name``, strings (with interpolation), integers, ``true``/``false``/``null`` literals,
+object construction (``{a: …}``, ``{"a b": …}``, ``{$name}``, ``{a}``), arrays,
+parentheses, ``,``, ``|``, assignment to a path, ``+`` and ``-`` where they do not fail, and
+the builtins ``empty length keys tojson tostring type not``. Options: ``-n -r -c -S -M -e
+-j -R -s`` (also combined, ``-rn``) and their long names, ``--arg``, ``--argjson``,
+``--rawfile``, ``--tab``, ``--indent N``. Output as jq prints it to a pipe or file (no
+colour): indented or compact, strings escaped as jq escapes them.
 
 A program jq certainly refuses before reading input (brackets that do not close, tokens its
 grammar never puts side by side, a variable or a bare name it does not define: a quote lost
 on the way) is its compile error, status 3; input whose first text fails at a bare word is
-its parse error, status 4; neither message is spelled. Without a filter jq runs ``.``. Anything else (other builtins, interpolation, computed keys,
-floats, numbers jq would round, an error jq would report while running) makes the run
-``unknown``: jq's messages and its number printing are not modelled.
-"""
+its parse error, status 4; neither message is spelled. Without a filter jq runs ``.``.
+Anything else (other builtins and operators, computed keys, floats, numbers jq would round,
+an error jq would report while running) makes the run ``unknown``: jq's messages and its
+number printing are not modelled."""
 
 from __future__ import annotations
 
@@ -27,14 +29,17 @@ from .vfs import VfsError
 __all__ = ["jq"]
 
 _FLAGS = {"n": "null-input", "r": "raw-output", "c": "compact-output", "S": "sort-keys", "M": "monochrome-output",
-          "e": "exit-status", "j": "join-output"}
+          "e": "exit-status", "j": "join-output", "R": "raw-input", "s": "slurp"}
 _LONG_FLAGS = {v: k for k, v in _FLAGS.items()}
 # jq holds numbers as doubles: an integer is exact up to 2**53, and printed ("%.17g") as its
 # digits; beyond, as the nearest double (9007199254740993 prints 9007199254740992, measured)
 _EXACT = 2 ** 53 + 1
-_TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)'
+# (jq's lexer reads no sign in a number: `1 -1` is a subtraction; strings are read apart,
+# their interpolations holding strings of their own: _string_end)
+_TOKEN = re.compile(r'(?:(?P<num>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)'
                     r'|(?P<field>\.[A-Za-z_][A-Za-z_0-9]*)|(?P<var>\$[A-Za-z_][A-Za-z_0-9]*)'
-                    r'|(?P<ident>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\.\.|\|=|//=?|[-+*/%=!<>]=|=|[.|,:(){}\[\]]))')
+                    r'|(?P<ident>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\.\.|\|=|//=?|[-+*/%=!<>]=|=|[-+*/%<>.|,:(){}\[\]]))')
+_BLANKS = re.compile(r"\s*")
 _KEYWORDS = frozenset("def if then elif else end as reduce foreach try catch label import include and or "
                       "__loc__".split())
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -51,6 +56,8 @@ nulls numbers objects paths pow10 recurse recurse_down reverse rint round scalar
 significand sin sinh sort sqrt stderr strings tan tanh tgamma to_entries todate todateiso8601 tojson
 tonumber tostream tostring transpose trunc type unique utf8bytelength values y0 y1""".split())
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
+# the builtins of the subset, each on its input alone
+_CALLS = frozenset("empty length keys tojson tostring type not".split())
 
 
 def _compile_error(program: str, variables: dict) -> bool:
@@ -121,20 +128,56 @@ def _misplaced(toks: list) -> bool:
 
 def _tokens(program: str) -> list:
     out, i = [], 0
-    while i < len(program):
+    while True:
+        i = _BLANKS.match(program, i).end()
+        if i >= len(program):
+            return out
+        if program[i] == '"':
+            end = _string_end(program, i)
+            out.append(("str", program[i:end]))
+            i = end
+            continue
         m = _TOKEN.match(program, i)
         if not m:
-            if program[i:].strip() == "":
-                break
             raise OptionUnknown(f"jq filter {program!r} (outside the modelled subset)")
         i = m.end()
         kind = m.lastgroup
         out.append((kind, m.group(kind)))
-    return out
 
 
-def _string(token: str) -> str:
-    body, out, i = token[1:-1], [], 0
+def _string_end(text: str, i: int) -> int:
+    """Where the string that opens at ``text[i]`` ends (past its closing quote): an
+    interpolation ``\\(…)`` runs to its matching parenthesis, strings inside it included."""
+    i += 1
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            return i + 1
+        if c == "\\" and text[i + 1:i + 2] == "(":
+            i = _interpolation_end(text, i + 2) + 1
+        else:
+            i += 2 if c == "\\" else 1
+    raise OptionUnknown("jq string that does not end (jq refuses the program)")
+
+
+def _interpolation_end(text: str, i: int) -> int:
+    """The index of the parenthesis that closes an interpolation whose text starts at ``i``."""
+    depth = 1
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = _string_end(text, i)
+            continue
+        depth += (c == "(") - (c == ")")
+        if not depth:
+            return i
+        i += 1
+    raise OptionUnknown("jq interpolation that does not end (jq refuses the program)")
+
+
+def _string_parts(token: str) -> list:
+    """A string token's text and interpolated filters, in order: str, node, str, …"""
+    body, parts, out, i = token[1:-1], [], [], 0
     while i < len(body):
         c = body[i]
         if c != "\\":
@@ -151,14 +194,28 @@ def _string(token: str) -> str:
                 raise OptionUnknown("jq: a surrogate \\u escape")
             out.append(chr(code))
             i += 6
-        else:  # \( interpolation, or an escape jq refuses
-            raise OptionUnknown(f"jq string {token!r} (interpolation or an unknown escape)")
-    return "".join(out)
+        elif d == "(":
+            end = _interpolation_end(body, i + 2)
+            parts += ["".join(out), _Parser(body[i + 2:end]).whole()]
+            out, i = [], end + 1
+        else:  # an escape jq refuses
+            raise OptionUnknown(f"jq string {token!r} (an unknown escape)")
+    return parts + ["".join(out)]
+
+
+def _string(token: str) -> str:
+    """A string token without interpolation (an object's key, an index)."""
+    parts = _string_parts(token)
+    if len(parts) > 1:
+        raise OptionUnknown("jq: an interpolated string as a key")
+    return parts[0]
 
 
 class _Parser:
     """A filter of the subset into nested tuples: ("pipe", a, b), ("comma", a, b), ("dot",),
-    ("path", base, key), ("var", name), ("lit", value), ("obj", [(key, value)]), ("arr", f)."""
+    ("path", base, key), ("each", base), ("var", name), ("lit", value), ("fmt", parts),
+    ("obj", [(key, value)]), ("arr", f), ("set", keys, f), ("+", a, b), ("-", a, b),
+    ("call", builtin)."""
 
     def __init__(self, program: str):
         self.toks = _tokens(program)
@@ -198,14 +255,24 @@ class _Parser:
     def assignment(self):
         """``PATH = VALUE`` (jq's `=`, which binds tighter than `,` and looser than the terms);
         the path is a chain of keys and indexes from ``.``."""
-        node = self.postfix()
+        node = self.additive()
         if not self.peek("="):
             return node
         self.i += 1
         keys = _path_keys(node)
         if keys is None:
             raise OptionUnknown("jq: an assignment to other than a path of keys and indexes from .")
-        return ("set", keys, self.postfix())
+        return ("set", keys, self.additive())
+
+    def additive(self):
+        """Terms joined by ``+`` and ``-``, to the left (tighter than ``=``; ``*`` and the
+        comparisons stay outside the subset)."""
+        left = self.postfix()
+        while self.peek("+") or self.peek("-"):
+            op = self.toks[self.i][1]
+            self.i += 1
+            left = (op, left, self.postfix())
+        return left
 
     def object_value(self):
         # jq's object values: a term, or terms joined by | (a , would end the entry)
@@ -225,21 +292,27 @@ class _Parser:
                 node = ("path", node, _string(self.toks[self.i - 1][1]))
             elif tok[1] == "[":
                 self.i += 1
-                node = ("path", node, self.index())
+                node = self.index(node)
             else:
                 return node
 
-    def index(self):
+    def index(self, base):
+        """``base[…]``, its ``[`` taken: a key, an index (``-1`` from the end) or ``[]``."""
+        if self.peek("]"):
+            self.i += 1
+            return ("each", base)
+        sign = -1 if self.peek("-") else 1
+        self.i += sign == -1
         kind, value = self.toks[self.i] if self.i < len(self.toks) else (None, None)
-        if kind == "num" and re.fullmatch(r"-?[0-9]+", value):
-            key = int(value)
-        elif kind == "str":
+        if kind == "num" and re.fullmatch(r"[0-9]+", value):
+            key = sign * int(value)
+        elif kind == "str" and sign == 1:
             key = _string(value)
         else:
             raise OptionUnknown("jq: an index other than a number or a string (slices, iteration)")
         self.i += 1
         self.take("]")
-        return key
+        return ("path", base, key)
 
     def primary(self):
         tok = self.peek()
@@ -254,20 +327,27 @@ class _Parser:
             if nxt and nxt[0] == "str":  # ."key"
                 self.i += 1
                 return ("path", ("dot",), _string(nxt[1]))
-            if nxt and nxt[1] == "[":  # .[0], .["key"]
+            if nxt and nxt[1] == "[":  # .[0], .["key"], .[]
                 self.i += 1
-                return ("path", ("dot",), self.index())
+                return self.index(("dot",))
             return ("dot",)
         if kind == "var":
             return ("var", value[1:])
         if kind == "str":
-            return ("lit", _string(value))
+            parts = _string_parts(value)
+            return ("lit", parts[0]) if len(parts) == 1 else ("fmt", parts)
+        sign = 1
+        if value == "-" and self.peek() and self.peek()[0] == "num":  # a negative number
+            sign, (kind, value) = -1, self.toks[self.i]
+            self.i += 1
         if kind == "num":
-            if not re.fullmatch(r"-?[0-9]+", value) or abs(int(value)) >= _EXACT:
+            if not re.fullmatch(r"[0-9]+", value) or int(value) >= _EXACT:
                 raise OptionUnknown(f"jq number {value} (jq prints it as a double)")
-            return ("lit", int(value))
+            return ("lit", sign * int(value))
         if kind == "ident" and value in ("true", "false", "null"):
             return ("lit", {"true": True, "false": False, "null": None}[value])
+        if kind == "ident" and value in _CALLS and not self.peek("("):
+            return ("call", value)
         if value == "(":
             inner = self.pipe()
             self.take(")")
@@ -344,6 +424,68 @@ STEP_LIMIT = 200_000  # filter steps, as awk's model bounds its own: `(1,2) | (1
 OUTPUT_LIMIT = 1 << 24
 
 
+def _charge(steps: list, count: int) -> None:
+    steps[0] += count
+    if steps[0] > STEP_LIMIT:
+        raise OptionUnknown(f"jq: more than {STEP_LIMIT} filter steps")
+
+
+def _is_number(value) -> bool:
+    return type(value) is int
+
+
+def _arith(op: str, a, b):
+    """jq's ``a + b`` and ``a - b`` where they do not fail: null added to anything, integers
+    (while exact as doubles), strings, arrays and objects (the right's keys win)."""
+    if op == "+" and (a is None or b is None):
+        return b if a is None else a
+    if _is_number(a) and _is_number(b):
+        found = a + b if op == "+" else a - b
+        if abs(found) >= 2 ** 53:
+            raise OptionUnknown("jq: a sum past 2^53 (jq holds numbers as doubles)")
+        return found
+    if op == "+" and type(a) is type(b) and type(a) in (str, list):
+        if len(a) + len(b) > OUTPUT_LIMIT:
+            raise OptionUnknown(f"jq: a value of more than {OUTPUT_LIMIT} items")
+        return a + b
+    if op == "+" and type(a) is dict and type(b) is dict:
+        return {**a, **b}
+    raise OptionUnknown(f"jq: {op} of a {_type(a)} and a {_type(b)} (jq's error, or arrays taken apart)")
+
+
+def _type(value) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "boolean"
+    return {int: "number", float: "number", str: "string", list: "array", dict: "object"}[type(value)]
+
+
+def _text(value) -> str:
+    """jq's tostring: a string as it is, any other value as compact JSON."""
+    return value if isinstance(value, str) else _dump(value, None, False)
+
+
+def _call(name: str, value) -> list:
+    if name == "empty":
+        return []
+    if name == "not":
+        return [value is None or value is False]
+    if name == "type":
+        return [_type(value)]
+    if name == "tostring":
+        return [_text(value)]
+    if name == "tojson":
+        return [_dump(value, None, False)]
+    if name == "length" and (value is None or _is_number(value)):
+        return [abs(value or 0)]
+    if name == "length" and isinstance(value, (str, list, dict)):
+        return [len(value)]
+    if name == "keys" and isinstance(value, (list, dict)):
+        return [sorted(value) if isinstance(value, dict) else list(range(len(value)))]
+    raise OptionUnknown(f"jq: {name} of a {_type(value)} (jq's error)")
+
+
 def _run(node, value, variables, steps: list) -> list:
     """The outputs of ``node`` on one input ``value``; ``steps`` counts every node run."""
     steps[0] += 1
@@ -367,6 +509,28 @@ def _run(node, value, variables, steps: list) -> list:
         return [_set_path(value, node[1], new) for new in _run(node[2], value, variables, steps)]
     if kind == "comma":
         return _run(node[1], value, variables, steps) + _run(node[2], value, variables, steps)
+    if kind in ("+", "-"):
+        # jq's order: the right side's outputs outside, the left's inside ((1,2)+(10,20) is 11 12 21 22)
+        rights, lefts = _run(node[2], value, variables, steps), _run(node[1], value, variables, steps)
+        _charge(steps, len(rights) * len(lefts))
+        return [_arith(kind, a, b) for b in rights for a in lefts]
+    if kind == "fmt":
+        # interpolation, as `+` of strings: the later part's outputs outside
+        texts = [""]
+        for part in node[1]:
+            found = [part] if type(part) is str else [_text(v) for v in _run(part, value, variables, steps)]
+            texts = [t + f for f in found for t in texts]
+            _charge(steps, len(texts) + sum(map(len, texts)) // 64)
+        return texts
+    if kind == "call":
+        return _call(node[1], value)
+    if kind == "each":
+        out = []
+        for base in _run(node[1], value, variables, steps):
+            if not isinstance(base, (list, dict)):
+                raise OptionUnknown("jq: .[] on a scalar (jq's error, Cannot iterate over …)")
+            out += base if isinstance(base, list) else list(base.values())
+        return out
     if kind == "path":
         out = []
         for base in _run(node[1], value, variables, steps):
@@ -407,9 +571,14 @@ def _dump_string(text: str) -> str:
     return "".join(out)
 
 
-def _dump(value, unit, sort: bool, depth: int = 0) -> str:
+def _dump(value, unit, sort: bool, depth: int = 0, left: list = None) -> str:
     """``value`` as jq prints it: on one line when ``unit`` is None, else an item a line,
-    indented by ``unit`` (spaces, or a tab) at each depth."""
+    indented by ``unit`` (spaces, or a tab) at each depth. ``left`` bounds the characters:
+    a value built by sharing (``[., .] | [., .] | …``) is small in memory, not in print."""
+    left = [OUTPUT_LIMIT] if left is None else left
+    left[0] -= 2 + depth * len(unit or "") + (len(value) if isinstance(value, str) else 0)
+    if left[0] < 0:
+        raise OptionUnknown(f"jq: more than {OUTPUT_LIMIT} bytes of output")
     if value is None:
         return "null"
     if value is True:
@@ -425,10 +594,10 @@ def _dump(value, unit, sort: bool, depth: int = 0) -> str:
     if isinstance(value, str):
         return _dump_string(value)
     if isinstance(value, list):
-        items = [_dump(v, unit, sort, depth + 1) for v in value]
+        items = [_dump(v, unit, sort, depth + 1, left) for v in value]
     else:
         keys = sorted(value) if sort else list(value)
-        items = [_dump_string(k) + (":" if unit is None else ": ") + _dump(value[k], unit, sort, depth + 1)
+        items = [_dump_string(k) + (":" if unit is None else ": ") + _dump(value[k], unit, sort, depth + 1, left)
                  for k in keys]
     open_, close = ("[", "]") if isinstance(value, list) else ("{", "}")
     if not items:
@@ -514,7 +683,7 @@ def _arguments(argv: list):
         i += 1
         if arg.startswith("--") and len(arg) > 2:
             name = arg[2:]
-            if name in ("arg", "argjson"):
+            if name in ("arg", "argjson", "rawfile"):
                 if i + 1 >= len(args):
                     raise OptionUnknown(f"jq {arg} without its name and value")
                 key, text = args[i], args[i + 1]
@@ -523,6 +692,8 @@ def _arguments(argv: list):
                     raise OptionUnknown(f"jq {arg} {key} twice")
                 if name == "arg":
                     variables[key] = text
+                elif name == "rawfile":
+                    variables[key] = _FileText(text)  # read when jq starts (_jq)
                 else:
                     values = _json_values(text.encode("utf-8", "surrogateescape"))
                     if len(values) != 1:
@@ -543,7 +714,7 @@ def _arguments(argv: list):
             flags.add(_LONG_FLAGS[name])
             unit = None if name == "compact-output" else unit
             continue
-        if arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
+        if arg[:1] == "-" and arg[1:2].isalpha():  # (`-1`, `-.a`, `- 1`: a program, measured)
             if not all(c in _FLAGS for c in arg[1:]):
                 raise OptionUnknown(f"jq {arg}")
             flags.update(arg[1:])
@@ -553,9 +724,30 @@ def _arguments(argv: list):
     if not words:  # jq 1.6 runs `.` when stdin or stdout is no terminal, as always here
         words = ["."]
     for value in variables.values():
-        if isinstance(value, str) and any("\udc80" <= c <= "\udcff" for c in value):
+        if type(value) is str and any("\udc80" <= c <= "\udcff" for c in value):
             raise OptionUnknown("jq --arg with bytes that are not UTF-8")
     return flags, variables, words[0], words[1:], unit
+
+
+class _FileText(str):
+    """The name of a file whose text ``--rawfile`` binds."""
+
+
+def _utf8(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OptionUnknown(f"jq {what} that is not UTF-8 (jq puts U+FFFD in)") from None
+
+
+def _raw_inputs(data: bytes, slurp: bool) -> list:
+    """``-R``: each line of the input a string (a last line without its newline too), or
+    with ``-s`` the whole text one string."""
+    text = _utf8(data, "raw input")
+    if slurp:
+        return [text]
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
 
 
 @guarded
@@ -575,9 +767,17 @@ def _jq(ctx: CommandContext) -> CommandResult:
         found.stderr_unknown = "jq's compile error (its message quotes the program)"
         return found
     tree = _Parser(program).whole()
+    for key, value in variables.items():
+        if type(value) is _FileText:
+            try:
+                variables[key] = _utf8(ctx.files.read_bytes(value), "--rawfile text")
+            except VfsError:
+                raise OptionUnknown("jq --rawfile of a file it cannot read") from None
     if "n" in flags:
         inputs = [None]
     else:
+        if "R" in flags and len(names) > 1:
+            raise OptionUnknown("jq -R reading more than one file (a line may run on into the next)")
         data = b""
         if not names:
             data = ctx.stdin
@@ -591,8 +791,13 @@ def _jq(ctx: CommandContext) -> CommandResult:
             except VfsError as exc:
                 out.error(f"error: Could not open file {name}: {exc.strerror}", 2)
         try:
-            inputs = _json_values(data)
+            if "R" in flags:
+                inputs = _raw_inputs(data, "s" in flags)
+            else:
+                inputs = [_json_values(data)] if "s" in flags else _json_values(data)
         except _ParseError:
+            if "s" in flags:
+                raise OptionUnknown("jq -s reading input it cannot parse") from None
             out.status = 2 if out.status == 2 else 4  # jq 1.6's status for input it cannot parse (measured)
             found = out.result()
             found.stderr_unknown = "jq's parse error (its message names a line and column)"

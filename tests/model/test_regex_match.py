@@ -25,6 +25,11 @@ CASES = [
     # glibc's word anchors from a variable; written in the pattern, \< is a quoted <
     're="\\<at\\>"; [[ " at" =~ $re ]]', 're="\\<at"; [[ "a<at" =~ $re ]]', 're="\\<at"; [[ bat =~ $re ]]',
     "[[ 'a<b' =~ a\\<b ]]", "[[ ' at' =~ \\<at ]]",
+    # glibc reads a backslash before a letter with no meaning as the letter (\t is t, not a
+    # tab), and a backslash in brackets as itself: as grep does, not as sed does
+    "re='\\t'; [[ t =~ $re ]]", "re='\\t'; [[ $'\\t' =~ $re ]]", "re='^a\\t(.*)$'; [[ $'a\\tb' =~ $re ]]",
+    "re='\\n'; [[ n =~ $re ]]", "re='\\d+'; [[ 5d =~ $re ]]", "re='[\\t]'; [[ '\\' =~ $re ]]", "re='[\\t]+'; [[ xt =~ $re ]]",
+    "re='\\w+\\s\\S'; [[ 'ab cd' =~ $re ]]", "re='\\x41'; [[ x41 =~ $re ]]",
 ]
 
 

@@ -8,7 +8,7 @@ import re
 from .. import expand as X
 from ...syntax import parser as S
 from ..expand import Opaque
-from ..utilities.posixre import Untranslatable, compile_posix
+from ..utilities.posixre import GLIBC_LETTERS, Untranslatable, compile_posix
 from ..utilities.vfs import join
 from ..values import has_opaque
 from .registry import Invocation, Outcome, register
@@ -261,7 +261,8 @@ class CondEval:
 
     def regex_match(self, left: str, word) -> bool:
         """``left =~ word``: a search for the extended regular expression (glibc's, in the C
-        locale) anywhere in ``left``; BASH_REMATCH holds the match and its groups."""
+        locale) anywhere in ``left``; BASH_REMATCH holds the match and its groups. glibc reads
+        it as grep does: ``\\t`` is ``t``, a backslash in brackets is itself."""
         env = self.env
         env.set("BASH_REMATCH", Opaque("${BASH_REMATCH[@]} (a regular expression match not followed)"))
         pieces, opaque = X.regex_pieces(word, env)
@@ -277,7 +278,8 @@ class CondEval:
             # a newline inside the string), which the translator does not follow
             raise Unknown("an anchor of a regular expression over a string with a newline")
         try:
-            compiled = compile_posix(regex.encode("utf-8", "surrogateescape"), extended=True)
+            compiled = compile_posix(regex.encode("utf-8", "surrogateescape"), extended=True, escapes=GLIBC_LETTERS,
+                                    plain_backslash=True)
         except Untranslatable as exc:
             raise Unknown(f"the regular expression {regex} ({exc})") from None
         env.meter.scan(len(left))

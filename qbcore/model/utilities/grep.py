@@ -17,7 +17,7 @@ from .common import Output, OptionUnknown, guarded, reads_folder, refuse_invalid
 from .context import CommandContext, CommandResult, unknown
 from .hostfacts import grep_wrapper
 from .perlre import NotPerlSubset, PerlPattern
-from .posixre import ConfusingBracket, Untranslatable, compile_posix
+from .posixre import GLIBC_LETTERS, ConfusingBracket, Untranslatable, compile_posix
 from .vfs import VfsError
 
 __all__ = ["grep", "recursive_roots"]
@@ -25,8 +25,6 @@ __all__ = ["grep", "recursive_roots"]
 
 # a backslash before a letter glibc's regex gives no meaning: the grep installed (GNU grep
 # 3.8 as Debian 12 ships it) matches the letter, in either case under -i, and says nothing
-# (unlike sed, \t and \n are no tab and newline here)
-_LETTERS = {c: c for c in "acdefghijklmnopqrtuvxyzACDEFGHIJKLMNOPQRTUVXYZ"}
 # such a lower-case one: under -i -o grep 3.8 selects its line and prints none of the matches
 _STRAY_LOWER_ESCAPE = re.compile(rb"\\[acdefghijklmnopqrtuvxyz]")
 
@@ -60,7 +58,7 @@ def _compiled(patterns: list, extended: bool, icase: bool) -> list:
     compiled, confusing = [], []
     for p in patterns:
         try:
-            rx = compile_posix(p, extended, icase, existence_only=True, escapes=_LETTERS, plain_backslash=True,
+            rx = compile_posix(p, extended, icase, existence_only=True, escapes=GLIBC_LETTERS, plain_backslash=True,
                                confusing=confusing)
         except Untranslatable as exc:
             raise OptionUnknown(f"grep pattern {p!r}: {exc}") from None
@@ -146,7 +144,7 @@ def _finder(patterns: list, fixed: bool, extended: bool, icase: bool):
     for p in patterns:
         try:
             # the extent matters here: the translation that keeps POSIX's leftmost-longest
-            compiled.append(compile_posix(p, extended, icase, escapes=_LETTERS, plain_backslash=True))
+            compiled.append(compile_posix(p, extended, icase, escapes=GLIBC_LETTERS, plain_backslash=True))
         except Untranslatable as exc:
             raise OptionUnknown(f"grep -o pattern {p!r}: {exc}") from None
 

@@ -35,6 +35,9 @@ _CLASSES = {
 _ESCAPES = {"w": r"[0-9A-Za-z_]", "W": r"[^0-9A-Za-z_]", "s": r"[ \t\n\r\f\v]",
             "S": r"[^ \t\n\r\f\v]", "b": r"\b", "B": r"\B", "n": r"\n", "t": r"\t",
             "`": r"\A", "'": r"\Z"}
+# a backslash before a letter glibc's regex gives no meaning: the letter itself, to grep and
+# to bash's =~ alike (unlike sed, \t and \n are no tab and newline there: measured)
+GLIBC_LETTERS = {c: c for c in "acdefghijklmnopqrtuvxyzACDEFGHIJKLMNOPQRTUVXYZ"}
 # glibc's word anchors (grep, sed, bash's =~); mawk reads \< and \> as the characters
 _WORD_ANCHORS = {"<": r"\b(?=[0-9A-Za-z_])", ">": r"\b(?<=[0-9A-Za-z_])"}
 

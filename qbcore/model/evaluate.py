@@ -308,7 +308,7 @@ def _walk_script(walker: "_Walker", env: Env, script: "S.Script", result: Evalua
         walker.raw = script.source.encode("utf-8", "surrogateescape")
     if script.error is not None:
         result.syntax_error = script.error
-        result.status = _syntax_error_status(script, env.status)
+        result.status = _syntax_error_status(script, env.status, "e" in env.flags)
         _after_compound_error(walker, script, result.status)
         return
     result.status = env.status
@@ -349,7 +349,7 @@ _INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
 _ARRAY_OPEN = re.compile(rb"=\(")
 
 
-def _syntax_error_status(script: "S.Script", before):
+def _syntax_error_status(script: "S.Script", before, errexit: bool = False):
     """The status bash leaves after a syntax error: 2, but 1 when the error is met
     inside a compound assignment `name=(` (bash's parse_compound_assignment
     fails with EXECUTION_FAILURE); where `=(` follows the last chunk that ran,
@@ -358,10 +358,15 @@ def _syntax_error_status(script: "S.Script", before):
     before `[[ == x ]]`, `[[ ]]`, `[[ ( a ]]`, `[[ a ) ]]`…, from -c, a file and stdin);
     one at the newline that ends the input leaves 2 after a status of 0 (`[[ a` and a
     newline: 2 after `true`, 1 after `false`), and one inside a ``$( )`` body is not
-    modelled (measured: 127, or a quote reported open)."""
+    modelled (measured: 127, or a quote reported open). With ``errexit`` (set -e on when
+    the chunks before it ran) either leaves 2 where bash reports it (measured after
+    `true`, `false || true` and `! true`; `set -e; [[ == x ]]` on one line is parsed
+    before set -e runs); one refused without a word (``[[ ]]``) leaves ``before`` still."""
     error = script.error
     if error.conditional == "substitution":
         return Opaque("status after a [[ ]] error inside a command substitution")
+    if error.conditional in ("line", "end") and errexit and error.message:
+        return 2
     if error.conditional == "line":
         return before
     if error.conditional == "end":

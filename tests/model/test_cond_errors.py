@@ -1,7 +1,7 @@
 """Errors of bash's ``[[ ]]`` grammar, against bash: what runs, the status, the first message.
 
 bash reports these with its parser's message alone: the line does not run, and the status
-stays what the lines before it left (not 2), from -c, a script file and stdin. A ``]]``
+stays what the lines before it left (not 2), from -c, a script file and stdin; under set -e, 2. A ``]]``
 where a term must start (``[[ ]]``, ``[[ a && ]]``, ``[[ ! ]]``) is refused without a word,
 and what follows it never runs. An outer shell that expands ``$x`` to nothing turns
 ``[[ $x ]]`` into the first of these.
@@ -58,7 +58,8 @@ def _agree(script: str, where) -> bool:
 
 
 @pytest.mark.bash
-@pytest.mark.parametrize("before", ["true", "false"])
+# under set -e (on before the line is read) the status is 2 (after `! true` too)
+@pytest.mark.parametrize("before", ["true", "false", "set -e", "set -o errexit; ! true"])
 @pytest.mark.parametrize("body", BODIES)
 def test_cond_error_as_bash(body, before, tmp_path):
     assert _agree(_script(body, before), tmp_path)

@@ -131,6 +131,7 @@ cdef int FL_NAME_SEEN = D.FL_NAME_SEEN, FL_WORD_ASSIGN = D.FL_WORD_ASSIGN
 cdef int FL_REGEX_NEXT = D.FL_REGEX_NEXT, FL_REGEX_WORD = D.FL_REGEX_WORD, FL_PATTERN_WORD = D.FL_PATTERN_WORD
 cdef int FL_PATTERN_BAR = D.FL_PATTERN_BAR, FL_PAST_START = D.FL_PAST_START, FL_DECL = D.FL_DECL
 cdef int FL_COPROC_NEXT = D.FL_COPROC_NEXT, FL_ARRAY_RESERVED = D.FL_ARRAY_RESERVED, ENDS_ASSIGN_OK = D.ENDS_ASSIGN_OK
+cdef int FL_COND_LEFT = D.FL_COND_LEFT, FL_COND_OPERAND = D.FL_COND_OPERAND
 cdef int FRESH = D.FL_RESERVED_OK | D.FL_ASSIGN_OK
 cdef int ROLE_NORMAL = D.ROLE_NORMAL, ROLE_REDIR_TARGET = D.ROLE_REDIR_TARGET
 cdef int ROLE_HEREDOC = D.ROLE_HEREDOC, ROLE_HEREDOC_STRIP = D.ROLE_HEREDOC_STRIP
@@ -183,10 +184,34 @@ cdef int RW_TIME_ID = list(D.RESERVED_BYTES).index(b"time")
 _ARRAY_RESERVED_ERRORS = D.ARRAY_RESERVED_ERRORS
 
 
+_COND_UNARY = D.COND_UNARY
+
+
 cdef bint is_array_reserved_error(const unsigned char* w, Py_ssize_t n):
     # rare: only inside the array of the word after coproc's first word
     return (<const char*>w)[:n] in _ARRAY_RESERVED_ERRORS
 cdef int RW_CLOSE_COND_ID = list(D.RESERVED_BYTES).index(b"]]")
+
+
+cdef inline int cond_word(int flags, const unsigned char* w, Py_ssize_t n):
+    """lexdef.cond_word, over the word's bytes."""
+    if flags & FL_COND_LEFT:  # the binary operator's place
+        flags = (flags & ~FL_COND_LEFT) | FL_COND_OPERAND
+        return flags | FL_REGEX_NEXT if n == 2 and w[0] == 61 and w[1] == 126 else flags  # =~
+    if flags & FL_COND_OPERAND:
+        return flags & ~FL_COND_OPERAND
+    if n == 2 and w[0] == 45 and (<const char*>w)[:2] in _COND_UNARY:
+        return flags | FL_COND_OPERAND
+    return flags | FL_COND_LEFT
+
+
+cdef inline int cond_operator(int flags, const unsigned char* w, Py_ssize_t n):
+    """lexdef.cond_operator, over the operator's bytes."""
+    if n == 1 and (w[0] == 60 or w[0] == 62) and flags & FL_COND_LEFT:  # < >
+        return (flags & ~FL_COND_LEFT) | FL_COND_OPERAND
+    if n == 1 and w[0] == 33 and flags & (FL_COND_LEFT | FL_COND_OPERAND):  # a lone ! as an operand
+        return cond_word(flags, w, n)
+    return flags & ~(FL_COND_LEFT | FL_COND_OPERAND)
 
 
 cdef inline int find_word(const unsigned char* s, Py_ssize_t length, int first, int last):
@@ -646,6 +671,7 @@ cdef class _Lexer:
                 else:
                     self.emit(kind, p, p + length)
                     self.p = p + length
+                    f.flags = cond_operator(f.flags, s + p, length)
             else:
                 raise RuntimeError(f"qbcore: unknown lexer action {action}")
 
@@ -748,7 +774,7 @@ cdef class _Lexer:
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if f.ft == F_COND or f.ft == F_ARRAY:
-            f.flags &= FL_REGEX_NEXT | FL_ARRAY_RESERVED
+            f.flags &= FL_REGEX_NEXT | FL_ARRAY_RESERVED | FL_COND_LEFT | FL_COND_OPERAND
         else:
             f.flags = FRESH
         if self.pending:
@@ -866,9 +892,9 @@ cdef class _Lexer:
                 flags |= FL_PAST_START | FL_COPROC_NEXT  # `coproc "x" y=(1)`: command position lasts
             elif ft == F_COND:
                 if flags & FL_REGEX_WORD:
-                    flags &= ~FL_REGEX_WORD
-                elif p - ws == 2 and s[ws] == 61 and s[ws + 1] == 126:  # =~
-                    flags |= FL_REGEX_NEXT
+                    flags &= ~(FL_REGEX_WORD | FL_COND_OPERAND)  # the regex ends its term
+                else:
+                    flags = cond_word(flags, s + ws, p - ws)
             elif ft == F_ARRAY:
                 pass
             elif ft == F_CASE and f.aux2 == CASE_PATTERN:
@@ -954,6 +980,7 @@ cdef class _Lexer:
                     if q - p == 1 and c == 33 and not (q < limit and s[q] == 40):  # ! but not !(
                         self.emit(K_COND_OP, p, q)
                         self.p = q
+                        f.flags = cond_operator(flags, s + p, 1)
                         return 0
             elif ft == F_ARRAY:
                 if flags & FL_ARRAY_RESERVED and is_array_reserved_error(s + p, q - p):

@@ -412,7 +412,7 @@ class _Lexer:
         self.emit(kind, p, p + 1)
         self.p = p + 1
         if frame[_FT] in (F.COND, F.ARRAY):
-            frame[_FLAGS] &= D.FL_REGEX_NEXT | D.FL_ARRAY_RESERVED
+            frame[_FLAGS] &= D.FL_REGEX_NEXT | D.FL_ARRAY_RESERVED | D.FL_COND_LEFT | D.FL_COND_OPERAND
         else:
             frame[_FLAGS] = _FRESH
         if self.pending:
@@ -498,6 +498,7 @@ class _Lexer:
             return self.a_word_begin(frame, 0, 0, 0)  # a regex may start with (
         self.emit(kind, p, p + length)
         self.p = p + length
+        frame[_FLAGS] = D.cond_operator(frame[_FLAGS], self.s[p:p + length])
 
     def a_word_end(self, frame, kind, length, arg):
         s = self.s
@@ -528,9 +529,11 @@ class _Lexer:
                 flags |= D.FL_PAST_START | D.FL_COPROC_NEXT  # `coproc "x" y=(1)`: command position lasts
             elif ft == F.COND:
                 if flags & D.FL_REGEX_WORD:
-                    flags &= ~D.FL_REGEX_WORD
-                elif self.p - frame[_WSTART] == 2 and self.s[frame[_WSTART]:self.p] == b"=~":
-                    flags |= D.FL_REGEX_NEXT
+                    flags &= ~(D.FL_REGEX_WORD | D.FL_COND_OPERAND)  # the regex ends its term
+                elif self.p - frame[_WSTART] <= 2:
+                    flags = D.cond_word(flags, self.s[frame[_WSTART]:self.p])
+                else:
+                    flags = D.cond_word(flags, b"")  # (=~ and the unary operators, told apart, are 2 long)
             elif ft == F.ARRAY:
                 pass
             elif ft == F.CASE and frame[_AUX2] == D.CASE_PATTERN:
@@ -617,6 +620,7 @@ class _Lexer:
                         # `!(…)` is an extglob word, a lone `!` negates
                         self.emit(K.COND_OP, p, q)
                         self.p = q
+                        frame[_FLAGS] = D.cond_operator(flags, word)
                         return
             elif ft == F.ARRAY:
                 if flags & D.FL_ARRAY_RESERVED and word in D.ARRAY_RESERVED_ERRORS:

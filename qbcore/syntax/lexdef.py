@@ -298,6 +298,35 @@ FL_COPROC_NEXT = 2048  # the word after coproc's first word is due
 # `coproc x a=(fi)` is a syntax error (all but `time`, and `[[`, left alone)
 FL_ARRAY_RESERVED = 4096  # (array frame) a reserved word element is a syntax error
 ARRAY_RESERVED_ERRORS = frozenset(w for w in RESERVED_BYTES if w not in (b"time", b"[["))
+# Where a word stands in its [[ ]] term (bash's cond_term). The first word of a term leaves
+# FL_COND_LEFT, unless it is a unary operator, and only the word after such a first word is
+# a binary operator: `=~` there makes the next word a regex, while `[[ =~ ]]` and
+# `[[ -n =~ ]]` test the word =~ (measured). A unary or binary operator leaves
+# FL_COND_OPERAND: the word after it ends the term. `&&`, `||`, `(`, `)` and `!` start anew.
+FL_COND_LEFT = 8192
+FL_COND_OPERAND = 16384
+COND_UNARY = frozenset(b"-a -b -c -d -e -f -g -h -k -n -o -p -r -s -t -u -v -w -x -z -G -L -N -O -R -S".split())
+
+
+def cond_word(flags, word):
+    """A [[ ]] frame's flags after its word ``word`` (see FL_COND_LEFT)."""
+    if flags & FL_COND_LEFT:  # the binary operator's place
+        flags = (flags & ~FL_COND_LEFT) | FL_COND_OPERAND
+        return flags | FL_REGEX_NEXT if word == b"=~" else flags
+    if flags & FL_COND_OPERAND:
+        return flags & ~FL_COND_OPERAND
+    return flags | (FL_COND_OPERAND if word in COND_UNARY else FL_COND_LEFT)
+
+
+def cond_operator(flags, op):
+    """A [[ ]] frame's flags after the operator ``op``: `<` and `>` compare where a binary
+    operator stands; any other starts a term anew (a lone `!` where an operand is due is
+    that operand: cond_word)."""
+    if op in (b"<", b">") and flags & FL_COND_LEFT:
+        return (flags & ~FL_COND_LEFT) | FL_COND_OPERAND
+    if op == b"!" and flags & (FL_COND_LEFT | FL_COND_OPERAND):
+        return cond_word(flags, op)
+    return flags & ~(FL_COND_LEFT | FL_COND_OPERAND)
 
 # bash's wording for an unterminated construct, by the character it wants.
 def unterminated(closer):

@@ -96,6 +96,10 @@ CASES = {
         ("reserved", "]]")]),
     "regex with parens and bars": ("[[ a =~ ^(b|c d)$ ]]", [
         ("reserved", "[["), ("lit", "a"), ("lit", "=~"), ("lit", "^(b|c d)$"), ("reserved", "]]")]),
+    "=~ where a term starts is a word": ("[[ =~ ]]", [("reserved", "[["), ("lit", "=~"), ("reserved", "]]")]),
+    "=~ after a unary operator is its operand": ("[[ -z =~ (a) ]]", [
+        ("reserved", "[["), ("lit", "-z"), ("lit", "=~"), ("cond-op", "("), ("lit", "a"), ("cond-op", ")"),
+        ("reserved", "]]")]),
     "extglob group inside [[ ]]": ("[[ x == @(a|b) ]]", [
         ("reserved", "[["), ("lit", "x"), ("lit", "=="), ("lit", "@(a|b)"), ("reserved", "]]")]),
     "]] is an ordinary word outside [[": ("echo ]]", [("lit", "echo"), ("lit", "]]")]),

@@ -14,6 +14,7 @@ import pytest
 
 from lexcorpus import agent_commands, malformed, scripts
 from qbcore import ShellSyntaxError
+from qbcore.syntax.parser import parse_prefix
 
 pytestmark = pytest.mark.bash
 
@@ -101,6 +102,21 @@ def test_a_line_continuation_after_a_reserved_word_is_read_as_bash_reads_it(lexe
 # before the command name bash reads `name[…]` as a matched pair in which quotes,
 # backticks, `$(…)`, `$((…))`, `${…}`, `$[…]` and `<(…)` are read whole: a `]` or `[`
 # inside them neither closes nor nests the subscript
+# `=~` makes the next word a regex only where a binary operator stands, after a term's first
+# word; elsewhere it is a word, and `]]`, `(` and `|` after it are what they always are
+# (the parser's complaint: [[ ]] grammar errors are its own)
+COND_WORDS = ["[[ =~ ]]", "[[  =~  ]] && x", "[[ -n =~ ]]", "[[ ! =~ ]]", "[[ a && =~ ]]", "[[ ( =~ ) ]]",
+              "[[ -z =~ (a) ]]", "[[ =~ x|y ]]", "[[ a =~ x|y ]]", "[[ =~ =~ (a|b) ]]", "[[ a < =~ ]]",
+              "[[ a == ! ]]", "[[ ! a =~ (a) ]]", "[[ a =~ ^a && =~ ]]", "[[ =~\n]]", "[[ a\n=~ (b) ]]",
+              "[[ x =~ ]] ]]", "[[ -n a && b =~ (c|b) ]]"]
+
+
+@pytest.mark.parametrize("source", COND_WORDS)
+def test_a_regex_follows_only_the_operator_s_place(source):
+    error = parse_prefix(source).error
+    assert ((error.line, error.message) if error else None) == bash_complaint(source)
+
+
 SUBSCRIPTS = ["x[$(]=1", "x[$(echo ])]=2", "x[$(echo [)]=1", "x[$((1+2)]=3", "x[${y:-]}]=1",
               "x[$(case a in a) echo;; esac)]=1", "x[`echo ]`]=1", 'x["]"]=1', "x[$[1+[2]]]=1",
               "x[$((1))]=1 echo", 'x[$(echo "]")]=1', "x[\"${y:-'}\"]=1", "x[${y:-']'}]=1",

@@ -29,6 +29,10 @@ CASES = [
     # a run whose output is not known (ls -l's form): xargs's output is not, its status and files are
     (["xargs", "ls", "-l"], b"a.txt d\n"), (["xargs", "-n1", "ls", "-l"], b"a.txt nope\n"),
     (["xargs", "-0", "ls", "-l"], b"sp ace.txt\0"),
+    # -d's escapes that name one character
+    (["xargs", "-d", "\\n", "printf", "[%s]"], b"a b\nc\td\\e\n"), (["xargs", "-d", "\\t", "printf", "[%s]"], b"a\tb c\n"),
+    (["xargs", "-d", "\\0", "printf", "[%s]"], b"a b\0c\n"), (["xargs", "-d", "\\\\", "printf", "[%s]"], b"a\\b"),
+    (["xargs", "-d", "\\n", "-I{}", "printf", "<%s>", "{}"], b"it's a.txt\n b\n"), (["xargs", "-d", "\\", "echo"], b"a\\b"),
 ]
 UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a"), (["xargs", "nosuch"], b"a"),
            (["xargs", "sh", "-c", "exit 3"], b"x"), (["xargs", "-L", "1", "echo"], b"a"),
@@ -40,6 +44,9 @@ UNKNOWN = [(["xargs", "-P", "2", "echo"], b"a"), (["xargs", "-t", "echo"], b"a")
            (["xargs", "-n", "-0", "-n", "1", "echo"], b"a"),
            # an argument ends at a NUL when xargs runs the command (unless -0 made the NULs ends)
            (["xargs", "-d", ",", "echo"], b"a\0b,c"),
+           # -d's octal and hex escapes, and the specifications it refuses (its message)
+           (["xargs", "-d", "\\x41", "echo"], b"aAb"), (["xargs", "-d", "\\101", "echo"], b"aAb"),
+           (["xargs", "-d", "ab", "echo"], b"a"), (["xargs", "-d", "\\q", "echo"], b"a"),
            # coreutils' echo, not bash's: \u as it is, and its help
            (["xargs", "echo", "-e", "\\u0041"], b"a"), (["xargs", "echo", "--help"], b"")]
 

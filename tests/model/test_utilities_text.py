@@ -53,6 +53,11 @@ CASES = [
     ["cut", "-d,", "-f2-", "--output-delimiter", "", "csv"], ["cut", "-c1,3", "--output-delimiter=:", "csv"], ["cut", "-f", "2", "nonl"], ["cut", "-c2", "nope"],
     ["basename", "/a/b/c.txt"], ["basename", "/a/b/c.txt", ".txt"], ["basename", "a/"],
     ["basename", "/"], ["basename", "x.txt", "x.txt"], ["basename"],
+    # -a, -s SUFFIX (which implies -a), -z
+    ["basename", "-s", ".txt", "a.txt", "b", "d/c.txt.txt", ".txt"], ["basename", "-a", "x/y", "z/", "/"],
+    ["basename", "-z", "a/b"], ["basename", "-a"], ["basename", "-s", "", "a.txt"], ["basename", "-as", ".txt", "a.txt"],
+    ["basename", "--suffix=.txt", "a.txt", "b"], ["basename", "--multiple", "a/b", "c"], ["basename", "-a", "--", "-x"],
+    ["basename", "-s", ".txt", "-a", "a.txt"], ["basename", "-s", ".a", "-s", ".b", "x.a", "x.b"], ["basename", "-sz", ".c", "f.c"],
     ["dirname", "/a/b/c"], ["dirname", "c"], ["dirname", "/"], ["dirname", "a/b/", "//x"],
     ["ls"], ["ls", "-a"], ["ls", "-A"], ["ls", "d", "f"], ["ls", "nope", "f"],
     ["ls", "-l"],
@@ -109,6 +114,17 @@ def test_table(argv):
 
 
 LINES = st.lists(st.text(st.sampled_from("ab1 -.0,9\t"), max_size=6), max_size=8)
+
+
+MIXED_CASE = st.lists(st.text(st.sampled_from("aAbB_ 1,"), max_size=5), max_size=8)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.sampled_from([["sort", "-f"], ["sort", "-fu"], ["sort", "-fr"], ["sort", "-f", "-s"], ["sort", "-t,", "-k2f"],
+                        ["sort", "-f", "-k1,1"], ["sort", "-k1,1f", "-u"], ["sort", "--ignore-case", "-b"]]), MIXED_CASE)
+def test_sort_folding_case_generated(argv, lines):
+    """-f: lower case compared as upper, the whole line last (but under -s or -u)."""
+    compare(argv, FILES, "".join(line + "\n" for line in lines).encode())
 
 
 @settings(max_examples=examples(100), deadline=None)

@@ -228,11 +228,11 @@ class _SortKey:
     """One -k F1[.C1][bnr][,F2[.C2][bnr]] of GNU sort: fields and characters 0-based, an end
     character of 0 meaning the end of its field (``echar``), ``eword`` None for the line's end."""
 
-    __slots__ = ("sword", "schar", "eword", "echar", "skip_start", "skip_end", "numeric", "reverse", "own")
+    __slots__ = ("sword", "schar", "eword", "echar", "skip_start", "skip_end", "numeric", "reverse", "fold", "own")
 
     def __init__(self, spec: str):
         m = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?([a-zA-Z]*)(?:,([0-9]+)(?:\.([0-9]+))?([a-zA-Z]*))?", spec)
-        if m is None or set(m.group(3) + (m.group(6) or "")) - set("bnr"):
+        if m is None or set(m.group(3) + (m.group(6) or "")) - set("bnrf"):
             raise OptionUnknown(f"sort -k {spec!r}")
         sword, schar, eword = int(m.group(1)), int(m.group(2) or 1), m.group(4)
         if sword == 0 or schar == 0 or eword is not None and int(eword) == 0:
@@ -244,6 +244,7 @@ class _SortKey:
         self.skip_start, self.skip_end = "b" in first, "b" in second
         self.numeric = "n" in first + second
         self.reverse = "r" in first + second
+        self.fold = "f" in first + second  # lower case compared as upper (the C locale's toupper)
         self.own = bool(first or second)  # a key with an option of its own takes none of the global ones
 
     def text(self, line: bytes, tab) -> bytes:
@@ -293,7 +294,8 @@ _BLANKS = frozenset(b" \t")
 
 @guarded
 def sort(ctx: CommandContext) -> CommandResult:
-    opts, names = scan_options(ctx.argv, "rnubsz", "otk", longs={"reverse": ("r", False),
+    opts, names = scan_options(ctx.argv, "rnubszf", "otk", longs={"reverse": ("r", False),
+                                                                "ignore-case": ("f", False),
                                                                "zero-terminated": ("z", False),
                                                                "numeric-sort": ("n", False),
                                                                "unique": ("u", False),
@@ -313,9 +315,9 @@ def sort(ctx: CommandContext) -> CommandResult:
     keys = [_SortKey(value) for o, value in opts if o == "k"]
     # -z: records end at NUL (where a newline is a character like another)
     end = b"\0" if "z" in chosen else b"\n"
-    if end == b"\0" and (keys or chosen & {"b", "s", "t", "n"}):
+    if end == b"\0" and (keys or chosen & {"b", "s", "t", "n", "f"}):
         # (a newline is a blank there, which a number may start with: not followed)
-        raise OptionUnknown("sort -z with keys, -b, -n, -s or -t")
+        raise OptionUnknown("sort -z with keys, -b, -n, -s, -t or -f")
     out = Output("sort")
     # GNU sort checks that every input can be read, then opens the output (creating it, not yet
     # truncating it), and only then reads
@@ -349,7 +351,8 @@ def sort(ctx: CommandContext) -> CommandResult:
     lines = bytes(data).split(end)[:-1]
     numeric = "n" in chosen
     reverse = "r" in chosen
-    if keys or "b" in chosen or "s" in chosen:
+    by_keys = keys or chosen & {"b", "s", "f"}
+    if by_keys:
         keyed = _sort_by_keys(lines, keys, tab, chosen)
     elif numeric and "u" in chosen:
         # -u turns off the last-resort comparison: equal keys keep input order
@@ -358,7 +361,7 @@ def sort(ctx: CommandContext) -> CommandResult:
         keyed = sorted(lines, key=lambda l: (_numeric_cmp_key(l), l), reverse=reverse)
     else:
         keyed = sorted(lines, reverse=reverse)
-    if "u" in chosen and not (keys or "b" in chosen or "s" in chosen):
+    if "u" in chosen and not by_keys:
         uniq = []
         last = object()
         for line in keyed:
@@ -380,20 +383,20 @@ def _sort_by_keys(lines: list, keys: list, tab, chosen: set) -> list:
     """GNU sort's order by keys: each key compared in turn (numerically under n, reversed under
     r), then, unless -s or -u, the whole line (reversed under a global -r); -u keeps the first
     of lines whose keys are all equal. A key with no option of its own takes the global
-    -b, -n and -r; with no -k the whole line is the one key."""
+    -b, -n, -r and -f; with no -k the whole line is the one key."""
     if not keys:
         keys = [_SortKey("1")]
         keys[0].own = False
     for key in keys:
         if not key.own:
             key.skip_start = key.skip_end = "b" in chosen
-            key.numeric, key.reverse = "n" in chosen, "r" in chosen
+            key.numeric, key.reverse, key.fold = "n" in chosen, "r" in chosen, "f" in chosen
 
     def parts(line: bytes) -> tuple:
         found = []
         for key in keys:
             text = key.text(line, tab)
-            value = _numeric_cmp_key(text) if key.numeric else text
+            value = _numeric_cmp_key(text) if key.numeric else text.upper() if key.fold else text
             found.append(_Rev(value) if key.reverse else value)
         return tuple(found)
 
@@ -712,21 +715,31 @@ def _squeeze(data: bytes, chars: set) -> bytes:
 
 @guarded
 def basename(ctx: CommandContext) -> CommandResult:
-    opts, names = scan_options(ctx.argv, "", permute=False)  # "+as:z": options end at the first operand
+    """coreutils' basename: NAME [SUFFIX], or with -a (-s SUFFIX implies it) every operand a
+    name; -z ends each with a NUL."""
+    opts, names = scan_options(ctx.argv, "az", "s", longs=_BASENAME_LONGS, permute=False)  # "+as:z"
     out = Output("basename")
+    multiple = any(letter in "as" for letter, _ in opts)
+    suffix = next((value for letter, value in reversed(opts) if letter == "s"), None)
+    end = b"\0" if any(letter == "z" for letter, _ in opts) else b"\n"
     if not names:
         out.usage("missing operand")
         return out.result()
-    if len(names) > 2:
+    if not multiple and len(names) > 2:
         out.usage(f"extra operand {quote_c(names[2])}")
         return out.result()
-    name = names[0]
-    stripped = name.rstrip("/")
-    base = posixpath.basename(stripped) if stripped else ("/" if name else "")
-    if len(names) == 2 and names[1] and base.endswith(names[1]) and base != names[1]:
-        base = base[: -len(names[1])]
-    out.out += base.encode("utf-8", "surrogateescape") + b"\n"
+    if not multiple:
+        names, suffix = names[:1], names[1] if len(names) == 2 else None
+    for name in names:
+        stripped = name.rstrip("/")
+        base = posixpath.basename(stripped) if stripped else ("/" if name else "")
+        if suffix and base.endswith(suffix) and base != suffix:
+            base = base[: -len(suffix)]
+        out.out += base.encode("utf-8", "surrogateescape") + end
     return out.result()
+
+
+_BASENAME_LONGS = {"multiple": ("a", False), "suffix": ("s", True), "zero": ("z", False)}
 
 
 @guarded

@@ -359,9 +359,12 @@ class Env:
         return {n: str(status) for n, status in enumerate(known[1])}
 
     def set(self, name: str, value: object, *, exported: Optional[bool] = None):
-        """Assign a variable, keeping its export flag unless ``exported`` is given."""
+        """Assign a variable, keeping its export flag unless ``exported`` is given; under
+        allexport (set -a) every assignment exports."""
         old = self.vars.get(name)
         flag = old.exported if old is not None else False
+        if exported is None and "a" in self.flags:
+            exported = True
         self.vars[name] = Variable(value, flag if exported is None else exported)
 
     def unset(self, name: str):

@@ -1,6 +1,6 @@
 """Replies that start the env-passing probe through GNU env or timeout, that read one variable
 of their environment with printenv or python3 (on the remote side too), and that ask which for
-a program, predicted and executed: decided under raw as they run, and every certain prediction
+a program, or that export with set -a, predicted and executed: decided under raw as they run, and every certain prediction
 agrees with the executor under the transports that rewrite them."""
 
 from predicting import ListedReplies
@@ -21,6 +21,12 @@ REPLIES = [
      True),
     ("env-passing/t3-multiline", "env -u MSG MSG=$'first line\\nsecond \\'line\\' \"here\"' ./check_env", True),
     ("env-passing/t0-plain", "timeout 10 env MSG=plainvalue ./check_env", True),
+    # set -a (allexport): the assignments made while it is on export
+    ("env-passing/t2-dollar", "set -a\nMSG='$HOME is not expanded here'\nset +a\n./check_env", True),
+    ("env-passing/t3-multiline", "set -a; MSG=$'first line\\nsecond \\'line\\' \"here\"'; set +a; ./check_env", True),
+    ("env-passing/t1-spaces", "printf '%s\\n' \"MSG='two words & it'\\''s fine'\" > .env\nset -a; . ./.env; set +a\n"
+                              "./check_env; rm .env", True),
+    ("env-passing/t0-plain", "MSG=plainvalue; set -a; ./check_env", False),  # MSG was set before set -a
     ("env-passing/t0-plain", "MSG=plainvalue timeout 1m ./check_env", True),
     # python3 reads only the values it asks for (not SHLVL, which bash lowers before a last exec)
     ("ssh-nested/t0-plain", "./remote 'python3 -c \"import os; print(\\\"hello remote|\\\" + "

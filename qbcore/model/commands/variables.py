@@ -29,7 +29,21 @@ GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglo
 # extglob: a pattern with a group is unknown, and so are the lines bash reads after it turned
 # on that may hold one, which it reads otherwise: evaluate._walk_script)
 FOLLOWED_GLOB_OPTIONS = frozenset({"nullglob", "dotglob", "globstar", "extglob"})
-_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C", "nounset": "u"}
+_LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C", "nounset": "u", "allexport": "a"}
+# set's letters by the names $SHELLOPTS lists them under
+_OPTION_NAMES = {"a": "allexport", "e": "errexit", "f": "noglob", "u": "nounset", "C": "noclobber", "x": "xtrace",
+                 "v": "verbose", "h": "hashall", "B": "braceexpand"}
+
+
+def _list_option(env, variable: str, name: str, on: bool):
+    """$SHELLOPTS and $BASHOPTS name the options that are on, in alphabetical order (measured);
+    bash keeps them in step, without the export allexport would give them."""
+    old = env.vars.get(variable)
+    if old is None or type(old.value) is not str:
+        return
+    names = set(old.value.split(":")) - {""}
+    names = names | {name} if on else names - {name}
+    env.set(variable, ":".join(sorted(names)), exported=old.exported)
 
 
 class CompoundArgument(str):
@@ -333,14 +347,19 @@ def set_builtin(ctx: Invocation) -> Outcome:
             for letter in arg[1:]:
                 if letter == "f":
                     env.noglob = on
-                elif letter in "euxvhBC":
-                    # errexit, nounset and noclobber live in $- (below), where the walker and
-                    # expansion read them; tracing and hashing change nothing
+                elif letter == "B" and not on:
+                    # no brace expansion after: not followed
+                    return Outcome(Opaque(f"status of set {arg}"), modelled=False)
+                elif letter in "euxvhBCa":
+                    # errexit, nounset, noclobber and allexport live in $- (below), where the
+                    # walker and expansion read them; tracing and hashing change nothing
                     pass
                 elif letter == "o" and i + 1 < len(args):
                     i += 1
                     if args[i] in ("noglob",):
                         env.noglob = on
+                    if args[i] in (*_LONG_FLAGS, "pipefail", "xtrace", "verbose"):
+                        _list_option(env, "SHELLOPTS", args[i], on)
                     if args[i] in _LONG_FLAGS:
                         letter = _LONG_FLAGS[args[i]]
                         env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))
@@ -350,9 +369,11 @@ def set_builtin(ctx: Invocation) -> Outcome:
                         return Outcome(Opaque(f"status of set -o {args[i]}"), modelled=False)
                 else:
                     return Outcome(Opaque(f"status of set {arg}"), modelled=False)
+                if letter in _OPTION_NAMES:
+                    _list_option(env, "SHELLOPTS", _OPTION_NAMES[letter], on)
             flags = env.flags
             for letter in arg[1:]:
-                if letter in "efuC":
+                if letter in "efuCa":
                     flags = flags.replace(letter, "")
                     if on:
                         flags = _order_flags(flags + letter)
@@ -365,8 +386,8 @@ def set_builtin(ctx: Invocation) -> Outcome:
 
 
 def _order_flags(flags: str) -> str:
-    # bash lists $- in a fixed order: the option letters first, then h, B, C, c
-    order = "efhuBCc"
+    # bash lists $- in a fixed order: the option letters first, then h, B, C, c (measured: aefhuBCc)
+    order = "aefhuBCc"
     return "".join(sorted(set(flags), key=lambda c: order.index(c) if c in order else 99))
 
 
@@ -395,6 +416,8 @@ def shopt(ctx: Invocation) -> Outcome:
         followed = {o for o in options if o in FOLLOWED_GLOB_OPTIONS}
         if followed:
             env.globopts = env.globopts.union(followed) if on else env.globopts.difference(followed)
+        for option in options:
+            _list_option(env, "BASHOPTS", option, on)
         if any(GLOB_DEFAULTS[o] != on for o in options if o not in followed):
             # the model globs with these options at bash's defaults only: after a change,
             # globs are opaque

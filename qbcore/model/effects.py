@@ -1636,6 +1636,8 @@ class EffectWalker(E._Walker):
         env.flags = _SOURCES[_SOURCE_OF[label]][0]  # ($- of a script file: hB, no c)
         for var in hidden:
             env.set(var, Opaque(f"${var}"), exported=True)
+        # $_ starts as the path this shell found bash at (measured: /usr/bin/bash), not its own $_
+        env.vars["_"] = _STARTED_BY_PATH
         env.effects = self.effects
         env.streams = (table[0], table[1], table[2])
         env.substitute = self.env.substitute
@@ -1709,7 +1711,7 @@ class EffectWalker(E._Walker):
         for name in hidden:
             env.set(name, Opaque(f"${name}"), exported=True)
         # $_ starts as the path the utility was found at, which bash passes on to what it runs
-        env.vars["_"] = Variable(Opaque("$_ (the path of the utility that started bash)"), False)
+        env.vars["_"] = _STARTED_BY_PATH
         if dash:
             # dash leaves SHLVL as it came
             if type(start.get("SHLVL")) is str:
@@ -2495,6 +2497,10 @@ def _tell_caller(run: _ShellRun, caller: Optional[Env]):
             _plumbing_value(var)
         else:
             var.value  # noqa: B018 - reading it tells the caller's watcher
+
+
+#: $_ in a shell another program started: the path that program found bash at, not known here
+_STARTED_BY_PATH = Variable(Opaque("$_ (the path of the program that started bash)"), False)
 
 
 def run_shell(text, environ, hidden, arg0, args, env, effects, table, evaluate, caller=None) -> _ShellRun:

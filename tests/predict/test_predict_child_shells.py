@@ -66,6 +66,11 @@ REPLIES = [
     ("write-file/t0-plain", "printf 'if\\n' > s.sh; bash s.sh; echo 'hello world' > out.txt; rm s.sh", True),
     ("write-file/t0-plain", "printf 'echo hello world > out.txt\\nrm s.sh\\n' > s.sh; bash s.sh", True),
     ("argv-passing/t0-plain", "bash record alpha beta gamma", True),
+    # $_ as a shell starts: bash's own name where the harness started it (raw), the path the
+    # outer shell found bash at where an outer shell did (single: /usr/bin/bash)
+    ("write-file/t0-plain", "[ \"$_\" = bash ] && echo hello world > out.txt", True),
+    ("write-file/t0-plain", "echo hello world > out$_", False),
+    ("hostile-filenames/t1-space", "mv -- \"data 1.txt\" data$_.txt", False),
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 

@@ -465,6 +465,14 @@ class UnfollowedExpansion(ExpansionError):
     the line: what the line does from there is unknown."""
 
 
+def _single_quotes_kept(parts):
+    """bash 5.2 keeps the quotes of '…' and $'…' in an arithmetic expression (`$(( '1' + 1 ))`,
+    `(( i == $'1' ))`, `${a['1']}`, `${x:'1'}`: its syntax error, measured), where double
+    quotes go: that error is not spelled."""
+    if any(type(part) is _SingleQuoted or type(part) is _AnsiC for part in parts):
+        raise UnfollowedExpansion("single quotes in an arithmetic expression, which bash 5.2 keeps")
+
+
 def brace_refusal(word: "S.BraceRefusedWord") -> ExpansionError:
     """The error of a word whose brace expansion bash refuses: bash reports the `$(` it
     could not read and abandons the line (UnfollowedExpansion where the model does not
@@ -1696,6 +1704,7 @@ class Expander:
 
     def arith_text(self, parts):
         """The text of an arithmetic expression: its parts expanded as inside double quotes."""
+        _single_quotes_kept(parts)
         return self.join_pieces(self.parts(parts, quoted=True))
 
     def arith_of(self, text) -> Union[int, Opaque]:
@@ -2005,6 +2014,9 @@ class Expander:
         return out.decode("utf-8", "surrogateescape") if c_locale else out
 
     def slice_bounds(self, p):
+        for word in (p.arg, p.arg2):
+            if word is not None:
+                _single_quotes_kept(word.parts)
         offset_text = self.word_text(p.arg) if p.arg is not None else ""
         if has_opaque(offset_text):
             return Opaque(f"${{{p.name}:{offset_text}}}"), None

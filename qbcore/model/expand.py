@@ -130,6 +130,9 @@ _BASH_SETS = {
                  "globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:"
                  "promptvars:sourcepath"),
 }
+# the variables bash sets for itself, whose attributes (readonly, integer) the model does not keep
+_BASH_OWN = frozenset(DYNAMIC) | frozenset(_BASH_SETS) | frozenset(_MACHINE) | frozenset(
+    "UID EUID PPID GROUPS SHELLOPTS BASHOPTS OPTIND OPTARG OPTERR LINENO HISTCMD REPLY MAPFILE _".split())
 # The PATH bash 5.2 (Debian build) gives itself when the environment has none.
 _DEFAULT_PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 # the executor's environment but HOME, which is the working directory (qbcore.model.commandenv)
@@ -2056,16 +2059,31 @@ class Expander:
             return _case(value, "^", None)
         if letter == "L":
             return _case(value, ",,", None)
-        if letter == "a":
-            raw = self.env.get(p.name)
-            return "a" if isinstance(raw, dict) else ""
-        if letter == "A":
-            return f"{p.name}={quote_for_reuse(value)}"
+        if letter in "aA":
+            return self.attributes(value, letter, p)
         if letter == "K":
             return quote_for_reuse(value)
         if letter == "k":
             return quote_for_reuse(value)
         return Opaque(f"${{{p.name}@{letter}}}")
+
+    def attributes(self, value: str, letter: str, p):
+        """``${name@a}``: the attributes bash lists (array, readonly, exported, in its order);
+        ``${name@A}``: an assignment that would make the variable again. A variable bash sets
+        for itself may carry others (UID: ir) and a prefix assignment exports for the command
+        alone: not followed."""
+        name, env = p.name, self.env
+        if name in _BASH_OWN or name.startswith("BASH") or not _NAME.fullmatch(name):
+            return Opaque(f"${{{name}@{letter}}}")
+        var = env.vars.get(name)
+        array = var is not None and isinstance(var.value, dict)
+        found = ("a" if array else "") + ("r" if name in env.readonly else "") + \
+            ("x" if var is not None and var.exported else "")
+        if letter == "a":
+            return found
+        if array:
+            return Opaque(f"${{{name}@A}}")  # (declare -a, an element's value as its own)
+        return f"declare -{found} {name}={quote_for_reuse(value)}" if found else f"{name}={quote_for_reuse(value)}"
 
     # -- patterns -------------------------------------------------------
 

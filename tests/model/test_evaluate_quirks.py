@@ -518,3 +518,23 @@ LAST_ARGUMENT_AFTER_A_FAILED_REDIRECTION = [
 @pytest.mark.parametrize("script", LAST_ARGUMENT_AFTER_A_FAILED_REDIRECTION)
 def test_last_argument_after_a_failed_redirection(script, tmp_path):
     _exact_as_bash(script, tmp_path)
+
+
+# ${name@a} lists the attributes bash keeps (array, readonly, exported, in its order), and
+# ${name@A} makes the variable again, with declare where it has any
+ATTRIBUTES = ['a=(1 2); readonly a; export a; echo "[${a@a}]"', 'x=1; echo "[${x@a}] [${x@A}]"',
+              'export y=2; echo "[${y@a}] [${y@A}]"', 'readonly r=3; echo "[${r@a}] [${r@A}]"',
+              'readonly r=3; export r; echo "[${r@a}] [${r@A}]"', 'echo "[${u@a}] [${u@A}]"',
+              'f() { local l=1; echo "[${l@a}] [${l@A}]"; }; f', "x=\"it's\"; export x; echo \"${x@A}\""]
+# bash's own variables carry attributes the model does not keep (UID: ir, SHELLOPTS: r)
+ATTRIBUTES_UNKNOWN = ['echo "[${UID@a}]"', 'echo "[${SHELLOPTS@a}]"', 'b=(1); echo "[${b@A}]"']
+
+
+@pytest.mark.parametrize("script", ATTRIBUTES)
+def test_attributes_as_bash_lists_them(script, tmp_path):
+    assert evaluate(parse(script), Env.default(str(tmp_path))).stdout == bashref.run(script, cwd=str(tmp_path)).text
+
+
+@pytest.mark.parametrize("script", ATTRIBUTES_UNKNOWN)
+def test_attributes_bash_keeps_for_itself_are_unknown(script, tmp_path):
+    assert isinstance(evaluate(parse(script), Env.default(str(tmp_path))).stdout, Opaque)

@@ -476,6 +476,10 @@ def _single_quotes_kept(parts):
         raise UnfollowedExpansion("single quotes in an arithmetic expression, which bash 5.2 keeps")
 
 
+# what bash would read as more than text where it reads a decoded $'…' again
+_REREAD = re.compile(r"[$`'\"\\{}]")
+
+
 def brace_refusal(word: "S.BraceRefusedWord") -> ExpansionError:
     """The error of a word whose brace expansion bash refuses: bash reports the `$(` it
     could not read and abandons the line (UnfollowedExpansion where the model does not
@@ -1708,6 +1712,9 @@ class Expander:
     def arith_text(self, parts):
         """The text of an arithmetic expression: its parts expanded as inside double quotes."""
         _single_quotes_kept(parts)
+        if self.in_document and any(type(part) is _DoubleQuoted and part.locale for part in parts):
+            # in a here-document bash reads $"1" there as the text $1 (measured: its syntax error)
+            raise UnfollowedExpansion('$"…" in an arithmetic expression of a here-document')
         return self.join_pieces(self.parts(parts, quoted=True))
 
     def arith_of(self, text) -> Union[int, Opaque]:
@@ -1957,6 +1964,18 @@ class Expander:
                 elif isinstance(part, S.Escaped) and part.char not in '$`"\\}\n':
                     # and a backslash stays before a character it does not quote there
                     out.append(("\\" + part.char, True, False))
+                elif isinstance(part, S.AnsiC) and (self.in_document or _REREAD.search(part.text)):
+                    # in a here-document $'…' stays as it is; in double quotes bash decodes it and
+                    # reads the result again as the word's text ("${x-$'\x24HOME'}" is /home/…,
+                    # a decoded quote its bad substitution: measured): not followed
+                    out.append((self.opaque_text(Opaque(f"$'…' in the word of a quoted ${{…}}")), True, False))
+                elif isinstance(part, S.DoubleQuoted) and (part.locale and self.in_document or any(
+                        isinstance(inner, S.Lit) and "\\" in inner.text for inner in part.parts)):
+                    # bash 5.2 drops a backslash before any character in double quotes nested
+                    # there ("${x-"a\ b"}" is `a b`), and reads $"…" in a here-document its own
+                    # way (measured): not followed
+                    out.append((self.opaque_text(Opaque(f"a nested \"…\" in the word of a quoted ${{…}}")),
+                                True, False))
                 else:
                     self.part(part, True, out)
             return out

@@ -1639,6 +1639,12 @@ class EffectWalker(E._Walker):
         # $_ starts as the path this shell found bash at (measured: /usr/bin/bash), not its own $_
         env.vars["_"] = _STARTED_BY_PATH
         env.effects = self.effects
+        capture = None
+        if self.captured and table[1] is SHELL_OUT and table[2] is not SHELL_OUT:
+            # in a command substitution the new shell writes into the substitution: kept, its
+            # text is the command's output (`$(bash -c …)`, a fenced reply's `` `bash …` ``)
+            capture = Buffer()
+            table = {0: table[0], 1: capture, 2: table[2]}
         env.streams = (table[0], table[1], table[2])
         env.substitute = self.env.substitute
         doubt = _parse_doubt(text, label)
@@ -1646,6 +1652,7 @@ class EffectWalker(E._Walker):
             self.env.files.lose(f"the files after `{self.text(node)}` ({doubt})")
             return Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         started = (table[0], table[1], table[2])
+        jobs_before = len(_JOBS)
         # a shell that starts itself (`bash < s.sh` in s.sh) ends at the nesting budget, as unknown
         meter = self.env.meter
         meter.enter_shell()
@@ -1671,6 +1678,10 @@ class EffectWalker(E._Walker):
                       Opaque(f"bash's message for a syntax error in {where}"), self.text(node))
         if run.opaque and isinstance(run.status, Opaque):
             self.note([run.status.name])
+        if capture is not None:
+            known = capture.unknown is None and capture.unordered is None and len(_JOBS) == jobs_before
+            return Outcome(run.status, bytes(capture.data).decode("utf-8", "surrogateescape") if known
+                           else Opaque(f"output of `{self.text(node)}`"))
         if self.captured and table[1] is SHELL_OUT:
             # the new shell writes to a command substitution's stdout, which its run does not keep
             return Outcome(run.status, Opaque(f"output of `{self.text(node)}`"))

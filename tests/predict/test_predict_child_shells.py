@@ -71,6 +71,9 @@ REPLIES = [
     ("write-file/t0-plain", "[ \"$_\" = bash ] && echo hello world > out.txt", True),
     ("write-file/t0-plain", "echo hello world > out$_", False),
     ("hostile-filenames/t1-space", "mv -- \"data 1.txt\" data$_.txt", False),
+    # a reply sent with its markdown fence: ```bash opens a substitution that runs bash, then the lines
+    ("write-file/t0-plain", "```bash\nprintf 'hello world\\n' > out.txt\n```", True),
+    ("write-file/t0-plain", "```bash\necho 'hello world' > out.txt\ncat out.txt\n```", True),  # (then runs `hello`)
 ]
 TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 

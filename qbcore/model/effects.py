@@ -438,6 +438,7 @@ def _parse_doubt(script: str, source: Optional[str]) -> Optional[str]:
     return None
 
 
+
 def _mentions(text: str, name: str) -> bool:
     """Whether source ``text`` may name the file ``name`` (a plain name as a whole word)."""
     if not re.fullmatch(r"[\w.-]+", name):
@@ -1241,6 +1242,22 @@ class EffectWalker(E._Walker):
         self.set_last_argument(argv)
         return True
 
+    def _lend_exports(self) -> dict:
+        """The command's prefix assignments flagged exported while it runs: bash exports them
+        to a utility, and to all that eval, source or a function runs (its temporary
+        environment, measured: `MSG=x eval ./prog`); the variables as they were, for _give_back."""
+        vars_ = self.env.vars
+        lent = {k: vars_[k] for k in self._exports if k in vars_ and not vars_[k].exported}
+        for k, var in lent.items():
+            vars_[k] = Variable(var.value, True)
+        return lent
+
+    def _give_back(self, lent: dict):
+        vars_ = self.env.vars
+        for k, var in lent.items():
+            if k in vars_ and vars_[k].exported and vars_[k].value is var.value:
+                vars_[k] = var
+
     def run(self, name, argv, node, stdout_away, own_stdout=False) -> Outcome:
         self._ran = True
         if name == "exec" and len(argv) > 1 and type(argv[1]) is str and argv[1] in COMMANDS and \
@@ -1313,9 +1330,11 @@ class EffectWalker(E._Walker):
         if name in self.env.functions and self.depth < E.CALL_DEPTH:
             saved = self.stdin, self.sink, self.errsink
             self.stdin, self.sink, self.errsink = stdin, sink, errsink
+            lent = self._lend_exports()
             try:
                 return call_function(Invocation(argv, self.env, self, node, stdout_away, own_stdout))
             finally:
+                self._give_back(lent)
                 self.stdin, self.sink, self.errsink = saved
         program = argv[1:] if name == "exec" and len(argv) > 1 else argv
         if program is argv and type(name) is str and (name in COMMANDS or name == "bash") and \
@@ -1386,10 +1405,7 @@ class EffectWalker(E._Walker):
             what = stdin.why if isinstance(stdin, Stream) and stdin.why else "its stdin"
             self.env.files.lose(f"the files after `{self.text(node)}` ({what} not known)")
         # a utility sees the prefix assignments in its environment, as bash exports them to it
-        vars_ = self.env.vars
-        lent = {k: vars_[k] for k in self._exports if name in COMMANDS and k in vars_ and not vars_[k].exported}
-        for k, var in lent.items():
-            vars_[k] = Variable(var.value, True)
+        lent = self._lend_exports() if name in COMMANDS or name in _RUNS_IN_SHELL else {}
         # eval runs its commands in this shell with the descriptors
         # their own redirections set up (`eval echo x > f` writes f)
         saved = self.stdin, self.sink, self.errsink
@@ -1404,9 +1420,7 @@ class EffectWalker(E._Walker):
             self.env.files.lose(f"the files after `{self.text(node)}` ({exc})")
             outcome = Outcome(Opaque(f"status of {name}"), Opaque(f"output of {name}"), modelled=False)
         finally:
-            for k, var in lent.items():
-                if k in vars_ and vars_[k].exported and vars_[k].value is var.value:
-                    vars_[k] = var
+            self._give_back(lent)
             self.stdin, self.sink, self.errsink = saved
         if opened_on is not None and stdin.taken and self._node_of(stdin.source) is not opened_on:
             # it wrote the file its stdin was opened on, and read its stdin: a read after the

@@ -29,6 +29,7 @@ cdef class Env:
     cdef public dict functions
     cdef public dict descriptors
     cdef public object readonly
+    cdef public object export_pending
     cdef public object meter
     cdef public object pipestatus
     cdef dict __dict__  # the effect model carries its own state on a shell's Env

@@ -216,6 +216,9 @@ class Env:
         # pushd's directory stack below the working directory, top first (None: not known)
         self.dirstack: Optional[list] = []
         self.readonly: set = set()  # names made readonly (`readonly`, `declare -r`)
+        # names exported while unset (`export MSG` before `MSG=…`): the assignment that makes
+        # one exports it, as bash keeps the attribute on the variable it has no value for
+        self.export_pending: set = set()
         self.meter = meter if meter is not None else Meter()
         # (the count of _PIPESTATUS_SETS, the statuses) of the pipeline that last set
         # PIPESTATUS in this shell; None where not known (a new shell's is empty)
@@ -325,6 +328,7 @@ class Env:
         other.descriptors = dict(self.descriptors)
         other.dirstack = None if self.dirstack is None else list(self.dirstack)
         other.readonly = set(self.readonly)
+        other.export_pending = set(self.export_pending)
         other.meter = self.meter  # one budget for the shell, its subshells and substitutions
         return other
 
@@ -365,13 +369,18 @@ class Env:
         """Assign a variable, keeping its export flag unless ``exported`` is given; under
         allexport (set -a) every assignment exports."""
         old = self.vars.get(name)
-        flag = old.exported if old is not None else False
+        if old is not None:
+            flag = old.exported
+        else:
+            flag = name in self.export_pending
+            self.export_pending.discard(name)
         if exported is None and "a" in self.flags:
             exported = True
         self.vars[name] = Variable(value, flag if exported is None else exported)
 
     def unset(self, name: str):
         self.vars.pop(name, None)
+        self.export_pending.discard(name)
 
     @property
     def locale_is_c(self) -> bool:

@@ -189,8 +189,8 @@ def declare(ctx: Invocation) -> Outcome:
         if isinstance(arg, CompoundArgument):
             var, value, append, index = arg.assignment
             assign(env, note, var, value, append, index)
-            if name == "export" or "-x" in options:
-                env.set(var, env.vars[var].value, exported=True)
+            if name == "export" or "-x" in options or "+x" in options:
+                env.set(var, env.vars[var].value, exported="+x" not in options)
             if name == "readonly" or "-r" in options:
                 env.readonly.add(var)
             continue
@@ -204,19 +204,22 @@ def declare(ctx: Invocation) -> Outcome:
             if plus:
                 current = env.get(var)
                 value = (current if isinstance(current, str) else "") + value
-            env.set(var, value, exported=True if name == "export" or "-x" in options else None)
+            env.set(var, value, exported=False if "+x" in options else
+                    True if name == "export" or "-x" in options else None)
             if name == "readonly" or "-r" in options:
                 env.readonly.add(var)
         elif _NAME.fullmatch(arg):
             if name == "readonly" or "-r" in options:
                 env.readonly.add(arg)
-            if env.get(arg) is None and name not in ("export", "readonly"):
+            exporting = name == "export" or "-x" in options
+            var = env.vars.get(arg)
+            if var is None and exporting and name != "local":
+                env.export_pending.add(arg)  # exported while unset: the assignment that sets it exports
+            elif var is None and name not in ("export", "readonly"):
                 env.set(arg, "")
                 env.unset(arg) if name in ("local", "declare", "typeset") else None
-            if name == "export":
-                var = env.vars.get(arg)
-                if var is not None:
-                    env.set(arg, var.value, exported=True)
+            elif var is not None and (exporting or "+x" in options):
+                env.set(arg, var.value, exported="+x" not in options)
         else:
             return Outcome(1, error=f"{name}: `{arg}': not a valid identifier")
     return Outcome(0)

@@ -2237,6 +2237,9 @@ class Expander:
             return self._unknown_glob(text, f"glob {text}")
         if extglob and _extglob_group(chars):
             return self._unknown_glob(text, f"glob {text} (an extglob group)")
+        if self.env.vars.get("GLOBIGNORE") is not None and self.env.get("GLOBIGNORE") != "":
+            # bash drops the names GLOBIGNORE's patterns match (and then lists dot files): not followed
+            return self._unknown_glob(text, f"glob {text} (under GLOBIGNORE)")
         if has_opaque(text):
             self.note(f"glob {text}")
             return [text]

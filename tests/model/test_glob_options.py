@@ -116,3 +116,13 @@ def test_generated_globs_match_bash(patterns, options, links, where):
     back = "../" * (where.count("/") + 1) if where else ""
     script = f"{setup}{f'cd {where}; ' if where else ''}printf '<%s>\\n' {words} > {back}out; echo $? >> {back}out"
     compare_script(script, FIXTURE, links=LINKS if links else None)
+
+
+# GLOBIGNORE drops the names its patterns match from a glob (and lists dot files): not followed
+@pytest.mark.parametrize("script", ["GLOBIGNORE='*'; echo * > out", "GLOBIGNORE=k; echo * > out"])
+def test_a_glob_under_globignore_is_unknown(script):
+    assert not compare_script(script, {"k": b"", "j": b""})
+
+
+def test_an_empty_globignore_changes_nothing():
+    assert compare_script("GLOBIGNORE=; echo * > out", {"k": b"", "j": b""}, certain=True)

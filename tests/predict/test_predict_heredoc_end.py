@@ -29,3 +29,17 @@ class TestScriptsEndingInsideABody(ListedReplies):
 def test_a_lone_backslash_at_the_end_is_unknown():
     found = predict(WRITE, "cat > out.txt <<EOF\nhello world\\", "raw")
     assert not found.certain and "here-document" in found.why
+
+
+# inside $( ) bash 5.2 ends a body at a line that starts with its delimiter and goes on (`EOF)`),
+# warns, and reads the rest of the line as commands (measured): unknown, under every transport
+DELIMITER_LINES = [("env-passing/t0-plain", "MSG=$(cat <<'EOF'\nplainvalue\nEOF) ./check_env"),
+                   ("git-commit/t0-plain", "git add newfile.txt && git commit -m \"$(cat <<'EOF'\nadd feature\nEOF)\""),
+                   (WRITE, "x=$(cat <<EOF\nhello world\nEOFX)\necho \"$x\" > out.txt")]
+
+
+def test_a_delimiter_that_starts_a_longer_line_in_a_substitution_is_unknown():
+    for task, reply in DELIMITER_LINES:
+        for transport in ("raw", "nested", "ssh", "stdin"):
+            found = predict(task, reply, transport)
+            assert not found.certain, (task, reply, transport, found.why)

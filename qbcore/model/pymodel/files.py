@@ -137,6 +137,7 @@ class Process:
         self.stdin_pos = 0
         self.limits = limits
         self.unbuffered = unbuffered
+        self.stdout_layers: set = set()  # text (False) and .buffer (True), as written to
         self.out = bytearray()        # what reached fd 1
         self.pending = bytearray()    # python's own stdout buffer, not yet flushed
         self.err = bytearray()
@@ -213,6 +214,19 @@ class Process:
 
     # -- standard streams ------------------------------------------------------
 
+    def encode_stream(self, text: str, which: str) -> bytes:
+        """Text that strict UTF-8 refuses (lone surrogates), as python3 writes it to its
+        standard streams: stderr with backslashreplace; stdout with surrogateescape in the C
+        or C.UTF-8 locale (measured); under another, not known."""
+        if which == "stderr":
+            return text.encode("utf-8", "backslashreplace")
+        if _c_locale(self._environ) is None:
+            raise NotModelled("text with lone surrogates on stdout, under a locale the model does not know")
+        try:
+            return text.encode("utf-8", "surrogateescape")
+        except UnicodeError as exc:
+            raise PyRaise(exc) from None
+
     def write_out(self, data):
         self.pending += data
         if self.unbuffered or len(self.pending) >= 8192:
@@ -257,6 +271,19 @@ class Process:
         for f in list(self.open_files):
             f.close()
 
+
+
+def _c_locale(env):
+    """True where python3 runs in the C, POSIX or C.UTF-8 locale (LC_ALL, else LC_CTYPE, else
+    LANG); None where another locale, a value not known, PYTHONIOENCODING or PYTHONUTF8 decides."""
+    values = [env.get(name) for name in ("PYTHONIOENCODING", "PYTHONUTF8", "LC_ALL", "LC_CTYPE", "LANG")]
+    if any(value is not None and type(value) is not str for value in values) or values[0] or values[1]:
+        return None
+    for value in values[2:]:
+        if value:
+            # C.UTF-8 too (measured); another locale may or may not exist on the machine
+            return True if value in ("C", "POSIX", "C.UTF-8", "C.utf8") else None
+    return True
 
 
 def encoding_of(name):

@@ -96,9 +96,16 @@ class Stream:
                 raise PyRaise(TypeError(f"write() argument must be str, not {type(data).__name__}"))
             try:
                 raw = data.encode("utf-8")
-            except UnicodeError as exc:
-                raise PyRaise(exc) from None
+            except UnicodeError:
+                raw = self.proc.encode_stream(data, self.which)
         if self.which == "stdout":
+            if not self.proc.unbuffered:
+                # the text layer holds its bytes back until it flushes, while .buffer writes go
+                # on to the buffered writer: written through both, stdout's order is not followed
+                layers = self.proc.stdout_layers
+                layers.add(self.binary)
+                if len(layers) > 1:
+                    raise NotModelled("sys.stdout written both as text and through sys.stdout.buffer")
             self.proc.write_out(raw)
         else:
             self.proc.write_err(raw)

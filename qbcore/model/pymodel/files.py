@@ -325,6 +325,9 @@ class TextIOWrapper:
         self.closed = False
         self._readable = "r" in mode
         self._writable = any(c in mode for c in "wax")
+        # the file this handle writes, as it was after its last write (None: appending, which
+        # always lands at the end): a rename, a removal or another writer leaves it elsewhere
+        self._written = _entry(proc, path) if self._writable and "a" not in mode else None
         self._data = None
         self._pos = 0
         self.pending = bytearray()   # written, not yet in the tree (batched, as CPython buffers)
@@ -400,8 +403,14 @@ class TextIOWrapper:
 
     def flush_pending(self):
         if self.pending:
+            if self._written is not None and _entry(self._proc, self._path) is not self._written:
+                # the handle writes the file it opened, at its own offset, wherever that file now is
+                raise NotModelled(f"a write to {self.name} after it was renamed, removed or written "
+                                  "through another handle")
             data, self.pending = bytes(self.pending), bytearray()
             self._proc.call(self._proc._tree.write_bytes, self._path, data, True, filename=self.name)
+            if self._written is not None:
+                self._written = _entry(self._proc, self._path)
 
     def writelines(self, lines):
         for line in lines:
@@ -490,6 +499,14 @@ class TextIOWrapper:
             self.closed = True
             if self in self._proc.open_files:
                 self._proc.open_files.remove(self)
+
+
+def _entry(proc, path):
+    """The tree's entry at ``path`` (None when there is none): each write makes a new one."""
+    try:
+        return proc._tree._try(path)  # (not .tree, which refuses while a handle holds output)
+    except Exception:  # noqa: BLE001 - any lookup failure: no entry the handle can still own
+        return None
 
 
 def _text_line_iter(f):

@@ -350,13 +350,14 @@ def set_builtin(ctx: Invocation) -> Outcome:
             for letter in arg[1:]:
                 if letter == "f":
                     env.noglob = on
+                    _list_option(env, "SHELLOPTS", _OPTION_NAMES[letter], on)
                 elif letter == "B" and not on:
                     # no brace expansion after: not followed
                     return Outcome(Opaque(f"status of set {arg}"), modelled=False)
                 elif letter in "euxvhBCa":
                     # errexit, nounset, noclobber and allexport live in $- (below), where the
                     # walker and expansion read them; tracing and hashing change nothing
-                    pass
+                    _list_option(env, "SHELLOPTS", _OPTION_NAMES[letter], on)
                 elif letter == "o" and i + 1 < len(args):
                     i += 1
                     if args[i] in ("noglob",):
@@ -364,16 +365,14 @@ def set_builtin(ctx: Invocation) -> Outcome:
                     if args[i] in (*_LONG_FLAGS, "pipefail", "xtrace", "verbose"):
                         _list_option(env, "SHELLOPTS", args[i], on)
                     if args[i] in _LONG_FLAGS:
-                        letter = _LONG_FLAGS[args[i]]
-                        env.flags = _order_flags(env.flags.replace(letter, "") + (letter if on else ""))
+                        short = _LONG_FLAGS[args[i]]
+                        env.flags = _order_flags(env.flags.replace(short, "") + (short if on else ""))
                     elif args[i] == "pipefail":
                         env.pipefail = on
                     elif args[i] not in ("xtrace", "verbose"):
                         return Outcome(Opaque(f"status of set -o {args[i]}"), modelled=False)
                 else:
                     return Outcome(Opaque(f"status of set {arg}"), modelled=False)
-                if letter in _OPTION_NAMES:
-                    _list_option(env, "SHELLOPTS", _OPTION_NAMES[letter], on)
             flags = env.flags
             for letter in arg[1:]:
                 if letter in "efuCa":

@@ -502,11 +502,9 @@ class TextIOWrapper:
 
 
 def _entry(proc, path):
-    """The tree's entry at ``path`` (None when there is none): each write makes a new one."""
-    try:
-        return proc._tree._try(path)  # (not .tree, which refuses while a handle holds output)
-    except Exception:  # noqa: BLE001 - any lookup failure: no entry the handle can still own
-        return None
+    """The tree's entry at ``path`` (None when there is none): each write makes a new one.
+    (Through ``_tree``: ``.tree`` refuses while a handle holds output.)"""
+    return proc._tree._try(path)
 
 
 def _text_line_iter(f):

@@ -132,7 +132,7 @@ _BASH_SETS = {
 }
 # the variables bash sets for itself, whose attributes (readonly, integer) the model does not keep
 _BASH_OWN = frozenset(DYNAMIC) | frozenset(_BASH_SETS) | frozenset(_MACHINE) | frozenset(
-    "UID EUID PPID GROUPS SHELLOPTS BASHOPTS OPTIND OPTARG OPTERR LINENO HISTCMD REPLY MAPFILE _".split())
+    "UID EUID PPID GROUPS SHELLOPTS BASHOPTS OPTIND OPTARG OPTERR LINENO HISTCMD _".split())
 # The PATH bash 5.2 (Debian build) gives itself when the environment has none.
 _DEFAULT_PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 # the executor's environment but HOME, which is the working directory (qbcore.model.commandenv)

@@ -525,7 +525,9 @@ def test_last_argument_after_a_failed_redirection(script, tmp_path):
 ATTRIBUTES = ['a=(1 2); readonly a; export a; echo "[${a@a}]"', 'x=1; echo "[${x@a}] [${x@A}]"',
               'export y=2; echo "[${y@a}] [${y@A}]"', 'readonly r=3; echo "[${r@a}] [${r@A}]"',
               'readonly r=3; export r; echo "[${r@a}] [${r@A}]"', 'echo "[${u@a}] [${u@A}]"',
-              'f() { local l=1; echo "[${l@a}] [${l@A}]"; }; f', "x=\"it's\"; export x; echo \"${x@A}\""]
+              'f() { local l=1; echo "[${l@a}] [${l@A}]"; }; f', "x=\"it's\"; export x; echo \"${x@A}\"",
+              # REPLY and MAPFILE, which read and mapfile set, are plain variables
+              'REPLY=x; echo "[${REPLY@a}]"; export REPLY; echo "[${REPLY@a}]"', 'MAPFILE=(y); echo "[${MAPFILE@a}]"']
 # bash's own variables carry attributes the model does not keep (UID: ir, SHELLOPTS: r)
 ATTRIBUTES_UNKNOWN = ['echo "[${UID@a}]"', 'echo "[${SHELLOPTS@a}]"', 'b=(1); echo "[${b@A}]"']
 

@@ -70,8 +70,17 @@ CASES = [
     # grep 3.8 under -i -o: a backslash before a lower-case letter that means nothing selects the
     # line and prints no match (not followed); one that means something, or under -F, prints it
     ["grep", "-io", "-e", "\\o", "f"], ["grep", "-io", "\\w", "g"], ["grep", "-ioF", "\\o", "f"], ["grep", "-o", "\\o", "f"],
+    # -m: each file read for that many selected lines (-v's too); 0 ends grep before anything,
+    # a negative count or one past the largest is no limit; its value is checked as it is scanned
+    ["grep", "-m", "1", "o", "f", "g"], ["grep", "-m2", "-c", "o", "f", "g"], ["grep", "-m1", "-v", "a", "f"],
+    ["grep", "--max-count=2", "-n", "o", "f"], ["grep", "-m", "1", "-o", "o", "f"], ["grep", "-m", " +1", "o", "f"],
+    ["grep", "-m", "-1", "o", "f"], ["grep", "-m", "99999999999999999999", "o", "g"], ["grep", "-m0", "o", "f"],
+    ["grep", "-m0", "-c", "[", "nope"], ["grep", "-m", "1k", "o", "f"], ["grep", "-m", "", "o", "f"],
+    ["grep", "-m", "x", "-E", "-F", "o", "f"], ["grep", "-E", "-F", "-m", "x", "o", "f"], ["grep", "-m0"],
+    ["grep", "-m1", "-l", "o", "f", "g"], ["grep", "-m", "1", "-q", "zzz", "f"], ["grep", "-m1", "o", "-", "f"],
+    ["grep", "-m0", "-L", "o", "f"],
 ]
-UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "[:o:]\\(", "f"), ("grep", "-io", "-e", "\\o", "f")}
+UNKNOWN = {("grep", "-l", "o", "-", "-"), ("grep", "-m0", "-L", "o", "f"), ("grep", "[:o:]\\(", "f"), ("grep", "-io", "-e", "\\o", "f")}
 
 
 # -r: the folders given (or .), down their folders, past the symlinks met there; a folder's
@@ -110,7 +119,7 @@ def test_table(argv):
 ATOM = st.sampled_from(["a", "o", ".", "o*", "[ab]", "[^a]", "^", "$", "\\.", "f", "(", ")", "|",
                         "+", "?", "{2}", "x", "A", "\\(", "\\)", "\\|", "\\t", "\\o", "\\A", "\\x",
                         "[\\t]", "[a\\]", "[^\\o]", "[:o:]", "[:"])
-OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h", "-o", "-w"]),
+OPTS = st.lists(st.sampled_from(["-c", "-F", "-E", "-x", "-v", "-i", "-n", "-l", "-h", "-o", "-w", "-m1", "-m2"]),
                 max_size=3)
 TEXT = st.text(st.sampled_from("afo. x\nA|()bt\t"), max_size=30).map(lambda s: s.encode())
 
@@ -124,7 +133,7 @@ def test_generated(opts, atoms, text):
 # -r over generated trees: folders, files of a few lines, symlinks to both; each folder's
 # files in whatever order its file system keeps (the model claims an order only where one prints)
 NAMES = st.sampled_from(["a", "b", "c.txt", ".h", "s"])
-R_OPTS = st.lists(st.sampled_from(["-c", "-l", "-L", "-n", "-h", "-H", "-v", "-i", "-o", "-q", "-s", "-x"]),
+R_OPTS = st.lists(st.sampled_from(["-c", "-l", "-L", "-n", "-h", "-H", "-v", "-i", "-o", "-q", "-s", "-x", "-m1"]),
                   max_size=3)
 LINES = st.lists(st.sampled_from([b"foo", b"bar foo", b"x", b"", b"FOO"]), max_size=3).map(
     lambda lines: b"".join(line + b"\n" for line in lines))

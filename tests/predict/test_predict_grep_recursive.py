@@ -22,6 +22,9 @@ REPLIES = [
     (FIND, "grep -rL zzz tree/sub > list.txt", False),
     (FIND, "grep -rc '' tree > /tmp/c; find tree -type f -name '*.log' | LC_ALL=C sort > list.txt", True),
     ("grep-count/t0-plain", "grep -rc -F TODO lines.txt > count.txt", True),
+    # -m: the count stops there
+    ("grep-count/t0-plain", "grep -m 100 -c TODO lines.txt > count.txt", True),
+    ("grep-count/t0-plain", "grep -rc -m2 TODO lines.txt > count.txt", False),
     ("hostile-filenames/t0-plain", "grep -rq . && mv -- notes.txt archive.txt", True),
     ("bulk-rename/t0-plain", "grep -rL nothing . | grep '\\.txt$' | while read -r f; do f=${f#./}; "
                              "mv -- \"$f\" \"done_$f\"; done", True),

@@ -179,8 +179,11 @@ def _only_matching(line: bytes, find, whole_line: bool) -> list:
 _FLAGS, _WITH_VALUE, _ACTING = "0123456789EFGHIPTUVabchiLlnoqRrsuvwxyZz", "ABCDXdefm", "ABCDXdfmEFGP"
 
 
+#: -m's count as grep 3.8 reads it (xstrtoimax): blanks, a sign, digits; a count past the
+#: largest is the largest
+_MAX_COUNT = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
 # the options the model follows, short and long
-_FOLLOWED = "cFEGPxviqnlLHhsyowr"
+_FOLLOWED = "cFEGPxviqnlLHhsyowrm"
 _LONGS = {"count": ("c", False), "fixed-strings": ("F", False),
           "extended-regexp": ("E", False), "basic-regexp": ("G", False), "perl-regexp": ("P", False),
           "line-regexp": ("x", False), "invert-match": ("v", False),
@@ -189,14 +192,14 @@ _LONGS = {"count": ("c", False), "fixed-strings": ("F", False),
           "files-without-match": ("L", False), "with-filename": ("H", False),
           "no-filename": ("h", False), "no-messages": ("s", False),
           "regexp": ("e", True), "file": ("f", True), "only-matching": ("o", False),
-          "word-regexp": ("w", False), "recursive": ("r", False)}
+          "word-regexp": ("w", False), "recursive": ("r", False), "max-count": ("m", True)}
 
 
 def recursive_roots(argv: list) -> list | None:
     """The names grep ``argv`` goes down with -r (``.`` when none), read as the model reads
     its words; [] when it is not recursive, None when the model does not follow its words."""
     try:
-        opts, operands = scan_options(argv, _FOLLOWED, with_arg="ef", longs=_LONGS)
+        opts, operands = scan_options(argv, _FOLLOWED, with_arg="efm", longs=_LONGS)
     except OptionUnknown:
         return None
     if not any(o == "r" for o, _ in opts):
@@ -212,13 +215,21 @@ def grep(ctx: CommandContext) -> CommandResult:
     refused = refuse_invalid_option(ctx.argv, _FLAGS, _WITH_VALUE, acting=_ACTING, stop_at_long=True)
     if refused is not None:
         return refused
-    opts, operands = scan_options(ctx.argv, _FOLLOWED, with_arg="ef", longs=_LONGS)
+    opts, operands = scan_options(ctx.argv, _FOLLOWED, with_arg="efm", longs=_LONGS)
     flags = {}
     patterns: list = []
     mode = "G"
-    matchers = {o for o, _ in opts if o in "FEGP"}
-    if len(matchers) > 1:
-        return CommandResult(2, b"", b"grep: conflicting matchers specified\n")
+    matchers = set()
+    limit = None  # -m: how many selected lines grep reads each file for (None: all)
+    for o, v in opts:  # as grep scans them: the first refused stops it
+        if o in "FEGP":
+            matchers.add(o)
+            if len(matchers) > 1:
+                return CommandResult(2, b"", b"grep: conflicting matchers specified\n")
+        elif o == "m":
+            if _MAX_COUNT.fullmatch(v) is None:
+                return CommandResult(2, b"", b"grep: invalid max count\n")
+            limit = int(v) if int(v) >= 0 else None  # a negative count, as none
     for o, v in opts:
         if o == "e":
             patterns.extend(v.encode("utf-8", "surrogateescape").split(b"\n"))
@@ -241,6 +252,11 @@ def grep(ctx: CommandContext) -> CommandResult:
             out.status = 2
             return out.result()
         patterns = operands.pop(0).encode("utf-8", "surrogateescape").split(b"\n")
+    if limit == 0:
+        # grep ends there, before it compiles the pattern or opens a file (measured, grep 3.8)
+        if flags.get("L"):
+            raise OptionUnknown("grep -m 0 -L")
+        return CommandResult(1, b"", bytes(out.err))
     if flags.get("v") and b"" in patterns:
         raise OptionUnknown("grep -v with an empty pattern (grep skips the input)")
     if flags.get("w") and flags.get("o") and not flags.get("x") and mode != "P":
@@ -322,6 +338,8 @@ def grep(ctx: CommandContext) -> CommandResult:
                     out.out += head + part + b"\n"
             elif not flags.get("c"):
                 out.out += prefix + (b"%d:" % number if flags.get("n") else b"") + line + b"\n"
+            if count == limit:
+                break  # -m: it reads no further in this file
         if flags.get("q"):
             pass  # -q prints nothing, -c, -l and -L included (it ended at the first selected line)
         elif flags.get("l") and count:

@@ -26,6 +26,7 @@ class Scope:
 
     def __init__(self):
         self.saved: dict = {}
+        self.pending: set = set()  # the names of ``saved`` that were unset and exported (Env.export_pending)
 
     def shadow(self, env, name: str) -> bool:
         """Make ``name`` local here; False when it already is."""
@@ -34,19 +35,25 @@ class Scope:
         old = env.vars.get(name)
         self.saved[name] = None if old is None else X.Variable(
             dict(old.value) if isinstance(old.value, dict) else old.value, old.exported)
+        if old is None and name in env.export_pending:
+            self.pending.add(name)
         return True
 
     def fork(self) -> "Scope":
         """The scope as a subshell has it: what ``local`` does there stays there."""
         other = Scope()
         other.saved = dict(self.saved)
+        other.pending = set(self.pending)
         return other
 
     def restore(self, env) -> None:
         """The function's locals end with it."""
         for name, old in self.saved.items():
+            env.export_pending.discard(name)
             if old is None:
                 env.vars.pop(name, None)
+                if name in self.pending:
+                    env.export_pending.add(name)
             else:
                 env.vars[name] = old
 

@@ -148,19 +148,22 @@ def taint(env, note, name, argv):
 @register("export", "local", "declare", "typeset", "readonly")
 def declare(ctx: Invocation) -> Outcome:
     env, name, args, note = ctx.env, ctx.name, ctx.args, ctx.note
-    if name == "local":
-        scope = ctx.shell.scope
-        if scope is None:
-            return _local_outside_a_function(ctx)
+    scope = ctx.shell.scope
+    if name == "local" and scope is None:
+        return _local_outside_a_function(ctx)
+    options = _options(args)
+    flags = _flags(options)
+    # declare and typeset in a function make locals too, but with -g, or where they print (-p -f -F)
+    if (name == "local" or name in ("declare", "typeset") and scope is not None and "-g" not in flags) and \
+            not any(letter in o for o in options if o.startswith("-") for letter in "pfF"):
         for arg in args:
             match = _NAME.match(arg)
             if match and scope.shadow(env, match.group(0)) and "=" not in arg:
-                env.unset(match.group(0))  # `local x` starts unset
-    options = _options(args)
+                _start_local(env, match.group(0))
     modelled = ("-x", "--", "-g", "-r", "+x")
     if not any("=" in a for a in args if not isinstance(a, CompoundArgument)):
         modelled += ("-a",)  # `declare -a a=(…)`; `-a a="(1 2)"` parses its string
-    if any(o not in modelled for o in options) or any(
+    if any(o not in modelled for o in flags) or any(
             isinstance(a, CompoundArgument) and (a.assignment[3] is not None or
                                                  isinstance(a.assignment[1], Opaque))
             for a in args):
@@ -189,9 +192,9 @@ def declare(ctx: Invocation) -> Outcome:
         if isinstance(arg, CompoundArgument):
             var, value, append, index = arg.assignment
             assign(env, note, var, value, append, index)
-            if name == "export" or "-x" in options or "+x" in options:
-                env.set(var, env.vars[var].value, exported="+x" not in options)
-            if name == "readonly" or "-r" in options:
+            if name == "export" or "-x" in flags or "+x" in flags:
+                env.set(var, env.vars[var].value, exported="+x" not in flags)
+            if name == "readonly" or "-r" in flags:
                 env.readonly.add(var)
             continue
         match = _NAME_VALUE.match(arg)
@@ -204,31 +207,57 @@ def declare(ctx: Invocation) -> Outcome:
             if plus:
                 current = env.get(var)
                 value = (current if isinstance(current, str) else "") + value
-            env.set(var, value, exported=False if "+x" in options else
-                    True if name == "export" or "-x" in options else None)
-            if name == "readonly" or "-r" in options:
+            env.set(var, value, exported=False if "+x" in flags else
+                    True if name == "export" or "-x" in flags else None)
+            if name == "readonly" or "-r" in flags:
                 env.readonly.add(var)
         elif _NAME.fullmatch(arg):
-            if name == "readonly" or "-r" in options:
+            if name == "readonly" or "-r" in flags:
                 env.readonly.add(arg)
-            exporting = name == "export" or "-x" in options
+            exporting = name == "export" or "-x" in flags
             var = env.vars.get(arg)
-            if var is None and exporting and name != "local":
+            if var is None and exporting:
                 env.export_pending.add(arg)  # exported while unset: the assignment that sets it exports
             elif var is None and name not in ("export", "readonly"):
                 env.set(arg, "")
-                env.unset(arg) if name in ("local", "declare", "typeset") else None
-            elif var is not None and (exporting or "+x" in options):
-                env.set(arg, var.value, exported="+x" not in options)
+                _unset_keeping_export(env, arg) if name in ("local", "declare", "typeset") else None
+            elif var is not None and (exporting or "+x" in flags):
+                env.set(arg, var.value, exported="+x" not in flags)
         else:
             return Outcome(1, error=f"{name}: `{arg}': not a valid identifier")
     return Outcome(0)
+
+
+def _unset_keeping_export(env, name: str):
+    """Unset ``name``, keeping its export attribute for the assignment that sets it."""
+    var = env.vars.get(name)
+    exported = var.exported if var is not None else name in env.export_pending
+    env.unset(name)
+    if exported:
+        env.export_pending.add(name)
 
 
 def _options(args) -> list:
     """A declaration builtin's options: its -x and +x words that are no assignment."""
     return [a for a in args if a.startswith(("-", "+")) and not _ASSIGN_WORD.match(a)
             and not isinstance(a, CompoundArgument)]
+
+
+def _start_local(env, name: str):
+    """``local name``: unset, exported where the name it shadows is (bash's make_local_variable;
+    an assignment then exports it). Where that one has a value, a program bash starts still
+    finds it in its environment until the local is assigned (measured), which the model does
+    not follow."""
+    var = env.vars.get(name)
+    if var is not None and var.exported:
+        env.set(name, Opaque(f"${name}, a local over an exported variable"), exported=True)
+    else:
+        _unset_keeping_export(env, name)
+
+
+def _flags(options: list) -> set:
+    """``options`` a letter at a time: ``-gx`` is ``-g`` and ``-x``."""
+    return {option if option == "--" else option[0] + letter for option in options for letter in option[1:]}
 
 
 def _local_outside_a_function(ctx: Invocation) -> Outcome:

@@ -605,7 +605,8 @@ class _Walker:
     def background(self, item: "S.ListItem"):
         """``item &``: a subshell whose effects never come back, on a copy."""
         self.uncertain_copy(lambda walker: walker.and_or(item.command),
-                            _Shown(self.raw, item.command, item.command, " in the background"), certain=self.certain)
+                            _Shown(self.raw, item.command, item.command, " in the background"), certain=self.certain,
+                            background=True)
         self.env.status = 0
         self.env.last_bg = Opaque("$!")
 
@@ -656,7 +657,7 @@ class _Walker:
                 self.err_trap(status)
             if "e" in self.env.flags:
                 if isinstance(status, Opaque):
-                    self.note([f"set -e after {status.name}"])
+                    self.may_leave(f"set -e's exit after {status.name}")
                 elif status != 0:
                     raise _Exit(status)
 
@@ -766,23 +767,37 @@ class _Walker:
         if self.scope is not None:
             self.scope = self.scope.fork()  # its `local` shadows nothing the function restores
 
+    def may_leave(self, how: str):
+        """This shell may leave what it runs here (``how``: exit, break, return, abortline, or
+        set -e's exit), or go on: what it does after is not followed."""
+        why = {"exit": "an exit that may run", "break": "a break or continue that may run",
+               "return": "a return that may run", "abortline": "an expansion error that may end the line"
+               }.get(how, how)
+        self.unknown_from_here(f"what runs after {why}", Opaque(f"status after {why}"))
+
     def may_not_run(self, first, last, why: str) -> "_Shown":
         """How a loss names the commands from ``first`` to ``last`` that run or not by ``why``."""
         return _Shown(self.raw, first, last, f", which may not run ({why})" if why else ", which may not run")
 
-    def uncertain_copy(self, run, what, certain: bool = False):
+    def uncertain_copy(self, run, what, certain: bool = False, background: bool = False):
         """Run something that may or may not happen on a copy; what it could change becomes
         opaque, named after the first thing the copy lost, or else after ``what`` it ran (a
-        str, or a _Shown, spelled only if it names the loss)."""
+        str, or a _Shown, spelled only if it names the loss). Where it may leave (exit,
+        return, break, continue, a line abandoned), but for a job in the ``background``, which
+        leaves only itself, what this shell does after it is not followed."""
         sub = self.env.copy()
         sub.files = self.env.files.fork()
         walker = self.child(sub, certain=certain)
+        left = None
         try:
             run(walker)
-        except (_Exit, _Break, _Return, _AbortLine):
-            pass
+        except (_Exit, _Break, _Return, _AbortLine) as leaving:
+            left = leaving
         # files it may have made, or a background job may make at any time
         self.env.files.absorb(sub.files, what)
+        if left is not None and not background:
+            self.may_leave(type(left).__name__.strip("_").lower())
+            return
         if certain:
             return
         # the copy shares the Variables it did not replace (they are never changed in place),

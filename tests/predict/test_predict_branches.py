@@ -20,9 +20,7 @@ REPLIES = [
     (WRITE, f"[ $RANDOM -gt 5 ] && echo hi; {ORACLE}", True),
     (WRITE, f"test $RANDOM = a b; {ORACLE}", True),  # test's own message: too many arguments
     (WRITE, f"[ $RANDOM = a b ] 2>/dev/null; {ORACLE}", True),
-    (WRITE, f"[ -n \"$RANDOM\" ] || exit 3; {ORACLE}", True),
     (WRITE, f"{ORACLE}; [ $RANDOM ] 2>&1", True),
-    (WRITE, f"set -e; [ $RANDOM -ge 0 ]; {ORACLE}", True),
     (WRITE, f"if test $RANDOM -ge 0; then :; fi; {ORACLE}", True),
     (WRITE, f"while [ $RANDOM -lt 0 ]; do :; done; {ORACLE}", True),
 ]
@@ -41,6 +39,9 @@ UNKNOWN = [
     (f"{ORACLE}; for f in $RANDOM; do touch x; done", ("`for f in $RANDOM;", "which may not run (loop over")),
     (f"{ORACLE}; [ $RANDOM -lt 5 ] && git diff --stat", ("the files after `git diff --stat` (",)),
     (f"{ORACLE}; [ $RANDOM -lt 5 ] || {{ sed -i s/a/b/ out.txt; }} 2>/dev/null", ("`{ sed -i s/a/b/ out.txt; }",)),
+    # a branch that may leave: what runs after it may not (the model knows no range of $RANDOM)
+    (f"[ -n \"$RANDOM\" ] || exit 3; {ORACLE}", ("what runs after an exit that may run",)),
+    (f"set -e; [ $RANDOM -ge 0 ]; {ORACLE}", ("what runs after set -e's exit after status of [",)),
 ]
 
 

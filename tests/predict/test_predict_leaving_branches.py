@@ -1,0 +1,54 @@
+"""Branches that may or may not run and may leave (exit, return, break, set -e's exit):
+what runs after them is not followed, so the prediction is unknown; where the condition is
+known, the reply is decided. Each is checked against the executor under every transport
+listed: no certain prediction disagrees (`[ -t 0 ]` is false there, `uname` prints Linux,
+neither of which the model knows)."""
+
+from predicting import ListedReplies
+from qbcore.predict import predict
+
+WRITE, SED, BULK = "write-file/t0-plain", "sed-replace/t0-plain", "bulk-rename/t0-plain"
+ORACLE = "echo hello world > out.txt"
+
+# (task, reply, passes under raw): the condition is known, so is what follows
+REPLIES = [
+    (WRITE, f"[ -d . ] || exit 1\n{ORACLE}", True),
+    (WRITE, f"[ -f nope ] && exit 0\n{ORACLE}", True),
+    (WRITE, f"f() {{ [ -d . ] || return 1; {ORACLE}; }}\nf", True),
+    (WRITE, f"set -e\ncd . || exit 1\n{ORACLE}", True),
+    (WRITE, f"[ -d . ] && f() {{ echo hello world; }}\nf > out.txt", True),
+    (WRITE, f"[ -d nope ] || exit 4\n{ORACLE}", False),
+    (WRITE, f"{ORACLE}\n[ -t 0 ] && echo hi &\nwait", True),  # a job's exit leaves only itself
+]
+TRANSPORTS = ("raw", "nested", "stdin", "ssh")
+
+
+class TestKnownConditions(ListedReplies):
+    REPLIES, TRANSPORTS = REPLIES, TRANSPORTS
+
+
+# (task, reply): a branch whose condition the model does not know; executed, each fails or passes
+# only by what the branch does
+UNKNOWN = [
+    (WRITE, f"set -eo pipefail\nseq 100000 | head -n1\n{ORACLE}"),
+    (WRITE, f"set -e\n[ -t 0 ]\n{ORACLE}"),
+    (WRITE, f"[ -t 0 ] || exit 1\n{ORACLE}"),
+    (WRITE, f"uname | grep -q Linux && exit 1\n{ORACLE}"),
+    (SED, "[[ $(uname) == Linux ]] && exit 0\nsed -i 's/alpha/omega/g' data.txt"),
+    (WRITE, f"main() {{\n  [[ $(uname) == Linux ]] && return 0\n  {ORACLE}\n}}\nmain"),
+    (BULK, 'for f in *.txt; do\n  [ -t 0 ] || break\n  mv -- "$f" "done_$f"\ndone'),
+]
+
+
+class TestUnknownConditions(ListedReplies):
+    REPLIES, TRANSPORTS = [(task, reply, None) for task, reply in UNKNOWN], ("raw", "nested", "script")
+
+    def test_replies_are_decided_under_raw_as_listed(self, outcomes):
+        for task, reply in UNKNOWN:
+            found = predict(task, reply, "raw")
+            assert not found.certain, (reply, found)
+
+
+def test_the_why_names_how_the_shell_may_leave():
+    assert "an exit that may run" in predict(WRITE, f"[ -t 0 ] || exit 1\n{ORACLE}", "raw").why
+    assert "a return that may run" in predict(WRITE, f"f() {{ [ -t 0 ] || return; {ORACLE}; }}; f", "raw").why

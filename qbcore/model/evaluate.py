@@ -800,6 +800,11 @@ class _Walker:
             return
         if certain:
             return
+        changed = _state_changed(self.env, sub)
+        if changed is not None:
+            why = f"{changed}, which a command that may not run changed"
+            self.unknown_from_here(f"the shell's {why}", Opaque(f"status after {why}"))
+            return
         # the copy shares the Variables it did not replace (they are never changed in place),
         # so most compare by identity; only the replaced ones and arrays compare by value
         mine = self.env.vars
@@ -1711,6 +1716,29 @@ _SETS_PIPESTATUS = frozenset((S.SimpleCommand, S.Subshell, S.ArithCommand, S.Con
 # builtins that change nothing but their output and status: with unknown arguments they still
 # run as modelled (their output and status become unknown; test's are its status and stderr)
 _UNKNOWN_ARGUMENTS_FOLLOWED = frozenset({"echo", "printf", ":", "true", "false", "test", "["})
+
+
+def _state_changed(env: "X.Env", sub: "X.Env") -> Optional[str]:
+    """What of the shell's state beyond its variables' values, its positional parameters and
+    its directory (which a merge makes unknown one by one) the copy ``sub`` of ``env``
+    changed: its functions, options, descriptors, directory stack, the variables' attributes
+    or IFS; None when none."""
+    functions, theirs = env.functions, sub.functions
+    if len(functions) != len(theirs) or any(theirs.get(name) is not body for name, body in functions.items()):
+        return "functions"
+    if (env.flags, env.noglob, env.globopts, env.pipefail) != (sub.flags, sub.noglob, sub.globopts, sub.pipefail):
+        return "options"
+    if env.descriptors != sub.descriptors or env.dirstack != sub.dirstack:
+        return "descriptors or directory stack"
+    mine = env.vars
+    if env.readonly != sub.readonly or env.export_pending != sub.export_pending or \
+            mine.get("IFS") is not sub.vars.get("IFS"):
+        return "variables' attributes or IFS"
+    for name, var in sub.vars.items():
+        old = mine.get(name)
+        if old is not var and (var.exported if old is None else old.exported != var.exported):
+            return "variables' attributes or IFS"
+    return None
 
 
 class _Shown:

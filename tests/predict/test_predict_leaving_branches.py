@@ -1,4 +1,5 @@
-"""Branches that may or may not run and may leave (exit, return, break, set -e's exit):
+"""Branches that may or may not run and may leave (exit, return, break, set -e's exit), or
+change the shell's state beyond its variables' values (functions, options, IFS, exports):
 what runs after them is not followed, so the prediction is unknown; where the condition is
 known, the reply is decided. Each is checked against the executor under every transport
 listed: no certain prediction disagrees (`[ -t 0 ]` is false there, `uname` prints Linux,
@@ -37,6 +38,14 @@ UNKNOWN = [
     (SED, "[[ $(uname) == Linux ]] && exit 0\nsed -i 's/alpha/omega/g' data.txt"),
     (WRITE, f"main() {{\n  [[ $(uname) == Linux ]] && return 0\n  {ORACLE}\n}}\nmain"),
     (BULK, 'for f in *.txt; do\n  [ -t 0 ] || break\n  mv -- "$f" "done_$f"\ndone'),
+    (SED, 'if [[ "$(uname)" == Darwin ]]; then\n  sedi() { sed -i \'\' "$@"; }\nelse\n'
+          '  sedi() { sed -i "$@"; }\nfi\nsedi \'s/alpha/omega/g\' data.txt'),
+    (WRITE, f"[ -t 0 ] || set -e\nfalse\n{ORACLE}"),
+    (WRITE, "[ -t 0 ] || f() { echo hello world; }\nf > out.txt"),
+    (WRITE, "[ -t 0 ] || IFS=,\nx='hello,world'; echo $x > out.txt"),
+    (WRITE, "[ -t 0 ] || shopt -s nullglob\nfor f in *.nomatch; do echo hello world > out.txt; done"),
+    (WRITE, f"[ -t 0 ] || set -o noclobber\necho a > out.txt; {ORACLE}"),
+    (WRITE, "[ -t 0 ] || export MSG=hi\nbash -c 'echo ${MSG:-hello world}' > out.txt"),
 ]
 
 
@@ -52,3 +61,5 @@ class TestUnknownConditions(ListedReplies):
 def test_the_why_names_how_the_shell_may_leave():
     assert "an exit that may run" in predict(WRITE, f"[ -t 0 ] || exit 1\n{ORACLE}", "raw").why
     assert "a return that may run" in predict(WRITE, f"f() {{ [ -t 0 ] || return; {ORACLE}; }}; f", "raw").why
+    assert "functions, which a command that may not run changed" in \
+        predict(WRITE, "[ -t 0 ] || f() { :; }\nf > out.txt", "raw").why

@@ -2150,8 +2150,9 @@ class Expander:
         """Word splitting: a list of fields, each a list of (text, quoted) segments."""
         ifs = self.env.ifs()
         if isinstance(ifs, Opaque):
-            self.note(ifs.name)
-            ifs = " \t\n"
+            if any(split and split != "break" and text for text, _, split in pieces):
+                return [[(self.opaque_text(ifs), True)]]  # where and how many fields: not known
+            ifs = " \t\n"  # nothing here is split
         # in the C locale bash splits at each byte of IFS, inside characters too (measured)
         byte_mode = not ifs.isascii() and self.env.locale_is_c
         if byte_mode:

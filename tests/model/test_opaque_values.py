@@ -114,3 +114,12 @@ def test_an_argument_with_an_unknown_part_stays_unknown_inside_the_function(tmp_
     inner = [c for c in result.commands if c.argv and c.argv[0] == "echo"]
     assert len(inner) == 2 and all(not c.exact for c in inner)
     assert not inner[0].redirects[0].exact
+
+
+def test_an_unknown_ifs_leaves_the_words_it_would_split_unknown(tmp_path):
+    # IFS=$RANDOM: bash splits at its digits, which the model does not know; quoted words and
+    # words with nothing to split stay known
+    result = evaluate(parse("IFS=$RANDOM; x='a1b 2'; printf '[%s]' \"$x\" x $x"), E.Env.default(str(tmp_path)))
+    (printf,) = [c for c in result.commands if c.argv[:1] == ("printf",)]
+    assert printf.argv[:4] == ("printf", "[%s]", "a1b 2", "x")
+    assert len(printf.argv) == 5 and has_opaque(printf.argv[4]), printf.argv

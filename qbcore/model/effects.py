@@ -257,6 +257,12 @@ class TreeFiles(FileQuestions):
             return "dir"
         return "file" if self.tree.exists(path) else "missing"
 
+    def terminal(self, descriptor: str) -> bool:
+        """``test -t``: no descriptor of a run is a terminal. The executor gives bash /dev/null
+        or a pipe to read and pipes to write to, and the sandbox has no controlling terminal
+        to open (bash: false for a word that is no number too)."""
+        return False
+
     def file_test(self, op: str, path: str) -> Optional[bool]:
         """From the tree, for what it holds: regular files, directories and symlinks, each
         owned by the user who runs the reply, who is not root (the sandbox runs it as nobody

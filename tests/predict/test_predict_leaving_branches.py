@@ -2,8 +2,8 @@
 change the shell's state beyond its variables' values (functions, options, IFS, exports):
 what runs after them is not followed, so the prediction is unknown; where the condition is
 known, the reply is decided. Each is checked against the executor under every transport
-listed: no certain prediction disagrees (`[ -t 0 ]` is false there, `uname` prints Linux,
-neither of which the model knows)."""
+listed: no certain prediction disagrees (`uname` prints Linux there, which the model does not
+know; `$RANDOM` is known to no one)."""
 
 from predicting import ListedReplies
 from qbcore.predict import predict
@@ -19,7 +19,12 @@ REPLIES = [
     (WRITE, f"set -e\ncd . || exit 1\n{ORACLE}", True),
     (WRITE, f"[ -d . ] && f() {{ echo hello world; }}\nf > out.txt", True),
     (WRITE, f"[ -d nope ] || exit 4\n{ORACLE}", False),
-    (WRITE, f"{ORACLE}\n[ -t 0 ] && echo hi &\nwait", True),  # a job's exit leaves only itself
+    (WRITE, f"{ORACLE}\nexit 1 &\nwait", True),  # a job's exit leaves only itself
+    # no descriptor of a run is a terminal
+    (WRITE, f"[ -t 0 ] || exit 1\n{ORACLE}", False), (WRITE, f"if [[ -t 2 ]]; then exit 3; fi; {ORACLE}", True),
+    (WRITE, f"test -t x || {ORACLE}", True), (WRITE, f"exec 3<&0; [ -t 3 ] || {ORACLE}", True),
+    (WRITE, f"test -t || exit 1; {ORACLE}", True),
+    (BULK, 'set -euo pipefail\nfor f in *.txt; do\n  [ -t 0 ] || break\n  mv -- "$f" "done_$f"\ndone', False),
 ]
 TRANSPORTS = ("raw", "nested", "stdin", "ssh")
 
@@ -32,20 +37,20 @@ class TestKnownConditions(ListedReplies):
 # only by what the branch does
 UNKNOWN = [
     (WRITE, f"set -eo pipefail\nseq 100000 | head -n1\n{ORACLE}"),
-    (WRITE, f"set -e\n[ -t 0 ]\n{ORACLE}"),
-    (WRITE, f"[ -t 0 ] || exit 1\n{ORACLE}"),
+    (WRITE, f"set -e\n[ $RANDOM -lt 9 ]\n{ORACLE}"),
+    (WRITE, f"[ $RANDOM -lt 9 ] || exit 1\n{ORACLE}"),
     (WRITE, f"uname | grep -q Linux && exit 1\n{ORACLE}"),
     (SED, "[[ $(uname) == Linux ]] && exit 0\nsed -i 's/alpha/omega/g' data.txt"),
     (WRITE, f"main() {{\n  [[ $(uname) == Linux ]] && return 0\n  {ORACLE}\n}}\nmain"),
-    (BULK, 'for f in *.txt; do\n  [ -t 0 ] || break\n  mv -- "$f" "done_$f"\ndone'),
+    (BULK, 'for f in *.txt; do\n  [ $RANDOM -lt 9 ] || break\n  mv -- "$f" "done_$f"\ndone'),
     (SED, 'if [[ "$(uname)" == Darwin ]]; then\n  sedi() { sed -i \'\' "$@"; }\nelse\n'
           '  sedi() { sed -i "$@"; }\nfi\nsedi \'s/alpha/omega/g\' data.txt'),
-    (WRITE, f"[ -t 0 ] || set -e\nfalse\n{ORACLE}"),
-    (WRITE, "[ -t 0 ] || f() { echo hello world; }\nf > out.txt"),
-    (WRITE, "[ -t 0 ] || IFS=,\nx='hello,world'; echo $x > out.txt"),
-    (WRITE, "[ -t 0 ] || shopt -s nullglob\nfor f in *.nomatch; do echo hello world > out.txt; done"),
-    (WRITE, f"[ -t 0 ] || set -o noclobber\necho a > out.txt; {ORACLE}"),
-    (WRITE, "[ -t 0 ] || export MSG=hi\nbash -c 'echo ${MSG:-hello world}' > out.txt"),
+    (WRITE, f"[ $RANDOM -lt 9 ] || set -e\nfalse\n{ORACLE}"),
+    (WRITE, "[ $RANDOM -lt 9 ] || f() { echo hello world; }\nf > out.txt"),
+    (WRITE, "[ $RANDOM -lt 9 ] || IFS=,\nx='hello,world'; echo $x > out.txt"),
+    (WRITE, "[ $RANDOM -lt 9 ] || shopt -s nullglob\nfor f in *.nomatch; do echo hello world > out.txt; done"),
+    (WRITE, f"[ $RANDOM -lt 9 ] || set -o noclobber\necho a > out.txt; {ORACLE}"),
+    (WRITE, "[ $RANDOM -lt 9 ] || export MSG=hi\nbash -c 'echo ${MSG:-hello world}' > out.txt"),
 ]
 
 
@@ -59,7 +64,7 @@ class TestUnknownConditions(ListedReplies):
 
 
 def test_the_why_names_how_the_shell_may_leave():
-    assert "an exit that may run" in predict(WRITE, f"[ -t 0 ] || exit 1\n{ORACLE}", "raw").why
-    assert "a return that may run" in predict(WRITE, f"f() {{ [ -t 0 ] || return; {ORACLE}; }}; f", "raw").why
+    assert "an exit that may run" in predict(WRITE, f"[ $RANDOM -lt 9 ] || exit 1\n{ORACLE}", "raw").why
+    assert "a return that may run" in predict(WRITE, f"f() {{ [ $RANDOM -lt 9 ] || return; {ORACLE}; }}; f", "raw").why
     assert "functions, which a command that may not run changed" in \
-        predict(WRITE, "[ -t 0 ] || f() { :; }\nf > out.txt", "raw").why
+        predict(WRITE, "[ $RANDOM -lt 9 ] || f() { :; }\nf > out.txt", "raw").why

@@ -162,7 +162,14 @@ _UNARY_LETTERS = frozenset("abcdefghknoprstuvwxzGLNORS")
 
 def file_test(op: str, operand: str, env) -> bool:
     """The unary file test ``op`` on ``operand`` (relative to the working directory), as
-    the shell's file view answers it; Unknown when it does not."""
+    the shell's file view answers it; Unknown when it does not. ``-t`` asks whether the
+    descriptor ``operand`` is a terminal, which the file view knows where it knows the run."""
+    if op == "-t":
+        ask = getattr(env.files, "terminal", None)
+        found = None if ask is None else ask(operand)
+        if found is None:
+            raise Unknown("test -t")
+        return found
     if not operand.startswith("/"):
         if not env.cwd_known:
             raise Unknown(f"test {op} (the working directory)")

@@ -1,4 +1,4 @@
-"""date, whoami, hostname, last, mktemp and which answer from the facts a run states; date's
+"""date, whoami, hostname, uname, last, mktemp and which answer from the facts a run states; date's
 formats against GNU date, hostname against the sandbox's, what mktemp makes against GNU mktemp,
 what which finds against the machine's which."""
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from tests_settings import examples
 from qbcore.model.utilities.context import CommandContext
 import sandboxing
-from qbcore.model.utilities.hostfacts import Facts, date, hostname, last, stated, system_programs, whoami
+from qbcore.model.utilities.hostfacts import Facts, date, hostname, last, stated, system_programs, uname, whoami
 from qbcore.realbash import sandbox
 from qbcore.model.utilities.vfs import VirtualTree
 
@@ -88,6 +88,26 @@ def test_hostname_prints_the_sandboxs_name(argv, tmp_path):
     found = _run(hostname, argv, facts)
     assert (found.status, found.stdout, found.stderr) == (real.exit_code, real.stdout, real.stderr)
     assert not facts.read  # the same name on every run: a prediction need not run twice for it
+
+
+@pytest.mark.parametrize("argv", [["uname"], ["uname", "-s"], ["uname", "-n"], ["uname", "-os"], ["uname", "-ons"],
+                                  ["uname", "--kernel-name", "--operating-system"], ["uname", "-s", "--"]])
+def test_uname_prints_what_it_prints_in_the_sandbox(argv, tmp_path):
+    sandboxing.need_sandbox()
+    real = sandbox.run(argv, workdir=str(tmp_path), env=dict(sandboxing.BASE_ENV))
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                  programs=system_programs(), host=sandbox.HOSTNAME)
+    found = _run(uname, argv, facts)
+    assert (found.status, found.stdout, found.stderr) == (real.exit_code, real.stdout, real.stderr)
+    assert not facts.read
+
+
+@pytest.mark.parametrize("argv", [["uname", "-a"], ["uname", "-r"], ["uname", "-m"], ["uname", "x"],
+                                  ["uname", "--all"], ["uname", "-n"]])
+def test_uname_of_what_differs_between_machines_is_unknown(argv):
+    facts = Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser",
+                  programs=system_programs())  # the machine's name not stated
+    assert _run(uname, argv, facts).unknown is not None
 
 
 @pytest.mark.parametrize("flags", [[], ["-d"], ["--directory"], ["-q"]])

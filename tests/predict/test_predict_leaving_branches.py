@@ -2,8 +2,7 @@
 change the shell's state beyond its variables' values (functions, options, IFS, exports):
 what runs after them is not followed, so the prediction is unknown; where the condition is
 known, the reply is decided. Each is checked against the executor under every transport
-listed: no certain prediction disagrees (`uname` prints Linux there, which the model does not
-know; `$RANDOM` is known to no one)."""
+listed: no certain prediction disagrees (`$RANDOM` is known to no one)."""
 
 from predicting import ListedReplies
 from qbcore.predict import predict
@@ -24,6 +23,12 @@ REPLIES = [
     (WRITE, f"[ -t 0 ] || exit 1\n{ORACLE}", False), (WRITE, f"if [[ -t 2 ]]; then exit 3; fi; {ORACLE}", True),
     (WRITE, f"test -t x || {ORACLE}", True), (WRITE, f"exec 3<&0; [ -t 3 ] || {ORACLE}", True),
     (WRITE, f"test -t || exit 1; {ORACLE}", True),
+    # uname prints Linux there: the usual test for sed -i's spelling is decided
+    (WRITE, f"uname | grep -q Linux && exit 1\n{ORACLE}", False),
+    (SED, "[[ $(uname) == Linux ]] && exit 0\nsed -i 's/alpha/omega/g' data.txt", False),
+    (WRITE, f"main() {{\n  [[ $(uname) == Linux ]] && return 0\n  {ORACLE}\n}}\nmain", False),
+    (SED, 'if [[ "$(uname)" == Darwin ]]; then\n  sedi() { sed -i \'\' "$@"; }\nelse\n'
+          '  sedi() { sed -i "$@"; }\nfi\nsedi \'s/alpha/omega/g\' data.txt', True),
     (BULK, 'set -euo pipefail\nfor f in *.txt; do\n  [ -t 0 ] || break\n  mv -- "$f" "done_$f"\ndone', False),
 ]
 TRANSPORTS = ("raw", "nested", "stdin", "ssh")
@@ -39,12 +44,7 @@ UNKNOWN = [
     (WRITE, f"set -eo pipefail\nseq 100000 | head -n1\n{ORACLE}"),
     (WRITE, f"set -e\n[ $RANDOM -lt 9 ]\n{ORACLE}"),
     (WRITE, f"[ $RANDOM -lt 9 ] || exit 1\n{ORACLE}"),
-    (WRITE, f"uname | grep -q Linux && exit 1\n{ORACLE}"),
-    (SED, "[[ $(uname) == Linux ]] && exit 0\nsed -i 's/alpha/omega/g' data.txt"),
-    (WRITE, f"main() {{\n  [[ $(uname) == Linux ]] && return 0\n  {ORACLE}\n}}\nmain"),
     (BULK, 'for f in *.txt; do\n  [ $RANDOM -lt 9 ] || break\n  mv -- "$f" "done_$f"\ndone'),
-    (SED, 'if [[ "$(uname)" == Darwin ]]; then\n  sedi() { sed -i \'\' "$@"; }\nelse\n'
-          '  sedi() { sed -i "$@"; }\nfi\nsedi \'s/alpha/omega/g\' data.txt'),
     (WRITE, f"[ $RANDOM -lt 9 ] || set -e\nfalse\n{ORACLE}"),
     (WRITE, "[ $RANDOM -lt 9 ] || f() { echo hello world; }\nf > out.txt"),
     (WRITE, "[ $RANDOM -lt 9 ] || IFS=,\nx='hello,world'; echo $x > out.txt"),

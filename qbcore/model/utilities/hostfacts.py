@@ -31,7 +31,7 @@ from .common import Output, OptionUnknown, guarded, quote, quote_c, scan_options
 from .context import CommandContext, CommandResult
 from .vfs import VfsError
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SLEPT", "sleep", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "mktemp", "temp_names", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SLEPT", "sleep", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "uname", "mktemp", "temp_names", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -397,6 +397,39 @@ def hostname(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+#: what uname prints for the fields the model follows, in its order: the kernel's name and the
+#: operating system are the same wherever the sandbox runs; the machine's name is a fact stated
+_UNAME_FIELDS = (("s", "kernel-name"), ("n", "nodename"), ("o", "operating-system"))
+
+
+@guarded
+def uname(ctx: CommandContext) -> CommandResult:
+    """coreutils uname for the kernel's name (the default, ``-s``), the machine's (``-n``) and
+    the operating system (``-o``), spaced in that order; the kernel's release and version and
+    the hardware (``-r -v -m -p -i``, ``-a``) differ between machines and are not modelled."""
+    longs = {long: (letter, False) for letter, long in _UNAME_FIELDS}
+    opts, operands = scan_options(ctx.argv, "sno", longs=longs)
+    if operands:
+        raise OptionUnknown("uname with an operand")
+    if "uname" not in (programs_in("/usr/bin") or ()):
+        raise OptionUnknown("uname: not in /usr/bin here")  # bash would not find it
+    asked = {letter for letter, _ in opts} or {"s"}
+    words = []
+    for letter, _ in _UNAME_FIELDS:
+        if letter not in asked:
+            continue
+        if letter == "n":
+            host = _fact("host").host
+            if host is None:
+                raise OptionUnknown("uname -n: the machine's name is not stated")
+            words.append(host)
+        else:
+            words.append("Linux" if letter == "s" else "GNU/Linux")
+    out = Output("uname")
+    out.out += (" ".join(words) + "\n").encode("utf-8", "surrogateescape")
+    return out.result()
+
+
 @guarded
 def last(ctx: CommandContext) -> CommandResult:
     """util-linux last where the machine keeps no login records: it cannot open them, whatever
@@ -564,4 +597,5 @@ def which(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
-MODELS = {"date": date, "sleep": sleep, "whoami": whoami, "hostname": hostname, "last": last, "mktemp": mktemp, "which": which}
+MODELS = {"date": date, "sleep": sleep, "whoami": whoami, "hostname": hostname, "uname": uname, "last": last,
+          "mktemp": mktemp, "which": which}

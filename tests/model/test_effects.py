@@ -469,9 +469,16 @@ def test_file_tests_match_bash(op, tmp_path):
 
 
 @pytest.mark.parametrize("test", ['[[ -e out ]]', '[ -f out ]',
-                                  '[ full -nt ro ]', '[[ -O full ]]', '[ -t 1 ]', '[[ -v x ]]'])
+                                  '[ full -nt ro ]', '[[ -O full ]]', '[[ -v x ]]'])
 def test_file_tests_the_tree_does_not_decide_are_unknown(test):
     assert unknown_why(*_model(FILE_TEST_SETUP + test + "; echo $? > r")) is not None
+
+
+def test_no_descriptor_of_a_run_is_a_terminal():
+    # the executor's bash reads /dev/null or a pipe and writes to pipes (tests/predict checks it there)
+    script = "[ -t 0 ]; a=$?; [[ -t 1 ]]; b=$?; test -t 2; c=$?; [ -t x ]; echo $a$b$c$? > r"
+    run, tree = _model(script)
+    assert unknown_why(run, tree) is None and tree.read_bytes(ROOT + "/r") == b"1111\n"
 
 
 @pytest.mark.bash

@@ -225,6 +225,7 @@ class Env:
         self.pipestatus: Optional[tuple] = None
         # the file `source` runs now, as it was named: bash's messages name it, not $0
         self.sourcing: Optional[str] = None
+        self.calls = 0  # how many function calls are running now (BASH_SOURCE)
 
     # -- construction ---------------------------------------------------
 
@@ -321,6 +322,7 @@ class Env:
         other.pipestatus = self.pipestatus
         other.pid = self.pid  # a subshell's $$ is its shell's
         other.sourcing = self.sourcing
+        other.calls = self.calls
         other.files = self.files  # one file system for the shell and its subshells
         other.substitute = self.substitute
         other.list_dir = self.list_dir
@@ -337,7 +339,9 @@ class Env:
     def get(self, name: str) -> Optional[object]:
         """The value of a variable (str, dict for arrays, Opaque) or None when unset."""
         if name in _DYNAMIC_NAMES:
-            return self._pipestatus() if name == "PIPESTATUS" else Opaque("$" + name)
+            if name == "PIPESTATUS":
+                return self._pipestatus()
+            return self._bash_source() if name == "BASH_SOURCE" else Opaque("$" + name)
         if name == "LINENO":
             return Opaque("$LINENO") if self.lineno is None else str(self.lineno)
         var = self.vars.get(name)
@@ -358,6 +362,16 @@ class Env:
     def pipestatus_unknown(self):
         """Something ran that may have set PIPESTATUS in ways not followed (a line cut short)."""
         _PIPESTATUS_SETS[0] += 1
+
+    def _bash_source(self):
+        """BASH_SOURCE outside functions and sourced files: empty where bash reads its script
+        from -c or stdin, the script's path as bash was given it where it reads a file ($0
+        there); in a function or a sourced file, bash's call stack, not followed (measured)."""
+        if self.calls or self.sourcing is not None or not isinstance(self.flags, str):
+            return Opaque("$BASH_SOURCE")
+        if "c" in self.flags or "s" in self.flags:
+            return {}
+        return {0: self.arg0} if isinstance(self.arg0, str) else Opaque("$BASH_SOURCE")
 
     def _pipestatus(self):
         known = self.pipestatus

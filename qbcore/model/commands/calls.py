@@ -65,9 +65,11 @@ def call_function(ctx: Invocation) -> Outcome:
     saved = env.positional
     env.positional = list(ctx.args)
     scope = Scope()
+    env.calls += 1
     try:
         status = ctx.shell.run_body(env.functions[ctx.name], scope, ctx.stdout_away, ctx.own_stdout)
     finally:
+        env.calls -= 1
         env.positional = saved
         scope.restore(env)
     return Outcome(status)

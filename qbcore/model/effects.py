@@ -36,6 +36,7 @@ from .utilities.common import OptionUnknown, scan_options
 from .utilities.context import CommandResult, Environ, OwnOutput, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
+from .utilities.fileops import dd_reads_stdin
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.grep import recursive_roots as grep_recursive_roots
 from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standins_folder, start_watching,
@@ -69,7 +70,7 @@ _WRITE_AS_THEY_READ = frozenset({"cat"})
 # the bytes stdio holds back before it writes to a file (glibc: the file's block size on tmpfs)
 _STDIO_BUFFER = 4096
 # utilities that read stdin only with some arguments (git: commit -F -)
-_STDIN_WHEN = {"git": git_reads_stdin}
+_STDIN_WHEN = {"git": git_reads_stdin, "dd": dd_reads_stdin}
 # builtins that run a script in the same shell (their commands read and write where the builtin does)
 _RUNS_IN_SHELL = frozenset({"eval", "source", "."})
 # the flags the stand-in ssh's usage line lists

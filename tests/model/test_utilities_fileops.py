@@ -341,3 +341,21 @@ def test_rm_of_a_symlink_through_a_missing_folder(argv):
     # the link leads through a folder that is not there: rm removes the link itself (its model
     # once asked where the link leads, and failed)
     assert compare(argv, {"f": b"x"}, links={"l": "gone/a"})
+
+
+# dd copies its input whole: if= (else stdin) to of= (created, truncated but with
+# conv=notrunc; else stdout); its statistics end with a time, known only as unknown
+DD_CASES = [
+    ["dd", "of=out", "status=none"], ["dd", "if=a.txt", "of=out", "status=none"], ["dd", "if=a.txt", "status=none"],
+    ["dd", "of=a.txt", "conv=notrunc", "status=none"], ["dd", "of=b.txt", "conv=notrunc", "status=none"],
+    ["dd", "if=nope", "of=out", "status=none"], ["dd", "of=nope/x", "status=none"], ["dd", "of=d", "status=none"],
+    ["dd", "of=out"], ["dd", "bs=1M", "of=out", "status=none"], ["dd", "if=a.txt", "of=out", "of=b.txt", "status=none"],
+    ["dd", "if=sp ace", "of=d", "status=noxfer"], ["dd", "of=new", "conv=notrunc", "status=none"],
+]
+DD_UNKNOWN = [["dd", "count=1", "of=out"], ["dd", "x"], ["dd", "if=d", "of=out"], ["dd", "conv=ucase"], ["dd", "bs=0"],
+              ["dd", "--help"], ["dd", "of="]]
+
+
+@pytest.mark.parametrize("argv", DD_CASES + DD_UNKNOWN, ids=[" ".join(c) for c in DD_CASES + DD_UNKNOWN])
+def test_dd(argv):
+    assert compare(argv, FILES, b"in1\nin2\n") is (None if argv in DD_UNKNOWN else True)

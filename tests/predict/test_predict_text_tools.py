@@ -124,6 +124,10 @@ REPLIES = [
     ("field-lookup/t1-apostrophe", "python3 -c 'import csv,sys\nw = open(\"out.txt\", \"w\")\nfor k, v in "
                                    "csv.reader(open(\"data.tsv\"), dialect=\"excel-tab\"):\n"
                                    "    if k == sys.argv[1]: w.write(v + \"\\n\")' \"o'brien\"", True),
+    # dd copies its input whole; its statistics (with a time) go to stderr, which decides nothing here
+    ("write-file/t0-plain", "echo hello world | dd of=out.txt status=none", True),
+    ("write-file/t0-plain", "echo hello world | dd of=out.txt", True),
+    ("write-file/t0-plain", "echo hello world > out.txt; echo J | dd of=out.txt conv=notrunc 2>/dev/null", False),
 ]
 TRANSPORTS = ("raw", "nested", "single", "stdin")
 

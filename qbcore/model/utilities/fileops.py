@@ -4,6 +4,7 @@ install."""
 from __future__ import annotations
 
 import posixpath
+import re
 
 from .common import OptionUnknown, Output, UnknownBytes, guarded, mode_letters, quote, quote_c, quotef, read_input, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult, unknown
@@ -1042,3 +1043,60 @@ def adjust_mode(mode: int, is_dir: bool, changes, umask: int = UMASK) -> int:
         else:
             new &= ~value
     return new & 0o7777
+
+
+#: dd's operands the model follows; a block size only sizes the reads and writes
+_DD_BLOCK = re.compile(r"[1-9][0-9]*[KMG]?")
+
+
+def dd_reads_stdin(argv) -> bool:
+    """Whether dd reads stdin: it does unless an ``if=`` names its input (any word that may)."""
+    return not any(isinstance(a, str) and a.startswith("if=") for a in argv[1:]) or \
+        any(not isinstance(a, str) for a in argv[1:])
+
+
+@guarded
+def dd(ctx: CommandContext) -> CommandResult:
+    """coreutils dd copying its input (``if=``, else stdin) to its output (``of=``, created and
+    truncated but with ``conv=notrunc``, else stdout) whole: ``bs=`` sizes the blocks only,
+    ``status=none`` silences its statistics, which otherwise end in a time (unknown). Counts,
+    skips, seeks, other conversions and flags are not modelled."""
+    given: dict = {}
+    for word in ctx.argv[1:]:
+        key, eq, value = word.partition("=")
+        if not eq or key not in ("if", "of", "bs", "status", "conv"):
+            raise OptionUnknown(f"dd {word}")
+        given[key] = value  # the last of each wins
+    if "bs" in given and not _DD_BLOCK.fullmatch(given["bs"]) or \
+            given.get("status", "none") not in ("none", "noxfer", "progress") or \
+            given.get("conv", "notrunc") != "notrunc" or "" in (given.get("if"), given.get("of")):
+        raise OptionUnknown(f"dd {' '.join(ctx.argv[1:])}")
+    out = Output("dd")
+    files = ctx.files
+    source, target = given.get("if"), given.get("of")
+    if source is not None:
+        if files.is_dir(source):
+            raise OptionUnknown("dd reading a folder")
+        try:
+            data = files.read_bytes(source)
+        except VfsError as exc:
+            out.error(f"failed to open {quote(source)}: {exc.strerror}")
+            return out.result()
+    else:
+        data = ctx.stdin
+    if target is None:
+        out.out += data
+    else:
+        try:
+            if "conv" in given and files.exists(target) and not files.is_dir(target):
+                old = files.read_bytes(target)
+                files.write_bytes(target, data + old[len(data):])
+            else:
+                files.write_bytes(target, data)
+        except VfsError as exc:
+            out.error(f"failed to open {quote(target)}: {exc.strerror}")
+            return out.result()
+    found = out.result()
+    if given.get("status") != "none":
+        found.stderr_unknown = "dd's statistics (they end with the time it took)"
+    return found

@@ -7,6 +7,7 @@ MODELS = {
     "echo": shellbuiltins.echo,
     "cat": fileops.cat,
     "tee": fileops.tee,
+    "dd": fileops.dd,
     "touch": fileops.touch,
     "truncate": fileops.truncate,
     "sync": fileops.sync,

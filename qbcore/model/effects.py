@@ -619,6 +619,18 @@ def _only_command(script) -> Optional["S.SimpleCommand"]:
     return commands[0]
 
 
+#: utilities that read their stdin as a filter, writing no file of their own (sort's -o aside)
+_STDIN_FILTERS = frozenset({"grep", "wc", "sort", "cut", "uniq", "cat", "tr", "head", "tail"})
+
+
+def _filters(node) -> bool:
+    """Whether ``node``, a utility of _STDIN_FILTERS, writes only to its stdout: its words
+    plain, sort without -o."""
+    words = E.plain_words(node)
+    return words is not None and not (words[0] == "sort" and any(
+        w.startswith("--o") or w[:1] == "-" and w[1:2] != "-" and "o" in w for w in words[1:]))
+
+
 def _reads_first(node) -> bool:
     """Whether ``node`` reads its stdin before it does anything else: ``read``, ``mapfile``
     or ``readarray``, or a ``while`` loop whose condition starts with one."""
@@ -1095,23 +1107,31 @@ class EffectWalker(E._Walker):
         """``< <(producer)`` run to its end before ``node`` reads, when that is what bash does:
         the producer is one utility that writes through stdio (its output, at most one pipe
         buffer, comes when it exits), or echo or printf, and changes no file, and ``node``
-        reads before anything else (``read``, ``mapfile``, a ``while read`` loop), with no later
-        redirection that creates a file a listing producer could see."""
+        reads before anything else (``read``, ``mapfile``, a ``while read`` loop); or ``node``
+        is a filter that writes no file of its own (grep, wc, sort…), which reads all that
+        any one command that changes no file writes, whenever it does. No later redirection
+        may create a file a listing producer could see or the producer names."""
         target = redirect.target
         if redirect.op != "<" or redirect.heredoc is not None or target is None or len(target.parts) != 1 or \
                 type(target.parts[0]) is not S.ProcSub or target.parts[0].direction != "<" or \
-                not _reads_first(node):
+                _plain_name(node) in self.env.functions:
+            return None
+        # a filter reads to the end whatever the producer writes, whenever it writes it
+        draining = _plain_name(node) in _STDIN_FILTERS and _filters(node)
+        if not draining and not _reads_first(node):
             return None
         script = target.parts[0].script
         producer = _only_command(script)
         if producer is None or script.error is not None:
             return None
         name = _plain_name(producer)
-        if name not in _BUFFERED_PRODUCERS or name in self.env.functions:
+        if name is None or not draining and name not in _BUFFERED_PRODUCERS or name in self.env.functions:
             return None
         lists = name in ("find", "ls") or any(c in self.text(w) for w in producer.words for c in "*?[")
-        if lists and any(r.op[:1] == ">" or r.op[:2] == "&>" for r in later):
-            return None  # bash opens it while the producer lists
+        created = [r for r in later if r.op[:1] == ">" or r.op[:2] == "&>"]
+        if created and (lists or any(_mentions(self.text(producer), os.path.basename(self.text(r.target)))
+                                     for r in created if r.target is not None)):
+            return None  # bash opens it while the producer lists, or reads it
         files = self.env.files
         before = dict(files.tree._store.nodes)
         self.effects.streams = (self.stdin, self.errsink)  # the producer's are the shell's
@@ -1120,7 +1140,7 @@ class EffectWalker(E._Walker):
         if changed_paths(before, files.tree) or not isinstance(text, str):
             files.lose(f"the files after `{self.text(redirect)}`")  # it ran: what it did is not followed
             return None
-        return text if len(text.encode("utf-8", "surrogateescape")) <= _PIPE_BUFFER else None
+        return text if draining or len(text.encode("utf-8", "surrogateescape")) <= _PIPE_BUFFER else None
 
     # -- commands -------------------------------------------------------------
 

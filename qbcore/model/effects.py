@@ -44,6 +44,7 @@ from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standi
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
 from .utilities.vfs import (UnknownData, UnknownContent, VfsBudgetExceeded, VfsError, VirtualTree, changed_paths,
                              join, same_entries)
+from .utilities.vfs import _Node as vfs_node
 from .values import UnorderedLines, has_opaque, opaque_names
 
 __all__ = ["TreeFiles", "Effects", "run_effects", "COMMANDS", "ShellRuns", "SHELL_RUNS"]
@@ -122,6 +123,8 @@ class BoundedTree(VirtualTree):
             return False
 
     def _lookup(self, path, follow_last=True):
+        if _PIPES and path in _PIPES:
+            return path, _PIPES[path], False  # a process substitution's pipe (EffectWalker.simple)
         if _JOB_WATCHES:
             # a background job is being followed: the path, as spelled and as found, is used
             jobs.touched(os.path.normpath(join(self.cwd, path)) if path else self._bound)
@@ -629,6 +632,26 @@ def _filters(node) -> bool:
     words = E.plain_words(node)
     return words is not None and not (words[0] == "sort" and any(
         w.startswith("--o") or w[:1] == "-" and w[1:2] != "-" and "o" in w for w in words[1:]))
+
+
+#: the readers whose `<(…)` words the model follows: utilities that read the files their words
+#: name as a stream, start to end, and whose output does not tell a pipe from a file
+_PIPE_READERS = frozenset({"cat", "diff", "cmp", "comm", "paste", "sort", "grep", "head", "tail", "cut",
+                                 "uniq", "join", "wc", "md5sum", "sha256sum", "awk"})
+#: what may list a folder: ls, find, a glob
+_LISTS = re.compile(r"\b(ls|find)\b|[*?\[]")
+#: the pipes of process substitutions open now, by the path bash names them with
+_PIPES: dict = {}
+
+
+def _pipe_words(node) -> bool:
+    """Whether a simple command's words hold a process substitution."""
+    return any(type(part) is S.ProcSub for word in node.words for part in word.parts)
+
+
+def _pipe_node(data: bytes):
+    """The entry a pipe's path leads to, as a reader of its bytes meets it."""
+    return vfs_node("f", data, 0o600)
 
 
 def _reads_first(node) -> bool:
@@ -1199,7 +1222,51 @@ class EffectWalker(E._Walker):
     def simple(self, node):
         # a command substitution in its words reads this shell's stdin and writes to its stderr
         self.effects.streams = (self.stdin, self.errsink)
-        super().simple(node)
+        name = _plain_name(node)
+        if name not in _PIPE_READERS or name in self.env.functions or not _pipe_words(node):
+            super().simple(node)
+            return
+        # `READER <(producer)…`: each producer runs to its end, its output the pipe's bytes the
+        # reader finds at the path bash names in the word, /dev/fd/63, 62…
+        env, opened = self.env, []
+        env.process_substitution = lambda part: self.pipe(part, node, opened)
+        try:
+            super().simple(node)
+        finally:
+            del env.process_substitution
+            for path in opened:
+                _PIPES.pop(path, None)
+
+    def pipe(self, part, node, opened) -> Optional[str]:
+        """The path of the pipe ``<(…)`` in ``node``'s words opens (its bytes in _PIPES), or None:
+        its producer changes no file, its output is known, and it lists no folder and names no
+        file where ``node``'s redirections create one (bash opens those while it runs)."""
+        if part.direction != "<" or part.script.error is not None:
+            return None
+        created = [r for r in node.redirects if r.op[:1] == ">" or r.op[:2] == "&>"]
+        text = self.text(part)
+        if created and (_LISTS.search(text) or any(
+                r.target is None or _mentions(text, os.path.basename(self.text(r.target))) for r in created)):
+            return None
+        files = self.env.files
+        before = dict(files.tree._store.nodes)
+        self.effects.streams = (self.stdin, self.errsink)  # the producer's are the shell's
+        held = dict(_PIPES)  # (the pipes opened before it are the reader's, not its own)
+        _PIPES.clear()
+        try:
+            found = self.env.substitute(part.script, self.env.copy())
+        finally:
+            _PIPES.update(held)
+        self.effects.streams = (self.stdin, self.errsink)
+        if changed_paths(before, files.tree):
+            files.lose(f"the files after `{self.text(part)}`")  # it ran: what it did is not followed
+            return None
+        if not isinstance(found.stdout, str):
+            return None
+        path = f"/dev/fd/{63 - len(opened)}"
+        opened.append(path)
+        _PIPES[path] = _pipe_node(found.stdout.encode("utf-8", "surrogateescape"))
+        return path
 
     def compound(self, node):
         # so does one in the words of for, case, [[ … ]] and (( … )), inside the compound's

@@ -1698,7 +1698,10 @@ class Expander:
         elif isinstance(part, _Arith):
             self.add_value(self.arith(part), quoted, pieces)
         elif isinstance(part, _ProcSub):
-            self.add_value(Opaque("process substitution"), quoted, pieces)
+            # the path of the pipe bash names in the word, where the shell's model follows it
+            hook = getattr(self.env, "process_substitution", None)
+            path = hook(part) if hook is not None else None
+            self.add_value(Opaque("process substitution") if path is None else path, quoted, pieces)
         elif isinstance(part, _OpaquePart):
             pieces.append((self.opaque_text(part.value), True, False))
         else:

@@ -637,7 +637,7 @@ def _filters(node) -> bool:
 #: the readers whose `<(…)` words the model follows: utilities that read the files their words
 #: name as a stream, start to end, and whose output does not tell a pipe from a file
 _PIPE_READERS = frozenset({"cat", "diff", "cmp", "comm", "paste", "sort", "grep", "head", "tail", "cut",
-                                 "uniq", "join", "wc", "md5sum", "sha256sum", "awk"})
+                           "uniq", "join", "wc", "md5sum", "sha256sum", "awk"})
 #: what may list a folder: ls, find, a glob
 _LISTS = re.compile(r"\b(ls|find)\b|[*?\[]")
 #: the pipes of process substitutions open now, by the path bash names them with
@@ -1150,20 +1150,34 @@ class EffectWalker(E._Walker):
         name = _plain_name(producer)
         if name is None or not draining and name not in _BUFFERED_PRODUCERS or name in self.env.functions:
             return None
-        lists = name in ("find", "ls") or any(c in self.text(w) for w in producer.words for c in "*?[")
-        created = [r for r in later if r.op[:1] == ">" or r.op[:2] == "&>"]
-        if created and (lists or any(_mentions(self.text(producer), os.path.basename(self.text(r.target)))
-                                     for r in created if r.target is not None)):
-            return None  # bash opens it while the producer lists, or reads it
+        text = self.produced(script, self.text(target.parts[0]), later, self.text(redirect))
+        if text is None:
+            return None
+        return text if draining or len(text.encode("utf-8", "surrogateescape")) <= _PIPE_BUFFER else None
+
+    def produced(self, script, text: str, redirects, what: str) -> Optional[str]:
+        """What the producer of a process substitution (``script``, spelled ``text``) writes, run
+        to its end on a copy of this shell; None where it may race with bash opening a file of
+        ``redirects`` (it lists a folder, or names the file), or where what it does is not known
+        (then the files are lost: it ran, ``what`` says where)."""
+        created = [r for r in redirects if r.op[:1] == ">" or r.op[:2] == "&>"]
+        if created and (_LISTS.search(text) or any(
+                r.target is None or _mentions(text, os.path.basename(self.text(r.target))) for r in created)):
+            return None
         files = self.env.files
         before = dict(files.tree._store.nodes)
         self.effects.streams = (self.stdin, self.errsink)  # the producer's are the shell's
-        found = self.env.substitute(script, self.env.copy())
-        text = found.stdout
-        if changed_paths(before, files.tree) or not isinstance(text, str):
-            files.lose(f"the files after `{self.text(redirect)}`")  # it ran: what it did is not followed
+        held = dict(_PIPES)  # (the pipes opened before it are its reader's, not its own)
+        _PIPES.clear()
+        try:
+            found = self.env.substitute(script, self.env.copy())
+        finally:
+            _PIPES.update(held)
+        self.effects.streams = (self.stdin, self.errsink)
+        if changed_paths(before, files.tree) or not isinstance(found.stdout, str):
+            files.lose(f"the files after `{what}`")  # it ran: what it did is not followed
             return None
-        return text if draining or len(text.encode("utf-8", "surrogateescape")) <= _PIPE_BUFFER else None
+        return found.stdout
 
     # -- commands -------------------------------------------------------------
 
@@ -1243,29 +1257,12 @@ class EffectWalker(E._Walker):
         file where ``node``'s redirections create one (bash opens those while it runs)."""
         if part.direction != "<" or part.script.error is not None:
             return None
-        created = [r for r in node.redirects if r.op[:1] == ">" or r.op[:2] == "&>"]
-        text = self.text(part)
-        if created and (_LISTS.search(text) or any(
-                r.target is None or _mentions(text, os.path.basename(self.text(r.target))) for r in created)):
-            return None
-        files = self.env.files
-        before = dict(files.tree._store.nodes)
-        self.effects.streams = (self.stdin, self.errsink)  # the producer's are the shell's
-        held = dict(_PIPES)  # (the pipes opened before it are the reader's, not its own)
-        _PIPES.clear()
-        try:
-            found = self.env.substitute(part.script, self.env.copy())
-        finally:
-            _PIPES.update(held)
-        self.effects.streams = (self.stdin, self.errsink)
-        if changed_paths(before, files.tree):
-            files.lose(f"the files after `{self.text(part)}`")  # it ran: what it did is not followed
-            return None
-        if not isinstance(found.stdout, str):
+        text = self.produced(part.script, self.text(part), node.redirects, self.text(part))
+        if text is None:
             return None
         path = f"/dev/fd/{63 - len(opened)}"
         opened.append(path)
-        _PIPES[path] = _pipe_node(found.stdout.encode("utf-8", "surrogateescape"))
+        _PIPES[path] = _pipe_node(text.encode("utf-8", "surrogateescape"))
         return path
 
     def compound(self, node):

@@ -767,12 +767,9 @@ class _Walker:
         if self.scope is not None:
             self.scope = self.scope.fork()  # its `local` shadows nothing the function restores
 
-    def may_leave(self, how: str):
-        """This shell may leave what it runs here (``how``: exit, break, return, abortline, or
-        set -e's exit), or go on: what it does after is not followed."""
-        why = {"exit": "an exit that may run", "break": "a break or continue that may run",
-               "return": "a return that may run", "abortline": "an expansion error that may end the line"
-               }.get(how, how)
+    def may_leave(self, why: str):
+        """This shell may leave what it runs here (``why`` says how), or go on: what it does
+        after is not followed."""
         self.unknown_from_here(f"what runs after {why}", Opaque(f"status after {why}"))
 
     def may_not_run(self, first, last, why: str) -> "_Shown":
@@ -796,7 +793,7 @@ class _Walker:
         # files it may have made, or a background job may make at any time
         self.env.files.absorb(sub.files, what)
         if left is not None and not background:
-            self.may_leave(type(left).__name__.strip("_").lower())
+            self.may_leave(next(why for kind, why in _LEAVING.items() if isinstance(left, kind)))
             return
         if certain:
             return
@@ -1716,6 +1713,11 @@ _SETS_PIPESTATUS = frozenset((S.SimpleCommand, S.Subshell, S.ArithCommand, S.Con
 # builtins that change nothing but their output and status: with unknown arguments they still
 # run as modelled (their output and status become unknown; test's are its status and stderr)
 _UNKNOWN_ARGUMENTS_FOLLOWED = frozenset({"echo", "printf", ":", "true", "false", "test", "["})
+
+
+#: how a branch that may run leaves, by what it raised (a fatal expansion error is an exit)
+_LEAVING = {_Exit: "an exit that may run", _Break: "a break or continue that may run",
+            _Return: "a return that may run", _AbortLine: "an expansion error that may end the line"}
 
 
 def _state_changed(env: "X.Env", sub: "X.Env") -> Optional[str]:

@@ -65,6 +65,7 @@ class TestUnknownConditions(ListedReplies):
 
 def test_the_why_names_how_the_shell_may_leave():
     assert "an exit that may run" in predict(WRITE, f"[ $RANDOM -lt 9 ] || exit 1\n{ORACLE}", "raw").why
+    assert "an exit that may run" in predict(WRITE, f"[ $RANDOM -lt 9 ] || : ${{nope?gone}}\n{ORACLE}", "raw").why
     assert "a return that may run" in predict(WRITE, f"f() {{ [ $RANDOM -lt 9 ] || return; {ORACLE}; }}; f", "raw").why
     assert "functions, which a command that may not run changed" in \
         predict(WRITE, "[ $RANDOM -lt 9 ] || f() { :; }\nf > out.txt", "raw").why

@@ -229,7 +229,7 @@ class _Parser:
 
     def take(self, value):
         if not self.peek(value):
-            raise OptionUnknown("jq filter jq would refuse (a syntax error)")
+            raise OptionUnknown("jq filter the model does not parse (a syntax error, or outside its grammar)")
         self.i += 1
 
     def whole(self):
@@ -317,7 +317,7 @@ class _Parser:
     def primary(self):
         tok = self.peek()
         if tok is None:
-            raise OptionUnknown("jq filter jq would refuse (it ends early)")
+            raise OptionUnknown("jq filter the model does not parse (it ends early, or outside its grammar)")
         kind, value = tok
         self.i += 1
         if kind == "field":

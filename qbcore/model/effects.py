@@ -1936,6 +1936,7 @@ class EffectWalker(E._Walker):
         another names is a race, and the files become unknown."""
         files = self.env.files
         statuses, changes, listings = [], [], []
+        silent = set()  # n: command n wrote nothing into its pipe
         previous: Optional[Buffer] = None
         last = len(node.commands) - 1
         texts = [self.text(c) for c in node.commands]
@@ -1993,6 +1994,8 @@ class EffectWalker(E._Walker):
                 if _LISTINGS:
                     _LISTINGS[-1].extend(listings[-1])
             changes.append(changed_paths(before, files.tree))
+            if n < last and not previous.writes and not previous.data and previous.unknown is None:
+                silent.add(n)
             if n < last and previous.first_stderr is not None and len(self.effects.stderr) > previous.first_stderr \
                     and E.may_stop_reading(node.commands[n + 1]):
                 # its reader may be gone by then: SIGPIPE may end it before it says it (measured: a
@@ -2036,7 +2039,7 @@ class EffectWalker(E._Walker):
                 if any(_mentions(texts[m], name) for m in others) or \
                         any(jobs.may_see(listings[m], path) and not _unseen(filters[m], path, files.tree) for m in others):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
-        return self.pipeline_status(node, statuses)
+        return self.pipeline_status(node, statuses, silent)
 
     def _may_reorder(self, last: bool) -> bool:
         """Whether a pipeline's command can be run again over a fork, its output and messages

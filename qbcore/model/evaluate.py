@@ -712,16 +712,18 @@ class _Walker:
             self.env.files.absorb(view, what, first_loss=False)
         return self.pipeline_status(node, statuses)
 
-    def pipeline_status(self, node: "S.Pipeline", statuses: list):
+    def pipeline_status(self, node: "S.Pipeline", statuses: list, silent=frozenset()):
         """A pipeline's status from its commands': the last one's, or with pipefail the last
-        failure's (0 when none failed). The statuses are PIPESTATUS after it."""
+        failure's (0 when none failed). The statuses are PIPESTATUS after it. ``silent``: the
+        indexes of the commands known to have written nothing into their pipe."""
+        for n in range(len(statuses) - 1):
+            if statuses[n] == 0 and n not in silent and may_stop_reading(node.commands[n + 1]):
+                # its reader may exit before it is done writing: SIGPIPE ends it with 141, which
+                # PIPESTATUS shows with or without pipefail (measured: `seq 20000 | head -1`)
+                statuses[n] = Opaque(f"status of `{self.text(node.commands[n])}` (its reader may stop early)")
         if not self.env.pipefail:
             self.env.pipeline_ran(statuses)
             return statuses[-1]
-        for n in range(len(statuses) - 1):
-            if statuses[n] == 0 and may_stop_reading(node.commands[n + 1]):
-                # its reader may exit before it is done writing: SIGPIPE ends it with 141
-                statuses[n] = Opaque(f"status of `{self.text(node.commands[n])}` (its reader may stop early)")
         self.env.pipeline_ran(statuses)
         for status in reversed(statuses):
             if isinstance(status, Opaque) or status != 0:

@@ -30,6 +30,7 @@ from .commands.control import Break as _Break, Exit as _Exit, Return as _Return
 from .commands.external import taint_everything
 from .commands.variables import DECLARATION as _DECLARATION, CompoundArgument as _CompoundArgument, assign, taint
 from .expand import Env, ExpansionError, Opaque
+from .utilities.sed import may_stop_early as sed_may_stop_early
 from .values import has_opaque
 
 # How far loops and function recursion are followed before the rest is opaque.
@@ -1824,7 +1825,7 @@ def may_stop_reading(command) -> bool:
         return len(operands) != 1 or any(letter in options for letter in "qmlLf") or \
             any(w.startswith("--") for w in words[1:])
     if name == "sed":
-        return len(operands) != 1 or "q" in operands[0] or "Q" in operands[0] or \
+        return len(operands) != 1 or sed_may_stop_early(operands[0]) or \
             any(w.startswith("-") and w not in ("-n", "-E", "-r") for w in words[1:])
     if name == "awk":
         return len(operands) != 1 or "exit" in operands[0] or "nextfile" in operands[0] or \

@@ -200,6 +200,9 @@ SCRIPTS = [
     "if true; then\n  ./nope 2> err\nfi", "cat <<EOF 2> err && nope 2>> err\nbody\nEOF",
     # set alone prints every variable (not spelled) and changes nothing
     "set\necho a > f; echo $? > st", "set > /dev/null; echo $? > st",
+    # sed reads all its input unless its script quits or may end it (q is no command here)
+    "set -o pipefail; seq 1 20000 | sed 's/q/Q/g;/eq/d' > o; echo $? > st",
+    "set -o pipefail; seq 1 20000 | sed '3s//x/' > o; echo $? > st",
 ]
 
 
@@ -235,6 +238,8 @@ def test_final_files_match_bash(script, tmp_path):
     ("date -d tomorrow > now", "date"),
     # pipefail counts a writer that SIGPIPE may end when its reader stops early
     ("set -o pipefail; printf 'x\\ny\\n' | head -1 > h; echo $? > st", "reader may stop early"),
+    # an empty regex ends sed where it runs before any other (PIPESTATUS shows SIGPIPE without pipefail)
+    ("seq 1 20000 | sed '3s//x/' > o; echo \"${PIPESTATUS[0]}\" > st", "PIPESTATUS"),
     # a file one command creates where another lists names that it may see
     # a writer whose reader may stop early: SIGPIPE may end it before a file it changes after
     # writing (measured: `for i in 1 2; do echo $i; sleep 0.2; touch f$i; done | true` makes f1 only)

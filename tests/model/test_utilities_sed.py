@@ -53,10 +53,15 @@ MODELLED = [
     ["sed", "s/x/y/", "d", "g"],
     ["sed", "s/x/y/", "g", "d"],
     ["sed", "-n", "p"], ["sed"], ["sed", "-n"], ["sed", "-i"],
-    # an empty regex: the last one sed used, the s command's own address where it is the only one
+    # an empty regex: the last one sed ran, as the lines are read; none yet ends sed there (the
+    # message names the last expression), after what it wrote, and -i leaves that file as it was
     ["sed", "/o/s//0/g", "f"], ["sed", "-n", "/o/!s//0/p", "f"], ["sed", "-E", "/(i|o)n/s//<&>/", "f"],
     ["sed", "/O/Is//0/", "f"], ["sed", "/o/s//0/I", "f"], ["sed", "-e", "/x/d", "-e", "s//Y/", "f"],
-    ["sed", "/o/p;/o/s//0/", "f"], ["sed", "s//x/", "f"],
+    ["sed", "/o/p;/o/s//0/", "f"], ["sed", "s//x/", "f"], ["sed", "-e", "p", "-e", "2s//x/", "f"],
+    ["sed", "-i", "-e", "p", "-e", "2s//x/", "g", "f"], ["sed", "-i", "s//x/", "g"], ["sed", "-s", "3s//x/", "f", "g"],
+    ["sed", "s/o/0/;s//\\1/", "f"], ["sed", "/x/,//d", "f"], ["sed", "0,//d", "f"], ["sed", "//Ip", "f"],
+    ["sed", "// I p", "f"], ["sed", "s//x/I;p", "f"], ["sed", "s/l/L/;s//_/2g", "f"], ["sed", "\\%%d", "f"],
+    ["sed", "s//x/", "d"], ["sed", "s//x/", "-"],
     # GNU's long names
     ["sed", "--in-place", "--expression=s/o/0/g", "f"], ["sed", "--quiet", "--expression", "s/o/0/p", "f", "g"],
     ["sed", "--regexp-extended", "--in-place", "-e", "s/(o)/[\\1]/g", "f"], ["sed", "--in-place=.bak", "s/o/0/", "f"],
@@ -147,8 +152,9 @@ MODELLED = [
     ["sed", "s/o/0/;N;tx;s/$/-no/;b;:x;s/$/-yes/", "f"], ["sed", "s/a/A/;T;s/$/!/", "g"], ["sed", "-e", "1a X", "-e", "N", "g"],
     ["sed", "N;N;s/\\n/+/g", "f"], ["sed", "H;$!d;x;s/\\n/,/g", "f"], ["sed", ":", "g"], ["sed", "$!N;/\\n$/!P;D", "f"],
 ]
-UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"), ("sed", "/o/s//0/I", "f"),
-           ("sed", "-e", "/x/d", "-e", "s//Y/", "f"), ("sed", "/o/p;/o/s//0/", "f"), ("sed", "s//x/", "f"),
+UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
+           # the groups of the last regex run
+           ("sed", "s/o/0/;s//\\1/", "f"),
            ("sed", "s/n\\x2ee/X/", "f"), ("sed", "s/o/\\x26/", "f"), ("sed", "s/[\\x6f]/X/", "f"),
            ("sed", "s/o/\\x5c/", "f"),
            # \x takes hex digits after it; under I glibc matches an escaped lower-case letter nowhere
@@ -179,7 +185,7 @@ def test_substitute_generated(atoms, repl, flags, delim, quiet, text):
 
 BROKEN = st.sampled_from(["s/a/b/", "s/a/b", "s/a", "s", "s/a/b/gg", "s/a/b/x", "s/a/b/pq", "s/a/\\1/",
                           "s/a/b/ g", "p", "d", "px", "s/o/0/2", "s/a/b/0", "2d", "/a/d", "s|a|b|w",
-                          '"s/a/b/', "X", "2@", "/a/%"])
+                          '"s/a/b/', "X", "2@", "/a/%", "s//b/", "s//b/I", "//p", "//Ip"])
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -198,7 +204,7 @@ def test_script_errors_generated(commands, joiner, in_place):
 # a regex ends it, else an error)
 ADDRESS = st.sampled_from(["1", "2", "3", "0", "5", "$", "/o/", "/^$/", "/x/", "\\%/%", "\\,a,I", "/A/I",
                            "/[/]/", "/[^o]$/", "\\|b|", "/zz/", "1~2", "0~3", "2 ~ 2", "3~0", "+1", "+0", "~2",
-                           "~0", "+ 2"])
+                           "~0", "+ 2", "//", "//I", "\\,,"])
 COMMAND = st.sampled_from(["p", "d", "s/o/0/", "s/a/X/g", "s//<&>/g", "!s//-/", "q", "s|/|_|", "!p", "!d", " p", "a X", "i\\\n Y",
                            "c Z", "!c Z", "a\\", "a \\tT\\\\", "y/o/0/", "y,/a,|A,", "{p;p}", "!{s/o/0/}", "{/a/d}", "=", "N", "$!N", "P", "D", "n", "h", "H", "g", "G", "x"])
 

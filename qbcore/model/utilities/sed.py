@@ -190,6 +190,10 @@ def _address(script: bytes, i: int, extended: bool):
             raise OptionUnknown("sed: the M modifier of an address")
         else:
             break
+    if body == b"":
+        if icase:  # (sed has read up to the character after the modifiers and their blanks)
+            raise _ScriptError(_EMPTY_MODIFIED, _blanks(script, i))
+        return ("re", None), i
     confusing: list = []
     address = ("re", _regex(body, extended, icase, confusing))
     if confusing:
@@ -208,7 +212,6 @@ def _label(script: bytes, i: int, stops: bytes) -> tuple:
 
 def _parse(script: bytes, extended: bool) -> list:
     cmds = []
-    reused = 0  # s commands whose empty regex is their address's
     blocks = []  # the indexes of the { still open
     i = 0
     n = len(script)
@@ -294,16 +297,18 @@ def _parse(script: bytes, extended: bool) -> list:
                     raise _ScriptError("unknown option to `s'", i + 1)
                 i += 1
             confusing: list = []
-            if pat == b"" and cmd.addr is not None and cmd.addr[0] == "re" and cmd.addr2 is None and not icase:
-                # `/re/s//X/`: the last regex sed used is the address it has just tested
-                # (sed's regex_last), as long as the script holds no other (checked below)
-                cmd.regex = cmd.addr[1]
-                reused += 1
+            if pat == b"":
+                # the last regex sed ran stands for it (cmd.regex None); sed checks no reference
+                if icase:
+                    raise _ScriptError(_EMPTY_MODIFIED, min(i + 1, n))
+                cmd.repl = _replacement(repl, 9, min(i + 1, n))
+                if any(type(part) is int and part for part in cmd.repl):
+                    raise OptionUnknown("sed: a group reference after an empty regex (the groups of the last one run)")
             else:
                 cmd.regex = _regex(pat, extended, icase, confusing)
-            # sed has read the character that ends the command when it checks the references,
-            # before dfa reads the regex
-            cmd.repl = _replacement(repl, cmd.regex.groups, min(i + 1, n))
+                # sed has read the character that ends the command when it checks the references,
+                # before dfa reads the regex
+                cmd.repl = _replacement(repl, cmd.regex.groups, min(i + 1, n))
             if confusing:
                 raise ConfusingBracket()
         elif name in (b"p", b"d", b"=", b"n", b"N", b"P", b"D", b"h", b"H", b"g", b"G", b"x"):
@@ -371,10 +376,87 @@ def _parse(script: bytes, extended: bool) -> list:
             if cmd.text and cmd.text not in labels:
                 raise OptionUnknown("sed: a branch to a label not defined (sed's error)")
             cmd.jump = labels[cmd.text] if cmd.text else len(cmds)  # no label: the end of the script
-    if reused and sum((c.addr is not None and c.addr[0] == "re") + (c.addr2 is not None and c.addr2[0] == "re") +
-                      (c.name == "s") for c in cmds) - reused != 1:
-        raise OptionUnknown("sed: an empty regex in a script with more than one regex (it reuses the last one used)")
+    _link_empty_regexes(cmds)
     return cmds
+
+
+_EMPTY_MODIFIED = "cannot specify modifiers on empty regexp"
+
+
+class _NoPrevious(Exception):
+    """An empty regex run before any other: sed ends there, as GNU's ``bad_prog`` does."""
+
+
+class _LastRegex:
+    """GNU sed's ``regex_last``: the regex it ran last, for which an empty one (``//``,
+    ``s//X/``) stands when it runs. It is set as each address is tested and each s command
+    runs, so which one it is depends on the lines read."""
+
+    __slots__ = ("regex",)
+
+    def __init__(self):
+        self.regex = None
+
+
+class _Tracked:
+    """A regex of a script that holds an empty one: running it makes it the last."""
+
+    __slots__ = ("regex", "last", "groups")
+
+    def __init__(self, regex, last: _LastRegex):
+        self.regex, self.last, self.groups = regex, last, regex.groups
+
+    def search(self, line: bytes, pos: int = 0):
+        self.last.regex = self.regex
+        return self.regex.search(line, pos)
+
+
+class _Reused:
+    """An empty regex: the last one run, or the end of sed when none has run yet."""
+
+    __slots__ = ("last",)
+
+    def __init__(self, last: _LastRegex):
+        self.last = last
+
+    def search(self, line: bytes, pos: int = 0):
+        if self.last.regex is None:
+            raise _NoPrevious()
+        return self.last.regex.search(line, pos)
+
+
+def _link_empty_regexes(cmds: list) -> None:
+    """Where the script holds an empty regex, each regex tells one shared _LastRegex when it
+    runs, and each empty one asks it (a script without one runs its regexes as they are)."""
+    empty = any(c.name == "s" and c.regex is None for c in cmds) or \
+        any(a is not None and a[0] == "re" and a[1] is None for c in cmds for a in (c.addr, c.addr2))
+    if not empty:
+        return
+    last = _LastRegex()
+
+    def linked(regex):
+        return _Reused(last) if regex is None else _Tracked(regex, last)
+
+    for cmd in cmds:
+        if cmd.name == "s":
+            cmd.regex = linked(cmd.regex)
+        if cmd.addr is not None and cmd.addr[0] == "re":
+            cmd.addr = ("re", linked(cmd.addr[1]))
+        if cmd.addr2 is not None and cmd.addr2[0] == "re":
+            cmd.addr2 = ("re", linked(cmd.addr2[1]))
+
+
+def may_stop_early(script: str) -> bool:
+    """Whether sed running ``script`` may end before it has read all its input: the script
+    quits (q, Q), holds an empty regex (which ends sed when it runs before any other), or is
+    one the model does not read or sed rejects before reading."""
+    try:
+        cmds = _parse(script.encode("utf-8", "surrogateescape"), False)
+    except (_ScriptError, ConfusingBracket, OptionUnknown):
+        return True
+    return any(c.name in ("q", "Q") or type(c.regex) is _Reused or
+               any(a is not None and a[0] == "re" and type(a[1]) is _Reused for a in (c.addr, c.addr2))
+               for c in cmds)
 
 
 def _y_chars(text: bytes) -> bytes:
@@ -501,9 +583,8 @@ def _numbered(body: bytes) -> bytes:
 
 
 def _regex(body: bytes, extended: bool, icase: bool, confusing: list):
-    """The compiled regex; what dfa refuses is appended to ``confusing`` (see compile_posix)."""
-    if body == b"":
-        raise OptionUnknown("sed: empty regex (reuses the last one)")
+    """The compiled regex of a body that is not empty; what dfa refuses is appended to
+    ``confusing`` (see compile_posix)."""
     body = _numbered(body)
     try:
         return compile_posix(body, extended, icase, escapes=_REGEX_ESCAPES_ICASE if icase else _REGEX_ESCAPES,
@@ -831,6 +912,13 @@ def _write_in_place(files, name: str, data: bytes, suffix: str) -> None:
     files.chmod(name, mode)
 
 
+def _no_previous(out: Output, pieces: list) -> CommandResult:
+    """sed's end at an empty regex run before any other: the message names the last
+    expression, at char 0, whichever one holds it (measured with sed 4.9)."""
+    out.error(f"-e expression #{len(pieces)}, char 0: no previous regular expression", 1)
+    return out.result()
+
+
 @guarded
 def sed(ctx: CommandContext) -> CommandResult:
     # sed 4.9's short options (its getopt string "bsnrzuEe:f:l:i::V:"): one it does not have
@@ -921,14 +1009,24 @@ def sed(ctx: CommandContext) -> CommandResult:
                 data += b"\n"
             data += content
         buf = bytearray()
-        number, code = _run(cmds, data, quiet, buf, 0, True, unchomped=unchomped)
+        try:
+            number, code = _run(cmds, data, quiet, buf, 0, True, unchomped=unchomped)
+        except _NoPrevious:
+            out.out += _finish(buf)  # (what it wrote before is flushed as it exits)
+            return _no_previous(out, pieces)
         out.out += _finish(buf)
         out.status = status if code is None else code
         return out.result()
     shared = bytearray()  # -s: one output stream, so a missing newline carries over
     for k, (name, content) in enumerate(readable):
         buf = bytearray() if in_place else shared
-        _, code = _run(cmds, content, quiet, buf, 0, True, separate=k < len(readable) - 1)
+        try:
+            _, code = _run(cmds, content, quiet, buf, 0, True, separate=k < len(readable) - 1)
+        except _NoPrevious:
+            # -i: the file being edited keeps its bytes (sed removes its temporary file);
+            # those edited before stay edited
+            out.out += _finish(shared)
+            return _no_previous(out, pieces)
         if in_place:
             _write_in_place(files, name, _finish(buf), suffix)
         if code is not None:

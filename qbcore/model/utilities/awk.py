@@ -198,6 +198,11 @@ _NO_OPERAND = {"}", ")", ";", "]", "==", "!=", "<=", ">=", "&&", "||", "*", "%",
 _LISTS_AN_OPERAND = {("op", ","), ("name", "print"), ("name", "printf")}
 
 
+# operators that only join two operands, after what an operand must follow: `(`, `[`, and the
+# start of a statement (mawk: `{ print ( ) }` prints the record, so `)` is not one of them)
+_STARTS_NOTHING = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", "~", "!~", ","}
+_OPENS_AN_OPERAND = {("op", "("), ("op", "["), ("op", "{"), ("op", ";")}
+
 # statements that end with a newline, a semicolon or the closing brace
 _SIMPLE = frozenset({"expr", "print", "printf", "next", "exit", "break", "continue", "delete", "do"})
 
@@ -564,9 +569,11 @@ class _Parser:
                 return ("elem", text, self.subscripts())
             return ("var", text)
         before = self.toks[self.i - 2] if self.i >= 2 else ("nl", "")
-        if kind == "op" and text in _NO_OPERAND and (before[0] == "op" and before[1] in _NEEDS_OPERAND or
-                                                     before in _LISTS_AN_OPERAND):
-            raise SyntaxFound(text)
+        if kind == "op" and (text in _NO_OPERAND and (before[0] == "op" and before[1] in _NEEDS_OPERAND or
+                                                      before in _LISTS_AN_OPERAND) or
+                             text in _STARTS_NOTHING and (before in _OPENS_AN_OPERAND or before[0] == "nl") or
+                             text == "]" and before == ("op", "[")):
+            raise SyntaxFound(text)  # (`if ( == "x")`, `{ ~ /re/ }`, `x[]`: the shell took `$1` away)
         raise OptionUnknown(f"awk: syntax at {text!r}")
 
     def primary_for_field(self):
@@ -1149,7 +1156,7 @@ def _check_types(items):
 
 
 # tokens that can only follow an expression: a program that starts with one is mawk's syntax error
-_NEVER_FIRST = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", "]", ",", "="}
+_NEVER_FIRST = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", "]", ",", "=", "~", "!~", "<", ">"}
 _OPTION_ARGS = ("-F", "-v", "-f")
 
 

@@ -52,6 +52,11 @@ CASES = [
     ["jq", "-n", "$m"], ["jq", "-n", "{$m}"], ["jq", "-n", "(1))"], ["jq", "-n", "[.a, b]"], ["jq", "-n", "{a: {b}}"],
     ["jq", "hello", "nope.json"], ["jq", "-n", "{a}"], ["jq", "-n", "{a, b: 1}"],
     ["jq", "-n", "{a: }"], ["jq", "-n", "{a: 1,}"], ["jq", "-n", "1 2"], ["jq", "-n", "{a: 1}{b: 2}"], ["jq", "-n", ".a .b"],
+    # a binary operator with nothing on one side (`.message = $v`, its `$v` taken by the shell)
+    ["jq", "-n", ".message = "], ["jq", "-n", ".a |= "], ["jq", "-n", ".a + "], ["jq", "-n", ".a == "], ["jq", "-n", ".a -"],
+    ["jq", "-n", "( == 1)"], ["jq", "-n", "[ + 1]"], ["jq", "-n", ".a, + 1"], ["jq", "-n", ".a | = 1"], ["jq", "-n", "+ 1"],
+    ["jq", "-n", "{a: == 1}"], ["jq", "-n", ".a // "], ["jq", "-n", "[.a, * 2]"], ["jq", "-n", ".a = | 1"],
+    ["jq", "-n", ".a = -"], ["jq", "-n", ".a += "], ["jq", "-n", "- 1"], ["jq", "-n", ".a = -1"],
     # input jq refuses at a bare word (status 4), the files before it missing or not; no filter is .
     ["jq", "-r", ".", "pair.json"], ["jq", ".", "pair.json"],
     ["jq", ".", "bad.json"], ["jq", ".", "bad.json", "c.json"], ["jq", ".", "nope.json", "bad.json"], ["jq"], ["jq", "-c"],
@@ -147,7 +152,7 @@ def test_input_values_generated(values, program, flags):
 
 PROGRAMS = ['{message: $v}', '{"message": $v, n: 1}', '{$v, a: [$w, {b: "x y"}]}', '.a | {b: .c}', '[.[0], "s"]',
             '{a: 1, b: [1, 2], c: {d: $v}} | .c', '{m: "a\\($v)b\\("c\\($w)")"} | .m + "!"',
-            '{k: ([$w] + [1 -1])} | .k[], (.k | length, keys, tojson)']
+            '{k: ([$w] + [1 -1])} | .k[], (.k | length, keys, tojson)', '.message = $v | .n = ($w + "!")']
 
 
 @settings(max_examples=examples(100), deadline=None)

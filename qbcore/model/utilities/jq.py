@@ -103,9 +103,16 @@ _INDENTS = {"0": None, **{str(n): " " * n for n in range(1, 8)}}
 _PREDEFINED = ("$ENV", "$__loc__", "$ARGS")
 
 
-# neighbouring tokens no jq 1.6 program has (measured; `{a: 1,}` is one, `[1,]` is not)
-_NEVER_AFTER = {":": {"}", ",", ":", ")", "]", "|"}, "{": {",", ":"}, "[": {",", ":"}, "(": {",", ")", ":"},
-                ",": {",", "]", ")", ":", "|"}, "|": {"|", ",", ")", "]", "}", ":"}}
+# operators with an operand on each side (`-` may also stand before one alone: `-1`)
+_BINARY = frozenset({"=", "|=", "+=", "-=", "*=", "/=", "%=", "//=", "//", "==", "!=", "<", "<=", ">", ">=",
+                     "+", "*", "/", "%"})
+# neighbouring tokens no jq 1.6 program has (measured; `{a: 1,}` is one, `[1,]` is not); a
+# binary operator where an operand must start (`.a | = 1`, `{a: == 1}`), or before anything
+# but an operand (`.a = | 1`: the shell took `$v` away)
+_NEVER_AFTER = {":": {"}", ",", ":", ")", "]", "|"} | _BINARY, "{": {",", ":"} | _BINARY,
+                "[": {",", ":"} | _BINARY, "(": {",", ")", ":"} | _BINARY, ",": {",", "]", ")", ":", "|"} | _BINARY,
+                "|": {"|", ",", ")", "]", "}", ":"} | _BINARY,
+                **{op: {"|", ",", ")", "]", "}", ":"} | _BINARY for op in _BINARY | {"-"}}}
 _VALUE_END = ("num", "str", "var")
 
 
@@ -113,9 +120,9 @@ def _misplaced(toks: list) -> bool:
     """Whether two tokens stand where jq's grammar never puts them: an operator with nothing
     on one side, two values side by side (``1 2``, ``$a "b"``, ``} {``)."""
     values = [v for _, v in toks]
-    if values[:1] and values[0] in (",", "|", ":", ")", "]", "}"):
+    if values[:1] and (values[0] in (",", "|", ":", ")", "]", "}") or values[0] in _BINARY):
         return True
-    if values[-1:] and values[-1] in (",", "|", ":", "(", "[", "{"):
+    if values[-1:] and (values[-1] in (",", "|", ":", "(", "[", "{", "-") or values[-1] in _BINARY):
         return True
     for (kind, value), (next_kind, next_value) in zip(toks, toks[1:]):
         if kind == "op" and next_value in _NEVER_AFTER.get(value, ()):

@@ -2361,6 +2361,17 @@ class Expander:
             else:
                 name = "".join(ch for ch, _ in comp)
                 for prefix in prefixes:
+                    if globbed and name in (".", ".."):
+                        # bash looks a name without glob characters up (lstat): every folder
+                        # holds these two, which no listing shows, where it may be searched
+                        if not last:
+                            return None  # (bash finds `*/./f`, not `*/../f`: not followed)
+                        searchable = self.env.files.file_test("-x", os.path.join(self.env.cwd, prefix))
+                        if searchable is None:
+                            return None
+                        if searchable:
+                            new.append(_join(prefix, name))
+                        continue
                     if globbed:
                         names = self.env.list_dir(_folder(prefix), self.env)
                         if names is None:

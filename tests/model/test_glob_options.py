@@ -30,6 +30,8 @@ SCRIPTS = [
     # dotglob: * matches names starting with a dot, never . and ..
     "shopt -s dotglob; printf '<%s>' * .* tree/* tree/c/* > out",
     "shopt -s dotglob; shopt -u dotglob; printf '<%s>' * > out",
+    # a last name without glob characters after a glob is looked up, not listed: . and .. too
+    "printf '<%s>' */. */.. tree/*/. tree/*/.. tree/a*/b/. */.x > out",
     # globstar: ** alone in a component matches the folder and every name below it
     "shopt -s globstar; printf '<%s>\\n' tree/**/*.log > out",
     "shopt -s globstar; cd tree/a; printf '<%s>\\n' ** > ../../out",

@@ -57,6 +57,9 @@ CASES = [
     ["jq", "-n", "( == 1)"], ["jq", "-n", "[ + 1]"], ["jq", "-n", ".a, + 1"], ["jq", "-n", ".a | = 1"], ["jq", "-n", "+ 1"],
     ["jq", "-n", "{a: == 1}"], ["jq", "-n", ".a // "], ["jq", "-n", "[.a, * 2]"], ["jq", "-n", ".a = | 1"],
     ["jq", "-n", ".a = -"], ["jq", "-n", ".a += "], ["jq", "-n", "- 1"], ["jq", "-n", ".a = -1"],
+    # a character jq's lexer refuses outside strings (a backslash or quote the shell left)
+    ["jq", "-n", "{message: C:\\temp\\new folder}"], ["jq", "-n", "{a: 'x'}"], ["jq", "-n", "{a: `x`}"],
+    ["jq", "-n", ".a & 1"], ["jq", "-n", ".a ! 1"], ["jq", "-n", "\"it's\" | length"],
     # input jq refuses at a bare word (status 4), the files before it missing or not; no filter is .
     ["jq", "-r", ".", "pair.json"], ["jq", ".", "pair.json"],
     ["jq", ".", "bad.json"], ["jq", ".", "bad.json", "c.json"], ["jq", ".", "nope.json", "bad.json"], ["jq"], ["jq", "-c"],
@@ -94,7 +97,7 @@ CASES = [
 # outside the subset: jq's errors and number printing are not spelled
 UNKNOWN = [
     ["jq", "-n", "--indent", "8", "."], ["jq", "-nc", "3 | .a = 1"], ["jq", "-nc", ".[-1] = 1"], ["jq", "-nc", ".a |= 1"],
-    ["jq", "-nc", "(.a, .b) = 1"], ["jq", "-nc", ".a == 1"], ["jq", "-nc", ".a // 1"],
+    ["jq", "-nc", "(.a, .b) = 1"], ["jq", "-nc", ".a == 1"], ["jq", "-nc", ".a // 1"], ["jq", "-n", "1 != 2"],
     ["jq", ".", "f.json"], ["jq", "-n", "1.5"],
     ["jq", "-n", "100000000000000000000"], ["jq", "-n", "9007199254740993"],
     ["jq", ".n.x", "c.json"], ["jq", "--tab", "--indent", "-1", ".", "c.json"],

@@ -67,6 +67,8 @@ def _compile_error(program: str, variables: dict) -> bool:
     and the like define names)."""
     try:
         toks = _tokens(program)
+    except _InvalidCharacter:
+        return True
     except OptionUnknown:
         return False
     if any(kind == "ident" and value in _KEYWORDS for kind, value in toks):
@@ -133,6 +135,16 @@ def _misplaced(toks: list) -> bool:
     return False
 
 
+# characters outside strings (and before any comment) that jq 1.6's lexer reads as none of its
+# tokens, INVALID_CHARACTER: a compile error wherever they stand (`'x'`, `C:\\temp`, `a & b`);
+# so is a ! not before =
+_INVALID = frozenset("\\'`&~^")
+
+
+class _InvalidCharacter(OptionUnknown):
+    """A filter holding a character jq's lexer refuses (_INVALID)."""
+
+
 def _tokens(program: str) -> list:
     out, i = [], 0
     while True:
@@ -146,6 +158,8 @@ def _tokens(program: str) -> list:
             continue
         m = _TOKEN.match(program, i)
         if not m:
+            if program[i] in _INVALID or program[i] == "!" and program[i + 1:i + 2] != "=":
+                raise _InvalidCharacter(f"jq filter {program!r} (a character jq's lexer refuses)")
             raise OptionUnknown(f"jq filter {program!r} (outside the modelled subset)")
         i = m.end()
         kind = m.lastgroup

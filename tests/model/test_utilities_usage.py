@@ -24,7 +24,8 @@ INVALID = [
     ["grep", "-c -F", "-e", "x", "a.txt"], ["grep", "-j", "x"], ["grep", "-e", "x", "-c", "-j", "a.txt"],
     ["grep", "x", "a.txt", "-%"], ["sed", "-c", "s/a/b/", "a.txt"], ["sed", "-n -e", "p"],
     ["sed", "p", "-i", "-s", "a.txt", "-j"],
-    ["mv", "-q", "a.txt", "b"], ["rm", "-k", "a.txt"],
+    ["mv", "-q", "a.txt", "b"], ["rm", "-k", "a.txt"], ["cat", "-l", "a.txt"], ["cat", "a.txt", "-n", "-q"],
+    ["cat", "-nl", "a.txt"],
     # before a long option, whose value may be the next word, the scan has judged what it met
     ["grep", "-j", "--regexp", "x", "a.txt"], ["sed", "-c", "--expression", "p", "a.txt"],
     # -i takes the rest of its word as a backup suffix: here "e", and the next word is the script

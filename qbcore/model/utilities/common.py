@@ -269,7 +269,7 @@ def refuse_invalid_option(argv: list, flags: str, with_arg: str = "", optional: 
 # how a utility ends on a usage error (its usage(EXIT_FAILURE), measured): the status, what it
 # prints after the message, and what it prints after that unspelled
 _USAGE = {
-    **dict.fromkeys(("cut", "head", "tail", "mv", "cp", "rm", "rmdir", "xargs", "stat", "base64"),
+    **dict.fromkeys(("cat", "cut", "head", "tail", "mv", "cp", "rm", "rmdir", "xargs", "stat", "base64"),
                     (1, "Try '{0} --help' for more information.\n", None)),
     "ls": (2, "Try 'ls --help' for more information.\n", None),
     "sort": (2, "Try 'sort --help' for more information.\n", None),

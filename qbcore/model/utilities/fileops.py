@@ -17,6 +17,9 @@ __all__ = ["cat", "tee", "touch", "mkdir", "mv", "cp", "rm", "ln", "chmod", "ins
 def cat(ctx: CommandContext) -> CommandResult:
     """Concatenate, with GNU cat's formatting (-n -b -s -E -T -v and -A -e -t), which runs over
     all its input as one stream: numbers go on from file to file, as do squeezed blank lines."""
+    refused = refuse_invalid_option(ctx.argv, "ubnsETvAet", "", stop_at_long=True)  # coreutils 9.1's option set
+    if refused is not None:
+        return refused
     opts, names = scan_options(ctx.argv, "ubnsETvAet", longs={
         "number": ("n", False), "number-nonblank": ("b", False), "squeeze-blank": ("s", False),
         "show-ends": ("E", False), "show-tabs": ("T", False), "show-nonprinting": ("v", False),

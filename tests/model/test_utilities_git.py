@@ -261,6 +261,11 @@ FILES = {"newfile.txt": b"payload data\n", "sub/a.txt": b"a\n", "sub/deep/b.txt"
      ["git", "commit", "-q", "--amend", "--allow-empty", "-m", "still empty"]],
     [*START, ["git", "add", "newfile.txt"], ["git", "commit", "-q", "-m", "one"],
      ["git", "config", "user.name", "Later"], ["git", "commit", "-q", "--amend", "--no-edit"]],
+    # a one-letter option add does not have, anywhere among its words: 129 before it adds anything
+    # (a reply's lines joined on one line hand add the commit's options)
+    [*START, ["git", "add", "-q", "newfile.txt"], ["git", "add", "newfile.txt", "git", "commit", "-q", "-m", "x"],
+     ["git", "add", "-Aq"], ["git", "add", "-A", "--", "-q"]],
+    [["git", "add", "-q", "newfile.txt"]],  # no repository: that is said first (128)
 ])
 def test_command_sequences_match_git(steps):
     compare(steps, FILES)

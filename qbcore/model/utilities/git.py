@@ -81,6 +81,27 @@ _DEFAULT_BRANCH_HINT = (
     "hint: \tgit branch -m <name>\n")
 
 
+#: git 2.39's add: its one-letter options (none takes a value)
+_ADD_SWITCHES = frozenset("nviepfuNA")
+
+
+def _unknown_switch(args: list, switches: frozenset):
+    """The first letter of a cluster of one-letter options (``-q``, ``-Aq``) that a command
+    whose one-letter options are ``switches`` (none taking a value) does not have, in
+    parse-options' order; None when there is none, or when a long option (which may take
+    the next word as its value, or name an option in part) comes before it."""
+    for arg in args:
+        if arg == "--":
+            return None
+        if arg.startswith("--"):
+            return None
+        if arg.startswith("-") and arg != "-":
+            for letter in arg[1:]:
+                if letter not in switches:
+                    return letter
+    return None
+
+
 class _Exit(Exception):
     """git ends: ``status``, with stderr (None: not known) and stdout (None: not known)."""
 
@@ -625,6 +646,12 @@ class _Git:
 
     # git add
     def add(self, args: list):
+        switch = _unknown_switch(args, _ADD_SWITCHES)
+        if switch is not None:
+            # git finds the repository, then parse-options reads every option before add acts:
+            # "error: unknown switch `q'", the usage and the whole option list (not spelled), 129
+            self.repo()
+            raise _Exit(129, None)
         mode, specs, done = None, [], False
         for arg in args:
             if done or not arg.startswith("-") or arg == "-":

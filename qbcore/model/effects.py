@@ -90,6 +90,9 @@ class OutsideTree(Exception):
         super().__init__(f"the files outside the task directory ({path})")
 
 
+DEV_NULL = "/dev/null"
+
+
 class BoundedTree(VirtualTree):
     """A view of a tree whose paths must stay under ``bound``: any other raises OutsideTree,
     which no utility model swallows (the tree holds nothing true outside it). Where the run's
@@ -145,6 +148,30 @@ class BoundedTree(VirtualTree):
 
     def at(self, cwd):
         return BoundedTree.within(super().at(cwd), self._bound, self._temp)
+
+    # /dev/null spelled so: the sandbox's, which a utility may ask whether it exists, is a
+    # folder, a regular file or a symlink, where it leads, and read (empty); anything else
+    # asked of it, or of a path that leads there another way, reaches outside the tree
+    def exists(self, p: str) -> bool:
+        return p == DEV_NULL or VirtualTree.exists(self, p)
+
+    def lexists(self, p: str) -> bool:
+        return p == DEV_NULL or VirtualTree.lexists(self, p)
+
+    def is_dir(self, p: str) -> bool:
+        return p != DEV_NULL and VirtualTree.is_dir(self, p)
+
+    def is_file(self, p: str) -> bool:
+        return p != DEV_NULL and VirtualTree.is_file(self, p)  # (a character device)
+
+    def is_symlink(self, p: str) -> bool:
+        return p != DEV_NULL and VirtualTree.is_symlink(self, p)
+
+    def read_bytes(self, p: str) -> bytes:
+        return b"" if p == DEV_NULL else VirtualTree.read_bytes(self, p)
+
+    def realpath(self, p: str) -> str:
+        return p if p == DEV_NULL else VirtualTree.realpath(self, p)
 
     # the directories a pipeline's command lists (ls, find, a glob), for its races
     def listdir(self, p: str) -> list:

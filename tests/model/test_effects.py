@@ -200,6 +200,9 @@ SCRIPTS = [
     "if true; then\n  ./nope 2> err\nfi", "cat <<EOF 2> err && nope 2>> err\nbody\nEOF",
     # set alone prints every variable (not spelled) and changes nothing
     "set\necho a > f; echo $? > st", "set > /dev/null; echo $? > st",
+    # /dev/null as a utility's operand: it exists, is no folder, reads as empty, keeps nothing
+    "echo a | tee /dev/null > f; cat /dev/null >> f; head -1 /dev/null >> f; wc -l /dev/null >> f\n"
+    "grep -c x /dev/null >> f; cut -f1 /dev/null >> f; echo a | tee -a /dev/null f > /dev/null",
     # sed reads all its input unless its script quits or may end it (q is no command here)
     "set -o pipefail; seq 1 20000 | sed 's/q/Q/g;/eq/d' > o; echo $? > st",
     "set -o pipefail; seq 1 20000 | sed '3s//x/' > o; echo $? > st",

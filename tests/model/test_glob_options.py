@@ -26,6 +26,9 @@ SCRIPTS = [
     "shopt -s nullglob; a=(*.none *.log); echo ${#a[@]} \"${a[@]}\" > out; shopt -u nullglob; echo *.none >> out",
     "shopt -s nullglob; echo hi > *.none; echo $? > out",
     "shopt -s nullglob; ls *.none > out; echo $? >> out",
+    # a name shopt does not have is its error (status 1); the others are set all the same
+    "shopt -s nullglob printf 2> /dev/null; echo $? > out; printf '<%s>' *.none >> out",
+    "shopt -s dotglob; shopt -u bogus dotglob 2> /dev/null; echo $? >> out; echo * >> out",
     "shopt -s nullglob; for f in *.txt; do mv -- \"$f\" \"done_$f\"; done",
     # dotglob: * matches names starting with a dot, never . and ..
     "shopt -s dotglob; printf '<%s>' * .* tree/* tree/c/* > out",
@@ -124,6 +127,14 @@ def test_generated_globs_match_bash(patterns, options, links, where):
 @pytest.mark.parametrize("script", ["GLOBIGNORE='*'; echo * > out", "GLOBIGNORE=k; echo * > out"])
 def test_a_glob_under_globignore_is_unknown(script):
     assert not compare_script(script, {"k": b"", "j": b""})
+
+
+def test_the_option_names_are_bash_s():
+    """The model's list of shopt's option names (another is an error), against bash's own."""
+    import subprocess
+    from qbcore.model.commands.variables import SHOPT_NAMES
+    listed = subprocess.run(["bash", "-c", "shopt"], capture_output=True, text=True, check=True).stdout
+    assert SHOPT_NAMES == {line.split()[0] for line in listed.splitlines()}
 
 
 def test_an_empty_globignore_changes_nothing():

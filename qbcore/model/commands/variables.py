@@ -29,6 +29,15 @@ GLOB_DEFAULTS = {"nullglob": False, "dotglob": False, "failglob": False, "extglo
 # extglob: a pattern with a group is unknown, and so are the lines bash reads after it turned
 # on that may hold one, which it reads otherwise: evaluate._walk_script)
 FOLLOWED_GLOB_OPTIONS = frozenset({"nullglob", "dotglob", "globstar", "extglob"})
+#: every name bash 5.2's shopt knows (another is its error, "invalid shell option name")
+SHOPT_NAMES = frozenset("""
+autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist compat31 compat32 compat40
+compat41 compat42 compat43 compat44 complete_fullquote direxpand dirspell dotglob execfail expand_aliases extdebug
+extglob extquote failglob force_fignore globasciiranges globskipdots globstar gnu_errfmt histappend histreedit
+histverify hostcomplete huponexit inherit_errexit interactive_comments lastpipe lithist localvar_inherit
+localvar_unset login_shell mailwarn no_empty_cmd_completion nocaseglob nocasematch noexpand_translation nullglob
+patsub_replacement progcomp progcomp_alias promptvars restricted_shell shift_verbose sourcepath varredir_close
+xpg_echo""".split())
 _LONG_FLAGS = {"errexit": "e", "noglob": "f", "noclobber": "C", "nounset": "u", "allexport": "a"}
 # set's letters by the names $SHELLOPTS lists them under
 _OPTION_NAMES = {"a": "allexport", "e": "errexit", "f": "noglob", "u": "nounset", "C": "noclobber", "x": "xtrace",
@@ -442,7 +451,12 @@ def shopt(ctx: Invocation) -> Outcome:
     env, args = ctx.env, ctx.args
     options = [a for a in args if not a.startswith("-")]
     flags = [a for a in args if a.startswith("-")]
-    if flags in (["-s"], ["-u"]) and options and all(o in GLOB_DEFAULTS for o in options):
+    invalid = [o for o in options if o not in SHOPT_NAMES]
+    if flags in (["-s"], ["-u"]) and options and len(invalid) <= 1 and all(type(o) is str for o in options) and \
+            all(o in GLOB_DEFAULTS for o in options if o not in invalid):
+        # a name bash does not have is said, the others set all the same (one message: the
+        # walker prefixes one line)
+        options = [o for o in options if o not in invalid]
         on = flags == ["-s"]
         followed = {o for o in options if o in FOLLOWED_GLOB_OPTIONS}
         if followed:
@@ -454,6 +468,8 @@ def shopt(ctx: Invocation) -> Outcome:
             # globs are opaque
             env.noglob = None
             ctx.note([f"globbing after shopt {' '.join(args)}"])
+        if invalid:
+            return Outcome(1, error=f"shopt: {invalid[0]}: invalid shell option name")
         return Outcome(0)
     if not options and flags in ([], ["-p"], ["-q"], ["-s"], ["-u"]):
         # every option (or every one set, or unset) listed, in a form the model does not spell,

@@ -133,7 +133,7 @@ TRANSFER = st.sampled_from([
     'echo "<${PIPESTATUS[*]}>"',
     # operands as bash's legal_number reads them (blanks, a sign, `--` first), and words that are none
     'return x', 'return " 6 "', 'return -- -1', 'exit x', 'exit +300', 'break 1 2', 'break x', 'continue 0',
-    'break " 2"', 'shift x', 'shift -- 1', 'shift 1 2', 'return 1 2'])
+    'break " 2"', 'shift x', 'shift -- 1', 'shift 1 2', 'return 1 2', 'exit } data.tsv', 'exit -- x 1'])
 
 
 def transfers(leaves=TRANSFER):

@@ -200,6 +200,8 @@ SCRIPTS = [
     "if true; then\n  ./nope 2> err\nfi", "cat <<EOF 2> err && nope 2>> err\nbody\nEOF",
     # set alone prints every variable (not spelled) and changes nothing
     "set\necho a > f; echo $? > st", "set > /dev/null; echo $? > st",
+    # exit's first word is read before the words are counted: not a number, it exits with 2
+    "echo a > f; exit } data.tsv > out.txt; echo b >> f",
     # /dev/null as a utility's operand: it exists, is no folder, reads as empty, keeps nothing
     "echo a | tee /dev/null > f; cat /dev/null >> f; head -1 /dev/null >> f; wc -l /dev/null >> f\n"
     "grep -c x /dev/null >> f; cut -f1 /dev/null >> f; echo a | tee -a /dev/null f > /dev/null",

@@ -80,6 +80,12 @@ def false(ctx: Invocation) -> Outcome:
 def exit_builtin(ctx: Invocation) -> Outcome:
     found = numeric_operand(ctx)
     if type(found) is str:
+        args = list(ctx.args)[1:] if ctx.args[:1] == ["--"] else list(ctx.args)
+        first = args[0] if args else None
+        if len(args) > 1 and type(first) is str and not has_opaque(first) and legal_number(first) is None:
+            # bash reads the first word before it counts them: not a number, it exits with 2
+            # (measured: `exit } data.tsv`, a reply's lines joined on one)
+            return Outcome(2, error=f"exit: {first}: numeric argument required", transfer=Exit(2))
         return unmodelled(ctx)
     if found is None:
         status = ctx.env.status

@@ -109,6 +109,8 @@ CASES = [
     ["awk", "{ if (1 && ( == 1)) print }", "t"], ["awk", "{\n != 1 }", "t"], ["awk", "{ print ( ) }", "t"],
     ["awk", "{ if ( != \"\" && x == 1) print }", "t"], ["awk", "{ print ( , 1) }", "t"],
     ["awk", "{ x[] =  } END { print x[alpha] }", "t"], ["awk", "{ print x[] }", "t"], ["awk", "{ delete x[] }", "t"],
+    ["awk", "index(bash, [status] ) {n++} END {print n+0}", "t"], ["awk", "{ x = [1] }", "t"], ["awk", "[ == 1", "t"],
+    ["awk", "{ print $[1] }", "t"],
     # mawk's escapes: unknown ones keep their backslash in strings; in a regex they name the character
     ["awk", "BEGIN { print \"a\\sb\\/c\\.d\\\"e\" }"], ["awk", "-v", "x=a\\sb\\.c", "BEGIN { print x }"],
     ["awk", "/o\\w|a\\<l/", "t"], ["awk", "$1 == \\key", "t"], ["awk", "BEGIN { x = '' }"],

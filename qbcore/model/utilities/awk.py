@@ -572,8 +572,9 @@ class _Parser:
         if kind == "op" and (text in _NO_OPERAND and (before[0] == "op" and before[1] in _NEEDS_OPERAND or
                                                       before in _LISTS_AN_OPERAND) or
                              text in _STARTS_NOTHING and (before in _OPENS_AN_OPERAND or before[0] == "nl") or
-                             text == "]" and before == ("op", "[")):
-            raise SyntaxFound(text)  # (`if ( == "x")`, `{ ~ /re/ }`, `x[]`: the shell took `$1` away)
+                             text == "]" and before == ("op", "[") or text == "["):
+            # (`if ( == "x")`, `{ ~ /re/ }`, `x[]`: the shell took `$1` away; no operand starts with [)
+            raise SyntaxFound(text)
         raise OptionUnknown(f"awk: syntax at {text!r}")
 
     def primary_for_field(self):
@@ -1156,7 +1157,7 @@ def _check_types(items):
 
 
 # tokens that can only follow an expression: a program that starts with one is mawk's syntax error
-_NEVER_FIRST = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", "]", ",", "=", "~", "!~", "<", ">"}
+_NEVER_FIRST = {"==", "!=", "<=", ">=", "&&", "||", "*", "%", "]", ",", "=", "~", "!~", "<", ">", "["}
 _OPTION_ARGS = ("-F", "-v", "-f")
 
 

@@ -58,6 +58,10 @@ MODELLED = [
     # a letter after s/// that is no modifier: a compile error (255) before any file is read or edited
     ["perl", "-pi", "-e", "s/Qsrc/main.cE/build/out\\main.o/g", "p"], ["perl", "-pi", "-e", "s/a/b/gz", "f", "nofile"],
     ["perl", "-pe", "s/a/b/; s/a/c/q; s/x", "f"], ["perl", "-pi.bak", "-e", "s/a/b/ib", "f"],
+    # \x in a replacement: at most two hex digits (none is \0), or {HEX}; a byte
+    ["perl", "-pe", "s/a/<\\x27>/", "f"], ["perl", "-pe", "s/a/<\\x2>/", "f"], ["perl", "-pe", "s/a/<\\x>/", "f"],
+    ["perl", "-pe", "s/a/<\\x{27}>/", "f"], ["perl", "-pe", "s/a/<\\x4A5>/", "f"], ["perl", "-pe", "s/a/<\\x{}>/", "f"],
+    ["perl", "-pe", "s/a/<\\xg>/", "f"], ["perl", "-pi", "-e", "s/alpha/\\x27$&\\x27 \\x80/g", "f"],
 ]
 
 UNKNOWN = [
@@ -87,6 +91,8 @@ UNKNOWN = [
     ["perl", "-pe", "s/[a/b/", "f"],  # a bracket expression not ended: perl's regex error
     ["perl", "-pi", "-e", "s/a/b/; s/c"],  # -i's warning about stdin comes first
     ["perl", "-pe", "s/\\Q\\t\\E/x/", "f"], ["perl", "-pe", "s/\\Q$x\\E/y/", "f"],  # read, then quoted
+    ["perl", "-pe", "s/a/\\x{263A}/", "f"],  # a wide character (and perl's warning)
+    ["perl", "-pe", "s/a/\\x{27/", "f"],  # perl's error: the brace not closed
 ]
 
 
@@ -105,7 +111,7 @@ ATOM = st.sampled_from(["a", "b", "o", " ", ".", "\\.", "\\s", "\\S", "\\w", "\\
                         "\\Qa.\\E", "\\Q.x\\/\\E", "\\Q(o+\\E", "\\Q[a]"])
 QUANTIFIER = st.sampled_from(["", "", "*", "+", "?", "*?", "+?", "{2}", "{1,2}"])
 REPLACEMENT = st.sampled_from(["X", "", "$1", "<$&>", "\\n", "${1}-", "[\\$]", "\\\\", "$1$1", "y\\/z", "a@b", "@-", "@.",
-                               "\\m"])
+                               "\\m", "\\x27", "\\x{41}"])
 LINES = st.lists(st.text(st.sampled_from("abo A.-x1"), max_size=6), max_size=4).map(lambda ls: "\n".join(ls))
 
 

@@ -38,6 +38,8 @@ _AT_LITERAL = frozenset(b" ./;!%*&#")
 _GROUP = re.compile(rb"\$(?:([1-9])(?![0-9])|\{([1-9])\}|(&))")
 # the letters that mean something after a backslash in perl's double-quoted strings
 _STRING_ESCAPES = frozenset(b"abcefnortuxlNEFLQU")
+# after \x: {HEX} (group 1 its digits, none is 0), or up to two hex digits (group 2, none is 0)
+_HEX_ESCAPE = re.compile(rb"\{([0-9A-Fa-f]*)\}|([0-9A-Fa-f]{0,2})")
 _QUANTIFIER = re.compile(rb"\{(\d+)(,(\d*))?\}")
 
 
@@ -260,6 +262,15 @@ def _replacement(source: bytes) -> list:
             e = source[i + 1] if i + 1 < n else -1
             if e in _PLAIN_ESCAPES:
                 text += {116: b"\t", 110: b"\n", 114: b"\r", 102: b"\f"}[e]
+            elif e == 120:  # \xHH (at most two hex digits, none is \0) or \x{HEX}: that byte
+                found = _HEX_ESCAPE.match(source, i + 2)
+                value = int(found.group(1) or found.group(2) or "0", 16)
+                if source[i + 2:i + 3] == b"{" and found.group(1) is None or value > 0xFF:
+                    # (a brace not closed by hex digits is perl's error; past 0xFF a wide character)
+                    raise OptionUnknown("perl: a \\x escape in a replacement beyond a byte")
+                text.append(value)
+                i = found.end()
+                continue
             elif 0 <= e < 128 and not 48 <= e <= 57 and e not in _STRING_ESCAPES:
                 # \\ \/ \$ \@, other punctuation, and a letter with no meaning in a string: the
                 # character (perl warns of the letter only under -w)

@@ -74,6 +74,8 @@ UNKNOWN = [
     "shopt -s globstar; printf '<%s>\\n' tree/**/*.log > out",
     "shopt -s globstar; printf '<%s>\\n' ** > out",
     "shopt -s globstar; printf '<%s>\\n' tree/**/**/*.log > out",
+    # a name whose value is not known may be one shopt has
+    "x=$RANDOM; shopt -s nullglob \"$x\" 2> /dev/null; echo * > out",
 ]
 
 

@@ -451,8 +451,9 @@ def shopt(ctx: Invocation) -> Outcome:
     env, args = ctx.env, ctx.args
     options = [a for a in args if not a.startswith("-")]
     flags = [a for a in args if a.startswith("-")]
-    invalid = [o for o in options if o not in SHOPT_NAMES]
-    if flags in (["-s"], ["-u"]) and options and len(invalid) <= 1 and all(type(o) is str for o in options) and \
+    plain = all(type(o) is str for o in options)  # (a name with a part not known may be any)
+    invalid = [o for o in options if o not in SHOPT_NAMES] if plain else []
+    if flags in (["-s"], ["-u"]) and options and plain and len(invalid) <= 1 and \
             all(o in GLOB_DEFAULTS for o in options if o not in invalid):
         # a name bash does not have is said, the others set all the same (one message: the
         # walker prefixes one line)

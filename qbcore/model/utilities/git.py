@@ -91,9 +91,7 @@ def _unknown_switch(args: list, switches: frozenset):
     parse-options' order; None when there is none, or when a long option (which may take
     the next word as its value, or name an option in part) comes before it."""
     for arg in args:
-        if arg == "--":
-            return None
-        if arg.startswith("--"):
+        if arg.startswith("--"):  # (`--` itself: what follows is pathspecs)
             return None
         if arg.startswith("-") and arg != "-":
             for letter in arg[1:]:

@@ -87,6 +87,9 @@ CASES = [
     ["cp", "a.txt", "d/"],
     ["rm", "a.txt", "nope", "d"],
     ["rm", "-f", "nope", "a.txt"],
+    # an empty name (a variable never set): no such file, which -f lets pass
+    ["rm", "-f", "", "a.txt"], ["rm", "", "a.txt"], ["rm", "-rf", ""], ["rm", "-r", "", "d"], ["rm", "-d", ""],
+    ["rm", "-v", "-f", "", "a.txt"],
     ["rm", "-r", "d", "e"],
     ["rm", "-rf", "d", "nope", "."],
     ["rm", "-d", "e", "d"],

@@ -495,8 +495,6 @@ def rm(ctx: CommandContext) -> CommandResult:
                                                           "force": ("f", False),
                                                           "dir": ("d", False),
                                                           "verbose": ("v", False)})
-    if "" in names:
-        return unknown("an empty file name")
     recursive = any(o in "rR" for o, _ in opts)
     force = any(o == "f" for o, _ in opts)
     empty_dirs = any(o == "d" for o, _ in opts)
@@ -513,6 +511,10 @@ def rm(ctx: CommandContext) -> CommandResult:
             out.out += f"removed {'directory ' if directory else ''}{quote(path)}\n".encode("utf-8", "surrogateescape")
 
     for name in names:
+        if name == "":  # (lstat finds no such file: `rm -f "$tmp"` where $tmp was never set)
+            if not force:
+                out.error("cannot remove '': No such file or directory")
+            continue
         base = posixpath.basename(name.rstrip("/"))
         if recursive and base in (".", ".."):
             out.error(f"refusing to remove '.' or '..' directory: skipping {quote(name)}")

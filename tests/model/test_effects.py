@@ -200,6 +200,9 @@ SCRIPTS = [
     "if true; then\n  ./nope 2> err\nfi", "cat <<EOF 2> err && nope 2>> err\nbody\nEOF",
     # set alone prints every variable (not spelled) and changes nothing
     "set\necho a > f; echo $? > st", "set > /dev/null; echo $? > st",
+    # an empty name (a variable expanded on the wrong side) is no such file
+    "touch \"$unset\" 2> /dev/null; echo $? > st; echo a | tee \"$unset\" o 2> /dev/null >> st; echo $? >> st\n"
+    "rm -f \"$unset\"; echo $? >> st; rm \"$unset\" 2> /dev/null; echo $? >> st; mkdir -p \"$unset\" 2> /dev/null; echo $? >> st",
     # exit's first word is read before the words are counted: not a number, it exits with 2
     "echo a > f; exit } data.tsv > out.txt; echo b >> f",
     # /dev/null as a utility's operand: it exists, is no folder, reads as empty, keeps nothing

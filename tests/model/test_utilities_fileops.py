@@ -90,6 +90,7 @@ CASES = [
     # an empty name (a variable never set): no such file, which -f lets pass
     ["rm", "-f", "", "a.txt"], ["rm", "", "a.txt"], ["rm", "-rf", ""], ["rm", "-r", "", "d"], ["rm", "-d", ""],
     ["rm", "-v", "-f", "", "a.txt"],
+    ["touch", ""], ["touch", "-c", ""], ["touch", "", "n.txt"], ["tee", ""], ["tee", "-a", "", "o.txt"],
     ["rm", "-r", "d", "e"],
     ["rm", "-rf", "d", "nope", "."],
     ["rm", "-d", "e", "d"],

@@ -112,8 +112,6 @@ _NONPRINTING = [_shown(c) for c in range(256)]
 @guarded
 def tee(ctx: CommandContext) -> CommandResult:
     opts, names = scan_options(ctx.argv, "a", longs={"append": ("a", False)})
-    if "" in names:
-        return unknown("an empty file name")
     append = any(o == "a" for o, _ in opts)
     out = Output("tee", in_order=True)  # (it opens every file before it copies)
     for name in names:  # "-" is a file's name to coreutils 9.1's tee (measured)
@@ -177,8 +175,6 @@ def sync(ctx: CommandContext) -> CommandResult:
 def touch(ctx: CommandContext) -> CommandResult:
     """Create missing files; times are not modelled, so only creation is visible."""
     opts, names = scan_options(ctx.argv, "c", longs={"no-create": ("c", False)})
-    if "" in names:
-        return unknown("an empty file name")
     out = Output("touch")
     if not names:
         out.usage("missing file operand")

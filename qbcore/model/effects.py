@@ -150,8 +150,9 @@ class BoundedTree(VirtualTree):
         return BoundedTree.within(super().at(cwd), self._bound, self._temp)
 
     # /dev/null spelled so: the sandbox's, which a utility may ask whether it exists, is a
-    # folder, a regular file or a symlink, where it leads, and read (empty); anything else
-    # asked of it, or of a path that leads there another way, reaches outside the tree
+    # folder, a regular file or a symlink, where it leads, read (empty) and write (opened as
+    # it stands, kept nothing); anything else asked of it, or of a path that leads there
+    # another way, reaches outside the tree
     def exists(self, p: str) -> bool:
         return p == DEV_NULL or VirtualTree.exists(self, p)
 
@@ -172,6 +173,10 @@ class BoundedTree(VirtualTree):
 
     def realpath(self, p: str) -> str:
         return p if p == DEV_NULL else VirtualTree.realpath(self, p)
+
+    def write_bytes(self, p: str, data: bytes, append: bool = False) -> None:
+        if p != DEV_NULL:  # (it takes what is written and keeps nothing)
+            VirtualTree.write_bytes(self, p, data, append)
 
     # the directories a pipeline's command lists (ls, find, a glob), for its races
     def listdir(self, p: str) -> list:

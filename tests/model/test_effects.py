@@ -207,7 +207,8 @@ SCRIPTS = [
     "echo a > f; exit } data.tsv > out.txt; echo b >> f",
     # /dev/null as a utility's operand: it exists, is no folder, reads as empty, keeps nothing
     "echo a | tee /dev/null > f; cat /dev/null >> f; head -1 /dev/null >> f; wc -l /dev/null >> f\n"
-    "grep -c x /dev/null >> f; cut -f1 /dev/null >> f; echo a | tee -a /dev/null f > /dev/null",
+    "grep -c x /dev/null >> f; cut -f1 /dev/null >> f; echo a | tee -a /dev/null f > /dev/null\n"
+    "sort -o /dev/null f; echo $? >> f; touch /dev/null; echo $? >> f",
     # sed reads all its input unless its script quits or may end it (q is no command here)
     "set -o pipefail; seq 1 20000 | sed 's/q/Q/g;/eq/d' > o; echo $? > st",
     "set -o pipefail; seq 1 20000 | sed '3s//x/' > o; echo $? > st",

@@ -347,14 +347,16 @@ def _read_otherwise(walker: "_Walker", env: Env, script: "S.Script", start: int)
 
 
 _INPUT_FIRST = re.compile(r"[ \t\n]*<(?![<&>])")
-_ARRAY_OPEN = re.compile(rb"=\(")
+#: where bash may start a compound assignment: a name (and a subscript) with `=(` or `+=(` at the
+#: start of a word; `"a=("` is no assignment word, and its `=(` opens nothing
+_ARRAY_OPEN = re.compile(rb"(?:^|[\s;&|()<>`])[A-Za-z_][A-Za-z0-9_]*(?:\[.*?\])?\+?=\(", re.DOTALL)
 
 
 def _syntax_error_status(script: "S.Script", before, errexit: bool = False):
     """The status bash leaves after a syntax error: 2, but 1 when the error is met
     inside a compound assignment `name=(` (bash's parse_compound_assignment
-    fails with EXECUTION_FAILURE); where `=(` follows the last chunk that ran,
-    which of the two is not modelled. An error of the ``[[ ]]`` grammar leaves
+    fails with EXECUTION_FAILURE); where such a `name=(` (``_ARRAY_OPEN``) follows
+    the last chunk that ran, which of the two is not modelled. An error of the ``[[ ]]`` grammar leaves
     ``before``, the status of the chunks that ran (measured with `true` and `false`
     before `[[ == x ]]`, `[[ ]]`, `[[ ( a ]]`, `[[ a ) ]]`…, from -c, a file and stdin);
     one at the newline that ends the input leaves 2 after a status of 0 (`[[ a` and a

@@ -181,6 +181,22 @@ def test_a_syntax_error_in_a_compound_assignment_is_followed_only_where_nothing_
         assert not any("goes on reading" in name for name in result.opaque), result.opaque
 
 
+# `=(` that opens no compound assignment (not after a name at the start of a word): the error is
+# bash's usual one, which ends the script with 2 (the lines after it never run)
+NO_ARRAY = ["echo \"a=(\" '\necho after", "bash -c \"arr=(\"it's\" a test)\necho \"${arr[*]}\"\"",
+            "echo before\nx='a=(' \"\necho after", "echo \\a=( '\necho after"]
+
+
+@pytest.mark.parametrize("source", NO_ARRAY)
+def test_a_syntax_error_outside_a_compound_assignment_ends_the_script_with_2(source, tmp_path):
+    real = bashref.run(source, cwd=str(tmp_path))
+    result = evaluate(parse_prefix(source), Env.default(str(tmp_path)))
+    assert result.syntax_error is not None
+    assert (real.status, real.stdout.decode()) == (result.status, result.stdout) == (2, real.stdout.decode()), \
+        (real, result.status, result.stdout)
+    assert b"after" not in real.stdout
+
+
 def test_command_substitution_output_is_named_when_unknown(tmp_path):
     script = parse('x=$(git rev-parse HEAD); echo "$x"')
     result = evaluate(script, Env.default(str(tmp_path)))

@@ -209,6 +209,12 @@ SCRIPTS = [
     "echo a | tee /dev/null > f; cat /dev/null >> f; head -1 /dev/null >> f; wc -l /dev/null >> f\n"
     "grep -c x /dev/null >> f; cut -f1 /dev/null >> f; echo a | tee -a /dev/null f > /dev/null\n"
     "sort -o /dev/null f; echo $? >> f; touch /dev/null; echo $? >> f",
+    # sed reads /dev/null as empty; under -i it stops at a name that is no regular file (a
+    # folder, /dev/null), the files before it edited, and goes on past a missing one
+    "sed -n p /dev/null > f; sed -n '$=' data.txt /dev/null >> f; echo $? >> f",
+    "mkdir e; sed -i s/alpha/A/ data.txt e notes 2> err; echo $? > st",
+    "sed -i s/alpha/A/ data.txt /dev/null notes 2> err; echo $? > st",
+    "sed -i s/beta/B/ nope data.txt 2> err; echo $? > st",
     # sed reads all its input unless its script quits or may end it (q is no command here)
     "set -o pipefail; seq 1 20000 | sed 's/q/Q/g;/eq/d' > o; echo $? > st",
     "set -o pipefail; seq 1 20000 | sed '3s//x/' > o; echo $? > st",

@@ -975,6 +975,7 @@ def sed(ctx: CommandContext) -> CommandResult:
     status = 0
     # sed reads all inputs as one stream unless -s/-i; "last line" is the stream's last.
     readable = []
+    stop = None  # under -i, the name that is no regular file, where sed stops
     # sed names a file in its messages as it is, unquoted (measured: a b, it's, a newline)
     for name in names:
         if name == "-" and not in_place:  # under -i, - names a file like any other (measured)
@@ -984,18 +985,19 @@ def sed(ctx: CommandContext) -> CommandResult:
         if in_place and files.is_symlink(name):
             raise OptionUnknown("sed -i on a symlink (GNU replaces the link with a file)")
         try:
+            if in_place and files.exists(name) and not files.is_file(name):
+                # a folder, /dev/null: sed stops there, the files before it edited (measured)
+                stop = name
+                break
             if files.is_dir(name):
-                if in_place:
-                    out.error(f"couldn't edit {name}: not a regular file", 4)
-                    return out.result()
                 if readable or status:
                     raise OptionUnknown("sed: a directory after other inputs (partial output)")
                 out.error(f"read error on {name}: Is a directory", 4)
                 return out.result()
-            if not files.mode(name) & 0o400:
+            if files.is_file(name) and not files.mode(name) & 0o400:
                 # the reply never runs as root: sed cannot open a file its owner may not read
                 raise VfsError("EACCES", name)
-            readable.append((name, files.read_bytes(name)))
+            readable.append((name, files.read_bytes(name)))  # (/dev/null reads as empty)
         except VfsError as exc:
             out.error(f"can't read {name}: {exc.strerror}", 2)
             status = 2
@@ -1035,4 +1037,6 @@ def sed(ctx: CommandContext) -> CommandResult:
             return out.result()
     out.out += _finish(shared)
     out.status = status
+    if stop is not None:
+        out.error(f"couldn't edit {stop}: not a regular file", 4)
     return out.result()

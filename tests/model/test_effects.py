@@ -215,6 +215,8 @@ SCRIPTS = [
     "mkdir e; sed -i s/alpha/A/ data.txt e notes 2> err; echo $? > st",
     "sed -i s/alpha/A/ data.txt /dev/null notes 2> err; echo $? > st",
     "sed -i s/beta/B/ nope data.txt 2> err; echo $? > st",
+    # perl -i passes over a name that is no regular file with a warning; perl reads /dev/null as empty
+    "perl -pi -e s/alpha/A/ /dev/null data.txt 2> err; echo $? > st; perl -pe s/o/0/ /dev/null notes > f",
     # sed reads all its input unless its script quits or may end it (q is no command here)
     "set -o pipefail; seq 1 20000 | sed 's/q/Q/g;/eq/d' > o; echo $? > st",
     "set -o pipefail; seq 1 20000 | sed '3s//x/' > o; echo $? > st",

@@ -406,11 +406,11 @@ def perl(ctx: CommandContext) -> CommandResult:
             continue
         if files.is_symlink(name):
             raise OptionUnknown("perl on a symlink (-i replaces the link with a file)")
-        if files.is_dir(name):
-            if suffix is None:
-                raise OptionUnknown("perl reading a directory")
+        if suffix is not None and files.exists(name) and not files.is_file(name):  # a folder, /dev/null
             out.err += f"Can't do inplace edit: {name} is not a regular file.\n".encode("utf-8", "surrogateescape")
             continue
+        if files.is_dir(name):
+            raise OptionUnknown("perl reading a directory")
         try:
             data = files.read_bytes(name)
         except VfsError as exc:

@@ -215,6 +215,8 @@ SCRIPTS = [
     "mkdir e; sed -i s/alpha/A/ data.txt e notes 2> err; echo $? > st",
     "sed -i s/alpha/A/ data.txt /dev/null notes 2> err; echo $? > st",
     "sed -i s/beta/B/ nope data.txt 2> err; echo $? > st",
+    # python3 runs /dev/null as an empty program; a missing script is its error, status 2
+    "python3 /dev/null; echo $? > st; python3 nope 2> /dev/null; echo $? >> st",
     # perl -i passes over a name that is no regular file with a warning; perl reads /dev/null as empty
     "perl -pi -e s/alpha/A/ /dev/null data.txt 2> err; echo $? > st; perl -pe s/o/0/ /dev/null notes > f",
     # sed reads all its input unless its script quits or may end it (q is no command here)
@@ -253,6 +255,8 @@ def test_final_files_match_bash(script, tmp_path):
 
 @pytest.mark.parametrize("script, why", [
     ("date -d tomorrow > now", "date"),
+    # python3 runs the current folder for an empty script name (it once escaped the model)
+    ("python3 ''; echo $? > st", "running a directory"),
     # pipefail counts a writer that SIGPIPE may end when its reader stops early
     ("set -o pipefail; printf 'x\\ny\\n' | head -1 > h; echo $? > st", "reader may stop early"),
     # an empty regex ends sed where it runs before any other (PIPESTATUS shows SIGPIPE without pipefail)

@@ -394,16 +394,17 @@ def _run(ctx, run_command, limits, order):
             return CommandResult(status=refused[0], stdout=b"", stderr=refused[1])
         usage.source, usage.filename = source, "<json.tool>"
     if usage.script is not None:
+        if not usage.script:  # python3 runs the current folder then (measured)
+            raise NotModelled("running a directory (an empty name)")
         path = proc.abs(usage.script)
-        if not ctx.tree.is_file(path):
+        if ctx.tree.is_dir(path):
+            raise NotModelled("running a directory")
+        if not ctx.tree.exists(path):
             import posixpath
-            shown = posixpath.normpath(path)
-            error = "[Errno 21] Is a directory" if ctx.tree.is_dir(path) else "[Errno 2] No such file or directory"
-            if ctx.tree.is_dir(path):
-                raise NotModelled("running a directory")
             return CommandResult(status=2, stdout=b"", stderr=(
-                f"{ctx.argv[0]}: can't open file {shown!r}: {error}\n").encode())
-        raw = ctx.tree.read_bytes(path)
+                f"{ctx.argv[0]}: can't open file {posixpath.normpath(path)!r}: "
+                f"[Errno 2] No such file or directory\n").encode())
+        raw = ctx.tree.read_bytes(path)  # (a regular file, or /dev/null: empty)
         import posixpath
         filename = posixpath.normpath(path)   # python3 >= 3.9 shows __main__'s file as an absolute path
     elif usage.source is not None:

@@ -82,6 +82,8 @@ def json_tool(args: list, proc, environ):
 
 def _cannot_open(name: str, proc):
     """argparse.FileType's message when ``name`` cannot be opened for reading, or None."""
+    if not name:
+        return "[Errno 2] No such file or directory: ''"
     path = proc.abs(name)
     tree = proc.tree
     if tree.is_file(path):

@@ -209,6 +209,8 @@ SCRIPTS = [
     "echo a | tee /dev/null > f; cat /dev/null >> f; head -1 /dev/null >> f; wc -l /dev/null >> f\n"
     "grep -c x /dev/null >> f; cut -f1 /dev/null >> f; echo a | tee -a /dev/null f > /dev/null\n"
     "sort -o /dev/null f; echo $? >> f; touch /dev/null; echo $? >> f",
+    # wc: /dev/null is no regular file, so the counts take GNU's minimum width of 7
+    "wc /dev/null > f; wc -l data.txt /dev/null >> f; wc -c nope data.txt >> f 2> /dev/null; wc -l /dev/null >> f",
     # sed reads /dev/null as empty; under -i it stops at a name that is no regular file (a
     # folder, /dev/null), the files before it edited, and goes on past a missing one
     "sed -n p /dev/null > f; sed -n '$=' data.txt /dev/null >> f; echo $? >> f",

@@ -141,7 +141,7 @@ def wc(ctx: CommandContext) -> CommandResult:
     out = Output("wc")
     rows = []
     used: list = []
-    any_stdin = False
+    non_regular = False  # GNU's minimum width is then 7
     total_size = 0
     for name in names or ["-"]:
         if name == "":  # checked before any open; it still counts toward the total line
@@ -154,8 +154,8 @@ def wc(ctx: CommandContext) -> CommandResult:
         data = read_input(ctx, name, out, used)
         if data is None:
             continue
-        if name == "-":
-            any_stdin = True
+        if name == "-" or not ctx.files.is_file(name):  # stdin, /dev/null: no regular file
+            non_regular = True
         else:
             total_size += len(data)
         words = len(re.findall(rb"[^ \t\n\v\f\r]+", data))
@@ -164,11 +164,11 @@ def wc(ctx: CommandContext) -> CommandResult:
         totals = [sum(r[0][k] for r in rows) for k in range(3)]
         rows.append((totals, "total"))
     if any(r[1] is not None and ctx.files.is_dir(r[1]) for r in rows if r[1] != "total"):
-        any_stdin = True  # a directory counts as non-regular: GNU uses the default width
+        non_regular = True  # a directory counts as non-regular: GNU uses the default width
     if len(order) == 1 and len(names) <= 1:
         width = 1
     else:
-        width = max(len(str(total_size)), 7 if any_stdin else 1)
+        width = max(len(str(total_size)), 7 if non_regular else 1)
     for counts, label in rows:
         vals = {"l": counts[0], "w": counts[1], "c": counts[2]}
         line = " ".join(str(vals[k]).rjust(width) for k in order)

@@ -18,6 +18,7 @@ CASES = [
     ["head", "-n", "-3", "nonl", "f"], ["head", "-c", "-4", "f"], ["head", "-n", "-0", "nonl"], ["head", "-n", "-99", "f"],
     ["head", "-n", "1", "cr"], ["tail", "-n", "1", "cr"], ["head", "-n", "-1", "cr"],
     ["rev", "f", "nonl", "cr"], ["rev"], ["rev", "nope"],
+    ["rev", "-", "f"], ["tac", "-", "f"],  # util-linux rev opens - as a name (here missing); GNU tac reads stdin
     # a directory among files: its header, then the read error; tail with a count of 0 opens nothing
     ["head", "d", "f"], ["head", "f", "d", "nonl"], ["head", "-c", "2", "d", "f"], ["head", "-n", "0", "d", "f"],
     ["head", "-q", "d", "f"], ["head", "-v", "d"], ["tail", "-n", "2", "d", "f"], ["tail", "f", "d"],
@@ -100,7 +101,7 @@ TR = [["tr", "a-z", "A-Z"], ["tr", "-d", "aeiou"], ["tr", "-s", " "], ["tr", "ab
       ["tr", "-ds", "a", "b", "c"], ["tr", "-s", "a", "b", "it's"],
       # octal escapes: one to three digits, the third only while the value stays below 256
       ["tr", "\\n\\0", "\\0_"], ["tr", "\\141\\0142", "x"], ["tr", "-d", "\\154\\12"], ["tr", "\\400", "xy"]]
-UNKNOWN = {("paste", "-z", "f"), ("paste", "d"), ("paste", "-d", "x\\", "f"), ("cut", "-c1,3", "--output-delimiter=:", "csv"), ("ls", "-lR"), ("ls", "-L", "f"), ("rev", "nope"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
+UNKNOWN = {("paste", "-z", "f"), ("paste", "d"), ("paste", "-d", "x\\", "f"), ("cut", "-c1,3", "--output-delimiter=:", "csv"), ("ls", "-lR"), ("ls", "-L", "f"), ("rev", "nope"), ("rev", "-", "f"), ("ls", "-w", "x", "-."), ("ls", "--all", "-."),
            ("tail", "-c", "3", "d", "f"), ("tail", "-n", "+2", "f", "d", "f"),
            ("tr", "-c", "a", "b"), ("tr", "\\400", "xy"),
            # cut refuses a number from 2**64 - 1 on (its message, not spelled here); the one below runs

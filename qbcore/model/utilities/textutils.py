@@ -414,12 +414,14 @@ def _sort_by_keys(lines: list, keys: list, tab, chosen: set) -> list:
     return kept
 
 
-def _operands(ctx: CommandContext, names: list, utility: str):
+def _operands(ctx: CommandContext, names: list, utility: str, dash_reads_stdin: bool = True):
     """``(name, bytes)`` of each operand (``-`` and none: stdin), or ``(name, VfsError)`` for one
     that cannot be read, for the utility to report; a directory is not modelled (its error
-    depends on the file system)."""
-    for name in names or ["-"]:
-        if name == "-":
+    depends on the file system). Without ``dash_reads_stdin``, ``-`` names a file."""
+    if not names:
+        yield "-", ctx.stdin
+    for name in names:
+        if name == "-" and dash_reads_stdin:
             yield name, ctx.stdin
             continue
         try:
@@ -436,7 +438,7 @@ def rev(ctx: CommandContext) -> CommandResult:
     last line without one gets none); ASCII only (rev reverses characters of the locale)."""
     _, names = scan_options(ctx.argv, "")
     out = Output("rev")
-    for _, data in _operands(ctx, names, "rev"):
+    for _, data in _operands(ctx, names, "rev", dash_reads_stdin=False):  # (util-linux: - is a name)
         if isinstance(data, VfsError):
             raise OptionUnknown(f"rev: a file it cannot read ({data.strerror})")
         if any(b > 127 for b in data) or b"\0" in data:

@@ -219,6 +219,7 @@ SCRIPTS = [
     "sed -i s/beta/B/ nope data.txt 2> err; echo $? > st",
     # python3 runs /dev/null as an empty program; a missing script is its error, status 2
     "python3 /dev/null; echo $? > st; python3 nope 2> /dev/null; echo $? >> st",
+    "python3 data.txt/x 2> e; echo $? > st; sed -i 's|/.*/|/|' e",  # [Errno 20] Not a directory
     # perl -i passes over a name that is no regular file with a warning; perl reads /dev/null as empty
     "perl -pi -e s/alpha/A/ /dev/null data.txt 2> err; echo $? > st; perl -pe s/o/0/ /dev/null notes > f",
     # sed reads all its input unless its script quits or may end it (q is no command here)

@@ -7,6 +7,8 @@ failure with python3's own message) and interpreted over the virtual tree by
 """
 
 import ast
+import errno
+import posixpath
 import re
 import builtins
 import sys
@@ -14,7 +16,7 @@ import traceback
 
 from qbcore.model.utilities.context import OTHER_ORDERS, CommandContext, CommandResult, in_order, mark_other_order
 from qbcore.model.utilities.common import OptionUnknown
-from qbcore.model.utilities.vfs import same_entries
+from qbcore.model.utilities.vfs import VfsError, same_entries
 
 from .files import Process, open_file
 from .interp import SAFE_TYPES, Interpreter, check_order
@@ -399,13 +401,12 @@ def _run(ctx, run_command, limits, order):
         path = proc.abs(usage.script)
         if ctx.tree.is_dir(path):
             raise NotModelled("running a directory")
-        if not ctx.tree.exists(path):
-            import posixpath
+        try:
+            raw = ctx.tree.read_bytes(path)  # (a regular file, or /dev/null: empty)
+        except VfsError as exc:  # missing, or a name on the way that is no folder
             return CommandResult(status=2, stdout=b"", stderr=(
                 f"{ctx.argv[0]}: can't open file {posixpath.normpath(path)!r}: "
-                f"[Errno 2] No such file or directory\n").encode())
-        raw = ctx.tree.read_bytes(path)  # (a regular file, or /dev/null: empty)
-        import posixpath
+                f"[Errno {getattr(errno, exc.errno_name)}] {exc.strerror}\n").encode())
         filename = posixpath.normpath(path)   # python3 >= 3.9 shows __main__'s file as an absolute path
     elif usage.source is not None:
         raw = usage.source.encode("utf-8", "surrogateescape")

@@ -44,6 +44,9 @@ MODELLED = [
     ["perl", "-pe", "s/x/y/", "-", "f"],
     ["perl", "-pi", "-e", "s/alpha/omega/g", "nofile", "f"],  # perl's message, then on: status 0
     ["perl", "-pi", "-e", "s/a/b/", "d", "f"],
+    # once lines were read, a warning names how many ($.), across files and stdin
+    ["perl", "-pi", "-e", "s/a/b/", "f", "d", "nofile", "g"], ["perl", "-pe", "s/a/b/", "g", "e", "nofile", "-", "nofile"],
+    ["perl", "-pe", "s/x/y/", "e", "nofile", "f", "f", "nofile"],
     ["perl", "-pi", "-e", "s/a/b/", "e"],
     ["perl", "-e", "s/a/b/", "-p", "f"],
     ["perl", "-pi", "-e", "s/a/b/", "--", "f"],

@@ -383,6 +383,16 @@ def _edit(statements: list, data: bytes) -> bytes:
     return bytes(out)
 
 
+def _lines(data: bytes) -> int:
+    """The lines perl's ``<>`` reads from ``data`` (a last one without its newline counts)."""
+    return data.count(b"\n") + (not data.endswith(b"\n") and bool(data))
+
+
+def _at(read: int) -> str:
+    """Where perl says a warning met ``<>``: the lines read so far, once there are any (measured)."""
+    return f", <> line {read}" if read else ""
+
+
 @guarded
 def perl(ctx: CommandContext) -> CommandResult:
     program, suffix, names = _switches(ctx.argv)
@@ -397,26 +407,30 @@ def perl(ctx: CommandContext) -> CommandResult:
     out = Output("perl")
     files = ctx.files
     stdin_used = False
+    read = 0  # the lines read so far ($.), which perl's warnings name once there are any
     for name in names or ["-"]:
         if name == "-" and suffix is not None:
             raise OptionUnknown("perl -i on -")
         if name == "-":
             data, stdin_used = (b"" if stdin_used else ctx.stdin), True
             out.out += _edit(statements, data)
+            read += _lines(data)
             continue
         if files.is_symlink(name):
             raise OptionUnknown("perl on a symlink (-i replaces the link with a file)")
         if suffix is not None and files.exists(name) and not files.is_file(name):  # a folder, /dev/null
-            out.err += f"Can't do inplace edit: {name} is not a regular file.\n".encode("utf-8", "surrogateescape")
+            out.err += f"Can't do inplace edit: {name} is not a regular file{_at(read)}.\n".encode(
+                "utf-8", "surrogateescape")
             continue
         if files.is_dir(name):
             raise OptionUnknown("perl reading a directory")
         try:
             data = files.read_bytes(name)
         except VfsError as exc:
-            out.err += f"Can't open {name}: {exc.strerror}.\n".encode("utf-8", "surrogateescape")
+            out.err += f"Can't open {name}: {exc.strerror}{_at(read)}.\n".encode("utf-8", "surrogateescape")
             continue
         edited = _edit(statements, data)
+        read += _lines(data)
         if suffix is not None:
             # perl -i opens the file's folder and makes and renames its files through that
             # handle (5.28 and later): a folder its owner may not read fails it (measured)

@@ -74,6 +74,10 @@ CASES = [
     ["jq", "-nc", "{a: 1, c: 0} + {b: 2, a: 3}"], ["jq", "-n", "null + \"x\", 1 + null, null + null"],
     ["jq", "-n", "--arg", "m", "it's", "$m + \"!\""], ["jq", "-nc", ".a = 1 + 2"], ["jq", "-nc", "1 - 2 + 3, -1"],
     ["jq", "-c", ".n + 1, .message + \" there\", .list + [4]", "c.json"], ["jq", "-nc", "[1, 2] | .[-1]"],
+    # |= (on what the path holds, its first output), += and -= (for each output of the right side on .)
+    ["jq", "-nc", ".a |= 1"], ["jq", "-c", ".message += \" there\", .n -= 2", "c.json"], ["jq", "-nc", ".a += (1, 2)"],
+    ["jq", "-c", ".list |= . + [4], .n |= (. + 1, . + 2), .o.n += .n", "c.json"],
+    ["jq", "-n", "--arg", "m", "hello", ".message += $m"], ["jq", "-c", ".list[0] += 1 | .n", "c.json"],
     # interpolation: each part as tostring prints it; strings inside interpolations
     ["jq", "-n", "\"\\(1)\""], ["jq", "-n", "\"\\(\"x\") y\""], ["jq", "-nc", "\"x\\(1, 2)y\\(3, 4)\""],
     ["jq", "-rn", "--arg", "m", "a\"b", "\"msg: \\($m) \\(.) \\([1, {a: \"q\"}]) \\(\"in\\(\"ner\")\")\""],
@@ -96,7 +100,8 @@ CASES = [
 ]
 # outside the subset: jq's errors and number printing are not spelled
 UNKNOWN = [
-    ["jq", "-n", "--indent", "8", "."], ["jq", "-nc", "3 | .a = 1"], ["jq", "-nc", ".[-1] = 1"], ["jq", "-nc", ".a |= 1"],
+    ["jq", "-n", "--indent", "8", "."], ["jq", "-nc", "3 | .a = 1"], ["jq", "-nc", ".[-1] = 1"], ["jq", "-nc", ".a |= empty"],
+    ["jq", "-nc", ".a *= 2"], ["jq", "-n", ".a += \"x\" | .a -= \"x\""],
     ["jq", "-nc", "(.a, .b) = 1"], ["jq", "-nc", ".a == 1"], ["jq", "-nc", ".a // 1"], ["jq", "-n", "1 != 2"],
     ["jq", ".", "f.json"], ["jq", "-n", "1.5"],
     ["jq", "-n", "100000000000000000000"], ["jq", "-n", "9007199254740993"],

@@ -3,7 +3,7 @@
 Filters: ``.``, paths (``.a.b``, ``."a b"``, ``.[0]``, ``.[-1]``, ``.["a"]``), ``.[]``,
 ``$name``, strings (with interpolation), integers, ``true``/``false``/``null`` literals,
 object construction (``{a: …}``, ``{"a b": …}``, ``{$name}``, ``{a}``), arrays,
-parentheses, ``,``, ``|``, assignment to a path, ``+`` and ``-`` where they do not fail, and
+parentheses, ``,``, ``|``, ``=``, ``|=``, ``+=`` and ``-=`` to a path, ``+`` and ``-`` where they do not fail, and
 the builtins ``empty length keys tojson tostring type not``. Options: ``-n -r -c -S -M -e
 -j -R -s`` (also combined, ``-rn``) and their long names, ``--arg``, ``--argjson``,
 ``--rawfile``, ``--tab``, ``--indent N``. Output as jq prints it to a pipe or file (no
@@ -232,11 +232,15 @@ def _string(token: str) -> str:
     return parts[0]
 
 
+#: the assignments of the subset (`*=`, `//=` and the others stay outside it)
+_ASSIGNMENTS = ("=", "|=", "+=", "-=")
+
+
 class _Parser:
     """A filter of the subset into nested tuples: ("pipe", a, b), ("comma", a, b), ("dot",),
     ("path", base, key), ("each", base), ("var", name), ("lit", value), ("fmt", parts),
-    ("obj", [(key, value)]), ("arr", f), ("set", keys, f), ("+", a, b), ("-", a, b),
-    ("call", builtin)."""
+    ("obj", [(key, value)]), ("arr", f), ("set", keys, f), ("update", path, keys, op, f),
+    ("+", a, b), ("-", a, b), ("call", builtin)."""
 
     def __init__(self, program: str):
         self.toks = _tokens(program)
@@ -274,16 +278,20 @@ class _Parser:
         return self.joined(",", "comma", self.assignment)
 
     def assignment(self):
-        """``PATH = VALUE`` (jq's `=`, which binds tighter than `,` and looser than the terms);
+        """``PATH = VALUE``, ``PATH |= F``, ``PATH += VALUE`` and ``PATH -= VALUE`` (jq's
+        assignments, which bind tighter than `,` and looser than the terms, and do not chain);
         the path is a chain of keys and indexes from ``.``."""
         node = self.additive()
-        if not self.peek("="):
+        op = next((op for op in _ASSIGNMENTS if self.peek(op)), None)
+        if op is None:
             return node
         self.i += 1
         keys = _path_keys(node)
         if keys is None:
             raise OptionUnknown("jq: an assignment to other than a path of keys and indexes from .")
-        return ("set", keys, self.additive())
+        if op == "=":
+            return ("set", keys, self.additive())
+        return ("update", node, keys, op, self.additive())
 
     def additive(self):
         """Terms joined by ``+`` and ``-``, to the left (tighter than ``=``; ``*`` and the
@@ -507,6 +515,20 @@ def _call(name: str, value) -> list:
     raise OptionUnknown(f"jq: {name} of a {_type(value)} (jq's error)")
 
 
+def _update(node, value, variables, steps: list) -> list:
+    """jq 1.6's ``PATH |= F``: the path set to F's first output on what it holds (F with no
+    output deletes the path: not followed); ``PATH += V`` and ``-=``: for each output of V on
+    ``.``, in turn, the path set to what it holds plus (minus) that output (measured)."""
+    _, path, keys, op, f = node
+    (old,) = _run(path, value, variables, steps)  # (a path of keys from . has one output)
+    if op == "|=":
+        found = _run(f, old, variables, steps)
+        if not found:
+            raise OptionUnknown("jq: |= with no output (jq deletes the path)")
+        return [_set_path(value, keys, found[0])]
+    return [_set_path(value, keys, _arith(op[0], old, new)) for new in _run(f, value, variables, steps)]
+
+
 def _run(node, value, variables, steps: list) -> list:
     """The outputs of ``node`` on one input ``value``; ``steps`` counts every node run."""
     steps[0] += 1
@@ -528,6 +550,8 @@ def _run(node, value, variables, steps: list) -> list:
         return [out for mid in _run(node[1], value, variables, steps) for out in _run(node[2], mid, variables, steps)]
     if kind == "set":
         return [_set_path(value, node[1], new) for new in _run(node[2], value, variables, steps)]
+    if kind == "update":
+        return _update(node, value, variables, steps)
     if kind == "comma":
         return _run(node[1], value, variables, steps) + _run(node[2], value, variables, steps)
     if kind in ("+", "-"):

@@ -83,7 +83,9 @@ def _effects(script, cwd):
 # bash's other errors of test's grammar: status 2 and its message, whatever the words around
 OTHER_ERRORS = ["[ hello world = hello world ]", "[ a b c ]", "[ a = b c d ]", "[ -n a -o ]", "[ a -o b c ]",
                 "test a b c d e", "[ -z a b c ]", "[ a -eq b ]", "[ 1 -eq b ]", "[ ' x' -eq 1 ]", "[ x -lt 2 ]",
-                "[ a =~ b ]", "[ x -lt 2 -o 1 ]", "[ 1 -eq 1 -a 2 -gt z ]", "x='hello world'; [ $x = hello ]"]
+                "[ a =~ b ]", "[ x -lt 2 -o 1 ]", "[ 1 -eq 1 -a 2 -gt z ]", "x='hello world'; [ $x = hello ]",
+                # a word left over that starts with -: "syntax error: `-' unexpected"
+                "[ -f x - y ]", "test -s x - nope", "[ x = y -z ]", "[ a = a -x y ]", "test a = a b"]
 
 
 @pytest.mark.parametrize("script", OTHER_ERRORS)

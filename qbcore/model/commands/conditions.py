@@ -105,7 +105,9 @@ class _TestExpression:
     def run(self) -> bool:
         value = self.either()
         if self.pos != len(self.args):
-            raise TestSyntaxError("too many arguments")
+            # (bash's test_command: a word left over that starts with - is named)
+            left = self.args[self.pos]
+            raise TestSyntaxError(f"syntax error: `{left}' unexpected" if left.startswith("-") else "too many arguments")
         return value
 
     def either(self) -> bool:

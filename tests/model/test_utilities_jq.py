@@ -13,7 +13,7 @@ FILES = {"c.json": b'{"message": "hi", "n": 3, "list": [1, "two", null], "o": {"
          "raw.txt": b'it\'s a "test"\nC:\\temp\n\nlast', "lines.txt": b"a\nb\n", "latin.txt": b"caf\xe9\n",
          "two.json": b'1 "a"\n[]\n', "bad.json": b"{bad\n", "f.json": b'{"x": 1.5}', "d": None,
          "zeros.json": b"01", "nan.json": b"[1, nan]", "lone.json": b'{"a": "\\ud800", "b": 1}',
-         "pair.json": b'"\\ud83d\\ude00"', "empty.json": b""}
+         "pair.json": b'"\\ud83d\\ude00"', "empty.json": b"", "word.json": b"x", "nl.json": b"\n"}
 
 CASES = [
     # what replies to json-write send: an object from --arg values
@@ -63,6 +63,9 @@ CASES = [
     # input jq refuses at a bare word (status 4), the files before it missing or not; no filter is .
     ["jq", "-r", ".", "pair.json"], ["jq", ".", "pair.json"],
     ["jq", ".", "bad.json"], ["jq", ".", "bad.json", "c.json"], ["jq", ".", "nope.json", "bad.json"], ["jq"], ["jq", "-c"],
+    # jq opens a file when it needs more input: one missing after the byte where it met the bad word is never opened
+    ["jq", ".", "bad.json", "nope.json"], ["jq", ".", "word.json", "nope.json"], ["jq", ".", "word.json", "nl.json", "nope.json"],
+    ["jq", ".", "word.json", "empty.json", "nope.json"], ["jq", ".", "word.json", "nope.json", "nl.json"],
     # -e: the last input's last result decides: null or false 1, none 4, else 0; no input 0
     ["jq", "-e", ".message", "c.json"], ["jq", "-e", ".nope", "c.json"], ["jq", "-e", ".", "two.json"],
     ["jq", "--exit-status", "-n", "false, 1"], ["jq", "-ne", "1, null"], ["jq", "-e", ".o.k", "c.json"],

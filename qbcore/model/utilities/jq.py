@@ -677,7 +677,10 @@ def _json_values(text: bytes) -> list:
             value, i = decoder.raw_decode(source, i)
         except json.JSONDecodeError as exc:
             if not values and _bareword_at(source, exc.pos):
-                raise _ParseError() from None
+                # jq's lexer ends the word at a blank, a quote or a bracket, comma or colon (none:
+                # at the end of the input), where it finds the word no literal
+                end = _LITERAL_END.search(source, exc.pos)
+                raise _ParseError(None if end is None else len(source[:end.start()].encode("utf-8"))) from None
             raise OptionUnknown("jq input it cannot parse (its message is not modelled)") from None
         if i < len(source) and source[i] not in " \t\n\r":
             raise OptionUnknown("jq input whose texts are not apart (jq reads 01 as one number)")
@@ -687,10 +690,16 @@ def _json_values(text: bytes) -> list:
 
 
 class _ParseError(OptionUnknown):
-    """Input jq certainly refuses at its first text: a bare word where a value must be."""
+    """Input jq certainly refuses at its first text: a bare word where a value must be;
+    ``at`` the byte of the input where jq finds it so (None: at the end of the input)."""
 
-    def __init__(self):
+    def __init__(self, at):
         super().__init__("jq input it cannot parse")
+        self.at = at
+
+
+#: what ends a literal to jq's lexer (jv_parse.c: whitespace, a quote, structure)
+_LITERAL_END = re.compile(r'[ \t\r\n"\[,\]{:}]')
 
 
 def _bareword_at(source: str, pos: int) -> bool:
@@ -826,6 +835,7 @@ def _jq(ctx: CommandContext) -> CommandResult:
         data = b""
         if not names:
             data = ctx.stdin
+        unopened = []  # (where in the input jq would have opened it, its message)
         for name in names:
             if name == "-":
                 raise OptionUnknown("jq reading - (stdin among files)")
@@ -834,19 +844,26 @@ def _jq(ctx: CommandContext) -> CommandResult:
                     raise OptionUnknown("jq reading a directory")
                 data += ctx.files.read_bytes(name)
             except VfsError as exc:
-                out.error(f"error: Could not open file {name}: {exc.strerror}", 2)
+                unopened.append((len(data), f"error: Could not open file {name}: {exc.strerror}"))
         try:
             if "R" in flags:
                 inputs = _raw_inputs(data, "s" in flags)
             else:
                 inputs = [_json_values(data)] if "s" in flags else _json_values(data)
-        except _ParseError:
+        except _ParseError as exc:
             if "s" in flags:
                 raise OptionUnknown("jq -s reading input it cannot parse") from None
+            # jq opens each file when it needs more input: those after the byte where it met the
+            # error were never opened (measured: `jq . bad.json nope` is 4, `jq . nope bad.json` 2)
+            for at, message in unopened:
+                if exc.at is None or at <= exc.at:
+                    out.error(message, 2)
             out.status = 2 if out.status == 2 else 4  # jq 1.6's status for input it cannot parse (measured)
             found = out.result()
             found.stderr_unknown = "jq's parse error (its message names a line and column)"
             return found
+        for _, message in unopened:
+            out.error(message, 2)
     raw, sort = "r" in flags or "j" in flags, "S" in flags
     end = b"" if "j" in flags else b"\n"  # -j: raw output, nothing after each result
     status = out.status

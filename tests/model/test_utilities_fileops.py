@@ -267,6 +267,8 @@ INSTALL_CASES = [
     ["install", "-m", "xyz", "f", "new"], ["install", "-m", "644", "/dev/null", "z"], ["install", "-p", "f", "new"],
     ["install", "dangling", "new"], ["install", "--mode=640", "f", "--target-directory=d/sub"],
     ["install", "-m", "600", "/dev/stdin", "w"], ["install", "/dev/stdin", "/dev/stdin", "d"], ["install", "f", "d/sub/deep", "d/in", "ld"],
+    # a destination whose lookup fails other than for a missing name: copy.c's "cannot stat"
+    ["install", "-m", "644", "f", "f/x"], ["install", "f", "nodir/x"], ["install", "-t", "d", "f", "g/x"],
 ]
 
 

@@ -785,6 +785,12 @@ def install(ctx: CommandContext) -> CommandResult:
         elif not _source_found(files, out, src, dst):
             continue
         try:
+            files.kind(dst, follow_symlinks=False)
+        except VfsError as exc:
+            if exc.errno_name != "ENOENT":  # (copy.c: a name on the way that is no folder, say)
+                out.error(f"cannot stat {quote(dst)}: {exc.strerror}")
+                continue
+        try:
             if files.is_dir(dst) and not files.is_symlink(dst):
                 out.error(f"cannot overwrite directory {quote(dst)} with non-directory")
                 continue

@@ -717,6 +717,9 @@ def _unseen(test, path: str, tree) -> bool:
 
 # -- where a command's descriptors lead ----------------------------------------
 
+#: the longest here-document bash writes to a pipe (a longer one goes to a temporary file)
+_HEREDOC_PIPE = 65536
+
 @dataclass
 class Stream:
     """Bytes on a descriptor for reading; a stream with bytes is read by one command only."""
@@ -730,6 +733,9 @@ class Stream:
     # bytes are not known (a reader that copies them, cat, knows its status)
     readable: bool = False
     source: Optional[str] = None  # the file it was opened on (`<`)
+    # whether it reads a regular file (fstat: wc pads its counts otherwise): a file opened with
+    # `<`, or a here-document of more than a pipe holds; not a pipe or /dev/null; None: not known
+    regular: Optional[bool] = False
 
     def peek(self) -> Optional[bytes]:
         """The bytes for a command that does not read them."""
@@ -1085,8 +1091,11 @@ class EffectWalker(E._Walker):
                 continue
             if record.body is not None:
                 body = record.body
-                table[0 if fd is None else fd] = Stream(None, "a here-document with unknown parts", readable=True) \
-                    if has_opaque(body) else Stream(body.encode("utf-8", "surrogateescape"))
+                data = None if has_opaque(body) else body.encode("utf-8", "surrogateescape")
+                # bash writes a document of up to 64 KiB to a pipe, a longer one to a file (measured)
+                table[0 if fd is None else fd] = Stream(None, "a here-document with unknown parts", readable=True,
+                                                        regular=None) if data is None else \
+                    Stream(data, regular=False if len(data) <= _HEREDOC_PIPE else None)
             elif op in ("<&", ">&") and record.path is None:
                 target = record.target or ""
                 to = 0 if op == "<&" and fd is None else (1 if fd is None else fd)
@@ -1102,7 +1111,8 @@ class EffectWalker(E._Walker):
                 path = os.path.normpath(record.path)
                 data = b"" if path == "/dev/null" else self.env.files.read(path)
                 table[0 if fd is None else fd] = Stream(data, f"the contents of {record.target}",
-                                                        source=None if path == "/dev/null" else path)
+                                                        source=None if path == "/dev/null" else path,
+                                                        regular=path != "/dev/null")
             elif op in (">", ">|", ">>", "&>", "&>>"):
                 path = os.path.normpath(record.path)
                 if path in STREAM_PATHS:
@@ -1884,7 +1894,7 @@ class EffectWalker(E._Walker):
                 env.vars.pop("SHLVL", None)
         effects = env.effects = Effects()
         out, err = Buffer(), Buffer()
-        started = env.streams = (Stream(stdin), out, err)
+        started = env.streams = (Stream(stdin, regular=None), out, err)
         env.substitute = _substitution_hook(effects, _DashCapturingWalker if dash else _CapturingWalker)
         doubt = _parse_doubt(text, label)
         if doubt:
@@ -2398,7 +2408,7 @@ def _streams_out(after, entry, table) -> Optional[tuple]:
         if place is not None:
             out.append(place)
         elif type(target) is Stream:
-            out.append(("stream", target.data, target.why, target.taken))
+            out.append(("stream", target.data, target.why, target.taken, target.regular))
         elif type(target) is Buffer:
             out.append(("buffer", bytes(target.data), target.unknown))
         elif type(target) is _Special or type(target) is FileSink:
@@ -2420,7 +2430,7 @@ def _streams_back(saved: tuple, entry, table) -> tuple:
         elif how == "entry":
             out.append(entry[what[0]])
         elif how == "stream":
-            out.append(Stream(what[0], what[1], what[2]))
+            out.append(Stream(what[0], what[1], what[2], regular=what[3]))
         elif how == "buffer":
             out.append(Buffer(bytearray(what[0]), what[1]))
         else:
@@ -2930,7 +2940,7 @@ def _substitution_hook(effects: Effects, walker=None):
 
     def substitute(script, env):
         _entry_read(effects)
-        stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution"), UNKNOWN)
+        stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution", regular=None), UNKNOWN)
         env.effects = effects
         env.streams = (stdin, SHELL_OUT, errsink)
         found = E.substitute(script, env, walker=walker)

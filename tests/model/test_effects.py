@@ -211,6 +211,8 @@ SCRIPTS = [
     "sort -o /dev/null f; echo $? >> f; touch /dev/null; echo $? >> f",
     # wc: /dev/null is no regular file, so the counts take GNU's minimum width of 7
     "wc /dev/null > f; wc -l data.txt /dev/null >> f; wc -c nope data.txt >> f 2> /dev/null; wc -l /dev/null >> f",
+    # ... stdin too, unless it reads a regular file (`<`): a pipe, /dev/null, a short here-document
+    "wc < data.txt > f; cat data.txt | wc >> f; wc <<< 'x y' >> f; wc -c notes - < data.txt >> f; wc - notes >> f",
     # sed reads /dev/null as empty; under -i it stops at a name that is no regular file (a
     # folder, /dev/null), the files before it edited, and goes on past a missing one
     "sed -n p /dev/null > f; sed -n '$=' data.txt /dev/null >> f; echo $? >> f",

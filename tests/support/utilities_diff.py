@@ -121,7 +121,8 @@ def _model_result(argv, listing, stdin=b"", links=None, modes=None):
                                     symlinks={"/task/" + p: t for p, t in (links or {}).items()})
     for path, mode in (modes or {}).items():
         tree.chmod("/task/" + path, mode)
-    ctx = CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree)
+    # (the real tool reads its stdin from a pipe)
+    ctx = CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree, stdin_regular=False)
     with host_facts():  # the real tool runs here, with this machine's programs on PATH
         res = MODELS[argv[0]](ctx)
     return None if res.unknown is not None else (res, tree)
@@ -182,7 +183,8 @@ def compare_modes(argv, listing, modes, links=None, stdin=b""):
     for path, mode in modes.items():
         tree.chmod("/task/" + path, mode)
     with host_facts():
-        res = MODELS[argv[0]](CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree))
+        res = MODELS[argv[0]](CommandContext(argv=list(argv), stdin=stdin, cwd="/task", env=dict(ENV), tree=tree,
+                                             stdin_regular=False))
     if res.unknown is not None:
         return None
     model = (res.status, res.stdout, res.stderr, virtual_tree(tree),

@@ -89,6 +89,15 @@ class _StreamStdinContext(CommandContext):
     def stdin(self, value):
         pass
 
+    @property
+    def stdin_regular(self):
+        regular = self.input.regular
+        return None if regular and self.input.pos else regular  # (its size: the whole file's)
+
+    @stdin_regular.setter
+    def stdin_regular(self, value):
+        pass
+
 
 #: the programs whose models word a use of a file or folder its owner may not make as the program
 #: does (vfs.Refusing), measured against each run as a user, not root, for every owner mode of a

@@ -73,7 +73,9 @@ class CommandContext:
     runs this one, how a child ``bash -c`` it starts runs (``bash(argv, stdin, cwd, env,
     tree) -> CommandResult``; effects.EffectWalker.utility_bash), else None. ``output``: the
     regular file its stdout goes to (OwnOutput), for a utility that writes as it reads (cat);
-    None otherwise."""
+    None otherwise. ``stdin_regular``: whether stdin reads a regular file from its start (its
+    size the bytes it holds), as fstat tells a utility (wc pads its counts otherwise); None
+    where that is not known."""
 
     argv: list
     stdin: bytes
@@ -83,6 +85,7 @@ class CommandContext:
     stdin_unordered: bool = False
     bash: object = field(default=None, repr=False, compare=False)
     output: OwnOutput | None = field(default=None, repr=False, compare=False)
+    stdin_regular: bool | None = field(default=None, compare=False)
 
     @property
     def files(self) -> VirtualTree:

@@ -154,10 +154,13 @@ def wc(ctx: CommandContext) -> CommandResult:
         data = read_input(ctx, name, out, used)
         if data is None:
             continue
-        if name == "-" or not ctx.files.is_file(name):  # stdin, /dev/null: no regular file
-            non_regular = True
-        else:
+        regular = ctx.stdin_regular if name == "-" else ctx.files.is_file(name)  # (not /dev/null)
+        if regular is None and not (len(order) == 1 and len(names) <= 1):
+            raise OptionUnknown("wc: whether its stdin is a regular file (the width of its counts)")
+        if regular:
             total_size += len(data)
+        else:
+            non_regular = True
         words = len(re.findall(rb"[^ \t\n\v\f\r]+", data))
         rows.append(([data.count(b"\n"), words, len(data)], name if names else None))
     if len(names) > 1:

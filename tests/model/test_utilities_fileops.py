@@ -308,6 +308,13 @@ def test_modes_of_what_cp_and_mkdir_make(argv):
     assert compare_modes(argv, MODE_FILES, MADE_MODE_STARTS) is True
 
 
+# a destination that is a dangling symlink: cp does not write through it, -n or not
+@pytest.mark.parametrize("argv", [["cp", "f", "dangling"], ["cp", "-f", "g", "dangling"], ["cp", "-n", "f", "dangling"],
+                                  ["cp", "f", "dangling", "g"]])
+def test_cp_onto_a_dangling_symlink(argv):
+    assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
+
+
 def test_cp_what_it_does_not_model_says_so():
     for argv in (["cp", "-a", "lf", "new"], ["cp", "-a", "d", "new"], ["cp", "--preserve=xattr", "f", "new"],
                  ["cp", "--preserve=links", "f", "new"], ["cp", "--pres", "f", "new"], ["cp", "--sparse=never", "f", "new"]):

@@ -365,6 +365,8 @@ def cp(ctx: CommandContext) -> CommandResult:
                                                            "archive": ("a", False)})
     if "" in names:
         return unknown("an empty file name")
+    if "POSIXLY_CORRECT" in ctx.env:
+        return unknown("cp under POSIXLY_CORRECT (it writes through a dangling symlink)")
     for o, value in opts:
         if o == "P" and value is not None and set(value.split(",")) - _PRESERVED:
             return unknown(f"cp --preserve={value}")
@@ -428,6 +430,10 @@ def _copied_mode(mode: int, preserve: bool) -> int:
 
 
 def _copy_file(files, out, src, dst, no_clobber, preserve=False):
+    if files.is_symlink(dst) and not files.exists(dst):
+        # its open with O_EXCL meets the link, whatever -n says (coreutils 9.1, measured)
+        out.error(f"not writing through dangling symlink {quote(dst)}")
+        return
     if no_clobber and files.lexists(dst) and not files.is_dir(dst):
         return
     if files.exists(dst) and files.realpath(src) == files.realpath(dst):

@@ -308,6 +308,14 @@ def test_modes_of_what_cp_and_mkdir_make(argv):
     assert compare_modes(argv, MODE_FILES, MADE_MODE_STARTS) is True
 
 
+# ln -sf onto the file its target names from here (followed): "the same file", unless the link's
+# own name is a symlink (lstat tells them apart, and ln makes a loop)
+@pytest.mark.parametrize("argv", [["ln", "-sf", "lf"], ["ln", "-sf", "f", "lf"], ["ln", "-sf", "lf", "f"], ["ln", "-sf", "f", "f"],
+                                  ["ln", "-sf", "nope/../f", "f"], ["ln", "-sf", "d/../f", "f"], ["ln", "-sf", "ld/in", "d"]])
+def test_ln_sf_onto_the_same_file(argv):
+    assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
+
+
 # a destination that is a dangling symlink: cp does not write through it, -n or not
 @pytest.mark.parametrize("argv", [["cp", "f", "dangling"], ["cp", "-f", "g", "dangling"], ["cp", "-n", "f", "dangling"],
                                   ["cp", "f", "dangling", "g"]])

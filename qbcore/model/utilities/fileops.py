@@ -689,8 +689,11 @@ def ln(ctx: CommandContext) -> CommandResult:
                     out.error(f"failed to access {quote(link)}: {exc.strerror}")
                     continue
         if files.lexists(link) and force:
+            # the target as a name from here (followed) is the file the link's own name is: not
+            # where that name is a symlink, which lstat tells apart (measured: `ln -sf lf` loops)
             try:
-                same = files.exists(target) and files.realpath(target) == files.realpath(link)
+                same = not files.is_symlink(link) and files.exists(target) and \
+                    files.realpath(target) == files.realpath(link)
             except VfsError:
                 same = False
             if files.is_dir(link) and not files.is_symlink(link):

@@ -20,6 +20,7 @@ CASES = [
     # a checksum goes on past a name it cannot read, with the message, and fails
     ["md5sum", "nope"], ["md5sum", "d"], ["sha256sum", "a", "nope", "d"], ["cksum", "nope", "a"],
     ["b2sum", "x y", "it's"], ["sha1sum", "-b", "d/in", "d/nope", "a/x"],
+    ["cksum", "d", "a", "nope"],  # cksum's CRC reads a folder as empty
     # not followed: a missing name or a folder for the others, stdin, another option, a second input
     # where it writes or refuses
     ["od", "-c", "nope"], ["nl", "d"], ["md5sum", "a", "-"], ["od", "-An", "a"], ["md5sum", "-c", "a"],

@@ -298,6 +298,9 @@ def test_final_files_match_bash(script, tmp_path):
     ("{ echo a; mv o p; echo b; } > o", "where its output goes"), ("( rm -f o; echo b ) > o", "open for writing"),
     ("cp data.txt d/y.txt; x=$(find . -name '*.txt' | xargs echo); echo \"$x\" > o", "depend on the order"),
     ("ls | xargs -n1 echo > o", "race on o"),
+    # -0 over lines in no known order: one item holding them all, in that order
+    ("cp data.txt d/y.txt; find . -name '*.txt' | xargs -0 echo > o", "not the lines"),
+    ("cp data.txt d/y.txt; find . -name '*.txt' | sed '1!G;h;$!d' | xargs -0 echo > o", "not the lines"),
     ("ls | cat > o", "race on o"), ("echo *.txt | cat > o.txt", "race on o.txt"),
     ("find . -type f | sort > list", "race on list"),
     # (the loop's own redirection opens its file while find still lists)

@@ -118,7 +118,12 @@ def xargs_over(models: Mapping):
             return _xargs(ctx, models, ctx.tree, None)
         # items in no known order (find's output): run them in each of their orders, all but the
         # first over a copy of the tree; what differs beyond the order of output lines is unknown
-        count = len(_split(ctx.stdin, _options(ctx.argv)[0], Output("xargs")))
+        given = _options(ctx.argv)[0]
+        delim = "\0" if "0" in given else given.get("d")
+        if delim is not None and _DELIMITER_ESCAPES.get(delim, delim) != ("\0" if b"\0" in ctx.stdin else "\n"):
+            # (-0 over lines: one item holding them all, in an order not known)
+            return unknown("xargs items that are not the lines (or NUL-ended names) given in no known order")
+        count = len(_split(ctx.stdin, given, Output("xargs")))
         if count > _MOST_ITEMS:
             return unknown(f"xargs over {count} items in no known order (each order is run up to "
                            f"{_MOST_ITEMS} items)")

@@ -316,6 +316,13 @@ def test_ln_sf_onto_the_same_file(argv):
     assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
 
 
+# rmdir of a symlink to a folder, or a dangling one, named with a trailing slash: rmdir.c's words
+@pytest.mark.parametrize("argv", [["rmdir", "ld/"], ["rmdir", "dangling/"], ["rmdir", "lf/"], ["rmdir", "ld"],
+                                  ["rmdir", "f/"], ["rmdir", "-p", "ld/"]])
+def test_rmdir_of_a_symlink(argv):
+    assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
+
+
 # a destination that is a dangling symlink: cp does not write through it, -n or not
 @pytest.mark.parametrize("argv", [["cp", "f", "dangling"], ["cp", "-f", "g", "dangling"], ["cp", "-n", "f", "dangling"],
                                   ["cp", "f", "dangling", "g"]])

@@ -577,7 +577,7 @@ def rmdir(ctx: CommandContext) -> CommandResult:
                 raise OptionUnknown("rmdir of . or ..")
             files.rmdir(name)
         except VfsError as exc:
-            out.error(f"failed to remove {quote(name)}: {exc.strerror}")
+            out.error(f"failed to remove {quote(name)}: {_rmdir_failure(files, name, exc)}")
             continue
         path = name.rstrip("/") or name
         while parents and "/" in path:
@@ -594,6 +594,19 @@ def rmdir(ctx: CommandContext) -> CommandResult:
                 out.error(f"failed to remove {what}{quote(path)}: {exc.strerror}")
                 break
     return out.result()
+
+
+def _rmdir_failure(files, name: str, exc: VfsError) -> str:
+    """rmdir's words for why ``name`` was not removed: a name with a trailing slash that is a
+    symlink to a folder, or a dangling one, is "Symbolic link not followed" (rmdir.c), else
+    the error's own."""
+    if exc.errno_name != "ENOTDIR" or not name.endswith("/") or not name.rstrip("/"):
+        return exc.strerror
+    try:
+        followed = files.kind(name) == "dir"  # (stat of the name, its slash kept)
+    except VfsError as error:
+        followed = error.errno_name != "ENOTDIR"
+    return "Symbolic link not followed" if followed and files.is_symlink(name.rstrip("/")) else exc.strerror
 
 
 @guarded

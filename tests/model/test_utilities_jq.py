@@ -13,7 +13,8 @@ FILES = {"c.json": b'{"message": "hi", "n": 3, "list": [1, "two", null], "o": {"
          "raw.txt": b'it\'s a "test"\nC:\\temp\n\nlast', "lines.txt": b"a\nb\n", "latin.txt": b"caf\xe9\n",
          "two.json": b'1 "a"\n[]\n', "bad.json": b"{bad\n", "f.json": b'{"x": 1.5}', "d": None,
          "zeros.json": b"01", "nan.json": b"[1, nan]", "lone.json": b'{"a": "\\ud800", "b": 1}',
-         "pair.json": b'"\\ud83d\\ude00"', "empty.json": b"", "word.json": b"x", "nl.json": b"\n"}
+         "pair.json": b'"\\ud83d\\ude00"', "empty.json": b"", "word.json": b"x", "nl.json": b"\n",
+         "nuls.txt": b"x\na\0b\0\0", "nul.txt": b"\0\0", "mid.txt": b"a\0b\0\n\0c"}
 
 CASES = [
     # what replies to json-write send: an object from --arg values
@@ -98,6 +99,8 @@ CASES = [
     ["jq", "-R"], ["jq", "-Rn", ".", "raw.txt"], ["jq", "-s", ".", "two.json"], ["jq", "-sc", ".", "c.json", "two.json"],
     ["jq", "-s", ".", "empty.json"], ["jq", "-Rs", ".", "empty.json"], ["jq", "-R", ".", "empty.json"],
     ["jq", "-Rs", "{message: .}", "nope.json"], ["jq", "--raw-input", "--slurp", "length", "raw.txt"],
+    # a last line without its newline: what jq 1.6 reads of it ends at its last byte that is no NUL
+    ["jq", "-R", ".", "nuls.txt"], ["jq", "-Rs", ".", "nuls.txt"], ["jq", "-R", ".", "nul.txt"], ["jq", "-Rc", ".", "mid.txt"],
     # --rawfile: a file's text, bound to a name (and in $ARGS.named)
     ["jq", "-n", "--rawfile", "m", "raw.txt", "{message: $m}"], ["jq", "-nc", "--rawfile", "m", "lines.txt", "--arg", "a", "b", "$ARGS"],
 ]

@@ -794,9 +794,19 @@ def _utf8(data: bytes, what: str) -> str:
         raise OptionUnknown(f"jq {what} that is not UTF-8 (jq puts U+FFFD in)") from None
 
 
+#: the buffer jq 1.6 reads its input into a line at a time (fgets)
+_LINE_BUFFER = 4096
+
+
 def _raw_inputs(data: bytes, slurp: bool) -> list:
     """``-R``: each line of the input a string (a last line without its newline too), or
-    with ``-s`` the whole text one string."""
+    with ``-s`` the whole text one string. jq 1.6 reads lines with fgets, and of a last line
+    without its newline keeps up to its last byte that is no NUL (one NUL if all are)."""
+    last = data[data.rfind(b"\n") + 1:]
+    if last.endswith(b"\0"):
+        if len(last) >= _LINE_BUFFER:
+            raise OptionUnknown("jq -R: a last line of NULs past jq's line buffer")
+        data = data[:len(data) - len(last)] + (last.rstrip(b"\0") or b"\0")
     text = _utf8(data, "raw input")
     if slurp:
         return [text]

@@ -282,7 +282,7 @@ def test_output_in_a_listing_order_is_known_only_as_such(program, unordered):
 
 def test_script_file_is_shown_by_its_absolute_path():
     """python3 >= 3.9 gives __main__ an absolute __file__; tracebacks and SyntaxErrors show it."""
-    ran = run_model("print(__file__)\n1/0\n", FILES, "file")
+    ran = run_model("print(__file__)\nraise ValueError('no')\n", FILES, "file")
     assert ran.stdout == b"/task/prog.py\n"
     assert ran.stderr.startswith(b'Traceback (most recent call last):\n  File "/task/prog.py", line 2, in <module>\n')
     broken = run_model("x = (\n", FILES, "file")

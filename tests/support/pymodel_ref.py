@@ -32,6 +32,7 @@ class Run:
     status_unknown: str | None = None
     stdout_unknown: str | None = None
     stdout_unordered: str | None = None
+    stderr_unknown: str | None = None
 
     @property
     def last_error_line(self) -> str:
@@ -77,7 +78,7 @@ def run_model(program: str, listing: dict, how: str = "c", args=(), stdin: bytes
         result = model(ctx, run_command=run_command)
     snapshot = {k[len(ROOT) + 1:]: v for k, v in tree.snapshot().items() if k.startswith(ROOT + "/")}
     return Run(result.status, result.stdout, result.stderr, snapshot, result.unknown, result.status_unknown,
-               result.stdout_unknown, result.stdout_unordered)
+               result.stdout_unknown, result.stdout_unordered, result.stderr_unknown)
 
 
 def build(root: str, listing: dict):
@@ -132,8 +133,10 @@ def differences(program: str, listing: dict, how: str = "c", args=(), stdin: byt
         problems.append(f"stdout: model {modelled.stdout!r} real {real.stdout!r}")
     if modelled.status != real.status and modelled.status_unknown is None:
         problems.append(f"status: model {modelled.status} real {real.status} ({real.stderr[-300:]!r})")
-    if modelled.last_error_line != real.last_error_line:
-        problems.append(f"stderr: model {modelled.last_error_line!r} real {real.last_error_line!r}")
+    if modelled.stderr_unknown is None and modelled.last_error_line != real.last_error_line or \
+            modelled.stderr_unknown is not None and not real.stderr.startswith(modelled.stderr):
+        # (a traceback the model does not wholly know: what it says of it starts the real one)
+        problems.append(f"stderr: model {modelled.stderr!r} ({modelled.stderr_unknown}) real {real.stderr!r}")
     if modelled.tree != real.tree:
         problems.append(f"tree: model {modelled.tree!r} real {real.tree!r}")
     return problems

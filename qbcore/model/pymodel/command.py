@@ -13,16 +13,17 @@ import re
 import builtins
 import sys
 import traceback
+import types
 
 from qbcore.model.utilities.context import OTHER_ORDERS, CommandContext, CommandResult, in_order, mark_other_order
 from qbcore.model.utilities.common import OptionUnknown
 from qbcore.model.utilities.vfs import VfsError, same_entries
 
 from .files import Process, open_file
-from .interp import SAFE_TYPES, Interpreter, check_order
+from .interp import SAFE_TYPES, Function, Interpreter, check_order
 from .jsontool import json_tool
 from .modules import Module, PosixPath, make_modules
-from .signals import Limits, NotModelled, ProgramExit, PyRaise
+from .signals import Limits, NotModelled, ProgramExit, PyRaise, written_in_c
 from .suggest import closest
 
 _FLAGS_WITHOUT_VALUE = set("BEIsSOqbuR")
@@ -234,8 +235,8 @@ class Runtime:
                   opener=None):
             return open_file(proc, file, mode, buffering, encoding, errors, newline, closefd, opener)
 
-        table.update({"print": print_, "input": input_, "exit": exit_, "quit": exit_,
-                      "isinstance": isinstance_, "open": open_})
+        table.update({"print": written_in_c(print_), "input": written_in_c(input_), "exit": exit_, "quit": exit_,
+                      "isinstance": written_in_c(isinstance_), "open": written_in_c(open_)})
         return table
 
 
@@ -243,19 +244,67 @@ def _os_error_line(exc):
     return traceback.format_exception_only(type(exc), exc)[-1].rstrip("\n")
 
 
-def exception_text(exc, frames, filename, source_lines):
-    """The traceback python3 prints for an uncaught exception (the last line exactly)."""
+def exception_text(raised, filename, source_lines, where_known=True):
+    """The traceback python3 prints for the uncaught exception ``raised`` (a PyRaise); None
+    where the model does not know it: the innermost call that failed is to a library function
+    written in Python (which adds frames of its own), or a line of the program it shows may
+    carry carets (python3.11 marks the part of a line that failed) and ``where_known`` is false
+    or PyRaise.where does not tell."""
+    exc, frames, where = raised.exc, getattr(raised, "frames", None) or [("<module>", 1)], raised.where
+    if raised.callee is not None and not _adds_no_frames(raised.callee):
+        return None
+    if not where_known:
+        where = {}
     lines = ["Traceback (most recent call last):"]
-    for name, lineno in frames or [("<module>", 1)]:
+    for depth, (name, lineno) in enumerate(frames, 1):
+        node = where.get(depth)
+        lineno = getattr(node, "lineno", lineno)  # (the line the part that failed starts on)
         lines.append(f'  File "{filename}", line {lineno}, in {name}')
         if source_lines is not None and 0 < lineno <= len(source_lines):
-            lines.append("    " + source_lines[lineno - 1].strip())
+            line = source_lines[lineno - 1]
+            if not _plain_line(line, node):
+                return None
+            lines.append("    " + line.strip())
     last = _os_error_line(exc)
     hint = getattr(exc, "model_hint", None)
     if hint:
         last += f". Did you mean: '{hint}'?"
     lines.append(last)
     return "\n".join(lines) + "\n"
+
+
+def _plain_line(line: str, node) -> bool:
+    """Whether python3.11 shows ``line`` with no carets under it for an error at ``node``: the
+    part that failed is the whole line (its blanks aside; offsets in UTF-8 bytes) or spans
+    lines, and is no binary operation or subscript (whose operator or brackets it marks)."""
+    if node is None or getattr(node, "end_lineno", None) is None:
+        return False
+    if node.lineno != node.end_lineno:
+        return True
+    raw = line.encode("utf-8")
+    return node.col_offset == len(raw) - len(raw.lstrip()) and \
+        node.end_col_offset == len(raw.rstrip()) and not isinstance(_expression(node), (ast.BinOp, ast.Subscript))
+
+
+def _expression(node):
+    """The expression a statement holds, if it is one (its line is that expression's)."""
+    return node.value if isinstance(node, ast.Expr) else node
+
+
+def _adds_no_frames(callee) -> bool:
+    """Whether an exception from calling ``callee`` shows no frame of the callee's own: a
+    function of the program (its frames are the model's), one of python3's written in C, or
+    the model of one (signals.written_in_c)."""
+    if isinstance(callee, Function) or isinstance(callee, _C_TYPES) or \
+            isinstance(callee, type) and callee.__module__ == "builtins":
+        return True
+    # a model function so marked, or a method of a model object so marked (a file, a csv writer)
+    return getattr(getattr(callee, "__func__", callee), "written_in_c", False) or \
+        getattr(getattr(callee, "__self__", None), "written_in_c", False) is True
+
+
+_C_TYPES = (types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodDescriptorType,
+            types.WrapperDescriptorType, types.MethodWrapperType, types.ClassMethodDescriptorType)
 
 
 def syntax_error_text(exc):
@@ -442,19 +491,30 @@ def _run(ctx, run_command, limits, order):
     if usage.script is not None or filename == "<stdin>":
         interp.globals["__file__"] = filename   # python3 -c defines no __file__
     status = 0
+    traceback_unknown = False
     try:
         interp.run_module(module)
     except PyRaise as raised:
         if usage.module is not None:
             raise NotModelled(f"the traceback of python3 -m {usage.module}") from None
-        frames = getattr(raised, "frames", None)
-        proc.write_err(exception_text(raised.exc, frames, filename, source_lines).encode())
+        text = exception_text(raised, filename, source_lines, not handles_exceptions(module))
+        # (where the carets are not known, the traceback's first line is)
+        proc.write_err((text or "Traceback (most recent call last):\n").encode())
+        traceback_unknown = text is None
         status = 1
     except ProgramExit as leaving:
         status = _exit_status(leaving.code, proc, interp)
     proc.flush_out()
     proc.close_all()
-    return CommandResult(status=status, stdout=bytes(proc.out), stderr=bytes(proc.err))
+    return CommandResult(status=status, stdout=bytes(proc.out), stderr=bytes(proc.err),
+                         stderr_unknown="the rest of python3's traceback (where it marks the error in a line)"
+                         if traceback_unknown else None)
+
+
+def handles_exceptions(module) -> bool:
+    """Whether the program catches or passes through exceptions (try, with): a traceback
+    then shows where they were raised first, which the model does not keep."""
+    return any(isinstance(node, (ast.Try, ast.With)) for node in ast.walk(module))
 
 
 def _exit_status(code, proc, interp):

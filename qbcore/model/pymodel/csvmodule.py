@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 
-from .signals import NotModelled, PyRaise
+from .signals import NotModelled, PyRaise, written_in_c
 
 #: the values a written row may hold: what csv writes as python3 would, by str()
 _PLAIN = (str, int, float, bool, type(None))
@@ -49,10 +49,12 @@ def make_csv(interp, module_class):
                 yield line
         return each()
 
+    @written_in_c
     def reader(source, *args, **kwargs):
         checked(args, kwargs)
         return Rows(interp.real(csv.reader, lines(source), *args, **kwargs), "_csv.reader", own=True)
 
+    @written_in_c
     def writer(target, *args, **kwargs):
         checked(args, kwargs)
         return Writer(interp.real(csv.writer, target, *args, **kwargs), "_csv.writer", own=True)
@@ -126,6 +128,7 @@ def make_csv(interp, module_class):
         def __init__(self, real, name, own):
             self.model_name = name
             self._real, self._own = real, own
+            self.written_in_c = own  # (_csv's writer; DictWriter is csv.py's)
 
         def model_attr(self, name):
             if name == "writerow":

@@ -11,7 +11,7 @@ import posixpath
 
 from qbcore.model.utilities.vfs import UnknownContent, VfsBudgetExceeded, VfsError
 
-from .signals import NotModelled, PyRaise
+from .signals import NotModelled, PyRaise, written_in_c
 
 _ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "ascii": "ascii", "us-ascii": "ascii",
               "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1", "utf-16": "utf-16"}
@@ -304,6 +304,7 @@ def decode_text(data, encoding, errors, newline):
     return text
 
 
+@written_in_c
 class TextIOWrapper:
     """A file opened by ``open()`` (text or binary), reading and writing through the tree.
 

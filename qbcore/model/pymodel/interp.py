@@ -230,6 +230,7 @@ class Interpreter:
         try:
             method(node, scope)
         except PyRaise as raised:
+            raised.where.setdefault(len(self.frames), node)
             if getattr(raised, "frames", None) is None:
                 raised.frames = [tuple(f) for f in self.frames]
             raise
@@ -655,7 +656,11 @@ class Interpreter:
         method = getattr(self, "e_" + type(node).__name__, None)
         if method is None:
             raise NotModelled(f"the {_describe(node)} expression")
-        return method(node, scope)
+        try:
+            return method(node, scope)
+        except PyRaise as raised:
+            raised.where.setdefault(len(self.frames), node)  # (the innermost expression of this frame)
+            raise
 
     def e_Constant(self, node, scope):
         if node.value is Ellipsis:
@@ -941,7 +946,12 @@ class Interpreter:
                 if kw.arg in kwargs:
                     self.raise_(TypeError(f"got multiple values for keyword argument '{kw.arg}'"))
                 kwargs[kw.arg] = self.eval(kw.value, scope)
-        return self.call(func, args, kwargs)
+        try:
+            return self.call(func, args, kwargs)
+        except PyRaise as raised:
+            if raised.callee is None:
+                raised.callee = func
+            raise
 
 
 def nested(value):

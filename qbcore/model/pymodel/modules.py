@@ -20,7 +20,7 @@ from ..utilities.vfs import VfsError
 from .files import open_file, os_error
 from .csvmodule import make_csv
 from .interp import nested
-from .signals import NotModelled, ProgramExit, PyRaise
+from .signals import NotModelled, ProgramExit, PyRaise, written_in_c
 
 
 class Module:
@@ -50,6 +50,7 @@ class Module:
     __str__ = __repr__
 
 
+@written_in_c
 class Stream:
     """sys.stdout / sys.stderr / sys.stdin (text), with ``.buffer`` for bytes."""
 
@@ -684,14 +685,15 @@ def make_modules(proc, interp, run_command):
         return result[0] << 8 if result[0] >= 0 else 0
 
     os_attrs = {
-        "path": ospath, "rename": lambda s, d: os_rename(proc, s, d),
-        "replace": lambda s, d: os_rename(proc, s, d),
-        "remove": lambda p: os_remove(proc, p), "unlink": lambda p: os_remove(proc, p),
-        "listdir": lambda p=".": os_listdir(proc, p), "makedirs": makedirs, "mkdir": mkdir,
-        "rmdir": rmdir, "getcwd": getcwd, "chdir": chdir, "walk": walk, "environ": proc.env,
-        "getenv": getenv, "sep": "/", "linesep": "\n", "pathsep": ":", "curdir": ".",
-        "pardir": "..", "extsep": ".", "name": "posix", "chmod": chmod, "system": system,
-        "devnull": "/dev/null", "fspath": lambda p: fs(p),
+        "path": ospath, "makedirs": makedirs, "walk": walk, "environ": proc.env, "getenv": getenv, "sep": "/",
+        "linesep": "\n", "pathsep": ":", "curdir": ".", "pardir": "..", "extsep": ".", "name": "posix",
+        "devnull": "/dev/null",
+        # posix's own, in C (makedirs, walk and getenv are os.py's)
+        **{name: written_in_c(function) for name, function in {
+            "rename": lambda s, d: os_rename(proc, s, d), "replace": lambda s, d: os_rename(proc, s, d),
+            "remove": lambda p: os_remove(proc, p), "unlink": lambda p: os_remove(proc, p),
+            "listdir": lambda p=".": os_listdir(proc, p), "mkdir": mkdir, "rmdir": rmdir, "getcwd": getcwd,
+            "chdir": chdir, "chmod": chmod, "system": system, "fspath": lambda p: fs(p)}.items()},
     }
     import os as real_os
     os_mod = Module("os", os_attrs, real_os)

@@ -23,6 +23,15 @@ class PyRaise(ModelSignal):
     def __init__(self, exc):
         super().__init__(exc)
         self.exc = exc
+        self.where = {}  # {depth of the frame: the innermost node it was running} (the traceback's carets)
+        self.callee = None  # what the innermost call that failed called, when one did
+
+
+def written_in_c(function):
+    """Mark the model of a function python3 has in C: an exception it raises adds no frame of
+    its own to a traceback (one written in Python adds its file's lines, not followed)."""
+    function.written_in_c = True
+    return function
 
 
 def models_own(exc: BaseException) -> bool:

@@ -280,6 +280,15 @@ def test_output_in_a_listing_order_is_known_only_as_such(program, unordered):
     assert differences(program, FILES, "c") == []
 
 
+@pytest.mark.parametrize("how", ["c", "file"])
+def test_a_module_of_the_programs_own_folder_is_not_followed(how):
+    """python3 looks in the program's folder (the working one for -c) before the library."""
+    for shadow in ({"json.py": b"x = 1\n"}, {"json/__init__.py": b""}):
+        ran = run_model("import json\nprint(json.dumps(1))\n", {**FILES, **shadow}, how)
+        assert ran.unknown is not None and "own folder" in ran.unknown, ran
+    assert run_model("import sys\nprint(1)\n", {**FILES, "sys.py": b""}, how).unknown is None  # (built in)
+
+
 def test_script_file_is_shown_by_its_absolute_path():
     """python3 >= 3.9 gives __main__ an absolute __file__; tracebacks and SyntaxErrors show it."""
     ran = run_model("print(__file__)\nraise ValueError('no')\n", FILES, "file")

@@ -119,6 +119,7 @@ class Runtime:
         self.modules = None
         self.builtins = {}
         self.safe_classes = set()
+        self.first_path = proc.cwd  # sys.path[0]: the script's folder, or the working directory
 
     def attach(self, interp):
         self.interp = interp
@@ -132,9 +133,13 @@ class Runtime:
         return self.builtins.get(name)
 
     def import_module(self, name):
+        top = name.split(".")[0]
+        if top not in sys.builtin_module_names and any(
+                self.proc.tree.exists(posixpath.join(self.first_path, top + end)) for end in (".py", "")):
+            # (python3 finds the program's own folder first: its json.py is the json imported)
+            raise NotModelled(f"import {top}, whose name the program's own folder holds")
         if name in self.modules:
             return self.modules[name]
-        top = name.split(".")[0]
         if top in sys.stdlib_module_names:
             return Module(name, {}, None)
         raise NotModelled(f"import {name}")
@@ -486,6 +491,8 @@ def _run(ctx, run_command, limits, order):
     if usage.script is not None:
         source_lines = raw.decode("utf-8", "replace").splitlines()
     runtime = Runtime(proc, run_command)
+    if usage.script is not None:
+        runtime.first_path = posixpath.dirname(posixpath.normpath(path))
     interp = Interpreter(runtime, filename)
     runtime.attach(interp)
     if usage.script is not None or filename == "<stdin>":

@@ -21,11 +21,13 @@ PROGRAMS = {
     "frames.py": "def g(x):\n    raise KeyError(x)\ndef f():\n    g(1)\nf()\n", "rename.py": "import os\nos.rename('nope', 'b')\n",
     "int.py": "int('a')\n", "makedirs.py": "import os\nos.makedirs('name.py')\n", "closed.py": "f = open('x', 'w')\nf.close()\nf.write('a')\n",
     "write.py": "open('x', 'w').write(1)\n",
+    "chain.py": "try:\n    open('nope')\nexcept OSError:\n    raise ValueError('x')\n",
 }
 SCRIPTS = [f"python3 {name}" for name in PROGRAMS] + [
     "python3 -c 'import json; json.loads(\"{\")'", "python3 -c 'open(\"nope\")'", "python3 -c 'x = 1\nprint(\n y)'",
     "python3 -c 'int(\"x\")'", "python3 -c 'import os; os.makedirs(\"name.py\")'",
     "python3 -c 'import csv; csv.writer(open(\"w.csv\", \"w\")).writerow([\"a\"], 2)'",
+    "python3 -c 'try:\n    open(\"nope\")\nexcept OSError as e:\n    raise ValueError(\"x\") from e'",
 ]
 FILES = {name: text.encode() for name, text in PROGRAMS.items()}
 

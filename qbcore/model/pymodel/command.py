@@ -249,17 +249,14 @@ def _os_error_line(exc):
     return traceback.format_exception_only(type(exc), exc)[-1].rstrip("\n")
 
 
-def exception_text(raised, filename, source_lines, where_known=True):
+def exception_text(raised, filename, source_lines):
     """The traceback python3 prints for the uncaught exception ``raised`` (a PyRaise); None
     where the model does not know it: the innermost call that failed is to a library function
     written in Python (which adds frames of its own), or a line of the program it shows may
-    carry carets (python3.11 marks the part of a line that failed) and ``where_known`` is false
-    or PyRaise.where does not tell."""
+    carry carets (python3.11 marks the part of a line that failed) as far as PyRaise.where tells."""
     exc, frames, where = raised.exc, getattr(raised, "frames", None) or [("<module>", 1)], raised.where
     if raised.callee is not None and not _adds_no_frames(raised.callee):
         return None
-    if not where_known:
-        where = {}
     lines = ["Traceback (most recent call last):"]
     for depth, (name, lineno) in enumerate(frames, 1):
         node = where.get(depth)
@@ -504,7 +501,9 @@ def _run(ctx, run_command, limits, order):
     except PyRaise as raised:
         if usage.module is not None:
             raise NotModelled(f"the traceback of python3 -m {usage.module}") from None
-        text = exception_text(raised, filename, source_lines, not handles_exceptions(module))
+        # (an exception raised while another is handled chains both, and a re-raised one shows
+        # where it was first raised: with try or with, the model claims no traceback)
+        text = None if handles_exceptions(module) else exception_text(raised, filename, source_lines)
         # (where the carets are not known, the traceback's first line is)
         proc.write_err((text or "Traceback (most recent call last):\n").encode())
         traceback_unknown = text is None
@@ -519,8 +518,8 @@ def _run(ctx, run_command, limits, order):
 
 
 def handles_exceptions(module) -> bool:
-    """Whether the program catches or passes through exceptions (try, with): a traceback
-    then shows where they were raised first, which the model does not keep."""
+    """Whether the program handles exceptions (try, with): a traceback may then chain two, or
+    show where one was first raised, which the model does not keep."""
     return any(isinstance(node, (ast.Try, ast.With)) for node in ast.walk(module))
 
 

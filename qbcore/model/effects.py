@@ -720,6 +720,7 @@ def _unseen(test, path: str, tree) -> bool:
 #: the longest here-document bash writes to a pipe (a longer one goes to a temporary file)
 _HEREDOC_PIPE = 65536
 
+
 @dataclass
 class Stream:
     """Bytes on a descriptor for reading; a stream with bytes is read by one command only."""

@@ -3,11 +3,11 @@
 Filters: ``.``, paths (``.a.b``, ``."a b"``, ``.[0]``, ``.[-1]``, ``.["a"]``), ``.[]``,
 ``$name``, strings (with interpolation), integers, ``true``/``false``/``null`` literals,
 object construction (``{a: …}``, ``{"a b": …}``, ``{$name}``, ``{a}``), arrays,
-parentheses, ``,``, ``|``, ``=``, ``|=``, ``+=`` and ``-=`` to a path, ``+`` and ``-`` where they do not fail, and
-the builtins ``empty length keys tojson tostring type not``. Options: ``-n -r -c -S -M -e
--j -R -s`` (also combined, ``-rn``) and their long names, ``--arg``, ``--argjson``,
-``--rawfile``, ``--tab``, ``--indent N``. Output as jq prints it to a pipe or file (no
-colour): indented or compact, strings escaped as jq escapes them.
+parentheses, ``,``, ``|``, ``=``, ``|=``, ``+=`` and ``-=`` to a path, ``+`` and ``-``
+where they do not fail, and the builtins ``empty length keys tojson tostring type not``.
+Options: ``-n -r -c -S -M -e -j -R -s`` (also combined, ``-rn``) and their long names,
+``--arg``, ``--argjson``, ``--rawfile``, ``--tab``, ``--indent N``. Output as jq prints it
+to a pipe or file (no colour): indented or compact, strings escaped as jq escapes them.
 
 A program jq certainly refuses before reading input (brackets that do not close, tokens its
 grammar never puts side by side, a variable or a bare name it does not define: a quote lost

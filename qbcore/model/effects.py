@@ -25,7 +25,7 @@ from .commands.calls import call_function
 from .commands.external import reads_only
 from .commands.programs import entries as utility_entries, entry as utility_entry
 from .commands.registry import BUILTINS, Invocation
-from .commands.search import BASH_BUILTINS, missing_command, program_missing, system_program
+from .commands.search import BASH_BUILTINS, missing_command, not_found_message, program_missing, system_program
 from .dashsubset import REFUSED_NAMES as _DASH_REFUSED, refusal as dash_refusal
 from .expand import Env, Opaque, Variable, forget_arithmetic
 from .jobs import WATCHES as _JOB_WATCHES
@@ -1250,8 +1250,8 @@ class EffectWalker(E._Walker):
                 type(node) is not S.SimpleCommand or "\n" in self.text(node) or "\\\n" in self.script.source:
             return None
         name = argv[0]
-        if type(name) is not str or error not in (f"{name}: command not found", f"{name}: No such file or directory",
-                                                   f"{name}: Is a directory") and \
+        if type(name) is not str or error not in (not_found_message(name, self.env),
+                                                   f"{name}: No such file or directory", f"{name}: Is a directory") and \
                 not (name in _LINE_NAMING_BUILTINS and error.startswith(f"{name}: ")):
             return None
         return line

@@ -26,6 +26,8 @@ SCRIPTS = [
     "PATH=/usr/local/sbin; sed -i 's/alpha/A/' data.txt 2> err; echo $? > st",
     "PATH=/usr/local/sbin; env A=1 true 2> err; echo $? > st; bash -c 'echo x > f' 2>> err; echo $? >> st",
     "PATH=/usr/local/sbin:/usr/bin; sed -i 's/alpha/A/' data.txt",
+    # a command not found whose name the C locale does not print: bash shows it ANSI-C quoted
+    "caf\u00e9 2> err; $'x\\ty' 2>> err; $'a\\\\b\\x7f' 2>> err; it\\'s$'\\x80\\e' 2>> err; echo $? > st",
     # redirections write what the command printed
     "echo hello > out",
     "printf '%s\\n' a b > out; printf c >> out",

@@ -17,8 +17,10 @@ import os
 from typing import Optional, Union
 
 from ..utilities.hostfacts import STANDIN_PROGRAMS, programs_in, runnable, standins_folder
+from ..values import Opaque
 
-__all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "found_at", "not_found", "missing_command", "system_program"]
+__all__ = ["BASH_BUILTINS", "STANDIN_PROGRAMS", "found_at", "not_found", "not_found_message", "missing_command",
+           "system_program"]
 
 # `compgen -b` of bash 5.2: names bash never searches PATH for
 BASH_BUILTINS = frozenset(
@@ -42,7 +44,27 @@ def missing_command(name, env) -> Optional[tuple]:
         if kind == "missing":
             return 127, f"{name}: No such file or directory"
         return (126, f"{name}: Is a directory") if kind == "dir" else None
-    return (127, f"{name}: command not found") if not_found(name, env) else None
+    return (127, not_found_message(name, env)) if not_found(name, env) else None
+
+
+def not_found_message(name: str, env):
+    """bash's "command not found" for ``name``: a name holding a byte the shell's locale does
+    not print (a control character; past ASCII in the C locale the executor gives) is shown
+    ANSI-C quoted, ``$'caf\\303\\251'`` (measured); an Opaque where the locale is another and the
+    name goes past ASCII."""
+    raw = name.encode("utf-8", "surrogateescape")
+    if not any(byte < 0x20 or byte >= 0x7f for byte in raw):
+        return f"{name}: command not found"
+    locale = next((value for value in (env.get(v) for v in ("LC_ALL", "LC_CTYPE", "LANG")) if value != ""), None)
+    if any(byte >= 0x80 for byte in raw) and locale not in (None, "C", "POSIX"):
+        return Opaque(f"bash's message that {name} is not found (how the locale {locale} prints it)")
+    quoted = "".join(_ANSI_C.get(byte) or (chr(byte) if 0x20 <= byte < 0x7f else f"\\{byte:03o}") for byte in raw)
+    return f"$'{quoted}': command not found"
+
+
+#: the bytes bash's ansic_quote writes with a letter (lib/sh/strtrans.c)
+_ANSI_C = {0x1b: "\\E", 0x07: "\\a", 0x08: "\\b", 0x0c: "\\f", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t",
+           0x0b: "\\v", 0x5c: "\\\\", 0x27: "\\'"}
 
 
 def _path_kind(name: str, env) -> Optional[str]:
@@ -161,7 +183,7 @@ def system_program(name: str, env, path) -> Union[None, tuple, str]:
     elsewhere first)."""
     where = _search(name, env, path) if name else ""
     if where == "":
-        return 127, f"{name}: command not found"
+        return 127, not_found_message(name, env)
     if where is not None and (where + "/").startswith(_PROGRAM_FOLDERS):
         return None
     return f"where PATH leads {name}" if where is None else f"the {name} in {where}, first on PATH"

@@ -323,6 +323,13 @@ def test_rmdir_of_a_symlink(argv):
     assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
 
 
+# mkdir -p where the last name is there and no folder: named as given, its slash kept
+@pytest.mark.parametrize("argv", [["mkdir", "-p", "dangling/"], ["mkdir", "-p", "lf/"], ["mkdir", "-p", "f//"],
+                                  ["mkdir", "-p", "dangling/x"], ["mkdir", "-p", "d/in/"], ["mkdir", "-p", "dangling"]])
+def test_mkdir_p_onto_what_is_there(argv):
+    assert compare_modes(argv, MODE_FILES, START_MODES, MODE_LINKS) is True
+
+
 # a destination that is a dangling symlink: cp does not write through it, -n or not
 @pytest.mark.parametrize("argv", [["cp", "f", "dangling"], ["cp", "-f", "g", "dangling"], ["cp", "-n", "f", "dangling"],
                                   ["cp", "f", "dangling", "g"]])

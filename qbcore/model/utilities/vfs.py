@@ -541,7 +541,12 @@ class VirtualTree:
                     continue
                 if node is not None and not last:
                     raise VfsError("ENOTDIR", prefix)
-                self.mkdir(prefix, exist_ok=exist_ok or not last)
+                try:
+                    self.mkdir(prefix, exist_ok=exist_ok or not last)
+                except VfsError as exc:
+                    if not last:
+                        raise
+                    raise VfsError(exc.errno_name, p) from None  # (the last, named as given: `d/`)
             return
         canon, node = self._resolve(p.rstrip("/") or "/", follow_last=False)
         if node is not None:

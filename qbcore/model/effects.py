@@ -1145,10 +1145,10 @@ class EffectWalker(E._Walker):
                             "not known, opened again by its path)")
         return UNKNOWN
 
-    def redirections(self, redirects, node, names=None, substitutions=None):
+    def redirections(self, redirects, node, names=None, substitutions=None, forked=False):
         saved = self.effects.streams
         try:
-            return super().redirections(redirects, node, names, substitutions)
+            return super().redirections(redirects, node, names, substitutions, forked)
         finally:
             self.effects.streams = saved
 

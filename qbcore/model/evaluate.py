@@ -28,6 +28,7 @@ from .commands.calls import Scope, call_function
 from .commands.conditions import CondEval, Unknown as _Unknown
 from .commands.control import Break as _Break, Exit as _Exit, Return as _Return
 from .commands.external import taint_everything
+from .commands.search import BASH_BUILTINS
 from .commands.variables import DECLARATION as _DECLARATION, CompoundArgument as _CompoundArgument, assign, taint
 from .expand import Env, ExpansionError, Opaque
 from .utilities.sed import may_stop_early as sed_may_stop_early
@@ -154,6 +155,16 @@ class Evaluation:
                 if (redirect.creates or redirect.truncates) and redirect.path and redirect.path not in seen:
                     seen.append(redirect.path)
         return tuple(seen)
+
+
+class ChildFailure(str):
+    """An expansion error in a redirection of a program bash runs in a child: the child reports
+    it and exits with ``status`` (1, or 127 for set -u and ``${x:?}``; measured), the shell goes on."""
+
+    def __new__(cls, message: str, status: int):
+        failure = super().__new__(cls, message)
+        failure.status = status
+        return failure
 
 
 class _FatalExpansion(_Exit):
@@ -1205,16 +1216,18 @@ class _Walker:
             self.fatal(exc, node)
         if self.job_spec(node, argv, assignments, exp_names, substitutions):
             return
-        redirects, failure, doubts = self.redirections(node.redirects, node, exp_names, substitutions)
+        forked = type(name) is str and name not in BASH_BUILTINS and name not in env.functions
+        redirects, failure, doubts = self.redirections(node.redirects, node, exp_names, substitutions, forked)
         if failure is not None:
             # the command does not run; without a command name the assignments still happen
             if name is None:
                 for (var, value, append, index) in assignments:
                     self.assign(var, value, append, index, node)
-            self.record(argv=tuple(argv), node=node, modelled=True, status=1, output=None,
-                        error=failure, assignments=assignments, redirects=redirects, opaque=exp_names,
+            status = failure.status if type(failure) is ChildFailure else 1
+            self.record(argv=tuple(argv), node=node, modelled=True, status=status, output=None,
+                        error=str(failure), assignments=assignments, redirects=redirects, opaque=exp_names,
                         substitutions=substitutions)
-            env.status = 1
+            env.status = status
             # bash sets $_ from the expanded words before it performs the redirections
             self.set_last_argument(argv)
             return
@@ -1449,11 +1462,13 @@ class _Walker:
             # only the command when the assignment prefixes one; not followed
             self.fatal(X.UnfollowedExpansion(f"the subscript of {name}[{index}]: {exc.message}"), node)
 
-    def redirections(self, redirects, node, names=None, substitutions=None):
+    def redirections(self, redirects, node, names=None, substitutions=None, forked=False):
         """Perform redirections left to right, as bash does: (records, failure, doubts).
 
         ``failure`` is bash's error when one cannot be performed (those before
         it were: their files exist); ``doubts`` names those that may fail.
+        ``forked``: the command is a program bash runs in a child, which performs them: an
+        expansion error there ends the child alone (ChildFailure), and the line goes on.
         """
         names = [] if names is None else names
         substitutions = [] if substitutions is None else substitutions
@@ -1470,6 +1485,15 @@ class _Walker:
                 self.collect(exp, names, substitutions)
                 return out, failure.message, doubts
             except ExpansionError as exc:
+                if forked and type(exc) is not X.UnfollowedExpansion:
+                    if self.in_subshell or "e" in self.env.flags:
+                        # (measured: 1 where a subshell runs it itself, 127 in a pipeline; set -e
+                        # then ends the shell with 1)
+                        self.fatal(X.UnfollowedExpansion(
+                            f"{exc.message}, in a redirection a child performs, in a subshell or under set -e"), node)
+                    self.collect(exp, names, substitutions)
+                    self.error_in_redirection(out)
+                    return out, ChildFailure(exc.message, exc.status), doubts
                 self.error_in_redirection(out)
                 self.fatal(exc, node)
             self.collect(exp, names, substitutions)

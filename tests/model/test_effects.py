@@ -28,6 +28,11 @@ SCRIPTS = [
     "PATH=/usr/local/sbin:/usr/bin; sed -i 's/alpha/A/' data.txt",
     # a command not found whose name the C locale does not print: bash shows it ANSI-C quoted
     "caf\u00e9 2> err; $'x\\ty' 2>> err; $'a\\\\b\\x7f' 2>> err; it\\'s$'\\x80\\e' 2>> err; echo $? > st",
+    # an expansion error in a redirection of a program bash runs in a child ends the child
+    # alone: its message, status 127 (set -u, ${x:?}) or 1, and the line goes on
+    "set -u; cat < $f > o 2> err; echo same $? >> o\necho next $? >> o",
+    "cat < $((1/0)) 2> err; echo same $? > o\necho next $? >> o",
+    "set -u; ./nope < ${f:?oops} 2>> err; echo $? > st; sort > o < ${g%.txt} 2>> err; echo $? >> st",
     # redirections write what the command printed
     "echo hello > out",
     "printf '%s\\n' a b > out; printf c >> out",
@@ -262,6 +267,8 @@ def test_final_files_match_bash(script, tmp_path):
 
 @pytest.mark.parametrize("script, why", [
     ("date -d tomorrow > now", "date"),
+    # ... which a subshell runs itself, or set -e then ends the shell with 1 (measured)
+    ("set -u; ( cat < $f ); echo $? > st", "a child performs"), ("set -eu; cat < $f; echo x > o", "a child performs"),
     # python3 runs the current folder for an empty script name (it once escaped the model)
     ("python3 ''; echo $? > st", "running a directory"),
     # pipefail counts a writer that SIGPIPE may end when its reader stops early

@@ -364,18 +364,18 @@ _ARRAY_OPEN = re.compile(rb"(?:^|[\s;&|()<>`])[A-Za-z_][A-Za-z0-9_]*(?:\[.*?\])?
 
 
 def _syntax_error_status(script: "S.Script", before, errexit: bool = False):
-    """The status bash leaves after a syntax error: 2, but 1 when the error is met
-    inside a compound assignment `name=(` (bash's parse_compound_assignment
-    fails with EXECUTION_FAILURE); where such a `name=(` (``_ARRAY_OPEN``) follows
-    the last chunk that ran, which of the two is not modelled. An error of the ``[[ ]]`` grammar leaves
-    ``before``, the status of the chunks that ran (measured with `true` and `false`
-    before `[[ == x ]]`, `[[ ]]`, `[[ ( a ]]`, `[[ a ) ]]`…, from -c, a file and stdin);
-    one at the newline that ends the input leaves 2 after a status of 0 (`[[ a` and a
-    newline: 2 after `true`, 1 after `false`), and one inside a ``$( )`` body is not
-    modelled (measured: 127, or a quote reported open). With ``errexit`` (set -e on when
-    the chunks before it ran) either leaves 2 where bash reports it (measured after
-    `true`, `false || true` and `! true`; `set -e; [[ == x ]]` on one line is parsed
-    before set -e runs); one refused without a word (``[[ ]]``) leaves ``before`` still."""
+    """The status bash leaves after a syntax error: 2, but 1 when the error is met inside a
+    compound assignment `name=(` (bash's parse_compound_assignment fails with
+    EXECUTION_FAILURE); where such a `name=(` (``_ARRAY_OPEN``) follows the last chunk that
+    ran, which of the two is not modelled. An error of the ``[[ ]]`` grammar leaves
+    ``before``, the status of the chunks that ran (measured with `true` and `false` before
+    `[[ == x ]]`, `[[ ]]`, `[[ ( a ]]`, `[[ a ) ]]`…, from -c, a file and stdin); one at the
+    newline that ends the input leaves 2 after a status of 0 (`[[ a` and a newline: 2 after
+    `true`, 1 after `false`), and one inside a ``$( )`` body is not modelled (measured: 127,
+    or a quote reported open). With ``errexit`` (set -e on when the chunks before it ran)
+    either leaves 2 where bash reports it (measured after `true`, `false || true` and
+    `! true`; `set -e; [[ == x ]]` on one line is parsed before set -e runs); one refused
+    without a word (``[[ ]]``) leaves ``before`` still."""
     error = script.error
     if error.conditional == "substitution":
         return Opaque("status after a [[ ]] error inside a command substitution")

@@ -503,8 +503,8 @@ def _run(ctx, run_command, limits, order):
             raise NotModelled(f"the traceback of python3 -m {usage.module}") from None
         # (an exception raised while another is handled chains both, and a re-raised one shows
         # where it was first raised: with try or with, the model claims no traceback)
-        text = None if handles_exceptions(module) else exception_text(raised, filename, source_lines)
-        # (where the carets are not known, the traceback's first line is)
+        text = None if _handles_exceptions(module) else exception_text(raised, filename, source_lines)
+        # (where the rest is not known, the traceback's first line is)
         proc.write_err((text or "Traceback (most recent call last):\n").encode())
         traceback_unknown = text is None
         status = 1
@@ -513,11 +513,11 @@ def _run(ctx, run_command, limits, order):
     proc.flush_out()
     proc.close_all()
     return CommandResult(status=status, stdout=bytes(proc.out), stderr=bytes(proc.err),
-                         stderr_unknown="the rest of python3's traceback (where it marks the error in a line)"
+                         stderr_unknown="the rest of python3's traceback (its carets, a library's frames, a chain)"
                          if traceback_unknown else None)
 
 
-def handles_exceptions(module) -> bool:
+def _handles_exceptions(module) -> bool:
     """Whether the program handles exceptions (try, with): a traceback may then chain two, or
     show where one was first raised, which the model does not keep."""
     return any(isinstance(node, (ast.Try, ast.With)) for node in ast.walk(module))

@@ -574,6 +574,7 @@ class _Walker:
         # in a subshell (a pipeline's command, `(…)`, a command substitution): an error that
         # abandons a line of eval'd code ends the subshell instead of that line
         self.in_subshell = False
+        self.refused_compound = None  # the compound command whose redirections bash refused last
 
     def note(self, names):
         result = self.result
@@ -665,7 +666,8 @@ class _Walker:
             status = Opaque(status.name) if isinstance(status, Opaque) else int(status == 0)
         self.env.status = status
         if not checked and not node.negated and not self.in_condition and \
-                (len(node.commands) != 1 or type(node.commands[0]) not in _ERREXIT_BY_PARTS):
+                (len(node.commands) != 1 or type(node.commands[0]) not in _ERREXIT_BY_PARTS or
+                 self.refused_compound is node.commands[0]):
             if getattr(self.env, "err_trap", None) is not None and status != 0 and \
                     not getattr(self.env, "in_err_trap", False):
                 self.err_trap(status)
@@ -849,10 +851,12 @@ class _Walker:
         redirects = getattr(node, "redirects", ())
         records, failure, doubts = self.redirections(redirects, node) if redirects else ([], None, [])
         if failure is not None:
-            # the body does not run
+            # the body does not run; set -e and the ERR trap take this 1 as a simple command's
+            # (measured: `set -e; { :; } < nope; echo after` prints nothing)
             self.record(argv=(), node=node, modelled=True, status=1, output=None, error=failure,
                         redirects=records)
             self.env.status = 1
+            self.refused_compound = node
             return
         if doubts:
             self.note(doubts)

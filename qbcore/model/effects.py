@@ -735,7 +735,8 @@ class Stream:
     readable: bool = False
     source: Optional[str] = None  # the file it was opened on (`<`)
     # whether it reads a regular file (fstat: wc pads its counts otherwise): a file opened with
-    # `<`, or a here-document of more than a pipe holds; not a pipe or /dev/null; None: not known
+    # `<`; not a pipe, /dev/null or a here-document a pipe holds; None: not known (a longer
+    # here-document, which bash writes to a temporary file, among them)
     regular: Optional[bool] = False
 
     def peek(self) -> Optional[bytes]:

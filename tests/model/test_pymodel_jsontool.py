@@ -35,6 +35,7 @@ SCRIPTS = [
     "python3 -m json.tool nofile.json > o 2> e; echo $? > st",
     "python3 -m json.tool d > o 2> e; echo $? > st",
     "python3 -m json.tool '' > o 2> e; echo $? > st",
+    "python3 -m json.tool c.json/x > o 2> e; echo $? > st",  # [Errno 20] Not a directory
     "python3 -m > o 2> e; echo $? > st",
     "echo '{\"message\": \"hello\"}' > config.json && python3 -m json.tool config.json > o && echo ok > st",
 ]

@@ -10,7 +10,10 @@ are not followed.
 
 from __future__ import annotations
 
+import errno
 import re
+
+from qbcore.model.utilities.vfs import VfsError
 
 from .signals import NotModelled
 
@@ -94,4 +97,8 @@ def _cannot_open(name: str, proc):
         return f"[Errno 21] Is a directory: {name!r}"
     if tree.lexists(path):
         raise NotModelled("json.tool's infile, neither a file nor missing")
+    try:
+        tree.kind(path)
+    except VfsError as exc:  # missing, or a name on the way that is no folder
+        return f"[Errno {getattr(errno, exc.errno_name)}] {exc.strerror}: {name!r}"
     return f"[Errno 2] No such file or directory: {name!r}"

@@ -51,6 +51,7 @@ cdef class Expander:
     cdef public list opaque
     cdef public list substitutions
     cdef public object in_document
+    cdef public object in_quotes
 
     cpdef note(self, name)
     cpdef list parts(self, parts, quoted)

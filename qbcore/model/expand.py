@@ -491,12 +491,43 @@ class UnfollowedExpansion(ExpansionError):
     the line: what the line does from there is unknown."""
 
 
-def _single_quotes_kept(parts):
-    """bash 5.2 keeps the quotes of '…' and $'…' in an arithmetic expression (`$(( '1' + 1 ))`,
-    `(( i == $'1' ))`, `${a['1']}`, `${x:'1'}`: its syntax error, measured), where double
-    quotes go: that error is not spelled."""
-    if any(type(part) is _SingleQuoted or type(part) is _AnsiC for part in parts):
-        raise UnfollowedExpansion("single quotes in an arithmetic expression, which bash 5.2 keeps")
+def _negative_length(p: "S.Param") -> ExpansionError:
+    """A substring's length below 0 where bash refuses it: its message shows the length as
+    written (`${x:1: -5}` is ` -5`, `${x:1:"-5"}` is `"-5"`: measured), which the
+    parser keeps for literal text alone."""
+    if all(type(part) is _Lit for part in p.arg2.parts):
+        return ExpansionError(f"{''.join(part.text for part in p.arg2.parts)}: substring expression < 0")
+    return UnfollowedExpansion("a substring length below 0 written with quotes or expansions")
+
+
+def _single_quotes_kept(parts, quoted) -> tuple:
+    """``parts`` with the quotes bash 5.2 keeps in an arithmetic expression (`$(( '1' + 1 ))`,
+    `(( i == $'1' ))`, `${a['1']}`, `${x:'1'}`), where double quotes go: bash expands the
+    expression as inside double quotes, where a single quote is text, and $'…' is
+    decoded and quoted again first (`$'a\\'b'` is `'a'\\''b'`), all measured. The evaluator then
+    meets the quote (its syntax error). Where the text inside would expand there once
+    more (`$`, a backtick, a backslash, a double quote), UnfollowedExpansion; so too for
+    $'…' where the expression is ``quoted`` (inside double quotes or a here-document:
+    bash keeps the quotes in `"$((…))"` but not in `"$[…]"`, `"${a[…]}"`, `"${x:…}"`)."""
+    if not any(type(part) is _SingleQuoted or type(part) is _AnsiC for part in parts):
+        return parts
+    kept = []
+    for part in parts:
+        kind = type(part)
+        if kind is _AnsiC and quoted:
+            raise UnfollowedExpansion("$'…' in an arithmetic expression inside double quotes")
+        if kind is _SingleQuoted or kind is _AnsiC:
+            if _EXPANDS_IN_DOUBLE_QUOTES.search(part.text):
+                raise UnfollowedExpansion("single quotes around an expansion in an arithmetic expression, "
+                                          "which bash 5.2 keeps")
+            text = "'" + part.text.replace("'", "'\\''") + "'" if kind is _AnsiC else f"'{part.text}'"
+            part = _Lit(text, part.start, part.end)
+        kept.append(part)
+    return tuple(kept)
+
+
+# what a double-quoted text reads as more than text
+_EXPANDS_IN_DOUBLE_QUOTES = re.compile(r'[$`\\"]')
 
 
 # what bash would read as more than text where it reads a decoded $'…' again
@@ -838,7 +869,13 @@ def _arith_tokens(text: str) -> tuple:
         match = _ARITH_TOKEN.match(stripped, pos)
         if not match or match.end() == pos:
             start = len(stripped) - len(stripped[pos:].lstrip())
-            toks.append(("error", f"{_shown(text)}: syntax error: invalid arithmetic operator "
+            # after an operand bash wanted an operator; at the start or after an operator, an
+            # operand (expr.c's readtok). A subscript's `]` ends an operand, and so does a
+            # variable's ++ or -- after it (bash reads on as after a number).
+            wanted = "invalid arithmetic operator" if toks and (toks[-1][0] in ("num", "name") or
+                                                                 toks[-1][1] in ("]", "++", "--")) \
+                else "operand expected"
+            toks.append(("error", f"{_shown(text)}: syntax error: {wanted} "
                                   f"(error token is \"{text[start:]}\")", start))
             break
         kind = match.lastgroup
@@ -1387,6 +1424,7 @@ class Expander:
         self.opaque: list = []
         self.substitutions: list = []
         self.in_document = False  # expanding a here-document body
+        self.in_quotes = 0  # how many double quotes the part being expanded is inside
 
     def note(self, name: str):
         if name not in self.opaque:
@@ -1552,8 +1590,11 @@ class Expander:
     def word_text(self, word: "S.Word", tilde: str = TILDE_START) -> str:
         """One word as one string: tilde as ``tilde`` says, no brace expansion, no
         splitting, no globbing; the fields of ``"$@"`` joined by spaces."""
-        parts = self.tilde(list(word.parts), tilde)
-        pieces = self.parts(parts, quoted=False)
+        return self.parts_text(word.parts, tilde)
+
+    def parts_text(self, parts, tilde: str = TILDE_START) -> str:
+        """``word_text`` of a word's parts."""
+        pieces = self.parts(self.tilde(list(parts), tilde), quoted=False)
         return self.join_pieces(pieces, glue=" ")
 
     def join_pieces(self, pieces: list, glue: str = " ") -> str:
@@ -1682,7 +1723,11 @@ class Expander:
         if isinstance(part, _Lit):
             pieces.append((part.text, quoted, False))
         elif isinstance(part, _DoubleQuoted):
-            inner = self.parts(part.parts, True)
+            self.in_quotes += 1
+            try:
+                inner = self.parts(part.parts, True)
+            finally:
+                self.in_quotes -= 1
             if _vanishing_at(part.parts, inner, self):
                 return  # its empty quoted pieces must not start a field either
             pieces.append(_STARTED)
@@ -1737,7 +1782,7 @@ class Expander:
 
     def arith_text(self, parts):
         """The text of an arithmetic expression: its parts expanded as inside double quotes."""
-        _single_quotes_kept(parts)
+        parts = _single_quotes_kept(parts, self.in_quotes or self.in_document)
         if self.in_document and any(type(part) is _DoubleQuoted and part.locale for part in parts):
             # in a here-document bash reads $"1" there as the text $1 (measured: its syntax error)
             raise UnfollowedExpansion('$"…" in an arithmetic expression of a here-document')
@@ -2055,26 +2100,30 @@ class Expander:
         elif length < 0:
             end = size + length
             if end < offset:
-                raise ExpansionError(f"{length}: substring expression < 0")
+                raise _negative_length(p)
         else:
             end = min(size, offset + length)
         out = data[offset:end]
         return out.decode("utf-8", "surrogateescape") if c_locale else out
 
     def slice_bounds(self, p):
-        for word in (p.arg, p.arg2):
-            if word is not None:
-                _single_quotes_kept(word.parts)
-        offset_text = self.word_text(p.arg) if p.arg is not None else ""
-        if has_opaque(offset_text):
-            return Opaque(f"${{{p.name}:{offset_text}}}"), None
-        offset = Arithmetic(offset_text, self.env, self.opaque).run() if offset_text.strip() else 0
-        length = None
-        if p.arg2 is not None:
-            length_text = self.word_text(p.arg2)
-            if has_opaque(length_text):
-                return offset, Opaque(f"${{{p.name}:…:{length_text}}}")
-            length = Arithmetic(length_text, self.env, self.opaque).run() if length_text.strip() else 0
+        """A substring's offset and length (None when not given). bash names the parameter
+        in an error of either expression (`x: 1/0: division by 0`, measured)."""
+        quoted = self.in_quotes or self.in_document
+        try:
+            offset_text = self.parts_text(_single_quotes_kept(p.arg.parts, quoted)) if p.arg is not None else ""
+            if has_opaque(offset_text):
+                return Opaque(f"${{{p.name}:{offset_text}}}"), None
+            offset = Arithmetic(offset_text, self.env, self.opaque).run() if offset_text.strip() else 0
+            length = None
+            if p.arg2 is not None:
+                length_text = self.parts_text(_single_quotes_kept(p.arg2.parts, quoted))
+                if has_opaque(length_text):
+                    return offset, Opaque(f"${{{p.name}:…:{length_text}}}")
+                length = Arithmetic(length_text, self.env, self.opaque).run() if length_text.strip() else 0
+        except ArithError as exc:
+            shown = ("!" if p.indirect else "") + (p.name if p.index is None else f"{p.name}[{p.index}]")
+            raise ArithError(f"{shown}: {exc.message}", exc.status, exc.fatal) from None
         return offset, length
 
     def slice_many(self, p, value: "_Many") -> list:
@@ -2089,7 +2138,7 @@ class Expander:
             if offset < 0:
                 return []
         if length is not None and length < 0:
-            raise ExpansionError(f"{length}: substring expression < 0")
+            raise _negative_length(p)
         end = len(items) if length is None else offset + length
         return items[offset:end]
 

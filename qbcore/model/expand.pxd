@@ -20,6 +20,7 @@ cdef class Env:
     cdef public object flags
     cdef public object noglob
     cdef public object globopts
+    cdef public object globignore
     cdef public object pipefail
     cdef public object lineno
     cdef public object last_bg

@@ -199,6 +199,10 @@ class Env:
         self.noglob = False
         # the pathname options the model follows that are on (shopt's nullglob, dotglob, globstar)
         self.globopts: frozenset = frozenset()
+        # the value of GLOBIGNORE whose effect on dotglob the model followed (``set``, ``unset``):
+        # where the variable holds another (restored after a command or a function), globs
+        # are not known
+        self.globignore = None
         self.pipefail = False  # set -o pipefail: a pipeline's status is its last failure's
         self.lineno = 1
         self.last_bg: Optional[Value] = None
@@ -316,6 +320,7 @@ class Env:
         other.flags = self.flags
         other.noglob = self.noglob
         other.globopts = self.globopts
+        other.globignore = self.globignore
         other.pipefail = self.pipefail
         other.lineno = self.lineno
         other.last_bg = self.last_bg
@@ -391,10 +396,25 @@ class Env:
         if exported is None and "a" in self.flags:
             exported = True
         self.vars[name] = Variable(value, flag if exported is None else exported)
+        if name == "GLOBIGNORE":
+            self._globignore_changed(value)
 
     def unset(self, name: str):
         self.vars.pop(name, None)
         self.export_pending.discard(name)
+        if name == "GLOBIGNORE":
+            self._globignore_changed(None)
+
+    def _globignore_changed(self, value):
+        """bash turns dotglob on where GLOBIGNORE gets a pattern, and off where it is unset; an
+        empty value leaves dotglob as it was (variables.c's sv_globignore)."""
+        if value is None:
+            self.globopts = self.globopts.difference(("dotglob",))
+        elif type(value) is not str:
+            self.noglob = None  # an unknown value or an array: what bash made of it is not followed
+        elif value:
+            self.globopts = self.globopts.union(("dotglob",))
+        self.globignore = value
 
     @property
     def locale_is_c(self) -> bool:
@@ -2304,9 +2324,15 @@ class Expander:
             return self._unknown_glob(text, f"glob {text}")
         if extglob and _extglob_group(chars):
             return self._unknown_glob(text, f"glob {text} (an extglob group)")
-        if self.env.vars.get("GLOBIGNORE") is not None and self.env.get("GLOBIGNORE") != "":
-            # bash drops the names GLOBIGNORE's patterns match (and then lists dot files): not followed
-            return self._unknown_glob(text, f"glob {text} (under GLOBIGNORE)")
+        ignored = None
+        if self.env.vars.get("GLOBIGNORE") is not None or self.env.globignore is not None:
+            value = self.env.get("GLOBIGNORE")
+            if value is not None and type(value) is not str or value != self.env.globignore:
+                return self._unknown_glob(text, f"glob {text} (GLOBIGNORE set where the model does not follow it)")
+            if value:
+                ignored = _ignore_patterns(value, self.env)
+                if ignored is None:
+                    return self._unknown_glob(text, f"glob {text} (GLOBIGNORE's patterns)")
         if has_opaque(text):
             self.note(f"glob {text}")
             return [text]
@@ -2315,6 +2341,12 @@ class Expander:
             files = self.env.files
             why = files.lost or (None if files.host else "this machine's files are not read")
             return self._unknown_glob(text, f"glob {text} ({why})" if why else f"glob {text}")
+        if ignored is not None and result:
+            if any("/" in name for name in result):
+                # bash matches the whole name, where a `*` may reach past a slash: not followed
+                return self._unknown_glob(text, f"glob {text} (GLOBIGNORE over names in folders)")
+            result = [name for name in result
+                      if name != "." and name != ".." and not any(pat.matches(name) for pat in ignored)]
         if not result and "nullglob" in self.env.globopts:
             return []  # nullglob: a pattern that matches nothing is no word at all
         return result or [text]
@@ -2470,6 +2502,33 @@ class Expander:
 
 #: globstar's `**` as a path component
 _STARS = [("*", True), ("*", True)]
+
+
+def _ignore_patterns(value: str, env) -> Optional[list]:
+    """GLOBIGNORE's patterns: its value split at the colons outside brackets (pathexp.c's
+    setup_ignore_patterns), each matched with no rule for a leading dot. None where the
+    split or the match is not followed: a backslash, a colon in a bracket or after an
+    unclosed one, an extglob group."""
+    if "\\" in value or "(" in value and "extglob" in env.globopts:
+        return None
+    items, start, i, n = [], 0, 0, len(value)
+    while i < n:
+        if value[i] == "[":
+            j = i + 1
+            j += j < n and value[j] in "!^"
+            j += j < n and value[j] == "]"  # a `]` first in a bracket is in it
+            close = value.find("]", j)
+            if ":" in (value[i:close] if close >= 0 else value[i:]):
+                return None
+            i = close + 1 if close >= 0 else n
+            continue
+        if value[i] == ":":
+            items.append(value[start:i])
+            start = i + 1
+        i += 1
+    items.append(value[start:])
+    byte_mode = env.locale_is_c
+    return [Pattern([(ch, True) for ch in item], byte_mode=byte_mode, meter=env.meter) for item in items]
 
 
 def _glob_pattern(chars: list, extglob: bool) -> bool:

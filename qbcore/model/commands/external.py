@@ -35,11 +35,11 @@ READERS = {
     # with a model, followed in part
     "basename": "", "cat": "", "cut": "", "dirname": "", "head": "", "readlink": "", "realpath": "", "tac": "",
     "tr": "", "wc": "", "whoami": "", "ls": "R", "grep": "rRd", "tail": "fFs", "sort": "oT", "paste": "",
-    "printenv": "",
+    "printenv": "", "comm": "",
     # without one
     "stat": "", "file": "C", "md5sum": "", "sha1sum": "", "sha224sum": "", "sha256sum": "", "sha384sum": "",
     "sha512sum": "", "b2sum": "", "cksum": "", "du": "", "diff": "", "cmp": "", "od": "", "nl": "", "rev": "",
-    "fold": "", "comm": "", "join": "", "expand": "", "unexpand": "", "column": "", "uname": "",
+    "fold": "", "join": "", "expand": "", "unexpand": "", "column": "", "uname": "",
     "id": "", "nproc": "", "base64": "", "base32": "", "strings": "", "hexdump": "",
 }
 #: those of READERS that touch no file at all, whatever their words

@@ -1,5 +1,5 @@
 """GNU coreutils 9.1 text filters and name tools: head, tail, wc, sort, cut, tr, uniq, seq, tac,
-basename, dirname, readlink, realpath, pwd, ls."""
+comm, paste, basename, dirname, readlink, realpath, pwd, ls."""
 
 from __future__ import annotations
 
@@ -1003,6 +1003,96 @@ def paste(ctx: CommandContext) -> CommandResult:
     return out.result()
 
 
+@guarded
+def comm(ctx: CommandContext) -> CommandResult:
+    """coreutils comm over two sorted files, byte by byte (the C locale): the lines of FILE1
+    alone, of FILE2 alone, and of both, in three columns (-1, -2, -3 leave one out) apart by
+    --output-delimiter (a tab; an empty one is a NUL byte), --total's counts, -z. Input out
+    of order is said once per file, where its check applies (--check-order: at once, and it
+    ends comm; by default once a line was unpairable, and the status is 1 at the end)."""
+    opts, names = scan_options(ctx.argv, "123z", longs={
+        "check-order": ("c", False), "nocheck-order": ("n", False), "output-delimiter": ("d", True),
+        "total": ("t", False), "zero-terminated": ("z", False)})
+    given = {o for o, _ in opts}
+    out = Output("comm", in_order=True)
+    separators = [v for o, v in opts if o == "d"]
+    if any(v != separators[0] for v in separators):
+        out.error("multiple output delimiters specified")
+        return out.result()
+    if len(names) != 2:
+        out.usage("missing operand" if not names else f"missing operand after {quote(names[0])}"
+                  if len(names) == 1 else f"extra operand {quote(names[2])}")
+        return out.result()
+    if names == ["-", "-"]:
+        raise OptionUnknown("comm reading stdin as both files")
+    separator = (separators[0].encode("utf-8", "surrogateescape") or b"\0") if separators else b"\t"
+    delim = b"\0" if "z" in given else b"\n"
+    check = "off" if "n" in given and ("c" not in given or _last(opts, "cn") == "n") else \
+        "on" if "c" in given else "default"
+    files = []
+    for name in names:
+        if name != "-" and reads_folder(ctx.files, name):
+            out.error(f"{quotef(name)}: Is a directory")
+            return out.result()
+        data = read_input(ctx, name, out, [])
+        if data is None:
+            return out.result()
+        lines = data.split(delim)
+        if lines[-1] == b"":
+            lines.pop()
+        files.append(lines)
+    totals = [0, 0, 0]
+    at = [0, 0]
+    warned = [False, False]
+    unpairable = False
+
+    def checked(i: int, before: bytes, after: bytes) -> bool:
+        """check_order: False where --check-order ends comm here."""
+        if check == "off" or check == "default" and not unpairable or warned[i] or before <= after:
+            return True
+        out.error(f"file {i + 1} is not in sorted order", 1 if check == "on" else 0)
+        warned[i] = True
+        return check != "on"
+
+    while at[0] < len(files[0]) or at[1] < len(files[1]):
+        first = files[0][at[0]] if at[0] < len(files[0]) else None
+        second = files[1][at[1]] if at[1] < len(files[1]) else None
+        order = 1 if first is None else -1 if second is None else (first > second) - (first < second)
+        if order == 0:
+            totals[2] += 1
+            if "3" not in given:
+                out.out += separator * (("1" not in given) + ("2" not in given)) + second + delim
+        else:
+            unpairable = True
+            if order < 0:
+                totals[0] += 1
+                if "1" not in given:
+                    out.out += first + delim
+            else:
+                totals[1] += 1
+                if "2" not in given:
+                    out.out += separator * ("1" not in given) + second + delim
+        for i in ([0, 1] if order == 0 else [0] if order < 0 else [1]):
+            at[i] += 1
+            lines = files[i]
+            if at[i] < len(lines):
+                ok = checked(i, lines[at[i] - 1], lines[at[i]])
+            else:  # at the end, the last two lines again: an unpairable line may have come since
+                ok = at[i] < 2 or checked(i, lines[at[i] - 2], lines[at[i] - 1])
+            if not ok:
+                return out.result()
+    if "t" in given:
+        out.out += b"%d%s%d%s%d%stotal%s" % (totals[0], separator, totals[1], separator, totals[2], separator, delim)
+    if any(warned):
+        out.error("input is not in sorted order")
+    return out.result()
+
+
+def _last(opts: list, letters: str) -> str:
+    """Which of ``letters`` was given last."""
+    return next(o for o, _ in reversed(opts) if o in letters)
+
+
 def _width(opts: list, letter: str, default: int, utility: str) -> int:
     """The last value of option ``letter`` (a width, a tab size), ``default`` without one; only
     plain decimal digits above 0 are followed."""
@@ -1106,5 +1196,5 @@ def _folded(data: bytes, width: int, count_bytes: bool, spaces: bool) -> bytes:
 
 MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr, "uniq": uniq, "seq": seq,
           "tac": tac, "rev": rev, "readlink": readlink, "realpath": realpath,
-          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls, "paste": paste, "expand": expand,
+          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls, "paste": paste, "comm": comm, "expand": expand,
           "fold": fold}

@@ -1985,6 +1985,7 @@ class EffectWalker(E._Walker):
         last = len(node.commands) - 1
         texts = [self.text(c) for c in node.commands]
         settled = set()  # n: command n was done before command n + 1 did anything
+        pipes = []  # n: what command n wrote into its pipe
         for n, command in enumerate(node.commands):
             sub = self.env.copy()  # each command is a subshell; the files are shared
             walker = self.child(sub)
@@ -2013,6 +2014,7 @@ class EffectWalker(E._Walker):
                 walker.stdout_redirected += 1
                 walker.stdout_closed = False
                 walker.sink = previous = Buffer()
+                pipes.append(previous)
             before = dict(files.tree._store.nodes)
             _LISTINGS.append([])
             start = marks = None
@@ -2083,7 +2085,28 @@ class EffectWalker(E._Walker):
                 if any(_mentions(texts[m], name) for m in others) or \
                         any(jobs.may_see(listings[m], path) and not _unseen(filters[m], path, files.tree) for m in others):
                     files.lose(f"the files after the pipeline `{self.text(node)}` (its commands race on {name})")
-        return self.pipeline_status(node, statuses, silent)
+        killed = {n for n in range(last) if statuses[n] == 0 and self._surely_cut_off(node.commands[n], pipes[n],
+                                                                                      node.commands[n + 1])}
+        return self.pipeline_status(node, statuses, silent, killed)
+
+    def _surely_cut_off(self, writer, pipe: "Buffer", reader) -> bool:
+        """Whether SIGPIPE surely ends ``writer``: its reader is head, which exits once it has its
+        lines (or bytes), and the writer wrote more than the pipe holds beyond what head can
+        have read by then (a pipe holds 64 KiB; head reads at most BUFSIZ, 8 KiB, past its last
+        line). The writer is a builtin or a system utility that dies of the signal, as a shell
+        does (python3 does not)."""
+        if pipe.unknown is not None or pipe.unordered is not None or len(pipe.data) <= _PIPE_SIZE or \
+                type(writer) is not S.SimpleCommand or type(reader) is not S.SimpleCommand or \
+                any(r.fd in (None, "0") and r.op[:1] == "<" or r.fd == "0" for r in reader.redirects):
+            return False  # (a reader whose stdin is not the pipe)
+        words, read = E.plain_words(writer), E.plain_words(reader)
+        if not words or not read or words[0] not in _DIES_OF_SIGPIPE or read[0] != "head" or \
+                words[0] in self.env.functions or read[0] in self.env.functions or \
+                words[0] not in BASH_BUILTINS and self.system_program(words[0]) is not None or \
+                self.system_program("head") is not None:
+            return False
+        stop = _head_stop(read[1:], pipe.data)
+        return stop is not None and len(pipe.data) > stop + _PIPE_SIZE + 2 * _HEAD_READ
 
     def _may_reorder(self, last: bool) -> bool:
         """Whether a pipeline's command can be run again over a fork, its output and messages
@@ -2140,6 +2163,36 @@ class EffectWalker(E._Walker):
                 sink.unordered = None
             sink.unknown = sink.unknown or f"output of {why}"
         return status
+
+
+# what a pipe holds (Linux: 16 pages) and what GNU head reads at once (BUFSIZ)
+_PIPE_SIZE = 65536
+_HEAD_READ = 8192
+# writers that a write to a pipe with no reader kills (SIGPIPE's default action), the
+# shell's builtins in a subshell among them
+_DIES_OF_SIGPIPE = frozenset("echo printf seq cat tr sed awk grep sort cut tail head nl rev base64".split())
+
+
+def _head_stop(args: list, data: bytes) -> Optional[int]:
+    """How far into ``data`` head reads before it has what ``args`` ask for (``-n N``, ``-N``,
+    ``-c N``, none: 10 lines), None where that is not known or head reads it all."""
+    if not args:
+        args = ["-n", "10"]
+    if len(args) == 1 and args[0][:2] in ("-n", "-c") and len(args[0]) > 2:
+        args = [args[0][:2], args[0][2:]]
+    elif len(args) == 1 and args[0][1:].isdigit() and args[0][:1] == "-":
+        args = ["-n", args[0][1:]]
+    if len(args) != 2 or args[0] not in ("-n", "-c") or not args[1].isdigit() or int(args[1]) < 1:
+        return None
+    count = int(args[1])
+    if args[0] == "-c":
+        return count if count < len(data) else None
+    at = -1
+    for _ in range(count):
+        at = data.find(b"\n", at + 1)
+        if at < 0:
+            return None
+    return at + 1
 
 
 def _orders(text: str) -> Optional[list]:

@@ -728,12 +728,15 @@ class _Walker:
             self.env.files.absorb(view, what, first_loss=False)
         return self.pipeline_status(node, statuses)
 
-    def pipeline_status(self, node: "S.Pipeline", statuses: list, silent=frozenset()):
+    def pipeline_status(self, node: "S.Pipeline", statuses: list, silent=frozenset(), killed=frozenset()):
         """A pipeline's status from its commands': the last one's, or with pipefail the last
         failure's (0 when none failed). The statuses are PIPESTATUS after it. ``silent``: the
-        indexes of the commands known to have written nothing into their pipe."""
+        indexes of the commands known to have written nothing into their pipe; ``killed``:
+        those SIGPIPE surely ended (status 141), which stop reading then."""
         for n in range(len(statuses) - 1):
-            if statuses[n] == 0 and n not in silent and may_stop_reading(node.commands[n + 1]):
+            if n in killed:
+                statuses[n] = 141
+            elif statuses[n] == 0 and n not in silent and (n + 1 in killed or may_stop_reading(node.commands[n + 1])):
                 # its reader may exit before it is done writing: SIGPIPE ends it with 141, which
                 # PIPESTATUS shows with or without pipefail (measured: `seq 20000 | head -1`)
                 statuses[n] = Opaque(f"status of `{self.text(node.commands[n])}` (its reader may stop early)")

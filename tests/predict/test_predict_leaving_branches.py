@@ -30,6 +30,9 @@ REPLIES = [
     (SED, 'if [[ "$(uname)" == Darwin ]]; then\n  sedi() { sed -i \'\' "$@"; }\nelse\n'
           '  sedi() { sed -i "$@"; }\nfi\nsedi \'s/alpha/omega/g\' data.txt', True),
     (BULK, 'set -euo pipefail\nfor f in *.txt; do\n  [ -t 0 ] || break\n  mv -- "$f" "done_$f"\ndone', False),
+    # a writer head surely cuts off: SIGPIPE's 141 is pipefail's failure, and set -e leaves
+    (WRITE, f"set -eo pipefail\nseq 100000 | head -n1\n{ORACLE}", False),
+    (WRITE, f"set -o pipefail\nseq 100000 | head -n1 >/dev/null || exit 1\n{ORACLE}", False),
 ]
 TRANSPORTS = ("raw", "nested", "stdin", "ssh")
 
@@ -41,7 +44,7 @@ class TestKnownConditions(ListedReplies):
 # (task, reply): a branch whose condition the model does not know; executed, each fails or passes
 # only by what the branch does
 UNKNOWN = [
-    (WRITE, f"set -eo pipefail\nseq 100000 | head -n1\n{ORACLE}"),
+    (WRITE, f"set -eo pipefail\nseq 12000 | head -n1\n{ORACLE}"),  # (seq may finish before head is gone)
     (WRITE, f"set -e\n[ $RANDOM -lt 9 ]\n{ORACLE}"),
     (WRITE, f"[ $RANDOM -lt 9 ] || exit 1\n{ORACLE}"),
     (BULK, 'for f in *.txt; do\n  [ $RANDOM -lt 9 ] || break\n  mv -- "$f" "done_$f"\ndone'),

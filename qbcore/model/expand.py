@@ -550,6 +550,16 @@ def _single_quotes_kept(parts, quoted) -> tuple:
 _EXPANDS_IN_DOUBLE_QUOTES = re.compile(r'[$`\\"]')
 
 
+def _rereads_ansi_c(p: "S.Param") -> bool:
+    """Whether a word of ``p`` holds a $'…' whose decoded text bash reads as more than text."""
+    for word in (p.arg, p.arg2):
+        if word is not None:
+            for part in word.parts:
+                if type(part) is _AnsiC and _REREAD.search(part.text):
+                    return True
+    return False
+
+
 # what bash would read as more than text where it reads a decoded $'…' again
 _REREAD = re.compile(r"[$`'\"\\{}]")
 
@@ -1886,6 +1896,12 @@ class Expander:
     def param(self, p: "S.Param", quoted: bool, pieces: list):
         if p.op == "bad substitution":
             raise ExpansionError(f"${{{p.name}}}: bad substitution")
+        if quoted and p.op in _DEFAULT_OPS and p.arg is not None and _rereads_ansi_c(p):
+            # bash decodes $'…' in the word of a double-quoted ${x:-…} as it reads the script,
+            # and reads the decoded text again as part of the ${…}, whether or not the word
+            # is used: a decoded quote is its bad substitution ("${TERM:-$'\x27'}" with TERM
+            # set, measured)
+            raise UnfollowedExpansion("$'…' in the word of a quoted ${…}, which bash reads again")
         if p.op == "names@" or p.op == "names*":
             names = sorted(n for n in self.env.vars if n.startswith(p.name))
             return self.emit(_Many(names, p.op == "names*"), quoted, pieces)

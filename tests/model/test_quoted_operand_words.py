@@ -17,7 +17,11 @@ pytestmark = pytest.mark.bash
 FOLLOWED = ["echo \"${N:-$'a b'}\"", "echo \"${N:-$'\\x41'}\"", 'echo "${G:-"a\\$b"}"', 'echo "${G:-"a\\\\b"}"',
             'echo "${G:-a\\ b}"', "echo \"${G:-'a b'}\"", 'echo "${G:-$"hello world"}"', 'echo "${G:-"a b"}"']
 NOT_FOLLOWED = ["echo \"${N:-$'\\x27'}\"; echo after", "echo \"${N:-$'\\x24HOME'}\"", 'echo "${G:-"hello\\ world"}"',
-                'echo "${G:-"a\\qb"}"', "echo \"${x:-\"$'\\x41'\"}\""]
+                'echo "${G:-"a\\qb"}"', "echo \"${x:-\"$'\\x41'\"}\"",
+                # read again whether or not the word is used: a decoded quote is bash's bad
+                # substitution with the variable set too
+                "TERM=x; echo \"${TERM:-$'\\x27'}\"; echo after", "x=a; echo \"${x:=$'\\x27'}\"",
+                "x=a; echo \"${x+$'\\x22'}\"", "x=a; echo \"${x:-$'\\x7d'}\""]
 # here-documents: what the decided ones write, and the rest unknown
 DOCUMENTS = ['$(( "1" + 1 ))', '$(( $"1" + 1 ))', "${Q:-'a b'}", "${G:-hello\\ world}", "${G:-\"a b\"}", "${Q:-$'\\x27'}", "${Q:-$'ab'}",
              "${Q:-$\"hello world\"}", "${G:-\"hello\\ world\"}"]

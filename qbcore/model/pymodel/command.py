@@ -19,7 +19,7 @@ from qbcore.model.utilities.context import OTHER_ORDERS, CommandContext, Command
 from qbcore.model.utilities.common import OptionUnknown
 from qbcore.model.utilities.vfs import VfsError, same_entries
 
-from .files import Process, open_file
+from .files import STDIN_PATHS, Process, open_file
 from .interp import SAFE_TYPES, Function, Interpreter, check_order
 from .jsontool import json_tool
 from .modules import Module, PosixPath, make_modules
@@ -134,7 +134,7 @@ class Runtime:
 
     def import_module(self, name):
         top = name.split(".")[0]
-        if top not in sys.builtin_module_names and any(
+        if top not in sys.builtin_module_names and self.first_path is not None and any(
                 self.proc.tree.exists(posixpath.join(self.first_path, top + end)) for end in (".py", "")):
             # (python3 finds the program's own folder first: its json.py is the json imported)
             raise NotModelled(f"import {top}, whose name the program's own folder holds")
@@ -438,6 +438,7 @@ def _run(ctx, run_command, limits, order):
     # its stdin is taken when the program first reads it: `python3 -c` that never does leaves a
     # stream, or the rest of bash's own script (the stdin transport), where it was
     proc = Process(ctx.tree, ctx.cwd, ctx.env, lambda: _taken_stdin(ctx), limits, unbuffered)
+    proc.stdin_regular = ctx.stdin_regular
     proc.listing = order
     if usage.module is not None:
         if usage.module != "json.tool":
@@ -446,7 +447,15 @@ def _run(ctx, run_command, limits, order):
         if refused is not None:
             return CommandResult(status=refused[0], stdout=b"", stderr=refused[1])
         usage.source, usage.filename = source, "<json.tool>"
-    if usage.script is not None:
+    from_stdin = bool(usage.script) and posixpath.normpath(proc.abs(usage.script)) in STDIN_PATHS
+    if from_stdin:
+        # `python3 /dev/stdin <<EOF`: the program is the pipe's bytes, as with `-`, but named as
+        # a file; its traceback reads the lines again from the pipe, drained by then
+        if ctx.stdin_regular is not False:
+            raise NotModelled(f"python3 {usage.script} on a stdin that is no pipe, or not known")
+        path = filename = posixpath.normpath(proc.abs(usage.script))
+        raw, proc.stdin = proc.stdin, b""
+    elif usage.script is not None:
         if not usage.script:  # python3 runs the current folder then (measured)
             raise NotModelled("running a directory (an empty name)")
         path = proc.abs(usage.script)
@@ -473,6 +482,9 @@ def _run(ctx, run_command, limits, order):
         # code object is discarded, never run
         compile(module, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
+        if from_stdin:  # (its message shows the line read again from the pipe, drained by then)
+            return CommandResult(status=1, stdout=b"", stderr=b"",
+                                 stderr_unknown=f"python3's syntax error in a program read from {filename}")
         return CommandResult(status=1, stdout=b"", stderr=syntax_error_text(exc).encode())
     except (ValueError, UnicodeDecodeError) as exc:
         if isinstance(exc, ValueError) and "null bytes" in str(exc):
@@ -485,11 +497,12 @@ def _run(ctx, run_command, limits, order):
         proc.quiet_environ()
 
     source_lines = None
-    if usage.script is not None:
+    if usage.script is not None and not from_stdin:
         source_lines = raw.decode("utf-8", "replace").splitlines()
     runtime = Runtime(proc, run_command)
     if usage.script is not None:
-        runtime.first_path = posixpath.dirname(posixpath.normpath(path))
+        # (/dev holds no module: its folders, fd pts shm mqueue, are no name imported)
+        runtime.first_path = None if from_stdin else posixpath.dirname(posixpath.normpath(path))
     interp = Interpreter(runtime, filename)
     runtime.attach(interp)
     if usage.script is not None or filename == "<stdin>":
@@ -503,7 +516,8 @@ def _run(ctx, run_command, limits, order):
             raise NotModelled(f"the traceback of python3 -m {usage.module}") from None
         # (an exception raised while another is handled chains both, and a re-raised one shows
         # where it was first raised: with try or with, the model claims no traceback)
-        text = None if _handles_exceptions(module) else exception_text(raised, filename, source_lines)
+        text = None if _handles_exceptions(module) or from_stdin else \
+            exception_text(raised, filename, source_lines)
         # (where the rest is not known, the traceback's first line is)
         proc.write_err((text or "Traceback (most recent call last):\n").encode())
         traceback_unknown = text is None

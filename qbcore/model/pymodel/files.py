@@ -135,6 +135,10 @@ class Process:
         # program that never does leaves a stream, or the rest of bash's script, to the next reader)
         self._stdin = stdin
         self.stdin_pos = 0
+        # what fd 0 is: a pipe (False), a regular file read from its start (True), or not known
+        # (None): open("/dev/stdin") takes the pipe's bytes, or opens the file anew
+        self.stdin_regular = None
+        self.stdin_reopened = False  # a pipe's bytes were taken through /dev/stdin
         self.limits = limits
         self.unbuffered = unbuffered
         self.stdout_layers: set = set()  # text (False) and .buffer (True), as written to
@@ -256,16 +260,23 @@ class Process:
         self._stdin = value
 
     def read_stdin(self, n=-1):
+        self._stdin_left()
         data = self.stdin[self.stdin_pos:] if n < 0 else self.stdin[self.stdin_pos:self.stdin_pos + n]
         self.stdin_pos += len(data)
         return data
 
     def readline_stdin(self):
+        self._stdin_left()
         rest = self.stdin[self.stdin_pos:]
         end = rest.find(b"\n")
         line = rest if end < 0 else rest[:end + 1]
         self.stdin_pos += len(line)
         return line
+
+    def _stdin_left(self):
+        if self.stdin_reopened:
+            # /dev/stdin's reader took what it buffered of the pipe (8 KiB at a time), not all
+            raise NotModelled("sys.stdin read after /dev/stdin took from the same pipe")
 
     def close_all(self):
         for f in list(self.open_files):
@@ -547,6 +558,12 @@ def open_file(proc, file, mode="r", buffering=-1, encoding=None, errors=None, ne
     kind = kinds[0]
     if not path:
         raise PyRaise(os_error("ENOENT", shown))
+    if path in STDIN_PATHS:
+        if kind != "r" or proc.stdin_regular is None:
+            raise NotModelled(f"open() of {path} in mode {mode!r}, or on a stdin whose kind is not known")
+        f = StdinReopened(proc, path, shown, mode, enc, errors, newline)
+        proc.open_files.append(f)
+        return f
     if kind == "r":
         if proc.call(tree.is_dir, target):
             raise PyRaise(os_error("EISDIR", shown))
@@ -569,6 +586,36 @@ def open_file(proc, file, mode="r", buffering=-1, encoding=None, errors=None, ne
     f = TextIOWrapper(proc, target, shown, mode, enc, errors, newline)
     proc.open_files.append(f)
     return f
+
+
+#: the names of the process's own stdin
+STDIN_PATHS = frozenset(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
+
+
+class StdinReopened(TextIOWrapper):
+    """``open("/dev/stdin")``: a pipe's bytes from where the program's stdin stands, all taken
+    at the first read (sys.stdin read before or after is not followed: each buffers), or a
+    regular file anew from its start, whatever sys.stdin reads."""
+
+    def _content(self):
+        if self._data is None:
+            proc = self._proc
+            raw = proc.stdin
+            if not proc.stdin_regular:
+                if proc.stdin_pos:
+                    raise NotModelled("/dev/stdin read after sys.stdin took from the same pipe")
+                proc.stdin_pos, proc.stdin_reopened = len(raw), True
+            if self._binary:
+                self._data = raw
+            else:
+                try:
+                    self._data = decode_text(raw, self._encoding, self._errors, self._newline)
+                except UnicodeError as exc:
+                    raise PyRaise(exc) from None
+        return self._data
+
+    def seek(self, offset, whence=0):
+        raise NotModelled("seek on /dev/stdin")
 
 
 def _parent_is_file(proc, target):

@@ -114,7 +114,7 @@ def _model(steps, files, modes, links):
             results.append(None)
             continue
         done = git(CommandContext(list(argv), stdin, f"{ROOT}/{cwd}".rstrip("/").replace("/.", "") or ROOT,
-                                  _env(ROOT), tree))
+                                  _env(ROOT), tree, stdin_regular=False))  # (the real run's stdin: a pipe)
         if done.unknown is not None:
             return None, done.unknown, None
         results.append(done)
@@ -322,6 +322,10 @@ def test_commit_all_and_subdirectory_pathspecs_match_git():
 def test_stdin_message_matches_git():
     compare([*START, ["git", "add", "newfile.txt"],
              (["git", "commit", "-q", "-F", "-"], b"from stdin\n\n\n# kept\nsecond  \n", "")], FILES)
+    # /dev/stdin opens the pipe: the same bytes
+    for name in ("/dev/stdin", "/dev/fd/0"):
+        compare([*START, ["git", "add", "newfile.txt"], (["git", "commit", "-q", "-F", name], b"fix: it's\n", "")], FILES)
+        compare([*START, ["git", "add", "newfile.txt"], (["git", "commit", "-q", f"--file={name}"], b"x\n", "")], FILES)
 
 
 def test_unmodelled_shapes_are_unknown():

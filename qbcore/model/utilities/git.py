@@ -871,9 +871,11 @@ class _Git:
             self.out_known = False  # "[master (root-commit) <id>] …": the id differs
 
     def message_file(self, name: str) -> bytes:
-        if name == "-":
-            if self.ctx.stdin is None:
-                raise Unreadable("git commit -F - with unknown stdin")
+        if name == "-" or name in _STDIN_NAMES:
+            # /dev/stdin opens a pipe's bytes from where stdin stands, or a regular file anew
+            # from its start: the same bytes where stdin's kind is known
+            if self.ctx.stdin is None or name != "-" and self.ctx.stdin_regular is None:
+                raise Unreadable(f"git commit -F {name} with unknown stdin")
             return self.ctx.stdin
         try:
             path = join(self.cwd, name)
@@ -917,10 +919,14 @@ def lay_repository(tree: VirtualTree, top: str, branch: str = "master", template
                                           b"\tbare = false\n\tlogallrefupdates = true\n")
 
 
+#: the names of the process's own stdin
+_STDIN_NAMES = ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
+
+
 def reads_stdin(argv) -> bool:
     """Whether git may read stdin with these arguments (only ``commit -F -`` does, of what is
-    modelled); any word that could name stdin counts."""
-    return any(not isinstance(a, str) or a == "-" or a.endswith(("=-", "F-")) for a in argv[1:])
+    modelled, and -F /dev/stdin); any word that could name stdin counts."""
+    return any(not isinstance(a, str) or a == "-" or a.endswith(("=-", "F-") + _STDIN_NAMES) for a in argv[1:])
 
 
 def git(ctx: CommandContext) -> CommandResult:

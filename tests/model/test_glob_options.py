@@ -143,6 +143,10 @@ GLOBIGNORE = [
     "(GLOBIGNORE=data.txt); printf '<%s>' * > out",
     "GLOBIGNORE=data.txt; (printf '<%s>' *; echo $(echo *)) > out",
     "f() { local GLOBIGNORE=x.log; echo *; }; f > out",
+    # every way of assigning it the model follows
+    "for GLOBIGNORE in x.log '*.txt'; do echo *; done > out", "printf -v GLOBIGNORE %s x.log; echo * > out",
+    ": ${GLOBIGNORE:=x.log}; echo * > out", "GLOBIGNORE=x.log; GLOBIGNORE+=:data.txt; echo * > out",
+    "shopt -s dotglob; unset GLOBIGNORE; echo * > out",
 ]
 # where the model does not follow what bash makes of GLOBIGNORE: unknown
 GLOBIGNORE_UNKNOWN = [

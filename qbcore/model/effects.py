@@ -477,21 +477,27 @@ def _parse_doubt(script: str, source: Optional[str]) -> Optional[str]:
         # or its stdin, one line or several (a -c string's is the lexer's: it keeps it unless
         # the last line began inside single quotes)
         return f"a backslash at the end of a script read from {'its stdin' if source == 'stdin' else 'a file'}"
-    if "$(" in script and _delimiter_line_goes_on(script) and parse(script).error is not None:
-        return "a here-document whose delimiter starts a longer line (`EOF)`), which bash 5.2 ends in $( )"
+    if "$(" in script and _delimiter_line_goes_on(script):
+        error = parse(script).error
+        if error is not None and _delimiter_line_goes_on(script, error.offset):
+            return "a here-document whose delimiter starts a longer line (`EOF)`), which bash 5.2 ends in $( )"
     return None
 
 
 _HEREDOC_OPERATOR = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 
 
-def _delimiter_line_goes_on(script: str) -> bool:
+def _delimiter_line_goes_on(script: str, before: Optional[int] = None) -> bool:
     """Whether a line after a here-document operator starts with its delimiter and goes on:
     inside $( ) bash 5.2 ends the body there, warns that it was delimited by the end of file,
     and reads the rest of the line as commands (measured: `EOF)` closes the substitution,
     `EOFX)` runs X), where the lexer reads on to the end of the script (and reports the
-    substitution unterminated: _parse_doubt asks for that error too)."""
+    substitution unterminated: _parse_doubt asks for that error too). ``before``: only an
+    operator that starts before this byte offset (a syntax error's: bash reads the script
+    alike up to the first operator, and stops at an error before it)."""
     for match in _HEREDOC_OPERATOR.finditer(script):
+        if before is not None and len(script[:match.start()].encode("utf-8", "surrogateescape")) >= before:
+            break
         if re.search(rf"(?m)^\t*{re.escape(match.group(2))}[^\n]", script[match.end():]):
             return True
     return False

@@ -43,3 +43,18 @@ def test_a_delimiter_that_starts_a_longer_line_in_a_substitution_is_unknown():
         for transport in ("raw", "nested", "ssh", "stdin"):
             found = predict(task, reply, transport)
             assert not found.certain, (task, reply, transport, found.why)
+
+
+# such a line after a syntax error that comes before the operator: bash stops at the error
+# and never reads the body (nested: the reply's double quotes end the outer string early)
+AFTER_AN_ERROR = [(WRITE, "python3 -c \"import sys; sys.stdout.write(open('/dev/stdin').read())\" $(pwd) > out.txt "
+                          "<<'EOF'\nhello world\nEOF", True)]
+
+
+class TestADelimiterLineAfterASyntaxError(ListedReplies):
+    REPLIES = AFTER_AN_ERROR
+    TRANSPORTS = ("raw", "nested")
+
+
+def test_a_delimiter_line_after_a_syntax_error_is_decided():
+    assert predict(WRITE, AFTER_AN_ERROR[0][1], "nested").certain

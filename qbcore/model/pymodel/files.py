@@ -430,15 +430,17 @@ class TextIOWrapper:
 
     def _content(self):
         if self._data is None:
-            raw = self._proc.call(self._proc.tree.read_bytes, self._path, filename=self.name)
-            if self._binary:
-                self._data = raw
-            else:
-                try:
-                    self._data = decode_text(raw, self._encoding, self._errors, self._newline)
-                except UnicodeError as exc:
-                    raise PyRaise(exc) from None
+            self._data = self._decoded(self._proc.call(self._proc.tree.read_bytes, self._path, filename=self.name))
         return self._data
+
+    def _decoded(self, raw: bytes):
+        """The file's bytes as the program reads them: as they are, or text as opened."""
+        if self._binary:
+            return raw
+        try:
+            return decode_text(raw, self._encoding, self._errors, self._newline)
+        except UnicodeError as exc:
+            raise PyRaise(exc) from None
 
     def read(self, size=-1):
         self._check_open()
@@ -605,13 +607,7 @@ class StdinReopened(TextIOWrapper):
                 if proc.stdin_pos:
                     raise NotModelled("/dev/stdin read after sys.stdin took from the same pipe")
                 proc.stdin_pos, proc.stdin_reopened = len(raw), True
-            if self._binary:
-                self._data = raw
-            else:
-                try:
-                    self._data = decode_text(raw, self._encoding, self._errors, self._newline)
-                except UnicodeError as exc:
-                    raise PyRaise(exc) from None
+            self._data = self._decoded(raw)
         return self._data
 
     def seek(self, offset, whence=0):

@@ -15,11 +15,12 @@ import sys
 import traceback
 import types
 
-from qbcore.model.utilities.context import OTHER_ORDERS, CommandContext, CommandResult, in_order, mark_other_order
+from qbcore.model.utilities.context import (OTHER_ORDERS, STDIN_NAMES, CommandContext, CommandResult, in_order,
+                                           mark_other_order)
 from qbcore.model.utilities.common import OptionUnknown
 from qbcore.model.utilities.vfs import VfsError, same_entries
 
-from .files import STDIN_PATHS, Process, open_file
+from .files import Process, open_file
 from .interp import SAFE_TYPES, Function, Interpreter, check_order
 from .jsontool import json_tool
 from .modules import Module, PosixPath, make_modules
@@ -447,7 +448,7 @@ def _run(ctx, run_command, limits, order):
         if refused is not None:
             return CommandResult(status=refused[0], stdout=b"", stderr=refused[1])
         usage.source, usage.filename = source, "<json.tool>"
-    from_stdin = bool(usage.script) and posixpath.normpath(proc.abs(usage.script)) in STDIN_PATHS
+    from_stdin = bool(usage.script) and posixpath.normpath(proc.abs(usage.script)) in STDIN_NAMES
     if from_stdin:
         # `python3 /dev/stdin <<EOF`: the program is the pipe's bytes, as with `-`, but named as
         # a file; its traceback reads the lines again from the pipe, drained by then

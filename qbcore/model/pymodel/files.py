@@ -9,6 +9,7 @@ import errno as errno_codes
 import os
 import posixpath
 
+from qbcore.model.utilities.context import STDIN_NAMES
 from qbcore.model.utilities.vfs import UnknownContent, VfsBudgetExceeded, VfsError
 
 from .signals import NotModelled, PyRaise, written_in_c
@@ -560,7 +561,7 @@ def open_file(proc, file, mode="r", buffering=-1, encoding=None, errors=None, ne
     kind = kinds[0]
     if not path:
         raise PyRaise(os_error("ENOENT", shown))
-    if path in STDIN_PATHS:
+    if path in STDIN_NAMES:
         if kind != "r" or proc.stdin_regular is None:
             raise NotModelled(f"open() of {path} in mode {mode!r}, or on a stdin whose kind is not known")
         f = StdinReopened(proc, path, shown, mode, enc, errors, newline)
@@ -588,10 +589,6 @@ def open_file(proc, file, mode="r", buffering=-1, encoding=None, errors=None, ne
     f = TextIOWrapper(proc, target, shown, mode, enc, errors, newline)
     proc.open_files.append(f)
     return f
-
-
-#: the names of the process's own stdin
-STDIN_PATHS = frozenset(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
 
 
 class StdinReopened(TextIOWrapper):

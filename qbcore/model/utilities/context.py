@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .vfs import VirtualTree
 
-__all__ = ["CommandContext", "CommandResult", "Environ", "OwnOutput", "unknown"]
+__all__ = ["CommandContext", "CommandResult", "Environ", "OwnOutput", "STDIN_NAMES", "unknown"]
 
 
 class Environ(Mapping):
@@ -123,6 +123,10 @@ def unknown(what: str) -> CommandResult:
 # hash table's keys) runs in one order, then again in each of these: reversed, and rotated
 # by one (a program that takes an item by its place gets another one).
 OTHER_ORDERS = ("reverse", "rotate")
+
+#: the names by which a program opens its own stdin again: a pipe's bytes from where stdin
+#: stands, or a regular file from its start (CommandContext.stdin_regular says which)
+STDIN_NAMES = ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
 
 
 def in_order(items: list, turn: str) -> list:

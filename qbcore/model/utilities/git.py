@@ -16,7 +16,7 @@ import re
 
 from . import gitstore
 from .common import OptionUnknown
-from .context import CommandContext, CommandResult, unknown
+from .context import STDIN_NAMES, CommandContext, CommandResult, unknown
 from .gitstore import Unreadable
 from .hostfacts import GIT_EXEC_PATH, programs_in, starts_filesystem
 from .vfs import VfsError, VirtualTree, join
@@ -871,7 +871,7 @@ class _Git:
             self.out_known = False  # "[master (root-commit) <id>] …": the id differs
 
     def message_file(self, name: str) -> bytes:
-        if name == "-" or name in _STDIN_NAMES:
+        if name == "-" or name in STDIN_NAMES:
             # /dev/stdin opens a pipe's bytes from where stdin stands, or a regular file anew
             # from its start: the same bytes where stdin's kind is known
             if self.ctx.stdin is None or name != "-" and self.ctx.stdin_regular is None:
@@ -919,14 +919,10 @@ def lay_repository(tree: VirtualTree, top: str, branch: str = "master", template
                                           b"\tbare = false\n\tlogallrefupdates = true\n")
 
 
-#: the names of the process's own stdin
-_STDIN_NAMES = ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
-
-
 def reads_stdin(argv) -> bool:
     """Whether git may read stdin with these arguments (only ``commit -F -`` does, of what is
     modelled, and -F /dev/stdin); any word that could name stdin counts."""
-    return any(not isinstance(a, str) or a == "-" or a.endswith(("=-", "F-") + _STDIN_NAMES) for a in argv[1:])
+    return any(not isinstance(a, str) or a == "-" or a.endswith(("=-", "F-") + STDIN_NAMES) for a in argv[1:])
 
 
 def git(ctx: CommandContext) -> CommandResult:

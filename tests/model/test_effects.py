@@ -36,7 +36,8 @@ SCRIPTS = [
     # a compound command whose redirection bash refuses: set -e and the ERR trap take its 1
     "set -e; while read l; do :; done < nope 2> err; echo after > st",
     "set -e; if true; then :; fi < nope 2> err; echo after > st", "set -e; ! { :; } < nope 2> err; echo after > st",
-    "set -e; { :; } < nope 2> err || echo alt > st", "trap 'echo trapped >> st' ERR; { :; } < nope 2> err; echo after >> st",
+    "set -e; { :; } < nope 2> err || echo alt > st",
+    "trap 'echo trapped >> st' ERR; { :; } < nope 2> err; echo after >> st",
     # redirections write what the command printed
     "echo hello > out",
     "printf '%s\\n' a b > out; printf c >> out",

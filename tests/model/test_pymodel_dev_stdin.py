@@ -26,14 +26,16 @@ DECIDED = [
     "python3 - <<'EOF' > out\nprint(repr(open('/dev/stdin').read()))\nEOF",
     f"python3 -c \"{READ}\" > out",  # (bash -c's own stdin, /dev/null as the executor gives it)
     # the program itself through /dev/stdin: the pipe's bytes, named as a file
-    "python3 /dev/stdin a b <<'EOF' > out\nimport sys, json\nprint(sys.argv, __file__)\nprint(repr(sys.stdin.read()))\nEOF",
+    "python3 /dev/stdin a b <<'EOF' > out\nimport sys, json\nprint(sys.argv, __file__)\n"
+    "print(repr(sys.stdin.read()))\nEOF",
     "python3 /dev/stdin <<'EOF' > out\nprint('x'\nEOF\necho $? >> out",
     "python3 /dev/fd/0 <<'EOF' > out 2>&1\nimport os\nprint(os.getcwd() == os.path.abspath('.'))\nEOF",
 ]
 UNKNOWN = [
     # sys.stdin buffers what it reads of the pipe, and so does the file /dev/stdin opens
     "printf 'a\\nb\\n' | python3 -c \"import sys; sys.stdin.readline(); print(open('/dev/stdin').read())\" > out",
-    "printf 'a\\nb\\n' | python3 -c \"import sys; f = open('/dev/stdin'); f.readline(); print(sys.stdin.read())\" > out",
+    "printf 'a\\nb\\n' | python3 -c \"import sys; f = open('/dev/stdin'); f.readline(); "
+    "print(sys.stdin.read())\" > out",
     # stdin after a read from a file: opened anew, from its start
     "{ read -r first; python3 -c \"print(open('/dev/stdin').read())\"; } < data.txt > out",
     "python3 -c \"open('/dev/stdin', 'w')\" < data.txt > out",

@@ -324,7 +324,8 @@ def test_stdin_message_matches_git():
              (["git", "commit", "-q", "-F", "-"], b"from stdin\n\n\n# kept\nsecond  \n", "")], FILES)
     # /dev/stdin opens the pipe: the same bytes
     for name in ("/dev/stdin", "/dev/fd/0"):
-        compare([*START, ["git", "add", "newfile.txt"], (["git", "commit", "-q", "-F", name], b"fix: it's\n", "")], FILES)
+        compare([*START, ["git", "add", "newfile.txt"], (["git", "commit", "-q", "-F", name], b"fix: it's\n", "")],
+                FILES)
         compare([*START, ["git", "add", "newfile.txt"], (["git", "commit", "-q", f"--file={name}"], b"x\n", "")], FILES)
 
 

@@ -1196,5 +1196,5 @@ def _folded(data: bytes, width: int, count_bytes: bool, spaces: bool) -> bytes:
 
 MODELS = {"head": head, "tail": tail, "wc": wc, "sort": sort, "cut": cut, "tr": tr, "uniq": uniq, "seq": seq,
           "tac": tac, "rev": rev, "readlink": readlink, "realpath": realpath,
-          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls, "paste": paste, "comm": comm, "expand": expand,
-          "fold": fold}
+          "basename": basename, "dirname": dirname, "pwd": pwd, "ls": ls, "paste": paste, "comm": comm,
+          "expand": expand, "fold": fold}

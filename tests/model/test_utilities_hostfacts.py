@@ -129,33 +129,44 @@ TEMPLATES = [["out.XXXXXX"], ["-p", "."], ["-p", ".", "x.XXX"], ["--tmpdir=."], 
              ["-p", ".", "/abs.XXX"], ["f/x.XXX"]]
 
 
-def _random_part(args) -> re.Pattern:
-    """The name GNU mktemp gives for ``args``: the template's run of X's (before what follows
-    its last X) any ten characters of the alphabet, after DIR/ under -p."""
+# TMPDIR in mktemp's environment: the folder when there is no template, or under a bare
+# --tmpdir or an empty -p; -p DIR and a template alone pass it by
+WITH_TMPDIR = [([], "."), ([], "sub"), ([], "sub/"), ([], "./"), ([], ""), ([], "nope"), (["-d"], "sub"),
+               (["x.XXX"], "sub"), (["--tmpdir", "w.XXX"], "sub"), (["-p", "", "e.XXX"], "."),
+               (["-p", "sub"], "."), (["--tmpdir=sub//", "v.XXXX"], "."), (["-q"], "f")]
+
+
+def _random_part(args, tmpdir) -> re.Pattern:
+    """The name GNU mktemp gives for ``args`` under ``tmpdir``: the template's run of X's (before
+    what follows its last X) any ten characters of the alphabet, after DIR/ under -p."""
     names = [a for a in args if not a.startswith("-") and a not in ("nope", ".", "sub", "/tmp", "")]
     template = names[0] if names else "tmp.XXXXXXXXXX"
     where = next((a[len("--tmpdir="):] for a in args if a.startswith("--tmpdir=")), None)
     if "-p" in args:
-        where = args[args.index("-p") + 1] or "/tmp"
-    if where is None and (not names or "--tmpdir" in args):
-        where = "/tmp"
+        where = args[args.index("-p") + 1]
+    if not where and (not names or "--tmpdir" in args or where is not None):
+        where = tmpdir or "/tmp"
     end = template.rfind("X") + 1
     count = end - len(template[:end].rstrip("X"))
-    lead = f"{where}/" if where else ""
+    lead = f"{where.rstrip('/')}/" if where else ""
     return re.compile(re.escape(lead + template[:end - count]) + f"[A-Za-z0-9]{{{count}}}" + re.escape(template[end:]))
 
 
-@pytest.mark.parametrize("args", TEMPLATES, ids=" ".join)
-def test_mktemp_with_a_template_or_folder_makes_what_gnu_mktemp_makes(args, tmp_path):
+@pytest.mark.parametrize("args, tmpdir", [(args, None) for args in TEMPLATES] + WITH_TMPDIR,
+                         ids=lambda value: " ".join(value) if isinstance(value, list) else f"TMPDIR={value}")
+def test_mktemp_with_a_template_or_folder_makes_what_gnu_mktemp_makes(args, tmpdir, tmp_path):
     from qbcore.model.utilities.hostfacts import mktemp
 
     (tmp_path / "sub").mkdir()
     (tmp_path / "f").write_text("x")
-    real = subprocess.run(["mktemp", *args], cwd=tmp_path, capture_output=True,
-                          env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
+    env = {"LC_ALL": "C", "PATH": "/usr/bin:/bin"}
+    if tmpdir is not None:
+        env["TMPDIR"] = tmpdir
+    real = subprocess.run(["mktemp", *args], cwd=tmp_path, capture_output=True, env=env)
     tree = VirtualTree.from_listing({"/tmp": None, "/task": None, "/task/sub": None, "/task/f": b"x"})
     with stated(Facts(datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc), "qbuser", temp="/tmp/tmp.AbC123")):
-        found = mktemp(CommandContext(["mktemp", *args], b"", "/task", {}, tree))
+        found = mktemp(CommandContext(["mktemp", *args], b"", "/task", {} if tmpdir is None else {"TMPDIR": tmpdir},
+                                      tree))
     assert found.unknown is None
     assert (found.status, found.stderr) == (real.returncode, real.stderr)
     made = real.stdout.decode().strip()
@@ -163,7 +174,7 @@ def test_mktemp_with_a_template_or_folder_makes_what_gnu_mktemp_makes(args, tmp_
         assert found.stdout == b""
         return
     try:
-        shape = _random_part(args)
+        shape = _random_part(args, tmpdir)
         assert shape.fullmatch(made) and shape.fullmatch(found.stdout.decode().strip()), (made, found.stdout)
         where = made if made.startswith("/") else str(tmp_path / made)
         virtual = found.stdout.decode().strip()
@@ -175,8 +186,8 @@ def test_mktemp_with_a_template_or_folder_makes_what_gnu_mktemp_makes(args, tmp_
 
 
 @pytest.mark.parametrize("argv, env", [(["mktemp", "-u"], {}), (["mktemp", "-t", "x.XXX"], {}),
-                                       (["mktemp"], {"TMPDIR": "/task"}),
-                                       (["mktemp", "-p", "./"], {}), (["mktemp", "x" + "X" * 11], {}),
+                                       (["mktemp"], {"TMPDIR": "/"}),
+                                       (["mktemp", "-p", "/"], {}), (["mktemp", "x" + "X" * 11], {}),
                                        (["mktemp", "a", "b"], {}), (["mktemp", "--suffix=.t", "x.XXX"], {})])
 def test_mktemp_the_model_does_not_follow_is_unknown(argv, env):
     from qbcore.model.utilities.hostfacts import mktemp

@@ -485,21 +485,25 @@ def mktemp(ctx: CommandContext) -> CommandResult:
     DIR under -p), its run of X's before the last X's end replaced and what follows kept
     (``out.XXX.txt``). The random characters are Facts.temp's letters, then a number counting
     names already taken. Its messages: too few X's, an absolute template under -p, a folder
-    that is not there (quiet under ``-q``). ``-u``, ``-t``, ``--suffix``, a TMPDIR other than
-    /tmp, an empty DIR or one ending in a slash, more than ten X's, an X's end with a slash
+    that is not there (quiet under ``-q``). A TMPDIR in the environment stands for /tmp. ``-u``,
+    ``-t``, ``--suffix``, the root folder as DIR, more than ten X's, an X's end with a slash
     after it, and a second template are not modelled."""
     opts, names = scan_options(ctx.argv, "dq", with_arg="p", longs={
         "directory": ("d", False), "quiet": ("q", False), "tmpdir": ("p", "optional")})
     chosen = dict(opts)
     if len(names) > 1:
         raise OptionUnknown("mktemp with several templates")
-    # the folder: -p's (an empty one, and a bare --tmpdir: TMPDIR's, else /tmp); with a template
-    # and neither, none: the template names the path
-    where = (chosen["p"] or "/tmp") if "p" in chosen else "" if names else "/tmp"
+    # the folder: -p's; with an empty one, a bare --tmpdir or no template, the environment's
+    # TMPDIR when it is not empty, else /tmp; with a template and neither option, none: the
+    # template names the path
+    where = chosen.get("p") or ctx.env.get("TMPDIR") or "/tmp" if "p" in chosen or not names else ""
+    if not isinstance(where, str):
+        raise OptionUnknown("mktemp under a TMPDIR not known")
     if where.endswith("/"):
-        raise OptionUnknown("mktemp -p with a folder ending in a slash")
-    if where == "/tmp" and ctx.env.get("TMPDIR") not in (None, "", "/tmp", "/tmp/"):
-        raise OptionUnknown("mktemp under a TMPDIR other than /tmp")
+        # (the name is joined as gnulib's file_name_concat does: the folder's trailing slashes go)
+        if not where.strip("/"):
+            raise OptionUnknown("mktemp in the root folder")
+        where = where.rstrip("/")
     template = names[0] if names else "tmp.XXXXXXXXXX"
     out = Output("mktemp")
     if where and template.startswith("/"):

@@ -1236,9 +1236,10 @@ class EffectWalker(E._Walker):
                        **rest)
         ran, sink, self._error_sink = self._error_sink is not None, self._error_sink or self.errsink, None
         if error and not ran and any(r.fd == "2" or r.op in ("&>", "&>>") for r in rest.get("redirects", ())):
-            # a redirection failed: whether its message goes to stderr as it was, or as the
-            # redirections before it made it, is not modelled
-            self.emit(sink, Opaque(f"bash's message ({error})"), self.text(node))
+            # a redirection failed: bash reports it where the redirections before it put stderr
+            # (measured: `echo x 2>err >/nope/x` and `{ :; } 2>err >/nope/x` write it to err);
+            # the message itself is not spelled
+            self.emit(self.descriptors(rest["redirects"])[2], Opaque(f"bash's message ({error})"), self.text(node))
         elif error and error.startswith(_UNSPELLED):
             self.emit(sink, Opaque(f"bash's message ({error})"), self.text(node))
         elif error and not rest.get("kind_only"):

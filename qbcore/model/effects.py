@@ -42,8 +42,8 @@ from .utilities.grep import recursive_roots as grep_recursive_roots
 from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standins_folder, start_watching,
                                    stop_watching, temp_names)
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
-from .utilities.vfs import (UnknownData, UnknownContent, VfsBudgetExceeded, VfsError, VirtualTree, changed_paths,
-                             join, same_entries)
+from .utilities.vfs import (STRERROR, UnknownData, UnknownContent, VfsBudgetExceeded, VfsError, VirtualTree,
+                             changed_paths, join, same_entries)
 from .utilities.vfs import _Node as vfs_node
 from .values import UnorderedLines, has_opaque, opaque_names
 
@@ -113,7 +113,7 @@ class BoundedTree(VirtualTree):
 
     def _inside(self, canon: str) -> bool:
         return canon == self._bound or canon.startswith(self._below) or \
-            self._temp is not None and (fresh_tmp(canon) or canon == "/tmp")
+            self._temp is not None and the_run_s(canon)
 
     def _tmp_itself(self, p: str, follow_last: bool = True) -> bool:
         """Whether ``p`` is the sandbox's /tmp itself: a run may look it up and make names in
@@ -190,6 +190,18 @@ class BoundedTree(VirtualTree):
             jobs.listed(folder, None)
         return found
 
+    def _try_canon(self, p: str) -> Optional[str]:
+        """The canonical path of ``p`` (its last name not followed), None where its lookup fails."""
+        try:
+            return self._resolve(p, follow_last=False)[0]
+        except VfsError:
+            return None
+
+    def _add(self, canon: str, node) -> None:
+        if self._temp is not None and no_root_name(canon):
+            raise VfsError("EROFS", canon)  # (the sandbox's root, where it is none, is read-only)
+        VirtualTree._add(self, canon, node)
+
     def walk(self, top: str = "/"):
         for path in VirtualTree.walk(self, top):
             if path == "/tmp" and self._temp is not None:
@@ -217,6 +229,11 @@ class BoundedTree(VirtualTree):
     def rename(self, src: str, dst: str) -> None:
         if self._tmp_itself(src.rstrip("/") or src, False) or self._tmp_itself(dst.rstrip("/") or dst, False):
             raise OutsideTree("/tmp")
+        if self._temp is not None:
+            target = self._try_canon(dst.rstrip("/") or dst)
+            if target is not None and no_root_name(target):
+                # rename(2) to another file system is EXDEV, which mv meets by copying: not followed
+                raise OutsideTree(target)
         VirtualTree.rename(self, src, dst)
 
 
@@ -230,6 +247,28 @@ def fresh_tmp(path: str) -> bool:
     ``.qbcore-…``), which a run that guesses them does not meet as the model does; /tmp itself,
     whose listing holds them, is not the run's."""
     return path.startswith("/tmp/") and not path.startswith(("/tmp/qbcore-", "/tmp/.qbcore-"))
+
+
+def the_run_s(path: str) -> bool:
+    """Whether a run in the sandbox alone decides what ``path`` (normalized) holds: /tmp, the
+    names in it only a run makes, and the names the root does not hold."""
+    return fresh_tmp(path) or path == "/tmp" or no_root_name(path)
+
+
+#: every name the sandbox's root may hold (realbash.sandbox.VISIBLE_TOP_LEVEL, the other
+#: names a distribution's root holds, and the sandbox's own): the root is a read-only file
+#: system, and any other name is missing there and cannot be made
+_ROOT_NAMES = frozenset(("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "dev", "proc", "tmp",
+                         "boot", "home", "media", "mnt", "opt", "root", "run", "srv", "sys", "var"))
+
+
+def no_root_name(path: str) -> bool:
+    """Whether ``path`` (normalized) is or lies under a name the sandbox's root does not hold:
+    a run finds it missing (ENOENT) and cannot make it (EROFS)."""
+    if path[:1] != "/" or path[:2] == "//":
+        return False
+    name = path[1:].partition("/")[0]
+    return bool(name) and name not in _ROOT_NAMES and not name.startswith(("qbcore", ".qbcore"))
 
 
 #: while a pipeline's command runs, the directories it listed, each with the pattern of the
@@ -276,7 +315,7 @@ class TreeFiles(FileQuestions):
     def inside(self, path: str) -> bool:
         path = normpath(path)
         return path == self.root or path.startswith(self.root + "/") or \
-            getattr(self.tree, "_temp", None) is not None and (fresh_tmp(path) or path == "/tmp")
+            getattr(self.tree, "_temp", None) is not None and the_run_s(path)
 
     def unknown(self, path: str) -> Optional[str]:
         if self.lost is not None:
@@ -423,6 +462,8 @@ class TreeFiles(FileQuestions):
             return PERMISSION_DENIED  # a file its owner may not write
         if kind == "missing" and self.tree.new_name_withheld(path):
             return PERMISSION_DENIED  # a new name in a folder its owner may not change
+        if kind == "missing" and getattr(self.tree, "_temp", None) is not None and no_root_name(path):
+            return STRERROR["EROFS"]  # a new name in the sandbox's root
         return ""
 
     def open_failure(self, path: str, *, writes: bool, trailing_slash: bool = False) -> Optional[str]:

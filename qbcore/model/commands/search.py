@@ -71,17 +71,20 @@ def _path_kind(name: str, env) -> Optional[str]:
     """What the kernel meets at the path ``name`` as written (so no ``..``, which normpath
     would hide): "missing" when a part of it is missing and every part before is a folder
     (ENOENT; a file on the way would be ENOTDIR), "dir" when it is a folder of the task tree
-    all the way; None otherwise or when not known."""
+    (or one the run made in /tmp) all the way; None otherwise or when not known."""
     if not env.cwd_known or getattr(env.files, "inside", None) is None or ".." in name.split("/"):
         return None
     full = os.path.normpath(os.path.join(env.cwd, name))
     if not env.files.inside(full):
         return "missing" if _missing_outside(full) else None
-    here = env.files.root
-    for part in full[len(env.files.root):].strip("/").split("/"):
+    here, rest = (env.files.root, full[len(env.files.root):]) if (full + "/").startswith(env.files.root + "/") \
+        else ("", full)  # (a name of the run's own outside it: from the root down, past the folders above it)
+    for part in rest.strip("/").split("/"):
         if not part:
             continue  # the task directory itself
         here = here + "/" + part
+        if not env.files.inside(here):
+            continue  # the root, and /tmp's: folders
         kind = env.files.kind(here)
         if kind != "dir":
             return "missing" if kind == "missing" else None

@@ -29,6 +29,7 @@ STRERROR = {
     "EACCES": "Permission denied",
     "EXDEV": "Invalid cross-device link",
     "ENAMETOOLONG": "File name too long",
+    "EROFS": "Read-only file system",
 }
 
 _MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS

@@ -25,12 +25,18 @@ SCRIPTS = [
     'trap "rm k" EXIT; cat k > copy',
     '[ -f k ] && trap "rm k" EXIT; echo x > y',
     "f=k; trap 'rm -f \"$f\"' EXIT; f=y; echo x > y",
+    # one word: a signal alone is reset (any case, SIG or not, or its number); another word is
+    # bash's usage error (status 2, the message without `bash:`)
+    'trap "echo t > t" EXIT; trap EXIT; echo b > b', 'trap "echo t > t" EXIT; trap 0; echo b > b',
+    'trap "echo t > t" EXIT; trap exit; echo $? > s', 'trap "echo t > t" EXIT; trap sigint; echo $? > s',
+    'trap "echo t > t" EXIT; trap rm 2> e; echo $? > s', "trap '' 2> e; echo $? > s", "trap 99 2> e; echo $? > s",
+    "trap - 2> e; echo $? > s", "trap -- rm 2> e; echo $? > s", "printf 2> e; echo $? > s",
 ]
 # a trap in a subshell, for other signals, in the background, listed; an exit inside a function
 UNKNOWN = [
     '( trap "echo sub-t > st" EXIT; echo s ); echo after > a',
     'f() { local x=in; exit 2; }; trap "echo \\$x > t" EXIT; x=out; f',
-    'trap "echo t > t" DEBUG; false', 'trap "echo t > t" EXIT &', 'trap -p',
+    'trap "echo t > t" DEBUG; false', 'trap "echo t > t" EXIT &', 'trap -p', 'trap usr1; echo b > b',
 ]
 
 

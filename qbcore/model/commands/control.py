@@ -103,6 +103,22 @@ _EXIT_SIGNALS = frozenset(("EXIT", "0"))
 _ERR_SIGNALS = frozenset(("ERR",))
 
 
+# every name of a signal (bash's trap ignores case, and takes them without SIG) and the
+# shell's own, on Linux: kill -l; a number names one up to 64; SIGRTMIN+N and SIGRTMAX-N too
+_SIGNAL_NAMES = frozenset(
+    "HUP INT QUIT ILL TRAP ABRT IOT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CLD CONT STOP TSTP "
+    "TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO POLL PWR SYS RTMIN RTMAX EXIT DEBUG ERR RETURN".split())
+_TRAP_USAGE = "trap: usage: trap [-lp] [[arg] signal_spec ...]\n"
+
+
+def _no_signal(word: str) -> bool:
+    """Whether ``word`` names no signal for ``trap`` (measured: ``trap 99`` and ``trap ''`` too)."""
+    if word.isdigit() and word.isascii():
+        return int(word) > 64
+    name = word.upper().removeprefix("SIG")
+    return name not in _SIGNAL_NAMES and not name.startswith("RTM")
+
+
 @register("trap")
 def trap_builtin(ctx: Invocation) -> Outcome:
     """``trap ACTION SIGNALS…`` for EXIT (``Env.exit_trap``, run when the shell ends:
@@ -115,6 +131,12 @@ def trap_builtin(ctx: Invocation) -> Outcome:
     if args[:1] == ["--"]:
         args = args[1:]
     shell = ctx.shell
+    if len(args) == 1 and type(args[0]) is str and not has_opaque(args[0]) and args[0][:1] != "-" or \
+            args in (["-"], [""]):
+        if _no_signal(args[0]):
+            # one word, no signal's name: an action with no signal
+            return Outcome(2, stderr=_TRAP_USAGE)
+        args = ["-", args[0].upper()]  # one signal alone is reset (bash outside posix mode; case is ignored)
     if len(args) < 2 or any(not isinstance(a, str) or has_opaque(a) for a in args) or \
             args[0].startswith("-") and args[0] != "-" or getattr(shell, "in_subshell", True) or \
             not getattr(shell, "certain", False) or not hasattr(ctx.env, "exit_trap") or \

@@ -32,7 +32,7 @@ def printf(ctx: Invocation) -> Outcome:
         return Outcome(Opaque(f"status of printf {args[0]}"), Opaque(f"output of printf {args[0]}"),
                        modelled=False)
     if not args:
-        return Outcome(2, error="printf: usage: printf [-v var] format [arguments]")
+        return Outcome(2, stderr="printf: usage: printf [-v var] format [arguments]\n")  # (no `bash:` before it)
     try:
         printed, text = printf_text(args, env.locale_is_c, env.meter)
     except PrintUnknown as unknown:

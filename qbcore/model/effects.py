@@ -33,12 +33,12 @@ from .files import ALWAYS_OPENS, PERMISSION_DENIED, STREAM_PATHS, FileQuestions,
 from .pymodel.command import model as python3_model
 from .sshcall import ssh_call
 from .utilities.common import OptionUnknown, scan_options
-from .utilities.context import CommandResult, Environ, OwnOutput, unknown as unknown_result
+from .utilities.context import CommandContext, CommandResult, Environ, OwnOutput, unknown as unknown_result
 from .utilities.envprog import EnvRequest, env_request, not_run, timeout_request
 from .utilities.find import acts_only_on_names
 from .utilities.fileops import dd_reads_stdin
 from .utilities.git import reads_stdin as git_reads_stdin
-from .utilities.grep import recursive_roots as grep_recursive_roots
+from .utilities.grep import grep as grep_model, recursive_roots as grep_recursive_roots
 from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standins_folder, start_watching,
                                    stop_watching, temp_names)
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
@@ -2138,23 +2138,22 @@ class EffectWalker(E._Walker):
         return self.pipeline_status(node, statuses, silent, killed)
 
     def _surely_cut_off(self, writer, pipe: "Buffer", reader) -> bool:
-        """Whether SIGPIPE surely ends ``writer``: its reader is head, which exits once it has its
-        lines (or bytes), and the writer wrote more than the pipe holds beyond what head can
-        have read by then (a pipe holds 64 KiB; head reads at most BUFSIZ, 8 KiB, past its last
-        line). The writer is a builtin or a system utility that dies of the signal, as a shell
-        does (python3 does not)."""
+        """Whether SIGPIPE surely ends ``writer``: its reader exits once it has what it wants
+        (head its lines or bytes, ``grep -q`` a match: _STOPS_READING), and the writer wrote
+        more than the pipe holds beyond what the reader can have read by then. The writer is a
+        builtin or a system utility that dies of the signal, as a shell does (python3 does not)."""
         if pipe.unknown is not None or pipe.unordered is not None or len(pipe.data) <= _PIPE_SIZE or \
                 type(writer) is not S.SimpleCommand or type(reader) is not S.SimpleCommand or \
                 any(r.fd in (None, "0") and r.op[:1] == "<" or r.fd == "0" for r in reader.redirects):
             return False  # (a reader whose stdin is not the pipe)
         words, read = E.plain_words(writer), E.plain_words(reader)
-        if not words or not read or words[0] not in _DIES_OF_SIGPIPE or read[0] != "head" or \
+        if not words or not read or words[0] not in _DIES_OF_SIGPIPE or read[0] not in _STOPS_READING or \
                 words[0] in self.env.functions or read[0] in self.env.functions or \
                 words[0] not in BASH_BUILTINS and self.system_program(words[0]) is not None or \
-                self.system_program("head") is not None:
+                self.system_program(read[0]) is not None:
             return False
-        stop = _head_stop(read[1:], pipe.data)
-        return stop is not None and len(pipe.data) > stop + _PIPE_SIZE + 2 * _HEAD_READ
+        stop, ahead = _STOPS_READING[read[0]](read[1:], pipe.data)
+        return stop is not None and len(pipe.data) > stop + _PIPE_SIZE + ahead
 
     def _may_reorder(self, last: bool) -> bool:
         """Whether a pipeline's command can be run again over a fork, its output and messages
@@ -2221,9 +2220,14 @@ _HEAD_READ = 8192
 _DIES_OF_SIGPIPE = frozenset("echo printf seq cat tr sed awk grep sort cut tail head nl rev base64".split())
 
 
-def _head_stop(args: list, data: bytes) -> Optional[int]:
+def _head_stop(args: list, data: bytes) -> tuple:
     """How far into ``data`` head reads before it has what ``args`` ask for (``-n N``, ``-N``,
-    ``-c N``, none: 10 lines), None where that is not known or head reads it all."""
+    ``-c N``, none: 10 lines), None where that is not known or head reads it all; and how
+    much further it may have read (BUFSIZ, twice)."""
+    return _head_end(args, data), 2 * _HEAD_READ
+
+
+def _head_end(args: list, data: bytes) -> Optional[int]:
     if not args:
         args = ["-n", "10"]
     if len(args) == 1 and args[0][:2] in ("-n", "-c") and len(args[0]) > 2:
@@ -2241,6 +2245,38 @@ def _head_stop(args: list, data: bytes) -> Optional[int]:
         if at < 0:
             return None
     return at + 1
+
+
+def _grep_stop(args: list, data: bytes) -> tuple:
+    """How far into ``data`` ``grep -q`` reads before it meets a line it selects (it exits
+    there), None where no line is selected or that is not known; and how much further it may
+    have read (_GREP_READ). One pattern and options that choose lines, over ASCII: the grep
+    model finds the line."""
+    flags = [w for w in args if w[:1] == "-" and w != "-"]
+    patterns = [w for w in args if w not in flags]
+    letters = "".join(w[1:] for w in flags if w[:2] != "--")
+    if "q" not in letters and "--quiet" not in flags and "--silent" not in flags or len(patterns) != 1 or \
+            any(w not in ("--quiet", "--silent") and (w[:2] == "--" or not set(w[1:]) <= set("FEGixwvsq"))
+                for w in flags) or not data.isascii() or not patterns[0].isascii():
+        return None, 0
+    chosen = letters.replace("q", "")
+    found = grep_model(CommandContext(["grep", "-n", "-m", "1", *(["-" + chosen] if chosen else []), "-e", patterns[0]],
+                                      data, "/", {}, VirtualTree()))
+    if found.unknown is not None or found.status != 0:
+        return None, 0
+    at = -1
+    for _ in range(int(found.stdout.partition(b":")[0])):
+        at = data.find(b"\n", at + 1)
+        if at < 0:
+            return None, 0
+    return at + 1, _GREP_READ
+
+
+# the readers that exit once they have what they want: how far into a pipe's bytes each
+# gets before it stops, and how much further it may have read by then
+_STOPS_READING = {"head": _head_stop, "grep": _grep_stop}
+# GNU grep's buffer (96 KiB and a page), twice over
+_GREP_READ = 2 * (96 * 1024 + 4096)
 
 
 def _orders(text: str) -> Optional[list]:

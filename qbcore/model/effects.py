@@ -2262,10 +2262,11 @@ def _grep_stop(args: list, data: bytes) -> tuple:
     chosen = letters.replace("q", "")
     found = grep_model(CommandContext(["grep", "-n", "-m", "1", *(["-" + chosen] if chosen else []), "-e", patterns[0]],
                                       data, "/", {}, VirtualTree()))
-    if found.unknown is not None or found.status != 0:
-        return None, 0
+    number = found.stdout.partition(b":")[0] if found.unknown is None and found.status == 0 else b""
+    if not number.isdigit():
+        return None, 0  # (no line selected, or "Binary file (standard input) matches")
     at = -1
-    for _ in range(int(found.stdout.partition(b":")[0])):
+    for _ in range(int(number)):
         at = data.find(b"\n", at + 1)
         if at < 0:
             return None, 0

@@ -113,7 +113,7 @@ class BoundedTree(VirtualTree):
 
     def _inside(self, canon: str) -> bool:
         return canon == self._bound or canon.startswith(self._below) or \
-            self._temp is not None and the_run_s(canon)
+            self._temp is not None and run_owns(canon)
 
     def _tmp_itself(self, p: str, follow_last: bool = True) -> bool:
         """Whether ``p`` is the sandbox's /tmp itself: a run may look it up and make names in
@@ -249,7 +249,7 @@ def fresh_tmp(path: str) -> bool:
     return path.startswith("/tmp/") and not path.startswith(("/tmp/qbcore-", "/tmp/.qbcore-"))
 
 
-def the_run_s(path: str) -> bool:
+def run_owns(path: str) -> bool:
     """Whether a run in the sandbox alone decides what ``path`` (normalized) holds: /tmp, the
     names in it only a run makes, and the names the root does not hold."""
     return fresh_tmp(path) or path == "/tmp" or no_root_name(path)
@@ -315,7 +315,7 @@ class TreeFiles(FileQuestions):
     def inside(self, path: str) -> bool:
         path = normpath(path)
         return path == self.root or path.startswith(self.root + "/") or \
-            getattr(self.tree, "_temp", None) is not None and the_run_s(path)
+            getattr(self.tree, "_temp", None) is not None and run_owns(path)
 
     def unknown(self, path: str) -> Optional[str]:
         if self.lost is not None:

@@ -197,6 +197,23 @@ class BoundedTree(VirtualTree):
         except VfsError:
             return None
 
+    def rename_on_one_device(self, src: str, dst: str) -> None:
+        if self._temp is not None and self.lexists(src):
+            one, other = self._file_system(src), self._file_system(dst)
+            if one is not None and other is not None and one != other:
+                raise VfsError("EXDEV", src)
+        self.rename(src, dst)
+
+    def _file_system(self, p: str) -> Optional[str]:
+        """Which of the sandbox's file systems ``p``'s entry lies on (its last name not
+        followed): the task directory's, /tmp's or the root's; None where the lookup fails."""
+        canon = self._try_canon(p.rstrip("/") or p)
+        if canon is None:
+            return None
+        if canon == self._bound or canon.startswith(self._below):
+            return "task"
+        return "tmp" if fresh_tmp(canon) else "root" if no_root_name(canon) else None
+
     def _add(self, canon: str, node) -> None:
         if self._temp is not None and no_root_name(canon):
             raise VfsError("EROFS", canon)  # (the sandbox's root, where it is none, is read-only)

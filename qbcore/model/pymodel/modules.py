@@ -348,7 +348,7 @@ def os_rename(proc, src, dst):
     src, dst = proc.fspath(src), proc.fspath(dst)
     if not src or not dst:
         raise PyRaise(os_error("ENOENT", src, dst))
-    proc.call(proc.tree.rename, proc.abs(src), proc.abs(dst), filename=src, filename2=dst)
+    proc.call(proc.tree.rename_on_one_device, proc.abs(src), proc.abs(dst), filename=src, filename2=dst)
 
 
 def os_remove(proc, path):

@@ -622,6 +622,11 @@ class VirtualTree:
             self._drop(d_canon)
         self._move_subtree(s_canon, d_canon)
 
+    def rename_on_one_device(self, src: str, dst: str) -> None:
+        """rename(2) itself, which fails across file systems (EXDEV) where ``rename`` stands for
+        a move that copies there (mv); a tree of one file system never refuses."""
+        self.rename(src, dst)
+
     def _move_subtree(self, s_canon: str, d_canon: str) -> None:
         if CHANGE_LOGS:
             _logged(s_canon, d_canon)

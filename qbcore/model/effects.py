@@ -1501,7 +1501,10 @@ class EffectWalker(E._Walker):
                 request = self.env_missing(request)
             if request is not None and request.failure is None and request.program:
                 return self.env_program(request, node, stdout_away, own_stdout)
-            if request is not None and request.failure is None:
+            if request is not None and request.failure is None and request.clear:
+                # its own settings alone, in the order it made them (a name set again keeps its place)
+                env_itself = Outcome(0, "".join(f"{k}={v}\n" for k, v in dict(request.sets).items()))
+            elif request is not None and request.failure is None:
                 # the environment, in the order bash passed it on: not known
                 env_itself = Outcome(0, Opaque(f"output of `{self.text(node)}` (the environment, in bash's order)"))
             elif request is not None:
@@ -1708,6 +1711,8 @@ class EffectWalker(E._Walker):
         program = request.program[0]
         if not program:
             return not_run(program, 127)
+        if request.clear and "/" not in program:
+            return None  # (searched for on the PATH execvp takes when there is none: not followed)
         if "/" not in program and (program in BASH_BUILTINS or program in self.env.functions):
             if program == "echo" and self._coreutils_echo(request.program):
                 return request
@@ -1732,9 +1737,11 @@ class EffectWalker(E._Walker):
         descriptors, and its status is env's) with env's changes to the environment bash passes
         on: bash's exported variables and the command's own assignments."""
         vars_, exports = self.env.vars, self._exports
-        saved = {name: vars_.get(name) for name in (*request.unsets, *(name for name, _ in request.sets))}
-        self._exports = exports.difference(request.unsets)
-        for name in request.unsets:
+        unsets = request.unsets if not request.clear else \
+            tuple(name for name, var in vars_.items() if var.exported or name in exports)
+        saved = {name: vars_.get(name) for name in (*unsets, *(name for name, _ in request.sets))}
+        self._exports = exports.difference(unsets)
+        for name in unsets:
             vars_.pop(name, None)
         for name, value in request.sets:
             vars_[name] = Variable(value, True)

@@ -51,6 +51,9 @@ SCRIPTS = [
     "env -u A=B ./probe 2> err; echo $? > st; env -u '' ./probe 2>> err; echo $? >> st",
     "env A=1 -u B ./probe 2> err; echo $? > st",  # options end at the first operand: a program -u
     "env A=1 -- ./probe 2> err; echo $? > st",
+    # -i (a lone - too): the program gets env's assignments alone; printed, they are all there is
+    "export A=0 B=0; env -i A=1 ./probe; env - ./probe; env -- - B=2 ./probe", "A=x env --ignore-environment ./probe",
+    "export A=0; env -i > o; env -i B=2 A=1 B=3 >> o; env -i -u A ./probe",
     # without a program it prints the environment: status 0
     "env > /dev/null; echo $? > st; env A=1 > /dev/null; echo $? >> st",
     # a function or a builtin of that name is not what env runs
@@ -123,7 +126,7 @@ def test_generated_env_lines_match_bash_where_decided(prefix, words):
 
 
 @pytest.mark.parametrize("script", [
-    "env -i A=1 ./probe", "env - ./probe", "env -- - ./probe", "env -C d ./probe", "env -S 'A=1 ./probe'", "env -0",
+    "env -i A=1 probe", "env -i env > o", "env -iv ./probe", "env -C d ./probe", "env -S 'A=1 ./probe'", "env -0",
     "env PATH=/nowhere probe", "env -u PATH ./probe", "env LC_ALL=xx ./probe", "env LANG=en_US.UTF-8 sort d/x",
     "env LC_TIME=C ./probe", "env BASH_ENV=x ./probe",
     "env SHELLOPTS=xtrace ./probe", "env 'A-B=1' ./probe", "env =x ./probe",
@@ -146,6 +149,6 @@ def test_a_request_reads_options_until_the_first_operand():
     assert env_request(["env", "-u", "A", "-uB", "--unset=C", "--", "D=1", "p", "E=2"]) == \
         EnvRequest(("A", "B", "C"), (("D", "1"),), ("p", "E=2"))
     assert env_request(["env", "D=1", "-u", "A"]) == EnvRequest((), (("D", "1"),), ("-u", "A"))
-    assert env_request(["env", "-i", "p"]) is None
+    assert env_request(["env", "-i", "p"]) == env_request(["env", "-", "p"]) == EnvRequest(program=("p",), clear=True)
     assert env_request(["env", "-u", "A=B", "-u", "PATH"]).failure == \
         (125, "env: cannot unset 'A=B': Invalid argument\n")

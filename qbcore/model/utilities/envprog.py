@@ -37,7 +37,7 @@ _SPACES = frozenset(" \t\n\v\f\r")
 
 @dataclass(frozen=True)
 class EnvRequest:
-    """``env -u U… N=V… PROGRAM ARGS…``: ``unsets`` (applied first), ``sets`` ((name, value)
+    """``env [-i] -u U… N=V… PROGRAM ARGS…``: ``unsets`` (applied first), ``sets`` ((name, value)
     pairs, in order), ``program`` (its argv, empty when env prints the environment instead);
     or ``failure``, env's own (status, stderr)."""
 
@@ -45,6 +45,7 @@ class EnvRequest:
     sets: tuple = ()
     program: tuple = ()
     failure: Optional[tuple] = None
+    clear: bool = False  # -i: the program starts with ``sets`` alone
 
 
 def _followed(name: str) -> bool:
@@ -65,13 +66,19 @@ def env_request(argv: list) -> Optional[EnvRequest]:
     """What ``argv`` (env's, all plain text) asks env to do, or None when it is not followed.
     Options come first: getopt stops at the first operand ("+" in env's option string), so
     ``env A=1 -u B prog`` runs a program named ``-u``."""
-    unsets, sets = [], []
+    unsets, sets, clear = [], [], False
     n = 1
     while n < len(argv):
         word = argv[n]
         if word == "--":
             n += 1
             break
+        if word == "-":
+            break  # (no option: getopt stops there)
+        if word in ("-i", "--ignore-environment"):
+            clear = True
+            n += 1
+            continue
         if word == "--unset" and n + 1 < len(argv):
             unsets.append(argv[n + 1])
             n += 2
@@ -85,11 +92,14 @@ def env_request(argv: list) -> Optional[EnvRequest]:
             unsets.append(argv[n + 1])
             n += 2
         elif word[:1] == "-":
-            return None  # -i, a lone -, -0, -v, -C, -S, the signal options, another spelling
+            return None  # -0, -v, -C, -S, the signal options, letters together, another spelling
         else:
             break
     if n < len(argv) and argv[n] == "-":
-        return None  # a lone - first after the options (after -- too) is -i
+        clear = True  # a lone - first after the options (after -- too) is -i
+        n += 1
+    if clear:
+        unsets = []  # (env then empties the environment instead: -u is neither checked nor done)
     for name in unsets:
         if "=" in name or not name:
             # (every -u is read before any is applied; the first bad one ends env)
@@ -102,7 +112,7 @@ def env_request(argv: list) -> Optional[EnvRequest]:
             return None
         sets.append((name, value))
         n += 1
-    return EnvRequest(tuple(unsets), tuple(sets), tuple(argv[n:]))
+    return EnvRequest(tuple(unsets), tuple(sets), tuple(argv[n:]), clear=clear)
 
 
 #: a time interval of timeout (coreutils 9.1): a decimal number and an optional unit

@@ -40,7 +40,7 @@ from .utilities.fileops import dd_reads_stdin
 from .utilities.git import reads_stdin as git_reads_stdin
 from .utilities.grep import grep as grep_model, recursive_roots as grep_recursive_roots
 from .utilities.hostfacts import (consulted_values, reconsult, shell_pid, standins_folder, start_watching,
-                                   stop_watching, temp_names)
+                                   stated_host, stop_watching, temp_names)
 from .utilities.shellbuiltins import coreutils_echo_differs, coreutils_printf_differs
 from .utilities.vfs import (STRERROR, UnknownData, UnknownContent, VfsBudgetExceeded, VfsError, VirtualTree,
                              changed_paths, join, same_entries)
@@ -2334,17 +2334,20 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
     sets: no shell changes another). Every layer of every prediction starts
     one; the copy costs a third of building it."""
     words = (cwd, arg0, *positional)
+    host = stated_host()
     if files.host or any(type(v) is not str for v in environ.values()) or \
             any(type(w) is not str for w in words):
         # a view of this machine's files answers from the disk as it is now
         env = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0, positional=list(positional))
+        _name_machine(env, environ, host)
         env.pipestatus_empty()
         return env
-    key = (tuple(environ.items()), words, type(files))
+    key = (tuple(environ.items()), words, type(files), host)
     template = _SHELL_ENVS.get(key)
     if template is None:
         template = Env.from_environ(environ, cwd, files=files, meter=meter, arg0=arg0,
                                     positional=list(positional))
+        _name_machine(template, environ, host)
         template.files = template.meter = None  # the start only: no run's files or budget kept
         template.start_watch = _Watch()
         _watched(template.vars, template.start_watch)  # once: every copy shares them
@@ -2363,6 +2366,13 @@ def new_shell_env(environ: dict, cwd: str, files, meter, arg0, positional) -> En
         _START_NAMES.clear()
         _START_NAMES[id(env)] = (env, names[1])
     return env
+
+
+def _name_machine(env: Env, environ: dict, host: Optional[str]):
+    """$HOSTNAME, which bash sets where the environment has none: the machine's name, where the
+    run states it (the sandbox's), else unknown (Env.from_environ)."""
+    if host is not None and "HOSTNAME" not in environ:
+        env.vars["HOSTNAME"] = Variable(host, False)
 
 
 # the names of each kept start (ShellRuns.key), and of the shell started last

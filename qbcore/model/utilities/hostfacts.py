@@ -31,7 +31,7 @@ from .common import Output, OptionUnknown, guarded, quote, quote_c, scan_options
 from .context import CommandContext, CommandResult
 from .vfs import VfsError
 
-__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SLEPT", "sleep", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "uname", "mktemp", "temp_names", "MODELS"]
+__all__ = ["Facts", "stated", "watching", "consulted_values", "reconsult", "programs_in", "runnable", "system_unrunnable", "standins_folder", "system_programs", "grep_wrapper", "which", "shell_pid", "SLEPT", "sleep", "SYSTEM_FOLDERS", "GIT_EXEC_PATH", "STANDIN_PROGRAMS", "date", "whoami", "hostname", "uname", "mktemp", "temp_names", "stated_host", "MODELS"]
 
 #: the system's PATH folders; with /bin and /sbin they are all inside the /usr the sandbox binds
 SYSTEM_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -471,6 +471,13 @@ def temp_names() -> Optional[str]:
     tree's bounds ask, not the outcome)."""
     facts = _FACTS.get()
     return None if facts is None else facts.temp
+
+
+def stated_host() -> Optional[str]:
+    """Facts.host of the run in force, unread: the name a new bash gives $HOSTNAME (a start
+    variable, whose reads the cache of runs watches by value)."""
+    facts = _FACTS.get()
+    return None if facts is None else facts.host
 
 
 #: the letters GNU mktemp draws a name from

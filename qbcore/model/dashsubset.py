@@ -11,7 +11,8 @@ arithmetic, arrays, ``$'…'``, brace expansion, ``function``, ``&>``, ``<<<``, 
 and here-documents, ``|&``, ``;&``), a background job, parameter operators beyond the
 POSIX ones, ``${#x}`` and patterns with ``?`` or brackets (dash counts bytes, bash
 characters), ``[^…]``, bash's own variables, a prefix assignment before a builtin (dash
-keeps it after a special builtin), and text past ASCII.
+keeps it after a special builtin), ``$?`` in a command with a command substitution, and
+text past ASCII.
 """
 
 from __future__ import annotations
@@ -141,6 +142,30 @@ def _simple(node):
         _word(word)
     for redirect in node.redirects:
         _redirect(redirect)
+    _status_after_substitution([a.value for a in node.assignments if a.value is not None] + list(node.words) +
+                               [r.target for r in node.redirects if r.target is not None])
+
+
+def _status_after_substitution(words):
+    """dash sets $? from a command substitution once the command is done (as the status of a
+    line of assignments), not as it expands the next word: `$?` in the same command reads the
+    command before's status there (measured: `echo "$(false)$?"` is 0 in dash, 1 in bash)."""
+    kinds = {type(part) if type(part) is not S.Param else part.name for word in words for part in _shallow(word.parts)}
+    if S.CmdSub in kinds and "?" in kinds:
+        raise _Refused("$? in a command with a command substitution")
+
+
+def _shallow(parts):
+    """``parts`` and the parts inside them, but for a command substitution's own body."""
+    for part in parts:
+        yield part
+        kind = type(part)
+        if kind is S.DoubleQuoted:
+            yield from _shallow(part.parts)
+        elif kind is S.Param:
+            for word in (part.arg, part.arg2):
+                if word is not None and hasattr(word, "parts"):
+                    yield from _shallow(word.parts)
 
 
 def _redirect(redirect):

@@ -209,6 +209,8 @@ def _parts(parts):
         elif kind is S.CmdSub:
             if part.script.error is not None:
                 raise _Refused("a command substitution that does not parse")
+            if part.backtick and not part.script.chunks:
+                raise _Refused("a backtick body without commands")  # (dash forks for none of them)
             _script(part.script)
         else:
             raise _Refused(f"a {kind.__name__} expansion")

@@ -24,7 +24,7 @@ import functools
 import os
 import pwd
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Union
 
 from . import patterns
@@ -1445,6 +1445,14 @@ _STARTED = ("", True, False)
 PIECE_BYTES = 32
 
 
+def comments_alone(part: "S.CmdSub") -> bool:
+    """Whether ``part`` is a backtick body of comments alone: bash runs its text as it stands,
+    in a subshell that exits 0, where it runs nothing for a blank one and reads ``$( # … )``
+    back as an empty command (measured: `false`\`#\`` leaves $? 0, `$(false)$(#…)` 1)."""
+    return part.backtick and not part.script.chunks and part.script.error is None and \
+        part.script.source.strip(" \t\n") != ""
+
+
 class Expander:
     """The expansion of one command's words over an Env: collects the opaque names
     met and the command substitutions run (the evaluator records both)."""
@@ -1791,6 +1799,8 @@ class Expander:
     def command_substitution(self, part: "S.CmdSub") -> Value:
         self.env.meter.step(1, "command substitution")
         result = self.env.substitute(part.script, self.env.copy())
+        if comments_alone(part):
+            result = replace(result, status=0)
         # bash sets $? as soon as a substitution ends: later expansions of the same command see it
         self.env.status = result.status
         for name in result.opaque:

@@ -26,6 +26,9 @@ SCRIPTS = [
     "x=$(exit 3) y=$(exit 4); echo $?; >$(exit 5)g; echo $? g*",
     "export x=$(exit 3) y=$?; echo $y $?",
     "echo `exit 7`$?; echo $(echo $(exit 6)$?)",
+    # a backtick body of comments alone runs (status 0); a blank one, or $( # … ), runs nothing
+    "echo `false``#`$?; echo \"`false``  # x`$?\"; x=`false``#`; echo $?",
+    "echo `false`` `$?; echo $(false)$( )$?; echo $(false)$(#\n)$?; x=$(false)$(# c\n); echo $?",
     # for and case bodies first see the status their words left
     "false; for x in a; do echo $?; done; for x in a$(exit 3); do echo $?; done",
     "for x in $(exit 3); do :; done; echo $?",

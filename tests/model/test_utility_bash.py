@@ -79,8 +79,9 @@ DASH_UNKNOWN = [
     "find . -name a.txt -exec sh -c 'printf \"%d\\n\" 3 > out' \\;",
     "find . -name a.txt -exec sh -c 'x=$(echo \"$1\"); echo \"$x\" > out' _ 'a\\b' \\;",
     "find . -name a.txt -exec sh -c 'echo $SHLVL > out' \\;",
-    # dash sets $? from a substitution once the command is done
+    # dash sets $? from a substitution once the command is done; a comment-only backtick body runs nothing
     "find . -name a.txt -exec sh -c 'echo \"$(false)$?\" > out' \\;",
+    "find . -name a.txt -exec sh -c 'x=`false``#`; echo $? > out' \\;",
 ]
 
 # children the model does not follow: $_ (the utility's path), BASH_ENV, a run that changes

@@ -7,8 +7,8 @@ from predicting import ListedReplies
 W = "write-file/t0-plain"
 # (task, reply, passes under raw)
 REPLIES = [
-    (W, "echo hello world > a; python3 -c 'import os; os.rename(\"a\", \"/tmp/a\"); os.rename(\"/tmp/a\", \"out.txt\")'",
-     False),
+    (W, "echo hello world > a; python3 -c 'import os; os.rename(\"a\", \"/tmp/a\"); "
+        "os.rename(\"/tmp/a\", \"out.txt\")'", False),
     (W, "echo hello world > a; python3 -c 'import os; os.rename(\"a\", \"/tmp/a\")' 2>/dev/null || mv a out.txt", True),
     (W, "echo hello world > /tmp/a; python3 -c 'import os; os.replace(\"/tmp/a\", \"out.txt\")'", False),
     (W, "echo hello world > /tmp/a; python3 -c 'import shutil; shutil.move(\"/tmp/a\", \"out.txt\")'", True),

@@ -54,3 +54,11 @@ def test_names_the_root_may_hold_and_moves_there_are_unknown(reply):
     for transport in ("raw", "script"):
         assert not predict(W, reply, transport).certain, (reply, transport)
 
+
+
+def test_every_name_the_sandbox_s_root_shows_is_one_the_model_leaves_unknown():
+    from qbcore.model.effects import no_root_name
+    from qbcore.realbash import sandbox
+
+    assert not [name for name in sandbox.VISIBLE_TOP_LEVEL if no_root_name("/" + name)]
+    assert not no_root_name("/qbcore-attempt-x") and no_root_name("/out.txt") and no_root_name("/x/y")

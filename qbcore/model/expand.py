@@ -1448,7 +1448,7 @@ PIECE_BYTES = 32
 def comments_alone(part: "S.CmdSub") -> bool:
     """Whether ``part`` is a backtick body of comments alone: bash runs its text as it stands,
     in a subshell that exits 0, where it runs nothing for a blank one and reads ``$( # … )``
-    back as an empty command (measured: `false`\`#\`` leaves $? 0, `$(false)$(#…)` 1)."""
+    back as an empty command (measured: ``echo "`false``#`$?"`` prints 0, a `$(#…)` body 1)."""
     return part.backtick and not part.script.chunks and part.script.error is None and \
         part.script.source.strip(" \t\n") != ""
 

@@ -106,9 +106,11 @@ def _command(node):
             raise _Refused(f"a loop over {node.name}")
         for word in node.items or ():
             _word(word)
+        _status_after_substitution(node.items or ())
         _items(node.body)
     elif kind is S.Case:
         _word(node.word)
+        _status_after_substitution([node.word])
         for arm in node.arms:
             if arm.terminator != ";;":
                 raise _Refused(f"the case terminator {arm.terminator}")
@@ -148,8 +150,9 @@ def _simple(node):
 
 def _status_after_substitution(words):
     """dash sets $? from a command substitution once the command is done (as the status of a
-    line of assignments), not as it expands the next word: `$?` in the same command reads the
-    command before's status there (measured: `echo "$(false)$?"` is 0 in dash, 1 in bash)."""
+    line of assignments), not as it expands the next word: `$?` in the same command (or in a
+    for loop's words, or a case's word) reads the command before's status there (measured:
+    `echo "$(false)$?"` is 0 in dash, 1 in bash)."""
     kinds = {type(part) if type(part) is not S.Param else part.name for word in words for part in _shallow(word.parts)}
     if S.CmdSub in kinds and "?" in kinds:
         raise _Refused("$? in a command with a command substitution")

@@ -81,6 +81,8 @@ DASH_UNKNOWN = [
     "find . -name a.txt -exec sh -c 'echo $SHLVL > out' \\;",
     # dash sets $? from a substitution once the command is done; a comment-only backtick body runs nothing
     "find . -name a.txt -exec sh -c 'echo \"$(false)$?\" > out' \\;",
+    "find . -name a.txt -exec sh -c 'for x in $(false) $?; do echo $x > out; done' \\;",
+    "find . -name a.txt -exec sh -c 'case $(false)$? in 1) echo one > out;; esac' \\;",
     "find . -name a.txt -exec sh -c 'x=`false``#`; echo $? > out' \\;",
 ]
 

@@ -7,8 +7,8 @@ as the script runs (``EffectWalker`` in dash mode: echo, printf, test, set and t
 builtins dash lacks; any message of the shell's own, whose words and status differ).
 
 Statically refused: what dash does not have or reads otherwise (``[[``, ``((``,
-arithmetic, arrays, ``$'…'``, brace expansion, ``function``, ``&>``, ``<<<``, here-strings
-and here-documents, ``|&``, ``;&``), a background job, parameter operators beyond the
+arithmetic, arrays, ``$'…'``, brace expansion, ``function``, ``&>``, ``<<<`` here-strings,
+a here-document the end of the script ends, ``|&``, ``;&``), a background job, parameter operators beyond the
 POSIX ones, ``${#x}`` and patterns with ``?`` or brackets (dash counts bytes, bash
 characters), ``[^…]``, bash's own variables, a prefix assignment before a builtin (dash
 keeps it after a special builtin), ``$?`` in a command with a command substitution, and
@@ -145,7 +145,8 @@ def _simple(node):
     for redirect in node.redirects:
         _redirect(redirect)
     _status_after_substitution([a.value for a in node.assignments if a.value is not None] + list(node.words) +
-                               [r.target for r in node.redirects if r.target is not None])
+                               [r.target for r in node.redirects if r.target is not None] +
+                               [r.heredoc for r in node.redirects if r.heredoc is not None])
 
 
 def _status_after_substitution(words):
@@ -178,12 +179,25 @@ def _redirect(redirect):
     if redirect.op in _REDIRECTS:
         _word(redirect.target)
         return
+    if redirect.op in ("<<", "<<-"):
+        _document(redirect.heredoc)
+        return
     if redirect.op in (">&", "<&"):
         target = "".join(p.text for p in redirect.target.parts) \
             if all(type(p) is S.Lit for p in redirect.target.parts) else None
         if target is not None and (target.isdigit() and len(target) == 1 or target == "-"):
             return
     raise _Refused(f"the redirection {redirect.op}")
+
+
+def _document(heredoc):
+    """A here-document's body: dash reads and expands it as bash does (measured: quoted and
+    unquoted delimiters, ``<<-``, escapes, expansions, one in a command substitution), but for
+    one the end of the script ends (bash warns and ends the body with a newline, dash neither)."""
+    if not heredoc.terminated:
+        raise _Refused("a here-document the end of the script ends")
+    _parts([part for part in heredoc.parts if type(part) is not S.Lit])  # (its text is not a pattern)
+    _status_after_substitution([heredoc])
 
 
 def _word(word):

@@ -61,6 +61,10 @@ DASH_SCRIPTS = [
     "printf 'a.txt\\nb c.txt\\n' | xargs -I{} sh -c 'sed -n 1p \"$1\" | tr a-z A-Z; [ -f \"$1\" ] || exit 1' _ {} "
     "> out; echo $? >> out",
     "find . -maxdepth 1 -name '*.log' -exec sh -c 'cd d && ls; echo -n x' \\; > out",
+    # here-documents: quoted and unquoted delimiters, <<-, escapes and expansions in the body
+    "find . -name 'a*' -exec sh -c 'cat > \"$1.new\" <<EOF\nfrom $1 `echo b` $(echo c) \\\\$x \\\\\\\\ \"q\"\nEOF' _ {} \\;",
+    "find . -name 'a*' -exec sh -c 'cat <<-\"EOF\" > out\n\t\t$1 `x`\n\tEOF\ntr a-z A-Z <<EOF >> out\n${1#./}\nEOF' _ {} \\;",
+    "sh -c 'cat <<A; cat <<\\B\n1 $0\nA\n2 $0\nB' zero > out",
 ]
 
 # a dash script the model does not follow: what dash lacks or reads otherwise, and any message
@@ -84,6 +88,10 @@ DASH_UNKNOWN = [
     "find . -name a.txt -exec sh -c 'for x in $(false) $?; do echo $x > out; done' \\;",
     "find . -name a.txt -exec sh -c 'case $(false)$? in 1) echo one > out;; esac' \\;",
     "find . -name a.txt -exec sh -c 'x=`false``#`; echo $? > out' \\;",
+    # a here-document the script's end ends (dash neither warns nor ends it with a newline), and
+    # $? beside a substitution in its body
+    "find . -name a.txt -exec sh -c 'cat > out <<EOF\nno end' \\;",
+    "find . -name a.txt -exec sh -c 'cat > out <<EOF\n$(false) $?\nEOF' \\;",
 ]
 
 # children the model does not follow: $_ (the utility's path), BASH_ENV, a run that changes

@@ -47,6 +47,11 @@ REPLIES = [
     ("write-file/t0-plain", "sh -c 'echo -n hello world > out.txt'", False),
     ("bulk-rename/t1-spaces", "sh -c 'for f in *.txt; do mv \"$f\" \"done_$f\"; done'", True),
     ("sed-replace/t1-apostrophe", "sh -c \"sed -i \\\"s/user's data/admin's data/g\\\" data.txt\"", True),
+    # a here-document in dash's script: read and expanded as bash does
+    ("write-file/t0-plain", "sh -c 'cat > out.txt <<EOF\nhello world\nEOF'", True),
+    ("write-file/t0-plain", "sh -c 'x=world; cat > out.txt <<-\"EOF\"\n\thello $x\n\tEOF'", False),
+    ("heredoc-write/t1-expansion", "sh -c 'cat > doc.txt <<\\EOF\nbalance: $HOME and `whoami`\nsecond line here\nEOF'",
+     True),
     # a script of the tree by its path: the kernel starts bash on it, $0 the path
     ("argv-passing/t0-plain", "echo alpha beta gamma | xargs ./record", True),
     ("argv-passing/t1-spaces", "printf '%s\\0' 'two words' \"it's\" fine | xargs -0 ./record", True),

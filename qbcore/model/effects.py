@@ -1924,13 +1924,14 @@ class EffectWalker(E._Walker):
             return Outcome(run.status, Opaque(f"output of `{self.text(node)}`"))
         return Outcome(run.status)
 
-    def utility_bash(self, argv, stdin: bytes, cwd: str, environ, tree) -> CommandResult:
+    def utility_bash(self, argv, stdin: bytes, cwd: str, environ, tree, stream=None) -> CommandResult:
         """``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script of the tree run by its path (``PATH
         ARGS…``), started by a utility this shell runs (find -exec, xargs; CommandContext.bash),
         in ``cwd`` over ``tree`` with the utility's ``environ``:
         its status, stdout and stderr as the utility gets them, each known or named unknown;
         unknown as a whole where its files are not known. ``sh -c`` (dash) likewise, over a
-        script dashsubset finds dash reads as bash does, walked in dash mode (_DashWalker)."""
+        script dashsubset finds dash reads as bash does, walked in dash mode (_DashWalker).
+        ``stream``: the caller's own stdin stream to read from, instead of ``stdin``'s bytes."""
         dash = argv[0] == "sh"
         shell = "sh" if dash else "bash"
         if not isinstance(environ, Environ) or type(tree) is not BoundedTree or type(cwd) is not str or \
@@ -1968,7 +1969,7 @@ class EffectWalker(E._Walker):
                 env.vars.pop("SHLVL", None)
         effects = env.effects = Effects()
         out, err = Buffer(), Buffer()
-        started = env.streams = (Stream(stdin, regular=None), out, err)
+        started = env.streams = (Stream(stdin, regular=None) if stream is None else stream, out, err)
         env.substitute = _substitution_hook(effects, _DashCapturingWalker if dash else _CapturingWalker)
         doubt = _parse_doubt(text, label)
         if doubt:

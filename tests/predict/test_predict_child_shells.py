@@ -5,7 +5,7 @@ every certain prediction agrees with the executor under the transports that rewr
 
 import pytest
 
-from predicting import ListedReplies
+from predicting import ListedReplies, disagreement, execute
 from qbcore.predict import predict
 
 RENAME = 'mv "$1" "done_${1#./}"'
@@ -86,6 +86,37 @@ TRANSPORTS = ("raw", "nested", "single", "double-nested", "ssh")
 class TestChildShellReplies(ListedReplies):
     REPLIES = REPLIES
     TRANSPORTS = TRANSPORTS
+
+
+# sh -c where bash reads its script from stdin: dash shares that stdin, and a command of its script
+# that reads it takes the rest of the script, which bash then never runs
+# (task, reply, transport, passes)
+SHARED_STDIN = [
+    ("write-file/t0-plain", "sh -c 'printf \"%s\\n\" \"hello world\" > out.txt'", "stdin", True),
+    ("write-file/t0-plain", "sh -c 'printf \"%s\\n\" \"hello world\" > out.txt'", "heredoc-ssh", True),
+    ("write-file/t0-plain", "sh -c 'cat > out.txt'\nhello world", "stdin", True),
+    ("write-file/t0-plain", "sh -c 'cat > out.txt'\nhello world", "raw", False),
+    ("write-file/t0-plain", "sh -c 'cat > out.txt'\nprintf '%s\\n' 'hello world' > out.txt", "stdin", False),
+    ("write-file/t0-plain", "sh -c 'cat > out.txt <<EOF\nhello world\nEOF'\necho gone > out.txt", "stdin", False),
+    ("write-file/t0-plain", "printf 'hello world\\n' > in; { sh -c 'true'; cat > out.txt; } < in; rm in", "raw", True),
+]
+
+
+@pytest.mark.parametrize("task, reply, transport, passes", SHARED_STDIN)
+def test_sh_shares_the_stdin_bash_reads_its_script_from(task, reply, transport, passes):
+    found = predict(task, reply, transport)
+    assert found.certain and found.passed is passes, found
+    (attempt,) = execute([(task, reply, transport)])
+    assert disagreement(found, attempt, reply) is None
+
+
+@pytest.mark.parametrize("reply", [
+    "sh -c 'head -c 3 > /dev/null'\nprintf '%s\\n' 'hello world' > out.txt",  # how much of the script it takes
+    "sh -c 'cat > out.txt <<EOF\nhello world'",  # a here-document the script's end ends: dash adds no newline
+    "sh -c 'cat > out.txt <<EOF\n$(false)$?\nEOF'",  # dash sets $? from the substitution after the command
+])
+def test_sh_over_what_is_not_followed_is_unknown(reply):
+    assert not predict("write-file/t0-plain", reply, "stdin").certain
 
 
 @pytest.mark.parametrize("reply", [

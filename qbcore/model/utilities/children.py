@@ -54,10 +54,16 @@ def sh_program(ctx: CommandContext) -> CommandResult:
     """``sh -c SCRIPT [ARG0 ARGS…]`` run by the shell itself: dash, run in the shell model as a
     child of a utility is (CommandContext.bash), where PATH leads to the system's sh."""
     argv = ctx.argv
-    if len(argv) < 3 or argv[1] != "-c" or ctx.bash is None or getattr(ctx, "script_input", None) is not None:
-        return unknown("sh other than sh -c SCRIPT, or with bash's script on its stdin")
+    if len(argv) < 3 or argv[1] != "-c" or ctx.bash is None:
+        return unknown("sh other than sh -c SCRIPT")
     if not _system_program("sh", ctx.env.get("PATH")):
         return unknown("a run of sh, where PATH leads it")
+    # dash reads its stdin from where the shell's stream is (bash's own script input, a file
+    # opened with <): it is given the stream itself, which a command of its script takes only
+    # if it reads it, as one of the shell's own would (a `bash -c` the shell runs likewise)
+    stream = getattr(ctx, "script_input", None) or getattr(ctx, "input", None)
+    if stream is not None:
+        return ctx.bash(list(argv), b"", ctx.cwd, ctx.env, ctx.tree, stream=stream)
     return ctx.bash(list(argv), ctx.stdin, ctx.cwd, ctx.env, ctx.tree)
 
 

@@ -71,7 +71,8 @@ class CommandContext:
     ``stdin_unordered``: stdin's lines are known, not their order (find's output); only a
     model that says it takes such input (xargs) is given it. ``bash``: where the shell model
     runs this one, how a child ``bash -c`` it starts runs (``bash(argv, stdin, cwd, env,
-    tree) -> CommandResult``; effects.EffectWalker.utility_bash), else None. ``output``: the
+    tree, stream=None) -> CommandResult``, ``stream`` a stdin stream of the shell's to read
+    instead of ``stdin``; effects.EffectWalker.utility_bash), else None. ``output``: the
     regular file its stdout goes to (OwnOutput), for a utility that writes as it reads (cat);
     None otherwise. ``stdin_regular``: whether stdin reads a regular file from its start (its
     size the bytes it holds), as fstat tells a utility (wc pads its counts otherwise); None

@@ -57,7 +57,7 @@ COMMANDS.pop("pwd", None)
 
 
 # messages the walker records in its own words, not bash's (qbcore.model.expand.UnexpandableDocument)
-_UNSPELLED = ("here-document: cannot expand", "printf: several messages")
+_UNSPELLED = ("here-document: cannot expand", "printf: several messages", "trap: several messages")
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find", "chmod", "seq",
                        "readlink", "realpath"})
@@ -975,7 +975,8 @@ class Effects:
 
 
 #: builtins whose messages (bash's builtin_error) name the line the command runs on
-_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd", "type", "exit", "return", "shift", "unset", "printf"})
+_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd", "type", "exit", "return", "shift", "unset", "printf",
+                                   "trap"})
 
 
 class EffectWalker(E._Walker):

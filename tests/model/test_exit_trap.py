@@ -31,6 +31,11 @@ SCRIPTS = [
     'trap "echo t > t" EXIT; trap exit; echo $? > s', 'trap "echo t > t" EXIT; trap sigint; echo $? > s',
     'trap "echo t > t" EXIT; trap rm 2> e; echo $? > s', "trap '' 2> e; echo $? > s", "trap 99 2> e; echo $? > s",
     "trap - 2> e; echo $? > s", "trap -- rm 2> e; echo $? > s", "printf 2> e; echo $? > s",
+    # a word that names no signal is refused on its own (status 1, `trap: W: invalid signal
+    # specification`, several messages not spelled); the other signals are set
+    'tmp=x; trap rm -f "" EXIT 2> /dev/null; echo $? > s; echo b > b', 'trap "echo t > t" nosuch 0 2> e; echo $? > s',
+    'trap -- "echo t > t" -1 99 2> /dev/null; echo $? > s', 'set -e; trap "echo t > t" EXIT bad 2> e; echo b > b',
+    'trap "echo t > t" -- INT 2> e; echo $? > s',
 ]
 # a trap in a subshell, for other signals, in the background, listed; an exit inside a function
 UNKNOWN = [

@@ -139,17 +139,25 @@ def trap_builtin(ctx: Invocation) -> Outcome:
         args = ["-", args[0].upper()]  # one signal alone is reset (bash outside posix mode; case is ignored)
     if len(args) < 2 or any(not isinstance(a, str) or has_opaque(a) for a in args) or \
             args[0].startswith("-") and args[0] != "-" or getattr(shell, "in_subshell", True) or \
-            not getattr(shell, "certain", False) or not hasattr(ctx.env, "exit_trap") or \
-            not all(signal in _EXIT_SIGNALS or signal in _QUIET_SIGNALS or signal in _ERR_SIGNALS
-                    for signal in args[1:]):
+            not getattr(shell, "certain", False) or not hasattr(ctx.env, "exit_trap"):
         return unmodelled(ctx)
-    if any(signal in _EXIT_SIGNALS for signal in args[1:]):
-        ctx.env.exit_trap = None if args[0] in ("-", "") else args[0]
-    if any(signal in _ERR_SIGNALS for signal in args[1:]):
+    # a word that names no signal is refused on its own; the others are set all the same
+    # (measured: `trap 'rm -f "$tmp"' EXIT` whose quotes a transport dropped, `trap rm -f "" EXIT`)
+    refused = [signal for signal in args[1:] if _no_signal(signal)]
+    signals = [signal for signal in args[1:] if not _no_signal(signal)]
+    if not all(signal in _EXIT_SIGNALS or signal in _QUIET_SIGNALS or signal in _ERR_SIGNALS for signal in signals):
+        return unmodelled(ctx)
+    if any(signal in _ERR_SIGNALS for signal in signals):
         if not getattr(shell, "toplevel", False) or "E" in (ctx.env.flags or ""):
             return unmodelled(ctx)  # (set in a function, or inherited by them under set -E)
         ctx.env.err_trap = None if args[0] in ("-", "") else args[0]
-    return Outcome(0)
+    if any(signal in _EXIT_SIGNALS for signal in signals):
+        ctx.env.exit_trap = None if args[0] in ("-", "") else args[0]
+    if not refused:
+        return Outcome(0)
+    # one message is spelled; several are not (each has bash's prefix): effects._UNSPELLED
+    error = f"trap: {refused[0]}: invalid signal specification"
+    return Outcome(1, error=error if len(refused) == 1 else f"trap: several messages ({error}, …)")
 
 
 @register("break", "continue")

@@ -3116,10 +3116,16 @@ def _substitution_hook(effects: Effects, walker=None):
 
     def substitute(script, env):
         _entry_read(effects)
-        stdin, errsink = effects.streams or (Stream(None, "the stdin of a command substitution", regular=None), UNKNOWN)
+        saved = effects.streams
+        stdin, errsink = saved or (Stream(None, "the stdin of a command substitution", regular=None), UNKNOWN)
         env.effects = effects
         env.streams = (stdin, SHELL_OUT, errsink)
-        found = E.substitute(script, env, walker=walker)
+        try:
+            found = E.substitute(script, env, walker=walker)
+        finally:
+            # the body's commands set streams of their own: the next substitution in the same
+            # command reads the command's stdin again (`$(echo hi | true) $(cat)`: not the pipe)
+            effects.streams = saved
         if script.error is not None and script.error.message:
             # bash reports a body that does not parse, and goes on
             message = f"{env.sourcing or env.arg0}: command substitution: {script.error.message}"

@@ -132,6 +132,9 @@ SCRIPTS = [
     'case "$(cat data.txt)" in a*) echo y > o;; esac', "[[ $(cat data.txt) == a* ]] && echo y > o",
     "for w in $(cat data.txt); do echo $w; done > o", "for w in $(cat); do echo $w; done < data.txt > o",
     "echo q | for w in $(cat); do echo $w; done > o", "(( $(wc -l < data.txt) > 2 )) && echo big > o",
+    # each substitution of a command reads the command's stdin, whatever the one before piped
+    'echo $(printf "hi\\n" | true) $(cat) w > o', 'x=$(echo hi | true)$(cat) y=$(ls | cat); echo "[$x|$y]" > o',
+    'echo "$(echo | cat)" $(cat) < data.txt > o',
     # find lists a directory in the order its file system keeps: a reader that sorts or counts
     # takes its lines in any order; paths that lie one under the other come in one order
     "touch d/y d/a; find d -type f | sort -r > l", "touch d/y; find d -type f | wc -l > n", "find d . -maxdepth 0 > l",

@@ -752,11 +752,16 @@ def _pipe_node(data: bytes):
 
 def _reads_first(node) -> bool:
     """Whether ``node`` reads its stdin before it does anything else: ``read``, ``mapfile``
-    or ``readarray``, or a ``while`` loop whose condition starts with one."""
+    or ``readarray``, a ``while`` loop whose condition starts with one, or a bash that reads
+    its script there (``bash``, ``bash -s ARGS…``: it runs nothing before it has read a line)."""
     if type(node) is S.While and not node.until and node.condition:
         first = node.condition[0].command.pipelines[0]
         node = first.commands[0] if len(first.commands) == 1 else None
-    return _plain_name(node) in _LINE_READERS
+    name = _plain_name(node)
+    if name == "bash":
+        words = E.plain_words(node)  # (and no redirection: `< FILE` gives it another script)
+        return words is not None and (len(words) == 1 or words[1] == "-s") and not node.redirects
+    return name in _LINE_READERS
 
 
 def _find_filter(command):
@@ -2132,7 +2137,8 @@ class EffectWalker(E._Walker):
                     self.env.files.lose(f"the files after `{texts[n]}` ({said.name}; where its stderr goes)")
                 walker.emit(walker.errsink, said, texts[n])
                 statuses[-1] = Opaque(f"status of `{texts[n]}`, whose reader may stop reading")
-            if n < last and not changes[-1] and _settles(command, previous, node.commands[n + 1]):
+            if n < last and not changes[-1] and _settles(command, previous, node.commands[n + 1]) and \
+                    _plain_name(node.commands[n + 1]) not in self.env.functions:
                 settled.add(n)
             if n < last and previous.first_version is not None and \
                     files.tree._store.version is not previous.first_version and \

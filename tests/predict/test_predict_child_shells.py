@@ -52,6 +52,9 @@ REPLIES = [
     ("write-file/t0-plain", "sh -c 'x=world; cat > out.txt <<-\"EOF\"\n\thello $x\n\tEOF'", False),
     ("heredoc-write/t1-expansion", "sh -c 'cat > doc.txt <<\\EOF\nbalance: $HOME and `whoami`\nsecond line here\nEOF'",
      True),
+    # a bash that reads its script from a pipe
+    ("write-file/t0-plain", "echo 'echo hello world > out.txt' | bash", True),
+    ("write-file/t0-plain", "printf '%s\\n' 'echo \"$1 world\" > out.txt' | bash -s hello", True),
     # a script of the tree by its path: the kernel starts bash on it, $0 the path
     ("argv-passing/t0-plain", "echo alpha beta gamma | xargs ./record", True),
     ("argv-passing/t1-spaces", "printf '%s\\0' 'two words' \"it's\" fine | xargs -0 ./record", True),

@@ -62,6 +62,9 @@ _UNSPELLED = ("here-document: cannot expand", "printf: several messages", "trap:
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find", "chmod", "seq",
                        "readlink", "realpath"})
 _READS_STDIN = frozenset({"read", "mapfile", "readarray", "command", "builtin", "exec"})
+# of those, the ones that read it when told to ask (-i, -I, --interactive), and find, whose -exec
+# runs programs that may
+_ASK_ON_STDIN = frozenset({"mv", "cp", "rm", "ln"})
 # builtins that take their stdin a line at a time from the stream itself (Invocation.input)
 _LINE_READERS = frozenset({"read", "mapfile", "readarray"})
 # utilities that write what they read as they read it (no stdio buffer between): one that reads
@@ -750,6 +753,17 @@ def _pipe_node(data: bytes):
     return vfs_node("f", data, 0o600)
 
 
+def _never_reads_stdin(name: str, argv) -> bool:
+    """Whether the utility ``name`` run as ``argv`` never reads its stdin, whatever it holds:
+    one of _NO_STDIN but find, and for mv, cp, rm and ln no word that may ask it to (an option
+    word with i or I, --interactive; stdin is never a terminal here, where they would ask for
+    a file they may not write)."""
+    if name not in _NO_STDIN or name == "find":
+        return False
+    return name not in _ASK_ON_STDIN or all(
+        type(word) is str and not (word[:1] == "-" and ("i" in word or "I" in word)) for word in argv[1:])
+
+
 def _reads_first(node) -> bool:
     """Whether ``node`` reads its stdin before it does anything else: ``read``, ``mapfile``
     or ``readarray``, a ``while`` loop whose condition starts with one, or a bash that reads
@@ -758,7 +772,7 @@ def _reads_first(node) -> bool:
         first = node.condition[0].command.pipelines[0]
         node = first.commands[0] if len(first.commands) == 1 else None
     name = _plain_name(node)
-    if name == "bash":
+    if name in ("bash", "sh"):
         words = E.plain_words(node)  # (and no redirection: `< FILE` gives it another script)
         return words is not None and (len(words) == 1 or words[1] == "-s") and not node.redirects
     return name in _LINE_READERS
@@ -1615,6 +1629,8 @@ class EffectWalker(E._Walker):
             data = None  # taken if the command reads it (_ScriptReader)
         else:
             data = stdin.take()
+        if data is None and name in COMMANDS and _never_reads_stdin(name, argv):
+            data = b""  # (what stdin holds does not matter to a utility that never looks)
         if data is None and type(stdin) is ScriptInput:
             ctx = _ScriptReader(argv, self.env, self, node, stdout_away, own_stdout, None)
             ctx.script_input = stdin
@@ -1937,7 +1953,8 @@ class EffectWalker(E._Walker):
         its status, stdout and stderr as the utility gets them, each known or named unknown;
         unknown as a whole where its files are not known. ``sh -c`` (dash) likewise, over a
         script dashsubset finds dash reads as bash does, walked in dash mode (_DashWalker).
-        ``stream``: the caller's own stdin stream to read from, instead of ``stdin``'s bytes."""
+        ``stream``: the caller's own stdin stream to read from, instead of ``stdin``'s bytes
+        (None: bytes not known)."""
         dash = argv[0] == "sh"
         shell = "sh" if dash else "bash"
         if not isinstance(environ, Environ) or type(tree) is not BoundedTree or type(cwd) is not str or \
@@ -1975,7 +1992,9 @@ class EffectWalker(E._Walker):
                 env.vars.pop("SHLVL", None)
         effects = env.effects = Effects()
         out, err = Buffer(), Buffer()
-        started = env.streams = (Stream(stdin, regular=None) if stream is None else stream, out, err)
+        if stream is None:
+            stream = Stream(stdin, "" if stdin is not None else "its stdin, whose bytes are not known", regular=None)
+        started = env.streams = (stream, out, err)
         env.substitute = _substitution_hook(effects, _DashCapturingWalker if dash else _CapturingWalker)
         doubt = _parse_doubt(text, label)
         if doubt:

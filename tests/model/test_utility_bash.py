@@ -65,6 +65,9 @@ DASH_SCRIPTS = [
     "find . -name 'a*' -exec sh -c 'cat > \"$1.new\" <<EOF\nfrom $1 `echo b` $(echo c) \\\\$x \\\\\\\\ \"q\"\nEOF' _ {} \\;",
     "find . -name 'a*' -exec sh -c 'cat <<-\"EOF\" > out\n\t\t$1 `x`\n\tEOF\ntr a-z A-Z <<EOF >> out\n${1#./}\nEOF' _ {} \\;",
     "sh -c 'cat <<A; cat <<\\B\n1 $0\nA\n2 $0\nB' zero > out",
+    # sh reading its script from stdin; a utility that never reads stdin does not mind what dash left there
+    "printf 'echo \"$0 $# $2\" > out; ls > l; mkdir -p n; rm -r n\\n' | sh -s -- a b",
+    "sh <<'EOF'\ntouch t; mv t u; cp u v; ln -s v w; rm u\nEOF",
 ]
 
 # a dash script the model does not follow: what dash lacks or reads otherwise, and any message
@@ -92,6 +95,8 @@ DASH_UNKNOWN = [
     # $? beside a substitution in its body
     "find . -name a.txt -exec sh -c 'cat > out <<EOF\nno end' \\;",
     "find . -name a.txt -exec sh -c 'cat > out <<EOF\n$(false) $?\nEOF' \\;",
+    # what dash read of its script from stdin, ahead of what it ran, is not followed
+    "printf 'cat > out\\nrest\\n' | sh", "printf 'touch t; rm -i t\\ny\\n' | sh", "printf 'true\\n' | sh -s -e",
 ]
 
 # children the model does not follow: $_ (the utility's path), BASH_ENV, a run that changes

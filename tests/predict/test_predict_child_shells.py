@@ -55,6 +55,9 @@ REPLIES = [
     # a bash that reads its script from a pipe
     ("write-file/t0-plain", "echo 'echo hello world > out.txt' | bash", True),
     ("write-file/t0-plain", "printf '%s\\n' 'echo \"$1 world\" > out.txt' | bash -s hello", True),
+    ("write-file/t0-plain", "echo 'echo hello world > out.txt' | sh", True),
+    ("bulk-rename/t1-spaces", "printf '%s\\n' 'for f in *.txt; do mv \"$f\" \"done_$f\"; done' | sh", True),
+    ("write-file/t0-plain", "sh -s hello <<'EOF'\necho \"$1\" world > out.txt\nEOF", True),
     # a script of the tree by its path: the kernel starts bash on it, $0 the path
     ("argv-passing/t0-plain", "echo alpha beta gamma | xargs ./record", True),
     ("argv-passing/t1-spaces", "printf '%s\\0' 'two words' \"it's\" fine | xargs -0 ./record", True),

@@ -52,12 +52,24 @@ def run_child(ctx: CommandContext, argv: list, models: Mapping, stdin: bytes = b
 
 def sh_program(ctx: CommandContext) -> CommandResult:
     """``sh -c SCRIPT [ARG0 ARGS…]`` run by the shell itself: dash, run in the shell model as a
-    child of a utility is (CommandContext.bash), where PATH leads to the system's sh."""
+    child of a utility is (CommandContext.bash), where PATH leads to the system's sh. ``sh``
+    or ``sh -s [ARGS…]`` reads its script from stdin (a pipe, a here-document): run the same
+    way, as ``sh -c SCRIPT sh ARGS…`` whose stdin is not known (dash reads its script ahead, a
+    block at a time: a command of it that reads stdin finds what dash left, which is not
+    followed); from bash's own script input it is not followed."""
     argv = ctx.argv
-    if len(argv) < 3 or argv[1] != "-c" or ctx.bash is None:
-        return unknown("sh other than sh -c SCRIPT")
+    if ctx.bash is None or not (len(argv) >= 3 and argv[1] == "-c" or len(argv) == 1 or argv[1] == "-s"):
+        return unknown("sh other than sh -c SCRIPT, sh or sh -s")
     if not _system_program("sh", ctx.env.get("PATH")):
         return unknown("a run of sh, where PATH leads it")
+    if argv[1:2] != ["-c"]:
+        args = argv[3:] if argv[2:3] == ["--"] else argv[2:]
+        if args[:1] and args[0][:1] in ("-", "+"):
+            return unknown("sh -s with more options")
+        if getattr(ctx, "script_input", None) is not None:
+            return unknown("sh reading its script from bash's own script input")
+        script = ctx.stdin.decode("utf-8", "surrogateescape")
+        return ctx.bash(["sh", "-c", script, "sh", *args], None, ctx.cwd, ctx.env, ctx.tree)
     # dash reads its stdin from where the shell's stream is (bash's own script input, a file
     # opened with <): it is given the stream itself, which a command of its script takes only
     # if it reads it, as one of the shell's own would (a `bash -c` the shell runs likewise)

@@ -553,12 +553,15 @@ def _delimiter_line_goes_on(script: str, before: Optional[int] = None) -> bool:
     inside $( ) bash 5.2 ends the body there, warns that it was delimited by the end of file,
     and reads the rest of the line as commands (measured: `EOF)` closes the substitution,
     `EOFX)` runs X), where the lexer reads on to the end of the script (and reports the
-    substitution unterminated: _parse_doubt asks for that error too). ``before``: only an
+    substitution unterminated: _parse_doubt asks for that error too), for an operator after a
+    ``$(`` (one before any cannot lie inside a substitution). ``before``: only an
     operator that starts before this byte offset (a syntax error's: bash reads the script
     alike up to the first operator, and stops at an error before it)."""
     for match in _HEREDOC_OPERATOR.finditer(script):
         if before is not None and len(script[:match.start()].encode("utf-8", "surrogateescape")) >= before:
             break
+        if "$(" not in script[:match.start()]:
+            continue  # (no substitution opened before it: it cannot lie inside one)
         if re.search(rf"(?m)^\t*{re.escape(match.group(2))}[^\n]", script[match.end():]):
             return True
     return False

@@ -48,7 +48,10 @@ def test_a_delimiter_that_starts_a_longer_line_in_a_substitution_is_unknown():
 # such a line after a syntax error that comes before the operator: bash stops at the error
 # and never reads the body (nested: the reply's double quotes end the outer string early)
 AFTER_AN_ERROR = [(WRITE, "python3 -c \"import sys; sys.stdout.write(open('/dev/stdin').read())\" $(pwd) > out.txt "
-                          "<<'EOF'\nhello world\nEOF", True)]
+                          "<<'EOF'\nhello world\nEOF", True),
+                  # (nested: the operator lies in the outer shell's double quotes, `$(` only after it)
+                  ("write-file/t3-gnarly", "python3 - <<EOF\ntext = \"back\\\\\\\\slash and \\`date\\` here\\n'single' "
+                   "\\\"double\\\" \\$(pwd) 100%\\n\"\nopen(\"out.txt\", \"w\").write(text)\nEOF", True)]
 
 
 class TestADelimiterLineAfterASyntaxError(ListedReplies):
@@ -57,4 +60,5 @@ class TestADelimiterLineAfterASyntaxError(ListedReplies):
 
 
 def test_a_delimiter_line_after_a_syntax_error_is_decided():
-    assert predict(WRITE, AFTER_AN_ERROR[0][1], "nested").certain
+    for task, reply, _ in AFTER_AN_ERROR:
+        assert predict(task, reply, "nested").certain

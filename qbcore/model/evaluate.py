@@ -26,7 +26,7 @@ from .budget import BudgetExceeded
 from .commands import MODELLED, Invocation, Outcome, lookup
 from .commands.calls import Scope, call_function
 from .commands.conditions import CondEval, Unknown as _Unknown
-from .commands.control import Break as _Break, Exit as _Exit, Return as _Return
+from .commands.control import Break as _Break, Discard, Exit as _Exit, Return as _Return
 from .commands.external import taint_everything
 from .commands.search import BASH_BUILTINS
 from .commands.variables import DECLARATION as _DECLARATION, CompoundArgument as _CompoundArgument, assign, taint
@@ -281,6 +281,8 @@ def _trap_action(walker: "_Walker", script: "S.Script"):
     """A trap's action, run in the shell ``walker`` walks, line by line as bash runs it (an
     error that aborts a line goes on with the next); break and return end it."""
     trap = walker.enter(script, None, inline=True)
+    env, running = walker.env, getattr(walker.env, "in_trap", False)
+    env.in_trap = True  # (what a builtin does there may differ: control.too_many_operands)
     try:
         for chunk in script.chunks:
             try:
@@ -289,6 +291,8 @@ def _trap_action(walker: "_Walker", script: "S.Script"):
                 pass
     except (_Break, _Return):
         pass
+    finally:
+        env.in_trap = running
 
 
 def _walk_script(walker: "_Walker", env: Env, script: "S.Script", result: Evaluation):
@@ -1359,6 +1363,8 @@ class _Walker:
         env.status = status
         self.set_last_argument(argv)
         if outcome.transfer is not None:
+            if type(outcome.transfer) is Discard:
+                raise _AbortLine()  # (a script read from a file or stdin goes on with the next line)
             raise outcome.transfer  # exit, break, continue or return, once the command is recorded
 
     def taint(self, name, argv):

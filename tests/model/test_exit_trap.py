@@ -36,11 +36,17 @@ SCRIPTS = [
     'tmp=x; trap rm -f "" EXIT 2> /dev/null; echo $? > s; echo b > b', 'trap "echo t > t" nosuch 0 2> e; echo $? > s',
     'trap -- "echo t > t" -1 99 2> /dev/null; echo $? > s', 'set -e; trap "echo t > t" EXIT bad 2> e; echo b > b',
     'trap "echo t > t" -- INT 2> e; echo $? > s',
+    # more operands than one, the first a number: "too many arguments", and a -c string's shell ends
+    # with 1 (its EXIT trap runs); a subshell ends with 1
+    "exit 1 2 2> e; echo b > b", "trap 'echo t$? > t' EXIT; exit 3 4 2> e", "(exit 1 2; echo s > s) 2> e; echo $? > st",
+    "set -- a b; shift 1 2 2> e; echo b > b", "f() { return 3 4; echo in > i; }; f 2> /dev/null; echo b > b",
+    "for i in 1; do continue 0 2; done 2> /dev/null; echo b > b", "return 1 2 2> e; echo b > b",
 ]
 # a trap in a subshell, for other signals, in the background, listed; an exit inside a function
 UNKNOWN = [
     '( trap "echo sub-t > st" EXIT; echo s ); echo after > a',
     'f() { local x=in; exit 2; }; trap "echo \\$x > t" EXIT; x=out; f',
+    "trap 'exit 1 2; echo t > t' EXIT; echo b > b",  # (the jump ends a trap's action)
     'trap "echo t > t" DEBUG; false', 'trap "echo t > t" EXIT &', 'trap -p', 'trap usr1; echo b > b',
 ]
 

@@ -41,6 +41,28 @@ def numeric_operand(ctx: Invocation) -> Union[None, str, tuple]:
     return word, legal_number(word)
 
 
+class Discard(Exception):
+    """bash's jump to its top level (DISCARD) in a script read from a file or stdin: the rest
+    of the line the command is on is dropped, and the script goes on with the next line."""
+
+
+def too_many_operands(ctx: Invocation) -> Optional[Outcome]:
+    """exit, return, shift, break or continue given more operands than one, the first a number:
+    bash says so and jumps to its top level (measured): the shell of a -c string ends with 1
+    (its EXIT trap runs), a subshell ends with 1, and a script read from a file or stdin drops the
+    rest of the line (Discard), with 1 in ``$?``. None for any other operands; inside a trap's
+    action (where the jump ends the action, or the line the trap ran on) not followed."""
+    args = list(ctx.args)
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if len(args) < 2 or any(type(a) is not str or has_opaque(a) for a in args) or legal_number(args[0]) is None:
+        return None
+    if getattr(ctx.env, "in_trap", False):
+        return unmodelled(ctx)
+    error = f"{ctx.name}: too many arguments"
+    return Outcome(1, error=error, transfer=Exit(1) if "c" in (ctx.env.flags or "") else Discard())
+
+
 class Exit(Exception):
     """``exit`` (or an error that ends the shell): the shell stops with ``status``."""
 
@@ -79,6 +101,9 @@ def false(ctx: Invocation) -> Outcome:
 @register("exit")
 def exit_builtin(ctx: Invocation) -> Outcome:
     found = numeric_operand(ctx)
+    too_many = too_many_operands(ctx) if type(found) is str else None
+    if too_many is not None:
+        return too_many
     if type(found) is str:
         args = list(ctx.args)[1:] if ctx.args[:1] == ["--"] else list(ctx.args)
         first = args[0] if args else None
@@ -169,6 +194,9 @@ def break_builtin(ctx: Invocation) -> Outcome:
         # outside a loop of this function or script (a function's caller's loops do not count)
         return Outcome(0, error=f"{ctx.name}: only meaningful in a `for', `while', or `until' loop")
     found = numeric_operand(ctx)
+    too_many = too_many_operands(ctx) if type(found) is str else None
+    if too_many is not None:
+        return too_many
     if type(found) is str or found is not None and (found[1] is None or found[1] <= 0):
         # a word that is no number ends the shell (status 128 and more); a count below 1 leaves
         # every loop, with a message of its own form: neither is followed
@@ -180,6 +208,9 @@ def break_builtin(ctx: Invocation) -> Outcome:
 @register("return")
 def return_builtin(ctx: Invocation) -> Outcome:
     found = numeric_operand(ctx)
+    too_many = too_many_operands(ctx) if type(found) is str else None
+    if too_many is not None:
+        return too_many  # (its operands come first, wherever it runs)
     if type(found) is str or ctx.shell.toplevel and found is not None and found[1] is None:
         return unmodelled(ctx)  # (at the top level that is two messages)
     if ctx.shell.toplevel:

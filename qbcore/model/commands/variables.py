@@ -8,7 +8,7 @@ import re
 from .. import expand as X
 from ..expand import ExpansionError, Opaque
 from ..values import has_opaque
-from .control import numeric_operand
+from .control import numeric_operand, too_many_operands
 from .external import unmodelled
 from .registry import Invocation, Outcome, register
 
@@ -435,6 +435,9 @@ def _order_flags(flags: str) -> str:
 def shift(ctx: Invocation) -> Outcome:
     env = ctx.env
     found = numeric_operand(ctx)
+    too_many = too_many_operands(ctx) if type(found) is str else None
+    if too_many is not None:
+        return too_many
     if type(found) is str or found is not None and found[1] is not None and found[1] < 0:
         return unmodelled(ctx)  # (bash's message for a count below 0 has a form of its own)
     if found is not None and found[1] is None:

@@ -775,10 +775,16 @@ def _reads_first(node) -> bool:
         first = node.condition[0].command.pipelines[0]
         node = first.commands[0] if len(first.commands) == 1 else None
     name = _plain_name(node)
-    if name in ("bash", "sh"):
+    if name in _READ_PROGRAM_FIRST:
         words = E.plain_words(node)  # (and no redirection: `< FILE` gives it another script)
-        return words is not None and (len(words) == 1 or words[1] == "-s") and not node.redirects
+        return words is not None and (len(words) == 1 or words[1] == _READ_PROGRAM_FIRST[name]) and not node.redirects
     return name in _LINE_READERS
+
+
+#: programs that read the program they run from stdin before they do anything, with the word
+#: that says so after their name (alone, they read it there too): a shell reads a line, python3
+#: all of it
+_READ_PROGRAM_FIRST = {"bash": "-s", "sh": "-s", "python3": "-"}
 
 
 def _find_filter(command):

@@ -132,9 +132,10 @@ SCRIPTS = [
     'case "$(cat data.txt)" in a*) echo y > o;; esac', "[[ $(cat data.txt) == a* ]] && echo y > o",
     "for w in $(cat data.txt); do echo $w; done > o", "for w in $(cat); do echo $w; done < data.txt > o",
     "echo q | for w in $(cat); do echo $w; done > o", "(( $(wc -l < data.txt) > 2 )) && echo big > o",
-    # a bash that reads its script from the pipe runs nothing before the writer (echo, printf)
-    # has written it all: the file its script makes is not one the writer races with
+    # a bash (or python3) that reads its program from the pipe runs nothing before the writer (echo,
+    # printf) has written it all: the file its program makes is not one the writer races with
     "echo 'echo hi > new; ls > l' | bash", "printf 'touch t2; ls > l\\n' | bash -s x", "ls | bash; ls > l",
+    "echo 'open(\"new\", \"w\").write(\"hi\")' | python3 -", "echo 'import os; os.mkdir(\"new\")' | python3",
     # each substitution of a command reads the command's stdin, whatever the one before piped
     'echo $(printf "hi\\n" | true) $(cat) w > o', 'x=$(echo hi | true)$(cat) y=$(ls | cat); echo "[$x|$y]" > o',
     'echo "$(echo | cat)" $(cat) < data.txt > o',

@@ -24,7 +24,7 @@ from .commands import Outcome, lookup
 from .commands.calls import call_function
 from .commands.external import reads_only
 from .commands.programs import entries as utility_entries, entry as utility_entry
-from .commands.registry import BUILTINS, Invocation
+from .commands.registry import BUILTINS, SEVERAL_MESSAGES, Invocation
 from .commands.search import BASH_BUILTINS, missing_command, not_found_message, program_missing, system_program
 from .dashsubset import REFUSED_NAMES as _DASH_REFUSED, refusal as dash_refusal
 from .expand import Env, Opaque, Variable, forget_arithmetic
@@ -57,7 +57,7 @@ COMMANDS.pop("pwd", None)
 
 
 # messages the walker records in its own words, not bash's (qbcore.model.expand.UnexpandableDocument)
-_UNSPELLED = ("here-document: cannot expand", "printf: several messages", "trap: several messages")
+_UNSPELLED = ("here-document: cannot expand", SEVERAL_MESSAGES)
 # utilities that never read stdin, and builtins that do (the other builtins never read it)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find", "chmod", "seq",
                        "readlink", "realpath"})

@@ -8,7 +8,7 @@ from typing import Optional, Union
 
 from ..values import has_opaque
 from .external import unmodelled
-from .registry import Invocation, Outcome, register
+from .registry import Invocation, Outcome, register, said
 
 #: a number as bash's legal_number takes it: strtoimax in base 10, blanks around it
 _LEGAL_NUMBER = re.compile(r"[ \t\n\v\f\r]*([-+]?[0-9]+)[ \t\n\v\f\r]*")
@@ -180,9 +180,7 @@ def trap_builtin(ctx: Invocation) -> Outcome:
         ctx.env.exit_trap = None if args[0] in ("-", "") else args[0]
     if not refused:
         return Outcome(0)
-    # one message is spelled; several are not (each has bash's prefix): effects._UNSPELLED
-    error = f"trap: {refused[0]}: invalid signal specification"
-    return Outcome(1, error=error if len(refused) == 1 else f"trap: several messages ({error}, …)")
+    return Outcome(1, error=said("trap", [f"trap: {signal}: invalid signal specification" for signal in refused]))
 
 
 @register("break", "continue")

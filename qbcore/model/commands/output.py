@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..expand import Opaque
 from ..utilities.shellbuiltins import PrintUnknown, echo_text, format_printf
-from .registry import Invocation, Outcome, register
+from .registry import Invocation, Outcome, register, said
 from .variables import _NAME
 
 
@@ -38,9 +38,7 @@ def printf(ctx: Invocation) -> Outcome:
     except PrintUnknown as unknown:
         return Outcome(Opaque(f"output of printf ({unknown})"), Opaque(f"output of printf ({unknown})"),
                        modelled=False)
-    # one message is spelled; several are not (each has bash's prefix): effects._UNSPELLED
-    error = printed.errors[0] if len(printed.errors) == 1 else \
-        f"printf: several messages ({printed.errors[0]}, …)" if printed.errors else None
+    error = said("printf", printed.errors)
     if target is not None:
         if not _NAME.fullmatch(target):
             # an array element (`-v 'a[1]'`), or a name bash refuses: not followed

@@ -12,7 +12,7 @@ from typing import Callable, Optional, Protocol, Union
 
 from ..expand import Env, Opaque
 
-__all__ = ["Outcome", "Invocation", "Shell", "register", "lookup", "BUILTINS", "MODELLED"]
+__all__ = ["Outcome", "Invocation", "Shell", "register", "lookup", "said", "BUILTINS", "MODELLED", "SEVERAL_MESSAGES"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,19 @@ class Outcome:
             if isinstance(part, Opaque):
                 return part.name
         return "the command's effects"
+
+
+#: how the ``error`` of a builtin that said several messages starts: the walker spells none of
+#: them (each line has bash's prefix of its own, which it adds to one)
+SEVERAL_MESSAGES = "several messages of "
+
+
+def said(name: str, messages: list) -> Optional[str]:
+    """The ``error`` of the builtin ``name`` that said each of ``messages`` (without bash's
+    prefix): None, the one message, or several not spelled (SEVERAL_MESSAGES)."""
+    if len(messages) < 2:
+        return messages[0] if messages else None
+    return f"{SEVERAL_MESSAGES}{name} ({messages[0]}, …)"
 
 
 class Shell(Protocol):

@@ -10,7 +10,7 @@ from ..expand import ExpansionError, Opaque
 from ..values import has_opaque
 from .control import numeric_operand, too_many_operands
 from .external import unmodelled
-from .registry import Invocation, Outcome, register
+from .registry import Invocation, Outcome, register, said
 
 #: a shell variable's name, and `name=value` / `name+=value` as one argument
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -456,10 +456,9 @@ def shopt(ctx: Invocation) -> Outcome:
     flags = [a for a in args if a.startswith("-")]
     plain = all(type(o) is str for o in options)  # (a name with a part not known may be any)
     invalid = [o for o in options if o not in SHOPT_NAMES] if plain else []
-    if flags in (["-s"], ["-u"]) and options and plain and len(invalid) <= 1 and \
+    if flags in (["-s"], ["-u"]) and options and plain and \
             all(o in GLOB_DEFAULTS for o in options if o not in invalid):
-        # a name bash does not have is said, the others set all the same (one message: the
-        # walker prefixes one line)
+        # a name bash does not have is said, the others set all the same (measured)
         options = [o for o in options if o not in invalid]
         on = flags == ["-s"]
         followed = {o for o in options if o in FOLLOWED_GLOB_OPTIONS}
@@ -473,7 +472,7 @@ def shopt(ctx: Invocation) -> Outcome:
             env.noglob = None
             ctx.note([f"globbing after shopt {' '.join(args)}"])
         if invalid:
-            return Outcome(1, error=f"shopt: {invalid[0]}: invalid shell option name")
+            return Outcome(1, error=said("shopt", [f"shopt: {o}: invalid shell option name" for o in invalid]))
         return Outcome(0)
     if not options and flags in ([], ["-p"], ["-q"], ["-s"], ["-u"]):
         # every option (or every one set, or unset) listed, in a form the model does not spell,

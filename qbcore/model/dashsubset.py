@@ -8,11 +8,11 @@ builtins dash lacks; any message of the shell's own, whose words and status diff
 
 Statically refused: what dash does not have or reads otherwise (``[[``, ``((``,
 arithmetic, arrays, ``$'…'``, brace expansion, ``function``, ``&>``, ``<<<`` here-strings,
-a here-document the end of the script ends, ``|&``, ``;&``), a background job, parameter operators beyond the
-POSIX ones, ``${#x}`` and patterns with ``?`` or brackets (dash counts bytes, bash
-characters), ``[^…]``, bash's own variables, a prefix assignment before a builtin (dash
-keeps it after a special builtin), ``$?`` in a command with a command substitution, and
-text past ASCII.
+a here-document the end of the script ends, ``|&``, ``;&``), a background job, parameter
+operators beyond the POSIX ones, ``${#x}`` and patterns with ``?`` or brackets (dash counts
+bytes, bash characters), ``[^…]``, bash's own variables, a prefix assignment before a
+builtin (dash keeps it after a special builtin), ``$?`` in a command with a command
+substitution (in its words or here-documents), and text past ASCII.
 """
 
 from __future__ import annotations

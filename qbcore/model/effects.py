@@ -62,8 +62,7 @@ _UNSPELLED = ("here-document: cannot expand", SEVERAL_MESSAGES)
 _NO_STDIN = frozenset({"dirname", "basename", "mkdir", "mv", "cp", "rm", "ln", "touch", "ls", "find", "chmod", "seq",
                        "readlink", "realpath"})
 _READS_STDIN = frozenset({"read", "mapfile", "readarray", "command", "builtin", "exec"})
-# of those, the ones that read it when told to ask (-i, -I, --interactive), and find, whose -exec
-# runs programs that may
+# of those, the ones that read it when told to ask (-i, -I, --interactive: _never_reads_stdin)
 _ASK_ON_STDIN = frozenset({"mv", "cp", "rm", "ln"})
 # builtins that take their stdin a line at a time from the stream itself (Invocation.input)
 _LINE_READERS = frozenset({"read", "mapfile", "readarray"})
@@ -769,8 +768,8 @@ def _never_reads_stdin(name: str, argv) -> bool:
 
 def _reads_first(node) -> bool:
     """Whether ``node`` reads its stdin before it does anything else: ``read``, ``mapfile``
-    or ``readarray``, a ``while`` loop whose condition starts with one, or a bash that reads
-    its script there (``bash``, ``bash -s ARGS…``: it runs nothing before it has read a line)."""
+    or ``readarray``, a ``while`` loop whose condition starts with one, or a program that reads
+    what it runs from there (_READ_PROGRAM_FIRST: ``bash``, ``sh -s ARGS…``, ``python3 -``)."""
     if type(node) is S.While and not node.until and node.condition:
         first = node.condition[0].command.pipelines[0]
         node = first.commands[0] if len(first.commands) == 1 else None
@@ -1003,8 +1002,8 @@ class Effects:
 
 
 #: builtins whose messages (bash's builtin_error) name the line the command runs on
-_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd", "type", "exit", "return", "shift", "unset", "printf",
-                                   "trap"})
+_LINE_NAMING_BUILTINS = frozenset({"test", "[", "cd", "pushd", "popd", "type", "exit", "return", "shift", "unset",
+                                   "printf", "trap"})
 
 
 class EffectWalker(E._Walker):
@@ -1955,7 +1954,7 @@ class EffectWalker(E._Walker):
             return Outcome(run.status, Opaque(f"output of `{self.text(node)}`"))
         return Outcome(run.status)
 
-    def utility_bash(self, argv, stdin: bytes, cwd: str, environ, tree, stream=None) -> CommandResult:
+    def utility_bash(self, argv, stdin: Optional[bytes], cwd: str, environ, tree, stream=None) -> CommandResult:
         """``bash -c SCRIPT [ARG0 ARGS…]``, or a bash script of the tree run by its path (``PATH
         ARGS…``), started by a utility this shell runs (find -exec, xargs; CommandContext.bash),
         in ``cwd`` over ``tree`` with the utility's ``environ``:

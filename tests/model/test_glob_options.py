@@ -29,7 +29,8 @@ SCRIPTS = [
     # a name shopt does not have is its error (status 1); the others are set all the same
     "shopt -s nullglob printf 2> /dev/null; echo $? > out; printf '<%s>' *.none >> out",
     # several names bash does not have (an ssh-argv reply's lines joined): each said, the others set
-    "shopt -s globstar nullglob printf '%s\\n' 'tree/**' 2> /dev/null; echo $? > out; printf '<%s>' tree/c/**/*.none >> out",
+    "shopt -s globstar nullglob printf '%s\\n' 'tree/**' 2> /dev/null; echo $? > out; "
+    "printf '<%s>' tree/c/**/*.none >> out",
     "shopt -s dotglob; shopt -u bogus dotglob 2> /dev/null; echo $? >> out; echo * >> out",
     "shopt -s nullglob; for f in *.txt; do mv -- \"$f\" \"done_$f\"; done",
     # dotglob: * matches names starting with a dot, never . and ..

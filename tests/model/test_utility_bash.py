@@ -62,8 +62,10 @@ DASH_SCRIPTS = [
     "> out; echo $? >> out",
     "find . -maxdepth 1 -name '*.log' -exec sh -c 'cd d && ls; echo -n x' \\; > out",
     # here-documents: quoted and unquoted delimiters, <<-, escapes and expansions in the body
-    "find . -name 'a*' -exec sh -c 'cat > \"$1.new\" <<EOF\nfrom $1 `echo b` $(echo c) \\\\$x \\\\\\\\ \"q\"\nEOF' _ {} \\;",
-    "find . -name 'a*' -exec sh -c 'cat <<-\"EOF\" > out\n\t\t$1 `x`\n\tEOF\ntr a-z A-Z <<EOF >> out\n${1#./}\nEOF' _ {} \\;",
+    "find . -name 'a*' -exec sh -c 'cat > \"$1.new\" <<EOF\nfrom $1 `echo b` $(echo c) \\\\$x \\\\\\\\ \"q\"\nEOF' "
+    "_ {} \\;",
+    "find . -name 'a*' -exec sh -c 'cat <<-\"EOF\" > out\n\t\t$1 `x`\n\tEOF\ntr a-z A-Z <<EOF >> out\n${1#./}\nEOF' "
+    "_ {} \\;",
     "sh -c 'cat <<A; cat <<\\B\n1 $0\nA\n2 $0\nB' zero > out",
     # sh reading its script from stdin; a utility that never reads stdin does not mind what dash left there
     "printf 'echo \"$0 $# $2\" > out; ls > l; mkdir -p n; rm -r n\\n' | sh -s -- a b",

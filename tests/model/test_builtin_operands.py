@@ -23,10 +23,11 @@ DECIDED = [
     'mkdir d; cd d; cd ..; cd -- - > /dev/null; echo in > f',
     # printf's message for an argument that is no number, its output apart from it
     "{ printf '%d|%s\\n' x y\n} 2> e > o; echo \"$?\" > s", "printf '%d\\n' 3x 2> /dev/null > o",
+    # more than one operand, the first a number: "too many arguments", and the -c string's shell ends
+    "exit 1 2; echo after > s", "f() { return 1 2; }; f 2> /dev/null; echo after > s",
+    "set -- a; shift 1 2 2> /dev/null; echo after > s", "(exit 1 2) 2> /dev/null; echo $? > s",
 ]
 NOT_DECIDED = [
-    # more than one operand: "too many arguments" discards the rest of the command
-    "exit 1 2; echo after > s", "f() { return 1 2; }; f; echo after > s", "set -- a; shift 1 2; echo after > s",
     # a loop count that is no number ends the shell; one below 1 leaves every loop
     "for i in 1; do break x; done; echo after > s", "for i in 1 2; do echo $i >> s; continue 0; done",
     # printf's message and its output in one place: the message comes first

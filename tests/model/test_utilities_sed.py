@@ -118,6 +118,9 @@ MODELLED = [
     # -i with a backup suffix: the original is renamed to NAME+SUFFIX; the last -i decides
     ["sed", "-i.bak", "s/a/b/", "g"], ["sed", "-i~", "1d", "g", "nope", "f"], ["sed", "-ni.old", "1p", "g"],
     ["sed", "-i.b", "-i", "s/a/b/", "g"], ["sed", "-i", "-i.c", "s/a/b/", "g"], ["sed", "-in", "p", "g"],
+    # under -i each file is read when its turn comes: one named twice is edited twice
+    ["sed", "-i", "s/o/0/", "f", "f"], ["sed", "-i", "s/a/A/", "g", "./g", "f"], ["sed", "-i.bak", "1d", "g", "g"],
+    ["sed", "-i.bak", "s/a/b/", "f", "f.bak"],  # (not followed: the backup of one input is another)
     # under -i, - is a file's name, not stdin
     ["sed", "-i", "d", "-", "g"], ["sed", "-i.bak", "p", "g", "-"],
     ["sed", "s/i/I/", "-", "-"], ["sed", "-s", "$p", "-", "g", "-"],  # the first - reads stdin to its end
@@ -153,6 +156,8 @@ MODELLED = [
     ["sed", "N;N;s/\\n/+/g", "f"], ["sed", "H;$!d;x;s/\\n/,/g", "f"], ["sed", ":", "g"], ["sed", "$!N;/\\n$/!P;D", "f"],
 ]
 UNKNOWN = {("sed", "s/\\(a\\)*/x/", "g"), ("sed", "s/x/y/", "g", "d"),
+           # -i whose backup of one input is another input
+           ("sed", "-i.bak", "s/a/b/", "f", "f.bak"),
            # the groups of the last regex run
            ("sed", "s/o/0/;s//\\1/", "f"),
            ("sed", "s/n\\x2ee/X/", "f"), ("sed", "s/o/\\x26/", "f"), ("sed", "s/[\\x6f]/X/", "f"),

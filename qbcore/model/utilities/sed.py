@@ -8,6 +8,8 @@ Anything else in a script (w, r, e, l, F, z, W, R, the M modifier) makes the who
 
 from __future__ import annotations
 
+import os
+
 from .common import Output, OptionUnknown, guarded, refuse_invalid_option, scan_options
 from .context import CommandContext, CommandResult
 from .posixre import ConfusingBracket, Untranslatable, compile_posix
@@ -1019,8 +1021,14 @@ def sed(ctx: CommandContext) -> CommandResult:
         out.out += _finish(buf)
         out.status = status if code is None else code
         return out.result()
+    if in_place and suffix and {os.path.normpath(name + suffix) for name, _ in readable} & \
+            {os.path.normpath(name) for name in names}:
+        raise OptionUnknown("sed -i whose backup of one input is another")
     shared = bytearray()  # -s: one output stream, so a missing newline carries over
     for k, (name, content) in enumerate(readable):
+        if in_place:
+            # each file is read when its turn comes: one named twice is edited twice (measured)
+            content = files.read_bytes(name)
         buf = bytearray() if in_place else shared
         try:
             _, code = _run(cmds, content, quiet, buf, 0, True, separate=k < len(readable) - 1)

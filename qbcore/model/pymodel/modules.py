@@ -383,6 +383,8 @@ def glob_paths(proc, pattern, base=None, recursive=False, hidden=False):
         parts = [p for p in parts if p not in ("", ".")]
         if not parts:
             raise PyRaise(ValueError(f"Unacceptable pattern: {pattern!r}"))
+        if not tree.is_dir(proc.abs(start or ".")):
+            return []  # (pathlib selects from a folder only: `Path("gone").glob("**")` finds nothing)
     elif pattern == "":
         return []
 

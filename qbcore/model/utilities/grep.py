@@ -295,8 +295,10 @@ def grep(ctx: CommandContext) -> CommandResult:
         before = len(out.out)
         if name == "-":
             label = "(standard input)"
-            if stdin_read and (flags.get("l") or flags.get("L")):
-                raise OptionUnknown("grep -l or -L reading its stdin twice (where the first read stopped)")
+            if stdin_read and (flags.get("l") or flags.get("L") or limit is not None):
+                # (-m: grep puts a regular file's offset back after the last line it selected,
+                # measured: `grep -m1 a - - < FILE` selects a line under each)
+                raise OptionUnknown("grep -l, -L or -m reading its stdin twice (where the first read stopped)")
             # the first `-` reads stdin to its end: another finds nothing left (measured)
             data = b"" if stdin_read else ctx.stdin
             stdin_read = True

@@ -66,6 +66,11 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
             headers = False
         elif o == "v":
             headers = True
+    if names.count("-") > 1:
+        # what the first read of stdin leaves for the next depends on how far it read: GNU head
+        # puts a regular file's offset back after what it printed (measured: `head -n 2 - - <
+        # FILE` prints the third line under the second header), a pipe's it cannot
+        raise OptionUnknown(f"{name} reading stdin twice")
     out = Output(name, in_order=True)
     if name == "tail" and n == 0 and not from_start:
         return out.result()  # GNU tail opens nothing then: no headers, no errors (measured)

@@ -66,11 +66,12 @@ def _head_tail(ctx: CommandContext, name: str) -> CommandResult:
             headers = False
         elif o == "v":
             headers = True
-    if names.count("-") > 1:
-        # what the first read of stdin leaves for the next depends on how far it read: GNU head
-        # puts a regular file's offset back after what it printed (measured: `head -n 2 - - <
-        # FILE` prints the third line under the second header), a pipe's it cannot
-        raise OptionUnknown(f"{name} reading stdin twice")
+    if name == "head" and names.count("-") > 1:
+        # what head's first read of stdin leaves for the next depends on how far it read: it puts
+        # a regular file's offset back after what it printed (measured: `head -n 2 - - < FILE`
+        # prints the third line under the second header), a pipe's it cannot (tail reads to the
+        # end of either: the next finds nothing, measured)
+        raise OptionUnknown("head reading stdin twice")
     out = Output(name, in_order=True)
     if name == "tail" and n == 0 and not from_start:
         return out.result()  # GNU tail opens nothing then: no headers, no errors (measured)

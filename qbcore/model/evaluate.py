@@ -173,6 +173,13 @@ class _FatalExpansion(_Exit):
     exits with 1 (measured)."""
 
 
+def _matches_anything(arm) -> bool:
+    """Whether one of a case arm's patterns is ``*`` as written (unquoted stars alone), which
+    matches any word."""
+    return any(len(word.parts) == 1 and type(word.parts[0]) is S.Lit and word.parts[0].text and
+               not word.parts[0].text.strip("*") for word in arm.patterns)
+
+
 def _exit_status(done: _Exit):
     """The status a subshell exits with after ``done``."""
     return 1 if isinstance(done, _FatalExpansion) else done.status
@@ -1144,6 +1151,13 @@ class _Walker:
             word = X.expand([node.word], self.env, X.CASE_WORD)
         except ExpansionError as exc:
             self.fatal(exc, node)
+        if not word.exact and node.arms and _matches_anything(node.arms[0]) and \
+                (node.arms[0].terminator == ";;" or len(node.arms) == 1):
+            # a first arm of `*` runs whatever the word is (`case $RANDOM in *) …`)
+            if not node.arms[0].body:
+                self.env.status = 0
+            self.items(node.arms[0].body)
+            return
         if not word.exact:
             self.note(word.opaque)
             what = self.may_not_run(node, node, ", ".join(word.opaque))

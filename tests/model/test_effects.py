@@ -137,7 +137,8 @@ SCRIPTS = [
     "echo 'echo hi > new; ls > l' | bash", "printf 'touch t2; ls > l\\n' | bash -s x", "ls | bash; ls > l",
     "echo 'open(\"new\", \"w\").write(\"hi\")' | python3 -", "echo 'import os; os.mkdir(\"new\")' | python3",
     # a first case arm of `*` runs whatever the word is
-    "case $RANDOM in *) echo any > o;; esac", "case $RANDOM$$ in **|x) echo any > o;; a) echo a > a;; esac; echo $? > s",
+    "case $RANDOM in *) echo any > o;; esac",
+    "case $RANDOM$$ in **|x) echo any > o;; a) echo a > a;; esac; echo $? > s",
     # each substitution of a command reads the command's stdin, whatever the one before piped
     'echo $(printf "hi\\n" | true) $(cat) w > o', 'x=$(echo hi | true)$(cat) y=$(ls | cat); echo "[$x|$y]" > o',
     'echo "$(echo | cat)" $(cat) < data.txt > o',

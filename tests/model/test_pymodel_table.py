@@ -74,7 +74,8 @@ PROGRAMS = [
     'from pathlib import Path\nfor p in sorted(Path("logs").glob("*.log")):\n    p.rename(p.with_suffix(".old"))\nprint(sorted(x.name for x in Path("logs").iterdir()))',
     'from pathlib import Path\nprint(sorted(str(p) for p in Path(".").rglob("*.py")))',
     # pathlib selects from a folder only: one that is not there (or a file) finds nothing, even for **
-    'from pathlib import Path\nprint([list(Path(d).glob(p)) for d in ("gone", "r1.txt", "logs") for p in ("**", "*")][:4])',
+    'from pathlib import Path\n'
+    'print([list(Path(d).glob(p)) for d in ("gone", "r1.txt", "logs") for p in ("**", "*")][:4])',
     'import os\nos.rename("missing", "other")',
     'import os\nos.rename("r1.txt", "logs")',
     'import os\nos.rename("r1.txt", "r2.txt")\nprint(open("r2.txt").read())',

@@ -466,9 +466,11 @@ def _run(ctx, run_command, limits, order):
             raw = ctx.tree.read_bytes(path)  # (a regular file, or /dev/null: empty)
         except VfsError as exc:  # missing, or a name on the way that is no folder
             return CommandResult(status=2, stdout=b"", stderr=(
-                f"{ctx.argv[0]}: can't open file {posixpath.normpath(path)!r}: "
+                f"{ctx.argv[0]}: can't open file {path!r}: "
                 f"[Errno {getattr(errno, exc.errno_name)}] {exc.strerror}\n").encode())
-        filename = posixpath.normpath(path)   # python3 >= 3.9 shows __main__'s file as an absolute path
+        # python3 >= 3.9 shows __main__'s file as an absolute path: the name joined to the working
+        # folder as it is spelled, not normalised (measured: `python3 ./a/../x.py`, `python3 nope/`)
+        filename = path
     elif usage.source is not None:
         raw = usage.source.encode("utf-8", "surrogateescape")
         filename = usage.filename

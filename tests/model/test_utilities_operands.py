@@ -83,6 +83,8 @@ def test_utilities_over_awkward_operands_agree_with_the_sandbox(command, operand
     ("sed -i s/a/A/", ["data.txt", "data.txt"], "", True), ("sed -i.bak s/e/E/", ["data.txt", "data.txt"], "", True),
     # python3 names a script it cannot open as spelled, joined to the working folder, not normalised
     ("python3", ["dang/"], "", True), ("python3", ["./d/../nope"], "", True), ("python3", ["data.txt/"], "", True),
+    # rm of a dangling symlink named with a slash after it: Not a directory
+    ("rm", ["dang/"], "", True), ("rm", ["nope/"], "", True), ("rm -f", ["dang/"], "", True),
 ])
 def test_examples_found_before_agree_with_the_sandbox(command, operands, stdin, certain):
     files = _agree(command, operands, stdin)

@@ -527,7 +527,10 @@ def rm(ctx: CommandContext) -> CommandResult:
             files.kind(name, follow_symlinks=False)
         except VfsError as exc:
             if not (force and exc.errno_name in ("ENOENT", "ENOTDIR")):
-                out.error(f"cannot remove {quote(name)}: {exc.strerror}")
+                # a dangling symlink named with a slash after it is no folder to rm (measured:
+                # `rm dang/` says Not a directory, where the lookup through it finds nothing)
+                dangling = exc.errno_name == "ENOENT" and name.endswith("/") and files.lexists(name.rstrip("/"))
+                out.error(f"cannot remove {quote(name)}: {'Not a directory' if dangling else exc.strerror}")
             continue
         if files.is_dir(name) and not files.is_symlink(name):
             if recursive:
